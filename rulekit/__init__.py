@@ -1,0 +1,21 @@
+"""rulekit: a small, faithful Magic: The Gathering rules engine for teaching.
+
+>>> from rulekit import Game
+>>> game = Game(["Alice", "Bob"])
+>>> forest = game.add("Forest", player="Alice")
+>>> game.tap_for_mana(forest)
+>>> [u.type.value for u in game.pool("Alice")]
+['G']
+"""
+
+from rulekit.errors import ChoiceNeeded, RulesError, ScenarioError
+from rulekit.events import Cause, Event, EventKind
+from rulekit.game import Game
+from rulekit.mana import ManaType
+from rulekit.state import Step, Zone
+
+__all__ = [
+    "Cause", "ChoiceNeeded", "Event", "EventKind", "Game", "ManaType", "RulesError",
+    "ScenarioError", "Step", "Zone",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,439 @@
+"""Player actions: each checks legality first (raising RulesError with the rule), then runs the
+event pipeline. `Game.perform` calls these by name and makes them atomic and replayable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rulekit.abilities import Activated, ManaAbility, SpellAbility
+from rulekit.errors import ChoiceNeeded, RulesError
+from rulekit.events import Cause, EventKind
+from rulekit.mana import SpendContext
+from rulekit.paying import check_cost, pay, plan_mana
+from rulekit.state import StackItem, Step, Zone
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+
+ACTIONS: dict[str, Callable[..., Any]] = {}
+
+
+def action(fn: Callable[..., Any]) -> Callable[..., Any]:
+    ACTIONS[fn.__name__] = fn
+    return fn
+
+
+def _root(game: Game, text: str, player: str | None = None, *, keeps_priority: bool = True,
+          rules: tuple[str, ...] = ()) -> int:
+    event = game.note(EventKind.ACTION, text, cause=Cause.ACTION, parent=None, rules=rules,
+                      player=player, keeps_priority=keeps_priority)
+    return event.id
+
+
+def _need_priority(game: Game, player: str, what: str) -> None:
+    if game.state.priority != player:
+        raise RulesError(f"{player} can't {what} now: {game.state.priority} has priority",
+                         rule="117.1")
+
+
+def _sorcery_timing(game: Game, player: str, what: str) -> None:
+    state = game.state
+    if state.active != player or not state.step.is_main or state.stack:
+        raise RulesError(
+            f"{player} can {what} only in their own main phase while the stack is empty",
+            rule="307.1" if "cast" in what else "305.1")
+
+
+# ------------------------------------------------------------------ set-up
+@action
+def add(game: Game, *, card: str, player: str, zone: str = "battlefield", **status: Any) -> Any:
+    from rulekit.cards import card as lookup
+
+    try:
+        definition = lookup(card)
+    except LookupError as err:
+        raise RulesError(str(err)) from None
+    if player not in game.state.players:
+        raise RulesError(f"there is no player called {player!r}")
+    zone_ = Zone(zone)
+    unknown = set(status) - {"tapped", "sick", "counters", "choices", "attached_to", "owner",
+                             "token", "position", "attacking"}
+    if unknown:
+        raise RulesError(f"unknown status {sorted(unknown)} for {card}")
+    attach = status.get("attached_to")
+    if attach is not None:
+        host = game.obj(int(attach))
+        if host.zone is not Zone.BATTLEFIELD:
+            raise RulesError(f"{card} can't be attached to #{attach}: it is not on the battlefield")
+    data = {"card": definition.name, "controller": player, "owner": status.get("owner") or player,
+            "from": Zone.NOWHERE.value, "to": zone_.value, "setup": True,
+            "tapped": bool(status.get("tapped", False)), "sick": bool(status.get("sick", False)),
+            "counters": dict(status.get("counters") or {}),
+            "choices": dict(status.get("choices") or {}), "attach_to": attach,
+            "token": bool(status.get("token", definition.token)),
+            "attacking": bool(status.get("attacking", False)),
+            "position": status.get("position")}
+    root = _root(game, f"Set-up: {definition.name} into {player}'s {zone_.value}")
+    event = game.emit(EventKind.ZONE_CHANGED, data, cause=Cause.ACTION, parent=root,
+                      subject=None)
+    assert event is not None
+    return game.obj(event.data["new"])
+
+
+@action
+def set_turn(game: Game, *, turn: int | None = None, active: str | None = None,
+             step: str | None = None) -> None:
+    state = game.state
+    if active is not None and active not in state.players:
+        raise RulesError(f"there is no player called {active!r}")
+    root = _root(game, "Set-up: turn and step")
+    if turn is not None or active is not None:
+        game.emit(EventKind.TURN_BEGAN, {"turn": turn or state.turn, "player": active or state.active},
+                  cause=Cause.ACTION, parent=root)
+    game.emit(EventKind.STEP_BEGAN, {"step": step or state.step.value}, cause=Cause.ACTION,
+              parent=root)
+
+
+@action
+def set_life(game: Game, *, player: str, life: int) -> None:
+    if player not in game.state.players:
+        raise RulesError(f"there is no player called {player!r}")
+    root = _root(game, f"Set-up: {player}'s life total is {life}")
+    diff = life - game.state.players[player].life
+    if diff:
+        game.emit(EventKind.LIFE_GAINED if diff > 0 else EventKind.LIFE_LOST,
+                  {"player": player, "amount": abs(diff)}, cause=Cause.ACTION, parent=root)
+
+
+# ------------------------------------------------------------- play a land
+@action
+def play_land(game: Game, *, object: int) -> None:
+    obj = game.obj(object)
+    player = obj.owner
+    chars = game.chars(obj)
+    if obj.zone is not Zone.HAND:
+        raise RulesError(f"{game.describe(obj)} is not in a hand", rule="305.1")
+    if not chars.is_a("Land"):
+        raise RulesError(f"{chars.name} is not a land; cast it instead", rule="305.1")
+    _need_priority(game, player, "play a land")
+    _sorcery_timing(game, player, "play a land")
+    if game.state.players[player].lands_played >= 1:
+        raise RulesError(f"{player} has already played a land this turn", rule="305.2")
+    root = _root(game, f"{player} plays {chars.name}", player, rules=("305.1",))
+    game.emit(EventKind.ZONE_CHANGED, {
+        "object": obj.id, "from": "hand", "to": "battlefield", "controller": player,
+        "land_play": True, "player": player, "reason": "play",
+        "text": f"{chars.name} enters the battlefield (land play)"},
+        cause=Cause.ACTION, parent=root, rules=("305.1", "116.2a"), subject=obj.id)
+    game.settle(root)
+
+
+# -------------------------------------------------------------------- cast
+@action
+def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = ()) -> None:
+    obj = game.obj(object)
+    chars = game.chars(obj)
+    player = obj.owner
+    if obj.zone is not Zone.HAND:
+        raise RulesError(f"{game.describe(obj)} is not in a hand, so it can't be cast",
+                         rule="601.2")
+    if chars.is_a("Land"):
+        raise RulesError(f"{chars.name} is a land: lands are played, not cast", rule="305.9")
+    _need_priority(game, player, f"cast {chars.name}")
+    if not chars.is_a("Instant"):
+        _sorcery_timing(game, player, f"cast {chars.name}")
+    cost = chars.mana_cost
+    if cost.x_count and x is None:
+        raise RulesError(f"choose a value for X to cast {chars.name}", rule="601.2b")
+    if not cost.x_count and x:
+        raise RulesError(f"{chars.name} has no X in its cost", rule="107.3")
+    spell = next((a for a in chars.abilities if isinstance(a, SpellAbility)), None)
+    chosen: tuple = ()
+    if spell is not None and spell.target is not None:
+        from rulekit.targets import check_chosen
+
+        chosen = check_chosen(game, obj.id, spell.target, list(targets))
+    elif targets:
+        raise RulesError(f"{chars.name} doesn't target", rule="601.2c")
+    total = cost.with_x(x or 0) if cost.x_count else cost
+    ctx = SpendContext("cast", is_artifact_spell=chars.is_a("Artifact"),
+                       is_creature_spell=chars.is_a("Creature"),
+                       creature_types=frozenset(chars.subtypes), text=chars.name)
+    units = plan_mana(game, player, total, ctx, chars.name) if not total.is_free() else []
+    xs = f" with X={x}" if cost.x_count else ""
+    root = _root(game, f"{player} casts {chars.name}{xs}", player, rules=("601.2",))
+    cast_event = game.emit(EventKind.CAST, {
+        "object": obj.id, "from": "hand", "player": player, "x": x or 0,
+        "targets": list(chosen), "item_id": game.state.new_id(),
+        "text": f"{chars.name} is put on the stack{xs}",
+        "colors": sorted(c.value for c in chars.colors)},
+        cause=Cause.ACTION, parent=root, rules=("601.2a",), subject=obj.id)
+    assert cast_event is not None
+    if units:
+        game.emit(EventKind.MANA_SPENT, {"player": player, "indexes": units,
+                                         "purpose": f"casting {chars.name}", "cost": str(total)},
+                  cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
+    game.settle(root)
+
+
+# ---------------------------------------------------------------- activate
+def _pick_ability(game: Game, obj: Any, index: int | None, mana: str | None,
+                  tap_only: bool = False) -> tuple[int, Activated]:
+    abilities = [(i, a) for i, a in enumerate(game.chars(obj).abilities)
+                 if isinstance(a, Activated)]
+    if tap_only:
+        abilities = [(i, a) for i, a in abilities if isinstance(a, ManaAbility) and a.cost.tap]
+    if index is not None:
+        for i, a in abilities:
+            if i == index:
+                return i, a
+        raise RulesError(f"{game.describe(obj)} has no such ability (#{index})")
+    if not abilities:
+        what = "mana ability with {T} in its cost" if tap_only else "activated ability"
+        raise RulesError(f"{game.describe(obj)} has no {what}",
+                         rule="106.12" if tap_only else "602.1")
+    if len(abilities) == 1:
+        return abilities[0]
+    if mana is not None:
+        from rulekit.production import ProduceContext
+
+        ok = []
+        for i, a in abilities:
+            if isinstance(a, ManaAbility) and a.production is not None:
+                ctx = ProduceContext(game, obj, game.controller_of(obj), game.could_produce)
+                try:
+                    a.production.produce(ctx, mana)
+                    ok.append((i, a))
+                except RulesError:
+                    continue
+        plain = [(i, a) for i, a in ok if not a.cost.sacrifice_self and not a.cost.remove_counters]
+        if plain or ok:
+            return (plain or ok)[0]
+    raise ChoiceNeeded(f"{game.describe(obj)} has several abilities",
+                       options=[f"{i}: {a.text}" for i, a in abilities])
+
+
+@action
+def activate(game: Game, *, object: int, ability: int | None = None, mana: str | None = None,
+             x: int | None = None, targets: list[Any] = (), sacrifice: int | None = None,
+             tap: int | None = None, _tap_only: bool = False) -> None:
+    obj = game.obj(object)
+    if obj.zone is not Zone.BATTLEFIELD:
+        raise RulesError(f"{game.describe(obj)} is not on the battlefield", rule="602.2")
+    player = game.controller_of(obj)
+    index, ab = _pick_ability(game, obj, ability, mana, _tap_only)
+    name = game.describe(obj)
+    _need_priority(game, player, f"activate {name}'s ability")
+    if ab.sorcery_speed:
+        _sorcery_timing(game, player, f"activate {name}'s ability")
+    if ab.condition is not None:
+        problem = ab.condition(game, obj)
+        if problem:
+            raise RulesError(f"{name}: {problem}", rule="602.5b")
+    plan = check_cost(game, player, obj, ab.cost, x=x, sacrifice=sacrifice, tap_other=tap,
+                      what=f"{name}'s ability")
+    if isinstance(ab, ManaAbility):
+        _activate_mana(game, obj, ab, plan, mana, x, player)
+        return
+    chosen: tuple = ()
+    if ab.target is not None:
+        from rulekit.targets import check_chosen
+
+        chosen = check_chosen(game, obj.id, ab.target, list(targets))
+    root = _root(game, f"{player} activates {name}: {ab.text}", player, rules=("602.2",))
+    item = StackItem(id=game.state.new_id(), kind="ability", controller=player, source=obj.id,
+                     source_name=game.chars(obj).name, text=f"{game.chars(obj).name}: {ab.text}",
+                     ability=ab, targets=chosen, x=x or 0)
+    activated = game.emit(EventKind.ACTIVATED, {
+        "object": obj.id, "ability": index, "item": item,
+        "text": f"{name}'s ability goes on the stack"},
+        cause=Cause.ACTION, parent=root, rules=("602.2a",), subject=obj.id)
+    assert activated is not None
+    item.origin_event = activated.id
+    pay(game, plan, activated.id)
+    game.settle(root)
+
+
+def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str | None,
+                   x: int | None, player: str) -> None:
+    """A mana ability doesn't use the stack: pay, then it resolves at once (CR 605.3a)."""
+    from rulekit.production import ProduceContext
+    from rulekit.resolution import Resolution
+    from rulekit.triggers import resolve_mana_triggers
+
+    assert ab.production is not None
+    ctx = ProduceContext(game, obj, player, game.could_produce, x=x or 0)
+    output = ab.production.produce(ctx, mana)  # checks the choice before anything is paid
+    restriction = ab.production.restriction_for(ctx)
+    name = game.describe(obj)
+    verb = "taps" if ab.cost.tap else "activates"
+    root = _root(game, f"{player} {verb} {name} for mana: {ab.text}", player,
+                 rules=("605.3a",) + (("106.12",) if ab.cost.tap else ()))
+    activated = game.emit(EventKind.ACTIVATED, {
+        "object": obj.id, "text": f"{name}'s mana ability is activated",
+        "mana_ability": True, "taps_for_mana": ab.cost.tap},
+        cause=Cause.ACTION, parent=root, rules=("605.1a",), subject=obj.id)
+    assert activated is not None
+    pay(game, plan, activated.id)
+    resolving = game.note(EventKind.MANA_ABILITY,
+                          f"{name}'s mana ability resolves at once, without the stack",
+                          cause=Cause.RULE, parent=activated.id, rules=("605.3a",),
+                          subject=obj.id)
+    res = Resolution(game, obj.id, player, resolving.id, x=x or 0, ability=ab,
+                     tapped_for_mana=ab.cost.tap)
+    if not output:
+        undefined = not ab.production.options(ctx)
+        text = (f"{name} would add mana of an undefined type, so it adds no mana" if undefined
+                else f"{name}'s ability makes zero mana right now")
+        game.note(EventKind.NOTE, text, cause=Cause.RULE, parent=resolving.id,
+                  rules=("106.5",) if undefined else ("605.3a",), subject=obj.id,
+                  undefined=undefined)
+    res.add_mana(output, restriction=restriction)
+    if ab.effect is not None:
+        ab.effect(res)
+    resolve_mana_triggers(game)
+    game.settle(root)
+
+
+@action
+def tap_for_mana(game: Game, *, object: int, mana: str | None = None) -> None:
+    activate(game, object=object, mana=mana, _tap_only=True)
+
+
+# --------------------------------------------------------- priority & time
+@action
+def pass_priority(game: Game) -> None:
+    from rulekit.stack import pass_priority as do_pass
+
+    root = _root(game, f"{game.state.priority} passes priority", keeps_priority=False,
+                 rules=("117.3d",))
+    do_pass(game, root)
+
+
+@action
+def resolve(game: Game) -> None:
+    from rulekit.stack import pass_priority as do_pass
+
+    state = game.state
+    if not state.stack:
+        raise RulesError("the stack is empty: there is nothing to resolve", rule="405.5")
+    top = state.stack[-1]
+    root = _root(game, f"All players pass: {top.text} resolves", keeps_priority=False,
+                 rules=("117.4", "608.1"))
+    guard = 0
+    while any(i.id == top.id for i in state.stack):
+        do_pass(game, root)
+        guard += 1
+        if guard > 50:
+            raise AssertionError("resolve did not finish")
+
+
+@action
+def advance(game: Game, to: str | None = None) -> None:
+    from rulekit.stack import pass_priority as do_pass
+
+    state = game.state
+    target = Step(to) if to else None
+    start = (state.turn, state.step)
+    label = target.label if target else "the next step"
+    root = _root(game, f"All players pass until {label}", keeps_priority=False,
+                 rules=("117.4", "500.2"))
+    guard = 0
+    while True:
+        do_pass(game, root)
+        guard += 1
+        moved = (state.turn, state.step) != start
+        if moved and not state.stack and (target is None or state.step is target):
+            break
+        if guard > 500:
+            raise AssertionError("advance did not finish")
+
+
+@action
+def next_turn(game: Game) -> None:
+    from rulekit.stack import pass_priority as do_pass
+
+    state = game.state
+    turn = state.turn
+    root = _root(game, "All players pass until the next turn's main phase", keeps_priority=False,
+                 rules=("117.4", "500.2"))
+    guard = 0
+    while not (state.turn > turn and state.step is Step.MAIN1 and not state.stack):
+        do_pass(game, root)
+        guard += 1
+        if guard > 500:
+            raise AssertionError("next_turn did not finish")
+
+
+# ------------------------------------------------------- set-up conveniences
+def _battlefield_objects(game: Game, objects: list[int]) -> list[Any]:
+    objs = [game.obj(i) for i in objects]
+    for o in objs:
+        if o.zone is not Zone.BATTLEFIELD:
+            raise RulesError(f"{game.describe(o)} is not on the battlefield", rule="701.8a")
+    if len({o.id for o in objs}) != len(objs):
+        raise RulesError("the same permanent is named twice")
+    return objs
+
+
+@action
+def destroy(game: Game, *, objects: list[int]) -> None:
+    from rulekit.resolution import move_together
+
+    objs = _battlefield_objects(game, objects)
+    names = ", ".join(game.describe(o) for o in objs[:5]) + (" ..." if len(objs) > 5 else "")
+    root = _root(game, f"Destroy {len(objs)} permanent(s) at once: {names}", rules=("701.8",))
+    move_together(game, objs, Zone.GRAVEYARD, reason="destroy", cause=Cause.ACTION, parent=root,
+                  rules=("701.8",))
+    game.settle(root)
+
+
+@action
+def exile(game: Game, *, objects: list[int]) -> None:
+    from rulekit.resolution import move_together
+
+    objs = _battlefield_objects(game, objects)
+    names = ", ".join(game.describe(o) for o in objs[:5]) + (" ..." if len(objs) > 5 else "")
+    root = _root(game, f"Exile {len(objs)} permanent(s) at once: {names}", rules=("406.2",))
+    move_together(game, objs, Zone.EXILE, reason="exile", cause=Cause.ACTION, parent=root,
+                  rules=("406.2",))
+    game.settle(root)
+
+
+@action
+def gain_control(game: Game, *, object: int, player: str, until_end_of_turn: bool = True) -> None:
+    from rulekit.control import gain_control as do_gain
+
+    obj = _battlefield_objects(game, [object])[0]
+    if player not in game.state.players:
+        raise RulesError(f"there is no player called {player!r}")
+    root = _root(game, f"{player} gains control of {game.describe(obj)}", rules=("613.1b",))
+    do_gain(game, obj, player, until_end_of_turn=until_end_of_turn, source=None, parent=root,
+            cause=Cause.ACTION)
+    game.settle(root)
+
+
+@action
+def declare_attackers(game: Game, *, attackers: list[int] = (), exert: list[int] = ()) -> None:
+    from rulekit.combat import declare_attackers as do_declare
+
+    state = game.state
+    if not state.awaiting_attackers:
+        raise RulesError("attackers are declared only at the start of the declare attackers step",
+                         rule="508.1")
+    root = _root(game, f"{state.active} declares attackers", state.active, rules=("508.1",))
+    do_declare(game, list(attackers), list(exert), root)
+
+
+@action
+def declare_blockers(game: Game, *, blocks: dict[str, int]) -> None:
+    from rulekit.combat import declare_blockers as do_declare
+
+    state = game.state
+    if state.step is not Step.DECLARE_BLOCKERS or not state.awaiting_blockers:
+        raise RulesError("blockers are declared only at the start of the declare blockers step",
+                         rule="509.1")
+    defender = state.opponents(state.active)[0]
+    root = _root(game, f"{defender} declares blockers", defender, rules=("509.1",))
+    do_declare(game, {int(k): int(v) for k, v in blocks.items()}, root)

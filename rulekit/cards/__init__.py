@@ -1,0 +1,108 @@
+"""The card catalog: Oracle data from `catalog.toml` plus behaviour written once per card.
+
+`catalog.toml` holds each card's real Oracle text and printed characteristics (data);
+`rulekit.cards.part_a` / `part_b` register the abilities that need code, by card name.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from rulekit.abilities import Ability
+from rulekit.characteristics import Characteristics, parse_type_line
+from rulekit.mana import ManaCost, ManaType
+
+AbilityFactory = Callable[[], list[Ability]]
+_BEHAVIOURS: dict[str, AbilityFactory] = {}
+
+
+def behaviour(name: str) -> Callable[[AbilityFactory], AbilityFactory]:
+    """Register the abilities of the card called `name`."""
+
+    def register(factory: AbilityFactory) -> AbilityFactory:
+        if name in _BEHAVIOURS:
+            raise ValueError(f"behaviour for {name!r} registered twice")
+        _BEHAVIOURS[name] = factory
+        return factory
+
+    return register
+
+
+@dataclass(frozen=True)
+class CardDef:
+    """A card (or predefined token) as printed: its copiable values and Oracle text."""
+
+    name: str
+    printed: Characteristics
+    token: bool = False
+    part: str = "A"
+
+    @property
+    def oracle(self) -> str:
+        return self.printed.oracle
+
+
+def _pt(value: object) -> int | None:
+    if value is None:
+        return None
+    return 0 if str(value) == "*" else int(str(value))
+
+
+def _load() -> dict[str, CardDef]:
+    from rulekit.cards import part_a, part_b  # noqa: F401  (registers behaviours)
+
+    raw = tomllib.loads(resources.files("rulekit.cards").joinpath("catalog.toml").read_text("utf-8"))
+    cards: dict[str, CardDef] = {}
+    for entry in raw["card"]:
+        name = entry["name"]
+        supers, types, subs = parse_type_line(entry["type_line"])
+        cost = ManaCost.parse(entry.get("mana_cost", ""))
+        colors = (
+            frozenset(ManaType(c) for c in entry["colors"])
+            if "colors" in entry
+            else cost.colors()
+        )
+        factory = _BEHAVIOURS.get(name)
+        if factory is None:
+            raise LookupError(f"card {name!r} has Oracle data but no behaviour registered")
+        printed = Characteristics(
+            name=name,
+            mana_cost=cost,
+            colors=colors,
+            supertypes=supers,
+            types=types,
+            subtypes=subs,
+            power=_pt(entry.get("power")),
+            toughness=_pt(entry.get("toughness")),
+            abilities=tuple(factory()),
+            oracle=entry.get("oracle", ""),
+        )
+        cards[name] = CardDef(name, printed, bool(entry.get("token", False)), entry.get("part", "A"))
+    missing = sorted(set(_BEHAVIOURS) - set(cards))
+    if missing:
+        raise LookupError(f"behaviours without Oracle data: {missing}")
+    return cards
+
+
+@cache
+def catalog() -> dict[str, CardDef]:
+    """Every card the engine supports, by name."""
+    return _load()
+
+
+def card(name: str) -> CardDef:
+    """The card called `name`; a LookupError suggests the closest names when it is unknown."""
+    cards = catalog()
+    if name in cards:
+        return cards[name]
+    folded = {n.casefold(): n for n in cards}
+    if name.casefold() in folded:
+        return cards[folded[name.casefold()]]
+    close = difflib.get_close_matches(name, list(cards), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    raise LookupError(f"unknown card {name!r}{hint}")

@@ -1,0 +1,135 @@
+"""Small builders that card behaviours are written with (one line per ordinary ability)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rulekit.abilities import Activated, Keyword, ManaAbility, Static, TargetSpec, Triggered
+from rulekit.costs import Cost
+from rulekit.effects import ContinuousEffect
+from rulekit.events import Event, EventKind
+from rulekit.production import Production
+from rulekit.replacement import ReplacementEffect
+from rulekit.state import Step, Zone
+
+if TYPE_CHECKING:
+    from rulekit.characteristics import Characteristics
+    from rulekit.game import Game
+    from rulekit.resolution import Resolution
+    from rulekit.state import GameObject
+
+
+def keyword(name: str, text: str | None = None) -> Keyword:
+    return Keyword(text=text or name, keyword=name)
+
+
+def mana(cost: str, production: Production, text: str,
+         effect: Callable[[Resolution], None] | None = None) -> ManaAbility:
+    """A mana ability (CR 605.1a)."""
+    return ManaAbility(text=text, cost=Cost.parse(cost), production=production, effect=effect)
+
+
+def activated(cost: str, text: str, effect: Callable[[Resolution], None], *,
+              target: TargetSpec | None = None, sorcery_speed: bool = False,
+              condition: Callable[[Game, GameObject], str | None] | None = None) -> Activated:
+    return Activated(text=text, cost=Cost.parse(cost) if cost else Cost(), effect=effect,
+                     target=target, sorcery_speed=sorcery_speed, condition=condition)
+
+
+def enters(text: str, effect: Callable[[Resolution], None], *,
+           target: TargetSpec | None = None, optional: bool = False) -> Triggered:
+    """"When this enters, ..." (CR 603.6a): a self-only trigger on arriving."""
+
+    def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+        return {} if event.data.get("new") == source.id and _to_battlefield(event) else None
+
+    return Triggered(text=text, on=frozenset({EventKind.ZONE_CHANGED, EventKind.TOKEN_CREATED}),
+                     match=match, effect=effect, target=target, optional=optional,
+                     self_only=True, rules=("603.6a",))
+
+
+def _to_battlefield(event: Event) -> bool:
+    return event.kind is EventKind.TOKEN_CREATED or event.data.get("to") == Zone.BATTLEFIELD.value
+
+
+def at_beginning_of(step: Step, text: str, effect: Callable[[Resolution], None], *,
+                    yours: bool = True) -> Triggered:
+    """"At the beginning of your [step], ..." (CR 603.2, 503.1, 504.1)."""
+
+    def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+        if event.data.get("step") != step.value:
+            return None
+        if yours and game.state.active != game.controller_of(source):
+            return None
+        return {}
+
+    return Triggered(text=text, on=frozenset({EventKind.STEP_BEGAN}), match=match,
+                     effect=effect, rules=("603.2",))
+
+
+def static_effects(text: str, make: Callable[[Game, GameObject], list[ContinuousEffect]],
+                   **extra: Any) -> Static:
+    return Static(text=text, continuous=make, **extra)
+
+
+def static_replacements(text: str,
+                        make: Callable[[Game, GameObject], list[ReplacementEffect]]) -> Static:
+    return Static(text=text, replacements=make)
+
+
+def as_enters(text: str, apply: Callable[[Game, GameObject | None, dict[str, Any]],
+                                         dict[str, Any] | None],
+              *, name: str, rules: tuple[str, ...] = ("614.1c",), outcome: str = "modified",
+              kind_filter: Callable[[dict[str, Any]], bool] | None = None) -> Static:
+    """An "as this enters" / "enters with" / "enters tapped" effect of the object itself: a
+    replacement effect on the event that puts it onto the battlefield (CR 614.1c-d, 614.12)."""
+
+    def make(game: Game, obj: GameObject | None, data: dict[str, Any]) -> list[ReplacementEffect]:
+        kind = EventKind.TOKEN_CREATED if "card" in data and data.get("from") is None else (
+            EventKind.ZONE_CHANGED)
+        controller = data.get("controller") or (obj.owner if obj is not None else "")
+        src = obj.id if obj is not None else None
+        return [ReplacementEffect(
+            name=name, source=src, controller=controller, kind=kind,
+            applies=lambda g, d: kind_filter(d) if kind_filter else True,
+            apply=lambda g, d: apply(g, obj, d), outcome=outcome, rules=rules)]
+
+    return Static(text=text, self_etb=make)
+
+
+def until_end_of_turn(game: Game, source: int | None, text: str, layer: str,
+                      applies: Callable[[Game, GameObject, Characteristics], bool],
+                      modify: Callable[[Characteristics], Characteristics]) -> ContinuousEffect:
+    return ContinuousEffect(text=text, layer=layer, timestamp=game.state.new_timestamp(),
+                            source=source, applies_to=applies, modify=modify,
+                            duration="end_of_turn", id=game.state.new_id())
+
+
+def pump(p: int, t: int) -> Callable[[Characteristics], Characteristics]:
+    def modify(c: Characteristics) -> Characteristics:
+        if c.power is None or c.toughness is None:
+            return c
+        return c.evolve(power=c.power + p, toughness=c.toughness + t)
+
+    return modify
+
+
+def add_abilities(*abilities: Any) -> Callable[[Characteristics], Characteristics]:
+    def modify(c: Characteristics) -> Characteristics:
+        return c.evolve(abilities=c.abilities + tuple(abilities))
+
+    return modify
+
+
+def target(text: str, legal: Callable[..., bool], *, players: bool = False,
+           objects: bool = True) -> TargetSpec:
+    return TargetSpec(text=text, legal=legal, player_target=players, objects=objects)
+
+
+def you_control(game: Game, source: GameObject, obj: GameObject) -> bool:
+    return game.controller_of(obj) == game.controller_of(source)
+
+
+def creatures_you_control(game: Game, player: str) -> list[GameObject]:
+    return [o for o in game.permanents(player) if game.chars(o).is_a("Creature")]

@@ -1,0 +1,81 @@
+"""Characteristics: the frozen record of what an object is (CR 109.3), kept apart from its status.
+
+Copiable values (CR 707.2) are exactly these fields, so a copy effect replaces the whole record and
+never touches status such as tapped, counters or attachments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from rulekit.mana import ManaCost, ManaType
+
+if TYPE_CHECKING:
+    from rulekit.abilities import Ability
+
+CARD_TYPES = (
+    "Artifact", "Battle", "Creature", "Enchantment", "Instant", "Kindred", "Land",
+    "Planeswalker", "Sorcery",
+)
+SUPERTYPES = ("Basic", "Legendary", "Snow", "World", "Token")
+BASIC_LAND_TYPES = {
+    "Plains": ManaType.W,
+    "Island": ManaType.U,
+    "Swamp": ManaType.B,
+    "Mountain": ManaType.R,
+    "Forest": ManaType.G,
+}
+DASH = "\u2014"
+
+
+def parse_type_line(line: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Split `Legendary Creature — Elf Druid` into (supertypes, card types, subtypes)."""
+    left, _, right = line.partition(DASH)
+    if not _:
+        left, _, right = line.partition(" - ")
+    words = left.split()
+    supers = tuple(w for w in words if w in SUPERTYPES and w != "Token")
+    types = tuple(w for w in words if w in CARD_TYPES)
+    unknown = [w for w in words if w not in SUPERTYPES and w not in CARD_TYPES]
+    if unknown or not types:
+        raise ValueError(f"cannot read type line {line!r}")
+    return supers, types, tuple(right.split())
+
+
+@dataclass(frozen=True)
+class Characteristics:
+    """Name, cost, colors, types, P/T, abilities and rules text of an object (CR 109.3)."""
+
+    name: str
+    mana_cost: ManaCost = field(default_factory=ManaCost)
+    colors: frozenset[ManaType] = frozenset()
+    supertypes: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    power: int | None = None
+    toughness: int | None = None
+    abilities: tuple[Ability, ...] = ()
+    oracle: str = ""
+
+    def is_a(self, card_type: str) -> bool:
+        return card_type in self.types
+
+    def has_subtype(self, subtype: str) -> bool:
+        return subtype in self.subtypes
+
+    def has_keyword(self, keyword: str) -> bool:
+        return any(getattr(a, "keyword", None) == keyword for a in self.abilities)
+
+    @property
+    def type_line(self) -> str:
+        left = " ".join((*self.supertypes, *self.types))
+        return f"{left} {DASH} {' '.join(self.subtypes)}" if self.subtypes else left
+
+    @property
+    def pt(self) -> str:
+        return f"{self.power}/{self.toughness}" if self.power is not None else ""
+
+    def evolve(self, **changes: object) -> Characteristics:
+        """A changed copy (characteristics are immutable)."""
+        return replace(self, **changes)  # type: ignore[arg-type]

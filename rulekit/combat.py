@@ -1,0 +1,140 @@
+"""Combat: declaring attackers with exert (CR 508.1, 701.43), blockers (509.1), combat damage
+with trample and lifelink (510, 702.19, 702.15)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulekit.abilities import Static
+from rulekit.errors import RulesError
+from rulekit.events import Cause, EventKind
+from rulekit.paying import summoning_sick
+from rulekit.state import GameObject
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+
+
+def can_exert(game: Game, obj: GameObject) -> Static | None:
+    """The "you may exert this as it attacks" ability, if it has one (CR 701.43)."""
+    return next((a for a in game.chars(obj).abilities
+                 if isinstance(a, Static) and getattr(a, "exert_option", False)), None)
+
+
+def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent: int) -> None:
+    state = game.state
+    active = state.active
+    defender = state.opponents(active)[0]
+    objs = [game.obj(i) for i in attackers]
+    for obj in objs:
+        name = game.describe(obj)
+        chars = game.chars(obj)
+        if game.controller_of(obj) != active or not chars.is_a("Creature"):
+            raise RulesError(f"{name} is not a creature {active} controls", rule="508.1a")
+        if obj.tapped:
+            raise RulesError(f"{name} is tapped, so it can't attack", rule="508.1a")
+        if summoning_sick(game, obj):
+            raise RulesError(f"{name} hasn't been under {active}'s control continuously since "
+                             "their most recent turn began, so it can't attack", rule="302.6")
+    for i in exert:
+        if i not in attackers:
+            raise RulesError(f"{game.describe(game.obj(i))} can be exerted only as it is declared "
+                             "as an attacker", rule="701.43c")
+        obj = game.obj(i)
+        option = can_exert(game, obj)
+        if option is None:
+            raise RulesError(f"{game.describe(obj)} has no ability that lets it be exerted",
+                             rule="701.43a")
+        if getattr(option, "once_per_turn", False) and obj.exerted_by is not None and \
+                obj.skip_untap_for is not None:
+            raise RulesError(f"{game.describe(obj)} has already been exerted this turn",
+                             rule="701.43")
+    # everything checked: declare (one turn-based action, CR 508.1)
+    for obj in objs:
+        chars = game.chars(obj)
+        attacked = game.emit(EventKind.ATTACKS, {"object": obj.id, "defender": defender,
+                                                 "declared": True},
+                             cause=Cause.ACTION, parent=parent, rules=("508.1",), subject=obj.id)
+        assert attacked is not None
+        if not chars.has_keyword("Vigilance"):
+            game.emit(EventKind.TAPPED, {"object": obj.id}, cause=Cause.RULE, parent=attacked.id,
+                      rules=("508.1f",), subject=obj.id)
+        if obj.id in exert:
+            game.emit(EventKind.EXERTED, {"object": obj.id, "player": active},
+                      cause=Cause.ACTION, parent=attacked.id, rules=("508.1g", "701.43"),
+                      subject=obj.id)
+    state_done = game.note(EventKind.NOTE, f"{active} declared {len(objs)} attacker(s)",
+                           cause=Cause.RULE, parent=parent, rules=("508.1",))
+    state.awaiting_attackers = False
+    del state_done
+    game.settle(parent)
+
+
+def declare_blockers(game: Game, blocks: dict[int, int], parent: int) -> None:
+    state = game.state
+    defender = state.opponents(state.active)[0]
+    for blocker_id, attacker_id in blocks.items():
+        blocker, attacker = game.obj(blocker_id), game.obj(attacker_id)
+        if game.controller_of(blocker) != defender or not game.chars(blocker).is_a("Creature"):
+            raise RulesError(f"{game.describe(blocker)} is not a creature {defender} controls",
+                             rule="509.1a")
+        if blocker.tapped:
+            raise RulesError(f"{game.describe(blocker)} is tapped, so it can't block",
+                             rule="509.1a")
+        if not attacker.attacking:
+            raise RulesError(f"{game.describe(attacker)} is not attacking", rule="509.1a")
+        if game.chars(attacker).has_keyword("Flying") and not (
+            game.chars(blocker).has_keyword("Flying") or game.chars(blocker).has_keyword("Reach")
+        ):
+            raise RulesError(f"{game.describe(attacker)} has flying; "
+                             f"{game.describe(blocker)} can't block it", rule="702.9b")
+    for blocker_id, attacker_id in sorted(blocks.items()):
+        game.emit(EventKind.BLOCKS, {"object": blocker_id, "attacker": attacker_id},
+                  cause=Cause.ACTION, parent=parent, rules=("509.1",), subject=blocker_id)
+    state.awaiting_blockers = False
+    game.settle(parent)
+
+
+def combat_damage(game: Game, parent: int) -> None:
+    """Each attacking and blocking creature deals damage equal to its power (CR 510.1);
+    trample assigns lethal to blockers and the rest to the player (702.19b)."""
+    state = game.state
+    defender = state.opponents(state.active)[0]
+    attackers = [o for o in state.battlefield() if o.attacking]
+    proposals = []
+    lifelink: dict[str, int] = {}
+    for attacker in attackers:
+        chars = game.chars(attacker)
+        power = max(chars.power or 0, 0)
+        blockers = [o for o in state.battlefield() if o.blocking == attacker.id]
+        assignments: list[tuple[object, int]] = []
+        if not blockers:
+            assignments.append((defender, power))
+        else:
+            left = power
+            for blocker in blockers:
+                bchars = game.chars(blocker)
+                lethal = max((bchars.toughness or 0) - blocker.damage, 0)
+                give = min(left, lethal) if chars.has_keyword("Trample") else left
+                assignments.append((blocker.id, give))
+                left -= give
+            if left and chars.has_keyword("Trample"):
+                assignments.append((defender, left))
+            for blocker in blockers:
+                bpower = max(game.chars(blocker).power or 0, 0)
+                if bpower:
+                    proposals.append((blocker, attacker.id, bpower))
+        for target, amount in assignments:
+            if amount:
+                proposals.append((attacker, target, amount))
+                if chars.has_keyword("Lifelink"):
+                    ctrl = game.controller_of(attacker)
+                    lifelink[ctrl] = lifelink.get(ctrl, 0) + amount
+    batch = [(EventKind.DAMAGE, {"source": src.id, "source_name": game.chars(src).name,
+                                 "target": tgt, "amount": n}, src.id)
+             for src, tgt, n in proposals]
+    if batch:
+        game.emit_batch(batch, cause=Cause.TURN, parent=parent, rules=("510.2",))
+    for player, amount in sorted(lifelink.items()):
+        game.emit(EventKind.LIFE_GAINED, {"player": player, "amount": amount},
+                  cause=Cause.RULE, parent=parent, rules=("702.15b",))

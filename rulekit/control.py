@@ -1,0 +1,47 @@
+"""Control-changing effects (layer 2, CR 613.1b) and their end; a permanent that changes
+controller is newly "sick" for its new controller (CR 302.6)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulekit.effects import ContinuousEffect
+from rulekit.events import Cause, EventKind
+from rulekit.state import GameObject
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+
+
+def gain_control(game: Game, obj: GameObject, player: str, *, until_end_of_turn: bool,
+                 source: int | None, parent: int, cause: Cause) -> None:
+    before = game.controller_of(obj)
+    target = obj.id
+    effect = ContinuousEffect(
+        text=f"{player} controls {game.describe(obj)}"
+        + (" until end of turn" if until_end_of_turn else ""),
+        layer="2", timestamp=game.state.new_timestamp(), source=source,
+        applies_to=lambda g, o, c: o.id == target, controller=player,
+        duration="end_of_turn" if until_end_of_turn else "static",
+        rules=("613.1b", "611.2"), id=game.state.new_id())
+    game.emit(EventKind.EFFECT_BEGAN, {"effect": effect, "text": effect.text}, cause=cause,
+              parent=parent, rules=effect.rules, subject=obj.id)
+    if game.controller_of(obj) != before:
+        game.emit(EventKind.CONTROL_CHANGED, {"object": obj.id, "player": player}, cause=cause,
+                  parent=parent, rules=("613.1b", "302.6"), subject=obj.id)
+
+
+def end_effect(game: Game, effect: ContinuousEffect, *, parent: int, cause: Cause,
+               rules: tuple[str, ...]) -> None:
+    """End an effect; if it changed control, the permanent goes back (and is "sick" again)."""
+    affected = []
+    if effect.layer == "2":
+        affected = [(o, game.controller_of(o)) for o in game.state.battlefield()
+                    if effect.applies_to(game, o, o.card.printed)]
+    game.emit(EventKind.EFFECT_ENDED, {"effect": effect, "text": effect.text}, cause=cause,
+              parent=parent, rules=rules)
+    for obj, before in affected:
+        now = game.controller_of(obj)
+        if now != before:
+            game.emit(EventKind.CONTROL_CHANGED, {"object": obj.id, "player": now}, cause=cause,
+                      parent=parent, rules=("613.1b", "302.6"), subject=obj.id)

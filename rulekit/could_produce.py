@@ -1,0 +1,84 @@
+"""What mana a permanent "could produce" (CR 106.7, ruling R02).
+
+For each mana ability: every output it could make if it resolved now, after the replacement
+effects that would apply in every possible order; costs and being tapped are ignored. Abilities
+that ask what *other* lands could produce (Reflecting Pool, Exotic Orchard) make this a system of
+equations; we solve it as a least fixed point, starting from "nothing" and growing until nothing
+changes. That ends on cycles (two Reflecting Pools alone could produce nothing) and takes time
+roughly linear in the number of permanents.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulekit.abilities import ManaAbility
+from rulekit.events import EventKind
+from rulekit.mana import ManaType, ManaUnit
+from rulekit.production import CouldProduceOf, ProduceContext
+from rulekit.replacement import all_orders
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+    from rulekit.state import GameObject
+
+
+def could_produce_all(game: Game) -> dict[int, frozenset[ManaType]]:
+    """Could-produce sets for every permanent on the battlefield with a mana ability."""
+    sources: list[tuple[GameObject, list[ManaAbility]]] = []
+    for obj in game.state.battlefield():
+        abilities = [a for a in game.chars(obj).abilities if isinstance(a, ManaAbility)]
+        if abilities:
+            sources.append((obj, abilities))
+    replacements = game._fresh_index().replacements.get(EventKind.MANA_ADDED, [])
+    current: dict[int, frozenset[ManaType]] = {obj.id: frozenset() for obj, _ in sources}
+    dependent = [any(isinstance(a.production, CouldProduceOf) for a in abs_) for _, abs_ in sources]
+    # fixed outputs first (one pass); then iterate only the dependent ones
+    first = True
+    for _ in range(6 * len(sources) + 2):
+        changed = False
+        group_cache: dict[tuple[int, str, bool], list] = {}
+        for (obj, abilities), dep in zip(sources, dependent, strict=True):
+            if not first and not dep:
+                continue
+            found = _one(game, obj, abilities, current, replacements, group_cache)
+            if found != current[obj.id]:
+                current[obj.id] = found
+                changed = True
+        first = False
+        if not changed:
+            break
+    return {k: v for k, v in current.items() if v}
+
+
+def _one(game: Game, obj: GameObject, abilities: list[ManaAbility],
+         current: dict[int, frozenset[ManaType]], replacements: list,
+         group_cache: dict) -> frozenset[ManaType]:
+    controller = game.controller_of(obj)
+    ctx = ProduceContext(game, obj, controller, lambda o: current.get(o.id, frozenset()))
+    found: set[ManaType] = set()
+    is_land = game.chars(obj).is_a("Land")
+    for ability in abilities:
+        production = ability.production
+        if production is None:
+            continue
+        if isinstance(production, CouldProduceOf):
+            key = (id(production), controller, production.colors_only)
+            if key not in group_cache:
+                group_cache[key] = production.options(ctx)
+            options = group_cache[key]
+        else:
+            options = production.options(ctx)
+        for output in options:
+            if not output:
+                continue
+            if not replacements:
+                found.update(output)
+                continue
+            data = {"player": controller, "units": tuple(ManaUnit(t, obj.id) for t in output),
+                    "source": obj.id, "tapped_for_mana": ability.cost.tap,
+                    "source_is_land": is_land, "what_if": True}
+            for result in all_orders(game, EventKind.MANA_ADDED, data, replacements):
+                if result is not None:
+                    found.update(u.type for u in result["units"])
+    return frozenset(found)

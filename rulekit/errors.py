@@ -1,0 +1,38 @@
+"""Errors the kit raises: a refused game action, or a malformed scenario."""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    """A game action the rules do not allow.
+
+    The message says, in plain words, what was refused and why, and names the rule.
+    Raising it leaves the game exactly as it was before the action.
+
+    >>> str(RulesError("Forest is already tapped", rule="107.5"))
+    'Forest is already tapped (CR 107.5)'
+    """
+
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
+        self.reason = message
+        self.rule = rule
+        super().__init__(f"{message} (CR {rule})" if rule else message)
+
+
+class ChoiceNeeded(RulesError):
+    """The action needs a choice the caller did not make (for example which color of mana)."""
+
+    def __init__(self, message: str, *, options: list[str], rule: str | None = None) -> None:
+        self.options = options
+        super().__init__(f"{message}; choose one of: {', '.join(options)}", rule=rule)
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be read: says where (file:line) and what was expected."""
+
+    def __init__(self, message: str, *, path: str = "", line: int | None = None) -> None:
+        self.path = path
+        self.line = line
+        self.reason = message
+        where = f"{path}:{line}: " if path and line else (f"{path}: " if path else "")
+        super().__init__(f"{where}{message}")

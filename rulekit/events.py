@@ -1,0 +1,206 @@
+"""The causal event log: frozen event records and what produced each one.
+
+Every change to a game is an `Event`. Each event names its cause (a player action, a cost, an
+ability resolving, a trigger, a state-based or turn-based action, a rule) and its parent event, so
+the log is a tree of "this happened because of that". A replaced event keeps the proposed version
+and the replacement effects that changed it. The log is append-only; diagrams, tables and tests
+are views of it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class EventKind(str, Enum):
+    """What happened. The engine's pipeline proposes and commits events of these kinds."""
+
+    ACTION = "action"  # a player (or the set-up) did something: the root of a causal tree
+    TURN_BEGAN = "turn_began"
+    STEP_BEGAN = "step_began"
+    PRIORITY = "priority"  # a player passed priority
+    MANA_EMPTIED = "mana_emptied"
+    TAPPED = "tapped"
+    UNTAPPED = "untapped"
+    UNTAP_SKIPPED = "untap_skipped"  # an effect kept a permanent from untapping
+    MANA_ADDED = "mana_added"
+    MANA_SPENT = "mana_spent"
+    COST_PAID = "cost_paid"
+    ZONE_CHANGED = "zone_changed"
+    TOKEN_CREATED = "token_created"
+    CAST = "cast"
+    ACTIVATED = "activated"
+    MANA_ABILITY = "mana_ability"  # a mana ability resolved (CR 605.3a)
+    TRIGGERED = "triggered"  # an ability triggered (CR 603.2)
+    PUT_ON_STACK = "put_on_stack"  # a triggered ability was put on the stack (CR 603.3)
+    RESOLVED = "resolved"
+    COUNTERED = "countered"
+    FIZZLED = "fizzled"  # all targets illegal on resolution (CR 608.2b)
+    COUNTERS_PUT = "counters_put"
+    COUNTERS_REMOVED = "counters_removed"
+    DAMAGE = "damage"
+    LIFE_GAINED = "life_gained"
+    LIFE_LOST = "life_lost"
+    DREW = "drew"
+    CHOICE = "choice"
+    EXERTED = "exerted"
+    ATTACKS = "attacks"
+    BLOCKS = "blocks"
+    CONTROL_CHANGED = "control_changed"
+    ATTACHED = "attached"
+    EFFECT_BEGAN = "effect_began"
+    EFFECT_ENDED = "effect_ended"
+    NOTE = "note"  # a rule explains what did (not) happen, e.g. undefined mana (CR 106.5)
+    SBA = "sba"  # a state-based action was performed (the moves it makes are its children)
+    LOST = "lost"
+
+
+class Cause(str, Enum):
+    """The kind of thing that produced an event."""
+
+    ACTION = "action"  # a player's action (or set-up)
+    COST = "cost"  # paying a cost
+    ABILITY = "ability"  # an ability (or spell) resolving
+    TRIGGER = "trigger"  # an ability triggering
+    REPLACEMENT = "replacement"  # a replacement effect created this event instead
+    NOTE = "note"  # a rule explains what did (not) happen, e.g. undefined mana (CR 106.5)
+    SBA = "sba"  # a state-based action
+    TURN = "turn"  # a turn-based action or the turn structure
+    RULE = "rule"  # a game rule (casting steps, priority, combat)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One replacement effect applied to a proposed event (CR 614, 616)."""
+
+    effect: str  # plain-words name, e.g. "Mana Reflection"
+    source: int | None  # object id of the effect's source
+    outcome: str  # "modified" | "replaced" | "prevented"
+    before: Mapping[str, Any]  # the event's data as it was proposed to this effect
+    after: Mapping[str, Any] | None  # the data after it (None when prevented)
+    rules: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "effect": self.effect,
+            "source": self.source,
+            "outcome": self.outcome,
+            "before": _plain(self.before),
+            "after": _plain(self.after) if self.after is not None else None,
+            "rules": list(self.rules),
+        }
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened, with its cause. Immutable; ids count up from 1."""
+
+    id: int
+    kind: EventKind
+    text: str  # plain words, for tables and diagrams
+    cause: Cause
+    parent: int | None  # the event that caused this one (None for a root action)
+    action: int  # index of the player action during which it happened (0 = set-up)
+    turn: int
+    step: str
+    rules: tuple[str, ...] = ()
+    subject: int | None = None  # main object involved, if any
+    data: Mapping[str, Any] = field(default_factory=dict)
+    applied: tuple[Applied, ...] = ()  # replacement effects that changed the proposed event
+    proposed: Mapping[str, Any] | None = None  # the data as first proposed, when it changed
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind.value,
+            "text": self.text,
+            "cause": self.cause.value,
+            "parent": self.parent,
+            "action": self.action,
+            "turn": self.turn,
+            "step": self.step,
+            "rules": list(self.rules),
+            "subject": self.subject,
+            "data": _plain(self.data),
+        }
+        if self.applied:
+            out["applied"] = [a.to_json() for a in self.applied]
+            out["proposed"] = _plain(self.proposed)
+        return out
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready copy: enums to values, tuples to lists, mappings to dicts (sorted keys)."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_plain(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, (set, frozenset)) else items
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return value
+
+
+class EventLog:
+    """Append-only list of events with lookups by id, parent and action."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+        self._children: dict[int, list[int]] = {}
+
+    def append(self, event: Event) -> None:
+        if event.id != len(self._events) + 1:
+            raise AssertionError("event ids must count up from 1")
+        self._events.append(event)
+        if event.parent is not None:
+            self._children.setdefault(event.parent, []).append(event.id)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._events)
+
+    def __getitem__(self, event_id: int) -> Event:
+        """The event with this id (ids start at 1)."""
+        if not 1 <= event_id <= len(self._events):
+            raise KeyError(event_id)
+        return self._events[event_id - 1]
+
+    @property
+    def next_id(self) -> int:
+        return len(self._events) + 1
+
+    def children(self, event_id: int) -> list[Event]:
+        return [self[i] for i in self._children.get(event_id, [])]
+
+    def since(self, event_id: int) -> list[Event]:
+        """Events after `event_id` (exclusive)."""
+        return self._events[event_id:]
+
+    def of_action(self, action: int) -> list[Event]:
+        return [e for e in self._events if e.action == action]
+
+    def of_kind(self, *kinds: EventKind) -> list[Event]:
+        return [e for e in self._events if e.kind in kinds]
+
+    def ancestors(self, event_id: int) -> list[Event]:
+        """The chain of causes from this event up to its root action."""
+        chain, cur = [], self[event_id].parent
+        while cur is not None:
+            chain.append(self[cur])
+            cur = self[cur].parent
+        return chain
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self._events]
+
+    def dumps(self) -> str:
+        """The whole log as JSON text (deterministic: same game, same bytes)."""
+        return json.dumps(self.to_json(), indent=1, sort_keys=True, ensure_ascii=False)

@@ -1,0 +1,520 @@
+"""The `Game`: state + causal log + one event pipeline, with atomic, replayable actions.
+
+Every change goes through `Game.emit`: propose an event, let replacement effects change it
+(CR 614, 616), commit it (`rulekit.commit`), log it with its cause, and collect what it triggered
+(CR 603.2). Player actions (`rulekit.actions`) validate first; if one still fails part-way, the
+game is rebuilt by replaying the earlier actions, so a refused action never leaves a trace.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulekit import actions as _actions
+from rulekit import turn as _turn
+from rulekit.abilities import Ability, Static, Triggered
+from rulekit.cards import CardDef, card
+from rulekit.characteristics import Characteristics
+from rulekit.commit import COMMITS
+from rulekit.effects import ContinuousEffect, compute
+from rulekit.errors import RulesError
+from rulekit.events import Applied, Cause, Event, EventKind, EventLog
+from rulekit.mana import ManaType
+from rulekit.replacement import ReplacementEffect, default_order, run_replacements
+from rulekit.state import GameObject, GameState, Player, Step, Zone
+
+Data = dict[str, Any]
+
+
+@dataclass
+class _Index:
+    """Which battlefield abilities listen for which events, rebuilt when the board's shape
+    changes (a permanent with such abilities arrives or leaves, an effect begins or ends)."""
+
+    version: int = -1
+    triggers: dict[EventKind, list[tuple[GameObject, Triggered]]] = field(default_factory=dict)
+    statics: list[tuple[GameObject, Static]] = field(default_factory=list)
+    effects: list[ContinuousEffect] = field(default_factory=list)
+    replacements: dict[EventKind, list[ReplacementEffect]] = field(default_factory=dict)
+
+
+class Game:
+    """A game of Magic as the kit models it. Start with `Game(["Alice", "Bob"])`, set up the
+    board with `add`, then play with the action methods (`tap_for_mana`, `cast`, ...)."""
+
+    def __init__(self, players: Iterable[str] = ("Alice", "Bob"), *, life: int = 20) -> None:
+        names = list(players)
+        if len(names) < 2 or len(set(names)) != len(names):
+            raise ValueError("a game needs at least two players with different names")
+        self._init_args = (tuple(names), life)
+        self.state = GameState(players={n: Player(n, life) for n in names})
+        self.state.active = self.state.priority = names[0]
+        self.log = EventLog()
+        self.actions: list[tuple[str, dict[str, Any]]] = []
+        self._action_no = 0
+        self._root: int | None = None
+        self._decisions: dict[str, list[Any]] = {}
+        self._index = _Index()
+        self._touched: set[int] = set()
+        self._pending_mana: list[Any] = []
+        self._cp_cache: tuple[int, dict[int, frozenset[ManaType]]] | None = None
+
+    # ------------------------------------------------------------------ views
+    def chars(self, obj: GameObject | int) -> Characteristics:
+        """An object's characteristics now, after every layer (CR 613); as it last existed if
+        it has left its zone (CR 603.10, 608.2h)."""
+        obj = self._get(obj)
+        if obj.last_known is not None and obj.moved_to is not None:
+            return obj.last_known
+        base = obj.copiable or obj.card.printed
+        if obj.zone is not Zone.BATTLEFIELD:
+            return base
+        effects = self._fresh_index().effects
+        if not effects and not obj.counters and "Land" not in base.types:
+            return base
+        return compute(self, obj, base, effects)
+
+    def controller_of(self, obj: GameObject | int) -> str:
+        """Who controls it now, after control-changing effects (layer 2, CR 613.1b)."""
+        obj = self._get(obj)
+        if obj.moved_to is not None and obj.last_controller is not None:
+            return obj.last_controller
+        controller = obj.controller
+        if obj.zone is Zone.BATTLEFIELD:
+            for effect in self._fresh_index().effects:
+                if effect.layer == "2" and effect.applies_to(self, obj, obj.card.printed):
+                    controller = effect.controller or controller
+        return controller
+
+    def describe(self, obj: GameObject | int) -> str:
+        obj = self._get(obj)
+        name = self.chars(obj).name
+        return f"{name} (#{obj.id})"
+
+    def find(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
+             controller: str | None = None) -> GameObject:
+        """The first object (lowest id) with this name in a zone; RulesError if none."""
+        found = self.find_all(name, zone=zone, controller=controller)
+        if not found:
+            where = f" in the {Zone(zone).value}" if zone else ""
+            raise RulesError(f"there is no {name}{where}")
+        return found[0]
+
+    def find_all(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
+                 controller: str | None = None) -> list[GameObject]:
+        zones = [Zone(zone)] if zone else [z for z in Zone if z is not Zone.NOWHERE]
+        out = []
+        for z in zones:
+            objs = (
+                [self.state.objects[i] for lib in self.state.libraries.values() for i in lib]
+                if z is Zone.LIBRARY else self.state.in_zone(z)
+            )
+            out += [o for o in objs if self.chars(o).name == name
+                    and (controller is None or self.controller_of(o) == controller)]
+        return sorted(out, key=lambda o: o.id)
+
+    def obj(self, ref: GameObject | int) -> GameObject:
+        return self._get(ref)
+
+    def permanents(self, controller: str | None = None) -> list[GameObject]:
+        """Permanents on the battlefield (optionally those `controller` controls), by id."""
+        return [o for o in self.state.battlefield()
+                if controller is None or self.controller_of(o) == controller]
+
+    def target_text(self, target: Any) -> str:
+        from rulekit.targets import target_text
+
+        return target_text(self, target)
+
+    def could_produce(self, obj: GameObject | int) -> frozenset[ManaType]:
+        """The types of mana this permanent could produce now (CR 106.7, ruling R02)."""
+        from rulekit.could_produce import could_produce_all
+
+        version = self.state.version
+        if self._cp_cache is None or self._cp_cache[0] != version:
+            self._cp_cache = (version, could_produce_all(self))
+        return self._cp_cache[1].get(self._get(obj).id, frozenset())
+
+    def pool(self, player: str) -> list[Any]:
+        return list(self.state.players[player].pool)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain JSON-ready data (for tests, tables and round-trips)."""
+        s = self.state
+        objects = sorted(
+            (o for z in s.zones.values() for o in (s.objects[i] for i in z)), key=lambda o: o.id
+        )
+        statuses = []
+        for o in objects:
+            status = o.status_json()
+            status["controller"] = self.controller_of(o)
+            statuses.append(status)
+        libs = {p: list(ids) for p, ids in sorted(s.libraries.items())}
+        return {
+            "turn": s.turn,
+            "active": s.active,
+            "step": s.step.value,
+            "priority": s.priority,
+            "players": [p.to_json() for p in s.players.values()],
+            "objects": statuses,
+            "libraries": libs,
+            "stack": [i.to_json() for i in s.stack],
+            "effects": sorted(e.text for e in s.effects),
+            "pending": [t.source_name for t in s.pending],
+        }
+
+    def snapshot_json(self) -> str:
+        return json.dumps(self.snapshot(), sort_keys=True)
+
+    # --------------------------------------------------------------- pipeline
+    def emit(
+        self,
+        kind: EventKind,
+        data: Data,
+        *,
+        cause: Cause,
+        parent: int | None,
+        rules: Iterable[str] = (),
+        subject: int | None = None,
+    ) -> Event | None:
+        """Propose an event, apply replacement effects, commit, log and collect triggers.
+        Returns the logged event, or None if a replacement effect prevented it."""
+        return self.emit_batch([(kind, data, subject)], cause=cause, parent=parent, rules=rules)[0]
+
+    def emit_batch(
+        self,
+        proposals: list[tuple[EventKind, Data, int | None]],
+        *,
+        cause: Cause,
+        parent: int | None,
+        rules: Iterable[str] = (),
+    ) -> list[Event | None]:
+        """Several events that happen at the same time (CR 603.10a: leaves-the-battlefield
+        abilities see all of them, and look back at the board as it was before)."""
+        rules = tuple(rules)
+        before = self._fresh_index()
+        finals: list[tuple[EventKind, Data | None, Data, tuple[Applied, ...], int | None]] = []
+        setup = False
+        for kind, data, subject in proposals:
+            setup = setup or bool(data.get("setup"))
+            effects = [] if data.get("setup") else (
+                before.replacements.get(kind, []) + self._self_replacements(kind, data))
+            final, applied = data, ()
+            if effects:
+                result, steps = run_replacements(self, kind, data, effects, self._order_chooser())
+                applied = tuple(
+                    Applied(r.name, r.source, r.outcome, b, a, r.rules) for r, b, a in steps
+                )
+                final = result
+            finals.append((kind, final, data, applied, subject))
+        events: list[Event | None] = []
+        for kind, final, proposed, applied, subject in finals:
+            if final is None:
+                events.append(None)
+                continue
+            if kind in (EventKind.ZONE_CHANGED, EventKind.TOKEN_CREATED, EventKind.CAST) \
+                    and "new" not in final:
+                final["new"] = self.state.new_id()
+            text = COMMITS[kind](self, final)
+            event = Event(
+                id=self.log.next_id,
+                kind=kind,
+                text=text,
+                cause=cause,
+                parent=parent,
+                action=self._action_no,
+                turn=self.state.turn,
+                step=self.state.step.value,
+                rules=tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules))),
+                subject=subject,
+                data={k: v for k, v in final.items() if k != "text"},
+                applied=applied,
+                proposed=proposed if applied else None,
+            )
+            self.log.append(event)
+            self.state.version += 1
+            events.append(event)
+        if not setup:
+            for event in events:
+                if event is not None:
+                    self._collect_triggers(event, before)
+        return events
+
+    def note(self, kind: EventKind, text: str, *, cause: Cause, parent: int | None,
+             rules: Iterable[str] = (), subject: int | None = None, **data: Any) -> Event:
+        """Log an event that changes nothing by itself (the root of what follows)."""
+        event = self.emit(kind, {"text": text, **data}, cause=cause, parent=parent,
+                          rules=rules, subject=subject)
+        assert event is not None
+        return event
+
+    def touched(self, obj: GameObject | None, *, shape: bool = False) -> None:
+        """Mark an object for the next state-based action check; `shape` when abilities or
+        effects on the battlefield may have changed (the listener index is then rebuilt)."""
+        if obj is not None:
+            self._touched.add(obj.id)
+            if shape and not self._has_listening_abilities(obj):
+                return
+        if shape:
+            self.state.shape_version += 1
+
+    def _has_listening_abilities(self, obj: GameObject) -> bool:
+        base = obj.last_known or obj.copiable or obj.card.printed
+        return any(isinstance(a, (Static, Triggered)) for a in base.abilities) or bool(
+            obj.attached_to
+        ) or any(isinstance(a, (Static, Triggered)) for a in self._granted_hint(obj))
+
+    def _granted_hint(self, obj: GameObject) -> tuple[Ability, ...]:
+        return ()
+
+    # ----------------------------------------------------------- index/effects
+    def _fresh_index(self) -> _Index:
+        if self._index.version == self.state.shape_version:
+            return self._index
+        index = _Index(version=self.state.shape_version)
+        self._index = index  # effects first: abilities below may depend on them
+        perms = self.state.battlefield()
+        statics: list[tuple[GameObject, Static]] = []
+        for obj in perms:
+            base = obj.copiable or obj.card.printed
+            statics += [(obj, a) for a in base.abilities if isinstance(a, Static)]
+        effects = list(self.state.effects)
+        for obj, ability in statics:
+            if ability.continuous:
+                effects += ability.continuous(self, obj)
+        effects.sort(key=lambda e: (e.timestamp, e.id))
+        index.effects = effects
+        # abilities after layers (granted abilities count, removed ones don't)
+        index.statics = []
+        for obj in perms:
+            for ability in self.chars(obj).abilities:
+                if isinstance(ability, Triggered):
+                    for kind in ability.on:
+                        index.triggers.setdefault(kind, []).append((obj, ability))
+                elif isinstance(ability, Static):
+                    index.statics.append((obj, ability))
+                    if ability.replacements:
+                        for r in ability.replacements(self, obj):
+                            index.replacements.setdefault(r.kind, []).append(r)
+        return index
+
+    def _self_replacements(self, kind: EventKind, data: Data) -> list[ReplacementEffect]:
+        """"As enters" / "enters with" / "enters tapped" effects of the object itself
+        (CR 614.1c-d, 614.12): they apply from wherever the object comes from."""
+        if kind is EventKind.ZONE_CHANGED and data.get("to") == Zone.BATTLEFIELD.value:
+            entering = self.state.objects[data["object"]]
+            base = data.get("copiable") or entering.copiable or entering.card.printed
+        elif kind is EventKind.TOKEN_CREATED:
+            entering = None
+            base = data.get("copiable") or card(data["card"]).printed
+        else:
+            return []
+        out: list[ReplacementEffect] = []
+        for ability in base.abilities:
+            if isinstance(ability, Static) and ability.self_etb:
+                out += ability.self_etb(self, entering, data)  # type: ignore[arg-type]
+        return out
+
+    def _order_chooser(self) -> Callable[[list[ReplacementEffect], Data], ReplacementEffect]:
+        def choose(candidates: list[ReplacementEffect], data: Data) -> ReplacementEffect:
+            wanted = self.decide("replacement_order", None)
+            if wanted is None:
+                return default_order(candidates, data)
+            for r in candidates:
+                if r.name == wanted:
+                    return r
+            names = ", ".join(sorted(r.name for r in candidates))
+            raise RulesError(f"{wanted} is not one of the replacement effects that apply ({names})",
+                             rule="616.1")
+        return choose
+
+    # ---------------------------------------------------------------- triggers
+    def _collect_triggers(self, event: Event, before: _Index) -> None:
+        from rulekit.triggers import collect
+
+        collect(self, event, before, self._fresh_index())
+
+    # --------------------------------------------------------------- decisions
+    def decide(self, key: str, default: Any) -> Any:
+        """The next answer the current action's caller gave for `key`, else `default`."""
+        answers = self._decisions.get(key)
+        if answers:
+            return answers.pop(0)
+        return default
+
+    # ----------------------------------------------------------------- actions
+    def _get(self, ref: GameObject | int) -> GameObject:
+        if isinstance(ref, GameObject):
+            return ref
+        try:
+            return self.state.objects[int(ref)]
+        except (KeyError, ValueError, TypeError):
+            raise RulesError(f"there is no object #{ref}") from None
+
+    def perform(self, name: str, *, decisions: dict[str, list[Any]] | None = None,
+                **kwargs: Any) -> Any:
+        """Run one action by name, atomically: it happens whole or raises RulesError and
+        changes nothing. Every public action method goes through here."""
+        fn = _actions.ACTIONS.get(name)
+        if fn is None:
+            raise RulesError(f"unknown action {name!r}")
+        mark = len(self.log)
+        self._action_no = len(self.actions) + 1
+        self._decisions = {k: list(v) for k, v in (decisions or {}).items()}
+        try:
+            result = fn(self, **kwargs)
+        except RulesError:
+            if len(self.log) != mark:
+                self._rebuild(self.actions)
+            raise
+        except Exception:
+            if len(self.log) != mark:
+                self._rebuild(self.actions)
+            raise
+        finally:
+            self._decisions = {}
+        record = dict(kwargs)
+        if decisions:
+            record["decisions"] = decisions
+        self.actions.append((name, record))
+        return result
+
+    def _rebuild(self, actions: list[tuple[str, dict[str, Any]]]) -> None:
+        fresh = Game(self._init_args[0], life=self._init_args[1])
+        for name, kwargs in actions:
+            fresh.perform(name, **kwargs)
+        self.__dict__.update(fresh.__dict__)
+
+    def undo(self, n: int = 1) -> None:
+        """Take back the last `n` actions (set-up included) by replaying the others."""
+        if n < 1 or n > len(self.actions):
+            raise RulesError("there is nothing to undo")
+        self._rebuild(self.actions[:-n])
+
+    def replay(self) -> Game:
+        """A new game built by replaying this game's actions (same log, same state)."""
+        fresh = Game(self._init_args[0], life=self._init_args[1])
+        for name, kwargs in self.actions:
+            fresh.perform(name, **kwargs)
+        return fresh
+
+    # Public action methods: thin, documented wrappers over `perform`.
+    def add(self, card_name: str, *, player: str | None = None, zone: str = "battlefield",
+            **status: Any) -> GameObject:
+        """Set-up: put a card (or token) straight into a zone, with status such as
+        `tapped=True`, `sick=False`, `counters={"charge": 2}`, `choices={"color": "G"}`."""
+        return self.perform("add", card=card_name, player=player or self.state.active,
+                            zone=zone, **status)
+
+    def set_turn(self, *, turn: int | None = None, active: str | None = None,
+                 step: str | Step | None = None) -> None:
+        """Set-up: which turn, whose turn, which step (priority goes to the active player)."""
+        self.perform("set_turn", turn=turn, active=active,
+                     step=Step(step).value if step else None)
+
+    def set_life(self, player: str, life: int) -> None:
+        self.perform("set_life", player=player, life=life)
+
+    def play_land(self, obj: GameObject | int, **decisions: Any) -> None:
+        """Play a land from hand (a special action, CR 116.2a, 305.1)."""
+        self.perform("play_land", object=self._get(obj).id, decisions=_d(decisions))
+
+    def cast(self, obj: GameObject | int, *, x: int | None = None,
+             targets: Iterable[Any] = (), **decisions: Any) -> None:
+        """Cast a spell from hand, paying from the mana pool (CR 601.2)."""
+        self.perform("cast", object=self._get(obj).id, x=x, targets=_ids(targets),
+                     decisions=_d(decisions))
+
+    def activate(self, obj: GameObject | int, ability: int | None = None, *,
+                 mana: str | None = None, x: int | None = None, targets: Iterable[Any] = (),
+                 sacrifice: GameObject | int | None = None,
+                 tap: GameObject | int | None = None, **decisions: Any) -> None:
+        """Activate an ability of a permanent (CR 602); mana abilities resolve at once (605)."""
+        self.perform(
+            "activate", object=self._get(obj).id, ability=ability, mana=mana, x=x,
+            targets=_ids(targets),
+            sacrifice=None if sacrifice is None else self._get(sacrifice).id,
+            tap=None if tap is None else self._get(tap).id, decisions=_d(decisions),
+        )
+
+    def tap_for_mana(self, obj: GameObject | int, mana: str | None = None,
+                     **decisions: Any) -> None:
+        """Activate a mana ability with {T} in its cost (CR 106.12) making `mana`."""
+        self.perform("tap_for_mana", object=self._get(obj).id, mana=mana,
+                     decisions=_d(decisions))
+
+    def pass_priority(self) -> None:
+        """The player with priority passes (CR 117.3d). All passing in a row resolves the top of
+        the stack, or ends the step when the stack is empty (CR 117.4)."""
+        self.perform("pass_priority")
+
+    def resolve(self, **decisions: Any) -> None:
+        """Every player passes in turn until the top of the stack resolves."""
+        self.perform("resolve", decisions=_d(decisions))
+
+    def advance(self, to: str | Step | None = None, **decisions: Any) -> None:
+        """Pass priority with an empty stack until the next step (or step `to`, possibly next
+        turn) begins. Triggers that happen on the way are resolved."""
+        self.perform("advance", to=Step(to).value if to else None, decisions=_d(decisions))
+
+    def next_turn(self, **decisions: Any) -> None:
+        """Advance to the next turn's precombat main phase (untap, upkeep, draw on the way)."""
+        self.perform("next_turn", decisions=_d(decisions))
+
+    def declare_attackers(self, attackers: Iterable[GameObject | int] = (), *,
+                          exert: Iterable[GameObject | int] = (), **decisions: Any) -> None:
+        """Declare attackers (CR 508.1), exerting any of them as they are declared."""
+        self.perform("declare_attackers", attackers=_ids(attackers), exert=_ids(exert),
+                     decisions=_d(decisions))
+
+    def declare_blockers(self, blocks: dict[int, int] | None = None, **decisions: Any) -> None:
+        """Declare blockers: {blocker id: attacker id} (CR 509.1)."""
+        self.perform("declare_blockers",
+                     blocks={str(k): int(v) for k, v in (blocks or {}).items()},
+                     decisions=_d(decisions))
+
+    def destroy(self, objs: Iterable[GameObject | int]) -> None:
+        """Set-up: destroy these permanents at the same time (CR 701.8)."""
+        self.perform("destroy", objects=_ids(objs))
+
+    def exile(self, objs: Iterable[GameObject | int]) -> None:
+        """Set-up: exile these permanents at the same time."""
+        self.perform("exile", objects=_ids(objs))
+
+    def gain_control(self, obj: GameObject | int, player: str, *,
+                     until_end_of_turn: bool = True) -> None:
+        """Set-up: `player` gains control of a permanent (like Act of Treason without haste)."""
+        self.perform("gain_control", object=self._get(obj).id, player=player,
+                     until_end_of_turn=until_end_of_turn)
+
+    # -------------------------------------------------------- derived helpers
+    def settle(self, parent: int | None) -> None:
+        """State-based actions, then put waiting triggers on the stack (CR 117.5)."""
+        from rulekit.triggers import settle
+
+        settle(self, parent)
+
+    def advance_step(self, parent: int | None) -> None:
+        _turn.advance_step(self, parent)
+
+
+def _d(decisions: dict[str, Any]) -> dict[str, list[Any]]:
+    return {k: list(v) if isinstance(v, (list, tuple)) else [v] for k, v in decisions.items()}
+
+
+def _ids(objs: Iterable[Any]) -> list[Any]:
+    out: list[Any] = []
+    for o in objs:
+        if isinstance(o, GameObject):
+            out.append(o.id)
+        elif isinstance(o, str) and not o.lstrip("#").isdigit():
+            out.append(o)  # a player
+        else:
+            out.append(int(str(o).lstrip("#")))
+    return out
+
+
+__all__ = ["Game", "CardDef", "RulesError"]

@@ -1,0 +1,142 @@
+"""Checking and paying costs. Everything is checked before anything is paid, so a cost that
+can't be paid changes nothing (CR 601.2h, 602.2b; a refused action leaves no trace)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rulekit.costs import Cost
+from rulekit.errors import RulesError
+from rulekit.events import Cause, EventKind
+from rulekit.mana import ManaCost, SpendContext, plan_payment, pool_text
+from rulekit.resolution import move_together
+from rulekit.state import GameObject, Zone
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+
+
+@dataclass
+class CostPlan:
+    """A checked cost, ready to pay: exactly what will be tapped, spent, sacrificed."""
+
+    player: str
+    source: GameObject | None
+    mana: ManaCost = field(default_factory=ManaCost)
+    mana_units: list[int] = field(default_factory=list)
+    purpose: str = ""
+    tap: bool = False
+    untap: bool = False
+    tap_other: GameObject | None = None
+    sacrifice: list[GameObject] = field(default_factory=list)
+    remove_counters: tuple[str, int] | None = None
+    exert: bool = False
+
+
+def summoning_sick(game: Game, obj: GameObject) -> bool:
+    """A creature that hasn't been under its controller's control continuously since their
+    most recent turn began, and has no haste (CR 302.6, 702.10)."""
+    chars = game.chars(obj)
+    return chars.is_a("Creature") and obj.sick and not chars.has_keyword("Haste")
+
+
+def plan_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: str) -> list[int]:
+    pool = game.state.players[player].pool
+    plan = plan_payment(pool, cost, ctx)
+    if plan is None:
+        have = pool_text(pool)
+        restricted = any(u.restriction and not u.restriction.allows(ctx) for u in pool)
+        why = " (some of it can't be spent on this)" if restricted else ""
+        raise RulesError(f"{player} can't pay {cost} for {what}: the pool has {have}{why}",
+                         rule="106.6" if restricted else "601.2h")
+    return plan
+
+
+def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: int | None,
+               sacrifice: int | None = None, tap_other: int | None = None,
+               what: str = "") -> CostPlan:
+    """Check every part of an activation cost; raise RulesError naming the first that fails."""
+    name = game.describe(source)
+    plan = CostPlan(player, source, purpose=what)
+    if cost.tap or cost.untap:
+        symbol, rule = ("{T}", "107.5") if cost.tap else ("{Q}", "107.6")
+        if cost.tap and source.tapped:
+            raise RulesError(f"{name} is already tapped, so it can't pay {symbol}", rule=rule)
+        if cost.untap and not source.tapped:
+            raise RulesError(f"{name} is already untapped, so it can't pay {symbol}", rule=rule)
+        if summoning_sick(game, source):
+            raise RulesError(
+                f"{name} is a creature that hasn't been under {player}'s control continuously "
+                f"since their most recent turn began, so its {symbol} abilities can't be "
+                "activated (summoning sickness)", rule="302.6")
+        plan.tap, plan.untap = cost.tap, cost.untap
+    if cost.mana.x_count and x is None:
+        raise RulesError(f"choose a value for X to activate {name}'s ability", rule="107.3")
+    mana = cost.mana.with_x(x or 0) if cost.mana.x_count else cost.mana
+    if not mana.is_free():
+        ctx = SpendContext("activate", text=f"{name}'s ability")
+        plan.mana, plan.mana_units = mana, plan_mana(game, player, mana, ctx, f"{name}'s ability")
+    if cost.tap_other:
+        plan.tap_other = _pick(game, player, tap_other, "an untapped creature you control",
+                               lambda o: game.chars(o).is_a("Creature") and not o.tapped,
+                               rule="602.2b")
+    if cost.sacrifice_self:
+        plan.sacrifice.append(source)
+    if cost.sacrifice:
+        kind = cost.sacrifice
+        plan.sacrifice.append(_pick(
+            game, player, sacrifice, f"a {kind} you control",
+            lambda o: kind in game.chars(o).subtypes or kind in game.chars(o).types,
+            rule="602.2b"))
+    if cost.remove_counters:
+        counter, n = cost.remove_counters
+        amount = (x or 0) if n == "X" else int(n)
+        if source.counters.get(counter, 0) < amount:
+            raise RulesError(f"{name} has {source.counters.get(counter, 0)} {counter} counter(s);"
+                             f" removing {amount} is part of the cost", rule="602.2b")
+        plan.remove_counters = (counter, amount) if amount else None
+    plan.exert = cost.exert
+    return plan
+
+
+def _pick(game: Game, player: str, wanted: int | None, text: str, ok: object,
+          rule: str) -> GameObject:
+    candidates = [o for o in game.permanents(player) if ok(o)]  # type: ignore[operator]
+    if wanted is not None:
+        match = [o for o in candidates if o.id == wanted]
+        if not match:
+            raise RulesError(f"#{wanted} is not {text}", rule=rule)
+        return match[0]
+    if not candidates:
+        raise RulesError(f"{player} has no {text.removeprefix('a ').removeprefix('an ')} to "
+                         "pay the cost with", rule=rule)
+    return candidates[0]
+
+
+def pay(game: Game, plan: CostPlan, parent: int) -> None:
+    """Pay a checked cost: each part is an event caused by paying the cost (CR 601.2h)."""
+    def emit(kind: EventKind, data: dict, subject: int | None, rules: tuple[str, ...]) -> None:
+        game.emit(kind, data, cause=Cause.COST, parent=parent, rules=rules, subject=subject)
+
+    if plan.mana_units:
+        emit(EventKind.MANA_SPENT, {"player": plan.player, "indexes": plan.mana_units,
+                                    "purpose": plan.purpose, "cost": str(plan.mana)},
+             None, ("601.2h",))
+    src = plan.source
+    if plan.tap and src is not None:
+        emit(EventKind.TAPPED, {"object": src.id, "as_cost": True}, src.id, ("107.5",))
+    if plan.untap and src is not None:
+        emit(EventKind.UNTAPPED, {"object": src.id, "as_cost": True}, src.id, ("107.6",))
+    if plan.tap_other is not None:
+        emit(EventKind.TAPPED, {"object": plan.tap_other.id, "as_cost": True},
+             plan.tap_other.id, ("602.2b",))
+    if plan.remove_counters and src is not None:
+        counter, n = plan.remove_counters
+        emit(EventKind.COUNTERS_REMOVED, {"object": src.id, "counter": counter, "n": n},
+             src.id, ("602.2b",))
+    if plan.exert and src is not None:
+        emit(EventKind.EXERTED, {"object": src.id, "player": plan.player}, src.id, ("701.43",))
+    if plan.sacrifice:
+        move_together(game, plan.sacrifice, Zone.GRAVEYARD, reason="sacrifice", cause=Cause.COST,
+                      parent=parent, rules=("701.21",))

@@ -1,0 +1,94 @@
+"""State-based actions (CR 704): checked whenever a player would get priority, all performed at
+the same time, repeated until none apply. Only objects touched since the last check are examined
+(plus everything when the board's effects changed), so a check costs what changed, not the board.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulekit.events import Cause, EventKind
+from rulekit.resolution import move_together
+from rulekit.state import GameObject, Zone
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+
+
+def check_sbas(game: Game, parent: int | None) -> bool:
+    """Perform every state-based action that applies now; True if any did."""
+    state = game.state
+    touched, game._touched = game._touched, set()
+    if getattr(game, "_sba_shape", None) != state.shape_version:
+        game._sba_shape = state.shape_version
+        touched |= set(state.zones[Zone.BATTLEFIELD])
+    losers = [p for p in state.players.values() if p.life <= 0 and not p.lost]
+    to_graveyard: list[tuple[GameObject, str, str]] = []
+    cease: list[GameObject] = []
+    for obj_id in sorted(touched):
+        obj = state.objects.get(obj_id)
+        if obj is None or obj.moved_to is not None:
+            continue
+        if obj.token and obj.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE):
+            cease.append(obj)
+            continue
+        if obj.zone is not Zone.BATTLEFIELD:
+            continue
+        reason = _dies_because(game, obj)
+        if reason:
+            to_graveyard.append((obj, *reason))
+    to_graveyard += _legend_rule(game, touched)
+    if not (losers or to_graveyard or cease):
+        return False
+    for player in losers:
+        game.emit(EventKind.LOST, {"player": player.name, "reason": "0 or less life"},
+                  cause=Cause.SBA, parent=parent, rules=("704.5a",))
+    if to_graveyard:
+        rules = tuple(dict.fromkeys(rule for _, _, rule in to_graveyard))
+        why = "; ".join(f"{game.describe(o)}: {text}" for o, text, _ in to_graveyard)
+        root = game.note(EventKind.SBA, f"State-based actions: {why}", cause=Cause.SBA,
+                         parent=parent, rules=rules)
+        move_together(game, [o for o, _, _ in to_graveyard], Zone.GRAVEYARD, reason="sba",
+                      cause=Cause.SBA, parent=root.id, rules=rules)
+    for obj in cease:
+        game.emit(EventKind.ZONE_CHANGED,
+                  {"object": obj.id, "from": obj.zone.value, "to": Zone.NOWHERE.value,
+                   "reason": "token", "text": f"Token {game.describe(obj)} ceases to exist"},
+                  cause=Cause.SBA, parent=parent, rules=("704.5d", "111.7"), subject=obj.id)
+    return True
+
+
+def _dies_because(game: Game, obj: GameObject) -> tuple[str, str] | None:
+    chars = game.chars(obj)
+    if chars.is_a("Creature") and chars.toughness is not None:
+        if chars.toughness <= 0:
+            return ("toughness 0 or less", "704.5f")
+        if obj.damage >= chars.toughness:
+            return ("lethal damage", "704.5g")
+    if chars.is_a("Enchantment") and "Aura" in chars.subtypes:
+        host = game.state.objects.get(obj.attached_to) if obj.attached_to else None
+        if host is None or host.zone is not Zone.BATTLEFIELD:
+            return ("Aura not attached to anything", "704.5m")
+    return None
+
+
+def _legend_rule(game: Game, touched: set[int]) -> list[tuple[GameObject, str, str]]:
+    """Two or more legendary permanents with the same name: keep the newest (CR 704.5j; the
+    controller chooses — the default keeps the one that arrived last)."""
+    state = game.state
+    if not any(
+        (o := state.objects.get(i)) is not None and o.zone is Zone.BATTLEFIELD
+        and "Legendary" in game.chars(o).supertypes
+        for i in touched
+    ):
+        return []
+    groups: dict[tuple[str, str], list[GameObject]] = {}
+    for obj in state.battlefield():
+        chars = game.chars(obj)
+        if "Legendary" in chars.supertypes:
+            groups.setdefault((game.controller_of(obj), chars.name), []).append(obj)
+    out = []
+    for objs in groups.values():
+        for obj in sorted(objs, key=lambda o: o.id)[:-1]:
+            out.append((obj, "legend rule", "704.5j"))
+    return out

@@ -1,0 +1,93 @@
+"""Priority and the stack: passing (CR 117.3-117.4) and resolving the top object (CR 608)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulekit.abilities import SpellAbility
+from rulekit.events import Cause, EventKind
+from rulekit.resolution import Resolution
+from rulekit.state import Zone
+from rulekit.targets import is_legal
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+
+
+def pass_priority(game: Game, parent: int | None) -> None:
+    """The player with priority passes; when all have passed in a row, the top of the stack
+    resolves, or the step ends if the stack is empty (CR 117.4)."""
+    state = game.state
+    if state.awaiting_attackers:
+        from rulekit.combat import declare_attackers
+
+        declare_attackers(game, [], [], parent)  # passing first: no attackers (CR 508.1)
+    game.emit(EventKind.PRIORITY, {"player": state.priority}, cause=Cause.ACTION, parent=parent,
+              rules=("117.3d",))
+    if state.passes < len(state.players):
+        return
+    if state.stack:
+        resolve_top(game, parent)
+    else:
+        game.advance_step(parent)
+
+
+def resolve_top(game: Game, parent: int | None) -> None:
+    """Resolve the top of the stack (CR 608.2), then state-based actions and triggers."""
+    state = game.state
+    item = state.stack[-1]
+    spec = item.ability.target if item.ability is not None else None
+    obj = state.objects.get(item.source) if item.kind == "spell" and item.source else None
+    if obj is not None:
+        spell = next((a for a in obj.card.printed.abilities if isinstance(a, SpellAbility)), None)
+        spec = spell.target if spell else None
+    if spec is not None and item.targets and not any(
+        is_legal(game, item.source, spec, t) for t in item.targets
+    ):
+        fizzled = game.emit(EventKind.FIZZLED, {
+            "item_id": item.id,
+            "text": f"{item.text} doesn't resolve: its target is no longer legal"},
+            cause=Cause.RULE, parent=parent, rules=("608.2b",), subject=item.source)
+        if obj is not None and fizzled is not None:
+            _to_graveyard(game, obj, fizzled.id)
+        _after(game, parent)
+        return
+    resolved = game.emit(EventKind.RESOLVED, {"item_id": item.id, "text": f"{item.text} resolves",
+                                              "trigger_event": item.trigger_event},
+                         cause=Cause.RULE, parent=item.origin_event or parent, rules=("608.2",),
+                         subject=item.source)
+    assert resolved is not None
+    if obj is not None:
+        chars = game.chars(obj)
+        spell = next((a for a in chars.abilities if isinstance(a, SpellAbility)), None)
+        if chars.is_a("Instant") or chars.is_a("Sorcery"):
+            if spell and spell.effect:
+                spell.effect(Resolution(game, obj.id, item.controller, resolved.id,
+                                        targets=item.targets, x=obj.x, ability=spell))
+            if game.state.objects[obj.id].zone is Zone.STACK:
+                _to_graveyard(game, obj, resolved.id)
+        else:
+            # a permanent spell becomes a permanent (CR 608.3); ETB abilities see the spell's X
+            game.emit(EventKind.ZONE_CHANGED, {
+                "object": obj.id, "from": "stack", "to": "battlefield",
+                "controller": item.controller, "etb_x": obj.x, "reason": "resolve",
+                "attach_to": item.targets[0] if spell is not None and item.targets else None,
+                "text": f"{chars.name} enters the battlefield"
+                + (f" (its spell had X={obj.x})" if chars.mana_cost.x_count else "")},
+                cause=Cause.RULE, parent=resolved.id, rules=("608.3",), subject=obj.id)
+    elif item.ability is not None and getattr(item.ability, "effect", None):
+        item.ability.effect(Resolution(game, item.source, item.controller, resolved.id,
+                                       targets=item.targets, x=item.x, bound=item.bound,
+                                       ability=item.ability))
+    _after(game, parent)
+
+
+def _to_graveyard(game: Game, obj: object, parent: int) -> None:
+    game.emit(EventKind.ZONE_CHANGED, {
+        "object": obj.id, "from": "stack", "to": "graveyard", "reason": "resolve",  # type: ignore[attr-defined]
+        "text": f"{game.describe(obj)} is put into its owner's graveyard"},  # type: ignore[arg-type]
+        cause=Cause.RULE, parent=parent, rules=("608.2n",), subject=obj.id)  # type: ignore[attr-defined]
+
+
+def _after(game: Game, parent: int | None) -> None:
+    game.settle(parent)

@@ -1,0 +1,286 @@
+"""The game state: players, zones, objects and their status, the stack and the turn.
+
+Characteristics (what an object *is*) come from its card or token definition and the layer system
+(`rulekit.layers`); everything here is status (CR 110.5) or bookkeeping. The state is plain data:
+no rules live here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from rulekit.mana import ManaUnit
+
+if TYPE_CHECKING:
+    from rulekit.abilities import Ability
+    from rulekit.cards import CardDef
+    from rulekit.characteristics import Characteristics
+    from rulekit.effects import ContinuousEffect
+
+
+class Zone(str, Enum):
+    """The game zones (CR 400.1)."""
+
+    LIBRARY = "library"
+    HAND = "hand"
+    BATTLEFIELD = "battlefield"
+    GRAVEYARD = "graveyard"
+    STACK = "stack"
+    EXILE = "exile"
+    NOWHERE = "nowhere"  # a token that ceased to exist, or an object not yet anywhere
+
+
+class Step(str, Enum):
+    """Every step and main phase of a turn, in order (CR 500.1)."""
+
+    UNTAP = "untap"
+    UPKEEP = "upkeep"
+    DRAW = "draw"
+    MAIN1 = "main1"
+    BEGIN_COMBAT = "beginning_of_combat"
+    DECLARE_ATTACKERS = "declare_attackers"
+    DECLARE_BLOCKERS = "declare_blockers"
+    COMBAT_DAMAGE = "combat_damage"
+    END_COMBAT = "end_of_combat"
+    MAIN2 = "main2"
+    END = "end"
+    CLEANUP = "cleanup"
+
+    @property
+    def label(self) -> str:
+        return _STEP_LABELS[self]
+
+    @property
+    def is_main(self) -> bool:
+        return self in (Step.MAIN1, Step.MAIN2)
+
+    @property
+    def is_combat(self) -> bool:
+        return self in COMBAT_STEPS
+
+
+_STEP_LABELS = {
+    Step.UNTAP: "untap step",
+    Step.UPKEEP: "upkeep",
+    Step.DRAW: "draw step",
+    Step.MAIN1: "precombat main phase",
+    Step.BEGIN_COMBAT: "beginning of combat step",
+    Step.DECLARE_ATTACKERS: "declare attackers step",
+    Step.DECLARE_BLOCKERS: "declare blockers step",
+    Step.COMBAT_DAMAGE: "combat damage step",
+    Step.END_COMBAT: "end of combat step",
+    Step.MAIN2: "postcombat main phase",
+    Step.END: "end step",
+    Step.CLEANUP: "cleanup step",
+}
+STEPS: tuple[Step, ...] = tuple(Step)
+COMBAT_STEPS = (
+    Step.BEGIN_COMBAT,
+    Step.DECLARE_ATTACKERS,
+    Step.DECLARE_BLOCKERS,
+    Step.COMBAT_DAMAGE,
+    Step.END_COMBAT,
+)
+
+
+@dataclass
+class GameObject:
+    """A card, token or copy in some zone. A new object each time it changes zones (CR 400.7)."""
+
+    id: int
+    card: CardDef
+    owner: str
+    controller: str
+    zone: Zone
+    token: bool = False
+    timestamp: int = 0
+    # copiable values set as it entered (a copy effect, CR 707.2) or a token's stated values
+    copiable: Characteristics | None = None
+    # -- status (CR 110.5) and other bookkeeping --
+    tapped: bool = False
+    counters: dict[str, int] = field(default_factory=dict)
+    attached_to: int | None = None
+    damage: int = 0
+    # True until it has been under its controller's control continuously since their most
+    # recent turn began (CR 302.6)
+    sick: bool = True
+    choices: dict[str, str] = field(default_factory=dict)  # "as enters" choices
+    etb_x: int | None = None  # X of the spell it resolved from, for ETB abilities (CR 107.3m)
+    x: int = 0  # X while on the stack; 0 everywhere else (CR 107.3i)
+    exerted_by: str | None = None  # whose next untap step it won't untap in (CR 701.43)
+    skip_untap_for: str | None = None
+    attacking: bool = False
+    declared_attacker: bool = False
+    blocking: int | None = None
+    crewed: bool = False
+    targets: tuple[Any, ...] = ()  # a spell's chosen targets
+    cast_from: Zone | None = None
+    is_copy_spell: bool = False
+    # look-back: set when it leaves a zone
+    moved_to: int | None = None
+    last_known: Characteristics | None = None
+    last_controller: str | None = None
+
+    def status_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "card": self.card.name,
+            "owner": self.owner,
+            "controller": self.controller,
+            "zone": self.zone.value,
+        }
+        for key in ("token", "tapped", "attacking", "crewed"):
+            if getattr(self, key):
+                out[key] = True
+        if self.zone is Zone.BATTLEFIELD:
+            out["sick"] = self.sick
+        for key in ("counters", "choices"):
+            if getattr(self, key):
+                out[key] = dict(sorted(getattr(self, key).items()))
+        for key in ("attached_to", "etb_x", "exerted_by", "blocking", "skip_untap_for"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.damage:
+            out["damage"] = self.damage
+        if self.x:
+            out["x"] = self.x
+        if self.copiable is not None:
+            out["copiable"] = self.copiable.name
+        return out
+
+
+@dataclass
+class Player:
+    """A player: name, life, mana pool and per-turn counts."""
+
+    name: str
+    life: int = 20
+    pool: list[ManaUnit] = field(default_factory=list)
+    lands_played: int = 0
+    lost: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "life": self.life,
+            "pool": [u.to_json() for u in self.pool],
+            "lands_played": self.lands_played,
+        }
+
+
+@dataclass
+class StackItem:
+    """A spell or ability on the stack (CR 405). Spells point at their object."""
+
+    id: int
+    kind: str  # "spell" | "ability"
+    controller: str
+    source: int | None  # the source object (for a spell, the spell object itself)
+    source_name: str
+    text: str
+    ability: Ability | None = None
+    targets: tuple[Any, ...] = ()
+    x: int = 0
+    trigger_event: int | None = None  # the event that triggered it
+    origin_event: int | None = None  # the event that put it on the stack
+    bound: dict[str, Any] = field(default_factory=dict)  # values remembered from triggering
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "controller": self.controller,
+            "source": self.source,
+            "text": self.text,
+            "targets": list(self.targets),
+        }
+
+
+@dataclass
+class PendingTrigger:
+    """A triggered ability that has triggered but is not yet on the stack (CR 603.3)."""
+
+    source: int
+    source_name: str
+    controller: str
+    ability: Ability
+    event: int  # the triggering event
+    bound: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class DelayedTrigger:
+    """A delayed triggered ability waiting for its moment (CR 603.7)."""
+
+    when: Step
+    controller: str
+    source: int | None
+    source_name: str
+    ability: Ability
+    event: int
+    bound: dict[str, Any] = field(default_factory=dict)
+    turn_after: int = 0  # triggers at the first `when` step of a turn >= this
+
+
+@dataclass
+class GameState:
+    """Everything that changes as a game is played."""
+
+    players: dict[str, Player]
+    objects: dict[int, GameObject] = field(default_factory=dict)
+    zones: dict[Zone, dict[int, None]] = field(
+        default_factory=lambda: {z: {} for z in Zone if z is not Zone.NOWHERE}
+    )
+    libraries: dict[str, list[int]] = field(default_factory=dict)  # top first
+    stack: list[StackItem] = field(default_factory=list)  # last is the top
+    effects: list[ContinuousEffect] = field(default_factory=list)
+    pending: list[PendingTrigger] = field(default_factory=list)
+    delayed: list[DelayedTrigger] = field(default_factory=list)
+    turn: int = 1
+    active: str = ""
+    step: Step = Step.MAIN1
+    priority: str = ""
+    passes: int = 0
+    next_id: int = 1
+    next_timestamp: int = 1
+    awaiting_attackers: bool = False
+    awaiting_blockers: bool = False
+    extra_combats: int = 0
+    version: int = 0  # bumped by every committed event (cache key)
+    shape_version: int = 0  # bumped when abilities or effects on the battlefield may change
+
+    @property
+    def order(self) -> list[str]:
+        """Players in turn order."""
+        return list(self.players)
+
+    def apnap(self) -> list[str]:
+        """Active player first, then the others in turn order (CR 101.4)."""
+        names = self.order
+        i = names.index(self.active) if self.active in names else 0
+        return names[i:] + names[:i]
+
+    def opponents(self, player: str) -> list[str]:
+        return [p for p in self.players if p != player]
+
+    def in_zone(self, zone: Zone) -> list[GameObject]:
+        return [self.objects[i] for i in self.zones[zone]]
+
+    def battlefield(self, controller: str | None = None) -> list[GameObject]:
+        objs = [self.objects[i] for i in self.zones[Zone.BATTLEFIELD]]
+        return [o for o in objs if controller is None or o.controller == controller]
+
+    def owned_in(self, zone: Zone, owner: str) -> list[GameObject]:
+        if zone is Zone.LIBRARY:
+            return [self.objects[i] for i in self.libraries.get(owner, [])]
+        return [o for o in self.in_zone(zone) if o.owner == owner]
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id - 1
+
+    def new_timestamp(self) -> int:
+        self.next_timestamp += 1
+        return self.next_timestamp - 1

@@ -1,0 +1,66 @@
+"""Targets: choosing them (CR 115, 601.2c, 603.3d) and checking them again on resolution
+(608.2b)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulekit.errors import RulesError
+from rulekit.state import Zone
+
+if TYPE_CHECKING:
+    from rulekit.abilities import TargetSpec
+    from rulekit.game import Game
+
+
+def candidates(game: Game, source: int | None, spec: TargetSpec) -> list[Any]:
+    """Every legal target now, players first then permanents by id (deterministic)."""
+    src = game.state.objects.get(source) if source is not None else None
+    out: list[Any] = []
+    if spec.player_target:
+        out += [p for p in game.state.players if spec.legal(game, src, p)]  # type: ignore[arg-type]
+    if spec.objects:
+        out += [o.id for o in game.state.battlefield() if spec.legal(game, src, o)]  # type: ignore[arg-type]
+    return out
+
+
+def is_legal(game: Game, source: int | None, spec: TargetSpec, target: Any) -> bool:
+    src = game.state.objects.get(source) if source is not None else None
+    if isinstance(target, str):
+        return spec.player_target and target in game.state.players and spec.legal(game, src, target)  # type: ignore[arg-type]
+    obj = game.state.objects.get(target)
+    if obj is None or obj.zone is not Zone.BATTLEFIELD:
+        return False
+    return spec.legal(game, src, obj)  # type: ignore[arg-type]
+
+
+def check_chosen(game: Game, source: int | None, spec: TargetSpec, chosen: list[Any]) -> tuple:
+    """Validate targets chosen by a player for a spell or activated ability (CR 601.2c)."""
+    if len(chosen) != 1:
+        raise RulesError(f"choose exactly one target ({spec.text})", rule="601.2c")
+    if not is_legal(game, source, spec, chosen[0]):
+        raise RulesError(f"{target_text(game, chosen[0])} is not a legal target: {spec.text}",
+                         rule="115.1")
+    return tuple(chosen)
+
+
+def choose_targets(game: Game, source: int | None, controller: str, spec: TargetSpec) -> tuple:
+    """Targets for a triggered ability as it goes on the stack (CR 603.3d): the caller's
+    `target` decision, else the first legal candidate."""
+    legal = candidates(game, source, spec)
+    wanted = game.decide("target", None)
+    if wanted is not None:
+        wanted = wanted if isinstance(wanted, str) and not wanted.lstrip("#").isdigit() else int(
+            str(wanted).lstrip("#"))
+        if wanted not in legal:
+            raise RulesError(f"{target_text(game, wanted)} is not a legal target: {spec.text}",
+                             rule="115.1")
+        return (wanted,)
+    return (legal[0],) if legal else ()
+
+
+def target_text(game: Game, target: Any) -> str:
+    if isinstance(target, str):
+        return target
+    obj = game.state.objects.get(target)
+    return game.describe(obj) if obj is not None else f"#{target}"

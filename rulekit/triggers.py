@@ -1,0 +1,103 @@
+"""Triggered abilities: noticing them (CR 603.2), look-back (603.10a), putting them on the stack
+in APNAP order (603.3b) after state-based actions (704.3), and triggered mana abilities, which
+resolve at once without the stack (605.1b, 605.4a)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulekit.events import Cause, Event, EventKind
+from rulekit.state import PendingTrigger, StackItem, Zone
+
+if TYPE_CHECKING:
+    from rulekit.game import Game, _Index
+
+
+def collect(game: Game, event: Event, before: _Index, after: _Index) -> None:
+    """Find the abilities this event triggers and remember them as pending."""
+    leaving = event.kind is EventKind.ZONE_CHANGED and event.data.get("from") == Zone.BATTLEFIELD.value
+    seen: set[tuple[int, int]] = set()
+    for index, look_back in ((before, True), (after, False)):
+        for source, ability in index.triggers.get(event.kind, ()):
+            if ability.look_back != look_back and leaving:
+                continue
+            if not leaving and look_back:
+                continue  # non-leaving events: abilities of what is there after the event
+            key = (source.id, id(ability))
+            if key in seen:
+                continue
+            seen.add(key)
+            if ability.self_only and source.id not in (event.subject, event.data.get("new"),
+                                                       event.data.get("object")):
+                continue
+            bound = ability.match(game, event, source) if ability.match else {}
+            if bound is None:
+                continue
+            controller = game.controller_of(source)
+            pending = PendingTrigger(source.id, game.chars(source).name, controller, ability,
+                                     event.id, dict(bound))
+            if ability.mana:
+                game._pending_mana.append(pending)
+            else:
+                game.state.pending.append(pending)
+
+
+def resolve_mana_triggers(game: Game) -> None:
+    """Triggered mana abilities resolve right after the mana ability that triggered them."""
+    from rulekit.resolution import Resolution
+
+    while game._pending_mana:
+        trig = game._pending_mana.pop(0)
+        ev = game.note(EventKind.TRIGGERED, f"{trig.source_name} triggers: {trig.ability.text}",
+                       cause=Cause.TRIGGER, parent=trig.event, rules=("605.1b", "605.4a"),
+                       subject=trig.source)
+        res = Resolution(game, trig.source, trig.controller, ev.id, bound=trig.bound,
+                         ability=trig.ability)
+        if trig.ability.effect:
+            trig.ability.effect(res)
+
+
+def settle(game: Game, parent: int | None) -> None:
+    """Before a player gets priority: state-based actions until none apply, then waiting
+    triggers onto the stack, APNAP (CR 117.5, 704.3, 603.3b); repeat until stable."""
+    from rulekit.sba import check_sbas
+
+    while True:
+        while check_sbas(game, parent):
+            pass
+        if not game.state.pending:
+            return
+        pending, game.state.pending = game.state.pending, []
+        for player in game.state.apnap():
+            mine = [t for t in pending if t.controller == player]
+            for trig in _ordered(game, mine):
+                put_on_stack(game, trig)
+
+
+def _ordered(game: Game, triggers: list[PendingTrigger]) -> list[PendingTrigger]:
+    """A player's own triggers in the order they choose (default: the order they triggered,
+    so the first to trigger goes on the stack first and resolves last)."""
+    return triggers
+
+
+def put_on_stack(game: Game, trig: PendingTrigger) -> None:
+    from rulekit.targets import choose_targets
+
+    ability = trig.ability
+    targets: tuple = ()
+    if ability.target is not None:
+        targets = choose_targets(game, trig.source, trig.controller, ability.target)
+        if not targets:
+            game.note(EventKind.TRIGGERED,
+                      f"{trig.source_name}'s ability has no legal target and is removed",
+                      cause=Cause.RULE, parent=trig.event, rules=("603.3d",), subject=trig.source)
+            return
+    item = StackItem(
+        id=game.state.new_id(), kind="ability", controller=trig.controller, source=trig.source,
+        source_name=trig.source_name, text=f"{trig.source_name}: {ability.text}", ability=ability,
+        targets=targets, trigger_event=trig.event, bound=dict(trig.bound),
+    )
+    tgt = f" targeting {', '.join(game.target_text(t) for t in targets)}" if targets else ""
+    game.emit(EventKind.PUT_ON_STACK,
+              {"item": item, "text": f"{trig.source_name}'s triggered ability goes on the stack{tgt}"},
+              cause=Cause.TRIGGER, parent=trig.event, rules=("603.3",), subject=trig.source)

@@ -1,0 +1,114 @@
+"""The turn: steps in order, turn-based actions, mana emptying (CR 500-514)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulekit.abilities import Static
+from rulekit.events import Cause, EventKind
+from rulekit.resolution import draw_cards
+from rulekit.state import STEPS, Step
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+
+
+def next_step(game: Game) -> tuple[Step, bool]:
+    """The step after the current one, and whether it starts a new turn."""
+    state = game.state
+    step = state.step
+    if step is Step.END_COMBAT and state.extra_combats > 0:
+        return Step.BEGIN_COMBAT, False
+    if step is Step.DECLARE_ATTACKERS and not any(o.attacking for o in state.battlefield()):
+        return Step.END_COMBAT, False  # no attackers: skip blockers and damage (CR 508.8)
+    if step is Step.CLEANUP:
+        return Step.UNTAP, True
+    return STEPS[STEPS.index(step) + 1], False
+
+
+def advance_step(game: Game, parent: int | None) -> None:
+    """End the current step and begin the next one with its turn-based actions."""
+    state = game.state
+    _end_of_step(game, parent)
+    step, new_turn = next_step(game)
+    if new_turn:
+        order = state.order
+        nxt = order[(order.index(state.active) + 1) % len(order)]
+        game.emit(EventKind.TURN_BEGAN, {"turn": state.turn + 1, "player": nxt},
+                  cause=Cause.TURN, parent=parent, rules=("500.1", "302.6"))
+    extra = state.step is Step.END_COMBAT and step is Step.BEGIN_COMBAT
+    began = game.emit(EventKind.STEP_BEGAN, {"step": step.value, "extra_combat": extra},
+                      cause=Cause.TURN, parent=parent, rules=("500.1",))
+    assert began is not None
+    _begin_step(game, step, began.id)
+
+
+def _end_of_step(game: Game, parent: int | None) -> None:
+    state = game.state
+    for player in state.players.values():
+        if player.pool:
+            game.emit(EventKind.MANA_EMPTIED, {"player": player.name}, cause=Cause.TURN,
+                      parent=parent, rules=("500.4", "106.4"))
+
+
+def _begin_step(game: Game, step: Step, parent: int) -> None:
+    state = game.state
+    if step is Step.UNTAP:
+        _untap_step(game, parent)
+        game.settle(parent)
+        advance_step(game, parent)  # no player gets priority in the untap step (CR 502.4)
+    elif step is Step.DRAW and state.turn > 1:
+        draw_cards(game, state.active, 1, cause=Cause.TURN, parent=parent)
+    elif step is Step.COMBAT_DAMAGE:
+        from rulekit.combat import combat_damage
+
+        combat_damage(game, parent)
+    elif step is Step.CLEANUP:
+        _cleanup(game, parent)
+    game.settle(parent)
+
+
+def _untap_step(game: Game, parent: int) -> None:
+    """Untap the active player's permanents (CR 502.3), except what an effect keeps tapped."""
+    state = game.state
+    active = state.active
+    for obj in sorted(state.battlefield(), key=lambda o: o.id):
+        exerted_here = obj.skip_untap_for == active
+        if game.controller_of(obj) != active:
+            if exerted_here:  # the exerting player's next untap step has come (R14)
+                game.emit(EventKind.UNTAP_SKIPPED,
+                          {"object": obj.id, "reason": "exert's effect ends: another player "
+                           "controls it now", "clears_exert": True},
+                          cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
+            continue
+        if exerted_here and not obj.tapped:
+            game.emit(EventKind.UNTAP_SKIPPED,
+                      {"object": obj.id, "reason": "exerted", "clears_exert": True,
+                       "expired": True},
+                      cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
+            continue
+        if not obj.tapped:
+            continue
+        if exerted_here:
+            game.emit(EventKind.UNTAP_SKIPPED,
+                      {"object": obj.id, "reason": "it was exerted", "clears_exert": True},
+                      cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
+            continue
+        static = next((a for a in game.chars(obj).abilities
+                       if isinstance(a, Static) and a.doesnt_untap), None)
+        if static is not None:
+            game.emit(EventKind.UNTAP_SKIPPED, {"object": obj.id, "reason": static.text},
+                      cause=Cause.TURN, parent=parent, rules=("502.3",), subject=obj.id)
+            continue
+        game.emit(EventKind.UNTAPPED, {"object": obj.id}, cause=Cause.TURN, parent=parent,
+                  rules=("502.3",), subject=obj.id)
+
+
+def _cleanup(game: Game, parent: int) -> None:
+    """Damage wears off and "until end of turn" effects end (CR 514.2)."""
+    state = game.state
+    from rulekit.control import end_effect
+
+    for effect in list(state.effects):
+        if effect.duration == "end_of_turn":
+            end_effect(game, effect, parent=parent, cause=Cause.TURN, rules=("514.2",))

@@ -1,0 +1,22 @@
+"""Shared pytest fixtures for rulekit (markers are declared in pyproject.toml)."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """Path of the Chromium that Playwright drives (never a downloaded browser).
+
+    Skips when Chromium is missing on a developer's machine; fails under CI, where
+    .ci/run installs it.
+    """
+    path = os.environ.get("RULEKIT_CHROMIUM", "/usr/bin/chromium")
+    if Path(path).is_file() and os.access(path, os.X_OK):
+        return path
+    message = f"Chromium not found at {path} (install it: sudo apt-get install chromium)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
