@@ -20,3 +20,10 @@ def chromium_path() -> str:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", max_examples=1000, derandomize=True)
+settings.register_profile("dev", max_examples=150)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")

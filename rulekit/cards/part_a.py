@@ -468,7 +468,7 @@ def _land_tapped_for_mana(game: Any, event: Event, source: Any) -> dict[str, Any
 def _flare(res: Any) -> None:
     res.controller = res.bound["player"]
     types = res.bound["types"]
-    choice = str(res.decide("mana", types[0])).strip("{}")
+    choice = str(res.decide("added_mana", types[0])).strip("{}")
     if choice not in types:
         raise RulesError(f"the land produced {', '.join(types)}, not {choice}", rule="106.7")
     res.add_mana([ManaType(choice)])

@@ -1,0 +1,24 @@
+"""Small helpers shared by the engine tests (build boards, read pools and the log)."""
+
+from __future__ import annotations
+
+from rulekit import EventKind, Game
+
+
+def pool(game: Game, player: str = "Alice") -> list[str]:
+    """Pool contents as sorted type letters, restricted units marked with '*'."""
+    return sorted(u.type.value + ("*" if u.restriction else "") for u in game.pool(player))
+
+
+def kinds(game: Game, since: int = 0) -> list[str]:
+    return [e.kind.value for e in game.log.since(since)]
+
+
+def last(game: Game, kind: EventKind):
+    found = [e for e in game.log if e.kind is kind]
+    assert found, f"no {kind.value} event in the log"
+    return found[-1]
+
+
+def types(found) -> list[str]:
+    return sorted(t.value for t in found)

@@ -1,0 +1,131 @@
+"""R01 (undefined mana is no mana) and R02 (what a permanent could produce)."""
+
+import pytest
+
+from rulekit import EventKind, Game
+from tests.helpers import last, pool, types
+
+R01 = pytest.mark.ruling("R01")
+R02 = pytest.mark.ruling("R02")
+
+
+@R01
+def test_exotic_orchard_without_opposing_lands_adds_no_mana():
+    game = Game()
+    orchard = game.add("Exotic Orchard")
+    game.tap_for_mana(orchard)
+    assert pool(game) == []
+    assert game.obj(orchard).tapped, "the {T} cost was still paid"
+    note = last(game, EventKind.NOTE)
+    assert "undefined" in note.text and note.rules == ("106.5",)
+    assert last(game, EventKind.MANA_ADDED).data["units"] == ()
+
+
+@R01
+def test_two_reflecting_pools_alone_add_no_mana():
+    game = Game()
+    first = game.add("Reflecting Pool")
+    game.add("Reflecting Pool")
+    game.tap_for_mana(first)
+    assert pool(game) == []
+
+
+@R01
+def test_undefined_mana_is_not_a_choice_you_can_force():
+    game = Game()
+    orchard = game.add("Exotic Orchard")
+    game.add("Mountain", player="Bob")
+    with pytest.raises(Exception, match="can't make G"):
+        game.tap_for_mana(orchard, "G")
+    game.tap_for_mana(orchard, "R")
+    assert pool(game) == ["R"]
+
+
+@R02
+def test_reflecting_pool_could_produce_what_your_lands_could():
+    game = Game()
+    reflecting = game.add("Reflecting Pool")
+    game.add("Forest")
+    game.add("Watery Grave")
+    assert types(game.could_produce(reflecting)) == ["B", "G", "U"]
+
+
+@R02
+def test_could_produce_ignores_costs_and_being_tapped():
+    game = Game()
+    reflecting = game.add("Reflecting Pool", tapped=True)
+    game.add("Wastes", tapped=True)
+    game.add("Havenwood Battleground", tapped=True)  # "{T}, Sacrifice": cost ignored
+    assert types(game.could_produce(reflecting)) == ["C", "G"]
+
+
+@R02
+def test_two_reflecting_pools_alone_could_produce_nothing():
+    game = Game()
+    a = game.add("Reflecting Pool")
+    b = game.add("Reflecting Pool")
+    assert game.could_produce(a) == frozenset() == game.could_produce(b)
+
+
+@R02
+def test_gaeas_cradle_with_no_creatures_could_produce_nothing():
+    game = Game()
+    cradle = game.add("Gaea's Cradle")
+    assert game.could_produce(cradle) == frozenset()
+    game.add("Llanowar Elves")
+    assert types(game.could_produce(cradle)) == ["G"]
+
+
+@R02
+def test_exotic_orchard_counts_colors_only():
+    game = Game()
+    orchard = game.add("Exotic Orchard")
+    game.add("Wastes", player="Bob")
+    assert game.could_produce(orchard) == frozenset(), "colorless is not a color"
+    game.add("Swamp", player="Bob")
+    assert types(game.could_produce(orchard)) == ["B"]
+
+
+@R02
+def test_could_produce_follows_chains_across_players():
+    game = Game()
+    orchard = game.add("Exotic Orchard")
+    game.add("Reflecting Pool", player="Bob")
+    game.add("Island", player="Bob")
+    assert types(game.could_produce(orchard)) == ["U"]
+    for name in ("Fellwar Stone", "Sylvok Explorer"):
+        assert types(game.could_produce(game.add(name))) == ["U"]
+
+
+@R02
+def test_replacement_effects_count_in_every_order():
+    game = Game()
+    forest = game.add("Forest")
+    reflecting = game.add("Reflecting Pool")
+    game.add("Contamination")
+    assert types(game.could_produce(forest)) == ["B"]
+    assert types(game.could_produce(reflecting)) == ["B"]
+    game.add("Mana Reflection")
+    assert types(game.could_produce(forest)) == ["B"], "twice as much B is still only B"
+
+
+@R02
+def test_abundant_growth_grants_a_mana_ability_that_counts():
+    game = Game()
+    wastes = game.add("Wastes")
+    reflecting = game.add("Reflecting Pool")
+    assert types(game.could_produce(reflecting)) == ["C"]
+    game.add("Abundant Growth", attached_to=wastes.id)
+    assert types(game.could_produce(reflecting)) == ["B", "C", "G", "R", "U", "W"]
+
+
+@R02
+def test_could_produce_scales_to_hundreds_of_lands():
+    game = Game()
+    for _ in range(50):
+        game.add("Reflecting Pool")
+        game.add("Exotic Orchard")
+    for basic in ("Plains", "Island", "Swamp", "Mountain", "Forest"):
+        game.add(basic, player="Bob")
+    pools = game.find_all("Reflecting Pool")
+    assert types(game.could_produce(pools[0])) == ["B", "G", "R", "U", "W"]
