@@ -106,6 +106,29 @@ def set_life(game: Game, *, player: str, life: int) -> None:
                   {"player": player, "amount": abs(diff)}, cause=Cause.ACTION, parent=root)
 
 
+@action
+def set_pool(game: Game, *, player: str, mana: list[dict[str, str]]) -> None:
+    """Set-up: mana already in a pool, e.g. `[{"type": "C", "restriction": "powerstone"}]`
+    (restriction "cavern" takes a "creature_type")."""
+    from rulekit.mana import POWERSTONE, ManaType, ManaUnit, cavern
+
+    if player not in game.state.players:
+        raise RulesError(f"there is no player called {player!r}")
+    units = []
+    for m in mana:
+        kind = m.get("restriction")
+        restriction = (None if not kind else POWERSTONE if kind == "powerstone"
+                       else cavern(m.get("creature_type", "Human")) if kind == "cavern" else "?")
+        if restriction == "?":
+            raise RulesError(f"unknown mana restriction {kind!r}")
+        units.append(ManaUnit(ManaType(m["type"]), None, "set-up", restriction))  # type: ignore[arg-type]
+    root = _root(game, f"Set-up: mana in {player}'s pool")
+    game.emit(EventKind.MANA_ADDED, {"player": player, "units": tuple(units), "source": None,
+                                     "source_name": "set-up", "tapped_for_mana": False,
+                                     "source_is_land": False, "setup": True},
+              cause=Cause.ACTION, parent=root)
+
+
 # ------------------------------------------------------------- play a land
 @action
 def play_land(game: Game, *, object: int) -> None:

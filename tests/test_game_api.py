@@ -1,0 +1,125 @@
+"""The Game's contracts: causal log, determinism, atomic actions, undo, turn structure."""
+
+import json
+
+import pytest
+
+from rulekit import Cause, EventKind, Game, RulesError, Step
+from tests.helpers import pool
+
+
+def sample_game() -> Game:
+    game = Game()
+    forest = game.add("Forest")
+    game.add("Wild Growth", attached_to=forest.id)
+    game.add("City of Brass")
+    game.add("Mana Reflection")
+    game.tap_for_mana(forest)
+    game.tap_for_mana(game.find("City of Brass"), "W")
+    game.resolve()
+    return game
+
+
+def test_every_event_has_a_cause_and_an_earlier_parent():
+    game = sample_game()
+    for event in game.log:
+        if event.kind is EventKind.ACTION:
+            assert event.parent is None and event.cause is Cause.ACTION
+        else:
+            assert event.parent is not None and event.parent < event.id
+            assert game.log.ancestors(event.id)[-1].kind is EventKind.ACTION
+
+
+def test_log_is_json_and_deterministic():
+    first, second = sample_game(), sample_game()
+    assert first.log.dumps() == second.log.dumps()
+    data = json.loads(first.log.dumps())
+    assert data[0]["id"] == 1 and {"cause", "parent", "rules", "text"} <= set(data[0])
+    replaced = [e for e in data if e.get("applied")]
+    assert replaced and replaced[0]["proposed"]["units"][0]["type"] == "G"
+
+
+def test_replay_rebuilds_the_same_game():
+    game = sample_game()
+    again = game.replay()
+    assert again.snapshot_json() == game.snapshot_json()
+    assert again.log.dumps() == game.log.dumps()
+
+
+def test_undo_takes_back_the_last_action():
+    game = Game()
+    forest = game.add("Forest")
+    before, log_len = game.snapshot_json(), len(game.log)
+    game.tap_for_mana(forest)
+    assert pool(game) == ["G"]
+    game.undo()
+    assert game.snapshot_json() == before and len(game.log) == log_len
+    with pytest.raises(RulesError, match="nothing to undo"):
+        Game().undo()
+
+
+def test_refused_action_changes_nothing_even_when_it_fails_late():
+    game = Game()
+    grave = game.add("Watery Grave")
+    game.add("Mana Flare")
+    before, log_len = game.snapshot_json(), len(game.log)
+    with pytest.raises(RulesError):
+        game.tap_for_mana(grave, "U", added_mana="B")  # fails inside the triggered ability
+    assert game.snapshot_json() == before and len(game.log) == log_len
+    assert len(game.actions) == 2
+
+
+def test_mana_empties_between_steps():
+    game = Game()
+    game.tap_for_mana(game.add("Forest"))
+    game.advance()
+    assert game.state.step is Step.BEGIN_COMBAT
+    assert pool(game) == []
+    emptied = game.log.of_kind(EventKind.MANA_EMPTIED)
+    assert emptied and emptied[0].cause is Cause.TURN and "500.4" in emptied[0].rules
+
+
+def test_one_land_per_turn():
+    game = Game()
+    game.play_land(game.add("Forest", zone="hand"))
+    with pytest.raises(RulesError) as err:
+        game.play_land(game.add("Island", zone="hand"))
+    assert err.value.rule == "305.2"
+
+
+def test_sorcery_speed_and_priority():
+    game = Game()
+    bears = game.add("Grizzly Bears", zone="hand")
+    game.tap_for_mana(game.add("Forest"))
+    game.tap_for_mana(game.add("Forest"))
+    game.pass_priority()
+    with pytest.raises(RulesError, match="Bob has priority") as err:
+        game.cast(bears)
+    assert err.value.rule == "117.1"
+
+
+def test_passing_with_an_empty_stack_moves_through_the_turn():
+    game = Game()
+    game.next_turn()
+    assert (game.state.turn, game.state.active, game.state.step) == (2, "Bob", Step.MAIN1)
+    steps = [e.data["step"] for e in game.log.of_kind(EventKind.STEP_BEGAN)]
+    assert steps[:3] == ["beginning_of_combat", "declare_attackers", "end_of_combat"], (
+        "no attackers: blockers and damage steps are skipped (CR 508.8)")
+    assert "untap" in steps and "upkeep" in steps and "cleanup" in steps
+
+
+def test_mana_vault_does_not_untap():
+    game = Game()
+    vault = game.add("Mana Vault", tapped=True)
+    forest = game.add("Forest", tapped=True)
+    game.next_turn()
+    game.next_turn()
+    assert game.obj(vault).tapped and not game.obj(forest).tapped
+    skipped = game.log.of_kind(EventKind.UNTAP_SKIPPED)
+    assert skipped and "doesn't untap" in skipped[0].text
+    assert game.state.players["Alice"].life == 19, "its draw-step trigger dealt 1 damage"
+
+
+def test_unknown_card_suggests_a_name():
+    with pytest.raises(RulesError, match="did you mean 'Forest'"):
+        Game().add("Forrest")
