@@ -253,7 +253,7 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
     if ab.condition is not None:
         problem = ab.condition(game, obj)
         if problem:
-            raise RulesError(f"{name}: {problem}", rule="602.5b")
+            raise RulesError(f"{name}: {problem}", rule="602.5")
     plan = check_cost(game, player, obj, ab.cost, x=x, sacrifice=sacrifice, tap_other=tap,
                       what=f"{name}'s ability")
     if isinstance(ab, ManaAbility):
