@@ -49,6 +49,7 @@ class TargetSpec:
     legal: Callable[[Game, GameObject, Any], bool]
     player_target: bool = False  # may target players
     objects: bool = True  # may target permanents
+    spells: bool = False  # may target spells on the stack (Mana Leak, Double Major)
 
 
 @dataclass(frozen=True, eq=False)

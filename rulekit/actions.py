@@ -27,7 +27,8 @@ def action(fn: Callable[..., Any]) -> Callable[..., Any]:
 def _root(game: Game, text: str, player: str | None = None, *, keeps_priority: bool = True,
           rules: tuple[str, ...] = ()) -> int:
     event = game.note(EventKind.ACTION, text, cause=Cause.ACTION, parent=None, rules=rules,
-                      player=player, keeps_priority=keeps_priority)
+                      player=player, keeps_priority=keeps_priority,
+                      setup=text.startswith("Set-up"))
     return event.id
 
 
@@ -158,7 +159,10 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
     obj = game.obj(object)
     chars = game.chars(obj)
     player = obj.owner
-    if obj.zone is not Zone.HAND:
+    from rulekit.keywords import flashback_cost, reduce_cost
+
+    flashback = flashback_cost(chars) if obj.zone is Zone.GRAVEYARD else None
+    if obj.zone is not Zone.HAND and flashback is None:
         raise RulesError(f"{game.describe(obj)} is not in a hand, so it can't be cast",
                          rule="601.2")
     if chars.is_a("Land"):
@@ -166,7 +170,7 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
     _need_priority(game, player, f"cast {chars.name}")
     if not chars.is_a("Instant"):
         _sorcery_timing(game, player, f"cast {chars.name}")
-    cost = chars.mana_cost
+    cost = flashback if flashback is not None else chars.mana_cost  # CR 702.34a
     if cost.x_count and x is None:
         raise RulesError(f"choose a value for X to cast {chars.name}", rule="601.2b")
     if not cost.x_count and x:
@@ -180,15 +184,19 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
     elif targets:
         raise RulesError(f"{chars.name} doesn't target", rule="601.2c")
     total = cost.with_x(x or 0) if cost.x_count else cost
+    total = reduce_cost(game, obj, chars, total)  # CR 601.2f
     ctx = SpendContext("cast", is_artifact_spell=chars.is_a("Artifact"),
                        is_creature_spell=chars.is_a("Creature"),
                        creature_types=frozenset(chars.subtypes), text=chars.name)
     units = plan_mana(game, player, total, ctx, chars.name) if not total.is_free() else []
     xs = f" with X={x}" if cost.x_count else ""
-    root = _root(game, f"{player} casts {chars.name}{xs}", player, rules=("601.2",))
+    fb = " with flashback from the graveyard" if flashback is not None else ""
+    root = _root(game, f"{player} casts {chars.name}{xs}{fb}", player,
+                 rules=("601.2",) + (("702.34a",) if fb else ()))
+    item_id = game.state.new_id()
     cast_event = game.emit(EventKind.CAST, {
-        "object": obj.id, "from": "hand", "player": player, "x": x or 0,
-        "targets": list(chosen), "item_id": game.state.new_id(),
+        "object": obj.id, "from": obj.zone.value, "player": player, "x": x or 0,
+        "targets": list(chosen), "item_id": item_id,
         "text": f"{chars.name} is put on the stack{xs}",
         "colors": sorted(c.value for c in chars.colors)},
         cause=Cause.ACTION, parent=root, rules=("601.2a",), subject=obj.id)
@@ -197,6 +205,10 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
         game.emit(EventKind.MANA_SPENT, {"player": player, "indexes": units,
                                          "purpose": f"casting {chars.name}", "cost": str(total)},
                   cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
+    if chosen:
+        from rulekit.targets import announce
+
+        announce(game, item_id, player, chars.name, chosen, cast_event.id)
     game.settle(root)
 
 
@@ -273,8 +285,11 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
         "text": f"{name}'s ability goes on the stack"},
         cause=Cause.ACTION, parent=root, rules=("602.2a",), subject=obj.id)
     assert activated is not None
-    item.origin_event = activated.id
     pay(game, plan, activated.id)
+    if chosen:
+        from rulekit.targets import announce
+
+        announce(game, item.id, player, item.text, chosen, activated.id)
     game.settle(root)
 
 
@@ -345,7 +360,8 @@ def resolve(game: Game) -> None:
     root = _root(game, f"All players pass: {top.text} resolves", keeps_priority=False,
                  rules=("117.4", "608.1"))
     guard = 0
-    while any(i.id == top.id for i in state.stack):
+    depth = len(state.stack) - 1  # it only leaves by resolving (nothing happens before)
+    while len(state.stack) > depth and state.stack[depth] is top:
         do_pass(game, root)
         guard += 1
         if guard > 50:

@@ -26,6 +26,8 @@ def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent
     active = state.active
     defender = state.opponents(active)[0]
     objs = [game.obj(i) for i in attackers]
+    if len(set(attackers)) != len(attackers):
+        raise RulesError("a creature can be declared as an attacker only once", rule="508.1a")
     for obj in objs:
         name = game.describe(obj)
         chars = game.chars(obj)
@@ -45,10 +47,9 @@ def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent
         if option is None:
             raise RulesError(f"{game.describe(obj)} has no ability that lets it be exerted",
                              rule="701.43a")
-        if getattr(option, "once_per_turn", False) and obj.exerted_by is not None and \
-                obj.skip_untap_for is not None:
-            raise RulesError(f"{game.describe(obj)} has already been exerted this turn",
-                             rule="701.43")
+        if getattr(option, "once_per_turn", False) and obj.exerted_turn == state.turn:
+            raise RulesError(f"{game.describe(obj)} has already been exerted this turn, so its "
+                             "ability doesn't let it be exerted again", rule="701.43")
     # everything checked: declare (one turn-based action, CR 508.1)
     for obj in objs:
         chars = game.chars(obj)
@@ -64,7 +65,8 @@ def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent
                       cause=Cause.ACTION, parent=attacked.id, rules=("508.1g", "701.43"),
                       subject=obj.id)
     state_done = game.note(EventKind.NOTE, f"{active} declared {len(objs)} attacker(s)",
-                           cause=Cause.RULE, parent=parent, rules=("508.1",))
+                           cause=Cause.RULE, parent=parent, rules=("508.1",),
+                           attackers=len(objs))
     state.awaiting_attackers = False
     del state_done
     game.settle(parent)
@@ -103,11 +105,19 @@ def combat_damage(game: Game, parent: int) -> None:
     attackers = [o for o in state.battlefield() if o.attacking]
     proposals = []
     lifelink: dict[str, int] = {}
+    blocking: dict[int, list] = {}
+    for o in state.battlefield():
+        if o.blocking is not None and game.chars(o).is_a("Creature"):
+            blocking.setdefault(o.blocking, []).append(o)
     for attacker in attackers:
         chars = game.chars(attacker)
+        if not chars.is_a("Creature"):
+            continue
         power = max(chars.power or 0, 0)
-        blockers = [o for o in state.battlefield() if o.blocking == attacker.id]
+        blockers = blocking.get(attacker.id, [])
         assignments: list[tuple[object, int]] = []
+        if not blockers and attacker.blocked and not chars.has_keyword("Trample"):
+            continue  # blocked, its blockers gone: no damage (CR 509.1h)
         if not blockers:
             assignments.append((defender, power))
         else:
@@ -127,9 +137,10 @@ def combat_damage(game: Game, parent: int) -> None:
         for target, amount in assignments:
             if amount:
                 proposals.append((attacker, target, amount))
-                if chars.has_keyword("Lifelink"):
-                    ctrl = game.controller_of(attacker)
-                    lifelink[ctrl] = lifelink.get(ctrl, 0) + amount
+    for src, _, amount in proposals:  # lifelink: its controller gains that much (CR 702.15b)
+        if game.chars(src).has_keyword("Lifelink"):
+            ctrl = game.controller_of(src)
+            lifelink[ctrl] = lifelink.get(ctrl, 0) + amount
     batch = [(EventKind.DAMAGE, {"source": src.id, "source_name": game.chars(src).name,
                                  "target": tgt, "amount": n}, src.id)
              for src, tgt, n in proposals]

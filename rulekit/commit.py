@@ -65,6 +65,7 @@ def _exert(game: Game, data: Data) -> str:
     obj = _obj(game, data)
     obj.skip_untap_for = data["player"]
     obj.exerted_by = data["player"]
+    obj.exerted_turn = game.state.turn
     return f"{data['player']} exerts {game.describe(obj)}: it won't untap during their next untap step"
 
 
@@ -104,23 +105,31 @@ def _zone_changed(game: Game, data: Data) -> str:
     if old.zone is not src:
         raise AssertionError(f"{old.card.name} is not in the {src.value}")
     if src is Zone.BATTLEFIELD:
-        old.last_known = game.chars(old)
-        old.last_controller = game.controller_of(old)
+        # as it last existed: before the whole simultaneous batch (CR 603.10a)
+        seen = game._look_back.pop(old.id, None)
+        old.last_known, old.last_controller = seen or (game.chars(old), game.controller_of(old))
     _leave(game, old)
     controller = data.get("controller") or (old.owner if dst is not Zone.STACK else old.controller)
+    # a resolving copy of a permanent spell becomes a token (CR 707.10f)
+    spell_copy = old.is_copy_spell and src is Zone.STACK
     new = GameObject(
         id=data["new"],
         card=old.card,
         owner=old.owner,
         controller=controller if dst in (Zone.BATTLEFIELD, Zone.STACK) else old.owner,
         zone=dst,
-        token=old.token,
+        token=old.token or (spell_copy and dst is Zone.BATTLEFIELD),
         timestamp=state.new_timestamp(),
-        copiable=old.copiable if old.token else data.get("copiable"),
+        copiable=old.copiable if old.token else (
+            data.get("copiable") or (old.copiable if spell_copy else None)),
+        is_copy_spell=spell_copy and dst is not Zone.BATTLEFIELD,
     )
     state.next_id = max(state.next_id, new.id + 1)
     old.moved_to = new.id
     _arrive(game, new, data)
+    if data.get("linked_to") is not None:  # "the exiled card" of a linked ability (CR 607.2a)
+        source = state.objects[data["linked_to"]]
+        source.linked = source.linked + (new.id,)
     if data.get("land_play"):
         state.players[data["player"]].lands_played += 1
     if data.get("pay_life"):
@@ -158,9 +167,10 @@ def _leave(game: Game, obj: GameObject) -> None:
         del state.zones[obj.zone][obj.id]
     if obj.zone is Zone.BATTLEFIELD:
         game.touched(obj, shape=True)
-        for other in state.battlefield():
-            if other.attached_to == obj.id:
-                game.touched(other, shape=True)
+        state.attachments.pop(obj.id, None)
+        for other_id, host in sorted(state.attachments.items()):
+            if host == obj.id:
+                game.touched(state.objects[other_id], shape=True)
     if obj.zone is Zone.STACK:
         state.stack[:] = [i for i in state.stack if not (i.kind == "spell" and i.source == obj.id)]
     obj.zone = Zone.NOWHERE if obj.zone is not Zone.NOWHERE else obj.zone
@@ -184,8 +194,11 @@ def _arrive(game: Game, obj: GameObject, data: Data) -> None:
         obj.choices = dict(data.get("choices") or {})
         obj.etb_x = data.get("etb_x")
         obj.attached_to = data.get("attach_to")
+        if obj.attached_to is not None:
+            state.attachments[obj.id] = obj.attached_to
         obj.attacking = bool(data.get("attacking", False))
         obj.sick = bool(data.get("sick", True))
+        obj.control_seen = obj.controller
         game.touched(obj, shape=True)
     if obj.zone is Zone.STACK:
         obj.x = int(data.get("x") or 0)
@@ -268,6 +281,10 @@ def _life_lost(game: Game, data: Data) -> str:
 def _attached(game: Game, data: Data) -> str:
     obj = _obj(game, data)
     obj.attached_to = data["to"]
+    if data["to"] is None:
+        game.state.attachments.pop(obj.id, None)
+    else:
+        game.state.attachments[obj.id] = data["to"]
     game.touched(obj, shape=True)
     to = game.describe(game.state.objects[data["to"]]) if data["to"] else "nothing"
     return f"{game.describe(obj)} becomes attached to {to}"
@@ -277,6 +294,8 @@ def _attached(game: Game, data: Data) -> str:
 def _effect_began(game: Game, data: Data) -> str:
     game.state.effects.append(data["effect"])
     game.touched(None, shape=True)
+    if data.get("crewed") is not None:  # a Vehicle's crew ability resolved (CR 702.122)
+        game.state.objects[data["crewed"]].crewed = True
     return f"Effect begins: {data['effect'].text}"
 
 
@@ -292,6 +311,7 @@ def _effect_ended(game: Game, data: Data) -> str:
 def _control_changed(game: Game, data: Data) -> str:
     obj = _obj(game, data)
     obj.sick = True  # CR 302.6: not continuously controlled by the new controller
+    obj.control_seen = data["player"]
     game.touched(obj, shape=True)
     return f"{data['player']} now controls {game.describe(obj)}"
 
@@ -308,12 +328,14 @@ def _attacks(game: Game, data: Data) -> str:
 def _blocks(game: Game, data: Data) -> str:
     obj = _obj(game, data)
     obj.blocking = data["attacker"]
+    game.state.objects[data["attacker"]].blocked = True  # CR 509.1h
     return f"{game.describe(obj)} blocks {game.describe(game.state.objects[data['attacker']])}"
 
 
 @commits(EventKind.PUT_ON_STACK)
 def _put_on_stack(game: Game, data: Data) -> str:
     item: StackItem = data["item"]
+    item.origin_event = game.log.next_id  # the event being committed
     game.state.stack.append(item)
     return data.get("text") or f"{item.text} goes on the stack"
 
@@ -322,6 +344,7 @@ def _put_on_stack(game: Game, data: Data) -> str:
 def _activated(game: Game, data: Data) -> str:
     item = data.get("item")
     if item is not None:
+        item.origin_event = game.log.next_id  # the event being committed
         game.state.stack.append(item)
     return data["text"]
 
@@ -348,10 +371,12 @@ def _step_began(game: Game, data: Data) -> str:
     if state.step is Step.END_COMBAT:
         for obj in state.battlefield():  # removed from combat (CR 511.3)
             obj.attacking, obj.blocking, obj.declared_attacker = False, None, False
+            obj.blocked = False
     state.step = Step(data["step"])
     if state.step is Step.CLEANUP:
         for obj in state.battlefield():  # damage wears off (CR 514.2)
             obj.damage = 0
+            obj.crewed = False  # "until end of turn" ends with it
     if data.get("extra_combat"):
         state.extra_combats -= 1
     state.awaiting_attackers = state.step is Step.DECLARE_ATTACKERS
@@ -417,11 +442,47 @@ def _cast(game: Game, data: Data) -> str:
     item = StackItem(id=data["item_id"], kind="spell", controller=data["player"],
                      source=spell.id, source_name=spell.card.name, text=spell.card.name,
                      targets=tuple(data.get("targets") or ()), x=int(data.get("x") or 0))
+    item.origin_event = game.log.next_id
     game.state.stack.append(item)
     return data["text"]
 
 
+@commits(EventKind.DELAYED_CREATED)
+def _delayed_created(game: Game, data: Data) -> str:
+    """A delayed triggered ability now waits for its moment (CR 603.7a)."""
+    game.state.delayed.append(data["delayed"])
+    return data["text"]
+
+
+@commits(EventKind.EXTRA_COMBAT)
+def _extra_combat(game: Game, data: Data) -> str:
+    game.state.extra_combats += 1  # begins after this combat phase (CR 500.8)
+    return data["text"]
+
+
+@commits(EventKind.SPELL_COPIED)
+def _spell_copied(game: Game, data: Data) -> str:
+    """A copy of a spell goes on the stack; it wasn't cast (CR 707.10)."""
+    state = game.state
+    original = _obj(game, data)
+    copy = GameObject(
+        id=data["new"], card=original.card, owner=data["controller"],
+        controller=data["controller"], zone=Zone.STACK, timestamp=state.new_timestamp(),
+        copiable=data["copiable"], is_copy_spell=True)
+    state.next_id = max(state.next_id, copy.id + 1)
+    state.objects[copy.id] = copy
+    state.zones[Zone.STACK][copy.id] = None
+    copy.x = int(data.get("x") or 0)
+    copy.targets = tuple(data.get("targets") or ())
+    state.stack.append(StackItem(id=data["item_id"], kind="spell", controller=copy.controller,
+                                 source=copy.id, source_name=copy.copiable.name,  # type: ignore[union-attr]
+                                 text=f"Copy of {copy.copiable.name}",  # type: ignore[union-attr]
+                                 targets=copy.targets, x=copy.x))
+    return data["text"]
+
+
 for _kind in (
+    EventKind.TARGETED,
     EventKind.MANA_ABILITY,
     EventKind.TRIGGERED,
     EventKind.COST_PAID,

@@ -45,3 +45,21 @@ def end_effect(game: Game, effect: ContinuousEffect, *, parent: int, cause: Caus
         if now != before:
             game.emit(EventKind.CONTROL_CHANGED, {"object": obj.id, "player": now}, cause=cause,
                       parent=parent, rules=("613.1b", "302.6"), subject=obj.id)
+
+
+def detect_control_changes(game: Game, parent: int | None) -> bool:
+    """After the board's shape changed (an Aura such as Control Magic arrived or left, an effect
+    began or ended), find permanents whose controller is no longer the one last seen and record
+    the change: a new controller means summoning sickness again (CR 613.1b, 302.6). Costs one
+    pass over the battlefield per shape change, never per event."""
+    state = game.state
+    if getattr(game, "_control_shape", None) == state.shape_version:
+        return False
+    game._control_shape = state.shape_version  # type: ignore[attr-defined]
+    changed = [(o, game.controller_of(o)) for o in state.battlefield()
+               if o.control_seen is not None and game.controller_of(o) != o.control_seen]
+    origin = game._shape_event if game._shape_event is not None else parent
+    for obj, now in changed:
+        game.emit(EventKind.CONTROL_CHANGED, {"object": obj.id, "player": now},
+                  cause=Cause.RULE, parent=origin, rules=("613.1b", "302.6"), subject=obj.id)
+    return bool(changed)

@@ -24,6 +24,7 @@ class Cost:
     remove_counters: tuple[str, int | str] | None = None  # (kind, n or "X")
     exert: bool = False
     text: str = ""
+    crew: int = 0  # "Crew N": tap other untapped creatures with total power N or more (CR 702.122a)
 
     @classmethod
     def parse(cls, text: str) -> Cost:

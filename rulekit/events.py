@@ -54,6 +54,10 @@ class EventKind(str, Enum):
     ATTACHED = "attached"
     EFFECT_BEGAN = "effect_began"
     EFFECT_ENDED = "effect_ended"
+    TARGETED = "targeted"  # an object became the target of a spell or ability (CR 115.1)
+    DELAYED_CREATED = "delayed_created"  # a delayed triggered ability was created (CR 603.7a)
+    EXTRA_COMBAT = "extra_combat"  # an additional combat phase was added (CR 500.8)
+    SPELL_COPIED = "spell_copied"  # a copy of a spell was put on the stack (CR 707.10)
     NOTE = "note"  # a rule explains what did (not) happen, e.g. undefined mana (CR 106.5)
     SBA = "sba"  # a state-based action was performed (the moves it makes are its children)
     LOST = "lost"
@@ -152,14 +156,22 @@ class EventLog:
 
     def __init__(self) -> None:
         self._events: list[Event] = []
-        self._children: dict[int, list[int]] = {}
+        # an int for a single child, a list from the second on: fewer objects for the garbage
+        # collector to walk in long logs (the 10,000-artifact benchmark)
+        self._children: dict[int, int | list[int]] = {}
 
     def append(self, event: Event) -> None:
         if event.id != len(self._events) + 1:
             raise AssertionError("event ids must count up from 1")
         self._events.append(event)
         if event.parent is not None:
-            self._children.setdefault(event.parent, []).append(event.id)
+            kids = self._children.get(event.parent)
+            if kids is None:
+                self._children[event.parent] = event.id
+            elif isinstance(kids, int):
+                self._children[event.parent] = [kids, event.id]
+            else:
+                kids.append(event.id)
 
     def __len__(self) -> int:
         return len(self._events)
@@ -178,7 +190,8 @@ class EventLog:
         return len(self._events) + 1
 
     def children(self, event_id: int) -> list[Event]:
-        return [self[i] for i in self._children.get(event_id, [])]
+        kids = self._children.get(event_id, [])
+        return [self[i] for i in ([kids] if isinstance(kids, int) else kids)]
 
     def since(self, event_id: int) -> list[Event]:
         """Events after `event_id` (exclusive)."""
@@ -204,3 +217,9 @@ class EventLog:
     def dumps(self) -> str:
         """The whole log as JSON text (deterministic: same game, same bytes)."""
         return json.dumps(self.to_json(), indent=1, sort_keys=True, ensure_ascii=False)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> Any:
+        """Jupyter shows the log as its event and trigger flow diagram (lazy import)."""
+        from rulekit.display import mimebundle
+
+        return mimebundle(self, include, exclude)

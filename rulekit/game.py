@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from rulekit import actions as _actions
@@ -61,6 +62,9 @@ class Game:
         self._touched: set[int] = set()
         self._pending_mana: list[Any] = []
         self._cp_cache: tuple[int, dict[int, frozenset[ManaType]]] | None = None
+        self._look_back: dict[int, tuple[Characteristics, str]] = {}  # for one simultaneous batch
+        self._immediate: list[Any] = []  # "until" returns waiting to happen at once (CR 610.3)
+        self._shape_event: int | None = None  # the event that last changed the board's shape
 
     # ------------------------------------------------------------------ views
     def chars(self, obj: GameObject | int) -> Characteristics:
@@ -169,6 +173,13 @@ class Game:
     def snapshot_json(self) -> str:
         return json.dumps(self.snapshot(), sort_keys=True)
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> Any:
+        """Jupyter shows a game as the flow diagram of its log (`rulekit.display`, imported
+        only here); without Graphviz, as text saying how to install it."""
+        from rulekit.display import mimebundle
+
+        return mimebundle(self, include, exclude)
+
     # --------------------------------------------------------------- pipeline
     def emit(
         self,
@@ -200,19 +211,35 @@ class Game:
         setup = False
         for kind, data, subject in proposals:
             setup = setup or bool(data.get("setup"))
-            effects = [] if data.get("setup") else (
-                before.replacements.get(kind, []) + self._self_replacements(kind, data))
+            effects = [] if data.get("setup") else before.replacements.get(kind, [])
+            # the entering object's own "as enters" effects are asked again after each step: a
+            # copy effect brings the copied object's ones with it (CR 614.12, 707.5)
+            more = None if data.get("setup") else partial(self._self_replacements, kind)
             final, applied = data, ()
-            if effects:
-                result, steps = run_replacements(self, kind, data, effects, self._order_chooser())
+            if effects or (more is not None and more(data)):
+                result, steps = run_replacements(self, kind, data, effects, self._order_chooser(),
+                                                 more=more)
                 applied = tuple(
                     Applied(r.name, r.source, r.outcome, b, a, r.rules) for r, b, a in steps
                 )
                 final = result
             finals.append((kind, final, data, applied, subject))
+        for kind, final, _, _, _ in finals:  # look-back before anything moves (CR 603.10a)
+            if kind is EventKind.ZONE_CHANGED and final is not None \
+                    and final.get("from") == Zone.BATTLEFIELD.value:
+                obj = self.state.objects[final["object"]]
+                self._look_back[obj.id] = (self.chars(obj), self.controller_of(obj))
         events: list[Event | None] = []
         for kind, final, proposed, applied, subject in finals:
-            if final is None:
+            if final is None:  # prevented: logged for the record, nothing committed
+                effect = applied[-1].effect if applied else "an effect"
+                self.log.append(Event(
+                    id=self.log.next_id, kind=kind, text=f"{effect} prevents this {kind.value} "
+                    "event", cause=cause, parent=parent, action=self._action_no,
+                    turn=self.state.turn, step=self.state.step.value,
+                    rules=tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules))),
+                    subject=subject, data={"prevented": True}, applied=applied,
+                    proposed=proposed))
                 events.append(None)
                 continue
             if kind in (EventKind.ZONE_CHANGED, EventKind.TOKEN_CREATED, EventKind.CAST) \
@@ -241,6 +268,10 @@ class Game:
             for event in events:
                 if event is not None:
                     self._collect_triggers(event, before)
+            if self._immediate:  # "until" effects end right after their event (CR 610.3)
+                from rulekit.triggers import run_immediate
+
+                run_immediate(self)
         return events
 
     def note(self, kind: EventKind, text: str, *, cause: Cause, parent: int | None,
@@ -260,6 +291,7 @@ class Game:
                 return
         if shape:
             self.state.shape_version += 1
+            self._shape_event = self.log.next_id  # the event being committed
 
     def _has_listening_abilities(self, obj: GameObject) -> bool:
         base = obj.last_known or obj.copiable or obj.card.printed
@@ -304,6 +336,11 @@ class Game:
     def _self_replacements(self, kind: EventKind, data: Data) -> list[ReplacementEffect]:
         """"As enters" / "enters with" / "enters tapped" effects of the object itself
         (CR 614.1c-d, 614.12): they apply from wherever the object comes from."""
+        if kind is EventKind.ZONE_CHANGED and data.get("from") == Zone.STACK.value \
+                and data.get("to") != Zone.BATTLEFIELD.value:
+            from rulekit.keywords import leaving_stack_replacements
+
+            return leaving_stack_replacements(self, data)  # flashback (CR 702.34a)
         if kind is EventKind.ZONE_CHANGED and data.get("to") == Zone.BATTLEFIELD.value:
             entering = self.state.objects[data["object"]]
             base = data.get("copiable") or entering.copiable or entering.card.printed

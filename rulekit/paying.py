@@ -32,6 +32,7 @@ class CostPlan:
     sacrifice: list[GameObject] = field(default_factory=list)
     remove_counters: tuple[str, int] | None = None
     exert: bool = False
+    crew: list[GameObject] = field(default_factory=list)
 
 
 def summoning_sick(game: Game, obj: GameObject) -> bool:
@@ -97,6 +98,10 @@ def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: in
                              f" removing {amount} is part of the cost", rule="602.2b")
         plan.remove_counters = (counter, amount) if amount else None
     plan.exert = cost.exert
+    if cost.crew:
+        from rulekit.keywords import choose_crew
+
+        plan.crew = choose_crew(game, player, source, cost.crew)
     return plan
 
 
@@ -135,6 +140,9 @@ def pay(game: Game, plan: CostPlan, parent: int) -> None:
         counter, n = plan.remove_counters
         emit(EventKind.COUNTERS_REMOVED, {"object": src.id, "counter": counter, "n": n},
              src.id, ("602.2b",))
+    for creature in plan.crew:  # summoning sickness doesn't matter: no {T} symbol (CR 702.122a)
+        emit(EventKind.TAPPED, {"object": creature.id, "as_cost": True, "crews": src.id if src else None},
+             creature.id, ("702.122a",))
     if plan.exert and src is not None:
         emit(EventKind.EXERTED, {"object": src.id, "player": plan.player}, src.id, ("701.43",))
     if plan.sacrifice:

@@ -54,17 +54,22 @@ def run_replacements(
     data: Data,
     effects: list[ReplacementEffect],
     choose: Chooser = default_order,
+    more: Callable[[Data], list[ReplacementEffect]] | None = None,
 ) -> tuple[Data | None, list[tuple[ReplacementEffect, Data, Data | None]]]:
     """Apply applicable effects one at a time, each at most once, re-checking which apply
-    after every change (CR 616.1, 616.1f). Returns the final data (None if prevented) and the
-    steps taken as (effect, before, after)."""
+    after every change (CR 616.1, 616.1f). `more(data)` lists effects that depend on the event
+    as it stands now (an entering object's own "as enters" effects, CR 614.12). Returns the
+    final data (None if prevented) and the steps taken as (effect, before, after)."""
     used: set[tuple[Any, ...]] = set()
     steps: list[tuple[ReplacementEffect, Data, Data | None]] = []
     current: Data | None = data
     while current is not None:
-        candidates = [
-            r for r in effects if r.kind is kind and r.key not in used and r.applies(game, current)
-        ]
+        pool = effects + more(current) if more is not None else effects
+        candidates: list[ReplacementEffect] = []
+        for r in pool:
+            if r.kind is kind and r.key not in used and r.applies(game, current) \
+                    and all(c.key != r.key for c in candidates):
+                candidates.append(r)
         if not candidates:
             break
         chosen = choose(candidates, current) if len(candidates) > 1 else candidates[0]

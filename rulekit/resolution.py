@@ -145,8 +145,9 @@ def draw_cards(game: Game, player: str, n: int, *, cause: Cause, parent: int | N
     for _ in range(n):
         library = game.state.libraries.get(player, [])
         if not library:
-            game.note(EventKind.DREW, f"{player} can't draw: the library is empty", cause=cause,
-                      parent=parent, rules=("121.4", "704.5b"), player=player, empty=True)
+            game.note(EventKind.DREW, f"{player} can't draw: the library is empty (in a real "
+                      "game they would lose; the kit plays on)", cause=cause,
+                      parent=parent, rules=("121.4",), player=player, empty=True)
             continue
         top = game.state.objects[library[0]]
         game.emit(EventKind.ZONE_CHANGED,

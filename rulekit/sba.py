@@ -25,6 +25,7 @@ def check_sbas(game: Game, parent: int | None) -> bool:
     losers = [p for p in state.players.values() if p.life <= 0 and not p.lost]
     to_graveyard: list[tuple[GameObject, str, str]] = []
     cease: list[GameObject] = []
+    unattach: list[GameObject] = []
     for obj_id in sorted(touched):
         obj = state.objects.get(obj_id)
         if obj is None or obj.moved_to is not None:
@@ -32,14 +33,22 @@ def check_sbas(game: Game, parent: int | None) -> bool:
         if obj.token and obj.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE):
             cease.append(obj)
             continue
+        if obj.is_copy_spell and obj.zone not in (Zone.STACK, Zone.NOWHERE):
+            cease.append(obj)  # a copy of a spell off the stack (CR 704.5e)
+            continue
         if obj.zone is not Zone.BATTLEFIELD:
             continue
+        if obj.attached_to is not None and _equipment_falls_off(game, obj):
+            unattach.append(obj)
         reason = _dies_because(game, obj)
         if reason:
             to_graveyard.append((obj, *reason))
     to_graveyard += _legend_rule(game, touched)
-    if not (losers or to_graveyard or cease):
+    if not (losers or to_graveyard or cease or unattach):
         return False
+    for obj in unattach:
+        game.emit(EventKind.ATTACHED, {"object": obj.id, "to": None}, cause=Cause.SBA,
+                  parent=parent, rules=("704.5n",), subject=obj.id)
     for player in losers:
         game.emit(EventKind.LOST, {"player": player.name, "reason": "0 or less life"},
                   cause=Cause.SBA, parent=parent, rules=("704.5a",))
@@ -53,9 +62,21 @@ def check_sbas(game: Game, parent: int | None) -> bool:
     for obj in cease:
         game.emit(EventKind.ZONE_CHANGED,
                   {"object": obj.id, "from": obj.zone.value, "to": Zone.NOWHERE.value,
-                   "reason": "token", "text": f"Token {game.describe(obj)} ceases to exist"},
-                  cause=Cause.SBA, parent=parent, rules=("704.5d", "111.7"), subject=obj.id)
+                   "reason": "token", "text": f"{'Token' if obj.token else 'Spell copy'} "
+                   f"{game.describe(obj)} ceases to exist"},
+                  cause=Cause.SBA, parent=parent,
+                  rules=("704.5d", "111.7") if obj.token else ("704.5e",), subject=obj.id)
     return True
+
+
+def _equipment_falls_off(game: Game, obj: GameObject) -> bool:
+    """An Equipment attached to something that isn't a creature on the battlefield becomes
+    unattached and stays on the battlefield (CR 704.5n, 301.5)."""
+    if "Equipment" not in game.chars(obj).subtypes:
+        return False
+    host = game.state.objects.get(obj.attached_to) if obj.attached_to is not None else None
+    return host is None or host.zone is not Zone.BATTLEFIELD or not game.chars(host).is_a(
+        "Creature")
 
 
 def _dies_because(game: Game, obj: GameObject) -> tuple[str, str] | None:

@@ -74,7 +74,8 @@ def resolve_top(game: Game, parent: int | None) -> None:
                 "attach_to": item.targets[0] if spell is not None and item.targets else None,
                 "text": f"{chars.name} enters the battlefield"
                 + (f" (its spell had X={obj.x})" if chars.mana_cost.x_count else "")},
-                cause=Cause.RULE, parent=resolved.id, rules=("608.3",), subject=obj.id)
+                cause=Cause.RULE, parent=resolved.id,
+                rules=("608.3", "707.10f") if obj.is_copy_spell else ("608.3",), subject=obj.id)
     elif item.ability is not None and getattr(item.ability, "effect", None):
         item.ability.effect(Resolution(game, item.source, item.controller, resolved.id,
                                        targets=item.targets, x=item.x, bound=item.bound,

@@ -85,7 +85,7 @@ COMBAT_STEPS = (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class GameObject:
     """A card, token or copy in some zone. A new object each time it changes zones (CR 400.7)."""
 
@@ -110,14 +110,18 @@ class GameObject:
     etb_x: int | None = None  # X of the spell it resolved from, for ETB abilities (CR 107.3m)
     x: int = 0  # X while on the stack; 0 everywhere else (CR 107.3i)
     exerted_by: str | None = None  # whose next untap step it won't untap in (CR 701.43)
+    exerted_turn: int | None = None  # the turn it was last exerted ("hasn't been exerted this turn")
     skip_untap_for: str | None = None
     attacking: bool = False
     declared_attacker: bool = False
     blocking: int | None = None
+    blocked: bool = False  # an attacker that had blockers declared stays blocked (CR 509.1h)
     crewed: bool = False
     targets: tuple[Any, ...] = ()  # a spell's chosen targets
     cast_from: Zone | None = None
     is_copy_spell: bool = False
+    linked: tuple[int, ...] = ()  # cards its abilities exiled (CR 607.2a)
+    control_seen: str | None = None  # the controller the last control check saw (CR 302.6)
     # look-back: set when it leaves a zone
     moved_to: int | None = None
     last_known: Characteristics | None = None
@@ -131,7 +135,7 @@ class GameObject:
             "controller": self.controller,
             "zone": self.zone.value,
         }
-        for key in ("token", "tapped", "attacking", "crewed"):
+        for key in ("token", "tapped", "attacking", "blocked", "crewed"):
             if getattr(self, key):
                 out[key] = True
         if self.zone is Zone.BATTLEFIELD:
@@ -144,6 +148,8 @@ class GameObject:
                 out[key] = getattr(self, key)
         if self.damage:
             out["damage"] = self.damage
+        if self.linked:
+            out["linked"] = list(self.linked)
         if self.x:
             out["x"] = self.x
         if self.copiable is not None:
@@ -238,6 +244,7 @@ class GameState:
     effects: list[ContinuousEffect] = field(default_factory=list)
     pending: list[PendingTrigger] = field(default_factory=list)
     delayed: list[DelayedTrigger] = field(default_factory=list)
+    attachments: dict[int, int] = field(default_factory=dict)  # attached object id -> host id
     turn: int = 1
     active: str = ""
     step: Step = Step.MAIN1

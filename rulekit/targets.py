@@ -21,6 +21,9 @@ def candidates(game: Game, source: int | None, spec: TargetSpec) -> list[Any]:
         out += [p for p in game.state.players if spec.legal(game, src, p)]  # type: ignore[arg-type]
     if spec.objects:
         out += [o.id for o in game.state.battlefield() if spec.legal(game, src, o)]  # type: ignore[arg-type]
+    if spec.spells:
+        out += [o.id for o in game.state.in_zone(Zone.STACK)
+                if o.id != source and spec.legal(game, src, o)]  # type: ignore[arg-type]
     return out
 
 
@@ -29,7 +32,11 @@ def is_legal(game: Game, source: int | None, spec: TargetSpec, target: Any) -> b
     if isinstance(target, str):
         return spec.player_target and target in game.state.players and spec.legal(game, src, target)  # type: ignore[arg-type]
     obj = game.state.objects.get(target)
-    if obj is None or obj.zone is not Zone.BATTLEFIELD:
+    if obj is None or obj.moved_to is not None:
+        return False
+    if obj.zone is Zone.STACK:  # a spell (CR 115.1)
+        return spec.spells and obj.id != source and spec.legal(game, src, obj)  # type: ignore[arg-type]
+    if obj.zone is not Zone.BATTLEFIELD or not spec.objects:
         return False
     return spec.legal(game, src, obj)  # type: ignore[arg-type]
 
@@ -57,6 +64,21 @@ def choose_targets(game: Game, source: int | None, controller: str, spec: Target
                              rule="115.1")
         return (wanted,)
     return (legal[0],) if legal else ()
+
+
+def announce(game: Game, item_id: int, controller: str, name: str, targets: tuple,
+             parent: int) -> None:
+    """Each targeted object "becomes the target" of the spell or ability as it is put on the
+    stack (CR 115.1); ward and similar abilities trigger on these events (CR 702.21a)."""
+    from rulekit.events import Cause, EventKind
+
+    for t in targets:
+        if isinstance(t, str):
+            continue
+        game.emit(EventKind.TARGETED, {
+            "object": t, "item_id": item_id, "player": controller, "by": name,
+            "text": f"{target_text(game, t)} becomes the target of {name} ({controller})"},
+            cause=Cause.RULE, parent=parent, rules=("115.1",), subject=t)
 
 
 def target_text(game: Game, target: Any) -> str:

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 
 def collect(game: Game, event: Event, before: _Index, after: _Index) -> None:
     """Find the abilities this event triggers and remember them as pending."""
+    if event.kind is EventKind.STEP_BEGAN and game.state.delayed:
+        from rulekit.delayed import fire
+
+        fire(game, event)
     leaving = event.kind is EventKind.ZONE_CHANGED and event.data.get("from") == Zone.BATTLEFIELD.value
     seen: set[tuple[int, int]] = set()
     for index, look_back in ((before, True), (after, False)):
@@ -38,6 +42,8 @@ def collect(game: Game, event: Event, before: _Index, after: _Index) -> None:
                                      event.id, dict(bound))
             if ability.mana:
                 game._pending_mana.append(pending)
+            elif getattr(ability, "immediate", False):
+                game._immediate.append(pending)
             else:
                 game.state.pending.append(pending)
 
@@ -60,10 +66,11 @@ def resolve_mana_triggers(game: Game) -> None:
 def settle(game: Game, parent: int | None) -> None:
     """Before a player gets priority: state-based actions until none apply, then waiting
     triggers onto the stack, APNAP (CR 117.5, 704.3, 603.3b); repeat until stable."""
+    from rulekit.control import detect_control_changes
     from rulekit.sba import check_sbas
 
     while True:
-        while check_sbas(game, parent):
+        while check_sbas(game, parent) or detect_control_changes(game, parent):
             pass
         if not game.state.pending:
             return
@@ -98,6 +105,22 @@ def put_on_stack(game: Game, trig: PendingTrigger) -> None:
         targets=targets, trigger_event=trig.event, bound=dict(trig.bound),
     )
     tgt = f" targeting {', '.join(game.target_text(t) for t in targets)}" if targets else ""
-    game.emit(EventKind.PUT_ON_STACK,
-              {"item": item, "text": f"{trig.source_name}'s triggered ability goes on the stack{tgt}"},
-              cause=Cause.TRIGGER, parent=trig.event, rules=("603.3",), subject=trig.source)
+    put = game.emit(EventKind.PUT_ON_STACK,
+                    {"item": item, "text": f"{trig.source_name}'s triggered ability goes on the stack{tgt}"},
+                    cause=Cause.TRIGGER, parent=trig.event, rules=("603.3",), subject=trig.source)
+    if targets and put is not None:
+        from rulekit.targets import announce
+
+        announce(game, item.id, trig.controller, item.text, targets, put.id)
+
+
+def run_immediate(game: Game) -> None:
+    """One-shot effects that happen right after their event, without the stack: an object
+    exiled "until" something leaves the battlefield comes back (CR 610.3, 610.3c)."""
+    from rulekit.resolution import Resolution
+
+    while game._immediate:
+        trig = game._immediate.pop(0)
+        if trig.ability.effect:
+            trig.ability.effect(Resolution(game, trig.source, trig.controller, trig.event,
+                                           bound=trig.bound, ability=trig.ability))

@@ -40,7 +40,7 @@ def advance_step(game: Game, parent: int | None) -> None:
     began = game.emit(EventKind.STEP_BEGAN, {"step": step.value, "extra_combat": extra},
                       cause=Cause.TURN, parent=parent, rules=("500.1",))
     assert began is not None
-    _begin_step(game, step, began.id)
+    _begin_step(game, step, began.id, parent)
 
 
 def _end_of_step(game: Game, parent: int | None) -> None:
@@ -51,12 +51,12 @@ def _end_of_step(game: Game, parent: int | None) -> None:
                       parent=parent, rules=("500.4", "106.4"))
 
 
-def _begin_step(game: Game, step: Step, parent: int) -> None:
+def _begin_step(game: Game, step: Step, parent: int, root: int | None) -> None:
     state = game.state
     if step is Step.UNTAP:
         _untap_step(game, parent)
         game.settle(parent)
-        advance_step(game, parent)  # no player gets priority in the untap step (CR 502.4)
+        advance_step(game, root)  # no player gets priority in the untap step (CR 502.4)
     elif step is Step.DRAW and state.turn > 1:
         draw_cards(game, state.active, 1, cause=Cause.TURN, parent=parent)
     elif step is Step.COMBAT_DAMAGE:

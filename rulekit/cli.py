@@ -1,0 +1,247 @@
+"""`python -m rulekit`: run and check scenarios, draw diagrams, report ruling coverage.
+
+Exit codes: 0 everything holds; 1 an expectation failed; 2 a file (or the command) is unusable.
+Problems are one line `file:line: message`, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rulekit.errors import ScenarioError
+
+OK, FAILED, BAD = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors: exit 2 with one clear line
+        self.print_usage(sys.stderr)
+        print(f"rulekit: {message}", file=sys.stderr)
+        raise SystemExit(BAD)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m rulekit", description="rulekit scenarios and coverage")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    run = sub.add_parser("run", help="play a scenario, printing each step")
+    run.add_argument("file")
+    run.add_argument("--json", action="store_true", help="one JSON document (see docs)")
+    check = sub.add_parser("check", help="run scenarios; ends with 'N passed, M failed'")
+    check.add_argument("paths", nargs="*", help="files or folders (default: shipped scenarios)")
+    diagram = sub.add_parser("diagram", help="event and trigger flow of a scenario")
+    diagram.add_argument("file")
+    diagram.add_argument("--step", type=int, default=None, help="up to step K (default: all)")
+    diagram.add_argument("-o", "--output", required=True, help="OUT.svg or OUT.dot")
+    diagrams = sub.add_parser("diagrams", help="build every diagram (make diagrams)")
+    diagrams.add_argument("--out", default="diagrams")
+    cov = sub.add_parser("coverage", help="tests, lessons and diagrams of each ruling")
+    cov.add_argument("--json", action="store_true")
+    cov.add_argument("--root", default=None, help="checkout to scan (default: this one)")
+    return p
+
+
+def _skip_slow_optional_imports() -> None:
+    """jsonschema imports `rfc3987_syntax` (only for the "iri" string format, which the
+    scenario schema doesn't use) and that builds a parser grammar on import: about a second
+    per command. The CLI is a short-lived process, so it tells Python that module is absent;
+    jsonschema then simply skips that format. Library users are not affected."""
+    if "jsonschema" not in sys.modules:
+        sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+
+def main(argv: Sequence[str] | None = None, *, standalone: bool = False) -> int:
+    """Run one command; returns the exit code. `standalone`: this process exists only for the
+    command (`python -m rulekit`), so slow optional imports may be skipped."""
+    args = _parser().parse_args(argv)
+    if standalone:
+        _skip_slow_optional_imports()
+    try:
+        return {"run": _run, "check": _check, "diagram": _diagram, "diagrams": _diagrams,
+                "coverage": _coverage}[args.command](args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return BAD
+    except BrokenPipeError:
+        return OK
+
+
+# ------------------------------------------------------------------ run
+def _run(args: argparse.Namespace) -> int:
+    from rulekit.scenario import load
+    from rulekit.scenario.text import error_json, failure_lines, render, to_json
+
+    try:
+        scenario = load(args.file)
+        results = scenario.play()
+    except ScenarioError as err:
+        if args.json:
+            print(json.dumps(error_json(err.path or args.file, err.line, str(err)), indent=1))
+        else:
+            print(str(err), file=sys.stderr)
+        return BAD
+    ok = all(r.ok for r in results)
+    if args.json:
+        print(json.dumps(to_json(scenario, results), indent=1, ensure_ascii=False))
+    else:
+        print(render(scenario, results))
+        if not ok:
+            for line in failure_lines(scenario, results):
+                print(line, file=sys.stderr)
+    return OK if ok else FAILED
+
+
+# ------------------------------------------------------------------ check
+def _check(args: argparse.Namespace) -> int:
+    from rulekit.scenario import find, load, shipped
+    from rulekit.scenario.text import failure_lines
+
+    files = find(args.paths) if args.paths else shipped()
+    passed = failed = skipped = 0
+    worst = OK
+    for path in files:
+        shown = _shown(path)
+        try:
+            scenario = load(path, name=shown)
+        except ScenarioError as err:
+            failed += 1
+            worst = BAD
+            print(f"FAIL {shown}\n  {err}")
+            continue
+        try:
+            results = scenario.play()
+            problems = failure_lines(scenario, results)
+        except ScenarioError as err:
+            results, problems = None, [str(err)]
+            code = BAD
+        else:
+            code = FAILED if problems else OK
+        if scenario.pending:
+            skipped += 1
+            note = "; it passes now: remove the status line" if not problems else ""
+            print(f"SKIP {shown} (pending-engine{note})")
+            continue
+        if problems:
+            failed += 1
+            worst = max(worst, code)
+            print(f"FAIL {shown}")
+            print("\n".join(f"  {p}" for p in problems))
+        else:
+            passed += 1
+            print(f"PASS {shown}")
+    if not files:
+        print("no scenario files found")
+    if skipped:
+        print(f"{skipped} skipped (status = \"pending-engine\")")
+    print(f"{passed} passed, {failed} failed")
+    return worst if failed else OK
+
+
+def _shown(path: Path) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return rel if not rel.startswith("..") else str(path)
+
+
+# ------------------------------------------------------------------ diagrams
+def _display_module(name: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name and (name == err.name or name.startswith(err.name + ".")):
+            print(f"rulekit: diagrams are not available: {name} is not installed in this "
+                  "checkout yet", file=sys.stderr)
+            raise SystemExit(BAD) from None
+        raise
+
+
+def _diagram(args: argparse.Namespace) -> int:
+    from rulekit.scenario import load
+
+    out = Path(args.output)
+    if out.suffix not in (".svg", ".dot"):
+        print(f"rulekit: -o must end in .svg or .dot, not {out.name!r}", file=sys.stderr)
+        return BAD
+    try:
+        scenario = load(args.file)
+        if args.step is not None and not 0 <= args.step <= len(scenario.steps):
+            print(f"{scenario.path}:{scenario.line('step')}: --step {args.step} is not a step "
+                  f"of this scenario (0 to {len(scenario.steps)})", file=sys.stderr)
+            return BAD
+        scenario.play()
+    except ScenarioError as err:
+        print(str(err), file=sys.stderr)
+        return BAD
+    dot = _display_module("rulekit.display.dot")
+    graph = dot.scenario_diagram(scenario, upto_step=args.step)
+    try:
+        if out.suffix == ".dot":
+            out.write_text(graph.source, encoding="utf-8")
+        else:
+            try:
+                data = graph.pipe(format="svg")
+            except Exception as err:  # graphviz.ExecutableNotFound, GraphvizMissing
+                print(f"rulekit: can't render SVG ({err}); install Graphviz (sudo apt-get "
+                      "install graphviz, or brew install graphviz) or write a .dot file",
+                      file=sys.stderr)
+                return BAD
+            out.write_bytes(data)
+    except OSError as err:
+        print(f"rulekit: can't write {out}: {err.strerror}", file=sys.stderr)
+        return BAD
+    print(f"wrote {out}")
+    return OK
+
+
+def _diagrams(args: argparse.Namespace) -> int:
+    build = _display_module("rulekit.display.diagrams")
+    try:
+        result = build.build_all(Path(args.out))
+    except ScenarioError as err:
+        print(str(err), file=sys.stderr)
+        return BAD
+    except Exception as err:
+        if type(err).__name__ != "GraphvizMissing":
+            raise
+        print(f"rulekit: {err}", file=sys.stderr)
+        return BAD
+    if isinstance(result, (list, tuple)):
+        print(f"{len(result)} diagram(s) in {args.out}")
+    return OK
+
+
+# ------------------------------------------------------------------ coverage
+def _coverage(args: argparse.Namespace) -> int:
+    from rulekit.rulings import coverage
+
+    root = Path(args.root) if args.root else None
+    rows = coverage(root)
+    if args.json:
+        print(json.dumps([c.to_json() for c in rows], indent=1, ensure_ascii=False))
+        return OK
+    for c in rows:
+        r = c.ruling
+        print(f"{r.id}  {r.topic}  (CR {', '.join(r.rules)})")
+        for label, items in (("tests", c.tests), ("lessons", c.lessons),
+                             ("diagrams", c.diagrams), ("scenarios", c.scenarios)):
+            if items:
+                print(f"     {label:<9} " + f"\n     {'':<9} ".join(items))
+            else:
+                print(f"     {label:<9} -")
+    missing = [(c.ruling.id, k) for c in rows
+               for k, v in (("tests", c.tests), ("lessons", c.lessons), ("diagrams", c.diagrams))
+               if not v]
+    print()
+    print(f"{len(rows)} rulings; {len(missing)} gap(s)"
+          + (": " + ", ".join(f"{i} {k}" for i, k in missing[:12])
+             + (" ..." if len(missing) > 12 else "") if missing else ""))
+    return OK

@@ -1,0 +1,117 @@
+"""`diagrams/`: one event and trigger flow diagram per ruling R01-R19, from the shipped scenarios.
+
+`python -m rulekit diagrams --out diagrams` (and `make diagrams`) call `build_all`. For each ruling
+it picks the shipped scenario tagged with it (`ruling = ["R04"]` at the top of the TOML file;
+files marked `status = "pending-engine"` are skipped; when several files carry the ruling, a file
+whose name starts with the ruling's id wins, then one listing it earlier, then one with fewer
+rulings, then the first by file name) and writes `R04.dot` and `R04.svg`.
+Same scenarios, same Graphviz version: same bytes, every run.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Iterable
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import graphviz
+
+from rulekit.display.dot import GraphvizMissing, scenario_diagram
+
+RULINGS: tuple[str, ...] = tuple(f"R{i:02d}" for i in range(1, 20))
+SCENARIO_DIR = Path(__file__).resolve().parent.parent / "scenarios"
+PENDING = "pending-engine"
+
+__all__ = ["RULINGS", "build_all", "choose", "require_dot", "shipped_scenarios"]
+
+
+def shipped_scenarios() -> list[Path]:
+    """The scenario files shipped in `rulekit/scenarios/`, by name."""
+    return sorted(SCENARIO_DIR.glob("*.toml"))
+
+
+def _header(path: Path) -> dict[str, object]:
+    with open(path, "rb") as fh:
+        data = tomllib.load(fh)
+    return {"title": data.get("title", path.stem), "ruling": list(data.get("ruling", [])),
+            "status": data.get("status")}
+
+
+def choose(paths: Iterable[Path]) -> dict[str, Path]:
+    """For each ruling, the scenario file that draws it (see the module docstring)."""
+    tagged: dict[str, list[tuple[int, str, Path]]] = {}
+    for path in paths:
+        head = _header(path)
+        if head["status"] == PENDING:
+            continue
+        rulings = [str(r) for r in head["ruling"]]  # type: ignore[attr-defined]
+        for place, rid in enumerate(rulings):
+            named = not path.name.lower().startswith(rid.lower())
+            tagged.setdefault(rid, []).append((named, place, len(rulings), path.name, path))
+    return {rid: sorted(found)[0][-1] for rid, found in sorted(tagged.items())}
+
+
+@cache
+def _topics() -> dict[str, str]:
+    text = resources.files("rulekit").joinpath("data", "rulings.toml").read_text("utf-8")
+    return {rid: str(r.get("topic", "")) for rid, r in tomllib.loads(text).get("ruling", {}).items()}
+
+
+def require_dot() -> str:
+    """The installed Graphviz version (`dot -V`); GraphvizMissing with how to install it."""
+    try:
+        return ".".join(str(n) for n in graphviz.version())
+    except graphviz.ExecutableNotFound:
+        raise GraphvizMissing() from None
+
+
+def _scenario_paths(scenarios: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None
+                    ) -> list[Path]:
+    if scenarios is None:
+        return shipped_scenarios()
+    if isinstance(scenarios, (str, os.PathLike)):
+        scenarios = [scenarios]
+    out: list[Path] = []
+    for item in scenarios:
+        p = Path(item)
+        out += sorted(p.glob("*.toml")) if p.is_dir() else [p]
+    return out
+
+
+def build_all(out_dir: str | os.PathLike[str], *,
+              scenarios: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
+              echo: Callable[[str], object] = print) -> list[Path]:
+    """Write `Rxx.dot` and `Rxx.svg` into `out_dir` for every ruling a scenario is tagged with
+    (the shipped scenarios, or the files / directories in `scenarios`); returns the paths
+    written. Prints a progress line per ruling. Raises GraphvizMissing (before writing
+    anything) when `dot` is not installed, ScenarioError when a scenario can't be played."""
+    from rulekit.scenario import load
+
+    version = require_dot()
+    out = Path(out_dir)
+    chosen = choose(_scenario_paths(scenarios))
+    echo(f"Drawing {len(chosen)} ruling diagram(s) into {out}/ with Graphviz {version}")
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    loaded: dict[Path, object] = {}
+    for rid in RULINGS:
+        path = chosen.get(rid)
+        if path is None:
+            echo(f"  {rid}: no shipped scenario is tagged with this ruling yet - skipped")
+            continue
+        scenario = loaded.get(path) or load(path)
+        loaded[path] = scenario
+        topic = _topics().get(rid, "")
+        title = f"{rid}: {topic}\n{scenario.title}" if topic else f"{rid}: {scenario.title}"
+        graph = scenario_diagram(scenario, title=title)
+        dot_path, svg_path = out / f"{rid}.dot", out / f"{rid}.svg"
+        dot_path.write_bytes(graph.source.encode("utf-8"))
+        svg_path.write_bytes(graph.svg().encode("utf-8"))
+        written += [dot_path, svg_path]
+        echo(f"  {rid}: {path.name} -> {dot_path.name}, {svg_path.name} "
+             f"({graph.node_count} nodes)")
+    echo(f"Wrote {len(written)} file(s) for {len(written) // 2} ruling(s).")
+    return written

@@ -1,0 +1,82 @@
+"""Escaping for text that comes from users: card and player names, narration, choices.
+
+Every renderer in the kit passes user-supplied text through one of these helpers, so quotes,
+braces, angle brackets, ``<script>``, newlines, control characters and any unicode can neither break
+the output's syntax nor inject markup:
+
+- `dot_text` — inside a double-quoted DOT string (tooltips, plain labels, graph names);
+- `dot_html` — inside a Graphviz HTML-like label (``label=<...>``);
+- `html_text` — HTML element content or attribute values (lesson pages, widgets);
+- `markdown_text` — Markdown (notebook cells, tables): renders as the literal text.
+
+Graphviz gives backslashes a meaning in every kind of string (``\\N`` becomes the node's name, even
+written as ``&#92;N``), and not the same meaning in every version, so the two DOT helpers replace
+a backslash with the look-alike U+2216 (SET MINUS, "∖"). Nothing else is altered.
+
+>>> dot_text('Bob "the" {Brace}\\nNewline')
+'Bob \\\\"the\\\\" {Brace}\\\\nNewline'
+>>> dot_html("<script>alert('x')</script> & co")
+'&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; co'
+>>> markdown_text("*not bold* | <b>")
+'\\\\*not bold\\\\* \\\\| &lt;b&gt;'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_text"]
+
+BACKSLASH_STANDIN = "\u2216"  # SET MINUS: looks like "\" and has no meaning to Graphviz
+
+# C0 and C1 control characters (except tab and newline), lone surrogates and the two
+# noncharacters XML refuses: none of them can appear in an SVG, DOT or HTML document.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_NEWLINES = re.compile(r"\r\n?|[\u2028\u2029\x85]")
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+
+
+def clean(text: object) -> str:
+    """`str(text)` with newlines normalised to ``\\n``, tabs to spaces and characters no
+    document may contain (control characters, lone surrogates) removed."""
+    s = _NEWLINES.sub("\n", str(text))
+    return _UNSAFE.sub("", s.replace("\t", " "))
+
+
+def html_text(text: object) -> str:
+    """Text for HTML element content or a quoted attribute value: ``& < > " '`` become
+    entities. Newlines are kept (wrap in ``<pre>`` or replace them if they must show)."""
+    return (
+        clean(text)
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
+
+
+def dot_html(text: object, *, newline: str = "<BR/>") -> str:
+    """Text for a Graphviz HTML-like label: HTML-escaped, backslashes replaced by a look-alike,
+    newlines turned into `newline` (a ``<BR/>`` element by default)."""
+    s = html_text(clean(text).replace("\\", BACKSLASH_STANDIN))
+    return s.replace("\n", newline)
+
+
+def dot_text(text: object) -> str:
+    """Text for the inside of a double-quoted DOT string (a tooltip, a plain label, a name):
+    ``"`` is escaped, newlines become DOT's ``\\n``, ``& < >`` become entities (Graphviz decodes
+    them, and a DOT file then holds no markup at all) and backslashes are replaced by a
+    look-alike. Braces need no escape inside a quoted string."""
+    s = clean(text).replace("\\", BACKSLASH_STANDIN).replace("&", "&amp;")
+    s = s.replace("<", "&lt;").replace(">", "&gt;")
+    return s.replace('"', '\\"').replace("\n", "\\n")
+
+
+def markdown_text(text: object, *, inline: bool = True) -> str:
+    """Text for Markdown that renders literally: Markdown punctuation is backslash-escaped and
+    ``& < >`` become entities (Markdown passes raw HTML through). With `inline` (the default,
+    safe in table cells and headings) newlines become spaces; otherwise they become ``<br>``."""
+    s = _MARKDOWN.sub(r"\\\1", clean(text).replace("&", "&amp;"))
+    s = s.replace("<", "&lt;").replace(">", "&gt;")
+    return s.replace("\n", " " if inline else "<br>\n")

@@ -1,0 +1,287 @@
+"""Keyword abilities and keyword actions the Part B cards need, as data plus small functions:
+exert (CR 701.43) and its reflexive "when you do" triggers (603.12), crew (702.122), equip (702.6),
+ward (702.21), flashback (702.34), cost reductions (601.2f), "counter unless that player pays"
+(701.6, 118.12) and the one-shot return of an "until" exile (610.3).
+
+Decisions read here (all optional; each has a documented default):
+
+- ``crew``: the creatures tapped to crew, one id per answer (default: other untapped creatures
+  you control in id order until their total power is enough).
+- ``pay``: whether a player pays for ward or Mana Leak (default: pay if the pool can).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulekit.abilities import Activated, Keyword, Static, TargetSpec, Triggered
+from rulekit.costs import Cost
+from rulekit.effects import ContinuousEffect
+from rulekit.errors import RulesError
+from rulekit.events import Cause, Event, EventKind
+from rulekit.mana import ManaCost, SpendContext, plan_payment, pool_text
+from rulekit.replacement import ReplacementEffect
+from rulekit.state import Zone
+
+if TYPE_CHECKING:
+    from rulekit.characteristics import Characteristics
+    from rulekit.game import Game
+    from rulekit.resolution import Resolution
+    from rulekit.state import GameObject, StackItem
+
+
+# ------------------------------------------------------------------- exert
+@dataclass(frozen=True, eq=False)
+class ExertOption(Static):
+    """"You may exert this creature as it attacks" (CR 701.43a): exerting is chosen only as it
+    is declared as an attacker (`Game.declare_attackers(..., exert=[...])`, CR 508.1g)."""
+
+    exert_option: bool = True
+    once_per_turn: bool = False  # "If it hasn't been exerted this turn" (Combat Celebrant)
+
+
+def exert_option(text: str = "You may exert this creature as it attacks.", *,
+                 once_per_turn: bool = False) -> ExertOption:
+    return ExertOption(text=text, once_per_turn=once_per_turn, rules=("701.43a",))
+
+
+def _exerted_self(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+    return {} if event.data.get("object") == source.id else None
+
+
+def when_you_do(text: str, effect: Callable[[Resolution], None], *,
+                target: TargetSpec | None = None) -> Triggered:
+    """The reflexive "When you do, ..." of an exert ability (CR 603.12): it triggers on the
+    EXERTED event of its own source, so it goes on the stack (and resolves) in the declare
+    attackers step, before blockers are declared (ruling R17)."""
+    return Triggered(text=text, on=frozenset({EventKind.EXERTED}), match=_exerted_self,
+                     effect=effect, target=target, self_only=True, rules=("603.12", "701.43"))
+
+
+# -------------------------------------------------------------------- crew
+def crew(n: int) -> Activated:
+    """"Crew N": tap any number of other untapped creatures you control with total power N or
+    more: this Vehicle becomes an artifact creature until end of turn (CR 702.122a)."""
+    return Activated(text=f"Crew {n}", cost=Cost(crew=n, text=f"Crew {n}"), effect=_crewed,
+                     rules=("702.122a",))
+
+
+def choose_crew(game: Game, player: str, source: GameObject, n: int) -> list[GameObject]:
+    """The creatures that pay a crew cost. Decision ``crew`` (one id per answer), else the
+    other untapped creatures `player` controls in id order until their power adds up to `n`.
+    Summoning-sick creatures may crew: the cost has no {T} symbol."""
+    picked: list[int] = []
+    while (answer := game.decide("crew", None)) is not None:
+        picked.append(int(str(answer).lstrip("#")))
+    candidates = [o for o in game.permanents(player) if o.id != source.id and not o.tapped
+                  and game.chars(o).is_a("Creature")]
+    if picked:
+        by_id = {o.id: o for o in candidates}
+        if len(set(picked)) != len(picked):
+            raise RulesError("the same creature can't be tapped twice to crew", rule="702.122a")
+        for i in picked:
+            if i not in by_id:
+                raise RulesError(f"{game.target_text(i)} is not another untapped creature "
+                                 f"{player} controls, so it can't crew", rule="702.122a")
+        chosen = [by_id[i] for i in picked]
+    else:
+        chosen, total = [], 0
+        for o in candidates:
+            if total >= n:
+                break
+            chosen.append(o)
+            total += game.chars(o).power or 0
+    total = sum(game.chars(o).power or 0 for o in chosen)
+    if total < n:
+        names = ", ".join(game.describe(o) for o in chosen) or "no creatures"
+        raise RulesError(f"Crew {n} needs untapped creatures with total power {n} or more; "
+                         f"{names}: total power {total}", rule="702.122a")
+    return chosen
+
+
+def _artifact_creature(c: Characteristics) -> Characteristics:
+    types = tuple(dict.fromkeys(("Artifact", "Creature") + c.types))
+    return c.evolve(types=types)
+
+
+def _crewed(res: Resolution) -> None:
+    me = res.current(res.source_id) if res.source_id is not None else None
+    if me is None:
+        return
+    game, mid = res.game, me.id
+    effect = ContinuousEffect(
+        text=f"{game.describe(me)} becomes an artifact creature until end of turn (crewed)",
+        layer="4", timestamp=game.state.new_timestamp(), source=mid,
+        applies_to=lambda g, o, c: o.id == mid, modify=_artifact_creature,
+        duration="end_of_turn", rules=("702.122a", "613.1d"), id=game.state.new_id())
+    game.emit(EventKind.EFFECT_BEGAN, {"effect": effect, "text": effect.text, "crewed": mid},
+              cause=Cause.ABILITY, parent=res.parent, rules=effect.rules, subject=mid)
+
+
+# ------------------------------------------------------------------- equip
+def equip(cost: str) -> Activated:
+    """"Equip [cost]": attach to target creature you control; only as a sorcery (CR 702.6a)."""
+    spec = TargetSpec(text="target creature you control",
+                      legal=lambda g, s, o: not isinstance(o, str) and g.chars(o).is_a("Creature")
+                      and g.controller_of(o) == g.controller_of(s))
+    return Activated(text=f"Equip {cost}", cost=Cost.parse(cost), effect=_attach_equipment,
+                     target=spec, sorcery_speed=True, rules=("702.6a",))
+
+
+def _attach_equipment(res: Resolution) -> None:
+    me = res.current(res.source_id) if res.source_id is not None else None
+    host = res.current(res.targets[0]) if res.targets else None
+    if me is None or host is None or me.attached_to == host.id:
+        return
+    res.game.emit(EventKind.ATTACHED, {"object": me.id, "to": host.id}, cause=Cause.ABILITY,
+                  parent=res.parent, rules=("702.6a", "301.5"), subject=me.id)
+
+
+# -------------------------------------------------------------------- ward
+def ward(amount: str) -> Triggered:
+    """"Ward [cost]": whenever this becomes the target of a spell or ability an opponent
+    controls, counter it unless that player pays [cost] (CR 702.21a). Mana from a Powerstone
+    can pay it: paying ward isn't casting a spell (ruling R12)."""
+    cost = ManaCost.parse(amount)
+
+    def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+        if event.data.get("object") != source.id:
+            return None
+        if event.data.get("player") not in game.state.opponents(game.controller_of(source)):
+            return None
+        return {"item_id": event.data["item_id"], "player": event.data["player"]}
+
+    def effect(res: Resolution) -> None:
+        item = find_item(res.game, res.bound["item_id"])
+        if item is None:
+            res.game.note(EventKind.NOTE, "Ward: what targeted it has already left the stack",
+                          cause=Cause.RULE, parent=res.parent, rules=("702.21a",))
+            return
+        counter_unless_pays(res, item, cost, res.bound["player"], f"ward {cost}",
+                            rules=("702.21a",))
+
+    return Triggered(text=f"Ward {amount}", on=frozenset({EventKind.TARGETED}), match=match,
+                     effect=effect, self_only=True, rules=("702.21a",))
+
+
+# ----------------------------------------------------------------- counter
+def find_item(game: Game, item_id: int) -> StackItem | None:
+    return next((i for i in game.state.stack if i.id == item_id), None)
+
+
+def spell_item(game: Game, obj_id: int) -> StackItem | None:
+    return next((i for i in game.state.stack if i.kind == "spell" and i.source == obj_id), None)
+
+
+def counter(game: Game, item: StackItem, *, parent: int, rules: tuple[str, ...]) -> None:
+    """Counter a spell or ability: off the stack without resolving; a countered spell goes to
+    its owner's graveyard (CR 701.6a) — or to exile if it was cast with flashback."""
+    event = game.emit(EventKind.COUNTERED, {"item_id": item.id,
+                                            "text": f"{item.text} is countered"},
+                      cause=Cause.ABILITY, parent=parent, rules=rules + ("701.6a",),
+                      subject=item.source)
+    if event is None or item.kind != "spell" or item.source is None:
+        return
+    obj = game.state.objects[item.source]
+    if obj.zone is Zone.STACK:
+        game.emit(EventKind.ZONE_CHANGED, {
+            "object": obj.id, "from": "stack", "to": "graveyard", "reason": "countered",
+            "text": f"{game.describe(obj)} is put into its owner's graveyard"},
+            cause=Cause.RULE, parent=event.id, rules=("701.6a",), subject=obj.id)
+
+
+def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer: str,
+                        what: str, *, rules: tuple[str, ...]) -> bool:
+    """"Counter it unless that player pays [cost]" (CR 118.12): the payer decides (decision
+    ``pay``; default: pay if their mana pool can). Paying is spending mana from the pool, which
+    the player fills first with mana abilities. Returns True if it was paid."""
+    game = res.game
+    pool = game.state.players[payer].pool
+    plan = plan_payment(pool, cost, SpendContext("ward" if what.startswith("ward") else "other",
+                                                 text=what))
+    wanted = res.decide("pay", None)
+    pays = plan is not None if wanted is None else _yes(wanted)
+    if pays and plan is None:
+        raise RulesError(f"{payer} can't pay {cost} for {what}: the pool has {pool_text(pool)}",
+                         rule="118.12")
+    if pays:
+        assert plan is not None
+        game.emit(EventKind.MANA_SPENT, {"player": payer, "indexes": plan, "purpose": what,
+                                         "cost": str(cost)},
+                  cause=Cause.COST, parent=res.parent, rules=rules + ("118.12",))
+        return True
+    game.note(EventKind.CHOICE, f"{payer} doesn't pay {cost} ({what})", cause=Cause.RULE,
+              parent=res.parent, rules=("118.12",), player=payer)
+    counter(game, item, parent=res.parent, rules=rules)
+    return False
+
+
+def _yes(answer: Any) -> bool:
+    return answer not in (False, None, 0, "no", "No", "false", "False", "")
+
+
+# --------------------------------------------------------------- flashback
+@dataclass(frozen=True, eq=False)
+class Flashback(Keyword):
+    """"Flashback [cost]": cast it from your graveyard for [cost]; then, whenever it would
+    leave the stack, exile it instead (CR 702.34a)."""
+
+    cost: ManaCost = ManaCost()
+
+
+def flashback(cost: str) -> Flashback:
+    return Flashback(text=f"Flashback {cost}", keyword="Flashback", cost=ManaCost.parse(cost))
+
+
+def flashback_cost(chars: Characteristics) -> ManaCost | None:
+    found = next((a for a in chars.abilities if isinstance(a, Flashback)), None)
+    return found.cost if found is not None else None
+
+
+def leaving_stack_replacements(game: Game, data: dict[str, Any]) -> list[ReplacementEffect]:
+    """A spell cast with flashback is exiled instead of going anywhere else (CR 702.34a)."""
+    obj = game.state.objects[data["object"]]
+    if obj.cast_from is not Zone.GRAVEYARD or obj.is_copy_spell \
+            or flashback_cost(game.chars(obj)) is None:
+        return []
+    name = game.describe(obj)
+    return [ReplacementEffect(
+        name="Flashback: exile instead", source=obj.id, controller=obj.controller,
+        kind=EventKind.ZONE_CHANGED,
+        applies=lambda g, d: d.get("to") not in (Zone.EXILE.value, Zone.NOWHERE.value),
+        apply=lambda g, d: {**d, "to": Zone.EXILE.value,
+                            "text": f"{name} is exiled instead (it was cast with flashback)"},
+        rules=("702.34a",))]
+
+
+# ----------------------------------------------------------- cost changes
+@dataclass(frozen=True, eq=False)
+class CostReduction(Static):
+    """"This spell costs {1} less to cast for each ..." (CR 601.2f): `reduction(game, spell)`
+    is how much generic mana comes off."""
+
+    reduction: Callable[[Game, GameObject], int] | None = None
+
+
+def reduce_cost(game: Game, obj: GameObject, chars: Characteristics,
+                total: ManaCost) -> ManaCost:
+    """The total cost after the spell's own reductions; never below {0} (CR 601.2f)."""
+    less = sum(a.reduction(game, obj) for a in chars.abilities
+               if isinstance(a, CostReduction) and a.reduction is not None)
+    if less <= 0 or total.generic == 0:
+        return total
+    generic = max(total.generic - less, 0)
+    text = (f"{{{generic}}}" if generic else "") + "".join(t.symbol for t in total.colored)
+    return ManaCost(generic, total.colored, 0, text or "{0}")
+
+
+# ----------------------------------------------------------- "until" exile
+@dataclass(frozen=True, eq=False)
+class UntilReturn(Triggered):
+    """The second one-shot effect of "exile ... until [this] leaves the battlefield": it
+    happens right after that event, without the stack (CR 610.3). Not a triggered ability;
+    modelled as one that the pipeline runs at once."""
+
+    immediate: bool = True

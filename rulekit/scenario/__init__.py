@@ -1,0 +1,64 @@
+"""Scenarios as data: walkthroughs a teacher writes in TOML, validated, played on the engine.
+
+>>> from rulekit.scenario import load, shipped
+>>> sc = load(shipped()[0])                      # doctest: +SKIP
+>>> results = sc.play()                          # results[0] = set-up, results[k] = step k
+>>> results[1].narration, results[1].ok          # doctest: +SKIP
+>>> sc.game_at(1).pool("Alice")                  # a fresh Game as it was after step 1
+
+The format is documented in docs/scenarios.md; its JSON Schema is `rulekit/scenario/schema.json`
+(`SCHEMA_PATH`). A file that can't be used raises `ScenarioError` whose message starts with
+`file:line:`.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+from rulekit.errors import ScenarioError
+from rulekit.scenario.model import (
+    ACTION_KEYS,
+    PENDING,
+    SCHEMA_PATH,
+    Scenario,
+    dumps,
+    load,
+    loads,
+    schema,
+)
+from rulekit.scenario.runner import Check, StepResult
+
+
+def shipped_dir() -> Path:
+    """The folder of the scenarios shipped with the kit (`rulekit/scenarios/`)."""
+    return Path(str(resources.files("rulekit").joinpath("scenarios")))
+
+
+def shipped() -> list[Path]:
+    """Every shipped scenario file, sorted by name."""
+    return sorted(shipped_dir().glob("*.toml"))
+
+
+def find(paths: list[str | os.PathLike[str]]) -> list[Path]:
+    """Scenario files named by `paths`: files as given, directories searched for `*.toml`
+    (recursively, sorted). A path that doesn't exist is returned as is (loading it reports it)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(q for q in p.rglob("*.toml") if q.is_file())
+        else:
+            out.append(p)
+    return out
+
+
+def for_ruling(ruling: str) -> list[Path]:
+    """Shipped scenarios that list `ruling` (e.g. "R04")."""
+    return [p for p in shipped() if ruling in load(p).rulings]
+
+
+__all__ = [
+    "ACTION_KEYS", "PENDING", "SCHEMA_PATH", "Check", "Scenario", "ScenarioError", "StepResult",
+    "dumps", "find", "for_ruling", "load", "loads", "schema", "shipped", "shipped_dir",
+]

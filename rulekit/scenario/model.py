@@ -1,0 +1,562 @@
+"""The scenario as data: loading (schema, then checks that need the card catalog), the
+`Scenario` object, and writing it back as canonical TOML.
+
+Every problem is one `ScenarioError` whose message starts with `file:line:`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from rulekit.errors import ScenarioError
+from rulekit.scenario.source import LineMap, Path_, parse, read_text
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+    from rulekit.scenario.runner import StepResult
+
+PENDING = "pending-engine"
+DEFAULT_PLAYERS = ("Alice", "Bob")
+ZONE_LISTS = ("hand", "graveyard", "exile", "library")
+
+# Which keys each action takes (besides narration, do, decisions, expect_error, labels, expect).
+ACTION_KEYS: dict[str, tuple[str, ...]] = {
+    "look": (),
+    "play_land": ("card",),
+    "cast": ("card", "x", "targets"),
+    "activate": ("object", "ability", "mana", "x", "targets", "sacrifice", "tap"),
+    "tap_for_mana": ("object", "mana"),
+    "pass_priority": (),
+    "resolve": (),
+    "advance": ("to",),
+    "next_turn": (),
+    "declare_attackers": ("attackers", "exert"),
+    "declare_blockers": ("blocks",),
+    "destroy": ("objects",),
+    "exile": ("objects",),
+    "gain_control": ("object", "player", "until_end_of_turn"),
+    "undo": ("n",),
+}
+COMMON_STEP_KEYS = ("narration", "do", "decisions", "expect_error", "labels", "expect")
+
+# canonical key order when writing a scenario back
+TOP_ORDER = ("title", "ruling", "status", "description", "setup", "step")
+SETUP_ORDER = ("players", "life", "turn", "active", "step", "pool", "hand", "graveyard", "exile",
+               "library", "permanent")
+PERMANENT_ORDER = ("card", "name", "controller", "owner", "tapped", "sick", "token", "counters",
+                   "choices", "attached_to", "attacking")
+STEP_ORDER = ("narration", "do", "card", "object", "ability", "mana", "x", "targets", "sacrifice",
+              "tap", "to", "attackers", "exert", "blocks", "objects", "player",
+              "until_end_of_turn", "n", "decisions", "expect_error", "labels", "expect")
+EXPECT_ORDER = ("turn", "step", "active", "life", "pool", "tapped", "sick", "counters", "pt",
+                "zone", "controller", "attached", "could_produce", "count", "tokens", "contents",
+                "stack", "triggered", "events", "no_events", "rules", "log")
+# expectation tables whose keys name an object (a label, or a card name on the battlefield)
+OBJECT_KEYED = ("tapped", "sick", "counters", "pt", "zone", "controller", "attached",
+                "could_produce", "triggered")
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the scenario format (`rulekit/scenario/schema.json`)."""
+    text = resources.files("rulekit.scenario").joinpath("schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "schema.json")
+
+
+# ---------------------------------------------------------------------------- the object
+@dataclass(eq=False)
+class Scenario:
+    """A loaded, validated scenario. `data` is the scenario as plain data (what the TOML says);
+    two scenarios are equal when their data is. Play it with `play()`; get the game after any
+    step with `game_at(k)`."""
+
+    data: dict[str, Any]
+    path: str = "<scenario>"
+    lines: LineMap = field(default_factory=LineMap, repr=False)
+    _results: list[StepResult] | None = field(default=None, repr=False)
+
+    # -- reading
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Scenario) and self.data == other.data
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def title(self) -> str:
+        return self.data["title"]
+
+    @property
+    def rulings(self) -> list[str]:
+        return list(self.data.get("ruling", []))
+
+    @property
+    def description(self) -> str:
+        return self.data.get("description", "")
+
+    @property
+    def status(self) -> str | None:
+        return self.data.get("status")
+
+    @property
+    def pending(self) -> bool:
+        """True when marked `status = "pending-engine"`: `check` skips it."""
+        return self.status == PENDING
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.data["setup"].get("players", DEFAULT_PLAYERS))
+
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        """The `[[step]]` tables as written (step k is `steps[k - 1]`)."""
+        return self.data["step"]
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def line(self, *path: str | int) -> int:
+        """The line in the file where `path` (e.g. `"step", 2, "expect"`) is written."""
+        return self.lines.line(tuple(path))
+
+    def step_line(self, number: int, *rest: str | int) -> int:
+        """Line of step `number` (1-based) or one of its keys."""
+        return self.lines.line(("step", number - 1, *rest))
+
+    # -- playing
+    def play(self) -> list[StepResult]:
+        """Play the scenario: `results[0]` is the set-up, `results[k]` step k. Played once and
+        remembered. Raises ScenarioError when the file can't be played (an illegal action that
+        is not marked `expect_error`, a label that was never bound); failed expectations are
+        in each result's `checks`."""
+        if self._results is None:
+            from rulekit.scenario.runner import play
+
+            self._results = play(self)
+        return list(self._results)
+
+    def game_at(self, k: int) -> Game:
+        """A fresh `Game` as it was after step k (0 = after the set-up), rebuilt by replaying
+        the recorded actions (the engine is deterministic)."""
+        results = self.play()
+        if not 0 <= k < len(results):
+            raise IndexError(f"step {k} is not in this scenario (0 to {len(results) - 1})")
+        return results[k].game
+
+    @property
+    def ok(self) -> bool:
+        """Every expectation holds (plays the scenario if needed)."""
+        return all(r.ok for r in self.play())
+
+    # -- writing
+    def dumps(self) -> str:
+        return dumps(self)
+
+    def dump(self, path: str | os.PathLike[str]) -> None:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(dumps(self))
+
+
+# ---------------------------------------------------------------------------- loading
+def load(path: str | os.PathLike[str], *, name: str | None = None) -> Scenario:
+    """Read and validate a scenario file; ScenarioError (`file:line: message`) if it's bad."""
+    name = name or _display(path)
+    return loads(read_text(path, name), name=name)
+
+
+def loads(text: str, *, name: str = "<scenario>") -> Scenario:
+    """Validate scenario text (TOML)."""
+    data, lines = parse(text, name)
+    _check_schema(data, lines, name)
+    _Validator(data, lines, name).run()
+    return Scenario(data=data, path=name, lines=lines)
+
+
+def _display(path: str | os.PathLike[str]) -> str:
+    p = os.fspath(path)
+    try:
+        rel = os.path.relpath(p)
+    except ValueError:
+        return p
+    return rel if not rel.startswith("..") else p
+
+
+def _dotted(parts: list[str | int]) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p + 1}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def where(path: Path_) -> str:
+    """`step 3: expect.pool.Alice` style location for messages ("" for the whole file)."""
+    parts = list(path)
+    if len(parts) >= 2 and parts[0] == "step" and isinstance(parts[1], int):
+        rest = _dotted(parts[2:])
+        return f"step {parts[1] + 1}" + (f": {rest}" if rest else "")
+    if len(parts) >= 3 and parts[:2] == ["setup", "permanent"] and isinstance(parts[2], int):
+        rest = _dotted(parts[3:])
+        return f"setup permanent {parts[2] + 1}" + (f": {rest}" if rest else "")
+    return _dotted(parts)
+
+
+def _at(loc: str) -> str:
+    return f"{loc}: " if loc else ""
+
+
+def _check_schema(data: dict[str, Any], lines: LineMap, name: str) -> None:
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = list(validator.iter_errors(data))
+    if not errors:
+        return
+    # report the error that comes first in the file (then the deepest)
+    def key(e: Any) -> tuple[int, int]:
+        return (lines.line(tuple(e.absolute_path) + _extra_key(e)), -len(e.absolute_path))
+    best = min(errors, key=key)
+    if best.validator == "required":  # an unknown field (a typo?) explains a missing one
+        typo = [e for e in errors if e.validator == "additionalProperties"
+                and tuple(e.absolute_path) == tuple(best.absolute_path)]
+        best = typo[0] if typo else best
+    path = tuple(best.absolute_path)
+    raise ScenarioError(_schema_message(best, path), path=name,
+                        line=lines.line(path + _extra_key(best)))
+
+
+def _extra_key(err: Any) -> tuple[str, ...]:
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = set(err.schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in allowed]
+        return (extra[0],) if extra else ()
+    return ()
+
+
+def _describe_value(v: Any) -> str:
+    kind = {str: "text", bool: "true/false", int: "a number", float: "a decimal number",
+            list: "a list", dict: "a table"}.get(type(v), type(v).__name__)
+    shown = json.dumps(v, ensure_ascii=False, default=str)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    return f"{kind} ({shown})" if not isinstance(v, (list, dict)) else kind
+
+
+_TYPE_WORDS = {"string": "text in quotes", "integer": "a whole number", "boolean": "true or false",
+               "array": "a list [...]", "object": "a table", "number": "a number"}
+
+
+def _schema_message(err: Any, path: Path_) -> str:
+    loc = where(path)
+    v = err.validator
+    custom = err.schema.get("x-message") if isinstance(err.schema, dict) else None
+    if v == "additionalProperties":
+        allowed = sorted(err.schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in allowed]
+        bad = extra[0] if extra else "?"
+        close = difflib.get_close_matches(bad, allowed, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else f" (allowed: {', '.join(allowed)})"
+        return f"{_at(loc)}unknown field {bad!r}{hint}"
+    if v == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        extra = ""
+        if path and path[0] == "step" and isinstance(err.instance, dict) and \
+                missing in ACTION_KEYS.get(err.instance.get("do"), ()):
+            extra = f" (do = {err.instance['do']!r} needs it)"
+        return f"{_at(loc)}missing {missing!r}{extra}"
+    if v == "type":
+        want = err.validator_value
+        wants = " or ".join(_TYPE_WORDS.get(w, w) for w in (want if isinstance(want, list) else [want]))
+        return f"{_at(loc)}expected {wants}, got {_describe_value(err.instance)}"
+    if v == "enum":
+        options = [str(o) for o in err.validator_value]
+        close = difflib.get_close_matches(str(err.instance), options, n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        if custom:
+            return f"{_at(loc)}{custom}{hint}"
+        return f"{_at(loc)}{err.instance!r} is not one of {', '.join(options)}{hint}"
+    if custom:
+        return f"{_at(loc)}{custom}, not {json.dumps(err.instance, ensure_ascii=False)[:60]}"
+    if v == "oneOf":
+        return f"{_at(loc)}{_describe_value(err.instance)} is not allowed here"
+    if v == "propertyNames":
+        return f"{_at(loc)}a key here is not allowed: {err.message}"
+    return f"{_at(loc)}{err.message}"
+
+
+# ---------------------------------------------------------------------------- semantic checks
+_LABEL_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class _Validator:
+    """Checks the schema can't: players, card names, labels and references, action keys."""
+
+    def __init__(self, data: dict[str, Any], lines: LineMap, name: str) -> None:
+        self.data, self.lines, self.name = data, lines, name
+        setup = data["setup"]
+        self.players = list(setup.get("players", DEFAULT_PLAYERS))
+        self.labels: dict[str, str] = {}  # label -> card name
+        self.permanent_labels: set[str] = set()
+
+    def fail(self, path: Path_, message: str) -> None:
+        raise ScenarioError(f"{_at(where(path))}{message}", path=self.name,
+                            line=self.lines.line(path))
+
+    # -- helpers
+    def player(self, path: Path_, value: str) -> None:
+        if value not in self.players:
+            close = difflib.get_close_matches(value, self.players, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            self.fail(path, f"there is no player called {value!r} (players: "
+                      f"{', '.join(self.players)}){hint}")
+
+    def card(self, path: Path_, value: str) -> str:
+        from rulekit.cards import card
+
+        try:
+            return card(value).name
+        except LookupError as err:
+            self.fail(path, str(err).strip("'\""))
+        raise AssertionError  # pragma: no cover
+
+    def is_card(self, value: str) -> bool:
+        from rulekit.cards import catalog
+
+        return value.casefold() in {n.casefold() for n in catalog()}
+
+    def new_label(self, path: Path_, label: str, card_name: str) -> None:
+        if label in self.labels:
+            self.fail(path, f"the label {label!r} is used twice")
+        self.labels[label] = card_name
+
+    def ref(self, path: Path_, value: str, *, players: bool = False) -> None:
+        """A label known here, a card name, or (for targets) a player."""
+        if value in self.labels or self.is_card(value) or (players and value in self.players):
+            return
+        from rulekit.cards import catalog
+
+        pool = list(self.labels) + list(catalog()) + (self.players if players else [])
+        close = difflib.get_close_matches(value, pool, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        known = ", ".join(sorted(self.labels)) or "none"
+        what = "label, card name or player" if players else "label or card name"
+        self.fail(path, f"{value!r} is not a {what} (labels so far: {known}){hint}")
+
+    # -- the scenario
+    def run(self) -> None:
+        setup = self.data["setup"]
+        if not self.data["step"]:
+            self.fail(("step",), "a scenario needs at least one [[step]]")
+        if "active" in setup:
+            self.player(("setup", "active"), setup["active"])
+        life = setup.get("life")
+        if isinstance(life, dict):
+            for p in life:
+                self.player(("setup", "life", p), p)
+        for p in setup.get("pool", {}):
+            self.player(("setup", "pool", p), p)
+        for zone in ZONE_LISTS:
+            for p, entries in setup.get(zone, {}).items():
+                self.player(("setup", zone, p), p)
+                for entry in entries:
+                    at = ("setup", zone, p)
+                    name = entry if isinstance(entry, str) else entry["card"]
+                    real = self.card(at, name)
+                    if isinstance(entry, dict) and "name" in entry:
+                        self.new_label(at, entry["name"], real)
+        perms = setup.get("permanent", [])
+        for i, perm in enumerate(perms):
+            at: Path_ = ("setup", "permanent", i)
+            real = self.card(at + ("card",), perm["card"])
+            for key in ("controller", "owner"):
+                if key in perm:
+                    self.player(at + (key,), perm[key])
+            if "name" in perm:
+                self.new_label(at + ("name",), perm["name"], real)
+                self.permanent_labels.add(perm["name"])
+        for i, perm in enumerate(perms):
+            host = perm.get("attached_to")
+            if host is None:
+                continue
+            at = ("setup", "permanent", i, "attached_to")
+            if host not in self.permanent_labels:
+                self.fail(at, f"{host!r} is not the label of a permanent in the set-up")
+            if host == perm.get("name"):
+                self.fail(at, "a permanent can't be attached to itself")
+        self._attachment_cycles(perms)
+        for i, step in enumerate(self.data["step"]):
+            self.step(i, step)
+
+    def _attachment_cycles(self, perms: list[dict[str, Any]]) -> None:
+        host_of = {p["name"]: p.get("attached_to") for p in perms if "name" in p}
+        for i, perm in enumerate(perms):
+            seen, cur = set(), perm.get("attached_to")
+            while cur is not None:
+                if cur in seen:
+                    self.fail(("setup", "permanent", i, "attached_to"),
+                              "these attachments go round in a circle")
+                seen.add(cur)
+                cur = host_of.get(cur)
+
+    def step(self, i: int, step: dict[str, Any]) -> None:
+        at: Path_ = ("step", i)
+        do = step["do"]
+        allowed = set(ACTION_KEYS[do]) | set(COMMON_STEP_KEYS)
+        for key in step:
+            if key not in allowed:
+                takes = ", ".join(ACTION_KEYS[do]) or "nothing else"
+                self.fail(at + (key,), f"do = {do!r} doesn't take {key!r} (it takes: {takes})")
+        if do == "look" and ("expect_error" in step or "decisions" in step):
+            self.fail(at + ("do",), "a 'look' step does nothing, so it can't have decisions or "
+                      "expect an error")
+        for key in ("card", "object", "sacrifice", "tap"):
+            if key in step:
+                self.ref(at + (key,), step[key])
+        for key in ("targets",):
+            for v in step.get(key, []):
+                self.ref(at + (key,), v, players=True)
+        for key in ("attackers", "exert", "objects"):
+            for v in step.get(key, []):
+                self.ref(at + (key,), v)
+        for blocker, attacker in step.get("blocks", {}).items():
+            self.ref(at + ("blocks", blocker), blocker)
+            self.ref(at + ("blocks", blocker), attacker)
+        if "player" in step:
+            self.player(at + ("player",), step["player"])
+        if "expect_error" in step and "labels" in step:
+            self.fail(at + ("labels",), "a step that expects an error creates nothing to label")
+        for label, card_name in step.get("labels", {}).items():
+            self.new_label(at + ("labels", label),
+                           label, self.card(at + ("labels", label), card_name))
+        if "expect" in step:
+            self.expect(at + ("expect",), step["expect"])
+
+    def expect(self, at: Path_, exp: dict[str, Any]) -> None:
+        from rulekit.events import EventKind
+
+        for key in OBJECT_KEYED:
+            for ref in exp.get(key, {}):
+                self.ref(at + (key, ref), ref)
+        for ref, host in exp.get("attached", {}).items():
+            self.ref(at + ("attached", ref), host)
+        for key in ("pool", "life", "contents"):
+            for p in exp.get(key, {}):
+                self.player(at + (key, p), p)
+        for p, zones in exp.get("contents", {}).items():
+            for zone, names in zones.items():
+                for n in names:
+                    self.card(at + ("contents", p, zone), n)
+        for p in exp.get("controller", {}).values():
+            self.player(at + ("controller",), p)
+        if "active" in exp:
+            self.player(at + ("active",), exp["active"])
+        for key in ("count", "tokens"):
+            for n in exp.get(key, {}):
+                self.card(at + (key, n), n)
+        kinds = [k.value for k in EventKind]
+        for key in ("events", "no_events"):
+            for kind in exp.get(key, []):
+                if kind not in kinds:
+                    close = difflib.get_close_matches(kind, kinds, n=1, cutoff=0.5)
+                    hint = f"; did you mean {close[0]!r}?" if close else ""
+                    self.fail(at + (key,), f"{kind!r} is not an event kind{hint}")
+
+
+# ---------------------------------------------------------------------------- writing
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key(k: str) -> str:
+    return k if _BARE_KEY.match(k) else _str(k)
+
+
+def _str(s: str) -> str:
+    out = json.dumps(s, ensure_ascii=False)
+    return out.replace("\x7f", "\\u007f")
+
+
+def _ml_str(s: str) -> str:
+    body = []
+    for ch in s:
+        if ch == "\\":
+            body.append("\\\\")
+        elif ch == '"':
+            body.append('\\"')
+        elif ch == "\n":
+            body.append("\n")
+        elif ord(ch) < 0x20 or ch == "\x7f":
+            body.append(f"\\u{ord(ch):04x}")
+        else:
+            body.append(ch)
+    return '"""\n' + "".join(body) + '"""'
+
+
+def _value(v: Any, *, multiline: bool = False) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return _ml_str(v) if multiline and "\n" in v else _str(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        if not v:
+            return "{}"
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"can't write {type(v).__name__} in a scenario")
+
+
+def _ordered(d: dict[str, Any], order: tuple[str, ...]) -> list[tuple[str, Any]]:
+    rank = {k: i for i, k in enumerate(order)}
+    return sorted(d.items(), key=lambda kv: (rank.get(kv[0], len(order)), kv[0]))
+
+
+def dumps(scenario: Scenario | dict[str, Any]) -> str:
+    """Canonical TOML for a scenario: fixed key order, one `[[step]]` per step, expectations as
+    dotted keys. `loads(dumps(s)) == s` for every valid scenario."""
+    data = scenario.data if isinstance(scenario, Scenario) else scenario
+    out: list[str] = []
+    for k, v in _ordered(data, TOP_ORDER):
+        if k in ("setup", "step"):
+            continue
+        out.append(f"{_key(k)} = {_value(v, multiline=True)}")
+    setup = data.get("setup", {})
+    out += ["", "[setup]"]
+    for k, v in _ordered(setup, SETUP_ORDER):
+        if k in ("pool", *ZONE_LISTS, "permanent"):
+            continue
+        out.append(f"{_key(k)} = {_value(v)}")
+    for k in ("pool", *ZONE_LISTS):
+        if k in setup:
+            out += ["", f"[setup.{k}]"]
+            out += [f"{_key(p)} = {_value(v)}" for p, v in setup[k].items()]
+    for perm in setup.get("permanent", []):
+        out += ["", "[[setup.permanent]]"]
+        out += [f"{_key(k)} = {_value(v)}" for k, v in _ordered(perm, PERMANENT_ORDER)]
+    for step in data.get("step", []):
+        out += ["", "[[step]]"]
+        for k, v in _ordered(step, STEP_ORDER):
+            if k != "expect":
+                out.append(f"{_key(k)} = {_value(v, multiline=True)}")
+        if "expect" in step:
+            out += ["", "[step.expect]"]
+            for k, v in _ordered(step["expect"], EXPECT_ORDER):
+                if isinstance(v, dict) and v:
+                    for sub, val in v.items():
+                        if k == "contents" and isinstance(val, dict) and val:
+                            out += [f"{k}.{_key(sub)}.{_key(z)} = {_value(names)}"
+                                    for z, names in val.items()]
+                        else:
+                            out.append(f"{k}.{_key(sub)} = {_value(val)}")
+                else:
+                    out.append(f"{_key(k)} = {_value(v)}")
+    return "\n".join(out).lstrip("\n") + "\n"

@@ -1,0 +1,568 @@
+"""Playing a scenario on the engine: set-up, one action per step, expectations checked after it.
+
+The runner only translates: labels to object ids, step tables to `Game.perform` calls, and the
+game's state to the notation of expectations. It never fixes up what the engine does.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulekit.errors import RulesError, ScenarioError
+from rulekit.events import Event, EventKind
+from rulekit.mana import TYPES, ManaType
+from rulekit.state import GameObject, Step, Zone
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+    from rulekit.scenario.model import Scenario
+
+_TYPE_ORDER = {t.value: i for i, t in enumerate(TYPES)}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One expectation after a step: what was checked (`description`, written like the TOML
+    key, e.g. `pool.Alice`), the expected and the actual value (in the scenario's notation),
+    whether it held, and the line where the expectation is written."""
+
+    description: str
+    expected: Any
+    actual: Any
+    ok: bool
+    line: int = 0
+
+    def __iter__(self):  # noqa: ANN204 - (description, expected, actual, ok) unpacking
+        return iter((self.description, self.expected, self.actual, self.ok))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"what": self.description, "expected": self.expected, "actual": self.actual,
+                "ok": self.ok, "line": self.line}
+
+
+@dataclass
+class StepResult:
+    """What happened in one step. `number` 0 is the set-up. `events` are the events this step
+    added to the log (empty for an expected error: a refused action leaves no trace);
+    `snapshot` is `Game.snapshot()` after the step; `error` the RulesError the step expected
+    (None otherwise); `labels` maps every label bound so far to its object's current id;
+    `game` rebuilds the `Game` as it was after this step (by replaying: a fresh copy each time).
+    `line` is where the step starts in the file; `actions` the game's recorded actions so far."""
+
+    number: int
+    narration: str
+    action: dict[str, Any]
+    events: list[Event]
+    snapshot: dict[str, Any]
+    error: RulesError | None = None
+    checks: list[Check] = field(default_factory=list)
+    labels: dict[str, int] = field(default_factory=dict)
+    line: int = 0
+    actions: list[tuple[str, dict[str, Any]]] = field(default_factory=list, repr=False)
+    init: tuple[tuple[str, ...], int] = field(default=(("Alice", "Bob"), 20), repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def failures(self) -> list[Check]:
+        return [c for c in self.checks if not c.ok]
+
+    @property
+    def game(self) -> Game:
+        """A new `Game` as it was after this step, rebuilt by replaying the recorded actions
+        (each access builds a fresh one: change it freely, e.g. in a sandbox)."""
+        from rulekit.game import Game
+
+        game = Game(self.init[0], life=self.init[1])
+        for name, kwargs in self.actions:
+            game.perform(name, **kwargs)
+        return game
+
+
+# ---------------------------------------------------------------------------- notation
+def unit_text(unit: Any) -> str:
+    """A mana unit in scenario notation: `G`, `C (powerstone)`, `W (cavern:Elf)`."""
+    r = unit.restriction
+    if r is None:
+        return unit.type.value
+    if r.key == "cavern":
+        return f"{unit.type.value} (cavern:{r.creature_type})"
+    return f"{unit.type.value} ({r.key})"
+
+
+def mana_sort(items: list[str]) -> list[str]:
+    return sorted(items, key=lambda s: (_TYPE_ORDER.get(s[:1], 9), s))
+
+
+def pool_mana_json(text: str) -> dict[str, str]:
+    """`"C (powerstone)"` -> `{"type": "C", "restriction": "powerstone"}` for `set_pool`."""
+    kind, _, rest = text.partition(" ")
+    out = {"type": kind}
+    rest = rest.strip("()")
+    if rest:
+        key, _, creature = rest.partition(":")
+        out["restriction"] = key
+        if creature:
+            out["creature_type"] = creature
+    return out
+
+
+# ---------------------------------------------------------------------------- running
+class _Runner:
+    def __init__(self, scenario: Scenario) -> None:
+        from rulekit.game import Game
+
+        self.sc = scenario
+        setup = scenario.data["setup"]
+        self.players = scenario.players
+        life = setup.get("life", 20)
+        self.base_life = life if isinstance(life, int) else 20
+        self.game = Game(self.players, life=self.base_life)
+        self.labels: dict[str, int] = {}  # label -> the id it was first given
+        self.unbound: dict[str, int] = {}  # label -> step that failed to bind it
+
+    # -- labels and references
+    def current(self, obj_id: int) -> GameObject:
+        """Follow the object through its zone changes (CR 400.7: each is a new object)."""
+        objects = self.game.state.objects
+        obj = objects[obj_id]
+        seen = 0
+        while obj.moved_to is not None and obj.moved_to in objects and seen < 10_000:
+            obj = objects[obj.moved_to]
+            seen += 1
+        return obj
+
+    def label_of(self, obj_id: int) -> str | None:
+        for label, first in self.labels.items():
+            if self.current(first).id == obj_id:
+                return label
+        return None
+
+    def resolve(self, ref: str, path: tuple[Any, ...], *, zone: Zone | None = Zone.BATTLEFIELD,
+                players: bool = False) -> Any:
+        if ref in self.labels:
+            return self.current(self.labels[ref]).id
+        if ref in self.unbound:
+            self.fail(path, f"the label {ref!r} was never bound: step {self.unbound[ref]} created "
+                      "no such object")
+        if players and ref in self.players:
+            return ref
+        found = self.game.find_all(_card_name(ref), zone=zone)
+        if not found:
+            where = {Zone.BATTLEFIELD: " on the battlefield", Zone.HAND: " in a hand"}.get(
+                zone, f" in the {zone.value}" if zone else "")  # type: ignore[arg-type]
+            self.fail(path, f"there is no {ref}{where} to use here")
+        return found[0].id
+
+    def fail(self, path: tuple[Any, ...], message: str) -> None:
+        from rulekit.scenario.model import _at, where
+
+        raise ScenarioError(f"{_at(where(path))}{message}", path=self.sc.path,
+                            line=self.sc.lines.line(path))
+
+    # -- set-up
+    def setup(self) -> StepResult:
+        sc, game = self.sc, self.game
+        setup = sc.data["setup"]
+        game.perform("set_turn", turn=setup.get("turn", 1),
+                     active=setup.get("active", self.players[0]),
+                     step=setup.get("step", Step.MAIN1.value))
+        life = setup.get("life")
+        if isinstance(life, dict):
+            for player, total in life.items():
+                self._setup(("setup", "life", player), "set_life", player=player, life=total)
+        perms = list(enumerate(setup.get("permanent", [])))
+        placed: set[str] = set()
+        while perms:  # hosts before what is attached to them, else in file order
+            n = next((n for n, (_, p) in enumerate(perms)
+                      if p.get("attached_to") is None or p["attached_to"] in placed), 0)
+            i, perm = perms.pop(n)
+            status = {k: perm[k] for k in ("tapped", "sick", "counters", "choices", "owner",
+                                           "token", "attacking") if k in perm}
+            if "attached_to" in perm:
+                status["attached_to"] = self.current(self.labels[perm["attached_to"]]).id
+            obj = self._setup(("setup", "permanent", i), "add", card=_card_name(perm["card"]),
+                              player=perm.get("controller",
+                                              setup.get("active", self.players[0])),
+                              zone="battlefield", **status)
+            if "name" in perm:
+                self.labels[perm["name"]] = obj.id
+                placed.add(perm["name"])
+        for zone in ("library", "hand", "graveyard", "exile"):
+            for player, entries in setup.get(zone, {}).items():
+                for entry in entries:
+                    card_name = entry if isinstance(entry, str) else entry["card"]
+                    obj = self._setup(("setup", zone, player), "add",
+                                      card=_card_name(card_name), player=player, zone=zone)
+                    if isinstance(entry, dict) and "name" in entry:
+                        self.labels[entry["name"]] = obj.id
+        for player, mana in setup.get("pool", {}).items():
+            self._setup(("setup", "pool", player), "set_pool", player=player,
+                        mana=[pool_mana_json(m) for m in mana])
+        return StepResult(
+            number=0, narration=sc.description or sc.title, action={"do": "set-up"},
+            events=list(game.log), snapshot=game.snapshot(), labels=self._label_ids(),
+            line=sc.line("setup"), actions=list(game.actions),
+            init=(tuple(self.players), self.base_life))
+
+    def _setup(self, path: tuple[Any, ...], name: str, **kwargs: Any) -> Any:
+        try:
+            return self.game.perform(name, **kwargs)
+        except RulesError as err:
+            self.fail(path, f"can't set this up: {err}")
+
+    def _label_ids(self) -> dict[str, int]:
+        return {label: self.current(first).id for label, first in self.labels.items()}
+
+    # -- steps
+    def step(self, index: int) -> StepResult:
+        sc, game = self.sc, self.game
+        step = sc.steps[index]
+        number = index + 1
+        at = ("step", index)
+        mark = len(game.log)
+        before_ids = set(game.state.objects)
+        before_snapshot = game.snapshot_json()
+        error: RulesError | None = None
+        checks: list[Check] = []
+        call = self._call(step, at)
+        expected_error = step.get("expect_error")
+        if call is not None:
+            name, kwargs = call
+            try:
+                if name == "undo":
+                    game.undo(kwargs["n"])
+                else:
+                    game.perform(name, **kwargs)
+            except RulesError as err:
+                if expected_error is None:
+                    hint = f'expect_error = {{ rule = "{err.rule}" }}' if err.rule else \
+                        f'expect_error = {{ contains = "{err.reason[:40]}" }}'
+                    self.fail(at + ("do",), f"the action was refused: {err}. If that is the "
+                              f"point of the step, add {hint}")
+                error = err
+            except ScenarioError:
+                raise
+            except Exception as err:  # an engine bug: say so plainly, no traceback
+                self.fail(at + ("do",), f"the engine failed ({type(err).__name__}: {err}); "
+                          "this is a bug in rulekit, not in the scenario")
+        if expected_error is not None:
+            checks.append(self._error_check(expected_error, error, at))
+            if error is not None:
+                same = game.snapshot_json() == before_snapshot and len(game.log) == mark
+                checks.append(Check("nothing changed", True, same, same,
+                                    sc.lines.line(at + ("expect_error",))))
+        events = list(game.log.since(mark)) if len(game.log) >= mark else []
+        if step.get("do") == "undo":
+            events = []
+        for label, card_name in step.get("labels", {}).items():
+            checks.append(self._bind(label, card_name, before_ids, number, at))
+        checks += self._expect(step.get("expect", {}), events, at + ("expect",))
+        action = {k: v for k, v in step.items() if k not in ("narration", "expect")}
+        return StepResult(
+            number=number, narration=step["narration"], action=action, events=events,
+            snapshot=game.snapshot(), error=error, checks=checks, labels=self._label_ids(),
+            line=sc.lines.line(at), actions=list(game.actions),
+            init=(tuple(self.players), self.base_life))
+
+    def _call(self, step: dict[str, Any], at: tuple[Any, ...]) -> tuple[str, dict[str, Any]] | None:
+        do = step["do"]
+        if do == "look":
+            return None
+        if do == "undo":
+            return "undo", {"n": step.get("n", 1)}
+        kw: dict[str, Any] = {}
+        hand = Zone.HAND
+        if do in ("play_land", "cast"):
+            kw["object"] = self.resolve(step["card"], at + ("card",), zone=hand)
+        if "object" in step:
+            kw["object"] = self.resolve(step["object"], at + ("object",))
+        if do == "cast":
+            kw["x"] = step.get("x")
+            kw["targets"] = [self.resolve(t, at + ("targets",), players=True)
+                             for t in step.get("targets", [])]
+        if do == "activate":
+            kw["ability"] = self._ability(kw["object"], step.get("ability"), at)
+            kw["x"] = step.get("x")
+            kw["mana"] = step.get("mana")
+            kw["targets"] = [self.resolve(t, at + ("targets",), players=True)
+                             for t in step.get("targets", [])]
+            for key in ("sacrifice", "tap"):
+                kw[key] = self.resolve(step[key], at + (key,)) if key in step else None
+        if do == "tap_for_mana":
+            kw["mana"] = step.get("mana")
+        if do == "advance":
+            kw["to"] = step.get("to")
+        if do == "declare_attackers":
+            kw["attackers"] = [self.resolve(r, at + ("attackers",)) for r in step.get("attackers", [])]
+            kw["exert"] = [self.resolve(r, at + ("exert",)) for r in step.get("exert", [])]
+        if do == "declare_blockers":
+            kw["blocks"] = {str(self.resolve(b, at + ("blocks", b))):
+                            self.resolve(a, at + ("blocks", b)) for b, a in step["blocks"].items()}
+        if do in ("destroy", "exile"):
+            kw["objects"] = [self.resolve(r, at + ("objects",)) for r in step["objects"]]
+        if do == "gain_control":
+            kw["player"] = step["player"]
+            kw["until_end_of_turn"] = step.get("until_end_of_turn", True)
+        decisions = self._decisions(step.get("decisions", {}), at + ("decisions",))
+        if decisions:
+            kw["decisions"] = decisions
+        return do, kw
+
+    def _ability(self, obj_id: int, ability: Any, at: tuple[Any, ...]) -> int | None:
+        if ability is None or isinstance(ability, int):
+            return ability
+        from rulekit.abilities import Activated
+
+        abilities = self.game.chars(self.game.obj(obj_id)).abilities
+        matches = [i for i, a in enumerate(abilities)
+                   if isinstance(a, Activated) and ability.casefold() in a.text.casefold()]
+        if len(matches) != 1:
+            texts = "; ".join(f"{i}: {a.text}" for i, a in enumerate(abilities)
+                              if isinstance(a, Activated))
+            what = "no" if not matches else "more than one"
+            self.fail(at + ("ability",), f"{what} ability of {self.game.describe(obj_id)} "
+                      f"matches {ability!r} (its abilities: {texts or 'none'})")
+        return matches[0]
+
+    def _decisions(self, decisions: dict[str, Any], at: tuple[Any, ...]) -> dict[str, list[Any]]:
+        out: dict[str, list[Any]] = {}
+        for key, value in decisions.items():
+            values = value if isinstance(value, list) else [value]
+            out[key] = [self._decision_value(v, at + (key,)) for v in values]
+        return out
+
+    def _decision_value(self, value: Any, at: tuple[Any, ...]) -> Any:
+        if isinstance(value, str) and (value in self.labels or value in self.unbound):
+            return self.resolve(value, at)
+        return value
+
+    def _error_check(self, expected: dict[str, Any], error: RulesError | None,
+                     at: tuple[Any, ...]) -> Check:
+        parts = []
+        if "rule" in expected:
+            parts.append(f"CR {expected['rule']}")
+        if "contains" in expected:
+            parts.append(f"containing {expected['contains']!r}")
+        want = "refused" + (f" ({', '.join(parts)})" if parts else "")
+        line = self.sc.lines.line(at + ("expect_error",))
+        if error is None:
+            return Check("expect_error", want, "the action was allowed", False, line)
+        ok = ("rule" not in expected or error.rule == expected["rule"]) and (
+            "contains" not in expected or expected["contains"].casefold() in str(error).casefold())
+        return Check("expect_error", want, f"refused: {error}", ok, line)
+
+    def _bind(self, label: str, card_name: str, before: set[int], number: int,
+              at: tuple[Any, ...]) -> Check:
+        game = self.game
+        objects = game.state.objects
+        successors = {o.moved_to for o in objects.values() if o.moved_to is not None}
+        taken = set(self.labels.values())
+        name = _card_name(card_name)
+        fresh = sorted(i for i in objects if i not in before and i not in successors
+                       and i not in taken)
+        line = self.sc.lines.line(at + ("labels", label))
+        for i in fresh:
+            obj = objects[i]
+            if name in (game.chars(obj).name, obj.card.name):
+                self.labels[label] = i
+                return Check(f"labels.{label}", f"a new {name}", game.describe(obj), True, line)
+        self.unbound[label] = number
+        return Check(f"labels.{label}", f"a new {name}", "no new object by that name", False, line)
+
+    # -- expectations
+    def _expect(self, exp: dict[str, Any], events: list[Event], at: tuple[Any, ...]) -> list[Check]:
+        from rulekit.scenario.model import EXPECT_ORDER
+
+        checks: list[Check] = []
+        for key in EXPECT_ORDER:
+            if key not in exp:
+                continue
+            value = exp[key]
+            if isinstance(value, dict) and key not in ("contents",):
+                for sub, want in value.items():
+                    path = at + (key, sub)
+                    got = self._actual(key, sub, want, events, path)
+                    checks.append(self._compare(f"{key}.{sub}", key, want, got, path))
+            elif key == "contents":
+                for player, zones in value.items():
+                    for zone, want in zones.items():
+                        path = at + (key, player, zone)
+                        got = self._contents(player, zone)
+                        checks.append(Check(f"contents.{player}.{zone}", sorted(want), got,
+                                            sorted(want) == got, self.sc.lines.line(path)))
+            else:
+                path = at + (key,)
+                got = self._actual(key, None, value, events, path)
+                checks.append(self._compare(key, key, value, got, path))
+        return checks
+
+    def _compare(self, what: str, key: str, want: Any, got: Any, path: tuple[Any, ...]) -> Check:
+        line = self.sc.lines.line(path)
+        if key == "pool":
+            want = mana_sort(list(want))
+            return Check(what, want, got, want == got, line)
+        if key == "could_produce":
+            want = mana_sort(list(want))
+            return Check(what, want, got, want == got, line)
+        if key == "counters":
+            want = {k: v for k, v in want.items() if v}
+            return Check(what, want, got, want == got, line)
+        if key == "events":
+            missing = [k for k in want if k not in got]
+            return Check(what, want, got, not missing, line)
+        if key == "no_events":
+            present = [k for k in want if k in got]
+            return Check(what, want, present, not present, line)
+        if key in ("rules", "log"):
+            return Check(what, want, got, got == want, line)
+        return Check(what, want, got, want == got, line)
+
+    def _actual(self, key: str, sub: str | None, want: Any, events: list[Event],
+                path: tuple[Any, ...]) -> Any:
+        game, state = self.game, self.game.state
+        if key == "turn":
+            return state.turn
+        if key == "step":
+            return state.step.value
+        if key == "active":
+            return state.active
+        if key == "life":
+            return state.players[sub].life
+        if key == "pool":
+            return mana_sort([unit_text(u) for u in state.players[sub].pool])
+        if key == "count":
+            name = _card_name(sub)
+            return sum(1 for o in state.battlefield() if game.chars(o).name == name)
+        if key == "tokens":
+            name = _card_name(sub)
+            return sum(1 for o in state.battlefield() if o.token and game.chars(o).name == name)
+        if key == "stack":
+            return [item.source_name for item in state.stack]
+        if key == "events":
+            return sorted({e.kind.value for e in events})
+        if key == "no_events":
+            return sorted({e.kind.value for e in events})
+        if key == "rules":
+            cited = {r for e in events for r in e.rules}
+            return [r for r in want if r in cited]
+        if key == "log":
+            texts = [e.text.casefold() for e in events]
+            return [s for s in want if any(s.casefold() in t for t in texts)]
+        if key == "triggered":
+            return self._triggered(sub, events)  # type: ignore[arg-type]
+        obj = game.obj(self._object(sub, path))  # type: ignore[arg-type]
+        if key == "tapped":
+            return obj.tapped
+        if key == "sick":
+            return obj.sick
+        if key == "counters":
+            return {k: v for k, v in sorted(obj.counters.items()) if v}
+        if key == "pt":
+            chars = game.chars(obj)
+            if chars.power is None or chars.toughness is None:
+                return "not a creature"
+            return f"{chars.power}/{chars.toughness}"
+        if key == "zone":
+            return obj.zone.value
+        if key == "controller":
+            return game.controller_of(obj)
+        if key == "attached":
+            host = obj.attached_to
+            if host is None:
+                return "nothing"
+            want_id = self._object(want, path)
+            return want if host == want_id else (self.label_of(host) or game.describe(host))
+        if key == "could_produce":
+            return mana_sort([t.value for t in game.could_produce(obj)])
+        raise AssertionError(f"unknown expectation {key}")  # pragma: no cover
+
+    def _object(self, ref: str, path: tuple[Any, ...]) -> int:
+        return self.resolve(ref, path, zone=Zone.BATTLEFIELD)
+
+    def _triggered(self, ref: str, events: list[Event]) -> int:
+        """How many times an ability of `ref` triggered in this step: triggered mana abilities
+        log TRIGGERED, the others PUT_ON_STACK (CR 603.2, 603.3)."""
+        game = self.game
+        kinds = (EventKind.TRIGGERED, EventKind.PUT_ON_STACK)
+        if ref in self.labels:
+            ids = self._chain(self.labels[ref])
+            return sum(1 for e in events if e.kind in kinds and e.subject in ids)
+        name = _card_name(ref)
+        count = 0
+        for e in events:
+            if e.kind in kinds and e.subject is not None and e.subject in game.state.objects:
+                if game.chars(game.state.objects[e.subject]).name == name:
+                    count += 1
+        return count
+
+    def _chain(self, first: int) -> set[int]:
+        objects = self.game.state.objects
+        ids, cur = {first}, objects[first]
+        while cur.moved_to is not None and cur.moved_to in objects and cur.moved_to not in ids:
+            ids.add(cur.moved_to)
+            cur = objects[cur.moved_to]
+        return ids
+
+    def _contents(self, player: str, zone: str) -> list[str]:
+        game, state = self.game, self.game.state
+        if zone == "battlefield":
+            objs = game.permanents(player)
+        else:
+            objs = state.owned_in(Zone(zone), player)
+        return sorted(game.chars(o).name for o in objs)
+
+
+def _card_name(name: str) -> str:
+    from rulekit.cards import card
+
+    try:
+        return card(name).name
+    except LookupError:
+        return name
+
+
+def play(scenario: Scenario) -> list[StepResult]:
+    """Play every step; see `Scenario.play`."""
+    runner = _Runner(scenario)
+    results = [_guard(scenario, ("setup",), runner.setup)]
+    for i in range(len(scenario.steps)):
+        results.append(_guard(scenario, ("step", i), runner.step, i))
+    return results
+
+
+def _guard(scenario: Scenario, path: tuple[Any, ...], fn: Any, *args: Any) -> StepResult:
+    """Anything but a ScenarioError escaping a step is the engine's fault: one line, no
+    traceback (the runner doesn't paper over it)."""
+    from rulekit.scenario.model import _at, where
+
+    try:
+        return fn(*args)
+    except ScenarioError:
+        raise
+    except RulesError as err:
+        raise ScenarioError(f"{_at(where(path))}{err}", path=scenario.path,
+                            line=scenario.lines.line(path)) from None
+    except Exception as err:
+        raise ScenarioError(f"{_at(where(path))}the engine failed ({type(err).__name__}: "
+                            f"{err}); this is a bug in rulekit, not in the scenario",
+                            path=scenario.path, line=scenario.lines.line(path)) from err
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON data for anything the engine logs (events' data can hold engine objects)."""
+    return json.loads(json.dumps(value, default=_default, sort_keys=True))
+
+
+def _default(value: Any) -> Any:
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    if isinstance(value, (ManaType, Zone, Step)):
+        return value.value
+    return str(value)

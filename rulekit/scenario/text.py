@@ -1,0 +1,167 @@
+"""Plain-text and JSON views of a played scenario (used by `python -m rulekit run`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rulekit.events import Event
+from rulekit.scenario.model import Scenario
+from rulekit.scenario.runner import Check, StepResult, jsonable
+
+# -------------------------------------------------------------------------- text
+
+
+def _fmt(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def action_text(result: StepResult) -> str:
+    act = dict(result.action)
+    do = act.pop("do", "")
+    for key in ("narration", "expect", "labels"):
+        act.pop(key, None)
+    args = " ".join(f"{k}={_fmt(v)}" for k, v in act.items())
+    return f"{do} {args}".strip()
+
+
+def event_lines(events: list[Event], indent: str = "    ") -> list[str]:
+    """Events as a tree (children under their cause), each with its cause kind and rules."""
+    depth: dict[int, int] = {}
+    out = []
+    for e in events:
+        d = depth[e.parent] + 1 if e.parent in depth else 0
+        depth[e.id] = d
+        rules = f"  (CR {', '.join(e.rules)})" if e.rules else ""
+        applied = ""
+        if e.applied:
+            applied = "  [changed by " + ", ".join(a.effect for a in e.applied) + "]"
+        out.append(f"{indent}{'  ' * d}- [{e.cause.value}] {e.text}{rules}{applied}")
+    return out
+
+
+def board_lines(snapshot: dict[str, Any], labels: dict[str, int],
+                indent: str = "    ") -> list[str]:
+    by_id = {v: k for k, v in labels.items()}
+    out = []
+    for player in snapshot["players"]:
+        name = player["name"]
+        pool = "".join(_unit(u) for u in player["pool"]) or "empty"
+        perms = []
+        for o in snapshot["objects"]:
+            if o["zone"] != "battlefield" or o["controller"] != name:
+                continue
+            bits = []
+            if o["id"] in by_id:
+                bits.append(by_id[o["id"]])
+            if o.get("tapped"):
+                bits.append("tapped")
+            if o.get("sick"):
+                bits.append("sick")
+            if o.get("token"):
+                bits.append("token")
+            if o.get("counters"):
+                bits += [f"{n}x{c}" for c, n in o["counters"].items()]
+            if o.get("attached_to") is not None:
+                host = o["attached_to"]
+                bits.append(f"on {by_id.get(host, f'#{host}')}")
+            if o.get("attacking"):
+                bits.append("attacking")
+            extra = f" ({', '.join(bits)})" if bits else ""
+            card = o.get("copiable") or o["card"]
+            perms.append(f"{card}#{o['id']}{extra}")
+        out.append(f"{indent}{name}: life {player['life']}, pool {pool}; "
+                   f"{'; '.join(perms) or 'no permanents'}")
+    if snapshot["stack"]:
+        out.append(f"{indent}stack (top last): " + "; ".join(i["text"] for i in snapshot["stack"]))
+    return out
+
+
+def _unit(u: dict[str, Any]) -> str:
+    return "{" + u["type"] + "}" + ("*" if u.get("restriction") else "")
+
+
+def check_line(c: Check) -> str:
+    mark = "ok  " if c.ok else "FAIL"
+    if c.ok:
+        return f"{mark} {c.description} = {_fmt(c.expected)}"
+    return f"{mark} {c.description}: expected {_fmt(c.expected)}, got {_fmt(c.actual)}"
+
+
+def failure_lines(scenario: Scenario, results: list[StepResult]) -> list[str]:
+    """`file:line: step k: what: expected ..., got ...` for each failed expectation."""
+    out = []
+    for r in results:
+        for c in r.failures:
+            out.append(f"{scenario.path}:{c.line}: step {r.number}: {c.description}: "
+                       f"expected {_fmt(c.expected)}, got {_fmt(c.actual)}")
+    return out
+
+
+def render(scenario: Scenario, results: list[StepResult]) -> str:
+    rulings = f" ({', '.join(scenario.rulings)})" if scenario.rulings else ""
+    out = [f"{scenario.title}{rulings}", f"file: {scenario.path}"]
+    if scenario.pending:
+        out.append("status: pending-engine (the engine can't play all of this yet)")
+    for r in results:
+        out.append("")
+        if r.number == 0:
+            out.append("Set-up")
+            out += ["  " + ln for ln in r.narration.strip().splitlines()]
+            out.append("  board:")
+            out += board_lines(r.snapshot, r.labels)
+            continue
+        out.append(f"Step {r.number}: {action_text(r)}")
+        out += ["  " + ln for ln in r.narration.strip().splitlines()]
+        if r.error is not None:
+            out.append(f"  refused, as expected: {r.error}")
+        if r.events:
+            out.append("  events:")
+            out += event_lines(r.events)
+        out.append("  board:")
+        out += board_lines(r.snapshot, r.labels)
+        out += ["  " + check_line(c) for c in r.checks]
+    failures = failure_lines(scenario, results)
+    out.append("")
+    if failures:
+        out.append(f"{len(failures)} expectation(s) failed:")
+        out += failures
+    else:
+        checks = sum(len(r.checks) for r in results)
+        out.append(f"all {checks} expectation(s) hold")
+    return "\n".join(out)
+
+
+# -------------------------------------------------------------------------- JSON
+
+
+def to_json(scenario: Scenario, results: list[StepResult]) -> dict[str, Any]:
+    """The `run --json` document (schema: rulekit/scenario/run_output.schema.json)."""
+    steps = []
+    for r in results:
+        steps.append({
+            "number": r.number,
+            "narration": r.narration,
+            "action": jsonable(r.action),
+            "line": r.line,
+            "error": None if r.error is None else {"message": str(r.error), "rule": r.error.rule},
+            "events": [jsonable(e.to_json()) for e in r.events],
+            "state": jsonable(r.snapshot),
+            "labels": dict(r.labels),
+            "checks": [jsonable(c.to_json()) for c in r.checks],
+            "ok": r.ok,
+        })
+    return {
+        "format": "rulekit-run/1",
+        "file": scenario.path,
+        "title": scenario.title,
+        "rulings": scenario.rulings,
+        "status": scenario.status,
+        "ok": all(r.ok for r in results),
+        "steps": steps,
+    }
+
+
+def error_json(path: str, line: int | None, message: str) -> dict[str, Any]:
+    return {"format": "rulekit-run/1", "file": path, "ok": False,
+            "error": {"file": path, "line": line, "message": message}}

@@ -1,0 +1,147 @@
+"""`python -m rulekit`: run, check, diagram(s) and coverage, run as a user would (subprocess)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from rulekit.scenario import shipped
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "bad_scenarios"
+OUTPUT_SCHEMA = json.loads(
+    (ROOT / "rulekit" / "scenario" / "run_output.schema.json").read_text("utf-8"))
+
+
+def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rulekit", *args], cwd=cwd, text=True,
+                          capture_output=True, timeout=120)
+
+
+def passing() -> Path:
+    return next(p for p in shipped() if p.name.startswith("r04"))
+
+
+def test_run_prints_narration_state_and_events_and_exits_0():
+    done = cli("run", str(passing()))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Step 1: tap_for_mana" in out and "Alice taps Exotic Orchard" in out
+    assert "[action]" in out and "[trigger]" in out  # events with their cause
+    assert "pool {G}{G}{G}" in out  # the compact board
+    assert out.rstrip().endswith("expectation(s) hold")
+    assert done.stderr == ""
+
+
+def test_run_exits_1_with_expected_and_actual_on_a_failed_expectation():
+    done = cli("run", str(CORPUS / "failed_expectation.toml"))
+    assert done.returncode == 1
+    assert "expected [\"G\", \"G\"], got [\"G\"]" in done.stderr
+    assert "failed_expectation.toml:16: step 1: pool.Alice" in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", ["unknown_card.toml", "binary.toml", "illegal_action.toml"])
+def test_run_exits_2_with_one_line_on_a_bad_file(name):
+    done = cli("run", str(CORPUS / name))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and f"{name}:" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_run_json_follows_the_documented_schema():
+    done = cli("run", "--json", str(passing()))
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    jsonschema.validate(doc, OUTPUT_SCHEMA)
+    assert doc["ok"] and doc["steps"][0]["number"] == 0
+    assert [s["number"] for s in doc["steps"]] == list(range(len(doc["steps"])))
+    kinds = {e["kind"] for s in doc["steps"] for e in s["events"]}
+    assert {"mana_added", "triggered", "note"} <= kinds
+
+
+def test_run_json_of_a_failing_and_a_bad_file_follows_the_schema():
+    failing = cli("run", "--json", str(CORPUS / "failed_expectation.toml"))
+    assert failing.returncode == 1
+    doc = json.loads(failing.stdout)
+    jsonschema.validate(doc, OUTPUT_SCHEMA)
+    assert not doc["ok"] and any(not c["ok"] for s in doc["steps"] for c in s["checks"])
+    bad = cli("run", "--json", str(CORPUS / "unknown_card.toml"))
+    assert bad.returncode == 2
+    doc = json.loads(bad.stdout)
+    jsonschema.validate(doc, OUTPUT_SCHEMA)
+    assert doc["error"]["line"] == 7 and "did you mean 'Forest'" in doc["error"]["message"]
+
+
+def test_check_runs_the_shipped_scenarios_by_default():
+    done = cli("check")
+    lines = done.stdout.strip().splitlines()
+    assert done.returncode == 0, done.stdout
+    passed = sum(1 for ln in lines if ln.startswith("PASS "))
+    assert lines[-1] == f"{passed} passed, 0 failed"
+    assert passed >= 10
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_check_counts_failures_and_searches_directories(tmp_path):
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "a.toml").write_text(passing().read_text("utf-8"), encoding="utf-8")
+    done = cli("check", str(good), str(CORPUS / "failed_expectation.toml"))
+    assert done.returncode == 1
+    assert done.stdout.strip().splitlines()[-1] == "1 passed, 1 failed"
+    done = cli("check", str(CORPUS))
+    n = len(list(CORPUS.glob("*.toml")))
+    assert done.returncode == 2
+    assert done.stdout.strip().splitlines()[-1] == f"0 passed, {n} failed"
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_check_reports_pending_scenarios_as_skipped(tmp_path):
+    text = passing().read_text("utf-8").replace("\n[setup]", 'status = "pending-engine"\n\n[setup]', 1)
+    (tmp_path / "pending.toml").write_text(text, encoding="utf-8")
+    done = cli("check", str(tmp_path))
+    assert done.returncode == 0
+    out = done.stdout.strip().splitlines()
+    assert out[0].startswith("SKIP ") and "it passes now" in out[0]
+    assert out[-2] == '1 skipped (status = "pending-engine")' and out[-1] == "0 passed, 0 failed"
+
+
+def test_usage_errors_exit_2_without_traceback():
+    for args in ([], ["nonsense"], ["run"], ["diagram", str(passing()), "-o", "out.png"]):
+        done = cli(*args)
+        assert done.returncode == 2, args
+        assert "Traceback" not in done.stderr
+
+
+def test_diagram_writes_dot_or_says_why_not(tmp_path):
+    out = tmp_path / "r04.dot"
+    done = cli("diagram", str(passing()), "--step", "1", "-o", str(out))
+    try:
+        importlib.import_module("rulekit.display.dot")
+    except ModuleNotFoundError:
+        assert done.returncode == 2 and "not installed" in done.stderr
+        return
+    assert done.returncode == 0, done.stderr
+    assert out.read_text("utf-8").lstrip().startswith(("digraph", "strict digraph"))
+    done = cli("diagram", str(passing()), "--step", "99", "-o", str(out))
+    assert done.returncode == 2 and "--step 99" in done.stderr
+
+
+def test_coverage_lists_every_ruling():
+    done = cli("coverage", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert [r["id"] for r in rows] == [f"R{i:02d}" for i in range(1, 20)]
+    r04 = rows[3]
+    assert any(t.startswith("tests/") and "::" in t for t in r04["tests"])
+    assert any("r04_" in s for s in r04["scenarios"])
+    table = cli("coverage")
+    assert table.returncode == 0 and table.stdout.startswith("R01 ")

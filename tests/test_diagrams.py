@@ -1,0 +1,458 @@
+"""Event and trigger flow diagrams: structure read back from the DOT text (no golden files).
+
+These tests need no Graphviz binary: they parse the DOT source that `log_diagram` builds.
+Rendering, accessibility and `diagrams/` are in test_diagrams_render.py.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+import pytest
+
+from rulekit import EventKind, Game
+from rulekit.display.dot import FOLD_AT, RELATIONS, ROLES, log_diagram, scenario_diagram
+
+OKABE_ITO = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
+NEUTRAL = {"#FFFFFF", "#DDDDDD"}
+EDGE_WORDS = set(RELATIONS.values()) | {"resolves", "changed by", "modified", "replaced",
+                                        "prevented"}
+
+
+# ------------------------------------------------------------------ a small DOT reader
+@dataclass
+class Dot:
+    nodes: dict[str, dict[str, str]] = field(default_factory=dict)
+    edges: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+    clusters: dict[str, dict[str, str]] = field(default_factory=dict)
+    members: dict[str, list[str]] = field(default_factory=dict)  # cluster -> nodes
+
+    def drawn(self) -> dict[str, dict[str, str]]:
+        """The nodes of the picture itself (not the legend)."""
+        return {n: a for n, a in self.nodes.items() if not n.startswith("legend_")}
+
+    def visible_edges(self) -> list[tuple[str, str, dict[str, str]]]:
+        return [e for e in self.edges if e[2].get("style") != "invis"]
+
+    def edge(self, tail: str, head: str) -> dict[str, str]:
+        found = [a for t, h, a in self.visible_edges() if (t, h) == (tail, head)]
+        assert found, f"no edge {tail} -> {head}"
+        return found[0]
+
+    def label(self, node: str) -> str:
+        """A node's label as plain text (HTML tags dropped, entities decoded)."""
+        import html
+
+        raw = self.nodes[node]["label"]
+        return html.unescape(re.sub(r"<BR/>", " ", re.sub(r"<(?!BR/)[^>]*>", "", raw))).strip()
+
+    def find(self, text: str) -> list[str]:
+        return [n for n in self.drawn() if text in self.label(n)]
+
+
+def _attrs(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(text):
+        m = re.compile(r"\s*([A-Za-z_]+)=").match(text, i)
+        if not m:
+            break
+        key, i = m.group(1), m.end()
+        if text[i] == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out[key], i = text[i + 1:j], j + 1
+        elif text[i] == "<":
+            depth, j = 0, i
+            while True:
+                depth += {"<": 1, ">": -1}.get(text[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            out[key], i = text[i + 1:j], j + 1
+        else:
+            m2 = re.compile(r"[^\s\]]+").match(text, i)
+            out[key], i = m2.group(0), m2.end()
+    return out
+
+
+def parse(source: str) -> Dot:
+    dot = Dot()
+    stack: list[str] = []
+    for line in source.splitlines():
+        s = line.strip()
+        if m := re.match(r"subgraph (cluster_\w+) \{$", s):
+            stack.append(m.group(1))
+            dot.members[m.group(1)] = []
+        elif s == "{" or s.startswith("subgraph "):
+            stack.append("")
+        elif s == "}":
+            if stack:
+                stack.pop()
+        elif m := re.match(r"(\w+) -> (\w+)(?: \[(.*)\])?$", s):
+            dot.edges.append((m.group(1), m.group(2), _attrs(m.group(3) or "")))
+        elif m := re.match(r"(\w+) \[(.*)\]$", s):
+            if m.group(1) in ("node", "edge", "graph"):
+                continue
+            dot.nodes[m.group(1)] = _attrs(m.group(2))
+            if stack and stack[-1]:
+                dot.members[stack[-1]].append(m.group(1))
+        elif stack and stack[-1].startswith("cluster_") and "label=" in s:
+            dot.clusters[stack[-1]] = _attrs(s)
+    return dot
+
+
+def node_of(game: Game, kind: EventKind, nth: int = -1) -> str:
+    found = [e for e in game.log if e.kind is kind]
+    return f"n{found[nth].id}"
+
+
+# ------------------------------------------------------------------ games
+def reflection_game() -> Game:
+    game = Game(["Alice", "Bob"])
+    forest = game.add("Forest")
+    game.add("Mana Reflection")
+    game.tap_for_mana(forest)
+    return game
+
+
+def city_game() -> Game:
+    game = Game(["Alice", "Bob"])
+    city = game.add("City of Brass")
+    game.tap_for_mana(city, "R")
+    game.resolve()
+    return game
+
+
+# ------------------------------------------------------------------ the visual grammar
+def test_every_role_has_its_own_shape_and_a_color_blind_safe_color():
+    looks = [(r.shape, r.style, tuple(r.extra)) for r in ROLES.values()]
+    assert len(set(looks)) == len(looks), "two roles look the same apart from color"
+    for role in ROLES.values():
+        assert role.fill in OKABE_ITO | NEUTRAL, role
+    colored = [r.fill for r in ROLES.values() if r.fill in OKABE_ITO]
+    assert len(set(colored)) == len(colored), "an Okabe-Ito color is used twice"
+
+
+def test_core_import_pulls_in_no_display_library():
+    code = ("import sys; from rulekit import Game; g = Game(); f = g.add('Forest'); "
+            "g.tap_for_mana(f); "
+            "print(sorted(m for m in ('graphviz', 'pandas', 'ipywidgets', 'rulekit.display') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------ structure
+def test_one_cluster_per_action_labelled_and_setup_folded():
+    game = reflection_game()
+    dot = parse(log_diagram(game).source)
+    labels = {name: _plain(a["label"]) for name, a in dot.clusters.items()}
+    assert labels["cluster_a1"] == "Set-up"  # both set-up actions share one cluster ...
+    assert len(dot.members["cluster_a1"]) == 1  # ... and one summary node
+    setup = dot.members["cluster_a1"][0]
+    assert "Alice's battlefield: Forest, Mana Reflection" in dot.label(setup)
+    assert labels["cluster_a3"] == "Action 3 · turn 1, precombat main phase"
+    root = node_of(game, EventKind.ACTION)
+    assert dot.members["cluster_a3"][0] == root
+    assert "Alice taps Forest (#1) for mana" in dot.label(root)
+    assert dot.nodes[root]["shape"] == "box" and "bold" in dot.nodes[root]["style"]
+    assert "cluster_legend" in dot.clusters
+
+
+@pytest.mark.ruling("R05")
+def test_mana_reflection_is_drawn_as_proposed_effect_actual():
+    game = reflection_game()
+    dot = parse(log_diagram(game).source)
+    added = [e for e in game.log if e.kind is EventKind.MANA_ADDED][-1]
+    proposed, effect, actual = f"p{added.id}", f"r{added.id}_0", f"n{added.id}"
+    assert "Alice would add {G} from Forest" in dot.label(proposed)
+    assert "dashed" in dot.nodes[proposed]["style"]
+    assert "Mana Reflection: modifies it" in dot.label(effect)
+    assert "614.1a" in dot.label(effect)
+    assert "Alice adds {G}{G} from Forest" in dot.label(actual)
+    assert dot.nodes[actual]["shape"] == "cylinder"  # mana entering a pool
+    assert dot.edge(f"n{added.parent}", proposed)["label"].strip() == "does"
+    assert dot.edge(proposed, effect)["label"].strip() == "changed by"
+    assert dot.edge(effect, actual)["label"].strip() == "modified"
+    assert not [t for t, h, _ in dot.visible_edges() if (t, h) == (f"n{added.parent}", actual)]
+
+
+def test_two_replacements_chain_in_the_order_applied():
+    game = Game(["Alice", "Bob"])
+    forest = game.add("Forest")
+    game.add("Mana Reflection")
+    game.add("Contamination")
+    game.tap_for_mana(forest, replacement_order=["Contamination"])
+    dot = parse(log_diagram(game).source)
+    added = [e for e in game.log if e.kind is EventKind.MANA_ADDED][-1]
+    first, second = f"r{added.id}_0", f"r{added.id}_1"
+    assert dot.label(first).startswith("Contamination: replaces it")
+    assert dot.label(second).startswith("Mana Reflection: modifies it")
+    assert dot.edge(first, second)["label"].strip() == "replaced"
+    assert dot.edge(second, f"n{added.id}")["label"].strip() == "modified"
+
+
+def test_cost_and_triggered_ability_chain_for_city_of_brass():
+    game = city_game()
+    dot = parse(log_diagram(game).source)
+    tapped = node_of(game, EventKind.TAPPED)
+    on_stack = node_of(game, EventKind.PUT_ON_STACK)
+    resolved = node_of(game, EventKind.RESOLVED)
+    damage = node_of(game, EventKind.DAMAGE)
+    activated = node_of(game, EventKind.ACTIVATED)
+    assert dot.edge(activated, tapped)["label"].strip() == "pays"
+    assert dot.nodes[tapped]["shape"] == "hexagon"
+    assert dot.edge(tapped, on_stack)["label"].strip() == "triggers"
+    assert dot.nodes[on_stack]["shape"] == "house"
+    assert dot.edge(on_stack, resolved)["label"].strip() == "resolves"
+    assert dot.edge(resolved, damage)["label"].strip() == "does"
+    # the stack item was put there during action 2; it resolves in action 3's cluster
+    assert on_stack in dot.members["cluster_a2"] and resolved in dot.members["cluster_a3"]
+    assert "603.3" in dot.label(on_stack) and "608.2" in dot.label(resolved)
+
+
+def test_an_ability_resolving_later_is_drawn_in_the_action_that_resolved_it():
+    game = Game(["Alice", "Bob"])
+    walker = game.add("Hangarback Walker", sick=False, counters={"+1/+1": 1})
+    wastes = game.add("Wastes")
+    game.tap_for_mana(wastes)
+    game.activate(walker)
+    game.resolve()
+    dot = parse(log_diagram(game).source)
+    activated = [e for e in game.log if e.kind is EventKind.ACTIVATED][-1]
+    resolved = [e for e in game.log if e.kind is EventKind.RESOLVED][-1]
+    assert resolved.action != activated.action
+    assert f"n{resolved.id}" in dot.members[f"cluster_a{resolved.action}"]
+    assert dot.nodes[f"n{activated.id}"]["shape"] == "box3d"  # put on the stack
+    assert dot.edge(f"n{activated.id}", f"n{resolved.id}")["label"].strip() == "resolves"
+    root = f"n{game.log.of_action(resolved.action)[0].id}"
+    assert dot.edge(root, f"n{resolved.id}")["label"].strip() == "then"
+    counters = node_of(game, EventKind.COUNTERS_PUT)
+    assert counters in dot.members[f"cluster_a{resolved.action}"]
+
+
+@pytest.mark.ruling("R01")
+def test_undefined_mana_note_is_drawn():
+    game = Game(["Alice", "Bob"])
+    orchard = game.add("Exotic Orchard")
+    game.tap_for_mana(orchard)
+    dot = parse(log_diagram(game).source)
+    note = node_of(game, EventKind.NOTE)
+    assert "undefined type, so it adds no mana" in dot.label(note)
+    assert "CR 106.5" in dot.label(note)
+    assert dot.nodes[note]["shape"] == "note" and "dashed" in dot.nodes[note]["style"]
+    no_mana = node_of(game, EventKind.MANA_ADDED)
+    assert "adds no mana" in dot.label(no_mana) and "dashed" in dot.nodes[no_mana]["style"]
+
+
+def test_untap_step_draws_skipped_and_untapped():
+    game = Game(["Alice", "Bob"])
+    game.add("Mana Vault", tapped=True)
+    game.add("Forest", tapped=True)
+    game.next_turn()
+    game.next_turn()
+    dot = parse(log_diagram(game).source)
+    skipped, untapped = node_of(game, EventKind.UNTAP_SKIPPED), node_of(game, EventKind.UNTAPPED)
+    assert "doesn't untap" in dot.label(skipped)
+    assert "dashed" in dot.nodes[skipped]["style"]
+    assert dot.nodes[untapped]["fillcolor"] == ROLES["turn"].fill
+    step = f"n{game.log[int(untapped[1:])].parent}"
+    assert dot.edge(step, untapped)["label"].strip() == "turn-based"
+    assert "untap step" in dot.label(step)
+    # the steps where nothing happened fold into "time passes" nodes; priority is not drawn
+    assert dot.find("Time passes:")
+    assert not dot.find("passes priority")
+
+
+def test_state_based_action_is_drawn_as_such():
+    game = Game(["Alice", "Bob"])
+    game.add("Gaea's Cradle")
+    game.add("Gaea's Cradle")
+    forest = game.add("Forest")
+    game.tap_for_mana(forest)  # the legend rule is checked before Alice gets priority
+    dot = parse(log_diagram(game).source)
+    sba = node_of(game, EventKind.SBA)
+    assert "legend rule" in dot.label(sba) and dot.nodes[sba]["shape"] == "octagon"
+    assert dot.edge(node_of(game, EventKind.ACTION), sba)["label"].strip() == "state-based"
+
+
+def test_every_edge_says_its_relation_and_every_node_its_rules():
+    for game in (reflection_game(), city_game()):
+        dot = parse(log_diagram(game).source)
+        for tail, head, attrs in dot.visible_edges():
+            assert attrs.get("label", "").strip() in EDGE_WORDS, (tail, head, attrs)
+        for name, attrs in dot.drawn().items():
+            assert attrs.get("tooltip"), name
+            if name.startswith("n"):
+                event = game.log[int(name[1:])]
+                if event.rules:
+                    assert "CR " + ", ".join(event.rules) in dot.label(name)
+
+
+def test_window_of_actions_and_earlier_causes():
+    game = city_game()
+    dot = parse(log_diagram(game, upto_action=2).source)
+    assert "cluster_a3" not in dot.clusters
+    assert not [n for n in dot.drawn() if dot.label(n).startswith("City of Brass deals")]
+    dot = parse(log_diagram(game, since_action=3).source)
+    assert set(dot.clusters) == {"cluster_a3", "cluster_legend"}
+    ghost = f"g{[e for e in game.log if e.kind is EventKind.PUT_ON_STACK][0].id}"
+    assert dot.label(ghost).startswith("Earlier: City of Brass's triggered ability")
+    assert dot.edge(ghost, node_of(game, EventKind.RESOLVED))["label"].strip() == "resolves"
+
+
+# ------------------------------------------------------------------ folding
+def test_a_thousand_artifacts_destroyed_at_once_fold():
+    game = Game(["Alice", "Bob"])
+    stones = [game.add("Powerstone") for _ in range(1000)]
+    game.destroy(stones)
+    graph = log_diagram(game)
+    dot = parse(graph.source)
+    assert len(dot.nodes) <= 60
+    assert len(dot.drawn()) <= 40
+    folds = dot.find("× 998 more like this")
+    assert len(folds) == 2  # the destroyed ones, and the tokens ceasing to exist
+    for f in folds:
+        assert dot.nodes[f]["peripheries"] == "2"
+    assert "Powerstone ×1,000" in dot.label(dot.members["cluster_a1"][0])
+    assert graph.node_count == len(dot.drawn())
+
+
+def test_a_thousand_triggers_and_their_resolutions_fold():
+    game = Game(["Alice", "Bob"])
+    walkers = [game.add("Hangarback Walker", counters={"+1/+1": 1}) for _ in range(1000)]
+    game.destroy(walkers)
+    assert len(game.state.stack) == 1000
+    while game.state.stack:
+        game.resolve()
+    dot = parse(log_diagram(game).source)
+    assert len(dot.nodes) <= 60
+    assert dot.find("× 998 more like this")
+    assert dot.find("× 998 more actions like this")
+    triggers = [n for n in dot.drawn() if dot.nodes[n]["shape"] == "house"]
+    assert len(triggers) == 2
+    resolves = [(t, h) for t, h, a in dot.visible_edges() if a.get("label", "").strip() == "resolves"]
+    assert len(resolves) >= 2
+
+
+def test_few_siblings_are_not_folded():
+    game = Game(["Alice", "Bob"])
+    stones = [game.add("Powerstone") for _ in range(FOLD_AT - 1)]
+    game.destroy(stones)
+    dot = parse(log_diagram(game).source)
+    assert not dot.find("more like this")
+    assert len(dot.find("is destroyed")) == FOLD_AT - 1
+
+
+# ------------------------------------------------------------------ determinism
+def test_same_log_same_dot_bytes_and_replay_too():
+    game = city_game()
+    first = log_diagram(game, title="City of Brass").source
+    assert log_diagram(game, title="City of Brass").source == first
+    assert log_diagram(game.replay(), title="City of Brass").source == first
+    assert log_diagram(game.log, title="City of Brass").source.count("->") == first.count("->")
+    assert " at 0x" not in first
+
+
+def test_same_dot_bytes_whatever_the_hash_seed():
+    code = ("import hashlib; from rulekit import Game; from rulekit.display import log_diagram; "
+            "g = Game(['Alice', 'Bob']); c = g.add('City of Brass'); f = g.add('Forest'); "
+            "g.add('Mana Reflection'); g.add('Contamination'); "
+            "g.destroy([g.add('Powerstone') for _ in range(6)]); "
+            "g.tap_for_mana(c, 'R'); g.tap_for_mana(f); g.resolve(); g.next_turn(); "
+            "print(hashlib.sha256(log_diagram(g).source.encode()).hexdigest())")
+    digests = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                       timeout=120, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
+
+
+# ------------------------------------------------------------------ hostile names
+def test_hostile_player_names_are_escaped_in_the_dot():
+    evil, bob = "<script>alert(1)</script>", 'Bob "the" {Brace}\nNewline\\N'
+    game = Game([evil, bob])
+    game.add("Forest", player=bob)
+    game.set_turn(active=bob)
+    game.tap_for_mana(game.find("Forest"))
+    source = log_diagram(game, title=f"{evil} vs {bob}").source
+    assert "<script>" not in source and "&lt;script&gt;" in source
+    assert 'Bob \\"the\\" {Brace}\\nNewline\u2216N' in source  # in a quoted tooltip
+    assert "Bob &quot;the&quot; {Brace}<BR/>Newline\u2216N" in source  # in an HTML label
+    assert "\\N" not in source
+
+
+# ------------------------------------------------------------------ scenarios
+class FakeScenario:
+    """The shape `scenario_diagram` reads: steps (dicts with narration) and game_at(k)."""
+
+    title = 'A <b>"scenario"</b> {x}'
+
+    def __init__(self, narration: str = "Alice taps the Forest.") -> None:
+        self.steps = [
+            {"narration": narration, "do": "tap_for_mana"},
+            {"narration": "It can't be tapped again.", "do": "tap_for_mana",
+             "expect_error": {"rule": "107.5"}},
+            {"narration": "Nothing to see.", "do": "look"},
+        ]
+
+    def game_at(self, k: int) -> Game:
+        game = Game(["Alice", "Bob"])
+        forest = game.add("Forest")
+        game.add("Mana Reflection")
+        if k >= 1:
+            game.tap_for_mana(forest)
+        return game
+
+
+def test_scenario_clusters_are_steps_with_their_narration():
+    dot = parse(scenario_diagram(FakeScenario()).source)
+    labels = {n: _plain(a["label"]) for n, a in dot.clusters.items()}
+    assert labels["cluster_s0"] == "Set-up"
+    assert labels["cluster_s1"] == "Step 1: Alice taps the Forest."
+    assert labels["cluster_s2"] == "Step 2: It can't be tapped again."
+    assert dot.label(dot.members["cluster_s2"][0]) == "Refused: the action is illegal (CR 107.5)"
+    assert dot.label(dot.members["cluster_s3"][0]) == "Look: nothing happens"
+    assert any("Mana Reflection: modifies it" in dot.label(n) for n in dot.members["cluster_s1"])
+    upto = parse(scenario_diagram(FakeScenario(), upto_step=1).source)
+    assert set(upto.clusters) == {"cluster_s0", "cluster_s1", "cluster_legend"}
+
+
+def test_hostile_narration_is_escaped():
+    hostile = '<script>alert(1)</script> "quoted" {braces}\nnew line \\N & co'
+    source = scenario_diagram(FakeScenario(hostile)).source
+    assert "<script>" not in source and "&lt;script&gt;alert(1)&lt;/script&gt;" in source
+    assert "&amp; co" in source
+    assert 'A &lt;b&gt;&quot;scenario&quot;&lt;/b&gt; {x}' in source
+
+
+def test_shipped_scenario_diagram_if_available():
+    scenario_mod = pytest.importorskip("rulekit.scenario")
+    from rulekit.display.diagrams import choose, shipped_scenarios
+
+    chosen = choose(shipped_scenarios())
+    if "R05" not in chosen:
+        pytest.skip("no shipped scenario for R05 yet")
+    scenario = scenario_mod.load(chosen["R05"])
+    graph = scenario_diagram(scenario)
+    dot = parse(graph.source)
+    assert len(dot.drawn()) <= 40
+    steps = [c for c in dot.clusters if c.startswith("cluster_s") and c != "cluster_s0"]
+    assert len(steps) == len(scenario.steps)
+    assert dot.find("Mana Reflection: modifies it")
+
+
+def _plain(label: str) -> str:
+    """An HTML-like label as plain text: line breaks to spaces, tags dropped, entities decoded."""
+    import html
+
+    text = re.sub(r"<[^>]*>", "", label.replace("<BR/>", " "))
+    return re.sub(r"\s+", " ", html.unescape(text)).strip()

@@ -1,0 +1,223 @@
+"""Rendering diagrams with Graphviz: SVG titles for screen readers, rich display in Jupyter,
+deterministic bytes, `build_all`, and the message when `dot` is missing."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from rulekit import Game
+from rulekit.display import log_diagram, scenario_diagram
+from rulekit.display.diagrams import build_all, choose, shipped_scenarios
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(autouse=True)
+def _dot() -> None:
+    if shutil.which("dot") is None:
+        message = "Graphviz's dot is not installed (sudo apt-get install graphviz)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def city_game(players: tuple[str, str] = ("Alice", "Bob")) -> Game:
+    game = Game(players)
+    city = game.add("City of Brass", player=players[0])
+    game.tap_for_mana(city, "R")
+    game.resolve()
+    return game
+
+
+def titles(svg: str) -> dict[str, list[str]]:
+    """The <title> of the graph, and of each node, edge and cluster group, by class."""
+    root = ET.fromstring(svg)
+    out: dict[str, list[str]] = {}
+    for g in root.iter(f"{SVG}g"):
+        t = g.find(f"{SVG}title")
+        if t is not None:
+            out.setdefault(g.get("class", ""), []).append(t.text or "")
+    return out
+
+
+def test_svg_titles_are_sentences_for_screen_readers():
+    svg = log_diagram(city_game(), title="City of Brass hurts").svg()
+    found = titles(svg)
+    assert found["graph"] == ["City of Brass hurts"]
+    nodes = " | ".join(found["node"])
+    assert "City of Brass (#1) becomes tapped (cost paid" in nodes
+    assert "Legend: Cost paid (hexagon)" in nodes
+    assert "\nCR 107.5 — " in nodes  # each rule number explained in words (data/rules.toml)
+    assert "Action 2 · turn 1, precombat main phase" in found["cluster"]
+    edges = " | ".join(found["edge"])
+    assert "City of Brass (#1) becomes tapped — triggers → City of Brass's triggered" in edges
+    # no Graphviz-internal names are left for a screen reader to read out
+    for text in found["node"] + found["edge"] + found["cluster"]:
+        assert not re.fullmatch(r"(cluster_)?[a-z]+\d*(_\d+)?(->\w+)?", text), text
+
+
+def test_svg_is_deterministic_and_replay_gives_the_same_bytes():
+    game = city_game()
+    first = log_diagram(game, title="x").svg()
+    assert log_diagram(game, title="x").svg() == first
+    assert log_diagram(game.replay(), title="x").svg() == first
+
+
+def test_fonts_are_projector_sized():
+    svg = log_diagram(city_game()).svg()
+    sizes = {float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)}
+    assert min(sizes) >= 14, sizes
+    assert ET.fromstring(svg).get("width")  # a size the browser can scale
+
+
+def test_hostile_names_render_and_inject_nothing():
+    evil, bob = "<script>alert(1)</script>", 'Bob "the" {Brace}\nNewline'
+    game = Game([evil, bob])
+    forest = game.add("Forest", player=bob)
+    game.set_turn(active=bob)
+    game.tap_for_mana(forest)
+    svg = log_diagram(game, title=f"{evil} & {bob}").svg()
+    assert "<script" not in svg
+    root = ET.fromstring(svg)
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "<script>alert(1)</script> & Bob" in texts  # the title, shown literally
+    assert 'Bob "the" {Brace}' in texts
+    assert titles(svg)["graph"] == [f"{evil} & {bob}"]
+
+
+def test_game_and_log_show_themselves_in_jupyter():
+    game = city_game()
+    for obj in (game, game.log):
+        bundle = obj._repr_mimebundle_()
+        assert bundle["image/svg+xml"].startswith("<?xml")
+        assert "<title>" in bundle["image/svg+xml"]
+        assert bundle["text/plain"].endswith(f"{len(game.log)} events>")
+    assert set(game._repr_mimebundle_(include=["text/plain"])) == {"text/plain"}
+    graph = log_diagram(game)
+    assert graph._repr_mimebundle_()["image/svg+xml"] == graph.svg()
+
+
+def test_missing_dot_gives_one_clear_message(tmp_path):
+    """PATH without Graphviz: rendering raises GraphvizMissing, Jupyter shows the message as
+    text, and build_all stops before writing anything."""
+    code = textwrap.dedent(f"""
+        from rulekit import Game
+        from rulekit.display import GraphvizMissing, log_diagram, build_all
+        game = Game(["Alice", "Bob"])
+        game.tap_for_mana(game.add("Forest"))
+        try:
+            log_diagram(game).svg()
+        except GraphvizMissing as err:
+            print("MESSAGE:", err)
+        bundle = game._repr_mimebundle_()
+        print("BUNDLE:", sorted(bundle))
+        print("TEXT:", "apt-get install graphviz" in bundle["text/plain"])
+        try:
+            build_all({str(tmp_path / 'out')!r})
+        except GraphvizMissing:
+            print("BUILD: refused")
+    """)
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    env = {**os.environ, "PATH": str(empty)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    message = out.split("MESSAGE: ", 1)[1].splitlines()[0]
+    assert "`dot` program was not found" in message
+    assert "sudo apt-get install graphviz" in message and "brew install graphviz" in message
+    assert "BUNDLE: ['text/plain']" in out and "TEXT: True" in out
+    assert "BUILD: refused" in out and not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------ diagrams/ generation
+SCENARIO = textwrap.dedent("""
+    title = "Mana Reflection <script>x</script> on a \\"Forest\\""
+    ruling = ["R05"]
+
+    [setup]
+    players = ["Alice", "Bob"]
+    turn = 3
+    active = "Alice"
+    step = "main1"
+
+    [[setup.permanent]]
+    card = "Forest"
+    name = "forest"
+    controller = "Alice"
+
+    [[setup.permanent]]
+    card = "Mana Reflection"
+    controller = "Alice"
+
+    [[step]]
+    narration = "Alice taps the Forest: <b>two</b> green & {braces}."
+    do = "tap_for_mana"
+    object = "forest"
+
+    [step.expect]
+    pool.Alice = ["G", "G"]
+""")
+
+
+def test_build_all_writes_dot_and_svg_per_ruling_deterministically(tmp_path):
+    pytest.importorskip("rulekit.scenario")
+    src = tmp_path / "scenarios"
+    src.mkdir()
+    (src / "r05_mine.toml").write_text(SCENARIO, encoding="utf-8")
+    (src / "pending.toml").write_text(
+        SCENARIO.replace('ruling = ["R05"]', 'ruling = ["R01"]\nstatus = "pending-engine"'),
+        encoding="utf-8")
+    lines: list[str] = []
+    written = build_all(tmp_path / "a", scenarios=[src], echo=lines.append)
+    assert sorted(p.name for p in written) == ["R05.dot", "R05.svg"]
+    assert any("R05: r05_mine.toml -> R05.dot, R05.svg" in line for line in lines)
+    assert any(line.strip().startswith("R01: no shipped scenario") for line in lines)
+    build_all(tmp_path / "b", scenarios=[src], echo=lambda _: None)
+    for name in ("R05.dot", "R05.svg"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    svg = (tmp_path / "a" / "R05.svg").read_text(encoding="utf-8")
+    assert "<script" not in svg and "<b>" not in svg
+    found = titles(svg)
+    assert found["graph"][0].startswith("R05: ")
+    assert "Step 1: Alice taps the Forest: <b>two</b> green & {braces}." in found["cluster"]
+
+
+def test_choose_prefers_the_rulings_own_file(tmp_path):
+    for name, rulings, status in (("a_general.toml", '["R04", "R05"]', None),
+                                  ("r05_special.toml", '["R05", "R04"]', None),
+                                  ("r04_pending.toml", '["R04"]', "pending-engine")):
+        extra = f'\nstatus = "{status}"' if status else ""
+        (tmp_path / name).write_text(f'title = "t"\nruling = {rulings}{extra}\n',
+                                     encoding="utf-8")
+    chosen = choose(sorted(tmp_path.glob("*.toml")))
+    assert chosen["R05"].name == "r05_special.toml"
+    assert chosen["R04"].name == "a_general.toml"  # the pending file is skipped
+
+
+def test_shipped_scenarios_draw_at_lesson_scale():
+    scenario_mod = pytest.importorskip("rulekit.scenario")
+    chosen = choose(shipped_scenarios())
+    if not chosen:
+        pytest.skip("no shipped scenarios yet")
+    for rid, path in sorted(chosen.items()):
+        graph = scenario_diagram(scenario_mod.load(path), title=rid)
+        assert graph.node_count <= 40, (rid, path.name, graph.node_count)
+
+
+def test_shipped_r05_diagram_renders():
+    scenario_mod = pytest.importorskip("rulekit.scenario")
+    chosen = choose(shipped_scenarios())
+    if "R05" not in chosen:
+        pytest.skip("no shipped scenario for R05 yet")
+    svg = scenario_diagram(scenario_mod.load(chosen["R05"])).svg()
+    assert "Mana Reflection modified the event" in " ".join(titles(svg)["node"])

@@ -1,0 +1,114 @@
+"""Malformed scenarios: one clear line `file:line: message`, the right exit code, no traceback,
+and quick refusal of files that can't be scenarios at all.
+
+The corpus is `tests/bad_scenarios/*.toml`; `expected.json` there says, for each file, the exit
+code of `python -m rulekit run FILE`, the line the message names and a piece of the message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from rulekit.cli import main
+from rulekit.scenario import ScenarioError, load, loads
+
+CORPUS = Path(__file__).parent / "bad_scenarios"
+EXPECTED = json.loads((CORPUS / "expected.json").read_text("utf-8"))
+FILES = sorted(p.name for p in CORPUS.glob("*.toml"))
+
+
+def test_the_corpus_is_big_and_every_file_has_an_expectation():
+    assert len(FILES) >= 20
+    assert sorted(k for k in EXPECTED if not k.startswith("_")) == FILES
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_bad_scenario_gives_one_line_with_file_and_line(name, capsys, monkeypatch):
+    monkeypatch.chdir(CORPUS.parent.parent)
+    want = EXPECTED[name]
+    path = f"tests/bad_scenarios/{name}"
+    code = main(["run", path])
+    out, err = capsys.readouterr()
+    assert code == want["exit"], err or out
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert "Traceback" not in out + err
+    prefix = f"{path}:{want['line']}: "
+    if want["exit"] == 2:
+        assert len(lines) == 1, err  # exactly one line, and nothing played is printed
+        assert out == ""
+    assert any(ln.startswith(prefix) and want["contains"] in ln for ln in lines), err
+
+
+@pytest.mark.parametrize("name", [n for n in FILES if EXPECTED[n]["exit"] == 2])
+def test_unusable_files_raise_scenario_error_on_load_or_play(name):
+    with pytest.raises(ScenarioError) as info:
+        load(CORPUS / name).play()
+    assert info.value.line == EXPECTED[name]["line"]
+    assert EXPECTED[name]["contains"] in str(info.value)
+
+
+def _refused_quickly(path: Path, words: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(ScenarioError) as info:
+        load(path)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.0, f"took {elapsed:.2f} s"
+    assert words in str(info.value) and str(info.value).startswith(f"{path}:1: ")
+
+
+def test_empty_file_is_refused_quickly(tmp_path):
+    (tmp_path / "empty.toml").write_bytes(b"")
+    _refused_quickly(tmp_path / "empty.toml", "empty")
+
+
+def test_binary_file_is_refused_quickly(tmp_path):
+    (tmp_path / "noise.toml").write_bytes(os.urandom(200_000) + b"\x00")
+    _refused_quickly(tmp_path / "noise.toml", "binary")
+
+
+def test_20_mb_file_is_refused_unread(tmp_path):
+    big = tmp_path / "big.toml"
+    with open(big, "wb") as fh:
+        fh.write(b'title = "big"\n' + b"# padding padding padding\n" * 800_000)
+    assert big.stat().st_size > 20_000_000
+    _refused_quickly(big, "too large")
+
+
+@pytest.mark.parametrize("text", [
+    "x = " + "[" * 400_000,
+    "x = " + "{ a = " * 100_000,
+    "x = " + "[" * 50 + "1" + "]" * 50,
+])
+def test_absurdly_nested_file_is_refused_quickly(tmp_path, text):
+    path = tmp_path / "deep.toml"
+    path.write_text(text, encoding="utf-8")
+    _refused_quickly(path, "nested")
+
+
+def test_too_many_values_are_refused(tmp_path):
+    path = tmp_path / "wide.toml"
+    path.write_text('title = "wide"\nx = [' + "1," * 60_000 + "]\n", encoding="utf-8")
+    with pytest.raises(ScenarioError, match="more than"):
+        load(path)
+
+
+def test_a_missing_file_and_a_directory_are_one_line_errors(tmp_path):
+    with pytest.raises(ScenarioError, match="no such file"):
+        load(tmp_path / "nope.toml")
+    with pytest.raises(ScenarioError, match="directory"):
+        load(tmp_path)
+
+
+def test_nothing_is_half_applied_when_a_later_step_is_illegal(capsys):
+    """The CLI plays the whole scenario before printing: a broken step 2 prints only its error."""
+    text = (CORPUS / "illegal_action.toml").read_text("utf-8")
+    sc = loads(text.replace('tapped = true\n', ''), name="ok_first.toml")
+    assert sc.play()[1].ok
+    code = main(["run", str(CORPUS / "illegal_action.toml")])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1

@@ -1,0 +1,251 @@
+"""Simultaneous zone changes with look-back (R11), tokens and predefined tokens (R09)."""
+
+import pytest
+
+from rulekit import Cause, EventKind, Game, RulesError, Zone
+from rulekit.cards import card
+
+R09 = pytest.mark.ruling("R09")
+R11 = pytest.mark.ruling("R11")
+
+REFINERY = "Slagstone Refinery"
+
+
+def mana(game: Game, land: str, n: int, player: str = "Alice") -> None:
+    for _ in range(n):
+        game.tap_for_mana(game.add(land, player=player))
+
+
+def refinery_triggers(game: Game, since: int = 0) -> list:
+    return [e for e in game.log.since(since)
+            if e.kind is EventKind.PUT_ON_STACK and REFINERY in e.text]
+
+
+def resolve_all(game: Game) -> None:
+    while game.state.stack:
+        game.resolve()
+
+
+def powerstones(game: Game) -> list:
+    return game.find_all("Powerstone")
+
+
+# ------------------------------------------------------------------ R11
+@R11
+def test_refinery_and_three_other_artifacts_destroyed_by_shatterstorm_trigger_four_times():
+    game = Game()
+    refinery = game.add(REFINERY)
+    stones = [game.add("Fellwar Stone") for _ in range(3)]
+    storm = game.add("Shatterstorm", zone="hand")
+    mana(game, "Mountain", 4)
+    game.cast(storm)
+    mark = len(game.log)
+    game.resolve()
+    moved = [e for e in game.log.since(mark) if e.kind is EventKind.ZONE_CHANGED
+             and e.data["from"] == "battlefield"]
+    assert [e.data["object"] for e in moved] == [refinery.id] + [s.id for s in stones]
+    assert len({e.parent for e in moved}) == 1  # one simultaneous event of the spell
+    triggers = refinery_triggers(game, mark)
+    assert len(triggers) == 4
+    assert sorted(t.parent for t in triggers) == sorted(e.id for e in moved)
+    resolve_all(game)
+    made = powerstones(game)
+    assert len(made) == 4 and all(p.tapped and p.token for p in made)
+
+
+@R11
+def test_game_destroy_of_refinery_and_three_artifacts_makes_four_tapped_powerstones():
+    game = Game()
+    everything = [game.add(REFINERY)] + [game.add("Mana Vault") for _ in range(3)]
+    game.destroy(everything)
+    assert len(game.state.stack) == 4
+    resolve_all(game)
+    assert [p.tapped for p in powerstones(game)] == [True] * 4
+
+
+@R11
+def test_refinery_exiled_with_other_artifacts_triggers_for_each():
+    game = Game()
+    game.exile([game.add(REFINERY), game.add("Memnite"), game.add("Bonesplitter")])
+    assert len(refinery_triggers(game)) == 3
+
+
+@R11
+def test_tokens_never_count_even_leaving_with_the_refinery():
+    game = Game()
+    refinery = game.add(REFINERY)
+    tokens = [game.add("Powerstone"), game.add("Thopter"), game.add("Food")]
+    game.destroy([refinery] + tokens)
+    triggers = refinery_triggers(game)
+    assert len(triggers) == 1 and game.log[triggers[0].parent].data["object"] == refinery.id
+
+
+@R11
+def test_you_control_is_judged_as_the_objects_last_existed():
+    game = Game()
+    refinery = game.add(REFINERY)
+    bobs = game.add("Fellwar Stone", player="Bob")
+    borrowed = game.add("Memnite", player="Bob")
+    game.gain_control(borrowed, "Alice")
+    assert game.controller_of(borrowed) == "Alice"
+    game.destroy([refinery, bobs, borrowed])
+    sources = sorted(game.log[t.parent].data["object"] for t in refinery_triggers(game))
+    assert sources == [refinery.id, borrowed.id]  # Bob's own artifact doesn't count
+
+
+@R11
+def test_an_artifact_leaving_after_the_refinery_left_does_not_trigger_it():
+    game = Game()
+    refinery, vault = game.add(REFINERY), game.add("Mana Vault")
+    game.destroy([refinery])
+    game.destroy([vault])
+    assert len(refinery_triggers(game)) == 1
+
+
+@R11
+def test_refinery_sees_another_artifact_leave_while_it_stays():
+    game = Game()
+    game.add(REFINERY)
+    vault = game.add("Mana Vault")
+    game.exile([vault])
+    (trigger,) = refinery_triggers(game)
+    assert game.log[trigger.parent].data["object"] == vault.id
+    resolve_all(game)
+    assert len(powerstones(game)) == 1
+
+
+@R11
+def test_refinery_and_hangarback_walker_cast_for_x_zero():
+    """X = 0: no counters, toughness 0, it dies as a state-based action; the Refinery
+    triggers for it, and its own ability makes no Thopters."""
+    game = Game()
+    game.add(REFINERY)
+    walker = game.add("Hangarback Walker", zone="hand")
+    game.cast(walker, x=0)
+    game.resolve()
+    sba = [e for e in game.log if e.kind is EventKind.SBA]
+    assert len(sba) == 1 and "toughness" in sba[0].text and sba[0].rules == ("704.5f",)
+    died = game.log.children(sba[0].id)[0]
+    assert died.kind is EventKind.ZONE_CHANGED and died.data["to"] == "graveyard"
+    stack = [i.source_name for i in game.state.stack]
+    assert sorted(stack) == ["Hangarback Walker", REFINERY]
+    resolve_all(game)
+    assert game.find_all("Thopter") == []
+    assert len(powerstones(game)) == 1
+
+
+@R11
+def test_look_back_uses_the_whole_board_as_it_was_before_the_batch():
+    """Always Watching leaves in the same event as the creature: the creature's last known
+    power still includes the +1/+1 (CR 603.10a)."""
+    game = Game()
+    watching = game.add("Always Watching")
+    bears = game.add("Grizzly Bears")
+    game.destroy([watching, bears])
+    assert game.chars(bears).pt == "3/3"
+    assert bears.last_controller == "Alice"
+
+
+# ------------------------------------------------------------------ tokens
+def test_a_token_that_leaves_the_battlefield_ceases_to_exist():
+    game = Game()
+    thopter = game.add("Thopter")
+    boomerang = game.add("Boomerang", zone="hand")
+    mana(game, "Island", 2)
+    game.cast(boomerang, targets=[thopter])
+    game.resolve()
+    in_hand = game.obj(thopter.moved_to)
+    assert in_hand.moved_to is not None  # it went to the hand, then ceased to exist
+    assert game.obj(in_hand.moved_to).zone is Zone.NOWHERE
+    gone = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED and e.cause is Cause.SBA]
+    assert len(gone) == 1 and gone[0].rules == ("704.5d", "111.7")
+    assert game.state.in_zone(Zone.HAND) == []
+
+
+def test_thopter_and_food_are_token_definitions():
+    thopter, food = card("Thopter").printed, card("Food").printed
+    assert thopter.types == ("Artifact", "Creature") and thopter.pt == "1/1"
+    assert thopter.has_keyword("Flying") and not thopter.colors
+    assert food.subtypes == ("Food",) and card("Food").token
+
+
+def test_gilded_goose_makes_food_and_food_gains_three_life():
+    game = Game()
+    goose = game.add("Gilded Goose", zone="hand")
+    mana(game, "Forest", 1)
+    game.cast(goose)
+    game.resolve()  # the Goose
+    game.resolve()  # its enters trigger
+    (food,) = game.find_all("Food")
+    assert food.token and not food.tapped
+    mana(game, "Wastes", 2)
+    game.activate(food)
+    game.resolve()
+    assert game.state.players["Alice"].life == 23
+    assert game.find_all("Food") == []
+
+
+def test_gilded_goose_sacrifices_a_food_for_any_color():
+    game = Game()
+    goose = game.add("Gilded Goose")
+    food = game.add("Food")
+    game.tap_for_mana(goose, "U")
+    assert [u.type.value for u in game.pool("Alice")] == ["U"]
+    assert food.moved_to is not None and goose.tapped
+
+
+def test_goose_without_food_can_not_pay_the_sacrifice_and_nothing_changes():
+    game = Game()
+    goose = game.add("Gilded Goose")
+    before = game.snapshot_json()
+    with pytest.raises(RulesError, match="Food"):
+        game.tap_for_mana(goose, "U")
+    assert game.snapshot_json() == before
+
+
+# ------------------------------------------------------------------ R09
+@R09
+def test_entering_tapped_is_not_part_of_the_powerstone_definition():
+    game = Game()
+    stone = game.add("Powerstone")
+    assert not stone.tapped
+    assert "tapped" not in card("Powerstone").oracle.lower()
+
+
+@R09
+def test_the_creating_effect_decides_that_a_refinery_powerstone_is_tapped():
+    game = Game()
+    game.destroy([game.add(REFINERY)])
+    resolve_all(game)
+    (stone,) = powerstones(game)
+    made = [e for e in game.log if e.kind is EventKind.TOKEN_CREATED][0]
+    assert stone.tapped and made.data["tapped"] is True and made.cause is Cause.ABILITY
+
+
+@R09
+def test_a_token_copy_of_a_tapped_powerstone_enters_untapped():
+    game = Game()
+    stone = game.add("Powerstone", tapped=True)
+    identity = game.add("Stolen Identity", zone="hand")
+    mana(game, "Island", 6)
+    game.cast(identity, targets=[stone])
+    game.resolve()
+    copy = powerstones(game)[-1]
+    assert copy.id != stone.id and copy.token and not copy.tapped
+    assert stone.tapped
+    game.tap_for_mana(copy)
+    (unit,) = game.pool("Alice")
+    assert unit.type.value == "C" and unit.restriction is not None  # still a Powerstone
+
+
+@R09
+def test_a_copy_of_a_powerstone_the_refinery_made_tapped_enters_untapped():
+    game = Game()
+    game.destroy([game.add(REFINERY)])
+    resolve_all(game)
+    (stone,) = powerstones(game)
+    identity = game.add("Stolen Identity", zone="hand")
+    mana(game, "Island", 6)
+    game.cast(identity, targets=[stone])
+    game.resolve()
+    assert [p.tapped for p in powerstones(game)] == [True, False]
