@@ -461,6 +461,9 @@ def declare_attackers(game: Game, *, attackers: list[int] = (), exert: list[int]
     if not state.awaiting_attackers:
         raise RulesError("attackers are declared only at the start of the declare attackers step",
                          rule="508.1")
+    from rulekit.combat import check_attackers
+
+    check_attackers(game, list(attackers), list(exert))  # before anything is logged
     root = _root(game, f"{state.active} declares attackers", state.active, rules=("508.1",))
     do_declare(game, list(attackers), list(exert), root)
 
@@ -474,5 +477,8 @@ def declare_blockers(game: Game, *, blocks: dict[str, int]) -> None:
         raise RulesError("blockers are declared only at the start of the declare blockers step",
                          rule="509.1")
     defender = state.opponents(state.active)[0]
+    from rulekit.combat import check_blockers
+
+    check_blockers(game, {int(k): int(v) for k, v in blocks.items()})
     root = _root(game, f"{defender} declares blockers", defender, rules=("509.1",))
     do_declare(game, {int(k): int(v) for k, v in blocks.items()}, root)

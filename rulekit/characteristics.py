@@ -76,6 +76,13 @@ class Characteristics:
     def pt(self) -> str:
         return f"{self.power}/{self.toughness}" if self.power is not None else ""
 
+    def to_json(self) -> dict[str, object]:
+        """The copiable values in plain data (abilities by their rules text)."""
+        return {"name": self.name, "mana_cost": str(self.mana_cost) if self.mana_cost.text else "",
+                "type_line": self.type_line, "pt": self.pt,
+                "colors": sorted(c.value for c in self.colors),
+                "abilities": [a.text for a in self.abilities]}
+
     def evolve(self, **changes: object) -> Characteristics:
         """A changed copy (characteristics are immutable)."""
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -21,10 +21,10 @@ def can_exert(game: Game, obj: GameObject) -> Static | None:
                  if isinstance(a, Static) and getattr(a, "exert_option", False)), None)
 
 
-def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent: int) -> None:
+def check_attackers(game: Game, attackers: list[int], exert: list[int]) -> None:
+    """Refuse an illegal declaration before anything happens (CR 508.1, 701.43c)."""
     state = game.state
     active = state.active
-    defender = state.opponents(active)[0]
     objs = [game.obj(i) for i in attackers]
     if len(set(attackers)) != len(attackers):
         raise RulesError("a creature can be declared as an attacker only once", rule="508.1a")
@@ -50,6 +50,14 @@ def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent
         if getattr(option, "once_per_turn", False) and obj.exerted_turn == state.turn:
             raise RulesError(f"{game.describe(obj)} has already been exerted this turn, so its "
                              "ability doesn't let it be exerted again", rule="701.43")
+
+
+def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent: int) -> None:
+    state = game.state
+    active = state.active
+    defender = state.opponents(active)[0]
+    check_attackers(game, attackers, exert)
+    objs = [game.obj(i) for i in attackers]
     # everything checked: declare (one turn-based action, CR 508.1)
     for obj in objs:
         chars = game.chars(obj)
@@ -72,7 +80,8 @@ def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent
     game.settle(parent)
 
 
-def declare_blockers(game: Game, blocks: dict[int, int], parent: int) -> None:
+def check_blockers(game: Game, blocks: dict[int, int]) -> None:
+    """Refuse an illegal declaration of blockers before anything happens (CR 509.1)."""
     state = game.state
     defender = state.opponents(state.active)[0]
     for blocker_id, attacker_id in blocks.items():
@@ -90,6 +99,11 @@ def declare_blockers(game: Game, blocks: dict[int, int], parent: int) -> None:
         ):
             raise RulesError(f"{game.describe(attacker)} has flying; "
                              f"{game.describe(blocker)} can't block it", rule="702.9b")
+
+
+def declare_blockers(game: Game, blocks: dict[int, int], parent: int) -> None:
+    state = game.state
+    check_blockers(game, blocks)
     for blocker_id, attacker_id in sorted(blocks.items()):
         game.emit(EventKind.BLOCKS, {"object": blocker_id, "attacker": attacker_id},
                   cause=Cause.ACTION, parent=parent, rules=("509.1",), subject=blocker_id)

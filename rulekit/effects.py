@@ -39,6 +39,10 @@ class ContinuousEffect:
     rules: tuple[str, ...] = ("611.2",)
     id: int = 0
 
+    def to_json(self) -> dict[str, object]:
+        return {"text": self.text, "layer": self.layer, "duration": self.duration,
+                "source": self.source, "timestamp": self.timestamp}
+
     def __post_init__(self) -> None:
         if self.layer not in LAYERS:
             raise ValueError(f"unknown layer {self.layer}")

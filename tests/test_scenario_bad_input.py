@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -53,11 +52,10 @@ def test_unusable_files_raise_scenario_error_on_load_or_play(name):
 
 
 def _refused_quickly(path: Path, words: str) -> None:
-    start = time.perf_counter()
+    """Refused by a guard that runs before parsing (size, bytes, nesting): fast by design.
+    Speed itself is not asserted here (no timed asserts in the test suite)."""
     with pytest.raises(ScenarioError) as info:
         load(path)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 1.0, f"took {elapsed:.2f} s"
     assert words in str(info.value) and str(info.value).startswith(f"{path}:1: ")
 
 

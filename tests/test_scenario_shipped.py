@@ -34,8 +34,10 @@ def play_ruling(rid: str) -> None:
         assert problems == [], "\n".join(problems)
         played += 1
     if not played:
-        note = f"; passes now, remove its status line: {pending_ok}" if pending_ok else ""
-        pytest.skip(f"{rid}: its scenarios are pending-engine ({', '.join(pending)}){note}")
+        parts = [f"still failing: {', '.join(pending)}"] if pending else []
+        if pending_ok:
+            parts.append(f"passing now (remove the status line): {', '.join(pending_ok)}")
+        pytest.skip(f"{rid}: its scenarios are pending-engine; " + "; ".join(parts))
 
 
 @pytest.mark.parametrize("path", [p for p in shipped() if not load(p).pending],
@@ -53,6 +55,15 @@ def test_shipped_scenario_is_a_teachable_story(path):
     assert 2 <= len(sc.steps) <= 8
     assert all(s["narration"].strip() for s in sc.steps)
     assert sum(bool(s.get("expect") or s.get("expect_error")) for s in sc.steps) >= 1
+
+
+@pytest.mark.parametrize("path", [p for p in shipped() if not load(p).pending],
+                         ids=lambda p: p.name)
+def test_game_at_rebuilds_every_step_exactly(path):
+    """game_at(k) replays the recorded actions: the same state as when the step was played."""
+    sc = load(path)
+    for k, result in enumerate(sc.play()):
+        assert sc.game_at(k).snapshot() == result.snapshot, f"step {k}"
 
 
 def test_every_ruling_has_a_shipped_scenario():

@@ -559,10 +559,17 @@ def jsonable(value: Any) -> Any:
 
 
 def _default(value: Any) -> Any:
+    """Engine objects that have no JSON form of their own (for example a ContinuousEffect or
+    Characteristics in an event's data) are shown by their text or name, never by a repr
+    (which could hold memory addresses and change from run to run)."""
     if hasattr(value, "to_json"):
         return value.to_json()
     if isinstance(value, (set, frozenset)):
         return sorted(value, key=str)
     if isinstance(value, (ManaType, Zone, Step)):
         return value.value
-    return str(value)
+    for attr in ("text", "name"):
+        shown = getattr(value, attr, None)
+        if isinstance(shown, str) and shown:
+            return shown
+    return type(value).__name__

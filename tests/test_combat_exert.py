@@ -1,0 +1,413 @@
+"""Combat and exert: declaring (R17), exert's untap rules (R14, R16), reflexive triggers before
+blockers, Vehicles and crew, blockers, trample, lifelink, an additional combat phase."""
+
+import pytest
+
+from rulekit import Cause, EventKind, Game, RulesError, Step
+
+R14 = pytest.mark.ruling("R14")
+R16 = pytest.mark.ruling("R16")
+R17 = pytest.mark.ruling("R17")
+
+
+def mana(game: Game, land: str, n: int, player: str = "Alice") -> None:
+    for _ in range(n):
+        game.tap_for_mana(game.add(land, player=player))
+
+
+def to_attack(game: Game) -> None:
+    game.advance("declare_attackers")
+    assert game.state.awaiting_attackers
+
+
+def events(game: Game, kind: EventKind, since: int = 0) -> list:
+    return [e for e in game.log.since(since) if e.kind is kind]
+
+
+def untap_events(game: Game, obj, turn: int) -> list:
+    return [(e.kind.value, e.data.get("expired", False)) for e in game.log
+            if e.turn == turn and e.step == "untap" and e.subject == obj.id
+            and e.kind in (EventKind.UNTAPPED, EventKind.UNTAP_SKIPPED)]
+
+
+# ------------------------------------------------------------------ R17
+@R17
+def test_exert_is_chosen_as_the_creature_is_declared_an_attacker():
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate")
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    (attacks,) = events(game, EventKind.ATTACKS)
+    (exerted,) = events(game, EventKind.EXERTED)
+    assert exerted.parent == attacks.id and exerted.cause is Cause.ACTION
+    assert exerted.rules == ("508.1g", "701.43") and attacks.data["declared"] is True
+    assert initiate.skip_untap_for == "Alice" and initiate.exerted_turn == 1
+
+
+@R17
+def test_only_a_creature_being_declared_can_be_exerted_and_nothing_changes():
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate")
+    bears = game.add("Grizzly Bears")
+    to_attack(game)
+    before = game.snapshot_json()
+    with pytest.raises(RulesError, match="only as it is declared") as err:
+        game.declare_attackers([bears], exert=[initiate])
+    assert err.value.rule == "701.43c"
+    with pytest.raises(RulesError, match="no ability that lets it be exerted"):
+        game.declare_attackers([bears], exert=[bears])
+    assert game.snapshot_json() == before
+
+
+@R17
+def test_a_creature_cant_be_exerted_later_in_combat():
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate")
+    to_attack(game)
+    game.declare_attackers([initiate])
+    with pytest.raises(RulesError) as err:
+        game.declare_attackers([initiate], exert=[initiate])
+    assert err.value.rule == "508.1"
+    game.advance("declare_blockers")
+    with pytest.raises(RulesError):
+        game.declare_attackers([initiate], exert=[initiate])
+    assert initiate.skip_untap_for is None and events(game, EventKind.EXERTED) == []
+
+
+@R17
+def test_sandstorm_crasher_token_enters_tapped_and_attacking_and_cant_be_exerted():
+    game = Game()
+    crasher = game.add("Sandstorm Crasher")
+    initiate = game.add("Glory-Bound Initiate")
+    to_attack(game)
+    game.declare_attackers([crasher], exert=[crasher], target=initiate.id)
+    game.resolve()
+    (made,) = events(game, EventKind.TOKEN_CREATED)
+    token = game.obj(made.data["new"])
+    assert token.tapped and token.attacking and not token.declared_attacker
+    assert made.data["tapped"] and made.data["attacking"] and "508.4" in made.rules
+    assert [e.subject for e in events(game, EventKind.ATTACKS)] == [crasher.id]
+    assert token.skip_untap_for is None and game.state.stack == []  # no exert, no trigger
+    with pytest.raises(RulesError):
+        game.declare_attackers([token], exert=[token])
+    assert not initiate.attacking  # the original stays home
+
+
+@R17
+def test_exert_triggers_resolve_before_blockers_are_declared():
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate")
+    blocker = game.add("Grizzly Bears", player="Bob")
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    assert game.state.step is Step.DECLARE_ATTACKERS
+    (trigger,) = game.state.stack
+    put = events(game, EventKind.PUT_ON_STACK)[-1]
+    assert game.log[put.parent].kind is EventKind.EXERTED and "603.12" in trigger.ability.rules
+    with pytest.raises(RulesError, match="declare blockers step"):
+        game.declare_blockers({blocker.id: initiate.id})
+    game.advance("declare_blockers")
+    assert game.state.stack == [] and game.chars(initiate).pt == "4/4"
+    game.declare_blockers({blocker.id: initiate.id})
+    game.advance("combat_damage")
+    assert initiate.damage == 2 and blocker.moved_to is not None
+    assert game.state.players["Alice"].life == 24  # lifelink: 4 damage dealt
+
+
+@R17
+def test_crasher_token_deals_damage_and_is_sacrificed_at_the_end_step():
+    game = Game()
+    crasher = game.add("Sandstorm Crasher")
+    bears = game.add("Grizzly Bears")
+    to_attack(game)
+    game.declare_attackers([crasher], exert=[crasher], target=bears.id)
+    game.resolve()
+    game.advance("combat_damage")
+    assert game.state.players["Bob"].life == 15
+    game.advance("end")
+    assert [o.id for o in game.state.battlefield()] == [crasher.id, bears.id]
+
+
+# ------------------------------------------------------------------ R16
+@R16
+def test_an_exerted_creature_that_stayed_untapped_loses_the_effect_unused():
+    game = Game()
+    game.add("Always Watching")  # vigilance: attacking doesn't tap it
+    initiate = game.add("Glory-Bound Initiate")
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    assert not initiate.tapped
+    game.next_turn()  # Bob's turn
+    game.next_turn()  # Alice's next untap step
+    assert untap_events(game, initiate, 3) == [("untap_skipped", True)]
+    assert initiate.skip_untap_for is None and not initiate.tapped
+    skipped = [e for e in game.log if e.kind is EventKind.UNTAP_SKIPPED][-1]
+    assert "already untapped" in skipped.text and skipped.rules == ("701.43",)
+
+
+@R16
+def test_an_exerted_creature_untapped_by_combat_celebrant_stays_untapped_and_effect_expires():
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate")
+    celebrant = game.add("Combat Celebrant")
+    to_attack(game)
+    game.declare_attackers([initiate, celebrant], exert=[initiate, celebrant])
+    while game.state.stack:
+        game.resolve()
+    assert not initiate.tapped and celebrant.tapped
+    game.next_turn()
+    game.next_turn()
+    assert untap_events(game, initiate, 3) == [("untap_skipped", True)]
+    assert untap_events(game, celebrant, 3) == [("untap_skipped", False)]
+    assert celebrant.tapped
+
+
+@R16
+def test_a_vigilant_exerted_creature_tapped_later_stays_tapped_in_the_next_untap_step():
+    game = Game()
+    game.add("Always Watching")
+    initiate = game.add("Glory-Bound Initiate")
+    copter = game.add("Smuggler's Copter")
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    game.advance("main2")
+    game.activate(copter, crew=[initiate.id])  # tapping it to crew
+    assert initiate.tapped
+    game.next_turn()
+    game.next_turn()
+    assert untap_events(game, initiate, 3) == [("untap_skipped", False)]
+    assert initiate.tapped
+    game.next_turn()
+    game.next_turn()
+    assert untap_events(game, initiate, 5) == [("untapped", False)]
+
+
+# ------------------------------------------------------------------ R14
+@R14
+def test_a_stolen_creature_exerted_under_act_of_treason_untaps_in_its_owners_untap_step():
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate", player="Bob", tapped=True)
+    treason = game.add("Act of Treason", zone="hand")
+    mana(game, "Mountain", 3)
+    game.cast(treason, targets=[initiate])
+    game.resolve()
+    assert game.controller_of(initiate) == "Alice" and not initiate.tapped
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    assert initiate.exerted_by == "Alice"
+    game.advance("cleanup")
+    assert game.controller_of(initiate) == "Bob" and initiate.tapped
+    game.next_turn()  # Bob's untap step
+    assert untap_events(game, initiate, 2) == [("untapped", False)]
+    assert not initiate.tapped
+
+
+@R14
+def test_the_exert_effect_ends_at_the_exerting_players_next_untap_step():
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate", player="Bob")
+    treason = game.add("Act of Treason", zone="hand")
+    mana(game, "Mountain", 3)
+    game.cast(treason, targets=[initiate])
+    game.resolve()
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    game.next_turn()
+    game.next_turn()  # Alice's untap step: Bob controls it, the effect just ends
+    skipped = [e for e in game.log if e.kind is EventKind.UNTAP_SKIPPED and e.turn == 3]
+    assert len(skipped) == 1 and "another player controls it" in skipped[0].data["reason"]
+    assert initiate.skip_untap_for is None
+
+
+# ---------------------------------------------------------------- combat
+def test_combat_celebrant_untaps_the_others_and_adds_a_combat_phase():
+    game = Game()
+    celebrant = game.add("Combat Celebrant")
+    bears = game.add("Grizzly Bears")
+    to_attack(game)
+    game.declare_attackers([celebrant, bears], exert=[celebrant])
+    game.resolve()
+    assert not bears.tapped and celebrant.tapped and game.state.extra_combats == 1
+    (extra,) = events(game, EventKind.EXTRA_COMBAT)
+    assert extra.rules == ("500.8",) and extra.cause is Cause.ABILITY
+    game.advance("end_of_combat")
+    game.advance("declare_attackers")
+    assert game.state.step is Step.DECLARE_ATTACKERS and game.state.extra_combats == 0
+    game.declare_attackers([bears])
+    game.advance("main2")
+    assert game.state.players["Bob"].life == 20 - 4 - 2 - 2
+
+
+def test_combat_celebrant_cant_be_exerted_twice_in_a_turn():
+    game = Game()
+    celebrant = game.add("Combat Celebrant")
+    game.add("Always Watching")  # vigilance: it is still untapped for the second combat
+    to_attack(game)
+    game.declare_attackers([celebrant], exert=[celebrant])
+    game.resolve()
+    game.advance("end_of_combat")
+    game.advance("declare_attackers")
+    before = game.snapshot_json()
+    with pytest.raises(RulesError, match="already been exerted this turn"):
+        game.declare_attackers([celebrant], exert=[celebrant])
+    assert game.snapshot_json() == before
+    game.declare_attackers([celebrant])  # attacking without exerting is fine
+
+
+def test_tah_crop_elite_pumps_the_creatures_there_as_it_resolves():
+    game = Game()
+    elite = game.add("Tah-Crop Elite")
+    bears = game.add("Grizzly Bears")
+    to_attack(game)
+    game.declare_attackers([elite], exert=[elite])
+    game.resolve()
+    late = game.add("Memnite")
+    assert (game.chars(elite).pt, game.chars(bears).pt, game.chars(late).pt) == (
+        "3/3", "3/3", "1/1")
+    (began,) = [e for e in events(game, EventKind.EFFECT_BEGAN)]
+    assert began.rules == ("611.2c",)
+
+
+def test_trample_assigns_lethal_to_the_blocker_and_the_rest_to_the_player():
+    game = Game()
+    crasher = game.add("Sandstorm Crasher")
+    memnite = game.add("Memnite", player="Bob")
+    to_attack(game)
+    game.declare_attackers([crasher])
+    game.advance("declare_blockers")
+    game.declare_blockers({memnite.id: crasher.id})
+    game.advance("combat_damage")
+    damage = {e.data["target"]: e.data["amount"] for e in events(game, EventKind.DAMAGE)
+              if e.data["source"] == crasher.id}
+    assert damage == {memnite.id: 1, "Bob": 2}
+
+
+def test_a_blocked_creature_whose_blocker_left_deals_no_damage():
+    game = Game()
+    bears = game.add("Grizzly Bears")
+    memnite = game.add("Memnite", player="Bob")
+    to_attack(game)
+    game.declare_attackers([bears])
+    game.advance("declare_blockers")
+    game.declare_blockers({memnite.id: bears.id})
+    assert bears.blocked
+    game.exile([memnite])
+    game.advance("combat_damage")
+    assert events(game, EventKind.DAMAGE) == [] and game.state.players["Bob"].life == 20
+
+
+def test_summoning_sick_creatures_cant_attack_and_vigilance_doesnt_tap():
+    game = Game()
+    sick = game.add("Grizzly Bears", sick=True)
+    game.add("Always Watching")
+    bears = game.add("Grizzly Bears")
+    to_attack(game)
+    with pytest.raises(RulesError) as err:
+        game.declare_attackers([sick])
+    assert err.value.rule == "302.6"
+    game.declare_attackers([bears])
+    assert bears.attacking and not bears.tapped
+    assert events(game, EventKind.TAPPED) == []
+
+
+# ---------------------------------------------------------------- Vehicles
+def test_an_uncrewed_vehicle_isnt_a_creature_and_cant_attack():
+    game = Game()
+    copter = game.add("Smuggler's Copter")
+    to_attack(game)
+    with pytest.raises(RulesError, match="not a creature"):
+        game.declare_attackers([copter])
+
+
+def test_crew_needs_enough_power_and_a_refused_crew_changes_nothing():
+    game = Game()
+    caravan = game.add("Cultivator's Caravan")
+    bears = game.add("Grizzly Bears")
+    before = game.snapshot_json()
+    with pytest.raises(RulesError, match="total power 2") as err:
+        game.activate(caravan, ability=1, crew=[bears.id])
+    assert err.value.rule == "702.122a"
+    with pytest.raises(RulesError, match="can't crew"):
+        game.activate(caravan, ability=1, crew=[caravan.id])
+    assert game.snapshot_json() == before
+
+
+def test_summoning_sick_creatures_can_crew_and_the_vehicle_attacks_and_loots():
+    game = Game()
+    copter = game.add("Smuggler's Copter")
+    fresh = game.add("Llanowar Elves", sick=True)
+    game.add("Island", zone="library")
+    game.add("Forest", zone="library")
+    game.activate(copter, crew=[fresh.id])
+    tapped = events(game, EventKind.TAPPED)[-1]
+    assert tapped.data["crews"] == copter.id and tapped.cause is Cause.COST
+    game.resolve()
+    assert copter.crewed and game.chars(copter).types == ("Artifact", "Creature")
+    to_attack(game)
+    game.declare_attackers([copter])
+    game.resolve()  # the loot trigger: draw, then discard the card drawn
+    hand = [o.card.name for o in game.state.owned_in("hand", "Alice")]
+    graveyard = [o.card.name for o in game.state.owned_in("graveyard", "Alice")]
+    assert hand == [] and len(graveyard) == 1
+    game.advance("cleanup")
+    assert not copter.crewed and game.chars(copter).types == ("Artifact",)
+
+
+def test_a_crewed_caravan_is_summoning_sick_for_its_mana_ability_the_turn_it_arrived():
+    game = Game()
+    caravan = game.add("Cultivator's Caravan", sick=True)
+    game.add("Gigantosaurus")
+    game.tap_for_mana(caravan, "G")  # not a creature: {T} is fine
+    game.next_turn()
+    game.next_turn()
+    fresh = game.add("Cultivator's Caravan", sick=True)
+    game.activate(fresh, ability=1)
+    game.resolve()
+    before = game.snapshot_json()
+    with pytest.raises(RulesError) as err:
+        game.tap_for_mana(fresh, "G")
+    assert err.value.rule == "302.6" and game.snapshot_json() == before
+
+
+# ------------------------------------------------------------ lands
+def test_mishras_factory_becomes_a_creature_and_pumps_an_assembly_worker():
+    game = Game()
+    factory = game.add("Mishra's Factory")
+    other = game.add("Mishra's Factory")
+    mana(game, "Wastes", 1)
+    game.activate(factory, ability=1)
+    game.resolve()
+    chars = game.chars(factory)
+    assert chars.types == ("Artifact", "Creature", "Land") and chars.pt == "2/2"
+    assert "Assembly-Worker" in chars.subtypes
+    game.activate(other, ability=2, targets=[factory])
+    game.resolve()
+    assert game.chars(factory).pt == "3/3"
+    game.advance("cleanup")
+    assert game.chars(factory).types == ("Land",) and game.chars(factory).pt == ""
+
+
+def test_arena_of_glory_enters_tapped_without_a_mountain_and_exerts_for_two():
+    game = Game()
+    arena = game.add("Arena of Glory", zone="hand")
+    game.play_land(arena)
+    played = game.obj(arena.moved_to)
+    assert played.tapped
+    game.next_turn()
+    game.next_turn()
+    assert not played.tapped
+    mana(game, "Mountain", 1)
+    game.activate(played, ability=2)  # {R}, {T}, Exert this land: Add {R}{R}
+    assert sorted(u.type.value for u in game.pool("Alice")) == ["R", "R"]
+    assert played.skip_untap_for == "Alice"
+    game.next_turn()
+    game.next_turn()
+    assert played.tapped  # exerted: it didn't untap
+
+
+def test_arena_of_glory_enters_untapped_with_a_mountain():
+    game = Game()
+    game.add("Mountain")
+    arena = game.add("Arena of Glory", zone="hand")
+    game.play_land(arena)
+    assert not game.obj(arena.moved_to).tapped
