@@ -154,6 +154,9 @@ def _set_up(game: Game, data: Data) -> str:
     )
     state.next_id = max(state.next_id, obj.id + 1)
     _arrive(game, obj, data)
+    if obj.attached_to is not None:  # set up as it is: an Aura's control change is no event
+        host = state.objects[obj.attached_to]
+        host.control_seen = game.controller_of(host)
     where = "onto the battlefield" if obj.zone is Zone.BATTLEFIELD else f"into the {obj.zone.value}"
     extra = " tapped" if obj.tapped else ""
     return f"Set-up: {definition.name} (#{obj.id}) is put {where}{extra} under {obj.controller}'s control" if obj.zone is Zone.BATTLEFIELD else f"Set-up: {definition.name} (#{obj.id}) is put {where} ({obj.owner})"

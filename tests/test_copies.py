@@ -246,6 +246,25 @@ def test_a_copy_takes_no_non_copy_effects():
 
 
 @R19
+def test_the_crasher_token_copies_only_what_is_printed_on_a_changed_creature():
+    game = Game()
+    crasher = game.add("Sandstorm Crasher")
+    bears = game.add("Grizzly Bears", counters={"+1/+1": 1})
+    game.add("Bonesplitter", attached_to=bears.id)
+    giant = game.add("Giant Growth", zone="hand")
+    mana(game, "Forest", 1)
+    game.cast(giant, targets=[bears])
+    game.resolve()
+    assert game.chars(bears).pt == "8/6"
+    game.advance("declare_attackers")
+    game.declare_attackers([crasher, bears], exert=[crasher], target=bears.id)
+    game.resolve()
+    token = tokens(game)[-1]
+    assert game.chars(token).pt == "2/2" and token.counters == {} and token.attached_to is None
+    assert token.tapped and token.attacking  # by the effect's instruction, not copied status
+
+
+@R19
 def test_a_token_copy_of_a_crewed_vehicle_is_not_crewed_and_not_a_creature():
     game = Game()
     crasher = game.add("Sandstorm Crasher")

@@ -1,0 +1,666 @@
+"""ipywidgets for the lessons: a `Stepper` through a shipped scenario and a live `Sandbox`.
+
+**Stepper** — every frame is computed up front from the real engine run (frame 0 = the set-up):
+the narration, whether the step's expectations held, the board, mana pools, stack and the events of
+the step as tables, and the event and trigger diagram so far as inline SVG. The frames are
+`widgets.HTML` children of a `widgets.Stack`; a `Play`, an `IntSlider`, a `BoundedIntText` (its
+spinner is a keyboard back/forward) and `ToggleButtons` of step numbers are tied to
+`Stack.selected_index` with `widgets.jslink` only, so stepping needs no Python: it keeps working in
+an exported HTML page with no kernel.
+
+**Sandbox** — buttons drive a live `Game` (these need a kernel): tap for mana, activate an ability,
+declare attackers with exert, make a token copy, destroy several permanents at once, pass
+priority, resolve, next step, next turn, undo. An illegal move shows the `RulesError` in place and
+changes nothing.
+
+>>> from rulekit.display.widgets import Stepper, Sandbox      # doctest: +SKIP
+>>> Stepper("r07_paying_tap.toml")                           # doctest: +SKIP
+>>> Sandbox("r07_paying_tap.toml")                           # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from rulekit.display.escape import html_text
+from rulekit.display.tables import board, event_rows, pools, stack, to_html
+from rulekit.errors import RulesError
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+    from rulekit.scenario import Scenario, StepResult
+
+__all__ = ["FRAME_CSS", "WIDGET_CSS", "Sandbox", "Stepper", "inline_svg", "resolve_scenario"]
+
+FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
+
+# One small style sheet per frame (each frame must stand on its own in an exported page).
+FRAME_CSS = (
+    f".rk-frame{{font-family:{FONT};font-size:18px;line-height:1.4;color:#000;"
+    "background:#fff;padding:12px 16px;box-sizing:border-box;max-width:100%}"
+    ".rk-frame h3{font-size:26px;margin:0 0 8px 0;color:#000}"
+    ".rk-frame h4{font-size:21px;margin:14px 0 4px 0;color:#000}"
+    ".rk-narration{font-size:24px;line-height:1.4;margin:6px 0 10px 0;padding:8px 14px;"
+    "border-left:8px solid #0072b2;background:#eef5fb}"
+    ".rk-does{margin:4px 0}"
+    ".rk-ok{color:#005a1e;font-weight:bold}"
+    ".rk-bad{color:#a00000;font-weight:bold}"
+    ".rk-refused{border:3px solid #a00000;background:#fff0f0;padding:6px 12px;margin:6px 0}"
+    ".rk-pending{border:2px dashed #8a5a00;background:#fff8e6;padding:4px 10px}"
+    ".rk-row{display:flex;flex-wrap:wrap;gap:0 36px;align-items:flex-start}"
+    ".rk-empty{font-style:italic;margin:4px 0 12px 0}"
+    ".rk-diagram{margin-top:6px;overflow-x:auto}"
+    ".rk-diagram svg{max-width:100%;height:auto}"
+    f".rk-diagram svg text{{font-family:{FONT}}}"
+)
+
+# Bigger controls for projectors (ipywidgets reads these CSS variables).
+WIDGET_CSS = (
+    ".rk-widget{--jp-widgets-font-size:18px;--jp-widgets-inline-height:38px;"
+    "--jp-widgets-inline-label-width:150px;--jp-widgets-inline-width:420px;"
+    "--jp-widgets-inline-width-short:220px;--jp-widgets-slider-handle-size:22px;"
+    "--jp-widgets-input-color:#000;--jp-widgets-label-color:#000;--jp-widgets-color:#000;"
+    "--jp-widgets-input-border-color:#444;--jp-widgets-input-focus-border-color:#0072b2}"
+    ".rk-widget .widget-label,.rk-widget .widget-label-basic{font-size:18px}"
+    ".rk-widget button:focus-visible,.rk-widget input:focus-visible,"
+    ".rk-widget select:focus-visible{outline:3px solid #0072b2;outline-offset:2px}"
+    ".rk-widget .widget-toggle-button,.rk-widget .widget-button{min-width:48px}"
+    ".rk-widget select{font-size:18px}"
+    ".rk-message{font-size:19px;line-height:1.4}"
+    ".rk-message .rk-error{border:3px solid #a00000;background:#fff0f0;color:#000;"
+    "padding:6px 12px}"
+    ".rk-message .rk-done{border:3px solid #005a1e;background:#effaf2;color:#000;"
+    "padding:6px 12px}"
+    ".rk-sandbox-group{border:1px solid #888;padding:4px 10px;margin:0 10px 10px 0}"
+)
+
+_LABEL = {"description_width": "initial"}
+
+
+# ------------------------------------------------------------------ shared helpers
+def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
+    """A loaded scenario from: a `Scenario`; a path to a file; the name of a shipped file
+    (`"r07_paying_tap"` or `"r07_paying_tap.toml"`); or a ruling id (`"R07"`: its first shipped
+    scenario)."""
+    from rulekit.scenario import Scenario, for_ruling, load, shipped_dir
+
+    if isinstance(ref, Scenario):
+        return ref
+    path = Path(ref)
+    if path.is_file():
+        return load(path)
+    text = os.fspath(ref)
+    if re.fullmatch(r"R\d\d", text):
+        found = for_ruling(text)
+        if not found:
+            raise LookupError(f"no shipped scenario covers ruling {text}")
+        return load(found[0])
+    name = text if text.endswith(".toml") else f"{text}.toml"
+    candidate = shipped_dir() / name
+    if candidate.is_file():
+        return load(candidate)
+    raise FileNotFoundError(f"no scenario file {text!r} (neither a path nor a shipped scenario)")
+
+
+_SVG_HEAD = re.compile(r"\A.*?(?=<svg\b)", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_ID = re.compile(r'\b(id|xlink:href|href)="(#?)([^"]*)"')
+_FONT_ATTR = re.compile(r' font-family="[^"]*"')
+
+
+def inline_svg(svg: str, *, prefix: str, label: str) -> str:
+    """Graphviz SVG made fit to sit inline in HTML: no XML prolog, DOCTYPE or comments; element
+    ids prefixed (several diagrams share one page); the font given by CSS (`FRAME_CSS`) instead
+    of on every text element; scales down to its container; `role="img"` with a label."""
+    svg = _COMMENT.sub("", _SVG_HEAD.sub("", svg, count=1))
+
+    def fix_id(m: re.Match[str]) -> str:
+        attr, hash_, value = m.groups()
+        if attr != "id" and not hash_:
+            return m.group(0)  # an external link: leave it
+        return f'{attr}="{hash_}{prefix}{value}"'
+
+    svg = _ID.sub(fix_id, svg)
+    svg = _FONT_ATTR.sub("", svg)
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{html_text(label)}" ', 1)
+    return "\n".join(line.strip() for line in svg.splitlines() if line.strip())
+
+
+def _diagram_html(graph: Any, *, prefix: str, label: str) -> str:
+    from rulekit.display.dot import GraphvizMissing, render_svg
+
+    try:
+        svg = render_svg(graph)
+    except GraphvizMissing as err:
+        return f"<p class='rk-empty'>{html_text(err)}</p>"
+    return f"<div class='rk-diagram'>{inline_svg(svg, prefix=prefix, label=label)}</div>"
+
+
+def _checks_html(result: StepResult) -> str:
+    checks = result.checks
+    if not checks:
+        return ""
+    if result.ok:
+        n = len(checks)
+        return (f"<p class='rk-ok'>✓ The engine agrees: {'the' if n == 1 else 'all'} {n} "
+                f"expectation{'s' if n != 1 else ''} of this step held.</p>")
+    items = "".join(
+        f"<li><code>{html_text(c.description)}</code>: expected {html_text(c.expected)}, "
+        f"got {html_text(c.actual)}</li>" for c in result.failures)
+    return (f"<div class='rk-bad'>✗ {len(result.failures)} of {len(checks)} expectations "
+            f"did not hold:<ul>{items}</ul></div>")
+
+
+def _root_texts(result: StepResult) -> list[str]:
+    from rulekit.events import EventKind
+
+    return [e.text for e in result.events if e.kind is EventKind.ACTION and e.parent is None]
+
+
+def _step_events(result: StepResult, game: Game) -> str:
+    from rulekit.events import EventKind
+
+    evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
+    return to_html(event_rows(game, evs), uuid=f"s{result.number}ev",
+                   empty="No events: nothing happened in this step.")
+
+
+# ------------------------------------------------------------------ Stepper
+class Stepper:
+    """Step through a shipped scenario, forward and back, with or without a kernel.
+
+    `Stepper(scenario_or_path)`: a `Scenario`, a file path, a shipped file's name or a ruling id
+    (see `resolve_scenario`). Attributes: `scenario`, `results` (one `StepResult` per frame),
+    `frame_html` (the HTML of each frame), `frames` (`widgets.HTML`), `stack`
+    (`widgets.Stack`), the controls `play`, `slider`, `number` and `buttons`, `links` (the
+    jslinks) and `widget` (what the notebook shows)."""
+
+    def __init__(self, scenario: Scenario | str | os.PathLike[str], *, diagram: bool = True,
+                 buttons: bool = True, interval: int = 4000) -> None:
+        self.scenario = resolve_scenario(scenario)
+        self.results = self.scenario.play()
+        self.last = len(self.results) - 1
+        self._id = re.sub(r"[^a-z0-9]+", "", Path(self.scenario.path).stem.lower())[:16] or "sc"
+        self.frame_html = [self._frame(k, diagram=diagram) for k in range(len(self.results))]
+        self.frames = [widgets.HTML(value=h, layout=widgets.Layout(width="100%"))
+                       for h in self.frame_html]
+        self.stack = widgets.Stack(children=self.frames, selected_index=0,
+                                   layout=widgets.Layout(width="100%"))
+        n = self.last
+        self.play = widgets.Play(
+            value=0, min=0, max=n, step=1, interval=interval, show_repeat=False,
+            description="Play", tooltip=f"Play the steps one after another, every "
+            f"{interval / 1000:g} seconds (pause with the same button)")
+        self.slider = widgets.IntSlider(
+            value=0, min=0, max=n, step=1, description="Step", continuous_update=True,
+            tooltip="Drag, or focus and use the arrow keys, to move between steps",
+            style=_LABEL, layout=widgets.Layout(width="min(560px, 100%)"))
+        self.number = widgets.BoundedIntText(
+            value=0, min=0, max=n, step=1, description="Go to step",
+            tooltip="Type a step number (0 = set-up), or use the up and down arrow keys "
+            "or the spinner to go back and forth",
+            style=_LABEL, layout=widgets.Layout(width="230px"))
+        controls: list[widgets.Widget] = [self.play, self.slider, self.number]
+        self.buttons: widgets.ToggleButtons | None = None
+        if buttons:
+            steps = self.scenario.steps
+            self.buttons = widgets.ToggleButtons(
+                options=[("Set-up", 0)] + [(str(k), k) for k in range(1, n + 1)],
+                value=0, description="Jump to",
+                tooltips=["The board before anything happens"] + [
+                    f"Step {k}: {steps[k - 1].get('narration', '')}" for k in range(1, n + 1)],
+                style={**_LABEL, "button_width": "auto"})
+        self.links: list[Any] = [
+            widgets.jslink((c, "value"), (self.stack, "selected_index"))
+            for c in controls]
+        if self.buttons is not None:
+            # selection widgets sync `index` (not `value`) with the browser
+            self.links.append(widgets.jslink((self.buttons, "index"),
+                                             (self.stack, "selected_index")))
+        title = widgets.HTML(
+            f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
+            f"Walkthrough: {html_text(self.scenario.title)}</h3>"
+            f"<p style='font-size:16px;margin:0'>{n} step{'s' if n != 1 else ''} and the "
+            "set-up. Use <b>Play</b>, the <b>slider</b>, the <b>step number</b> (type it, or "
+            "use the arrow keys) or the <b>step buttons</b>.</p>")
+        bar = widgets.HBox([self.play, self.slider, self.number],
+                           layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        children: list[widgets.Widget] = [title, bar]
+        if self.buttons is not None:
+            children.append(self.buttons)
+        children.append(self.stack)
+        self.widget = widgets.VBox(children, layout=widgets.Layout(width="100%"))
+        self.widget.add_class("rk-widget")
+        self.widget.add_class("rk-stepper")
+
+    def __len__(self) -> int:
+        return len(self.frames)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # -- frames
+    def _frame(self, k: int, *, diagram: bool) -> str:
+        sc, result = self.scenario, self.results[k]
+        game = result.game
+        n = self.last
+        parts = [f"<div class='rk-frame' role='region' aria-label='Step {k} of {n}'>",
+                 f"<style>{FRAME_CSS}</style>"]
+        if k == 0:
+            parts.append(f"<h3>Set-up — {html_text(sc.title)}</h3>")
+            text = sc.description.strip() or "The board before the first step."
+            parts.append(f"<p class='rk-narration'>{html_text(' '.join(text.split()))}</p>")
+            if sc.pending:
+                parts.append("<p class='rk-pending'>This walkthrough is marked "
+                             "<code>pending-engine</code>: the engine may not do all of it "
+                             "yet.</p>")
+        else:
+            parts.append(f"<h3>Step {k} of {n}</h3>")
+            parts.append(f"<p class='rk-narration'>{html_text(result.narration)}</p>")
+            for text in _root_texts(result):
+                parts.append(f"<p class='rk-does'><b>What happens:</b> {html_text(text)}</p>")
+            if result.error is not None:
+                parts.append("<div class='rk-refused' role='note'><b>Refused — the game "
+                             f"says:</b> {html_text(result.error)}<br>Nothing changes.</div>")
+        parts.append(_checks_html(result))
+        parts.append("<div class='rk-row'><div>")
+        parts.append(to_html(board(game), caption="Board", uuid=f"{self._id}{k}b",
+                             empty="No permanents on the battlefield."))
+        parts.append("</div><div>")
+        parts.append(to_html(pools(game), caption="Players: life and mana pools",
+                             uuid=f"{self._id}{k}p"))
+        parts.append(to_html(stack(game), caption="Stack (top first)", uuid=f"{self._id}{k}s",
+                             empty="The stack is empty."))
+        parts.append("</div></div>")
+        if k > 0:
+            parts.append("<h4>Events in this step</h4>")
+            parts.append(_step_events(result, game))
+        if diagram:
+            from rulekit.display.dot import scenario_diagram
+
+            what = "the set-up" if k == 0 else f"step {k}"
+            parts.append(f"<h4>Event and trigger diagram up to {what}</h4>")
+            parts.append(_diagram_html(scenario_diagram(sc, upto_step=k),
+                                       prefix=f"{self._id}{k}_",
+                                       label=f"Event and trigger diagram of "
+                                       f"{sc.title}, up to {what}"))
+        parts.append("</div>")
+        return "".join(parts)
+
+    def frame_document(self, k: int) -> str:
+        """Frame k as a standalone HTML page (to look at or screenshot in a browser)."""
+        return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+                f"<title>{html_text(self.scenario.title)} — step {k}</title></head>"
+                f"<body style='margin:0;background:#fff'>{self.frame_html[k]}</body></html>")
+
+
+# ------------------------------------------------------------------ Sandbox
+_NO_TARGET = ""
+_MANA_CHOICES = [("as the ability decides", ""), ("{W} white", "W"), ("{U} blue", "U"),
+                 ("{B} black", "B"), ("{R} red", "R"), ("{G} green", "G"),
+                 ("{C} colorless", "C")]
+
+
+class Sandbox:
+    """A live game driven by buttons (needs a running kernel).
+
+    `Sandbox(game)` plays on that `Game` (changing it); `Sandbox(scenario_or_path)` starts from
+    a fresh copy of a scenario's set-up. Every control is an attribute so tests can drive it
+    (`sandbox.permanent.value = 3; sandbox.tap_button.click()`). After each click the tables
+    and the diagram of the last `history` actions are redrawn; an illegal move shows the
+    `RulesError` in `message` (`last_error` keeps it) and the game is unchanged."""
+
+    def __init__(self, game: Game | Scenario | str | os.PathLike[str] | None = None, *,
+                 history: int = 3, title: str = "Sandbox") -> None:
+        from rulekit.game import Game
+
+        if game is None:
+            game = Game(["Alice", "Bob"])
+        elif not isinstance(game, Game):
+            game = resolve_scenario(game).game_at(0)
+        self.game: Game = game
+        self.history = history
+        self.last_error: RulesError | None = None
+        self._start = len(game.actions)
+        self._marks: list[int] = []  # len(game.actions) before each click that changed the game
+        self._mark_log = len(game.log)
+
+        w = widgets
+        wide = w.Layout(width="min(440px, 100%)")
+        self.permanent = w.Dropdown(description="Permanent", style=_LABEL, layout=wide,
+                                    tooltip="The permanent to tap or whose ability to activate")
+        self.mana_type = w.Dropdown(options=_MANA_CHOICES, value="", description="Mana type",
+                                    style=_LABEL, layout=wide,
+                                    tooltip="Which type of mana to make, when there is a choice")
+        self.tap_button = w.Button(description="Tap for mana", button_style="primary",
+                                   tooltip="Activate a mana ability of the permanent that has "
+                                   "{T} in its cost (CR 106.12)")
+        self.ability = w.Dropdown(description="Ability", style=_LABEL, layout=wide,
+                                  tooltip="An activated ability of the chosen permanent")
+        self.target = w.Dropdown(description="Target", style=_LABEL, layout=wide,
+                                 tooltip="A target for the ability or trigger, if it needs one")
+        self.x_value = w.BoundedIntText(value=0, min=0, max=20, description="X",
+                                        style=_LABEL, layout=w.Layout(width="140px"),
+                                        tooltip="The value of X, if the cost has {X}")
+        self.activate_button = w.Button(description="Activate", button_style="primary",
+                                        tooltip="Activate the chosen ability (its cost may "
+                                        "include {T} or {Q})")
+        self.hand_card = w.Dropdown(description="Card in hand", style=_LABEL, layout=wide,
+                                    tooltip="A card in a hand to cast (or, for a land, play)")
+        self.cast_button = w.Button(description="Cast / play it", button_style="primary",
+                                    tooltip="Cast the card, paying from the mana pool (tap for "
+                                    "mana first), with the X and target chosen above; a land "
+                                    "is played instead")
+        self.attackers = w.SelectMultiple(description="Attackers", style=_LABEL, rows=4,
+                                          layout=wide,
+                                          tooltip="Creatures to declare as attackers "
+                                          "(Ctrl/Shift + click or arrows to choose several)")
+        self.exert = w.SelectMultiple(description="Exert", style=_LABEL, rows=4, layout=wide,
+                                      tooltip="Attackers to exert as they are declared "
+                                      "(CR 701.43)")
+        self.attack_button = w.Button(description="Declare attackers", button_style="danger",
+                                      tooltip="Declare the chosen attackers, exerting the "
+                                      "chosen ones (only at the start of the declare attackers "
+                                      "step, CR 508.1)")
+        self.combat_button = w.Button(description="Go to declare attackers",
+                                      tooltip="Pass priority until the declare attackers step")
+        self.copy_target = w.Dropdown(description="Copy which creature", style=_LABEL,
+                                      layout=wide, tooltip="The creature the token will copy")
+        self.copy_button = w.Button(description="Create a token copy", button_style="primary",
+                                    tooltip="Activate the token-copy ability of a permanent you "
+                                    "control (like Kiki-Jiki, Mirror Breaker) and let it resolve")
+        self.destroy_select = w.SelectMultiple(
+            description="Destroy together", style=_LABEL, rows=5, layout=wide,
+            tooltip="Permanents (for example artifacts) to destroy at the same time "
+            "(Ctrl/Shift + click or arrows to choose several)")
+        self.destroy_button = w.Button(description="Destroy them at once", button_style="danger",
+                                       tooltip="Destroy every chosen permanent at the same time "
+                                       "(CR 701.8): leaves-the-battlefield abilities see all of "
+                                       "them (CR 603.10a)")
+        self.pass_button = w.Button(description="Pass priority",
+                                    tooltip="The player with priority passes (CR 117.3d)")
+        self.resolve_button = w.Button(description="Resolve top of stack",
+                                       tooltip="All players pass: the top of the stack resolves")
+        self.step_button = w.Button(description="Next step",
+                                    tooltip="Pass priority until the next step begins")
+        self.turn_button = w.Button(description="Next turn",
+                                    tooltip="Go to the next turn's main phase: watch the untap "
+                                    "step (CR 502.3)")
+        self.undo_button = w.Button(description="Undo", button_style="warning",
+                                    tooltip="Take back the last click (the game is replayed "
+                                    "without it)")
+        self.message = w.HTML(value="")
+        self.message.add_class("rk-message")
+        self.tables = w.HTML()
+        self.diagram = w.HTML()
+
+        handlers: list[tuple[widgets.Button, Callable[[], None]]] = [
+            (self.tap_button, self.do_tap), (self.activate_button, self.do_activate),
+            (self.cast_button, self.do_cast),
+            (self.attack_button, self.do_attack), (self.combat_button, self.do_combat),
+            (self.copy_button, self.do_copy), (self.destroy_button, self.do_destroy),
+            (self.pass_button, self.do_pass), (self.resolve_button, self.do_resolve),
+            (self.step_button, self.do_step), (self.turn_button, self.do_turn),
+            (self.undo_button, self.do_undo)]
+        for button, fn in handlers:
+            button.on_click(lambda _b, fn=fn: fn())
+            button.layout = w.Layout(width="auto", min_width="140px", height="40px")
+            button.style.font_size = "18px"
+        self.permanent.observe(lambda _c: self._refresh_abilities(), names="value")
+
+        def group(heading: str, *children: widgets.Widget) -> widgets.VBox:
+            box = w.VBox([w.HTML(f"<b style='font-size:19px'>{html_text(heading)}</b>"),
+                          *children])
+            box.add_class("rk-sandbox-group")
+            return box
+
+        row = w.Layout(flex_flow="row wrap", align_items="flex-start")
+        controls = w.HBox([
+            group("Mana and abilities", self.permanent, self.mana_type, self.tap_button,
+                  self.ability, self.target, self.x_value, self.activate_button),
+            group("Spells", self.hand_card, self.cast_button),
+            group("Combat", self.combat_button, self.attackers, self.exert, self.attack_button),
+            group("Copies and destruction", self.copy_target, self.copy_button,
+                  self.destroy_select, self.destroy_button),
+            group("Time", w.HBox([self.pass_button, self.resolve_button], layout=row),
+                  w.HBox([self.step_button, self.turn_button], layout=row), self.undo_button),
+        ], layout=row)
+        head = w.HTML(f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
+                      f"{html_text(title)}</h3>")
+        self.widget = w.VBox([head, controls, self.message, self.tables, self.diagram],
+                             layout=w.Layout(width="100%"))
+        self.widget.add_class("rk-widget")
+        self.widget.add_class("rk-sandbox")
+        self._refresh()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # -- reading the board into the controls
+    def _label(self, obj: Any) -> str:
+        g = self.game
+        extra = ", tapped" if obj.tapped else ""
+        return f"#{obj.id} {g.chars(obj).name} ({g.controller_of(obj)}{extra})"
+
+    def _permanents(self) -> list[Any]:
+        g = self.game
+        seat = {p: i for i, p in enumerate(g.state.players)}
+        return sorted(g.permanents(), key=lambda o: (seat.get(g.controller_of(o), 99), o.id))
+
+    @staticmethod
+    def _set_options(widget: Any, options: list[tuple[str, Any]], *, multi: bool = False) -> None:
+        values = [v for _, v in options]
+        if multi:
+            keep = tuple(v for v in widget.value if v in values)
+            widget.options = options
+            widget.value = keep
+            return
+        old = widget.value
+        widget.options = options
+        if old in values:
+            widget.value = old
+        elif options:
+            widget.value = options[0][1]
+
+    def _refresh(self) -> None:
+        g = self.game
+        perms = self._permanents()
+        perm_options = [(self._label(o), o.id) for o in perms]
+        self._set_options(self.permanent, perm_options)
+        creatures = [o for o in perms if g.chars(o).is_a("Creature")]
+        self._set_options(self.target, [("(no target)", _NO_TARGET)] + perm_options + [
+            (f"player: {p}", p) for p in g.state.players])
+        attackers = [(self._label(o), o.id) for o in creatures
+                     if g.controller_of(o) == g.state.active]
+        self._set_options(self.attackers, attackers, multi=True)
+        self._set_options(self.exert, attackers, multi=True)
+        self._set_options(self.copy_target, [(self._label(o), o.id) for o in creatures])
+        self._set_options(self.destroy_select, perm_options, multi=True)
+        from rulekit.state import Zone
+
+        hand = sorted(g.state.in_zone(Zone.HAND), key=lambda o: o.id)
+        self._set_options(self.hand_card, [
+            (f"#{o.id} {g.chars(o).name} ({o.owner}'s hand)", o.id) for o in hand]
+            or [("(no cards in hand)", -1)])
+        self._refresh_abilities()
+        self._render()
+
+    def _refresh_abilities(self) -> None:
+        from rulekit.abilities import Activated
+
+        options: list[tuple[str, Any]] = []
+        if self.permanent.value is not None:
+            obj = self.game.obj(self.permanent.value)
+            options = [(a.text, i) for i, a in enumerate(self.game.chars(obj).abilities)
+                       if isinstance(a, Activated)]
+        self._set_options(self.ability, options or [("(no activated abilities)", -1)])
+
+    def _render(self) -> None:
+        g = self.game
+        tables = [to_html(board(g), caption="Board", uuid="sbb",
+                          empty="No permanents on the battlefield."),
+                  to_html(pools(g), caption="Players: life and mana pools", uuid="sbp"),
+                  to_html(stack(g), caption="Stack (top first)", uuid="sbs",
+                          empty="The stack is empty.")]
+        from rulekit.events import EventKind
+
+        new = [e for e in g.log.since(max(self._mark_log, 0))
+               if e.kind is not EventKind.PRIORITY]
+        if self._marks and self._mark_log >= 0:
+            tables.append(to_html(event_rows(g, new), caption="What your last click did",
+                                  uuid="sbe", empty="No events."))
+        self.tables.value = (f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
+                             f"{''.join(tables)}</div>")
+        if not self.history:
+            self.diagram.value = ""
+            return
+        from rulekit.display.dot import log_diagram
+
+        n = len(g.actions)
+        since = max(self._start + 1, n - self.history + 1)
+        if n <= self._start:
+            graph, what = log_diagram(g), "the set-up"
+        else:
+            graph, what = log_diagram(g, since_action=since), "your last clicks"
+        self.diagram.value = (
+            f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
+            f"<h4>Event and trigger diagram: {what}</h4>"
+            f"{_diagram_html(graph, prefix='sb_', label=f'Event and trigger diagram of {what}')}"
+            "</div>")
+
+    # -- doing things
+    def _run(self, fn: Callable[[], Any]) -> bool:
+        """Run one click's engine calls; on RulesError show it and leave the game as it was."""
+        g = self.game
+        before, log_before = len(g.actions), len(g.log)
+        try:
+            fn()
+        except RulesError as err:
+            if len(g.actions) != before:  # a click made of several actions: take all back
+                g.undo(len(g.actions) - before)
+            self.last_error = err
+            self.message.value = (
+                "<div class='rk-error' role='alert'><b>Refused:</b> "
+                f"{html_text(err)}<br>Nothing changed.</div>")
+            return False
+        self.last_error = None
+        self._marks.append(before)
+        self._mark_log = log_before
+        from rulekit.events import EventKind
+
+        done = [e.text for e in g.log.since(log_before)
+                if e.kind is EventKind.ACTION and e.parent is None]
+        self.message.value = ("<div class='rk-done' role='status'><b>Done:</b> "
+                              f"{html_text('; '.join(done) or 'nothing happened')}</div>")
+        self._refresh()
+        return True
+
+    def _need(self, value: Any, what: str) -> Any:
+        if value is None or value == -1 or value == ():
+            raise RulesError(f"choose {what} first")
+        return value
+
+    def do_tap(self) -> bool:
+        def act() -> None:
+            obj = self._need(self.permanent.value, "a permanent")
+            self.game.tap_for_mana(obj, self.mana_type.value or None)
+        return self._run(act)
+
+    def do_activate(self) -> bool:
+        def act() -> None:
+            obj = self._need(self.permanent.value, "a permanent")
+            index = self._need(self.ability.value, "an ability")
+            ability = self.game.chars(self.game.obj(obj)).abilities[index]
+            cost = getattr(ability, "cost", None)
+            has_x = bool(cost is not None and cost.mana.x_count)
+            targets = [self.target.value] if self.target.value != _NO_TARGET else []
+            self.game.activate(obj, index, mana=self.mana_type.value or None,
+                               x=self.x_value.value if has_x else None, targets=targets)
+        return self._run(act)
+
+    def do_cast(self) -> bool:
+        def act() -> None:
+            card = self._need(self.hand_card.value, "a card in hand")
+            obj = self.game.obj(card)
+            chars = self.game.chars(obj)
+            if chars.is_a("Land"):
+                self.game.play_land(obj)
+                return
+            has_x = bool(chars.mana_cost.x_count)
+            targets = [self.target.value] if self.target.value != _NO_TARGET else []
+            self.game.cast(obj, x=self.x_value.value if has_x else None, targets=targets)
+        return self._run(act)
+
+    def do_attack(self) -> bool:
+        def act() -> None:
+            decisions = {}
+            if self.target.value != _NO_TARGET:
+                decisions["target"] = [self.target.value]
+            self.game.declare_attackers(list(self.attackers.value),
+                                        exert=list(self.exert.value), **decisions)
+        return self._run(act)
+
+    def do_combat(self) -> bool:
+        return self._run(lambda: self.game.advance("declare_attackers"))
+
+    def _copier(self) -> tuple[Any, int]:
+        from rulekit.abilities import Activated
+
+        g = self.game
+        me = g.state.priority
+        for obj in self._permanents():
+            if g.controller_of(obj) != me:
+                continue
+            for i, a in enumerate(g.chars(obj).abilities):
+                if isinstance(a, Activated) and "token that's a copy" in a.text:
+                    return obj, i
+        raise RulesError(f"{me} controls nothing with an ability that creates a token copy: add "
+                         "Kiki-Jiki, Mirror Breaker to the board, or attack with Sandstorm "
+                         "Crasher and exert it")
+
+    def do_copy(self) -> bool:
+        def act() -> None:
+            target = self._need(self.copy_target.value, "a creature to copy")
+            source, index = self._copier()
+            self.game.activate(source, index, targets=[target])
+            self.game.resolve()
+        return self._run(act)
+
+    def do_destroy(self) -> bool:
+        def act() -> None:
+            chosen = list(self._need(self.destroy_select.value or None,
+                                     "one or more permanents"))
+            self.game.destroy(chosen)
+        return self._run(act)
+
+    def do_pass(self) -> bool:
+        return self._run(self.game.pass_priority)
+
+    def do_resolve(self) -> bool:
+        return self._run(self.game.resolve)
+
+    def do_step(self) -> bool:
+        return self._run(self.game.advance)
+
+    def do_turn(self) -> bool:
+        return self._run(self.game.next_turn)
+
+    def do_undo(self) -> bool:
+        g = self.game
+        if not self._marks:
+            self.message.value = ("<div class='rk-error' role='alert'>Nothing to undo: this is "
+                                  "the board the sandbox started from.</div>")
+            return False
+        mark = self._marks.pop()
+        g.undo(len(g.actions) - mark)
+        self._mark_log = -1  # no "last click" table until the next click
+        self.last_error = None
+        self.message.value = "<div class='rk-done' role='status'>Undone.</div>"
+        self._refresh()
+        return True

@@ -1,0 +1,105 @@
+"""Every exported lesson page in Debian's Chromium (Playwright), opened from file:// with every
+request outside site/ blocked and recorded: no request outside site/, no console error, the
+stepper visible, and one step forward (ArrowUp in the step-number box) changes the narration and
+the diagram. A screenshot per lesson goes to test-artifacts/lessons/ (ignored by git).
+
+The site is built once per session with the lesson build's cache (`make lessons`'s output
+folder, site/, gitignored; RULEKIT_TEST_SITE overrides it): a fresh site/ is reused as is.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rulekit.build import build, lesson_paths
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+ARTIFACTS = ROOT / "test-artifacts" / "lessons"
+LESSONS = [p.stem for p in lesson_paths(NOTEBOOKS)] if NOTEBOOKS.is_dir() else []
+
+
+def _needs_stepper(stem: str) -> bool:
+    """Every lesson steps through a walkthrough; the start page (00_*) may not."""
+    return not stem.startswith("00_")
+
+
+@pytest.fixture(scope="session")
+def lesson_site():
+    """(site folder, build report): the real lessons, built (or found fresh) once."""
+    if not LESSONS:
+        pytest.skip("no lesson notebooks in notebooks/ yet")
+    site = Path(os.environ.get("RULEKIT_TEST_SITE", ROOT / "site"))
+    report = build(NOTEBOOKS, site)
+    if not report.offline:
+        message = ("the widget manager could not be fetched with npm, so the pages load it from "
+                   "the CDN and can't be tested offline: " + report.widgets_note)
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return site, report
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str):
+    from rulekit.build.browser import chromium
+
+    with chromium(chromium_path) as b:
+        yield b
+
+
+def _page(site: Path, report, stem: str) -> Path:
+    page = site / f"{stem}.html"
+    failed = [f.error for f in report.failures if Path(f.notebook).stem == stem]
+    assert not failed, f"the build failed: {failed[0]}"
+    assert page.is_file(), f"{page} was not built"
+    return page
+
+
+@pytest.mark.parametrize("stem", LESSONS or ["(none)"])
+def test_lesson_page_works_offline_and_steps(lesson_site, browser, stem: str) -> None:
+    from rulekit.build.browser import STEPPER_ANY, open_page
+
+    site, report = lesson_site
+    path = _page(site, report, stem)
+    has_stepper = "rk-stepper" in path.read_text("utf-8") or _needs_stepper(stem)
+    visit = open_page(browser, path, site, stepper=has_stepper)
+    try:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        if has_stepper:
+            assert visit.page.locator(STEPPER_ANY).first.is_visible()
+            before, after = visit.step_forward()
+            assert after["text"] and after["text"] != before["text"], \
+                f"the narration did not change: {before['text']!r}"
+            assert after["svg"] and after["svg"] != before["svg"], \
+                "the diagram did not change after one step forward"
+        visit.page.screenshot(path=str(ARTIFACTS / f"{stem}.png"), full_page=True)
+        assert visit.outside == [], f"requests outside site/: {visit.outside}"
+        assert visit.console_errors == [], f"console errors: {visit.console_errors}"
+        assert all(u.startswith(site.resolve().as_uri()) for u in visit.requests)
+    finally:
+        visit.page.close()
+
+
+def test_index_page_links_every_lesson_offline(lesson_site, browser) -> None:
+    from rulekit.build.browser import open_page
+
+    site, report = lesson_site
+    visit = open_page(browser, site / "index.html", site, stepper=False)
+    try:
+        hrefs = visit.page.eval_on_selector_all("ol.lessons a", "els => els.map(e => "
+                                                "e.getAttribute('href'))")
+        assert hrefs == [f"{e['stem']}.html" for e in report.lessons]
+        assert len(hrefs) == len(LESSONS)
+        rows = visit.page.locator("table tbody tr").count()
+        assert rows == 19
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        visit.page.screenshot(path=str(ARTIFACTS / "index.png"), full_page=True)
+        assert visit.outside == [] and visit.console_errors == []
+    finally:
+        visit.page.close()

@@ -1,0 +1,228 @@
+"""The lesson build (`python -m rulekit.build`): pages, offline assets, cache, failures, index.
+
+These build small notebooks of their own in a temporary folder (the same widget pattern as the
+lessons: a Stack of HTML frames jslinked to Play / IntSlider / BoundedIntText / ToggleButtons,
+plus an SVG output), so they hold whether or not `notebooks/` has lessons yet. The real lessons
+are opened in Chromium by tests/test_browser.py.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from rulekit.build import assets, build, main
+from rulekit.build.index import render
+from rulekit.build.lesson import first_line, inline_svg, lesson_title
+
+pytestmark = pytest.mark.notebook
+
+STEPPER = '''import ipywidgets as widgets
+from rulekit import Game
+from rulekit.display import log_diagram
+game = Game(["Alice", "Bob"])
+forest = game.add("Forest")
+frames = [widgets.HTML("<p class='rk-narration'>Set-up</p>" + log_diagram(game).svg())]
+game.tap_for_mana(forest)
+frames.append(widgets.HTML("<p class='rk-narration'>Alice taps the Forest</p>"
+                           + log_diagram(game).svg()))
+stack = widgets.Stack(frames, selected_index=0)
+controls = [widgets.Play(min=0, max=1), widgets.IntSlider(min=0, max=1),
+            widgets.BoundedIntText(min=0, max=1)]
+for c in controls:
+    widgets.jslink((c, "value"), (stack, "selected_index"))
+toggles = widgets.ToggleButtons(options=[("Set-up", 0), ("1", 1)])
+widgets.jslink((toggles, "index"), (stack, "selected_index"))
+box = widgets.VBox([widgets.HBox(controls), toggles, stack])
+box.add_class("rk-stepper")
+box'''
+
+SANDBOX = '''sandbox = widgets.VBox([widgets.Button(description="Tap for mana")])
+sandbox.add_class("rk-sandbox")
+sandbox'''
+
+
+def _notebook(path: Path, cells: list) -> Path:
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell{i}"
+    nbformat.write(nb, path)
+    return path
+
+
+def _lesson(folder: Path, name: str = "01_tap", title: str = "Tapping <b>a</b> Forest") -> Path:
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    return _notebook(folder / f"{name}.ipynb", [
+        md(f"# {title}\n\nWords.\n\n## The walkthrough (R03)"), code(STEPPER),
+        code("log_diagram(game)"), code(SANDBOX)])
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory):
+    """Two small lessons built once (two worker processes), with the build's stderr lines."""
+    root = tmp_path_factory.mktemp("build")
+    nbs = root / "notebooks"
+    nbs.mkdir()
+    _lesson(nbs)
+    _notebook(nbs / "00_start.ipynb", [nbformat.v4.new_markdown_cell("# Start here"),
+                                       nbformat.v4.new_code_cell("1 + 1")])
+    lines: list[str] = []
+    report = build(nbs, root / "site", jobs=2, echo=lines.append)
+    return root, report, lines
+
+
+def test_builds_every_page_and_the_index(built) -> None:
+    root, report, lines = built
+    site = root / "site"
+    assert report.ok, [f.error for f in report.failures]
+    assert sorted(p.name for p in site.glob("*.html")) == ["00_start.html", "01_tap.html",
+                                                           "index.html"]
+    assert [e["title"] for e in report.lessons] == ["Start here", "Tapping a Forest"]
+    assert any(re.fullmatch(r"\[[12]/2\] 01_tap\.\.\. \d+\.\d s \(\d+ KB\)", ln) for ln in lines)
+    assert "2 built, 0 unchanged, 0 failed" in lines[-1]
+
+
+def test_page_stores_widget_state_and_loads_the_local_widget_manager(built) -> None:
+    root, report, _ = built
+    if not report.offline:
+        pytest.skip("npm could not fetch the widget manager here: CDN mode")
+    page = (root / "site" / "01_tap.html").read_text("utf-8")
+    assert 'application/vnd.jupyter.widget-state+json' in page
+    assert "_static/html-manager/embed.js" in page
+    static = root / "site" / "_static"
+    assert (static / "html-manager" / "embed.js").stat().st_size > 1_000_000
+    assert list((static / "html-manager").glob("*.woff2"))
+    assert (static / "lab" / "index.css").is_file()
+    # nothing is loaded from anywhere else: no remote script, link or stylesheet
+    for tag in re.findall(r"<(?:script|link|img)\b[^>]*>", page):
+        assert not re.search(r"(?:src|href)=\"(?:https?:)?//", tag), tag
+    assert "require.min.js" not in page and "mathjax" not in page.lower()
+
+
+def test_svg_outputs_are_inline_not_base64(built) -> None:
+    root, _, _ = built
+    page = (root / "site" / "01_tap.html").read_text("utf-8")
+    body = page.split("<main>", 1)[1]
+    assert re.search(r'data-mime-type="image/svg\+xml"[^>]*>\s*<svg', body)
+    assert "data:image/svg+xml;base64" not in body
+    assert "&lt;svg" not in body.split('<script type="application/vnd.jupyter.widget-state')[0]
+
+
+def test_sandbox_cells_say_they_need_jupyterlab(built) -> None:
+    root, _, _ = built
+    page = (root / "site" / "01_tap.html").read_text("utf-8")
+    assert page.count('class="rk-needs-kernel"') == 1
+    assert "JupyterLab" in page.split('class="rk-needs-kernel"', 1)[1][:400]
+
+
+def test_index_lists_lessons_and_all_rulings(built) -> None:
+    root, _, _ = built
+    index = (root / "site" / "index.html").read_text("utf-8")
+    assert '<a href="01_tap.html">Tapping a Forest</a>' in index
+    for i in range(1, 20):
+        assert f'<tr id="R{i:02d}">' in index
+    assert "<script" not in index
+
+
+def test_unchanged_lessons_are_not_rebuilt_and_a_changed_one_is(built) -> None:
+    root, _, _ = built
+    site, nbs = root / "site", root / "notebooks"
+    before = (site / "00_start.html").stat().st_mtime_ns
+    lines: list[str] = []
+    again = build(nbs, site, jobs=2, echo=lines.append)
+    assert sorted(again.cached) == ["00_start", "01_tap"] and not again.built
+    assert "[1/2] 00_start unchanged (cached)" in lines
+    nb = nbformat.read(nbs / "00_start.ipynb", as_version=4)
+    nb.cells[1].source = "2 + 2"
+    nbformat.write(nb, nbs / "00_start.ipynb")
+    third = build(nbs, site, jobs=2, echo=lines.append)
+    assert third.cached == ["01_tap"] and [Path(r.notebook).stem for r in third.built] == \
+        ["00_start"]
+    assert (site / "00_start.html").stat().st_mtime_ns != before
+
+
+def test_a_failure_names_the_notebook_and_the_cell(tmp_path: Path, capsys) -> None:
+    nbs = tmp_path / "notebooks"
+    nbs.mkdir()
+    code = nbformat.v4.new_code_cell
+    _notebook(nbs / "03_broken.ipynb", [nbformat.v4.new_markdown_cell("# Broken"),
+                                        code("x = 1"), code("  # a comment\nundefined_name + x")])
+    assert main(["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1"]) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"FAILED \S*03_broken\.ipynb: cell 2 \(`# a comment`\): NameError: "
+                     r"name 'undefined_name' is not defined", err), err
+    assert not (tmp_path / "site" / "03_broken.html").exists()
+
+
+def test_without_npm_the_build_says_so_and_uses_the_cdn(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("RULEKIT_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(assets.shutil, "which", lambda _name: None)
+    found = assets.prepare()
+    assert not found.offline and "npm is not installed" in found.reason
+    nbs = tmp_path / "notebooks"
+    nbs.mkdir()
+    _notebook(nbs / "01_one.ipynb", [nbformat.v4.new_markdown_cell("# One"),
+                                     nbformat.v4.new_code_cell(STEPPER)])
+    lines: list[str] = []
+    report = build(nbs, tmp_path / "site", echo=lines.append)
+    assert report.ok and not report.offline
+    notice = [ln for ln in lines if "public CDN" in ln]
+    assert len(notice) == 1 and "npm is not installed" in notice[0]
+    assert "need a network" in (tmp_path / "site" / "index.html").read_text("utf-8")
+    page = (tmp_path / "site" / "01_one.html").read_text("utf-8")
+    assert "@jupyter-widgets/html-manager@1.0.15/dist/embed-amd.js" in page
+    assert "need a network" in page
+
+
+def test_a_tampered_bundle_is_refused(tmp_path: Path, monkeypatch) -> None:
+    def fake_pack(dest: Path) -> Path:
+        dest.mkdir(parents=True, exist_ok=True)
+        (dest / assets.TARBALL).write_bytes(b"not the pinned package")
+        return dest / assets.TARBALL
+
+    monkeypatch.setattr(assets, "_npm_pack", fake_pack)
+    with pytest.raises(assets.AssetError, match="refusing it"):
+        assets.prepare(tmp_path)
+    assert not (tmp_path / "npm" / assets.TARBALL).exists()
+
+
+def test_the_pinned_bundle_verifies(tmp_path: Path) -> None:
+    """The cached tarball (fetched by npm at build time) matches the pinned sha512."""
+    tarball = assets.cache_dir() / "npm" / assets.TARBALL
+    if not tarball.is_file():
+        if shutil.which("npm") is None:
+            pytest.skip("npm is not installed")
+        try:
+            assets.fetch()
+        except RuntimeError as exc:
+            pytest.skip(f"the npm registry can't be reached: {exc}")
+    assert assets.integrity_of(tarball.read_bytes()) == assets.INTEGRITY
+
+
+def test_index_escapes_every_text() -> None:
+    from rulekit.build import BuildReport
+    from rulekit.rulings import Coverage, Ruling
+
+    hostile = '<script>alert("x")</script>'
+    report = BuildReport(out=Path("."), widgets_note=hostile)
+    report.lessons = [{"stem": "01_x", "title": hostile, "headings": [["h", hostile]]}]
+    cov = [Coverage(Ruling("R01", hostile, hostile, (hostile,), ""), tests=[hostile],
+                    lessons=[f"notebooks/01_x.ipynb: ## {hostile}"],
+                    diagrams=[f"diagrams/{hostile}.svg"])]
+    page = render(report, cov, None)
+    assert "<script" not in page
+    assert "&lt;script&gt;" in page
+
+
+def test_small_helpers() -> None:
+    svg = '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "x" "y">\n<!-- by dot\n -->\n<svg a="1"/>'
+    assert inline_svg(svg) == '<svg a="1"/>'
+    assert first_line("\n\n   import os  \nx") == "import os"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Intro\n# The *real* title")])
+    assert lesson_title(nb, "fallback") == "The real title"
