@@ -25,10 +25,13 @@ def action(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _root(game: Game, text: str, player: str | None = None, *, keeps_priority: bool = True,
-          rules: tuple[str, ...] = ()) -> int:
+          rules: tuple[str, ...] = (), all_pass: bool = False) -> int:
+    """The ACTION event every player action starts with: the root of its causal tree.
+    `all_pass`: the action is "every player passes in succession" (CR 117.4)."""
+    extra = {"all_pass": True} if all_pass else {}
     event = game.note(EventKind.ACTION, text, cause=Cause.ACTION, parent=None, rules=rules,
                       player=player, keeps_priority=keeps_priority,
-                      setup=text.startswith("Set-up"))
+                      setup=text.startswith("Set-up"), **extra)
     return event.id
 
 
@@ -351,26 +354,20 @@ def pass_priority(game: Game) -> None:
 
 @action
 def resolve(game: Game) -> None:
-    from rulekit.stack import pass_priority as do_pass
+    from rulekit.stack import resolve_top
 
     state = game.state
     if not state.stack:
         raise RulesError("the stack is empty: there is nothing to resolve", rule="405.5")
     top = state.stack[-1]
     root = _root(game, f"All players pass: {top.text} resolves", keeps_priority=False,
-                 rules=("117.4", "608.1"))
-    guard = 0
-    depth = len(state.stack) - 1  # it only leaves by resolving (nothing happens before)
-    while len(state.stack) > depth and state.stack[depth] is top:
-        do_pass(game, root)
-        guard += 1
-        if guard > 50:
-            raise AssertionError("resolve did not finish")
+                 rules=("117.4", "608.1"), all_pass=True)
+    resolve_top(game, root)
 
 
 @action
 def advance(game: Game, to: str | None = None) -> None:
-    from rulekit.stack import pass_priority as do_pass
+    from rulekit.stack import pass_all as do_pass
 
     state = game.state
     target = Step(to) if to else None
@@ -391,7 +388,7 @@ def advance(game: Game, to: str | None = None) -> None:
 
 @action
 def next_turn(game: Game) -> None:
-    from rulekit.stack import pass_priority as do_pass
+    from rulekit.stack import pass_all as do_pass
 
     state = game.state
     turn = state.turn

@@ -405,8 +405,11 @@ def _turn_began(game: Game, data: Data) -> str:
 @commits(EventKind.PRIORITY)
 def _priority(game: Game, data: Data) -> str:
     state = game.state
-    state.passes += 1
     order = state.order
+    if data.get("all"):
+        state.passes = len(order)
+        return f"All players pass priority in turn ({', '.join(data['all'])})"
+    state.passes += 1
     state.priority = order[(order.index(data["player"]) + 1) % len(order)]
     return f"{data['player']} passes priority"
 
@@ -429,6 +432,8 @@ def _action(game: Game, data: Data) -> str:
     player = data.get("player")
     if player and data.get("keeps_priority", True):
         game.state.priority, game.state.passes = player, 0  # CR 117.3c
+    if data.get("all_pass"):
+        game.state.passes = len(game.state.players)  # everyone passed in succession
     return data["text"]
 
 

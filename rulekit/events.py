@@ -77,7 +77,7 @@ class Cause(str, Enum):
     RULE = "rule"  # a game rule (casting steps, priority, combat)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Applied:
     """One replacement effect applied to a proposed event (CR 614, 616)."""
 
@@ -99,7 +99,7 @@ class Applied:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened, with its cause. Immutable; ids count up from 1."""
 

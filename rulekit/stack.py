@@ -32,6 +32,25 @@ def pass_priority(game: Game, parent: int | None) -> None:
         game.advance_step(parent)
 
 
+def pass_all(game: Game, parent: int | None) -> None:
+    """Every player passes in succession, starting with the one who has priority (one event
+    for the round, CR 117.4): the top of the stack resolves, or the step ends."""
+    state = game.state
+    if state.awaiting_attackers:
+        from rulekit.combat import declare_attackers
+
+        declare_attackers(game, [], [], parent)  # passing first: no attackers (CR 508.1)
+    order = state.order
+    start = order.index(state.priority)
+    players = order[start:] + order[:start]
+    game.emit(EventKind.PRIORITY, {"player": state.priority, "all": players}, cause=Cause.ACTION,
+              parent=parent, rules=("117.4",))
+    if state.stack:
+        resolve_top(game, parent)
+    else:
+        game.advance_step(parent)
+
+
 def resolve_top(game: Game, parent: int | None) -> None:
     """Resolve the top of the stack (CR 608.2), then state-based actions and triggers."""
     state = game.state

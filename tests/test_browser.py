@@ -5,6 +5,7 @@ the diagram. A screenshot per lesson goes to test-artifacts/lessons/ (ignored by
 
 The site is built once per session with the lesson build's cache (`make lessons`'s output
 folder, site/, gitignored; RULEKIT_TEST_SITE overrides it): a fresh site/ is reused as is.
+RULEKIT_TEST_NOTEBOOKS points the tests at another folder of notebooks.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rulekit.build import build, lesson_paths
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
+NOTEBOOKS = Path(os.environ.get("RULEKIT_TEST_NOTEBOOKS", ROOT / "notebooks"))
 ARTIFACTS = ROOT / "test-artifacts" / "lessons"
 LESSONS = [p.stem for p in lesson_paths(NOTEBOOKS)] if NOTEBOOKS.is_dir() else []
 

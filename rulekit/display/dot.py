@@ -477,12 +477,17 @@ def _signatures(model: _Model) -> None:
             tuple(sorted(kids.items())),
         )
         model.sig[eid] = model.sig_ids.setdefault(key, len(model.sig_ids))
-        if (e.kind in _BOOKKEEPING or _no_attackers(e)) and all(
+        if (e.kind in _BOOKKEEPING or _no_attackers(e) or _empty_draw(e)) and all(
                 c in model.quiet for c in model.children.get(eid, ()) if c not in model.hidden):
             model.quiet.add(eid)
 
 
 _NO_ATTACKERS = re.compile(r"declared 0 attackers?(\(s\))?$")
+
+
+def _empty_draw(e: Event) -> bool:
+    """A draw from an empty library (teaching scenarios have none): part of time passing."""
+    return e.kind is EventKind.DREW and bool(e.data.get("empty"))
 
 
 def _no_attackers(e: Event) -> bool:

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOARD_COLUMNS", "board", "event_rows", "events", "pools", "stack", "styled", "to_html",
-    "TABLE_CSS",
+    "TABLE_CSS", "TABLE_CSS_TEXT",
 ]
 
 # columns every board table has; "owner", "token", "exerted" and "attacking" are added only
@@ -57,6 +57,12 @@ TABLE_CSS: list[dict[str, Any]] = [
                                  ("vertical-align", "top"), ("color", "#000")]},
     {"selector": "tbody tr:nth-child(even) td", "props": [("background", "#eeeeee")]},
 ]
+
+# The same style as a plain style sheet for `table.rk-table` (pages that hold many tables).
+TABLE_CSS_TEXT = "".join(
+    "table.rk-table" + (" " + rule["selector"] if rule["selector"] else "") + "{"
+    + ";".join(f"{k}:{v}" for k, v in rule["props"]) + "}"
+    for rule in TABLE_CSS)
 
 _uuids = itertools.count(1)
 
@@ -217,12 +223,16 @@ def styled(df: pd.DataFrame, *, caption: str | None = None, uuid: str | None = N
 
 
 def to_html(df: pd.DataFrame, *, caption: str | None = None, uuid: str | None = None,
-            empty: str = "(none)") -> str:
+            empty: str = "(none)", css: bool = True) -> str:
     """`styled(df).to_html()` (with its own `<style>`), or `empty` in a paragraph when the
-    table has no rows."""
+    table has no rows. `css=False` leaves the `<style>` out, for a page that already styles
+    `table.rk-table` (`TABLE_CSS_TEXT`), such as a walkthrough frame."""
     from rulekit.display.escape import html_text
 
     if df.empty:
         head = f"<p class='rk-caption'><b>{html_text(caption)}</b></p>" if caption else ""
         return f"{head}<p class='rk-empty'>{html_text(empty)}</p>"
-    return styled(df, caption=caption, uuid=uuid).to_html()
+    styler = styled(df, caption=caption, uuid=uuid)
+    if css:
+        return styler.to_html()
+    return styler.to_html(exclude_styles=True).replace("<table>", "<table class='rk-table'>", 1)

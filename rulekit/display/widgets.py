@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from rulekit.display.escape import html_text
-from rulekit.display.tables import board, event_rows, pools, stack, to_html
+from rulekit.display.tables import TABLE_CSS_TEXT, board, event_rows, pools, stack, to_html
 from rulekit.errors import RulesError
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ FRAME_CSS = (
     ".rk-diagram{margin-top:6px;overflow-x:auto}"
     ".rk-diagram svg{max-width:100%;height:auto}"
     f".rk-diagram svg text{{font-family:{FONT}}}"
+    ".rk-frame details>summary{cursor:pointer;margin:14px 0 4px 0}"
+    + TABLE_CSS_TEXT
 )
 
 # Bigger controls for projectors (ipywidgets reads these CSS variables).
@@ -81,6 +84,16 @@ WIDGET_CSS = (
 )
 
 _LABEL = {"description_width": "initial"}
+
+# Bytes of SVG a Stepper may embed with "so far" diagrams before it draws one step per frame
+# (issue 8: a lesson page, all its walkthroughs together, stays under 1 MB).
+DIAGRAM_BUDGET = 200_000
+_BETWEEN_TAGS = re.compile(r">[ \t]*\n\s*<")
+
+
+def _compact(html: str) -> str:
+    """Drop the line breaks (and indentation) between tags: they render as nothing here."""
+    return _BETWEEN_TAGS.sub("><", html)
 
 
 # ------------------------------------------------------------------ shared helpers
@@ -110,36 +123,58 @@ def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
 
 _SVG_HEAD = re.compile(r"\A.*?(?=<svg\b)", re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
-_ID = re.compile(r'\b(id|xlink:href|href)="(#?)([^"]*)"')
+_LINK_OPEN = re.compile(r'<g id="a_[^"]*"><a xlink:title="[^"]*">\n?')
+_LINK_CLOSE = re.compile(r"</a>\n?</g>\n?")
+_G_ID = re.compile(r'<g id="[^"]*" class=')
 _FONT_ATTR = re.compile(r' font-family="[^"]*"')
+_TAG = re.compile(r"<[^<>]+>")
+_DQ_ATTR = re.compile(r'(\s[\w:.-]+)="([^"\']*)"')
+_GEOMETRY = re.compile(r'(\s(?:points|d|x|y|viewBox|transform|width|height|font-size)=")([^"]*)"')
+_DECIMAL = re.compile(r"(-?\d+)\.(\d+)")
 
 
-def inline_svg(svg: str, *, prefix: str, label: str) -> str:
-    """Graphviz SVG made fit to sit inline in HTML: no XML prolog, DOCTYPE or comments; element
-    ids prefixed (several diagrams share one page); the font given by CSS (`FRAME_CSS`) instead
-    of on every text element; scales down to its container; `role="img"` with a label."""
+def _round(m: re.Match[str]) -> str:
+    value = round(float(m.group(0)), 1)
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _round_geometry(svg: str) -> str:
+    """Coordinates to one decimal (0.1pt: invisible at any zoom a lesson uses)."""
+    return _GEOMETRY.sub(lambda m: m.group(1) + _DECIMAL.sub(_round, m.group(2)) + '"', svg)
+
+
+def single_quotes(html: str) -> str:
+    """Attribute values quoted with ' instead of " (when they hold no '): the same HTML, but
+    about a tenth smaller once stored as a JSON string (widget state), where " costs two bytes."""
+    return _TAG.sub(lambda m: _DQ_ATTR.sub(r"\1='\2'", m.group(0)), html)
+
+
+def inline_svg(svg: str, *, label: str) -> str:
+    """Graphviz SVG made fit to sit inline in HTML, and smaller: no XML prolog, DOCTYPE or
+    comments; no element ids (several diagrams share a page); no `<a xlink:title>` tooltip
+    wrappers (each element keeps its `<title>`, which browsers show as the tooltip and screen
+    readers read); the font given by CSS (`FRAME_CSS`) instead of on every text; scales down to
+    its container; `role="img"` with a label."""
     svg = _COMMENT.sub("", _SVG_HEAD.sub("", svg, count=1))
-
-    def fix_id(m: re.Match[str]) -> str:
-        attr, hash_, value = m.groups()
-        if attr != "id" and not hash_:
-            return m.group(0)  # an external link: leave it
-        return f'{attr}="{hash_}{prefix}{value}"'
-
-    svg = _ID.sub(fix_id, svg)
-    svg = _FONT_ATTR.sub("", svg)
+    opened = len(_LINK_OPEN.findall(svg))
+    if opened and opened == len(_LINK_CLOSE.findall(svg)) and svg.count("<a ") == opened:
+        svg = _LINK_CLOSE.sub("", _LINK_OPEN.sub("", svg))
+    svg = _G_ID.sub("<g class=", svg)
+    svg = _round_geometry(_FONT_ATTR.sub("", svg))
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{html_text(label)}" ', 1)
-    return "\n".join(line.strip() for line in svg.splitlines() if line.strip())
+    svg = "\n".join(line.strip() for line in svg.splitlines() if line.strip())
+    return _compact(single_quotes(svg))
 
 
-def _diagram_html(graph: Any, *, prefix: str, label: str) -> str:
+def _diagram_html(graph: Any, *, label: str) -> str:
     from rulekit.display.dot import GraphvizMissing, render_svg
 
     try:
         svg = render_svg(graph)
     except GraphvizMissing as err:
         return f"<p class='rk-empty'>{html_text(err)}</p>"
-    return f"<div class='rk-diagram'>{inline_svg(svg, prefix=prefix, label=label)}</div>"
+    return f"<div class='rk-diagram'>{inline_svg(svg, label=label)}</div>"
 
 
 def _checks_html(result: StepResult) -> str:
@@ -163,12 +198,17 @@ def _root_texts(result: StepResult) -> list[str]:
     return [e.text for e in result.events if e.kind is EventKind.ACTION and e.parent is None]
 
 
-def _step_events(result: StepResult, game: Game) -> str:
+def _events_details(game: Game, evs: list[Any], *, title: str, open_up_to: int = 8) -> str:
+    """The events as a table in a `<details>` (opens and closes without a kernel; open when
+    there are only a few)."""
     from rulekit.events import EventKind
 
-    evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
-    return to_html(event_rows(game, evs), uuid=f"s{result.number}ev",
-                   empty="No events: nothing happened in this step.")
+    evs = [e for e in evs if e.kind is not EventKind.PRIORITY]
+    if not evs:
+        return f"<h4>{html_text(title)}</h4><p class='rk-empty'>No events.</p>"
+    flag = " open" if len(evs) <= open_up_to else ""
+    return (f"<details{flag}><summary><h4 style='display:inline'>{html_text(title)} "
+            f"({len(evs)})</h4></summary>{to_html(event_rows(game, evs), css=False)}</details>")
 
 
 # ------------------------------------------------------------------ Stepper
@@ -181,14 +221,19 @@ class Stepper:
     (`widgets.Stack`), the controls `play`, `slider`, `number` and `buttons`, `links` (the
     jslinks) and `widget` (what the notebook shows)."""
 
-    def __init__(self, scenario: Scenario | str | os.PathLike[str], *, diagram: bool = True,
+    def __init__(self, scenario: Scenario | str | os.PathLike[str], *,
+                 diagram: str | bool = "auto", diagram_budget: int = DIAGRAM_BUDGET,
                  buttons: bool = True, interval: int = 4000) -> None:
         self.scenario = resolve_scenario(scenario)
         self.results = self.scenario.play()
         self.last = len(self.results) - 1
         self._id = re.sub(r"[^a-z0-9]+", "", Path(self.scenario.path).stem.lower())[:16] or "sc"
-        self.frame_html = [self._frame(k, diagram=diagram) for k in range(len(self.results))]
-        self.frames = [widgets.HTML(value=h, layout=widgets.Layout(width="100%"))
+        self.diagram_mode, diagrams = self._diagrams(diagram, diagram_budget)
+        self.frame_html = [self._frame(k, diagrams[k]) for k in range(len(self.results))]
+        # one Layout and one style shared by every frame: each widget model is stored in the
+        # exported page, so sharing keeps it small
+        shared_layout, shared_style = widgets.Layout(width="100%"), HTMLStyle()
+        self.frames = [widgets.HTML(value=h, layout=shared_layout, style=shared_style)
                        for h in self.frame_html]
         self.stack = widgets.Stack(children=self.frames, selected_index=0,
                                    layout=widgets.Layout(width="100%"))
@@ -245,8 +290,52 @@ class Stepper:
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
 
+    # -- diagrams
+    def _diagrams(self, mode: str | bool, budget: int) -> tuple[str, list[str]]:
+        """The diagram HTML of every frame and the mode used: "so far" (each frame draws every
+        step up to it, `scenario_diagram(scenario, upto_step=k)`), "step" (each frame draws its
+        own step only: the page grows linearly, not quadratically, with the number of steps),
+        "none"; "auto" is "so far" unless that needs more than `budget` bytes of SVG."""
+        frames = range(len(self.results))
+        if mode in (False, None, "none"):
+            return "none", ["" for _ in frames]
+        if mode not in ("auto", "so far", "step"):
+            raise ValueError(f"diagram must be 'auto', 'so far', 'step' or False, not {mode!r}")
+        if mode in ("auto", "so far"):
+            so_far = [self._diagram_so_far(k) for k in frames]
+            if mode == "so far" or sum(map(len, so_far)) <= budget:
+                return "so far", so_far
+        return "step", [self._diagram_of_step(k) for k in frames]
+
+    def _diagram_so_far(self, k: int) -> str:
+        from rulekit.display.dot import scenario_diagram
+
+        sc = self.scenario
+        what = "the set-up" if k == 0 else f"step {k}"
+        return (f"<h4>Event and trigger diagram up to {what}</h4>"
+                + _diagram_html(scenario_diagram(sc, upto_step=k),
+                                label=f"Event and trigger diagram of {sc.title}, up to {what}"))
+
+    def _diagram_of_step(self, k: int) -> str:
+        from rulekit.display.dot import log_diagram
+
+        if k == 0:
+            return self._diagram_so_far(0)
+        result, before = self.results[k], self.results[k - 1]
+        first, last = len(before.actions) + 1, len(result.actions)
+        head = f"<h4>Event and trigger diagram of step {k}</h4>"
+        if last < first:
+            why = ("the action was refused, so nothing happened" if result.error is not None
+                   else "actions were taken back" if len(result.actions) < len(before.actions)
+                   else "nothing new happened")
+            return f"{head}<p class='rk-empty'>No diagram: {why}.</p>"
+        graph = log_diagram(result.game, since_action=first, upto_action=last,
+                            title=f"Step {k}")
+        return head + _diagram_html(graph, label=f"Event and trigger diagram of step {k} of "
+                                    f"{self.scenario.title}")
+
     # -- frames
-    def _frame(self, k: int, *, diagram: bool) -> str:
+    def _frame(self, k: int, diagram_html: str) -> str:
         sc, result = self.scenario, self.results[k]
         game = result.game
         n = self.last
@@ -270,28 +359,18 @@ class Stepper:
                              f"says:</b> {html_text(result.error)}<br>Nothing changes.</div>")
         parts.append(_checks_html(result))
         parts.append("<div class='rk-row'><div>")
-        parts.append(to_html(board(game), caption="Board", uuid=f"{self._id}{k}b",
+        parts.append(to_html(board(game), caption="Board", css=False,
                              empty="No permanents on the battlefield."))
         parts.append("</div><div>")
-        parts.append(to_html(pools(game), caption="Players: life and mana pools",
-                             uuid=f"{self._id}{k}p"))
-        parts.append(to_html(stack(game), caption="Stack (top first)", uuid=f"{self._id}{k}s",
+        parts.append(to_html(pools(game), caption="Players: life and mana pools", css=False))
+        parts.append(to_html(stack(game), caption="Stack (top first)", css=False,
                              empty="The stack is empty."))
         parts.append("</div></div>")
         if k > 0:
-            parts.append("<h4>Events in this step</h4>")
-            parts.append(_step_events(result, game))
-        if diagram:
-            from rulekit.display.dot import scenario_diagram
-
-            what = "the set-up" if k == 0 else f"step {k}"
-            parts.append(f"<h4>Event and trigger diagram up to {what}</h4>")
-            parts.append(_diagram_html(scenario_diagram(sc, upto_step=k),
-                                       prefix=f"{self._id}{k}_",
-                                       label=f"Event and trigger diagram of "
-                                       f"{sc.title}, up to {what}"))
+            parts.append(_events_details(game, result.events, title="Events in this step"))
+        parts.append(diagram_html)
         parts.append("</div>")
-        return "".join(parts)
+        return _compact(single_quotes("".join(parts)))
 
     def frame_document(self, k: int) -> str:
         """Frame k as a standalone HTML page (to look at or screenshot in a browser)."""
@@ -408,9 +487,10 @@ class Sandbox:
             (self.pass_button, self.do_pass), (self.resolve_button, self.do_resolve),
             (self.step_button, self.do_step), (self.turn_button, self.do_turn),
             (self.undo_button, self.do_undo)]
+        button_layout = w.Layout(width="auto", min_width="140px", height="40px")
         for button, fn in handlers:
             button.on_click(lambda _b, fn=fn: fn())
-            button.layout = w.Layout(width="auto", min_width="140px", height="40px")
+            button.layout = button_layout
             button.style.font_size = "18px"
         self.permanent.observe(lambda _c: self._refresh_abilities(), names="value")
 
@@ -503,18 +583,15 @@ class Sandbox:
 
     def _render(self) -> None:
         g = self.game
-        tables = [to_html(board(g), caption="Board", uuid="sbb",
+        tables = [to_html(board(g), caption="Board", css=False,
                           empty="No permanents on the battlefield."),
-                  to_html(pools(g), caption="Players: life and mana pools", uuid="sbp"),
-                  to_html(stack(g), caption="Stack (top first)", uuid="sbs",
+                  to_html(pools(g), caption="Players: life and mana pools", css=False),
+                  to_html(stack(g), caption="Stack (top first)", css=False,
                           empty="The stack is empty.")]
-        from rulekit.events import EventKind
 
-        new = [e for e in g.log.since(max(self._mark_log, 0))
-               if e.kind is not EventKind.PRIORITY]
+        new = list(g.log.since(max(self._mark_log, 0)))
         if self._marks and self._mark_log >= 0:
-            tables.append(to_html(event_rows(g, new), caption="What your last click did",
-                                  uuid="sbe", empty="No events."))
+            tables.append(_events_details(g, new, title="What your last click did"))
         self.tables.value = (f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
                              f"{''.join(tables)}</div>")
         if not self.history:
@@ -531,7 +608,7 @@ class Sandbox:
         self.diagram.value = (
             f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
             f"<h4>Event and trigger diagram: {what}</h4>"
-            f"{_diagram_html(graph, prefix='sb_', label=f'Event and trigger diagram of {what}')}"
+            f"{_diagram_html(graph, label=f'Event and trigger diagram of {what}')}"
             "</div>")
 
     # -- doing things
