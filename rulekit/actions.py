@@ -413,28 +413,26 @@ def _battlefield_objects(game: Game, objects: list[int]) -> list[Any]:
     return objs
 
 
-@action
-def destroy(game: Game, *, objects: list[int]) -> None:
+def _move_at_once(game: Game, objects: list[int], to: Zone, verb: str, rule: str) -> None:
+    """Set-up convenience: move permanents at the same time, as one event batch."""
     from rulekit.resolution import move_together
 
     objs = _battlefield_objects(game, objects)
     names = ", ".join(game.describe(o) for o in objs[:5]) + (" ..." if len(objs) > 5 else "")
-    root = _root(game, f"Destroy {len(objs)} permanent(s) at once: {names}", rules=("701.8",))
-    move_together(game, objs, Zone.GRAVEYARD, reason="destroy", cause=Cause.ACTION, parent=root,
-                  rules=("701.8",))
+    root = _root(game, f"{verb.capitalize()} {len(objs)} permanent(s) at once: {names}",
+                 rules=(rule,))
+    move_together(game, objs, to, reason=verb, cause=Cause.ACTION, parent=root, rules=(rule,))
     game.settle(root)
+
+
+@action
+def destroy(game: Game, *, objects: list[int]) -> None:
+    _move_at_once(game, objects, Zone.GRAVEYARD, "destroy", "701.8")
 
 
 @action
 def exile(game: Game, *, objects: list[int]) -> None:
-    from rulekit.resolution import move_together
-
-    objs = _battlefield_objects(game, objects)
-    names = ", ".join(game.describe(o) for o in objs[:5]) + (" ..." if len(objs) > 5 else "")
-    root = _root(game, f"Exile {len(objs)} permanent(s) at once: {names}", rules=("406.2",))
-    move_together(game, objs, Zone.EXILE, reason="exile", cause=Cause.ACTION, parent=root,
-                  rules=("406.2",))
-    game.settle(root)
+    _move_at_once(game, objects, Zone.EXILE, "exile", "406.2")
 
 
 @action
