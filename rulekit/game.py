@@ -257,7 +257,7 @@ class Game:
                 step=self.state.step.value,
                 rules=tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules))),
                 subject=subject,
-                data={k: v for k, v in final.items() if k != "text"},
+                data=_logged(final),
                 applied=applied,
                 proposed=proposed if applied else None,
             )
@@ -536,6 +536,15 @@ class Game:
 
     def advance_step(self, parent: int | None) -> None:
         _turn.advance_step(self, parent)
+
+
+def _logged(data: Data) -> Data:
+    """What the log keeps of an event's data: not its text (the event has it), and a stack
+    item by id, so resolved items don't live on in the log."""
+    out = {k: v for k, v in data.items() if k not in ("text", "item")}
+    if "item" in data and data["item"] is not None:
+        out["item_id"] = data["item"].id
+    return out
 
 
 def _d(decisions: dict[str, Any]) -> dict[str, list[Any]]:

@@ -566,10 +566,8 @@ class _Drawer:
         self.node_titles: dict[str, str] = {}
         self.stack_items: dict[Any, int] = {}
         for e in model.log:
-            item = e.data.get("item")
-            if e.kind in (EventKind.PUT_ON_STACK, EventKind.ACTIVATED) and item is not None:
-                self.stack_items.setdefault(getattr(item, "id", None), e.id)
-            elif e.kind is EventKind.CAST and e.data.get("item_id") is not None:
+            if e.kind in (EventKind.PUT_ON_STACK, EventKind.ACTIVATED, EventKind.CAST) \
+                    and e.data.get("item_id") is not None:
                 self.stack_items.setdefault(e.data["item_id"], e.id)
         self.ghosts: dict[int, str] = {}
         self.units: list[list[str]] = []  # nodes of each set-up, action or fold, in time order
