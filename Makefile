@@ -99,7 +99,7 @@ lock:
 
 clean:
 	rm -rf $(SITE) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis test-artifacts \
-	  benchmarks/results.json
+	  benchmarks/results.json benchmarks/raw.json
 	find . -path ./$(VENV) -prune -o -type d \( -name __pycache__ -o -name .ipynb_checkpoints \) \
 	  -prune -exec rm -rf {} +
 

@@ -72,7 +72,7 @@ def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: in
                 f"since their most recent turn began, so its {symbol} abilities can't be "
                 "activated (summoning sickness)", rule="302.6")
         plan.tap, plan.untap = cost.tap, cost.untap
-    if cost.mana.x_count and x is None:
+    if cost.has_x and x is None:
         raise RulesError(f"choose a value for X to activate {name}'s ability", rule="107.3")
     mana = cost.mana.with_x(x or 0) if cost.mana.x_count else cost.mana
     if not mana.is_free():

@@ -104,3 +104,44 @@ def test_index_page_links_every_lesson_offline(lesson_site, browser) -> None:
         assert visit.outside == [] and visit.console_errors == []
     finally:
         visit.page.close()
+
+
+def test_links_in_the_site_resolve_inside_it(lesson_site) -> None:
+    """Every relative link of every page (the index, the lessons' rulings tables) names a file
+    of the site, and its #anchor an id of that page; nothing links outside but http(s) links."""
+    from html.parser import HTMLParser
+    from urllib.parse import unquote, urlsplit
+
+    class Collect(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.hrefs: list[str] = []
+            self.ids: set[str] = set()
+
+        def handle_starttag(self, tag: str, attrs: list) -> None:
+            a = dict(attrs)
+            if a.get("id"):
+                self.ids.add(a["id"])
+            if tag == "a" and a.get("href"):
+                self.hrefs.append(a["href"])
+
+    site, _ = lesson_site
+    pages: dict[str, Collect] = {}
+    for page in sorted(site.glob("*.html")):
+        c = Collect()
+        c.feed(page.read_text("utf-8"))
+        pages[page.name] = c
+    broken = []
+    for name, c in pages.items():
+        for href in c.hrefs:
+            parts = urlsplit(href)
+            if parts.scheme in ("http", "https", "mailto"):
+                continue
+            target = unquote(parts.path) or name
+            if parts.scheme or not (site / target).is_file():
+                broken.append(f"{name}: {href}")
+            elif parts.fragment and target in pages and not (
+                    {parts.fragment, unquote(parts.fragment)} & pages[target].ids):
+                # (a browser matches the fragment as written, then percent-decoded)
+                broken.append(f"{name}: {href} (no such anchor)")
+    assert not broken, "\n".join(broken)

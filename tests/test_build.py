@@ -114,13 +114,6 @@ def test_svg_outputs_are_inline_not_base64(built) -> None:
     assert "&lt;svg" not in body.split('<script type="application/vnd.jupyter.widget-state')[0]
 
 
-def test_sandbox_cells_say_they_need_jupyterlab(built) -> None:
-    root, _, _ = built
-    page = (root / "site" / "01_tap.html").read_text("utf-8")
-    assert page.count('class="rk-needs-kernel"') == 1
-    assert "JupyterLab" in page.split('class="rk-needs-kernel"', 1)[1][:400]
-
-
 def test_index_lists_lessons_and_all_rulings(built) -> None:
     root, _, _ = built
     index = (root / "site" / "index.html").read_text("utf-8")

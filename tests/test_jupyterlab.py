@@ -148,6 +148,7 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, chromium_path: str) 
             before = board.inner_text()
             tapped = _tap_something(page, sandbox, board, before)
             after = board.inner_text()
+            board.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / f"{notebook.stem}-sandbox.png"))
             assert tapped, ("no permanent could be tapped for mana: "
                             + sandbox.locator(".rk-message").inner_text())
@@ -163,39 +164,70 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, chromium_path: str) 
 
 
 def _run_all_cells(page) -> None:  # noqa: ANN001
-    """Run > Run All Cells, as a user would (answering a kernel dialog if one shows)."""
+    """Run > Run All Cells, as a user would, once the kernel is idle (a Run All sent while
+    the session is still connecting runs nothing); tried again if no cell starts."""
+    status = page.locator(".jp-StatusBar-TextItem", has_text="Python")
+    prompts = page.locator(".jp-NotebookPanel .jp-InputPrompt")
     dialog = page.locator(".jp-Dialog button.jp-mod-accept")
-    page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
-    page.locator(".lm-Menu-item:visible", has_text=re.compile(r"^Run All Cells")).first.click()
-    page.wait_for_timeout(500)
-    if dialog.count() and dialog.first.is_visible():
-        dialog.first.click()
+    for _attempt in range(3):
+        status.filter(has_text="Idle").first.wait_for(timeout=120_000)
+        page.locator(".jp-NotebookPanel .jp-Cell").first.click()  # the notebook has the focus
+        page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
+        page.locator(".lm-Menu-item:visible",
+                     has_text=re.compile(r"^Run All Cells")).first.click()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if dialog.count() and dialog.first.is_visible():
+                dialog.first.click()  # "Select Kernel"
+            if any(re.search(r"\[(\*|\d+)\]", t) for t in prompts.all_inner_texts()):
+                return
+            page.wait_for_timeout(250)
+    raise AssertionError("Run > Run All Cells started no cell (three tries)")
 
 
 def _tap_something(page, sandbox, board, before: str) -> str | None:  # noqa: ANN001
-    """Choose each untapped permanent in turn and press "Tap for mana" until one taps; the card
-    name of the one that did (or None)."""
-    select = sandbox.locator("select").first
+    """Choose each untapped permanent in turn and press "Tap for mana" (choosing a mana type
+    when the game asks for one) until one taps; the card name of the one that did (or None)."""
+    select = sandbox.locator("select").first  # "Permanent"
+    mana = sandbox.locator("select").nth(1)  # "Mana type"
     button = sandbox.locator("button", has_text="Tap for mana").first
     message = sandbox.locator(".rk-message").first
-    labels = [t.strip() for t in select.locator("option").all_inner_texts()]
+    labels = [" ".join(t.split()) for t in select.locator("option").all_inner_texts()]
+    # lands first (the point of the test is tapping a land for mana), then anything else
+    labels.sort(key=lambda lab: not _is_land(_card_name(lab)))
     for label in labels:
         if "tapped" in label:
             continue
         select.select_option(label=label)
-        page.wait_for_timeout(300)
-        old_message = message.inner_text()
-        button.click()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            text = message.inner_text()
-            if text != old_message and ("Done" in text or "Refused" in text):
+        for _attempt in range(2):
+            old = message.inner_text()
+            button.click()
+            deadline = time.monotonic() + 8  # the kernel answers in well under a second
+            while time.monotonic() < deadline and board.inner_text() == before:
+                if message.inner_text() != old:
+                    break
+                page.wait_for_timeout(150)
+            if board.inner_text() != before:
+                return _card_name(label)
+            asked = re.search(r"choose one of: ([WUBRGC])", message.inner_text())
+            if not asked:
                 break
-            page.wait_for_timeout(200)
-        if "Done" in message.inner_text():
-            board.page.wait_for_function(
-                "([el, old]) => el.innerText !== old", arg=[board.element_handle(), before],
-                timeout=30_000)
-            m = re.match(r"#\d+ (.+?) \(", label)
-            return m.group(1) if m else label
+            mana.select_option(value=None, label=next(
+                t for t in mana.locator("option").all_inner_texts() if f"{{{asked.group(1)}}}" in t))
+        mana.select_option(index=0)
     return None
+
+
+def _card_name(label: str) -> str:
+    """"#2 Forest (Alice)" -> "Forest" (the sandbox's labels)."""
+    m = re.match(r"#\d+ (.+?) \(", label)
+    return m.group(1) if m else label
+
+
+def _is_land(name: str) -> bool:
+    from rulekit.cards import card
+
+    try:
+        return card(name).printed.is_a("Land")
+    except (KeyError, LookupError, ValueError):
+        return False

@@ -29,7 +29,7 @@ Choose a permanent and a button; the tables and the diagram of your last few cli
 each one. An illegal move is refused with the rule that forbids it, and nothing changes. **Undo**
 takes back your last click."""
 
-IMPORT = "from rulekit.display import lesson"
+IMPORT = "from rulekit.display import lesson\nfrom rulekit.display.widgets import Sandbox, Stepper"
 
 
 def predict(question: str, answer: str) -> str:
@@ -45,7 +45,7 @@ def questions(*pairs: tuple[str, str]) -> str:
 
 def walkthrough(title: str, scenario: str, intro: str) -> list[tuple[str, str]]:
     return [("md", f"### Walkthrough: {title}\n\n{intro}"),
-            ("code", f'lesson.stepper("{scenario}")')]
+            ("code", f'Stepper("{scenario}")')]
 
 
 STEPPER_HELP = """\
@@ -90,7 +90,8 @@ one would list what differs. A step that tries something illegal shows the game'
 the rule behind it.
 
 Here is a short one, from the lesson on tapped-for-mana triggers:"""),
-    ("code", IMPORT + '\n\nlesson.stepper("r04_triggers_need_mana")'),
+    ("code", 'from rulekit.display import lesson\nfrom rulekit.display.widgets import Stepper\n\n'
+             'Stepper("r04_triggers_need_mana")'),
     ("md", """\
 ## Reading the diagrams
 
@@ -190,9 +191,10 @@ mana", so effects such as Mana Reflection don't touch the mana it makes."""),
     )),
     ("md", SANDBOX_NOTE + """
 
-Things to try: tap the new Llanowar Elves (refused), activate Springleaf Drum with the Elves
-(choose a mana type), activate the tapped Pili-Pala's {Q} ability once you have {2} in your
-pool, then click **Next turn** twice and watch the untap step untap everything."""),
+Things to try: tap the new Llanowar Elves (refused); activate Springleaf Drum choosing the
+Elves as **Target** (the creature its cost taps) and typing a color such as `G` in **Mana**;
+tap two lands, then activate the older Pili-Pala's {Q} ability; try the new Pili-Pala's
+(refused); then click **Next turn** twice and watch the untap step untap everything."""),
     ("code", """\
 from rulekit import Game
 
@@ -205,7 +207,7 @@ game.add("Wastes", player="Alice")
 game.add("Springleaf Drum", player="Alice")
 game.add("Pili-Pala", player="Alice", tapped=True)  # Alice's since before this turn
 game.add("Pili-Pala", player="Alice", tapped=True, sick=True)  # arrived this turn
-lesson.sandbox(game)"""),
+Sandbox(game)"""),
     ("md", """\
 ## Summary
 
@@ -281,9 +283,11 @@ kinds: "{T}: Add {C}" and "{1}, Remove X storage counters: Add X mana ..."."""),
     )),
     ("md", SANDBOX_NOTE + """
 
-Things to try: tap Exotic Orchard for blue (Bob has an Island), then destroy Bob's Island and
-Mountain together and try again; tap Reflecting Pool for a type one of Alice's lands could
-produce; use Calciform Pools' counter ability after tapping Wastes for {C}."""),
+Things to try: tap Exotic Orchard with `U` in **Mana** (Bob has an Island), then destroy
+Bob's Island and Mountain together and tap it again; tap Reflecting Pool for a type one of
+Alice's lands could produce; tap Wastes for {C}, then use Calciform Pools' counter ability
+(choose it in **Ability**, set **X** to 2 and type `WU` in **Mana**) and compare it with its
+{T} ability."""),
     ("code", """\
 from rulekit import Game
 
@@ -297,7 +301,7 @@ game.add("Calciform Pools", player="Alice", counters={"storage": 2})
 game.add("Gaea's Cradle", player="Alice")
 game.add("Island", player="Bob")
 game.add("Mountain", player="Bob")
-lesson.sandbox(game)"""),
+Sandbox(game)"""),
     ("md", """\
 ## Summary
 
@@ -375,7 +379,7 @@ orchard = game.add("Exotic Orchard", player="Alice")
 game.add("Wild Growth", player="Alice", attached_to=orchard.id)
 game.add("Mana Reflection", player="Alice")
 game.add("Mana Flare", player="Bob")
-lesson.sandbox(game)"""),
+Sandbox(game)"""),
     ("md", """\
 ## Summary
 
@@ -395,10 +399,11 @@ X is 0. Which X does "enters with" use?"""),
     ("md", """\
 ## X in an enters ability is the X paid for the spell (R06)
 
-Everywhere except on the stack, X on an object is 0 (CR 107.3i): Hangarback Walker on the
-battlefield has mana value 0. But when an enters-the-battlefield trigger or an "enters with"
-replacement effect refers to X, it uses **the X chosen when the permanent was cast as a spell**
-(CR 107.3m). Cast for X = 2, the Walker enters with two counters.
+Normally every X on one object has the same value (CR 107.3i), and on the battlefield the X of
+a permanent is 0: Hangarback Walker on the battlefield has mana value 0. The exception: when an
+enters-the-battlefield trigger or an "enters with" replacement effect refers to X, it uses
+**the X chosen when the permanent was cast as a spell** (CR 107.3m), although X for the
+permanent itself is still 0. Cast for X = 2, the Walker enters with two counters.
 
 If the permanent wasn't cast with a value of X (it was put onto the battlefield some other
 way, or cast for X = 0), X is 0: an Endless One cast for X = 0 is a 0/0 and dies to a
@@ -411,8 +416,8 @@ state-based action (CR 704.5f)."""),
          "+1/+1 counters does it enter with?",
          "**Three.** X = 2 from the spell (CR 107.3m), and Hardened Scales adds one more."),
         ("What is the mana value of that Hangarback Walker once it is on the battlefield?",
-         "**0.** X is 0 everywhere but on the stack (CR 107.3i). Only the \"enters with\" effect "
-         "remembers the X that was paid."),
+         "**0.** X for the permanent is 0 once it is on the battlefield (CR 107.3m). Only the "
+         "\"enters with\" effect uses the X that was paid."),
         ("Alice casts Endless One for X = 0 with Hardened Scales out. What happens?",
          "**It dies.** Zero counters would be put on it, so Hardened Scales has nothing to add to "
          "(it needs \"one or more\"); a 0/0 creature is put into the graveyard as a state-based "
@@ -433,13 +438,13 @@ for land in ["Forest", "Forest", "Wastes", "Wastes", "Plains"]:
 game.add("Hardened Scales", player="Alice")
 game.add("Hangarback Walker", player="Alice", zone="hand")
 game.add("Endless One", player="Alice", zone="hand")
-lesson.sandbox(game)"""),
+Sandbox(game)"""),
     ("md", """\
 ## Summary
 
 - An "enters with X" or enters trigger uses the X paid for the spell (CR 107.3m).
-- Otherwise X is 0 on the battlefield (CR 107.3i), and a permanent that wasn't cast with X gets
-  X = 0."""),
+- The permanent's own X is 0 on the battlefield (CR 107.3m), and one that wasn't cast with a
+  value of X gets X = 0 in its enters abilities too."""),
 ]
 
 LESSONS["05_powerstone_tokens"] = [
@@ -495,9 +500,9 @@ any permanent (artifact or not), ward and other costs. The mana's type is still 
     )),
     ("md", SANDBOX_NOTE + """
 
-Things to try: tap a Powerstone and try to cast Grizzly Bears with it (refused: CR 106.6);
-use the same mana for Hangarback Walker's ability; click **Next turn** twice and watch the
-tapped Powerstone untap."""),
+Things to try: tap a Powerstone and the Forest, then try to cast Grizzly Bears (refused:
+CR 106.6); spend the same mana on Hangarback Walker's ability instead; click **Next turn**
+twice and watch the tapped Powerstone untap."""),
     ("code", """\
 from rulekit import Game
 
@@ -510,7 +515,7 @@ game.add("Forest", player="Alice")
 game.add("Hangarback Walker", player="Alice", counters={"+1/+1": 1})
 game.add("Grizzly Bears", player="Alice", zone="hand")
 game.add("Hangarback Walker", player="Alice", zone="hand")
-lesson.sandbox(game)"""),
+Sandbox(game)"""),
     ("md", """\
 ## Summary
 
@@ -538,8 +543,9 @@ back in time" (CR 603.10a): the game checks them against the board as it was jus
 event. So when Shatterstorm destroys the Refinery and other artifacts at the same time, the
 Refinery was still there to see every one of them go, itself included.
 
-Each artifact going to the graveyard is a separate event, so the ability triggers **once for
-each** nontoken artifact you controlled, **plus once for the Refinery itself** (CR 603.2c).
+Shatterstorm destroys them all in one event, but that event holds one occurrence for each
+artifact put into a graveyard, and the ability triggers once per occurrence (CR 603.2c): **once
+for each** nontoken artifact you controlled, **plus once for the Refinery itself**.
 A token artifact doesn't count, and neither does an artifact another player controlled."""),
     ("md", STEPPER_HELP),
     *walkthrough("the Refinery sees them all", "r11_refinery_leaves_together",
@@ -572,7 +578,7 @@ game.add("Springleaf Drum", player="Alice")
 game.add("Fellwar Stone", player="Alice")
 game.add("Powerstone", player="Alice", token=True)
 game.add("Bonesplitter", player="Bob")
-lesson.sandbox(game)"""),
+Sandbox(game)"""),
     ("md", """\
 ## Summary
 
@@ -650,8 +656,9 @@ ability says so."""),
     ("md", SANDBOX_NOTE + """
 
 Things to try: choose a creature in **Copy which creature** and click **Create a token copy**
-(Kiki-Jiki, Mirror Breaker's ability): copy the Grizzly Bears with counters and Bonesplitter and
-compare; copy Gilded Goose and watch its trigger. Then **Go to declare attackers**, choose the
+(Kiki-Jiki, Mirror Breaker's ability; it taps, so **Undo** before trying another): copy the
+Grizzly Bears with counters and Bonesplitter and compare; copy Gilded Goose and resolve its
+trigger. Then **Go to declare attackers**, choose the
 Sandstorm Crasher as attacker, exert it, pick a **Target** for its trigger and declare."""),
     ("code", """\
 from rulekit import Game
@@ -665,7 +672,7 @@ game.add("Bonesplitter", player="Alice", attached_to=bears.id)
 game.add("Gilded Goose", player="Alice")
 game.add("Thopter", player="Alice", token=True)
 game.add("Dwarven Trader", player="Bob")
-lesson.sandbox(game)"""),
+Sandbox(game)"""),
     ("md", """\
 ## Summary
 
@@ -747,7 +754,7 @@ game.add("Sandstorm Crasher", player="Alice")
 game.add("Glory-Bound Initiate", player="Alice")
 game.add("Grizzly Bears", player="Alice")
 game.add("Dwarven Trader", player="Bob")
-lesson.sandbox(game)"""),
+Sandbox(game)"""),
     ("md", """\
 ## Summary
 

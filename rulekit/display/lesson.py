@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -30,7 +31,20 @@ if TYPE_CHECKING:
 __all__ = ["HTML", "lessons", "predict", "rulings_box", "rulings_table_html", "sandbox",
            "show_lessons", "show_rulings_table", "stepper"]
 
-_BOX = ("font-family:'DejaVu Sans',Arial,Helvetica,sans-serif;font-size:18px;line-height:1.4;"
+def _skip_slow_optional_imports() -> None:
+    """Loading a scenario validates it with jsonschema, whose import pulls in `rfc3987_syntax`
+    (only for the "iri" string format, which the scenario schema doesn't use): it builds a
+    parser grammar, about 0.8 s per lesson kernel. A lesson kernel only needs rulekit, so, as
+    `python -m rulekit` does, it tells Python that module is absent and jsonschema skips that
+    one format. Nothing happens if jsonschema is already imported."""
+    if "jsonschema" not in sys.modules:
+        sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+
+_skip_slow_optional_imports()
+
+# (no quotes inside: these go into single-quoted style attributes)
+_BOX = ("font-family:DejaVu Sans,Arial,Helvetica,sans-serif;font-size:18px;line-height:1.4;"
         "color:#000;background:#fff")
 
 
@@ -90,10 +104,11 @@ def rulings_box(*ids: str) -> HTML:
 
 
 def _anchor(heading: str) -> str:
-    """The id JupyterLab and nbconvert give a heading: its text with spaces as hyphens."""
+    """The id nbconvert gives a heading (its text, spaces as hyphens, URL-quoted the way
+    nbconvert quotes it); JupyterLab's id is the same unquoted, which browsers also match."""
     text = re.sub(r"^#+\s*", "", heading).strip()
     text = re.sub(r"[`*_]", "", text)
-    return quote(text.replace(" ", "-"), safe="()-_.~!*'")
+    return quote(text.replace(" ", "-"), safe="?/:@!$&'()*+,;=")
 
 
 def rulings_table_html(root: Path | None = None) -> str:
@@ -116,8 +131,9 @@ def rulings_table_html(root: Path | None = None) -> str:
             name = Path(path).stem
             title = re.sub(r"^#+\s*", "", heading)
             href = f"{quote(name)}.{ext}#{_anchor(heading)}"
-            lessons.append(f"<a href='{html_text(href)}'>{html_text(name)}</a>: "
-                           f"{html_text(title)}")
+            short = f"Lesson {int(name[:2])}" if name[:2].isdigit() else name
+            lessons.append(f"<a href='{html_text(href)}' title='{html_text(name)}'>"
+                           f"{html_text(short)}</a>: {html_text(title)}")
         scenarios = [html_text(Path(s).name) for s in cov.scenarios]
         tests = [html_text(t.split("::", 1)[-1]) for t in cov.tests]
         if tests:

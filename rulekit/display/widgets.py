@@ -70,7 +70,9 @@ WIDGET_CSS = (
     "--jp-widgets-inline-width-short:220px;--jp-widgets-slider-handle-size:22px;"
     "--jp-widgets-input-color:#000;--jp-widgets-label-color:#000;--jp-widgets-color:#000;"
     "--jp-widgets-input-border-color:#444;--jp-widgets-input-focus-border-color:#0072b2}"
-    ".rk-widget .widget-label,.rk-widget .widget-label-basic{font-size:18px}"
+    f".rk-widget,.rk-widget .widget-label,.rk-widget .widget-label-basic,.rk-widget button,"
+    f".rk-widget input,.rk-widget select,.rk-widget h3,.rk-widget p{{font-family:{FONT}}}"
+    ".rk-widget .widget-label,.rk-widget .widget-label-basic{font-size:18px;color:#000}"
     ".rk-widget button:focus-visible,.rk-widget input:focus-visible,"
     ".rk-widget select:focus-visible{outline:3px solid #0072b2;outline-offset:2px}"
     ".rk-widget .widget-toggle-button,.rk-widget .widget-button{min-width:48px}"
@@ -381,9 +383,14 @@ class Stepper:
 
 # ------------------------------------------------------------------ Sandbox
 _NO_TARGET = ""
-_MANA_CHOICES = [("as the ability decides", ""), ("{W} white", "W"), ("{U} blue", "U"),
-                 ("{B} black", "B"), ("{R} red", "R"), ("{G} green", "G"),
-                 ("{C} colorless", "C")]
+_MANA_CHOICES = ["W", "U", "B", "R", "G", "C"]
+
+
+def _mana_choice(text: str) -> str | None:
+    """What the mana box says, as the engine's `mana` choice: "{W}{U}", "w, u" -> "WU"; empty
+    -> None (the ability's own default)."""
+    letters = re.sub(r"[\s{},;/+]", "", text or "").upper()
+    return letters or None
 
 
 class Sandbox:
@@ -414,16 +421,21 @@ class Sandbox:
         wide = w.Layout(width="min(440px, 100%)")
         self.permanent = w.Dropdown(description="Permanent", style=_LABEL, layout=wide,
                                     tooltip="The permanent to tap or whose ability to activate")
-        self.mana_type = w.Dropdown(options=_MANA_CHOICES, value="", description="Mana type",
+        self.mana_type = w.Combobox(options=_MANA_CHOICES, value="", ensure_option=False,
+                                    description="Mana", placeholder="W U B R G C, or e.g. WU",
                                     style=_LABEL, layout=wide,
-                                    tooltip="Which type of mana to make, when there is a choice")
+                                    tooltip="Which mana to make when there is a choice: one of "
+                                    "W U B R G C, or several for 'any combination' (e.g. WU); "
+                                    "leave empty for the ability's default")
         self.tap_button = w.Button(description="Tap for mana", button_style="primary",
                                    tooltip="Activate a mana ability of the permanent that has "
                                    "{T} in its cost (CR 106.12)")
         self.ability = w.Dropdown(description="Ability", style=_LABEL, layout=wide,
                                   tooltip="An activated ability of the chosen permanent")
         self.target = w.Dropdown(description="Target", style=_LABEL, layout=wide,
-                                 tooltip="A target for the ability or trigger, if it needs one")
+                                 tooltip="A target for the spell, ability or trigger; or the "
+                                 "permanent an ability's cost taps or sacrifices (Springleaf "
+                                 "Drum, Gilded Goose)")
         self.x_value = w.BoundedIntText(value=0, min=0, max=20, description="X",
                                         style=_LABEL, layout=w.Layout(width="140px"),
                                         tooltip="The value of X, if the cost has {X}")
@@ -512,7 +524,9 @@ class Sandbox:
                   w.HBox([self.step_button, self.turn_button], layout=row), self.undo_button),
         ], layout=row)
         head = w.HTML(f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
-                      f"{html_text(title)}</h3>")
+                      f"{html_text(title)}</h3><p style='font-size:16px;margin:0 0 6px 0'>"
+                      "The buttons need a running kernel (JupyterLab): in an exported page "
+                      "this is only a picture of the starting position.</p>")
         self.widget = w.VBox([head, controls, self.message, self.tables, self.diagram],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("rk-widget")
@@ -592,8 +606,8 @@ class Sandbox:
         new = list(g.log.since(max(self._mark_log, 0)))
         if self._marks and self._mark_log >= 0:
             tables.append(_events_details(g, new, title="What your last click did"))
-        self.tables.value = (f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
-                             f"{''.join(tables)}</div>")
+        self.tables.value = _compact(f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
+                                     f"{''.join(tables)}</div>")
         if not self.history:
             self.diagram.value = ""
             return
@@ -646,7 +660,7 @@ class Sandbox:
     def do_tap(self) -> bool:
         def act() -> None:
             obj = self._need(self.permanent.value, "a permanent")
-            self.game.tap_for_mana(obj, self.mana_type.value or None)
+            self.game.tap_for_mana(obj, _mana_choice(self.mana_type.value))
         return self._run(act)
 
     def do_activate(self) -> bool:
@@ -654,11 +668,15 @@ class Sandbox:
             obj = self._need(self.permanent.value, "a permanent")
             index = self._need(self.ability.value, "an ability")
             ability = self.game.chars(self.game.obj(obj)).abilities[index]
-            cost = getattr(ability, "cost", None)
-            has_x = bool(cost is not None and cost.mana.x_count)
-            targets = [self.target.value] if self.target.value != _NO_TARGET else []
-            self.game.activate(obj, index, mana=self.mana_type.value or None,
-                               x=self.x_value.value if has_x else None, targets=targets)
+            has_x = bool(re.search(r"\bX\b", ability.text))  # {X}, "Remove X counters", ...
+            chosen: dict[str, Any] = {}
+            if self.target.value != _NO_TARGET:  # what the cost taps or sacrifices, or a target
+                cost = getattr(ability, "cost", None)
+                key = ("tap" if cost is not None and cost.tap_other else
+                       "sacrifice" if cost is not None and cost.sacrifice else "targets")
+                chosen[key] = [self.target.value] if key == "targets" else self.target.value
+            self.game.activate(obj, index, mana=_mana_choice(self.mana_type.value),
+                               x=self.x_value.value if has_x else None, **chosen)
         return self._run(act)
 
     def do_cast(self) -> bool:

@@ -1,0 +1,157 @@
+"""`make bench`: every benchmark, printed as a table; `benchmarks/results.json` gets exactly the
+seven figures (p1..p5), `benchmarks/raw.json` the raw timings behind them, the machine and the
+date (both files are ignored by git).
+
+Every figure is a median of at least five runs; each ratio is measured side by side in one run
+(the two sides alternate). Nothing here is asserted: the goals are shown next to the figures.
+
+    .venv/bin/python benchmarks/run.py [--quick]     # --quick: 5 runs (instead of 7)
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import engine  # noqa: E402
+import lessons  # noqa: E402
+
+PENDING = "n/a (engine part 2 pending)"
+# key, goal text, test of the goal, what it measures
+TABLE = [
+    ("p1_refinery_ratio_10k_1k", "<= 12", lambda v: v <= 12,
+     "Slagstone Refinery + N artifacts destroyed, all triggers resolved: t(10,000) / t(1,000)"),
+    ("p2_could_produce_ms", "< 50", lambda v: v < 50,
+     '"could produce" for 200 Reflecting Pools + 200 Exotic Orchards, ms'),
+    ("p3_build_ratio", "<= 1.5", lambda v: v <= 1.5,
+     "build all lessons / build as many empty notebooks the same way"),
+    ("p4_click_ratio", "<= 2", lambda v: v <= 2,
+     "one sandbox click (engine + tables + diagram) / one dot render of that diagram"),
+    ("p5_page_kb", "<= 1024", lambda v: v <= 1024,
+     "largest lesson page without the shared _static/ assets, KB"),
+    ("p5_load_s", "< 1", lambda v: v < 1,
+     "time to a visible stepper in headless Chromium, s (median per page; the slowest page)"),
+    ("p5_requests", "0", lambda v: v == 0,
+     "requests outside site/ (all lesson pages, all loads)"),
+]
+
+
+def p1(runs: int) -> tuple[float | None, dict[str, object]]:
+    """t(10,000) / t(1,000), alternating single runs."""
+    small, large = [], []
+    try:
+        for _ in range(runs):
+            small += engine.refinery_run(1_000, runs=1)[1]
+            large += engine.refinery_run(10_000, runs=1)[1]
+    except (AssertionError, KeyError, LookupError, NotImplementedError) as exc:
+        return None, {"error": f"{type(exc).__name__}: {exc}", "note": PENDING}
+    return statistics.median(large) / statistics.median(small), {"n1000_s": small,
+                                                                 "n10000_s": large}
+
+
+def machine() -> str:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        dot = subprocess.run(["dot", "-V"], capture_output=True, text=True).stderr.strip()
+    except OSError:
+        dot = "no dot"
+    try:
+        chromium = subprocess.run(
+            [os.environ.get("RULEKIT_CHROMIUM", "/usr/bin/chromium"), "--version"],
+            capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        chromium = "no chromium"
+    return (f"{platform.system()} {platform.release()} {platform.machine()}, {os.cpu_count()} "
+            f"cores ({cpu or 'unknown CPU'}), Python {platform.python_version()}, {dot}, "
+            f"{chromium}")
+
+
+def fmt(value: object) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.2f}" if abs(value) < 100 else f"{value:.0f}"  # type: ignore[arg-type]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="5 runs of each engine timing instead of 7")
+    args = parser.parse_args(argv)
+    runs = 5 if args.quick else 7
+    loads = 5
+    started = time.perf_counter()
+    raw: dict[str, object] = {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                              "machine": machine(), "runs": runs}
+    results: dict[str, object] = {}
+
+    print("p1: Slagstone Refinery, 1,000 and 10,000 artifacts ...", flush=True)
+    results["p1_refinery_ratio_10k_1k"], raw["p1"] = p1(runs)
+    print("p2: could produce ...", flush=True)
+    p2_ms, p2_raw = engine.could_produce_ms(max(runs, 7))
+    results["p2_could_produce_ms"], raw["p2"] = p2_ms, {"ms": p2_raw}
+    print("p3: building the lessons and as many empty notebooks (alternating) ...", flush=True)
+    work = tempfile.TemporaryDirectory(prefix="rulekit-bench-")
+    p3 = lessons.build_ratio(runs=5, work=Path(work.name))
+    results["p3_build_ratio"] = p3.pop("ratio")
+    site = p3.pop("site", None)
+    raw["p3"] = p3
+    print("p4: a sandbox click and one dot render (alternating) ...", flush=True)
+    p4 = lessons.click_ratio(runs)
+    results["p4_click_ratio"] = p4.pop("ratio")
+    raw["p4"] = p4
+    print("p5: the exported pages in headless Chromium ...", flush=True)
+    if site is not None and p3.get("offline", True):
+        p5 = lessons.page_figures(Path(site), loads=loads)
+        results["p5_page_kb"] = p5.pop("page_kb")
+        results["p5_load_s"] = p5.pop("load_s")
+        results["p5_requests"] = p5.pop("requests")
+        raw["p5"] = p5
+    else:
+        results.update(p5_page_kb=None, p5_load_s=None, p5_requests=None)
+        raw["p5"] = {"note": "no lesson site (no lessons, or CDN mode)"}
+    work.cleanup()
+    raw["seconds"] = round(time.perf_counter() - started, 1)
+
+    (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
+    (HERE / "raw.json").write_text(json.dumps(raw, indent=2, default=str) + "\n", "utf-8")
+
+    print()
+    print(f"rulekit benchmarks, {raw['date']}")
+    print(f"machine: {raw['machine']}")
+    width = max(len(k) for k, *_ in TABLE)
+    print(f"{'figure':<{width}}  {'value':>9}  {'goal':>8}  met  what")
+    for key, goal, ok, what in TABLE:
+        value = results[key]
+        shown = PENDING if value is None and key.startswith("p1") and "note" in raw["p1"] \
+            else fmt(value)  # type: ignore[operator]
+        met = "-" if value is None else ("yes" if ok(value) else "NO")
+        print(f"{key:<{width}}  {shown:>9}  {goal:>8}  {met:>3}  {what}")
+    print(f"\nraw timings: {HERE / 'raw.json'}; figures: {HERE / 'results.json'} "
+          f"({raw['seconds']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

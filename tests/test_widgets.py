@@ -1,0 +1,351 @@
+"""The lesson widgets, driven as objects: the Stepper's frames and jslinks (stepping needs no
+Python, so it works in exported HTML) and the Sandbox's buttons (click, then the game changed;
+an illegal click shows the RulesError and changes nothing)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import ipywidgets as widgets
+import pytest
+from ipywidgets.widgets.widget_link import Link
+
+from rulekit import Game
+from rulekit.display.escape import html_text
+from rulekit.display.widgets import Sandbox, Stepper, inline_svg, resolve_scenario
+from rulekit.scenario import load, loads, shipped_dir
+
+
+@pytest.fixture(autouse=True)
+def _dot() -> None:
+    if shutil.which("dot") is None:
+        message = "Graphviz's dot is not installed (sudo apt-get install graphviz)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+# ------------------------------------------------------------------ Stepper
+@pytest.fixture(scope="module")
+def r07() -> Stepper:
+    return Stepper("r07_paying_tap")
+
+
+def test_one_frame_per_step_plus_setup(r07):
+    scenario = load(shipped_dir() / "r07_paying_tap.toml")
+    assert len(r07) == len(scenario.steps) + 1 == len(r07.frames) == len(r07.frame_html)
+    assert isinstance(r07.stack, widgets.Stack)
+    assert list(r07.stack.children) == r07.frames
+    assert all(isinstance(f, widgets.HTML) for f in r07.frames)
+    assert [f.value for f in r07.frames] == r07.frame_html
+    for control in (r07.play, r07.slider, r07.number):
+        assert (control.min, control.max) == (0, len(scenario.steps))
+    assert isinstance(r07.play, widgets.Play)
+    assert isinstance(r07.slider, widgets.IntSlider)
+    assert isinstance(r07.number, widgets.BoundedIntText)
+    assert isinstance(r07.buttons, widgets.ToggleButtons)
+    assert len(r07.buttons.options) == len(r07)
+
+
+def test_controls_are_jslinked_to_the_stack(r07):
+    links = {(link.source[0].model_id, link.source[1]): link for link in r07.links}
+    assert all(type(link) is Link for link in r07.links)  # jslink (both ways), not jsdlink
+    for control in (r07.play, r07.slider, r07.number):
+        link = links[(control.model_id, "value")]
+        assert link.target == (r07.stack, "selected_index")
+    # selection widgets sync `index` with the browser, not `value`
+    assert links[(r07.buttons.model_id, "index")].target == (r07.stack, "selected_index")
+    assert len(r07.links) == 4
+
+
+def test_controls_have_descriptions_and_tooltips(r07):
+    for control in (r07.play, r07.slider, r07.number, r07.buttons):
+        assert control.description and control.tooltip is None or control.tooltip
+    assert r07.number.description == "Go to step"
+    assert len(r07.buttons.tooltips) == len(r07)
+    assert "rk-widget" in r07.widget._dom_classes
+    bundle = r07._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_frames_show_narration_tables_checks_and_inline_svg(r07):
+    scenario = r07.scenario
+    setup = r07.frame_html[0]
+    assert html_text(scenario.title) in setup
+    assert "<svg" in setup and "Board" in setup
+    for k, step in enumerate(scenario.steps, start=1):
+        html = r07.frame_html[k]
+        assert html_text(step["narration"]) in html
+        assert "<svg" in html and "<?xml" not in html and "<!DOCTYPE" not in html
+        assert "Players: life and mana pools" in html
+        assert "The engine agrees" in html  # every expectation of r07 holds
+    refused = r07.frame_html[1]  # the sick Elves can't tap
+    assert "Refused" in refused and "302.6" in refused
+    assert r07.diagram_mode == "so far"
+    assert "Event and trigger diagram up to step 3" in r07.frame_html[3]
+
+
+def test_failed_expectations_are_listed():
+    text = (shipped_dir() / "r07_paying_tap.toml").read_text("utf-8")
+    wrong = text.replace('pool.Alice = ["G"]\ntapped.elves = true', 'pool.Alice = ["R"]\n'
+                         'tapped.elves = true', 1)
+    assert wrong != text
+    stepper = Stepper(loads(wrong, name="wrong.toml"), diagram=False)
+    last = stepper.frame_html[-1]
+    assert "did not hold" in last and "pool.Alice" in last
+    assert "<svg" not in last
+
+
+def test_diagram_modes_and_budget():
+    one_step = Stepper("r04_triggers_need_mana", diagram="step")
+    assert one_step.diagram_mode == "step"
+    assert "Event and trigger diagram of step 2" in one_step.frame_html[2]
+    auto = Stepper("r04_triggers_need_mana", diagram_budget=1)  # too big: one step per frame
+    assert auto.diagram_mode == "step"
+    with pytest.raises(ValueError):
+        Stepper("r04_triggers_need_mana", diagram="sometimes")
+
+
+def test_hostile_text_is_escaped_in_frames():
+    hostile = "<script>alert('x')</script>"
+    text = f'''
+title = "Hostile {{T}} & <b>bold</b>"
+ruling = ["R07"]
+[setup]
+players = ["Alice", "Bob"]
+[[setup.permanent]]
+card = "Forest"
+name = "forest"
+controller = "Alice"
+[[step]]
+narration = "{hostile} taps the Forest"
+do = "tap_for_mana"
+object = "forest"
+'''
+    stepper = Stepper(loads(text, name="hostile.toml"))
+    for html in stepper.frame_html:
+        assert "<script" not in html and "<b>bold" not in html
+    assert "&lt;script&gt;" in stepper.frame_html[1]
+
+
+def test_resolve_scenario_by_name_path_and_ruling():
+    path = shipped_dir() / "r07_paying_tap.toml"
+    assert resolve_scenario("r07_paying_tap").title == load(path).title
+    assert resolve_scenario("r07_paying_tap.toml").title == load(path).title
+    assert resolve_scenario(path).title == load(path).title
+    assert "R07" in resolve_scenario("R07").rulings
+    with pytest.raises(FileNotFoundError):
+        resolve_scenario("no_such_scenario")
+
+
+def test_inline_svg_is_small_inline_and_labelled():
+    game = Game(["Alice", "Bob"])
+    game.tap_for_mana(game.add("Forest"))
+    from rulekit.display import log_diagram
+
+    raw = log_diagram(game).svg()
+    svg = inline_svg(raw, label="A <label>")
+    assert svg.startswith("<svg role='img' aria-label='A &lt;label&gt;'")
+    assert "<!--" not in svg and " id=" not in svg and "xlink:title" not in svg
+    assert "<title>" in svg  # tooltips and screen readers keep the readable titles
+    assert len(svg) < len(raw)
+
+
+# ------------------------------------------------------------------ Sandbox
+def forest_game(players=("Alice", "Bob")) -> tuple[Game, int, int]:
+    game = Game(list(players))
+    forest = game.add("Forest", player=players[0])
+    tapped = game.add("Forest", player=players[0], tapped=True)
+    return game, forest.id, tapped.id
+
+
+def test_sandbox_tap_changes_the_pool_and_redraws():
+    game, forest, _ = forest_game()
+    sandbox = Sandbox(game)
+    sandbox.permanent.value = forest
+    sandbox.tap_button.click()
+    assert [u.type.value for u in game.pool("Alice")] == ["G"]
+    assert "Done" in sandbox.message.value and sandbox.last_error is None
+    assert "{G}" in sandbox.tables.value
+    assert "<svg" in sandbox.diagram.value
+    assert "What your last click did" in sandbox.tables.value
+    assert sandbox.permanent.options[0][0].endswith("tapped)")  # the labels follow the board
+
+
+def test_sandbox_illegal_click_shows_the_rule_and_changes_nothing():
+    game, _, tapped = forest_game()
+    sandbox = Sandbox(game)
+    before, log = game.snapshot_json(), len(game.log)
+    sandbox.permanent.value = tapped
+    sandbox.tap_button.click()
+    assert game.snapshot_json() == before and len(game.log) == log
+    assert sandbox.last_error is not None and sandbox.last_error.rule == "107.5"
+    assert "Refused" in sandbox.message.value and "107.5" in sandbox.message.value
+    assert "role='alert'" in sandbox.message.value
+
+
+def test_sandbox_undo_takes_back_the_last_click_only():
+    game, forest, _ = forest_game()
+    sandbox = Sandbox(game)
+    start = game.snapshot_json()
+    sandbox.undo_button.click()
+    assert "Nothing to undo" in sandbox.message.value
+    sandbox.permanent.value = forest
+    sandbox.tap_button.click()
+    sandbox.undo_button.click()
+    assert game.snapshot_json() == start and game.pool("Alice") == []
+    assert "Undone" in sandbox.message.value
+
+
+def test_sandbox_destroys_several_artifacts_at_once():
+    game = Game(["Alice", "Bob"])
+    refinery = game.add("Slagstone Refinery", player="Alice")
+    memnite = game.add("Memnite", player="Alice")
+    drum = game.add("Springleaf Drum", player="Alice")
+    sandbox = Sandbox(game)
+    sandbox.destroy_select.value = (refinery.id, memnite.id, drum.id)
+    sandbox.destroy_button.click()
+    assert sandbox.last_error is None
+    assert game.permanents() == []
+    assert [i.source_name for i in game.state.stack] == ["Slagstone Refinery"] * 3  # R11
+    assert "Slagstone Refinery" in sandbox.tables.value
+    sandbox.undo_button.click()
+    assert len(game.permanents()) == 3 and not game.state.stack
+
+
+def test_sandbox_activates_an_untap_ability():
+    game = Game(["Alice", "Bob"])
+    forests = [game.add("Forest", player="Alice") for _ in range(2)]
+    pili = game.add("Pili-Pala", player="Alice", tapped=True)
+    sandbox = Sandbox(game)
+    for forest in forests:
+        sandbox.permanent.value = forest.id
+        sandbox.tap_button.click()
+    sandbox.permanent.value = pili.id
+    assert [text for text, _ in sandbox.ability.options] == ["{2}, {Q}: Add one mana of any color."]
+    sandbox.mana_type.value = "R"
+    sandbox.activate_button.click()
+    assert sandbox.last_error is None, sandbox.message.value
+    assert not game.obj(pili.id).tapped
+    assert [u.type.value for u in game.pool("Alice")] == ["R"]
+    sandbox.activate_button.click()  # now untapped: it can't pay {Q}
+    assert sandbox.last_error is not None and sandbox.last_error.rule == "107.6"
+
+
+def test_sandbox_attacks_and_exerts_then_watches_the_untap_step():
+    game = Game(["Alice", "Bob"])
+    initiate = game.add("Glory-Bound Initiate", player="Alice")
+    sandbox = Sandbox(game)
+    sandbox.attackers.value = (initiate.id,)
+    sandbox.attack_button.click()
+    assert sandbox.last_error is not None and sandbox.last_error.rule == "508.1"
+    sandbox.combat_button.click()
+    sandbox.attackers.value = (initiate.id,)
+    sandbox.exert.value = (initiate.id,)
+    sandbox.attack_button.click()
+    assert sandbox.last_error is None, sandbox.message.value
+    assert game.obj(initiate.id).attacking and game.obj(initiate.id).tapped
+    assert "untap in Alice&#39;s next untap step" in sandbox.tables.value
+    sandbox.resolve_button.click()  # the exert trigger
+    sandbox.turn_button.click()  # Bob's turn
+    sandbox.turn_button.click()  # Alice's: exerted, it doesn't untap (CR 701.43a)
+    assert game.state.active == "Alice" and game.obj(initiate.id).tapped
+    sandbox.turn_button.click()
+    sandbox.turn_button.click()  # the next one: it untaps
+    assert not game.obj(initiate.id).tapped
+
+
+def test_sandbox_creates_a_token_copy():
+    game = Game(["Alice", "Bob"])
+    bears = game.add("Grizzly Bears", player="Alice", counters={"+1/+1": 2})
+    sandbox = Sandbox(game)
+    sandbox.copy_target.value = bears.id
+    sandbox.copy_button.click()
+    assert sandbox.last_error is not None  # nothing here can make a copy
+    assert "Kiki-Jiki" in sandbox.message.value
+    game.add("Kiki-Jiki, Mirror Breaker", player="Alice")
+    sandbox = Sandbox(game)
+    sandbox.copy_target.value = bears.id
+    sandbox.copy_button.click()
+    assert sandbox.last_error is None, sandbox.message.value
+    copies = [o for o in game.find_all("Grizzly Bears") if o.token]
+    assert len(copies) == 1 and not copies[0].counters  # R19: counters aren't copied
+    sandbox.undo_button.click()  # one click = one undo, although it was two actions
+    assert not [o for o in game.find_all("Grizzly Bears") if o.token] and not game.state.stack
+
+
+def test_sandbox_casts_from_hand_with_x():
+    game = Game(["Alice", "Bob"])
+    lands = [game.add(name, player="Alice") for name in ("Forest", "Wastes")]
+    walker = game.add("Hangarback Walker", player="Alice", zone="hand")
+    sandbox = Sandbox(game)
+    for land in lands:
+        sandbox.permanent.value = land.id
+        sandbox.tap_button.click()
+    sandbox.hand_card.value = walker.id
+    sandbox.x_value.value = 1
+    sandbox.cast_button.click()
+    assert sandbox.last_error is None, sandbox.message.value
+    sandbox.resolve_button.click()
+    entered = game.find("Hangarback Walker")
+    assert entered.counters == {"+1/+1": 1}  # R06: X of the spell
+
+
+def test_sandbox_from_a_scenario_and_next_step():
+    sandbox = Sandbox("r07_paying_tap")
+    assert sandbox.game.state.turn == 3
+    step = sandbox.game.state.step
+    sandbox.step_button.click()
+    assert sandbox.game.state.step != step
+    sandbox.pass_button.click()
+    assert sandbox.last_error is None
+
+
+def test_sandbox_escapes_hostile_names():
+    hostile = "<script>alert('x')</script>"
+    game, _, tapped = forest_game((hostile, "Bob"))
+    sandbox = Sandbox(game)
+    sandbox.permanent.value = tapped
+    sandbox.tap_button.click()
+    for html in (sandbox.message.value, sandbox.tables.value, sandbox.diagram.value):
+        assert "<script" not in html
+
+
+def test_sandbox_buttons_are_described_for_keyboard_and_screen_readers():
+    sandbox = Sandbox(Game(["Alice", "Bob"]))
+    buttons = [v for v in vars(sandbox).values() if isinstance(v, widgets.Button)]
+    assert len(buttons) >= 11
+    for button in buttons:
+        assert button.description and button.tooltip and not button.disabled
+
+
+def test_sandbox_mana_in_any_combination_and_x_in_a_counter_cost():
+    game = Game(["Alice", "Bob"])
+    wastes = game.add("Wastes", player="Alice")
+    pools = game.add("Calciform Pools", player="Alice", counters={"storage": 2})
+    sandbox = Sandbox(game)
+    sandbox.permanent.value = wastes.id
+    sandbox.tap_button.click()
+    sandbox.permanent.value = pools.id
+    sandbox.ability.value = next(i for text, i in sandbox.ability.options if "Remove X" in text)
+    sandbox.x_value.value = 2
+    sandbox.mana_type.value = "{W}{U}"  # typed as on a card: any combination of {W} and/or {U}
+    sandbox.activate_button.click()
+    assert sandbox.last_error is None, sandbox.message.value
+    assert sorted(u.type.value for u in game.pool("Alice")) == ["U", "W"]
+    assert not game.obj(pools.id).tapped and not game.obj(pools.id).counters  # R03: no {T}
+
+
+def test_sandbox_target_chooses_what_a_cost_taps():
+    game = Game(["Alice", "Bob"])
+    drum = game.add("Springleaf Drum", player="Alice")
+    game.add("Grizzly Bears", player="Alice")
+    elves = game.add("Llanowar Elves", player="Alice", sick=True)  # R07: fine for the Drum
+    sandbox = Sandbox(game)
+    sandbox.permanent.value = drum.id
+    sandbox.target.value = elves.id
+    sandbox.mana_type.value = "G"
+    sandbox.activate_button.click()
+    assert sandbox.last_error is None, sandbox.message.value
+    assert game.obj(elves.id).tapped and not game.find("Grizzly Bears").tapped
