@@ -22,6 +22,16 @@ def chromium_path() -> str:
     pytest.skip(message)
 
 
+@pytest.fixture(scope="session")
+def browser(chromium_path: str):
+    """One headless Chromium (Playwright, Debian's binary) for the whole session: Playwright's
+    sync API allows one running instance per thread, so every browser test shares it."""
+    from rulekit.build.browser import chromium
+
+    with chromium(chromium_path) as b:
+        yield b
+
+
 from hypothesis import settings  # noqa: E402
 
 settings.register_profile("ci", max_examples=1000, derandomize=True)

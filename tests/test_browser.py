@@ -46,14 +46,6 @@ def lesson_site():
     return site, report
 
 
-@pytest.fixture(scope="session")
-def browser(chromium_path: str):
-    from rulekit.build.browser import chromium
-
-    with chromium(chromium_path) as b:
-        yield b
-
-
 def _page(site: Path, report, stem: str) -> Path:
     page = site / f"{stem}.html"
     failed = [f.error for f in report.failures if Path(f.notebook).stem == stem]
@@ -74,11 +66,12 @@ def test_lesson_page_works_offline_and_steps(lesson_site, browser, stem: str) ->
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         if has_stepper:
             assert visit.page.locator(STEPPER_ANY).first.is_visible()
-            before, after = visit.step_forward()
-            assert after["text"] and after["text"] != before["text"], \
-                f"the narration did not change: {before['text']!r}"
-            assert after["svg"] and after["svg"] != before["svg"], \
-                "the diagram did not change after one step forward"
+            for i in range(visit.stepper_count()):  # every walkthrough on the page
+                before, after = visit.step_forward(i)
+                assert after["text"] and after["text"] != before["text"], \
+                    f"stepper {i}: the narration did not change: {before['text']!r}"
+                assert after["svg"] and after["svg"] != before["svg"], \
+                    f"stepper {i}: the diagram did not change after one step forward"
         visit.page.screenshot(path=str(ARTIFACTS / f"{stem}.png"), full_page=True)
         assert visit.outside == [], f"requests outside site/: {visit.outside}"
         assert visit.console_errors == [], f"console errors: {visit.console_errors}"

@@ -119,14 +119,13 @@ def _shutdown(proc: subprocess.Popen, base: str, token: str) -> None:
 
 
 @pytest.mark.timeout(600)
-def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, chromium_path: str) -> None:
-    from rulekit.build.browser import chromium
-
+def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, browser) -> None:
     base, token, notebook = jupyterlab
     outside: list[str] = []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with chromium(chromium_path) as browser:
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
 
         def route(r) -> None:  # noqa: ANN001
             if r.request.url.startswith(base + "/"):
@@ -159,7 +158,9 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, chromium_path: str) 
             raise
         finally:
             page.close()
-    # JupyterLab itself fetches nothing from outside (news and update checks are off here)
+    finally:
+        context.close()
+    # JupyterLab itself asked for nothing outside the server
     assert not [u for u in outside if not u.startswith("data:")], outside
 
 
