@@ -47,12 +47,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _skip_slow_optional_imports() -> None:
-    """jsonschema imports `rfc3987_syntax` (only for the "iri" string format, which the
-    scenario schema doesn't use) and that builds a parser grammar on import: about a second
-    per command. The CLI is a short-lived process, so it tells Python that module is absent;
-    jsonschema then simply skips that format. Library users are not affected."""
-    if "jsonschema" not in sys.modules:
-        sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+    from rulekit.scenario.model import skip_slow_optional_imports
+
+    skip_slow_optional_imports()
 
 
 def main(argv: Sequence[str] | None = None, *, standalone: bool = False) -> int:

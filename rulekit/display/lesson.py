@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from rulekit.display.escape import html_text
+from rulekit.scenario.model import skip_slow_optional_imports
 
 if TYPE_CHECKING:
     from rulekit.display.widgets import Sandbox, Stepper
@@ -31,17 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["HTML", "lessons", "predict", "rulings_box", "rulings_table_html", "sandbox",
            "show_lessons", "show_rulings_table", "stepper"]
 
-def _skip_slow_optional_imports() -> None:
-    """Loading a scenario validates it with jsonschema, whose import pulls in `rfc3987_syntax`
-    (only for the "iri" string format, which the scenario schema doesn't use): it builds a
-    parser grammar, about 0.8 s per lesson kernel. A lesson kernel only needs rulekit, so, as
-    `python -m rulekit` does, it tells Python that module is absent and jsonschema skips that
-    one format. Nothing happens if jsonschema is already imported."""
-    if "jsonschema" not in sys.modules:
-        sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
-
-
-_skip_slow_optional_imports()
+skip_slow_optional_imports()  # a lesson kernel only needs rulekit (see the docstring)
 
 # (no quotes inside: these go into single-quoted style attributes)
 _BOX = ("font-family:DejaVu Sans,Arial,Helvetica,sans-serif;font-size:18px;line-height:1.4;"

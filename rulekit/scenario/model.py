@@ -213,6 +213,18 @@ def _at(loc: str) -> str:
     return f"{loc}: " if loc else ""
 
 
+def skip_slow_optional_imports() -> None:
+    """For processes that exist to run rulekit (the CLI, the lesson build, lesson kernels):
+    jsonschema imports `rfc3987_syntax` only to check the "iri" string format, which the
+    scenario schema doesn't use, and that import builds a parser grammar (about 0.8 s). This
+    tells Python the module is absent, so jsonschema skips that one format. It does nothing
+    once jsonschema is imported, and library users who don't call it are not affected."""
+    import sys
+
+    if "jsonschema" not in sys.modules:
+        sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+
 def _check_schema(data: dict[str, Any], lines: LineMap, name: str) -> None:
     import jsonschema
 
