@@ -11,7 +11,7 @@ from pathlib import Path
 
 import nbformat
 
-from rulekit.build import build, lesson_paths
+from rulekit.export import build, lesson_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -95,7 +95,7 @@ def page_figures(site: Path, loads: int = 5) -> dict[str, object]:
     page opened `loads` times in headless Chromium from file:// with everything outside the
     site blocked: time until its stepper and first diagram show, and requests outside the
     site."""
-    from rulekit.build.browser import chromium, open_page
+    from rulekit.export.browser import chromium, open_page
 
     pages = sorted(p for p in site.glob("*.html") if p.name != "index.html")
     sizes = {p.name: p.stat().st_size for p in pages}

@@ -26,7 +26,7 @@ def chromium_path() -> str:
 def browser(chromium_path: str):
     """One headless Chromium (Playwright, Debian's binary) for the whole session: Playwright's
     sync API allows one running instance per thread, so every browser test shares it."""
-    from rulekit.build.browser import chromium
+    from rulekit.export.browser import chromium
 
     with chromium(chromium_path) as b:
         yield b

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.build import build, lesson_paths
+from rulekit.export import build, lesson_paths
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +56,7 @@ def _page(site: Path, report, stem: str) -> Path:
 
 @pytest.mark.parametrize("stem", LESSONS or ["(none)"])
 def test_lesson_page_works_offline_and_steps(lesson_site, browser, stem: str) -> None:
-    from rulekit.build.browser import STEPPER_ANY, open_page
+    from rulekit.export.browser import STEPPER_ANY, open_page
 
     site, report = lesson_site
     path = _page(site, report, stem)
@@ -81,7 +81,7 @@ def test_lesson_page_works_offline_and_steps(lesson_site, browser, stem: str) ->
 
 
 def test_index_page_links_every_lesson_offline(lesson_site, browser) -> None:
-    from rulekit.build.browser import open_page
+    from rulekit.export.browser import open_page
 
     site, report = lesson_site
     visit = open_page(browser, site / "index.html", site, stepper=False)

@@ -1,4 +1,4 @@
-"""The lesson build (`python -m rulekit.build`): pages, offline assets, cache, failures, index.
+"""The lesson build (`python -m rulekit.export`): pages, offline assets, cache, failures, index.
 
 These build small notebooks of their own in a temporary folder (the same widget pattern as the
 lessons: a Stack of HTML frames jslinked to Play / IntSlider / BoundedIntText / ToggleButtons,
@@ -15,9 +15,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.build import assets, build, main
-from rulekit.build.index import render
-from rulekit.build.lesson import first_line, inline_svg, lesson_title
+from rulekit.export import assets, build, main
+from rulekit.export.index import render
+from rulekit.export.lesson import first_line, inline_svg, lesson_title
 
 pytestmark = pytest.mark.notebook
 
@@ -199,7 +199,7 @@ def test_the_pinned_bundle_verifies(tmp_path: Path) -> None:
 
 
 def test_index_escapes_every_text() -> None:
-    from rulekit.build import BuildReport
+    from rulekit.export import BuildReport
     from rulekit.rulings import Coverage, Ruling
 
     hostile = '<script>alert("x")</script>'

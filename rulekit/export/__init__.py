@@ -1,0 +1,286 @@
+"""The lesson site: `python -m rulekit.export --out site` (what `make lessons` runs).
+
+Every `notebooks/*.ipynb` is executed with nbclient (widget state stored, so the steppers step
+in the browser with no kernel) and exported with nbconvert's HTMLExporter and the `lesson`
+template (`rulekit/templates/lesson/`) to `site/<name>.html`; `site/index.html` lists the
+lessons and the rulings coverage table R01-R19.
+
+- **Processes:** a pool of worker processes (one per core by default); each worker handles
+  several notebooks in turn, so Python and nbconvert start once per worker and a kernel start is
+  the cost per notebook. The longest lessons (by their last build) go first.
+- **Cache:** `site/.cache/lessons.json` keeps, per lesson, a key hashing the notebook, every
+  file of the `rulekit` package (engine, scenarios, templates, this build), other files in the
+  notebooks folder, the widget mode and the versions of nbconvert, nbclient, ipywidgets,
+  ipykernel and Graphviz. A lesson whose key and page are unchanged is not rebuilt.
+- **Offline:** the widget manager comes from `_static/html-manager/` (see `assets`); no
+  require.js, MathJax or mermaid script. Without npm it falls back to the public CDN and says so.
+- **Failures** name the notebook and the cell (index and first line); the build exits 1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from rulekit.export import assets as _assets
+from rulekit.export.index import load_coverage, write_index
+from rulekit.export.lesson import Job, Result
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+CACHE_FILE = Path(".cache") / "lessons.json"
+STATIC = "_static"
+CACHE_FORMAT = 1
+
+__all__ = ["BuildReport", "build", "cache_key_base", "lesson_paths", "main"]
+
+
+@dataclass
+class BuildReport:
+    out: Path
+    built: list[Result] = field(default_factory=list)  # executed this run (ok or not)
+    cached: list[str] = field(default_factory=list)  # notebook stems not rebuilt
+    lessons: list[dict[str, object]] = field(default_factory=list)  # index entries, in order
+    offline: bool = True
+    widgets_note: str = ""
+    seconds: float = 0.0
+
+    @property
+    def failures(self) -> list[Result]:
+        return [r for r in self.built if not r.ok]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def lesson_paths(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*.ipynb") if p.is_file())
+
+
+def _versions() -> str:
+    parts = []
+    for dist in ("nbconvert", "nbclient", "ipywidgets", "ipykernel", "pandas", "graphviz"):
+        try:
+            parts.append(f"{dist}={metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{dist}=none")
+    try:
+        import graphviz
+
+        parts.append("dot=" + ".".join(map(str, graphviz.version())))
+    except Exception:  # noqa: BLE001 - no dot: the lessons fail anyway, with their own message
+        parts.append("dot=none")
+    parts.append(f"python={sys.version_info[:3]}")
+    return ";".join(parts)
+
+
+def _hash_tree(h: hashlib._Hash, root: Path, *, skip_suffixes: tuple[str, ...] = ()) -> None:
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if not path.is_file() or "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts \
+                or path.suffix in (".pyc", *skip_suffixes):
+            continue
+        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+
+
+def cache_key_base(notebooks_dir: Path, widgets_key: str) -> str:
+    """What every lesson's key shares: package sources, notebook-folder files, versions."""
+    h = hashlib.sha256(f"format={CACHE_FORMAT};{widgets_key};{_versions()}".encode())
+    _hash_tree(h, PACKAGE_DIR)
+    _hash_tree(h, notebooks_dir, skip_suffixes=(".ipynb",))
+    return h.hexdigest()
+
+
+def _key(base: str, notebook: Path) -> str:
+    return hashlib.sha256(base.encode() + notebook.read_bytes()).hexdigest()
+
+
+def _load_cache(out: Path) -> dict[str, dict[str, object]]:
+    try:
+        data = json.loads((out / CACHE_FILE).read_text("utf-8"))
+        return data["lessons"] if data.get("format") == CACHE_FORMAT else {}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _save_cache(out: Path, lessons: dict[str, dict[str, object]]) -> None:
+    path = out / CACHE_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"format": CACHE_FORMAT, "lessons": lessons}, indent=1), "utf-8")
+    tmp.replace(path)
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = None,
+          force: bool = False, widgets: str = "auto", index: bool = True,
+          echo: Callable[[str], None] = _stderr) -> BuildReport:
+    """Build the lesson pages (and index) for `notebooks` (a folder or a list of .ipynb files)
+    into `out`. `widgets`: "auto" | "offline" | "cdn" (see `assets.prepare`)."""
+    started = time.perf_counter()
+    if isinstance(notebooks, Path):
+        nb_dir, paths = notebooks, lesson_paths(notebooks)
+    else:
+        paths = sorted(Path(p) for p in notebooks)
+        nb_dir = paths[0].parent if paths else Path("notebooks")
+    out.mkdir(parents=True, exist_ok=True)
+
+    wa = _assets.prepare(mode=widgets)
+    report = BuildReport(out=out, offline=wa.offline)
+    renderer = _assets.install(wa, out / STATIC)
+    if not wa.offline:
+        shutil.rmtree(out / STATIC / _assets.STATIC_SUBDIR, ignore_errors=True)
+        report.widgets_note = ("These pages load the widget manager from a public CDN "
+                               "(npm was not available when they were built): they need a "
+                               "network connection.")
+        echo(f"rulekit.export: can't fetch {_assets.PACKAGE}@{_assets.VERSION} with npm "
+             f"({wa.reason}): pages will load it from the public CDN and need a network.")
+
+    lab_css = _install_lab_css(out / STATIC)
+    base = cache_key_base(nb_dir, wa.key)
+    cache = {} if force else _load_cache(out)
+    entries: dict[str, dict[str, object]] = {}
+    todo: list[tuple[Path, str]] = []
+    for path in paths:
+        key = _key(base, path)
+        old = cache.get(path.stem)
+        if old and old.get("key") == key and (out / f"{path.stem}.html").is_file():
+            entries[path.stem] = old
+            report.cached.append(path.stem)
+        else:
+            todo.append((path, key))
+    # stale pages of lessons that are gone
+    for stem in set(_load_cache(out)) - {p.stem for p in paths}:
+        (out / f"{stem}.html").unlink(missing_ok=True)
+
+    total, done = len(paths), 0
+    for stem in report.cached:
+        done += 1
+        echo(f"[{done}/{total}] {stem} unchanged (cached)")
+    # longest first (by last build time) keeps both workers busy to the end
+    todo.sort(key=lambda t: -float(cache.get(t[0].stem, {}).get("seconds", 1e9)))
+    note = report.widgets_note
+    job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css)
+                for p, _ in todo]
+    keys = {str(p): k for p, k in todo}
+    workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))
+    if job_list:
+        echo(f"rulekit.export: executing {len(job_list)} notebook(s) in {workers} process(es)"
+             + ("" if wa.offline else " [CDN mode]"))
+    # the index's coverage table (loads every scenario: about a second) is read meanwhile
+    side = ThreadPoolExecutor(1)
+    coverage = side.submit(load_coverage) if index else None
+    results = _run_jobs(job_list, workers)
+    for result in results:
+        done += 1
+        stem = Path(result.notebook).stem
+        report.built.append(result)
+        if result.ok:
+            entries[stem] = {"key": keys[result.notebook], "title": result.title,
+                             "headings": result.headings, "seconds": round(result.seconds, 2),
+                             "bytes": result.size}
+            echo(f"[{done}/{total}] {stem}... {result.seconds:.1f} s "
+                 f"({result.size / 1024:.0f} KB)")
+            for w in result.warnings:
+                echo(f"  warning: {w}")
+        else:
+            Path(result.page).unlink(missing_ok=True)
+            echo(f"[{done}/{total}] {stem}... FAILED after {result.seconds:.1f} s")
+        _save_cache(out, entries)  # after each lesson: an interrupted build keeps its work
+    _save_cache(out, entries)
+
+    report.lessons = [{"stem": p.stem, **entries[p.stem]} for p in paths if p.stem in entries]
+    if coverage is not None:
+        write_index(out, report, coverage.result())
+    side.shutdown()
+    report.seconds = time.perf_counter() - started
+    for failure in report.failures:
+        echo(f"FAILED {failure.error}")
+    built_ok = sum(r.ok for r in report.built)
+    echo(f"rulekit.export: {built_ok} built, {len(report.cached)} unchanged, "
+         f"{len(report.failures)} failed in {report.seconds:.1f} s -> {out}/index.html")
+    return report
+
+
+def _install_lab_css(static: Path) -> tuple[str, ...]:
+    """Copy nbconvert's JupyterLab style sheets into `static/lab/` once for all pages; their
+    URLs relative to the pages (empty: pages inline them, as nbconvert does)."""
+    from rulekit.export.lesson import lab_css_files
+
+    files = lab_css_files()
+    if not files:
+        return ()
+    dest = static / "lab"
+    dest.mkdir(parents=True, exist_ok=True)
+    urls = []
+    for src in files:
+        data = src.read_bytes()
+        target = dest / src.name
+        if not target.is_file() or target.read_bytes() != data:
+            target.write_bytes(data)
+        urls.append(f"{static.name}/lab/{src.name}")
+    return tuple(urls)
+
+
+def _run_jobs(jobs: list[Job], workers: int):  # noqa: ANN202 - yields Result
+    """Results as they complete. Workers are spawned (no forked zmq state) and reused."""
+    from rulekit.export.lesson import run
+
+    if not jobs:
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = {pool.submit(run, job): job for job in jobs}
+        for fut in as_completed(futures):
+            job = futures[fut]
+            try:
+                yield fut.result()
+            except Exception as exc:  # noqa: BLE001 - a worker died: name the notebook
+                yield Result(job.notebook, job.page, False, 0.0,
+                             error=f"{job.notebook}: the build worker died: {exc!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m rulekit.export",
+        description="Execute every lesson notebook and export the offline HTML site.")
+    parser.add_argument("--out", type=Path, default=Path("site"), help="output folder (site)")
+    parser.add_argument("--notebooks", type=Path, default=Path("notebooks"),
+                        help="folder of lesson notebooks (notebooks)")
+    parser.add_argument("--jobs", "-j", type=int, default=None,
+                        help="worker processes (default: one per core)")
+    parser.add_argument("--force", action="store_true", help="rebuild every lesson")
+    parser.add_argument("--widgets", choices=("auto", "offline", "cdn"), default="auto",
+                        help="widget manager from site/_static (offline) or the public CDN; "
+                             "auto: offline when npm can fetch it")
+    args = parser.parse_args(argv)
+    from rulekit.scenario.model import skip_slow_optional_imports
+
+    skip_slow_optional_imports()
+    if not args.notebooks.is_dir():
+        _stderr(f"rulekit.export: no folder {args.notebooks}/ (nothing to build)")
+        return 1
+    if not lesson_paths(args.notebooks):
+        _stderr(f"rulekit.export: no notebooks in {args.notebooks}/ yet: building the index only")
+    try:
+        report = build(args.notebooks, args.out, jobs=args.jobs, force=args.force,
+                       widgets=args.widgets)
+    except _assets.AssetError as exc:
+        _stderr(f"rulekit.export: {exc}")
+        return 1
+    return 0 if report.ok else 1

@@ -1,0 +1,193 @@
+"""One lesson page: execute a notebook with nbclient (widget state stored), export it with
+nbconvert's HTMLExporter and the `lesson` template. Runs inside the build's worker processes;
+each worker keeps its exporter and handles several notebooks.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATE = "lesson"
+CELL_TIMEOUT_S = 600
+KERNEL_ENV = {"RULEKIT_LESSON_EXT": "html", "RULEKIT_DIAGRAMS_URL": "diagrams/",
+              "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+
+_BEFORE_SVG = re.compile(r"\A(?:\s+|<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*", re.S)
+_HEADING = re.compile(r"<h([1-6])[^>]*\bid=\"([^\"]*)\"[^>]*>(.*?)</h\1>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+@dataclass
+class Job:
+    notebook: str  # path of the .ipynb
+    page: str  # path of the .html to write
+    widget_renderer_url: str | None  # relative URL of embed.js; None: nbconvert's CDN default
+    cdn_note: str = ""  # shown in the page's top bar when the page needs a network
+    lab_css: tuple[str, ...] = ()  # relative URLs of the shared JupyterLab style sheets
+
+
+@dataclass
+class Result:
+    notebook: str
+    page: str
+    ok: bool
+    seconds: float
+    title: str = ""
+    headings: list[tuple[str, str]] = field(default_factory=list)  # (anchor id, text)
+    size: int = 0
+    error: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def inline_svg(svg: str) -> str:
+    """An SVG document as markup to paste into HTML: no XML prolog, comments or DOCTYPE."""
+    return _BEFORE_SVG.sub("", svg, count=1)
+
+
+def first_line(source: str) -> str:
+    for line in source.splitlines():
+        if line.strip():
+            text = line.strip()
+            return text if len(text) <= 80 else text[:77] + "..."
+    return "(empty cell)"
+
+
+def lesson_title(nb: object, fallback: str) -> str:
+    """The notebook's title: metadata `title`, else its first `# ` heading, else `fallback`."""
+    meta = getattr(nb, "metadata", {}) or {}
+    if meta.get("title"):
+        return str(meta["title"])
+    for cell in getattr(nb, "cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        for line in str(cell.get("source", "")).splitlines():
+            m = re.match(r"\s*#\s+(.+?)\s*#*\s*$", line)
+            if m:  # as the heading reads: no markup, no markdown emphasis
+                text = html.unescape(_TAG.sub("", m.group(1)))
+                return " ".join(re.sub(r"[*_`]", "", text).split())
+    return fallback
+
+
+def headings_of(page: str) -> list[tuple[str, str]]:
+    """(anchor id, plain text) of every heading nbconvert anchored in the page."""
+    out = []
+    for _level, anchor, inner in _HEADING.findall(page):
+        inner = inner.split('<a class="anchor-link"', 1)[0]
+        out.append((html.unescape(anchor), html.unescape(_TAG.sub("", inner)).strip()))
+    return out
+
+
+@cache
+def _css() -> str:
+    return (TEMPLATES / TEMPLATE / "rulekit.css").read_text("utf-8")
+
+
+@cache
+def exporter(widget_renderer_url: str | None):  # noqa: ANN201 - nbconvert is imported lazily
+    from nbconvert import HTMLExporter
+
+    kw: dict[str, object] = {}
+    if widget_renderer_url is not None:
+        # offline: the standalone embed.js (no require.js); fonts load next to it
+        kw = {"widget_renderer_url": widget_renderer_url, "require_js_url": ""}
+    exp = HTMLExporter(
+        template_name=TEMPLATE, extra_template_basedirs=[str(TEMPLATES)],
+        exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
+        mathjax_url="", mermaid_js_url="", mermaid_layout_elk_js_url="",
+        html_manager_semver_range="1.0.15", **kw)
+    exp.register_filter("rulekit_inline_svg", inline_svg)
+    return exp
+
+
+def lab_css_files() -> list[Path]:
+    """nbconvert's JupyterLab style sheets the lab template would paste into every page (found
+    where nbconvert finds its templates, without importing nbconvert: about a second)."""
+    from jupyter_core.paths import jupyter_path
+
+    for folder in jupyter_path("nbconvert", "templates", "lab", "static"):
+        static = Path(folder)
+        if (static / "index.css").is_file() and (static / "theme-light.css").is_file():
+            return [static / "index.css", static / "theme-light.css"]
+    return []
+
+
+def _stderr_warnings(nb: object, rel: str) -> list[str]:
+    out = []
+    for i, cell in enumerate(getattr(nb, "cells", [])):
+        for o in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            if o.get("output_type") == "stream" and o.get("name") == "stderr":
+                text = first_line(str(o.get("text", "")))
+                out.append(f"{rel}: cell {i} (`{first_line(cell.source)}`) wrote to stderr: "
+                           f"{text}")
+    return out
+
+
+def run(job: Job) -> Result:
+    """Execute and export one notebook; never raises (a failure is a Result with `error`)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    start = time.perf_counter()
+    # for the kernels this worker starts: links between lessons point at the exported pages,
+    # and diagrams at the site's copy of diagrams/ (see rulekit.display.lesson)
+    os.environ.update(KERNEL_ENV)
+    path = Path(job.notebook)
+    rel = _shown(path)
+    current: dict[str, int] = {"index": -1}
+    nb = None
+    try:
+        nb = nbformat.read(path, as_version=4)
+        client = NotebookClient(
+            nb, kernel_name="python3", store_widget_state=True, timeout=CELL_TIMEOUT_S,
+            # every output is in once the last cell is done: no need to wait for a graceful exit
+            shutdown_kernel="immediate",
+            resources={"metadata": {"path": str(path.parent)}},
+            on_cell_start=lambda cell, cell_index: current.__setitem__("index", cell_index))
+        log = Path(job.page).parent / ".cache" / "logs" / f"{path.stem}.kernel.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
+            client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+        title = lesson_title(nb, path.stem)
+        nb.metadata["title"] = title
+        resources = {"metadata": {"name": title, "path": str(path.parent)},
+                     "rulekit_css": _css(), "rulekit_cdn_note": job.cdn_note,
+                     "rulekit_lab_css": list(job.lab_css)}
+        page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
+    except Exception as exc:  # noqa: BLE001 - reported with the notebook and the cell
+        return Result(job.notebook, job.page, False, time.perf_counter() - start,
+                      error=_describe(exc, rel, nb, current["index"]))
+    Path(job.page).write_text(page, "utf-8")
+    return Result(job.notebook, job.page, True, time.perf_counter() - start, title=title,
+                  headings=headings_of(page), size=len(page.encode("utf-8")),
+                  warnings=_stderr_warnings(nb, rel))
+
+
+def _shown(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _describe(exc: Exception, rel: str, nb: object, index: int) -> str:
+    """`notebooks/x.ipynb: cell 4 (`first line`): NameError: name 'y' is not defined`."""
+    ename = getattr(exc, "ename", None) or type(exc).__name__
+    evalue = getattr(exc, "evalue", None)
+    if evalue is None:
+        evalue = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
+    cells = getattr(nb, "cells", None)
+    if cells is not None and 0 <= index < len(cells):
+        where = f"cell {index} (`{first_line(cells[index].source)}`)"
+    elif nb is None:
+        where = "can't be read"
+    else:
+        where = "before the first cell (kernel start)"
+    return f"{rel}: {where}: {ename}: {evalue}"
