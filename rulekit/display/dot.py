@@ -217,7 +217,6 @@ class FlowDiagram(graphviz.Digraph):
 
 
 _TITLE = re.compile(r"<title>([^<]*)</title>")
-_PAGE_ID = re.compile(r'id="(a_)?page\d+,\d+_')
 
 
 def render_svg(graph: graphviz.Digraph) -> str:
@@ -228,33 +227,6 @@ def render_svg(graph: graphviz.Digraph) -> str:
         svg = graph.pipe(format="svg", encoding="utf-8")
     except graphviz.ExecutableNotFound:
         raise GraphvizMissing() from None
-    return _retitle(graph, svg)
-
-
-def render_svgs(graphs: list[graphviz.Digraph]) -> list[str]:
-    """Like `render_svg` for many graphs, with one `dot` process for all of them (a stepper
-    renders one diagram per frame; starting `dot` once instead of per frame saves most of the
-    time). Deterministic for the same list of graphs; Graphviz may lay a graph out a few points
-    differently than when it renders it alone, so committed files use `render_svg`."""
-    if len(graphs) <= 1:
-        return [render_svg(g) for g in graphs]
-    import subprocess
-
-    source = "".join(g.source for g in graphs)
-    try:
-        done = subprocess.run(["dot", "-Tsvg"], input=source.encode("utf-8"),
-                              capture_output=True, check=True)
-    except FileNotFoundError:
-        raise GraphvizMissing() from None
-    text = done.stdout.decode("utf-8")
-    # graphs after the first get "page0,1_" id prefixes in multi-graph output: drop them
-    parts = [_PAGE_ID.sub(r'id="\1', "<?xml" + p) for p in text.split("<?xml")[1:]]
-    if len(parts) != len(graphs):  # pragma: no cover - dot always writes one per graph
-        return [render_svg(g) for g in graphs]
-    return [_retitle(g, svg) for g, svg in zip(graphs, parts, strict=True)]
-
-
-def _retitle(graph: graphviz.Digraph, svg: str) -> str:
     titles: Mapping[str, str] = getattr(graph, "titles", {})
     if not titles:
         return svg

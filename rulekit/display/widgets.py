@@ -169,12 +169,11 @@ def inline_svg(svg: str, *, label: str) -> str:
     return _compact(single_quotes(svg))
 
 
-def _diagram_html(graph: Any, *, label: str, svg: str | None = None) -> str:
-    """The diagram as inline SVG (`svg`: already rendered, e.g. by `render_svgs`)."""
+def _diagram_html(graph: Any, *, label: str) -> str:
     from rulekit.display.dot import GraphvizMissing, render_svg
 
     try:
-        svg = svg if svg is not None else render_svg(graph)
+        svg = render_svg(graph)
     except GraphvizMissing as err:
         return f"<p class='rk-empty'>{html_text(err)}</p>"
     return f"<div class='rk-diagram'>{inline_svg(svg, label=label)}</div>"
@@ -305,32 +304,18 @@ class Stepper:
         if mode not in ("auto", "so far", "step"):
             raise ValueError(f"diagram must be 'auto', 'so far', 'step' or False, not {mode!r}")
         if mode in ("auto", "so far"):
-            so_far = self._diagrams_so_far()
+            so_far = [self._diagram_so_far(k) for k in frames]
             if mode == "so far" or sum(map(len, so_far)) <= budget:
                 return "so far", so_far
         return "step", [self._diagram_of_step(k) for k in frames]
 
-    def _diagrams_so_far(self) -> list[str]:
-        """Every frame's "so far" diagram, rendered by one `dot` process."""
-        from rulekit.display.dot import GraphvizMissing, render_svgs, scenario_diagram
-
-        sc = self.scenario
-        graphs = [scenario_diagram(sc, upto_step=k) for k in range(len(self.results))]
-        try:
-            svgs: list[str | None] = list(render_svgs(graphs))
-        except GraphvizMissing:
-            svgs = [None] * len(graphs)
-        return [self._diagram_so_far(k, graph=g, svg=svg)
-                for k, (g, svg) in enumerate(zip(graphs, svgs, strict=True))]
-
-    def _diagram_so_far(self, k: int, *, graph: Any = None, svg: str | None = None) -> str:
+    def _diagram_so_far(self, k: int) -> str:
         from rulekit.display.dot import scenario_diagram
 
         sc = self.scenario
         what = "the set-up" if k == 0 else f"step {k}"
-        graph = graph if graph is not None else scenario_diagram(sc, upto_step=k)
         return (f"<h4>Event and trigger diagram up to {what}</h4>"
-                + _diagram_html(graph, svg=svg,
+                + _diagram_html(scenario_diagram(sc, upto_step=k),
                                 label=f"Event and trigger diagram of {sc.title}, up to {what}"))
 
     def _diagram_of_step(self, k: int) -> str:
