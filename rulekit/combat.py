@@ -72,11 +72,8 @@ def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent
             game.emit(EventKind.EXERTED, {"object": obj.id, "player": active},
                       cause=Cause.ACTION, parent=attacked.id, rules=("508.1g", "701.43"),
                       subject=obj.id)
-    state_done = game.note(EventKind.NOTE, f"{active} declared {len(objs)} attacker(s)",
-                           cause=Cause.RULE, parent=parent, rules=("508.1",),
-                           attackers=len(objs))
-    state.awaiting_attackers = False
-    del state_done
+    game.note(EventKind.NOTE, f"{active} declared {len(objs)} attacker(s)", cause=Cause.RULE,
+              parent=parent, rules=("508.1",), attackers=len(objs), declared="attackers")
     game.settle(parent)
 
 
@@ -102,12 +99,13 @@ def check_blockers(game: Game, blocks: dict[int, int]) -> None:
 
 
 def declare_blockers(game: Game, blocks: dict[int, int], parent: int) -> None:
-    state = game.state
     check_blockers(game, blocks)
     for blocker_id, attacker_id in sorted(blocks.items()):
         game.emit(EventKind.BLOCKS, {"object": blocker_id, "attacker": attacker_id},
                   cause=Cause.ACTION, parent=parent, rules=("509.1",), subject=blocker_id)
-    state.awaiting_blockers = False
+    defender = game.state.opponents(game.state.active)[0]
+    game.note(EventKind.NOTE, f"{defender} declared {len(blocks)} blocker(s)", cause=Cause.RULE,
+              parent=parent, rules=("509.1",), blockers=len(blocks), declared="blockers")
     game.settle(parent)
 
 

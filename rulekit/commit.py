@@ -437,6 +437,16 @@ def _action(game: Game, data: Data) -> str:
     return data["text"]
 
 
+@commits(EventKind.NOTE)
+def _note(game: Game, data: Data) -> str:
+    """A rule's note; declaring attackers or blockers also ends the wait for them."""
+    if data.get("declared") == "attackers":
+        game.state.awaiting_attackers = False
+    elif data.get("declared") == "blockers":
+        game.state.awaiting_blockers = False
+    return data["text"]
+
+
 def record_only(game: Game, data: Data) -> str:
     """Events that change nothing by themselves (the moves they cause are their children)."""
     return data["text"]
@@ -497,6 +507,5 @@ for _kind in (
     EventKind.CHOICE,
     EventKind.SBA,
     EventKind.DREW,
-    EventKind.NOTE,
 ):
     COMMITS[_kind] = record_only

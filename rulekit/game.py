@@ -16,7 +16,7 @@ from typing import Any
 
 from rulekit import actions as _actions
 from rulekit import turn as _turn
-from rulekit.abilities import Ability, Static, Triggered
+from rulekit.abilities import Static, Triggered
 from rulekit.cards import CardDef, card
 from rulekit.characteristics import Characteristics
 from rulekit.commit import COMMITS
@@ -296,11 +296,7 @@ class Game:
     def _has_listening_abilities(self, obj: GameObject) -> bool:
         base = obj.last_known or obj.copiable or obj.card.printed
         return any(isinstance(a, (Static, Triggered)) for a in base.abilities) or bool(
-            obj.attached_to
-        ) or any(isinstance(a, (Static, Triggered)) for a in self._granted_hint(obj))
-
-    def _granted_hint(self, obj: GameObject) -> tuple[Ability, ...]:
-        return ()
+            obj.attached_to)
 
     # ----------------------------------------------------------- index/effects
     def _fresh_index(self) -> _Index:
