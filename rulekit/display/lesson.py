@@ -77,6 +77,9 @@ def predict(question: str, answer_html: str) -> HTML:
         "</details>")
 
 
+_CELL = "padding:6px 10px;text-align:left"  # nbconvert's page style right-aligns table cells
+
+
 def rulings_box(*ids: str) -> HTML:
     """The rulings a lesson covers, in our own words (`rulekit/data/rulings.toml`), with the
     Comprehensive Rules numbers each one rests on."""
@@ -84,8 +87,8 @@ def rulings_box(*ids: str) -> HTML:
 
     rows = "".join(
         f"<tr><th scope='row' style='padding:6px 10px;text-align:left;vertical-align:top'>"
-        f"{html_text(r.id)}</th><td style='padding:6px 10px'><b>{html_text(r.topic)}</b>. "
-        f"{html_text(r.plain)}</td><td style='padding:6px 10px;white-space:nowrap'>"
+        f"{html_text(r.id)}</th><td style='{_CELL}'><b>{html_text(r.topic)}</b>. "
+        f"{html_text(r.plain)}</td><td style='{_CELL};white-space:nowrap'>"
         f"{html_text(', '.join('CR ' + n for n in r.rules))}</td></tr>"
         for r in (ruling(i) for i in ids))
     return HTML(f"<table class='rk-rulings' style='{_BOX};border-collapse:collapse;"
