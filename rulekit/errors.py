@@ -3,20 +3,33 @@
 from __future__ import annotations
 
 
+def rule_name(rule: str) -> str | None:
+    """The rule's title in plain words, from the kit's list of cited rules (None if unknown)."""
+    from rulekit.rules import all_rules
+
+    found = all_rules().get(rule)
+    if found is None:
+        return None
+    title = found.title
+    return title[0].lower() + title[1:] if title[1:2].islower() else title
+
+
 class RulesError(ValueError):
     """A game action the rules do not allow.
 
-    The message says, in plain words, what was refused and why, and names the rule.
-    Raising it leaves the game exactly as it was before the action.
+    The message says, in plain words, what was refused and why, and names the rule by number
+    and in words. Raising it leaves the game exactly as it was before the action.
 
     >>> str(RulesError("Forest is already tapped", rule="107.5"))
-    'Forest is already tapped (CR 107.5)'
+    'Forest is already tapped (CR 107.5: the tap symbol {T})'
     """
 
     def __init__(self, message: str, *, rule: str | None = None) -> None:
         self.reason = message
         self.rule = rule
-        super().__init__(f"{message} (CR {rule})" if rule else message)
+        name = rule_name(rule) if rule else None
+        cite = f" (CR {rule}: {name})" if name else (f" (CR {rule})" if rule else "")
+        super().__init__(f"{message}{cite}")
 
 
 class ChoiceNeeded(RulesError):

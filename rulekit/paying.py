@@ -70,7 +70,7 @@ def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: in
             raise RulesError(
                 f"{name} is a creature that hasn't been under {player}'s control continuously "
                 f"since their most recent turn began, so its {symbol} abilities can't be "
-                "activated (summoning sickness)", rule="302.6")
+                "activated", rule="302.6")
         plan.tap, plan.untap = cost.tap, cost.untap
     if cost.has_x and x is None:
         raise RulesError(f"choose a value for X to activate {name}'s ability", rule="107.3")
