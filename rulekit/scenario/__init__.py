@@ -1,10 +1,14 @@
 """Scenarios as data: walkthroughs a teacher writes in TOML, validated, played on the engine.
 
 >>> from rulekit.scenario import load, shipped
->>> sc = load(shipped()[0])                      # doctest: +SKIP
+>>> sc = load(shipped()[0])                      # r01_undefined_mana.toml
+>>> sc.title
+'Mana of an undefined type is no mana'
 >>> results = sc.play()                          # results[0] = set-up, results[k] = step k
->>> results[1].narration, results[1].ok          # doctest: +SKIP
+>>> len(results), results[1].ok
+(5, True)
 >>> sc.game_at(1).pool("Alice")                  # a fresh Game as it was after step 1
+[]
 
 The format is documented in docs/scenarios.md; its JSON Schema is `rulekit/scenario/schema.json`
 (`SCHEMA_PATH`). A file that can't be used raises `ScenarioError` whose message starts with
