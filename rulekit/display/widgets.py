@@ -13,9 +13,12 @@ declare attackers with exert, make a token copy, destroy several permanents at o
 priority, resolve, next step, next turn, undo. An illegal move shows the `RulesError` in place and
 changes nothing.
 
->>> from rulekit.display.widgets import Stepper, Sandbox      # doctest: +SKIP
->>> Stepper("r07_paying_tap.toml")                           # doctest: +SKIP
->>> Sandbox("r07_paying_tap.toml")                           # doctest: +SKIP
+>>> from rulekit.display.widgets import Stepper, Sandbox
+>>> len(Stepper("r07_paying_tap.toml").frames)               # the set-up and six steps
+7
+>>> sandbox = Sandbox("r07_paying_tap.toml")                 # a live game from its set-up
+>>> sandbox.game.state.turn > 0
+True
 """
 
 from __future__ import annotations
