@@ -22,6 +22,7 @@ from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
 from rulekit.mana import ManaCost, SpendContext, plan_payment, pool_text
+from rulekit.paying import spend_mana
 from rulekit.replacement import ReplacementEffect
 from rulekit.state import Zone
 
@@ -199,18 +200,15 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
     the player fills first with mana abilities. Returns True if it was paid."""
     game = res.game
     pool = game.state.players[payer].pool
-    plan = plan_payment(pool, cost, SpendContext("ward" if what.startswith("ward") else "other",
-                                                 text=what))
+    ctx = SpendContext("ward" if what.startswith("ward") else "other", text=what)
+    plan = plan_payment(pool, cost, ctx)
     wanted = res.decide("pay", None)
     pays = plan is not None if wanted is None else _yes(wanted)
     if pays and plan is None:
         raise RulesError(f"{payer} can't pay {cost} for {what}: the pool has {pool_text(pool)}",
                          rule="118.12")
     if pays:
-        assert plan is not None
-        game.emit(EventKind.MANA_SPENT, {"player": payer, "indexes": plan, "purpose": what,
-                                         "cost": str(cost)},
-                  cause=Cause.COST, parent=res.parent, rules=rules + ("118.12",))
+        spend_mana(game, payer, cost, ctx, what, parent=res.parent, rules=rules + ("118.12",))
         return True
     game.note(EventKind.CHOICE, f"{payer} doesn't pay {cost} ({what})", cause=Cause.RULE,
               parent=res.parent, rules=("118.12",), player=payer)

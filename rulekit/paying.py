@@ -42,7 +42,10 @@ def summoning_sick(game: Game, obj: GameObject) -> bool:
     return chars.is_a("Creature") and obj.sick and not chars.has_keyword("Haste")
 
 
-def plan_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: str) -> list[int]:
+def plan_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,
+              rule: str = "601.2h") -> list[int]:
+    """Which pool units pay `cost`; RulesError (citing `rule`, or 106.6 when restricted mana is
+    what's missing) when the pool can't."""
     pool = game.state.players[player].pool
     plan = plan_payment(pool, cost, ctx)
     if plan is None:
@@ -50,8 +53,19 @@ def plan_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: 
         restricted = any(u.restriction and not u.restriction.allows(ctx) for u in pool)
         why = " (some of it can't be spent on this)" if restricted else ""
         raise RulesError(f"{player} can't pay {cost} for {what}: the pool has {have}{why}",
-                         rule="106.6" if restricted else "601.2h")
+                         rule="106.6" if restricted else rule)
     return plan
+
+
+def spend_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,
+               parent: int, rules: tuple[str, ...]) -> None:
+    """Pay `cost` from `player`'s pool while something resolves (e.g. "you may pay {4}", ward):
+    one MANA_SPENT event caused by paying a cost; RulesError, citing the first of `rules`,
+    when the pool can't pay."""
+    units = plan_mana(game, player, cost, ctx, what, rule=rules[0])
+    game.emit(EventKind.MANA_SPENT, {"player": player, "indexes": units, "purpose": what,
+                                     "cost": str(cost)},
+              cause=Cause.COST, parent=parent, rules=rules)
 
 
 def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: int | None,

@@ -77,14 +77,8 @@ def settle(game: Game, parent: int | None) -> None:
         pending, game.state.pending = game.state.pending, []
         for player in game.state.apnap():
             mine = [t for t in pending if t.controller == player]
-            for trig in _ordered(game, mine):
+            for trig in mine:  # in the order they triggered: the first resolves last
                 put_on_stack(game, trig)
-
-
-def _ordered(game: Game, triggers: list[PendingTrigger]) -> list[PendingTrigger]:
-    """A player's own triggers in the order they choose (default: the order they triggered,
-    so the first to trigger goes on the stack first and resolves last)."""
-    return triggers
 
 
 def put_on_stack(game: Game, trig: PendingTrigger) -> None:

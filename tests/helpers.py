@@ -10,6 +10,17 @@ def pool(game: Game, player: str = "Alice") -> list[str]:
     return sorted(u.type.value + ("*" if u.restriction else "") for u in game.pool(player))
 
 
+def mana(game: Game, land: str, n: int, player: str = "Alice") -> None:
+    """Put `n` of a basic land (or any land) onto the battlefield and tap each for mana."""
+    for _ in range(n):
+        game.tap_for_mana(game.add(land, player=player))
+
+
+def events(game: Game, kind: EventKind, since: int = 0) -> list:
+    """Events of one kind logged after event `since`."""
+    return [e for e in game.log.since(since) if e.kind is kind]
+
+
 def kinds(game: Game, since: int = 0) -> list[str]:
     return [e.kind.value for e in game.log.since(since)]
 

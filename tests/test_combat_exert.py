@@ -4,24 +4,16 @@ blockers, Vehicles and crew, blockers, trample, lifelink, an additional combat p
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step
+from tests.helpers import events, mana
 
 R14 = pytest.mark.ruling("R14")
 R16 = pytest.mark.ruling("R16")
 R17 = pytest.mark.ruling("R17")
 
 
-def mana(game: Game, land: str, n: int, player: str = "Alice") -> None:
-    for _ in range(n):
-        game.tap_for_mana(game.add(land, player=player))
-
-
 def to_attack(game: Game) -> None:
     game.advance("declare_attackers")
     assert game.state.awaiting_attackers
-
-
-def events(game: Game, kind: EventKind, since: int = 0) -> list:
-    return [e for e in game.log.since(since) if e.kind is kind]
 
 
 def untap_events(game: Game, obj, turn: int) -> list:

@@ -4,17 +4,9 @@
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step, Zone
+from tests.helpers import events, mana
 
 R12 = pytest.mark.ruling("R12")
-
-
-def mana(game: Game, land: str, n: int, player: str = "Alice") -> None:
-    for _ in range(n):
-        game.tap_for_mana(game.add(land, player=player))
-
-
-def events(game: Game, kind: EventKind, since: int = 0) -> list:
-    return [e for e in game.log.since(since) if e.kind is kind]
 
 
 def current(game: Game, name: str, zone: str = "battlefield"):

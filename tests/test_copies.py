@@ -4,16 +4,12 @@ Counterpart with flashback, Stolen Identity, Double Major copying a creature spe
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step, Zone
+from tests.helpers import mana
 
 R13 = pytest.mark.ruling("R13")
 R15 = pytest.mark.ruling("R15")
 R18 = pytest.mark.ruling("R18")
 R19 = pytest.mark.ruling("R19")
-
-
-def mana(game: Game, land: str, n: int, player: str = "Alice") -> None:
-    for _ in range(n):
-        game.tap_for_mana(game.add(land, player=player))
 
 
 def tokens(game: Game) -> list:

@@ -4,16 +4,12 @@ import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Zone
 from rulekit.cards import card
+from tests.helpers import mana
 
 R09 = pytest.mark.ruling("R09")
 R11 = pytest.mark.ruling("R11")
 
 REFINERY = "Slagstone Refinery"
-
-
-def mana(game: Game, land: str, n: int, player: str = "Alice") -> None:
-    for _ in range(n):
-        game.tap_for_mana(game.add(land, player=player))
 
 
 def refinery_triggers(game: Game, since: int = 0) -> list:

@@ -24,7 +24,8 @@ from rulekit.cards.build import (
 from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Event, EventKind
-from rulekit.mana import POWERSTONE, ManaCost, ManaType, SpendContext, cavern, plan_payment
+from rulekit.mana import POWERSTONE, ManaCost, ManaType, SpendContext, cavern
+from rulekit.paying import spend_mana
 from rulekit.production import AnyColor, Combination, CouldProduceOf, Fixed, ProduceContext
 from rulekit.replacement import ReplacementEffect
 from rulekit.state import Step, Zone
@@ -194,22 +195,10 @@ def _vault_upkeep(res: Any) -> None:
     vault = res.current(res.source_id) if res.source_id is not None else None
     if vault is None or not vault.tapped or not res.decide("may", False):
         return
-    game = res.game
-    pool = game.state.players[res.controller].pool
-    plan = plan_payment(pool, ManaCost.parse("{4}"), SpendContext("other", text="Mana Vault"))
-    if plan is None:
-        raise RulesError("Mana Vault: you can't pay {4} with the mana in your pool",
-                         rule="118.3")
-    game.emit(EventKind.MANA_SPENT, {"player": res.controller, "indexes": plan,
-                                     "purpose": "Mana Vault's upkeep ability", "cost": "{4}"},
-              cause=res_cause(), parent=res.parent, rules=("118.3",))
+    spend_mana(res.game, res.controller, ManaCost.parse("{4}"),
+               SpendContext("other", text="Mana Vault"), "Mana Vault's upkeep ability",
+               parent=res.parent, rules=("118.3",))
     res.untap(vault)
-
-
-def res_cause() -> Any:
-    from rulekit.events import Cause
-
-    return Cause.ABILITY
 
 
 def _vault_draw(res: Any) -> None:
