@@ -21,41 +21,82 @@ def _quiet(_line: str) -> None:
     pass
 
 
-def empty_notebooks(folder: Path, count: int) -> Path:
-    """`count` notebooks of one empty code cell each (what a build can't go below)."""
+def one_cell_notebooks(folder: Path, count: int, source: str = "") -> Path:
+    """`count` notebooks of one code cell each (`source`; empty: what a build can't go below)."""
     folder.mkdir(parents=True, exist_ok=True)
     for i in range(count):
-        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")])
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                      "language": "python"}
-        nb.cells[0].id = "empty"
-        nbformat.write(nb, folder / f"{i:02d}_empty.ipynb")
+        nb.cells[0].id = "only"
+        nbformat.write(nb, folder / f"{i:02d}_one_cell.ipynb")
     return folder
 
 
-def build_ratio(runs: int = 5, work: Path | None = None) -> dict[str, object]:
+def empty_notebooks(folder: Path, count: int) -> Path:
+    """`count` notebooks of one empty code cell each (the denominator of p3)."""
+    return one_cell_notebooks(folder, count)
+
+
+def lesson_imports(notebooks: Path = NOTEBOOKS) -> str:
+    """The import lines the lessons start with (from their first code cells, in order)."""
+    lines: list[str] = []
+    for path in lesson_paths(notebooks):
+        nb = nbformat.read(path, as_version=4)
+        code = next((c.source for c in nb.cells if c.cell_type == "code"), "")
+        lines += [line for line in code.splitlines() if line.startswith(("import ", "from "))]
+    return "\n".join(dict.fromkeys(lines))
+
+
+def floors(notebooks: Path = NOTEBOOKS) -> dict[str, tuple[str, str]]:
+    """The lesson builds' floors above the empty notebooks: name -> (what, the one cell)."""
+    return {
+        "third_party": ("only imports pandas and ipywidgets (the brief's tables and widgets)",
+                        "import pandas\nimport ipywidgets"),
+        "lesson_imports": ("only runs the lessons' import lines (rulekit.display, widgets, "
+                           "pandas)", lesson_imports(notebooks)),
+    }
+
+
+def build_ratio(runs: int = 5, work: Path | None = None,
+                with_floors: bool = True) -> dict[str, object]:
     """p3: build every lesson / build as many empty notebooks, the same way (same build code,
-    no cache, default worker count), alternating, `runs` times each. Returns the ratio of the
-    medians, the raw seconds and the folder of the last lesson build (for p5)."""
+    no cache, default worker count), alternating, `runs` times each. With `with_floors`, the
+    same number of one-cell notebooks that only import what lessons need are built in the same
+    rotation: how far the ratio is above 1 before any lesson does its work. Returns the ratio of
+    the medians, the raw seconds, the floors and the folder of the last lesson build (for p5)."""
     work = work or Path(tempfile.mkdtemp(prefix="rulekit-bench-"))
     count = len(lesson_paths(NOTEBOOKS))
     if count == 0:
         return {"ratio": None, "note": "no lessons in notebooks/"}
-    empty = empty_notebooks(work / "empty-notebooks", count)
-    lessons_s, empty_s = [], []
     site = work / "site-lessons"
+    sides: list[tuple[str, Path, Path]] = [
+        ("lessons", NOTEBOOKS, site),
+        ("empty", empty_notebooks(work / "empty-notebooks", count), work / "site-empty")]
+    found = floors() if with_floors else {}
+    for name, (_what, cell) in found.items():
+        sides.append((name, one_cell_notebooks(work / f"{name}-notebooks", count, cell),
+                      work / f"site-{name}"))
+    times: dict[str, list[float]] = {label: [] for label, _, _ in sides}
+    report = None
     for i in range(runs):
-        for label, folder, out, times in (("lessons", NOTEBOOKS, site, lessons_s),
-                                          ("empty", empty, work / "site-empty", empty_s)):
+        for label, folder, out in sides:
             start = time.perf_counter()
-            report = build(folder, out, force=True, echo=_quiet)
-            times.append(time.perf_counter() - start)
-            if not report.ok:
-                raise RuntimeError(f"p3: the {label} build failed: {report.failures[0].error}")
-            print(f"  p3 run {i + 1}/{runs}: {label} {times[-1]:.1f} s", flush=True)
-    return {"ratio": statistics.median(lessons_s) / statistics.median(empty_s),
-            "lessons_s": lessons_s, "empty_s": empty_s, "notebooks": count, "site": site,
-            "offline": report.offline}
+            built = build(folder, out, force=True, echo=_quiet)
+            times[label].append(time.perf_counter() - start)
+            if not built.ok:
+                raise RuntimeError(f"p3: the {label} build failed: {built.failures[0].error}")
+            if label == "lessons":
+                report = built
+            print(f"  p3 run {i + 1}/{runs}: {label} {times[label][-1]:.1f} s", flush=True)
+    empty = statistics.median(times["empty"])
+    floor_figures = {name: {"what": what, "cell": cell, "seconds": times[name],
+                            "ratio": statistics.median(times[name]) / empty}
+                     for name, (what, cell) in found.items()}
+    return {"ratio": statistics.median(times["lessons"]) / empty,
+            "lessons_s": times["lessons"], "empty_s": times["empty"], "notebooks": count,
+            "floors": floor_figures, "site": site,
+            "offline": report.offline if report is not None else True}
 
 
 def click_ratio(runs: int = 7) -> dict[str, object]:

@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     print("p2: could produce ...", flush=True)
     p2_ms, p2_raw = engine.could_produce_ms(max(runs, 7))
     results["p2_could_produce_ms"], raw["p2"] = p2_ms, {"ms": p2_raw}
-    print("p3: building the lessons and as many empty notebooks (alternating) ...", flush=True)
+    print("p3: building the lessons, as many empty notebooks and the floors (alternating) ...",
+          flush=True)
     work = tempfile.TemporaryDirectory(prefix="rulekit-bench-")
     p3 = lessons.build_ratio(runs=5, work=Path(work.name))
     results["p3_build_ratio"] = p3.pop("ratio")
@@ -153,6 +154,12 @@ def main(argv: list[str] | None = None) -> int:
             else fmt(value)  # type: ignore[operator]
         met = "-" if value is None else ("yes" if ok(value) else "NO")
         print(f"{key:<{width}}  {shown:>9}  {goal:>8}  {met:>3}  {what}")
+    p3_floors = raw["p3"].get("floors") if isinstance(raw.get("p3"), dict) else None
+    if p3_floors and results["p3_build_ratio"] is not None:
+        print("\np3 and its floors (the same build of as many notebooks, / the empty ones):")
+        for floor in p3_floors.values():
+            print(f"  {floor['ratio']:.2f}  notebooks whose one cell {floor['what']}")
+        print(f"  {results['p3_build_ratio']:.2f}  the lessons")
     print(f"\nraw timings: {HERE / 'raw.json'}; figures: {HERE / 'results.json'} "
           f"({raw['seconds']} s)")
     return 0

@@ -38,13 +38,15 @@ def city_game(players: tuple[str, str] = ("Alice", "Bob")) -> Game:
 
 
 def titles(svg: str) -> dict[str, list[str]]:
-    """The <title> of the graph, and of each node, edge and cluster group, by class."""
+    """The <title> of the graph, and of each node, edge and cluster group, by kind (the first
+    word of the class; the second is the group, e.g. "node rk-a2")."""
     root = ET.fromstring(svg)
     out: dict[str, list[str]] = {}
     for g in root.iter(f"{SVG}g"):
         t = g.find(f"{SVG}title")
         if t is not None:
-            out.setdefault(g.get("class", ""), []).append(t.text or "")
+            kind = (g.get("class") or "").split()
+            out.setdefault(kind[0] if kind else "", []).append(t.text or "")
     return out
 
 
@@ -62,6 +64,28 @@ def test_svg_titles_are_sentences_for_screen_readers():
     # no Graphviz-internal names are left for a screen reader to read out
     for text in found["node"] + found["edge"] + found["cluster"]:
         assert not re.fullmatch(r"(cluster_)?[a-z]+\d*(_\d+)?(->\w+)?", text), text
+
+
+def test_every_element_carries_its_group_so_frames_can_show_steps_so_far():
+    """Each cluster, node and edge of a scenario diagram has its step's class ("rk-s2"); an
+    edge has the class of the event it leads to, so a spell cast in one step and resolving in
+    a later one shows its "resolves" edge from the later step on (`rulekit.display.reveal`)."""
+    from rulekit.display.reveal import groups_of
+    from rulekit.scenario import load, shipped_dir
+
+    scenario = load(shipped_dir() / "r10_powerstone_token.toml")
+    graph = scenario_diagram(scenario)
+    group = dict(re.findall(r'^\t+(\w+) \[.*\bclass="(rk-s\d+)"', graph.source, re.M))
+    edges = re.findall(r"^\t+(\w+) -> (\w+)(?: \[(.*)\])?$", graph.source, re.M)
+    crossing = 0
+    for tail, head, attrs in edges:
+        if tail.startswith("legend"):
+            continue
+        assert f'class="{group[head]}"' in attrs or f"class={group[head]}" in attrs, (tail, head)
+        crossing += group.get(tail, group[head]) != group[head]
+    assert crossing
+    assert groups_of(graph.svg()) == [f"s{k}" for k in range(len(scenario.steps) + 1)]
+    assert groups_of(log_diagram(city_game()).svg()) == ["a1", "a2", "a3"]  # set-up, tap, resolve
 
 
 def test_svg_is_deterministic_and_replay_gives_the_same_bytes():

@@ -5,6 +5,7 @@ an illegal click shows the RulesError and changes nothing)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 import ipywidgets as widgets
@@ -13,6 +14,7 @@ from ipywidgets.widgets.widget_link import Link
 
 from rulekit import Game
 from rulekit.display.escape import html_text
+from rulekit.display.reveal import groups_of, reveal
 from rulekit.display.widgets import Sandbox, Stepper, inline_svg, resolve_scenario
 from rulekit.scenario import load, loads, shipped_dir
 
@@ -84,6 +86,61 @@ def test_frames_show_narration_tables_checks_and_inline_svg(r07):
     assert "Refused" in refused and "302.6" in refused
     assert r07.diagram_mode == "so far"
     assert "Event and trigger diagram up to step 3" in r07.frame_html[3]
+
+
+_GROUP_G = re.compile(r"<g class='(?:node|cluster|edge) rk-(s\d+)'>.*?</g>")
+_HEIGHT = re.compile(r"<svg [^>]*height='([\d.]+)pt'")
+
+
+def _svg(frame: str) -> str:
+    return frame[frame.index("<svg"):frame.index("</svg>") + 6]
+
+
+def test_so_far_frames_are_one_layout_revealed_step_by_step(r07):
+    """One drawing of the whole walkthrough: frame k shows the set-up and steps 1..k, each
+    element exactly where the last frame draws it, the picture cropped below step k."""
+    svgs = [_svg(f) for f in r07.frame_html]
+    last = svgs[-1]
+    for k, svg in enumerate(svgs):
+        assert groups_of(svg) == [f"s{j}" for j in range(k + 1)]
+        for m in _GROUP_G.finditer(svg):  # same element, same place, in every frame
+            assert m.group(0) in last
+        assert f"aria-label='Event and trigger diagram of {html_text(r07.scenario.title)}, " \
+            f"up to {'the set-up' if k == 0 else f'step {k}'}'" in svg
+    heights = [float(_HEIGHT.search(svg).group(1)) for svg in svgs]
+    assert heights == sorted(heights) and heights[0] < heights[-1] / 3
+    assert "Legend" in svgs[0]  # the legend (no group) shows from the start
+
+
+def test_a_walkthrough_that_takes_actions_back_is_drawn_frame_by_frame():
+    text = """
+title = "Tap, then take it back"
+ruling = ["R07"]
+[setup]
+players = ["Alice", "Bob"]
+[[setup.permanent]]
+card = "Forest"
+name = "forest"
+controller = "Alice"
+[[step]]
+narration = "Alice taps the Forest"
+do = "tap_for_mana"
+object = "forest"
+[[step]]
+narration = "She takes it back"
+do = "undo"
+"""
+    stepper = Stepper(loads(text, name="undo.toml"))
+    tapped, undone = (_svg(f) for f in stepper.frame_html[1:])
+    assert "taps Forest" in tapped and "taps Forest" not in undone
+    assert groups_of(undone) == ["s0", "s1", "s2"]
+
+
+def test_reveal_keeps_everything_when_nothing_is_hidden_and_escapes_the_label(r07):
+    whole = _svg(r07.frame_html[-1])
+    assert reveal(whole, set(groups_of(whole))) == whole
+    relabelled = reveal(whole, {"s0"}, label="<b>Step & go</b>")
+    assert "aria-label='&lt;b&gt;Step &amp; go&lt;/b&gt;'" in relabelled
 
 
 def test_failed_expectations_are_listed():
@@ -246,7 +303,7 @@ def test_sandbox_attacks_and_exerts_then_watches_the_untap_step():
     sandbox.attack_button.click()
     assert sandbox.last_error is None, sandbox.message.value
     assert game.obj(initiate.id).attacking and game.obj(initiate.id).tapped
-    assert "untap in Alice&#39;s next untap step" in sandbox.tables.value
+    assert "won't untap in Alice's next untap step" in sandbox.tables.value
     sandbox.resolve_button.click()  # the exert trigger
     sandbox.turn_button.click()  # Bob's turn
     sandbox.turn_button.click()  # Alice's: exerted, it doesn't untap (CR 701.43a)

@@ -56,7 +56,7 @@ from rulekit.display.escape import dot_html, dot_text
 from rulekit.events import Cause, Event, EventKind, EventLog
 
 __all__ = [
-    "FlowDiagram", "GraphvizMissing", "INSTALL_MESSAGE", "ROLES", "RELATIONS", "log_diagram",
+    "FlowDiagram", "GraphvizMissing", "INSTALL_MESSAGE", "ROLES", "RELATIONS", "group_class", "log_diagram",
     "mimebundle", "render_svg", "scenario_diagram",
 ]
 
@@ -293,12 +293,15 @@ def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
     last = len(steps) if upto_step is None else upto_step
     if not 0 <= last <= len(steps):
         raise IndexError(f"step {last} is not in this scenario (0 to {len(steps)})")
-    games = [scenario.game_at(k) for k in range(last + 1)]
-    final = games[-1]
+    if hasattr(scenario, "play"):  # the recorded actions, without replaying every step
+        counts = [len(r.actions) for r in scenario.play()[:last + 1]]
+    else:
+        counts = [len(scenario.game_at(k).actions) for k in range(last + 1)]
+    final = scenario.game_at(last)
     # which step did each action of the final game (undo takes actions back, so later wins)
-    owner: dict[int, int] = {n: 0 for n in range(1, len(games[0].actions) + 1)}
+    owner: dict[int, int] = {n: 0 for n in range(1, counts[0] + 1)}
     for k in range(1, last + 1):
-        before, after = len(games[k - 1].actions), len(games[k].actions)
+        before, after = counts[k - 1], counts[k]
         for n in range(before + 1, after + 1):
             owner[n] = k
     groups: list[_Group] = []
@@ -545,13 +548,21 @@ def _draw(model: _Model, groups: list[_Group], roots: dict[int, Event],
         inside = set(before)
         feeding = {t for t, h, _ in drawer.edges if t in inside and h in inside}
         for leaf in (n for n in before if n not in feeding):
-            graph.edge(leaf, after[0], style="invis", weight="0")
+            graph.edge(leaf, after[0], style="invis", weight="0",
+                       **{"class": drawer.tag_of.get(after[0], "")})
     # the legend sits on top, under the title
     for name in _legend(graph, drawer.used, drawer.any_fold):
         if units:
             graph.edge(name, units[0][0], style="invis", weight="0")
     graph.node_count = drawer.count
     return graph
+
+
+def group_class(key: str) -> str:
+    """The SVG class of everything drawn for one group: its cluster, its nodes and the edges
+    leading into them. Scenario steps are "rk-s0" (the set-up), "rk-s1", ...; actions "rk-a<n>".
+    `rulekit.display.reveal` uses them to show a drawing one group at a time."""
+    return f"rk-{key}"
 
 
 class _Drawer:
@@ -572,6 +583,8 @@ class _Drawer:
         self.ghosts: dict[int, str] = {}
         self.units: list[list[str]] = []  # nodes of each set-up, action or fold, in time order
         self.latest_step: str | None = None  # the node of the step that began last
+        self.tag = ""  # the SVG class of what is drawn now: "rk-" + the group's key
+        self.tag_of: dict[str, str] = {}  # node name -> its group's class
 
     # -- nodes and edges
     def node(self, target: Any, n: _Node) -> None:
@@ -594,6 +607,9 @@ class _Drawer:
         if n.fold:
             attrs["peripheries"] = "2"
             self.any_fold = True
+        if self.tag:
+            attrs["class"] = self.tag
+            self.tag_of[n.name] = self.tag
         target.node(n.name, **attrs)
         self.count += 1
         if self.units:
@@ -613,6 +629,9 @@ class _Drawer:
             attrs = dict(_EDGE_STYLE.get(label, {}))
             if label:
                 attrs["label"] = f" {label} "
+            tag = self.tag_of.get(head) or self.tag_of.get(tail)
+            if tag:  # an edge shows from the group of the event it leads to
+                attrs["class"] = tag
             self.graph.edge(tail, head, **attrs)
             a, b = self.node_titles.get(tail, tail), self.node_titles.get(head, head)
             self.graph.titles[f"{tail}->{head}"] = f"{a} — {label or 'then'} → {b}"
@@ -621,10 +640,11 @@ class _Drawer:
     def group(self, group: _Group, roots: dict[int, Event], setup_actions: set[int]) -> None:
         name = f"cluster_{group.key}"
         self.graph.titles[name] = group.label
+        self.tag = group_class(group.key)
         with self.graph.subgraph(name=name) as c:
             c.attr(label=f"<<B>{dot_html(_wrap(group.label, 60))}</B>>", fontsize=str(CLUSTER_PT),
                    style="rounded", color="#888888", penwidth="1.2", labeljust="l",
-                   tooltip=dot_text(group.label), margin="12")
+                   tooltip=dot_text(group.label), margin="12", **{"class": self.tag})
             if group.folded:
                 self.units.append([])
                 self.fold_actions(c, group, roots)

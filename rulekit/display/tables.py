@@ -1,9 +1,10 @@
 """pandas views of a game: the board, the mana pools, the stack and the event log.
 
-Each function returns a plain `pandas.DataFrame` (easy to test, filter and print); `styled(df)`
-turns any of them into a projector-friendly `Styler` (large type, high contrast, no index) whose
-HTML carries its own `<style>` and escapes every cell, so player and card names such as
-``<script>`` show as text.
+Each function returns a plain `pandas.DataFrame` (easy to test, filter and print). `to_html(df)`
+renders one as the projector-friendly table the widgets show (large type, high contrast, no
+index; pandas' own `DataFrame.to_html`, fast enough for the dozens of tables a walkthrough
+renders up front); `styled(df)` gives the same look as a `Styler`, for further styling in a
+notebook. Both escape every cell, so player and card names such as ``<script>`` show as text.
 
 >>> from rulekit import Game
 >>> from rulekit.display.tables import board, pools
@@ -22,11 +23,12 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-from pandas.io.formats.style import Styler
 
 from rulekit.mana import pool_text
 
 if TYPE_CHECKING:
+    from pandas.io.formats.style import Styler
+
     from rulekit.events import Event
     from rulekit.game import Game
     from rulekit.state import GameObject
@@ -212,6 +214,8 @@ def styled(df: pd.DataFrame, *, caption: str | None = None, uuid: str | None = N
     """A projector-friendly Styler of `df`: 18px type, black on white with a dark header, no
     index, every cell (and the caption) HTML-escaped. `uuid` fixes the table's HTML id (for
     byte-identical output); by default a fresh one is used per call."""
+    from pandas.io.formats.style import Styler  # imports jinja2: only when asked for
+
     from rulekit.display.escape import html_text
 
     styler = Styler(df, cell_ids=False).hide(axis="index").format(escape="html", na_rep="")
@@ -222,17 +226,22 @@ def styled(df: pd.DataFrame, *, caption: str | None = None, uuid: str | None = N
     return styler
 
 
-def to_html(df: pd.DataFrame, *, caption: str | None = None, uuid: str | None = None,
-            empty: str = "(none)", css: bool = True) -> str:
-    """`styled(df).to_html()` (with its own `<style>`), or `empty` in a paragraph when the
-    table has no rows. `css=False` leaves the `<style>` out, for a page that already styles
-    `table.rk-table` (`TABLE_CSS_TEXT`), such as a walkthrough frame."""
+def to_html(df: pd.DataFrame, *, caption: str | None = None, empty: str = "(none)",
+            css: bool = True) -> str:
+    """`df` as a `table.rk-table` (pandas' `DataFrame.to_html`: no index, every cell
+    HTML-escaped) with an escaped `caption`, led by its own `<style>` (`TABLE_CSS_TEXT`), or
+    `empty` in a paragraph when the table has no rows. `css=False` leaves the `<style>` out,
+    for a page that already styles `table.rk-table`, such as a walkthrough frame. (Plain
+    `to_html` rather than `styled()`: a walkthrough renders dozens of tables up front.)"""
     from rulekit.display.escape import html_text
 
     if df.empty:
         head = f"<p class='rk-caption'><b>{html_text(caption)}</b></p>" if caption else ""
         return f"{head}<p class='rk-empty'>{html_text(empty)}</p>"
-    styler = styled(df, caption=caption, uuid=uuid)
-    if css:
-        return styler.to_html()
-    return styler.to_html(exclude_styles=True).replace("<table>", "<table class='rk-table'>", 1)
+    table = df.to_html(index=False, escape=True, na_rep="", border=0)
+    opening = "<table class='rk-table'>"
+    if caption:
+        opening += f"<caption>{html_text(caption)}</caption>"
+    table = opening + table[table.index(">") + 1:].replace(
+        '<tr style="text-align: right;">', "<tr>", 1)
+    return f"<style>{TABLE_CSS_TEXT}</style>{table}" if css else table

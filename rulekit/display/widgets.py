@@ -2,7 +2,9 @@
 
 **Stepper** — every frame is computed up front from the real engine run (frame 0 = the set-up):
 the narration, whether the step's expectations held, the board, mana pools, stack and the events of
-the step as tables, and the event and trigger diagram so far as inline SVG. The frames are
+the step as tables, and the event and trigger diagram so far as inline SVG (the scenario is drawn
+once and each frame reveals the steps up to it, so nothing moves as you step: see
+`rulekit.display.reveal`). The frames are
 `widgets.HTML` children of a `widgets.Stack`; a `Play`, an `IntSlider`, a `BoundedIntText` (its
 spinner is a keyboard back/forward) and `ToggleButtons` of step numbers are tied to
 `Stack.selected_index` with `widgets.jslink` only, so stepping needs no Python: it keeps working in
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from rulekit.display.escape import html_text
@@ -92,7 +95,7 @@ _LABEL = {"description_width": "initial"}
 
 # Bytes of SVG a Stepper may embed with "so far" diagrams before it draws one step per frame
 # (issue 8: a lesson page, all its walkthroughs together, stays under 1 MB).
-DIAGRAM_BUDGET = 200_000
+DIAGRAM_BUDGET = 250_000
 _BETWEEN_TAGS = re.compile(r">[ \t]*\n\s*<")
 
 
@@ -180,6 +183,16 @@ def _diagram_html(graph: Any, *, label: str) -> str:
     except GraphvizMissing as err:
         return f"<p class='rk-empty'>{html_text(err)}</p>"
     return f"<div class='rk-diagram'>{inline_svg(svg, label=label)}</div>"
+
+
+def _only_grows(results: list[StepResult]) -> bool:
+    """Each step only adds actions to the game before it (no undo): the diagram of step k is
+    the diagram of step k + 1 without its last group."""
+    for before, after in zip(results, results[1:]):
+        old, new = before.actions, after.actions
+        if len(new) < len(old) or new[:len(old)] != old:
+            return False
+    return True
 
 
 def _checks_html(result: StepResult) -> str:
@@ -297,8 +310,8 @@ class Stepper:
 
     # -- diagrams
     def _diagrams(self, mode: str | bool, budget: int) -> tuple[str, list[str]]:
-        """The diagram HTML of every frame and the mode used: "so far" (each frame draws every
-        step up to it, `scenario_diagram(scenario, upto_step=k)`), "step" (each frame draws its
+        """The diagram HTML of every frame and the mode used: "so far" (each frame shows every
+        step up to it, cut from one drawing of the whole scenario), "step" (each frame draws its
         own step only: the page grows linearly, not quadratically, with the number of steps),
         "none"; "auto" is "so far" unless that needs more than `budget` bytes of SVG."""
         frames = range(len(self.results))
@@ -307,10 +320,33 @@ class Stepper:
         if mode not in ("auto", "so far", "step"):
             raise ValueError(f"diagram must be 'auto', 'so far', 'step' or False, not {mode!r}")
         if mode in ("auto", "so far"):
-            so_far = [self._diagram_so_far(k) for k in frames]
+            so_far = self._diagrams_so_far()
             if mode == "so far" or sum(map(len, so_far)) <= budget:
                 return "so far", so_far
         return "step", [self._diagram_of_step(k) for k in frames]
+
+    def _diagrams_so_far(self) -> list[str]:
+        """Frame k: the diagram of every step up to k. The whole scenario is drawn once and
+        each frame shows its first k + 1 groups (`rulekit.display.reveal`), so nothing moves
+        between frames; a scenario that takes actions back (undo) is drawn frame by frame."""
+        from rulekit.display.dot import GraphvizMissing, render_svg, scenario_diagram
+        from rulekit.display.reveal import reveal
+
+        sc = self.scenario
+        if not _only_grows(self.results):
+            return [self._diagram_so_far(k) for k in range(len(self.results))]
+        try:
+            whole = inline_svg(render_svg(scenario_diagram(sc)), label=sc.title)
+        except GraphvizMissing as err:
+            return [f"<p class='rk-empty'>{html_text(err)}</p>"] * len(self.results)
+        out = []
+        for k in range(len(self.results)):
+            what = "the set-up" if k == 0 else f"step {k}"
+            svg = reveal(whole, {f"s{j}" for j in range(k + 1)},
+                         label=f"Event and trigger diagram of {sc.title}, up to {what}")
+            out.append(f"<h4>Event and trigger diagram up to {what}</h4>"
+                       f"<div class='rk-diagram'>{svg}</div>")
+        return out
 
     def _diagram_so_far(self, k: int) -> str:
         from rulekit.display.dot import scenario_diagram
@@ -373,9 +409,8 @@ class Stepper:
         parts.append("</div></div>")
         if k > 0:
             parts.append(_events_details(game, result.events, title="Events in this step"))
-        parts.append(diagram_html)
-        parts.append("</div>")
-        return _compact(single_quotes("".join(parts)))
+        # the diagram is compact and single-quoted already (`inline_svg`): not scanned again
+        return _compact(single_quotes("".join(parts))) + diagram_html + "</div>"
 
     def frame_document(self, k: int) -> str:
         """Frame k as a standalone HTML page (to look at or screenshot in a browser)."""
@@ -421,78 +456,85 @@ class Sandbox:
         self._mark_log = len(game.log)
 
         w = widgets
+        # shared Layouts and styles: every widget model goes to the browser (and into an
+        # exported page), so one of each instead of one per control
         wide = w.Layout(width="min(440px, 100%)")
-        self.permanent = w.Dropdown(description="Permanent", style=_LABEL, layout=wide,
+        label = DescriptionStyle(description_width="initial")
+        look = {"layout": w.Layout(width="auto", min_width="140px", height="40px"),
+                "style": w.ButtonStyle(font_size="18px")}
+        plain = w.Layout()
+        html_style = HTMLStyle()
+        self.permanent = w.Dropdown(description="Permanent", style=label, layout=wide,
                                     tooltip="The permanent to tap or whose ability to activate")
         self.mana_type = w.Combobox(options=_MANA_CHOICES, value="", ensure_option=False,
                                     description="Mana", placeholder="W U B R G C, or e.g. WU",
-                                    style=_LABEL, layout=wide,
+                                    style={"description_width": "initial"}, layout=wide,
                                     tooltip="Which mana to make when there is a choice: one of "
                                     "W U B R G C, or several for 'any combination' (e.g. WU); "
                                     "leave empty for the ability's default")
-        self.tap_button = w.Button(description="Tap for mana", button_style="primary",
+        self.tap_button = w.Button(**look, description="Tap for mana", button_style="primary",
                                    tooltip="Activate a mana ability of the permanent that has "
                                    "{T} in its cost (CR 106.12)")
-        self.ability = w.Dropdown(description="Ability", style=_LABEL, layout=wide,
+        self.ability = w.Dropdown(description="Ability", style=label, layout=wide,
                                   tooltip="An activated ability of the chosen permanent")
-        self.target = w.Dropdown(description="Target", style=_LABEL, layout=wide,
+        self.target = w.Dropdown(description="Target", style=label, layout=wide,
                                  tooltip="A target for the spell, ability or trigger; or the "
                                  "permanent an ability's cost taps or sacrifices (Springleaf "
                                  "Drum, Gilded Goose)")
         self.x_value = w.BoundedIntText(value=0, min=0, max=20, description="X",
-                                        style=_LABEL, layout=w.Layout(width="140px"),
+                                        style=label, layout=w.Layout(width="140px"),
                                         tooltip="The value of X, if the cost has {X}")
-        self.activate_button = w.Button(description="Activate", button_style="primary",
+        self.activate_button = w.Button(**look, description="Activate", button_style="primary",
                                         tooltip="Activate the chosen ability (its cost may "
                                         "include {T} or {Q})")
-        self.hand_card = w.Dropdown(description="Card in hand", style=_LABEL, layout=wide,
+        self.hand_card = w.Dropdown(description="Card in hand", style=label, layout=wide,
                                     tooltip="A card in a hand to cast (or, for a land, play)")
-        self.cast_button = w.Button(description="Cast / play it", button_style="primary",
+        self.cast_button = w.Button(**look, description="Cast / play it", button_style="primary",
                                     tooltip="Cast the card, paying from the mana pool (tap for "
                                     "mana first), with the X and target chosen above; a land "
                                     "is played instead")
-        self.attackers = w.SelectMultiple(description="Attackers", style=_LABEL, rows=4,
+        self.attackers = w.SelectMultiple(description="Attackers", style=label, rows=4,
                                           layout=wide,
                                           tooltip="Creatures to declare as attackers "
                                           "(Ctrl/Shift + click or arrows to choose several)")
-        self.exert = w.SelectMultiple(description="Exert", style=_LABEL, rows=4, layout=wide,
+        self.exert = w.SelectMultiple(description="Exert", style=label, rows=4, layout=wide,
                                       tooltip="Attackers to exert as they are declared "
                                       "(CR 701.43)")
-        self.attack_button = w.Button(description="Declare attackers", button_style="danger",
+        self.attack_button = w.Button(**look, description="Declare attackers", button_style="danger",
                                       tooltip="Declare the chosen attackers, exerting the "
                                       "chosen ones (only at the start of the declare attackers "
                                       "step, CR 508.1)")
-        self.combat_button = w.Button(description="Go to declare attackers",
+        self.combat_button = w.Button(**look, description="Go to declare attackers",
                                       tooltip="Pass priority until the declare attackers step")
-        self.copy_target = w.Dropdown(description="Copy which creature", style=_LABEL,
+        self.copy_target = w.Dropdown(description="Copy which creature", style=label,
                                       layout=wide, tooltip="The creature the token will copy")
-        self.copy_button = w.Button(description="Create a token copy", button_style="primary",
+        self.copy_button = w.Button(**look, description="Create a token copy", button_style="primary",
                                     tooltip="Activate the token-copy ability of a permanent you "
                                     "control (like Kiki-Jiki, Mirror Breaker) and let it resolve")
         self.destroy_select = w.SelectMultiple(
-            description="Destroy together", style=_LABEL, rows=5, layout=wide,
+            description="Destroy together", style=label, rows=5, layout=wide,
             tooltip="Permanents (for example artifacts) to destroy at the same time "
             "(Ctrl/Shift + click or arrows to choose several)")
-        self.destroy_button = w.Button(description="Destroy them at once", button_style="danger",
+        self.destroy_button = w.Button(**look, description="Destroy them at once", button_style="danger",
                                        tooltip="Destroy every chosen permanent at the same time "
                                        "(CR 701.8): leaves-the-battlefield abilities see all of "
                                        "them (CR 603.10a)")
-        self.pass_button = w.Button(description="Pass priority",
+        self.pass_button = w.Button(**look, description="Pass priority",
                                     tooltip="The player with priority passes (CR 117.3d)")
-        self.resolve_button = w.Button(description="Resolve top of stack",
+        self.resolve_button = w.Button(**look, description="Resolve top of stack",
                                        tooltip="All players pass: the top of the stack resolves")
-        self.step_button = w.Button(description="Next step",
+        self.step_button = w.Button(**look, description="Next step",
                                     tooltip="Pass priority until the next step begins")
-        self.turn_button = w.Button(description="Next turn",
+        self.turn_button = w.Button(**look, description="Next turn",
                                     tooltip="Go to the next turn's main phase: watch the untap "
                                     "step (CR 502.3)")
-        self.undo_button = w.Button(description="Undo", button_style="warning",
+        self.undo_button = w.Button(**look, description="Undo", button_style="warning",
                                     tooltip="Take back the last click (the game is replayed "
                                     "without it)")
-        self.message = w.HTML(value="")
+        self.message = w.HTML(value="", layout=plain, style=html_style)
         self.message.add_class("rk-message")
-        self.tables = w.HTML()
-        self.diagram = w.HTML()
+        self.tables = w.HTML(layout=plain, style=html_style)
+        self.diagram = w.HTML(layout=plain, style=html_style)
 
         handlers: list[tuple[widgets.Button, Callable[[], None]]] = [
             (self.tap_button, self.do_tap), (self.activate_button, self.do_activate),
@@ -502,16 +544,13 @@ class Sandbox:
             (self.pass_button, self.do_pass), (self.resolve_button, self.do_resolve),
             (self.step_button, self.do_step), (self.turn_button, self.do_turn),
             (self.undo_button, self.do_undo)]
-        button_layout = w.Layout(width="auto", min_width="140px", height="40px")
         for button, fn in handlers:
             button.on_click(lambda _b, fn=fn: fn())
-            button.layout = button_layout
-            button.style.font_size = "18px"
         self.permanent.observe(lambda _c: self._refresh_abilities(), names="value")
 
         def group(heading: str, *children: widgets.Widget) -> widgets.VBox:
-            box = w.VBox([w.HTML(f"<b style='font-size:19px'>{html_text(heading)}</b>"),
-                          *children])
+            box = w.VBox([w.HTML(f"<b style='font-size:19px'>{html_text(heading)}</b>",
+                                 layout=plain, style=html_style), *children], layout=plain)
             box.add_class("rk-sandbox-group")
             return box
 
@@ -526,7 +565,8 @@ class Sandbox:
             group("Time", w.HBox([self.pass_button, self.resolve_button], layout=row),
                   w.HBox([self.step_button, self.turn_button], layout=row), self.undo_button),
         ], layout=row)
-        head = w.HTML(f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
+        head = w.HTML(layout=plain, style=html_style,
+                      value=f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
                       f"{html_text(title)}</h3><p style='font-size:16px;margin:0 0 6px 0'>"
                       "The buttons need a running kernel (JupyterLab): in an exported page "
                       "this is only a picture of the starting position.</p>")
