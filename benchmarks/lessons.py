@@ -1,4 +1,5 @@
-"""Lesson benchmarks: p3 (building the lessons against building empty notebooks), p4 (a sandbox
+"""Lesson benchmarks: p3 (building the lessons against building empty notebooks, with the floors
+in between: notebooks that only import what lessons need), p4 (a sandbox
 click against one `dot` render), p5 (exported page size, time to a usable stepper in Chromium,
 requests outside the site)."""
 
