@@ -112,9 +112,10 @@ def test_so_far_frames_are_one_layout_revealed_step_by_step(r07):
     assert "Legend" in svgs[0]  # the legend (no group) shows from the start
 
 
-def test_a_walkthrough_that_takes_actions_back_is_drawn_frame_by_frame():
-    text = """
-title = "Tap, then take it back"
+def forest_walkthrough(title: str, narration: str, more_steps: str = "") -> str:
+    """A scenario (TOML text) whose first step taps Alice's Forest."""
+    return f"""
+title = "{title}"
 ruling = ["R07"]
 [setup]
 players = ["Alice", "Bob"]
@@ -123,13 +124,15 @@ card = "Forest"
 name = "forest"
 controller = "Alice"
 [[step]]
-narration = "Alice taps the Forest"
+narration = "{narration}"
 do = "tap_for_mana"
 object = "forest"
-[[step]]
-narration = "She takes it back"
-do = "undo"
-"""
+{more_steps}"""
+
+
+def test_a_walkthrough_that_takes_actions_back_is_drawn_frame_by_frame():
+    text = forest_walkthrough("Tap, then take it back", "Alice taps the Forest",
+                              '[[step]]\nnarration = "She takes it back"\ndo = "undo"')
     stepper = Stepper(loads(text, name="undo.toml"))
     tapped, undone = (_svg(f) for f in stepper.frame_html[1:])
     assert "taps Forest" in tapped and "taps Forest" not in undone
@@ -166,20 +169,7 @@ def test_diagram_modes_and_budget():
 
 def test_hostile_text_is_escaped_in_frames():
     hostile = "<script>alert('x')</script>"
-    text = f'''
-title = "Hostile {{T}} & <b>bold</b>"
-ruling = ["R07"]
-[setup]
-players = ["Alice", "Bob"]
-[[setup.permanent]]
-card = "Forest"
-name = "forest"
-controller = "Alice"
-[[step]]
-narration = "{hostile} taps the Forest"
-do = "tap_for_mana"
-object = "forest"
-'''
+    text = forest_walkthrough("Hostile {T} & <b>bold</b>", f"{hostile} taps the Forest")
     stepper = Stepper(loads(text, name="hostile.toml"))
     for html in stepper.frame_html:
         assert "<script" not in html and "<b>bold" not in html

@@ -56,8 +56,8 @@ from rulekit.display.escape import dot_html, dot_text
 from rulekit.events import Cause, Event, EventKind, EventLog
 
 __all__ = [
-    "FlowDiagram", "GraphvizMissing", "INSTALL_MESSAGE", "ROLES", "RELATIONS", "group_class", "log_diagram",
-    "mimebundle", "render_svg", "scenario_diagram",
+    "FlowDiagram", "GraphvizMissing", "INSTALL_MESSAGE", "ROLES", "RELATIONS", "group_class",
+    "log_diagram", "mimebundle", "render_svg", "scenario_diagram",
 ]
 
 INSTALL_MESSAGE = (
@@ -287,8 +287,9 @@ def log_diagram(game: Any, *, upto_action: int | None = None, since_action: int 
 def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
                      title: str | None = None) -> FlowDiagram:
     """The flow of a loaded scenario up to step `upto_step` (all steps by default), one cluster
-    per step labelled with the step's narration. Uses `scenario.game_at(k)` and
-    `scenario.steps` (dicts with "narration" and "do")."""
+    per step labelled with the step's narration. Uses `scenario.steps` (dicts with "narration"
+    and "do"), `scenario.game_at(k)` and, when there is one, `scenario.play()` (its results'
+    recorded actions say which step did what without replaying every step)."""
     steps: Sequence[Any] = list(scenario.steps)
     last = len(steps) if upto_step is None else upto_step
     if not 0 <= last <= len(steps):

@@ -88,35 +88,35 @@ def reveal(svg: str, visible: Collection[str], *, label: str | None = None) -> s
     `aria-label` of the `<svg>` element, if it has one."""
     elements = _elements(svg)
     hidden = [(a, b) for a, b, g in elements if g is not None and g not in visible]
-    if label is not None:
-        svg_tag = _SVG_TAG.search(svg)
-        if svg_tag is not None and "aria-label=" in svg_tag.group(0):
-            escaped = html_text(label)
-            new_tag = re.sub(r"""aria-label=(["']).*?\1""",
-                             lambda m: f"aria-label={m.group(1)}{escaped}{m.group(1)}",
-                             svg_tag.group(0), count=1)
-            shift = len(new_tag) - len(svg_tag.group(0))
-            svg = svg[:svg_tag.start()] + new_tag + svg[svg_tag.end():]
-            elements = [(a + shift, b + shift, g) for a, b, g in elements]
-            hidden = [(a + shift, b + shift) for a, b in hidden]
-    if not hidden:
+    if hidden:
+        lowest = None
+        for a, b, g in elements:
+            if g is not None and g not in visible:
+                continue
+            part = svg[a:b]
+            ys = [float(y) for attr in _PAIR_ATTR.findall(part) for y in _PAIR.findall(attr)]
+            ys += [float(y) + TEXT_DESCENT for y in _Y_ATTR.findall(part)]
+            if ys:
+                lowest = max(ys) if lowest is None else max(lowest, *ys)
+        pieces, at = [], 0
+        for a, b in hidden:
+            pieces.append(svg[at:a])
+            at = b
+        pieces.append(svg[at:])
+        svg = "".join(pieces)
+        if lowest is not None:
+            svg = _crop(svg, lowest)
+    return svg if label is None else _relabel(svg, label)
+
+
+def _relabel(svg: str, label: str) -> str:
+    tag = _SVG_TAG.search(svg)
+    if tag is None or "aria-label=" not in tag.group(0):
         return svg
-    lowest = None
-    for a, b, g in elements:
-        if g is not None and g not in visible:
-            continue
-        part = svg[a:b]
-        ys = [float(y) for attr in _PAIR_ATTR.findall(part) for y in _PAIR.findall(attr)]
-        ys += [float(y) + TEXT_DESCENT for y in _Y_ATTR.findall(part)]
-        if ys:
-            lowest = max(ys) if lowest is None else max(lowest, *ys)
-    pieces, at = [], 0
-    for a, b in hidden:
-        pieces.append(svg[at:a])
-        at = b
-    pieces.append(svg[at:])
-    out = "".join(pieces)
-    return _crop(out, lowest) if lowest is not None else out
+    new_tag = re.sub(r"""aria-label=(["']).*?\1""",
+                     lambda m: f"aria-label={m.group(1)}{html_text(label)}{m.group(1)}",
+                     tag.group(0), count=1)
+    return svg[:tag.start()] + new_tag + svg[tag.end():]
 
 
 def _crop(svg: str, lowest: float) -> str:
