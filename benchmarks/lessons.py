@@ -34,11 +34,6 @@ def one_cell_notebooks(folder: Path, count: int, source: str = "") -> Path:
     return folder
 
 
-def empty_notebooks(folder: Path, count: int) -> Path:
-    """`count` notebooks of one empty code cell each (the denominator of p3)."""
-    return one_cell_notebooks(folder, count)
-
-
 def lesson_imports(notebooks: Path = NOTEBOOKS) -> str:
     """The import lines the lessons start with (from their first code cells, in order)."""
     lines: list[str] = []
@@ -73,7 +68,7 @@ def build_ratio(runs: int = 5, work: Path | None = None,
     site = work / "site-lessons"
     sides: list[tuple[str, Path, Path]] = [
         ("lessons", NOTEBOOKS, site),
-        ("empty", empty_notebooks(work / "empty-notebooks", count), work / "site-empty")]
+        ("empty", one_cell_notebooks(work / "empty-notebooks", count), work / "site-empty")]
     found = floors() if with_floors else {}
     for name, (_what, cell) in found.items():
         sides.append((name, one_cell_notebooks(work / f"{name}-notebooks", count, cell),

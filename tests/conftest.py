@@ -1,9 +1,21 @@
 """Shared pytest fixtures for rulekit (markers are declared in pyproject.toml)."""
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
+
+
+@pytest.fixture
+def dot() -> None:
+    """Graphviz's `dot` is installed: skips without it on a developer's machine; fails under
+    CI, where .ci/run installs it."""
+    if shutil.which("dot") is None:
+        message = "Graphviz's dot is not installed (sudo apt-get install graphviz)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -20,13 +19,7 @@ from rulekit.display.diagrams import build_all, choose, shipped_scenarios
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture(autouse=True)
-def _dot() -> None:
-    if shutil.which("dot") is None:
-        message = "Graphviz's dot is not installed (sudo apt-get install graphviz)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+pytestmark = pytest.mark.usefixtures("dot")  # see conftest.py
 
 
 def city_game(players: tuple[str, str] = ("Alice", "Bob")) -> Game:

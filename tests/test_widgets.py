@@ -4,9 +4,7 @@ an illegal click shows the RulesError and changes nothing)."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 
 import ipywidgets as widgets
 import pytest
@@ -18,14 +16,7 @@ from rulekit.display.reveal import groups_of, reveal
 from rulekit.display.widgets import Sandbox, Stepper, inline_svg, resolve_scenario
 from rulekit.scenario import load, loads, shipped_dir
 
-
-@pytest.fixture(autouse=True)
-def _dot() -> None:
-    if shutil.which("dot") is None:
-        message = "Graphviz's dot is not installed (sudo apt-get install graphviz)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+pytestmark = pytest.mark.usefixtures("dot")  # see conftest.py
 
 
 # ------------------------------------------------------------------ Stepper

@@ -468,7 +468,7 @@ class Sandbox:
                                     tooltip="The permanent to tap or whose ability to activate")
         self.mana_type = w.Combobox(options=_MANA_CHOICES, value="", ensure_option=False,
                                     description="Mana", placeholder="W U B R G C, or e.g. WU",
-                                    style={"description_width": "initial"}, layout=wide,
+                                    style=_LABEL, layout=wide,
                                     tooltip="Which mana to make when there is a choice: one of "
                                     "W U B R G C, or several for 'any combination' (e.g. WU); "
                                     "leave empty for the ability's default")
@@ -500,7 +500,8 @@ class Sandbox:
         self.exert = w.SelectMultiple(description="Exert", style=label, rows=4, layout=wide,
                                       tooltip="Attackers to exert as they are declared "
                                       "(CR 701.43)")
-        self.attack_button = w.Button(**look, description="Declare attackers", button_style="danger",
+        self.attack_button = w.Button(**look, description="Declare attackers",
+                                      button_style="danger",
                                       tooltip="Declare the chosen attackers, exerting the "
                                       "chosen ones (only at the start of the declare attackers "
                                       "step, CR 508.1)")
@@ -508,14 +509,16 @@ class Sandbox:
                                       tooltip="Pass priority until the declare attackers step")
         self.copy_target = w.Dropdown(description="Copy which creature", style=label,
                                       layout=wide, tooltip="The creature the token will copy")
-        self.copy_button = w.Button(**look, description="Create a token copy", button_style="primary",
+        self.copy_button = w.Button(**look, description="Create a token copy",
+                                    button_style="primary",
                                     tooltip="Activate the token-copy ability of a permanent you "
                                     "control (like Kiki-Jiki, Mirror Breaker) and let it resolve")
         self.destroy_select = w.SelectMultiple(
             description="Destroy together", style=label, rows=5, layout=wide,
             tooltip="Permanents (for example artifacts) to destroy at the same time "
             "(Ctrl/Shift + click or arrows to choose several)")
-        self.destroy_button = w.Button(**look, description="Destroy them at once", button_style="danger",
+        self.destroy_button = w.Button(**look, description="Destroy them at once",
+                                       button_style="danger",
                                        tooltip="Destroy every chosen permanent at the same time "
                                        "(CR 701.8): leaves-the-battlefield abilities see all of "
                                        "them (CR 603.10a)")
