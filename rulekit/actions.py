@@ -114,7 +114,7 @@ def set_life(game: Game, *, player: str, life: int) -> None:
 def set_pool(game: Game, *, player: str, mana: list[dict[str, str]]) -> None:
     """Set-up: mana already in a pool, e.g. `[{"type": "C", "restriction": "powerstone"}]`
     (restriction "cavern" takes a "creature_type")."""
-    from rulekit.mana import POWERSTONE, ManaType, ManaUnit, cavern
+    from rulekit.mana import POWERSTONE, Mana, ManaType, ManaUnit, cavern
 
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
@@ -127,7 +127,7 @@ def set_pool(game: Game, *, player: str, mana: list[dict[str, str]]) -> None:
             raise RulesError(f"unknown mana restriction {kind!r}")
         units.append(ManaUnit(ManaType(m["type"]), None, "set-up", restriction))  # type: ignore[arg-type]
     root = _root(game, f"Set-up: mana in {player}'s pool")
-    game.emit(EventKind.MANA_ADDED, {"player": player, "units": tuple(units), "source": None,
+    game.emit(EventKind.MANA_ADDED, {"player": player, "mana": Mana.of(units), "source": None,
                                      "source_name": "set-up", "tapped_for_mana": False,
                                      "source_is_land": False, "setup": True},
               cause=Cause.ACTION, parent=root)
@@ -205,7 +205,7 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
         cause=Cause.ACTION, parent=root, rules=("601.2a",), subject=obj.id)
     assert cast_event is not None
     if units:
-        game.emit(EventKind.MANA_SPENT, {"player": player, "indexes": units,
+        game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units,
                                          "purpose": f"casting {chars.name}", "cost": str(total)},
                   cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
     if chosen:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulekit.events import EventKind
-from rulekit.mana import pool_text, types_text
+from rulekit.mana import pool_text, spent_text
 from rulekit.state import GameObject, StackItem, Step, Zone
 
 if TYPE_CHECKING:
@@ -72,26 +72,22 @@ def _exert(game: Game, data: Data) -> str:
 @commits(EventKind.MANA_ADDED)
 def _mana_added(game: Game, data: Data) -> str:
     player = game.state.players[data["player"]]
-    units = list(data["units"])
-    player.pool.extend(units)
-    what = pool_text(units)
+    player.pool.add(data["mana"])
+    what = pool_text(data["mana"])
     return f"{player.name} adds {what} from {data['source_name']}"
 
 
 @commits(EventKind.MANA_SPENT)
 def _mana_spent(game: Game, data: Data) -> str:
     player = game.state.players[data["player"]]
-    spent = [player.pool[i] for i in data["indexes"]]
-    keep = set(range(len(player.pool))) - set(data["indexes"])
-    player.pool[:] = [u for i, u in enumerate(player.pool) if i in keep]
-    return f"{player.name} spends {types_text([]) if not spent else ''.join(u.type.symbol for u in spent)} on {data['purpose']}"
+    player.pool.spend(data["mana"])
+    return f"{player.name} spends {spent_text(data['mana'])} on {data['purpose']}"
 
 
 @commits(EventKind.MANA_EMPTIED)
 def _mana_emptied(game: Game, data: Data) -> str:
     player = game.state.players[data["player"]]
-    lost = "".join(u.type.symbol for u in player.pool)
-    player.pool.clear()
+    lost = spent_text(player.pool.clear())
     return f"{player.name}'s unspent mana {lost} empties from their pool"
 
 

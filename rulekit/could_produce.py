@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rulekit.abilities import ManaAbility
 from rulekit.events import EventKind
-from rulekit.mana import ManaType, ManaUnit
+from rulekit.mana import Mana, ManaType, ManaUnit
 from rulekit.production import CouldProduceOf, ProduceContext
 from rulekit.replacement import all_orders
 
@@ -75,10 +75,10 @@ def _one(game: Game, obj: GameObject, abilities: list[ManaAbility],
             if not replacements:
                 found.update(output)
                 continue
-            data = {"player": controller, "units": tuple(ManaUnit(t, obj.id) for t in output),
+            data = {"player": controller, "mana": Mana.of(ManaUnit(t, obj.id) for t in output),
                     "source": obj.id, "tapped_for_mana": ability.cost.tap,
                     "source_is_land": is_land, "what_if": True}
             for result in all_orders(game, EventKind.MANA_ADDED, data, replacements):
                 if result is not None:
-                    found.update(u.type for u in result["units"])
+                    found.update(result["mana"].types())
     return frozenset(found)

@@ -23,7 +23,7 @@ from rulekit.commit import COMMITS
 from rulekit.effects import ContinuousEffect, compute
 from rulekit.errors import RulesError
 from rulekit.events import Applied, Cause, Event, EventKind, EventLog
-from rulekit.mana import ManaType
+from rulekit.mana import ManaPool, ManaType
 from rulekit.replacement import ReplacementEffect, default_order, run_replacements
 from rulekit.state import GameObject, GameState, Player, Step, Zone
 
@@ -142,8 +142,10 @@ class Game:
             self._cp_cache = (version, could_produce_all(self))
         return self._cp_cache[1].get(self._get(obj).id, frozenset())
 
-    def pool(self, player: str) -> list[Any]:
-        return list(self.state.players[player].pool)
+    def pool(self, player: str) -> ManaPool:
+        """A copy of `player`'s mana pool: iterate it for each mana, or read `.parts` (counts,
+        by type, source and restriction) and `.total`, which work at any size."""
+        return ManaPool(self.state.players[player].pool.contents())
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain JSON-ready data (for tests, tables and round-trips)."""

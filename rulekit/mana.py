@@ -7,6 +7,7 @@ CR 106.6: some mana can be spent only in certain ways (a spending restriction).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
@@ -54,15 +55,25 @@ def sort_types(types: object) -> list[ManaType]:
     return sorted(types, key=_ORDER.__getitem__)  # type: ignore[arg-type]
 
 
-def pool_text(units: list[ManaUnit]) -> str:
-    """`{G}{G} and 2 x {C} (can't be spent to cast a nonartifact spell)`; "no mana" if empty."""
+def _amount_text(symbol: str, n: int) -> str:
+    """`{G}{G}` for a few, `12 x {G}` past eight (huge amounts stay short: 2^64 mana is one line)."""
+    return symbol * n if n <= 8 else f"{n:,} x {symbol}"
+
+
+def pool_text(mana: Mana | ManaPool) -> str:
+    """`{G}{G} and {C} (can't be spent to cast a nonartifact spell)`; "no mana" if empty."""
     groups: dict[tuple[ManaType, Restriction | None], int] = {}
-    for u in units:
-        groups[(u.type, u.restriction)] = groups.get((u.type, u.restriction), 0) + 1
+    for u, n in mana.parts:
+        groups[(u.type, u.restriction)] = groups.get((u.type, u.restriction), 0) + n
     parts = []
     for (t, r), n in sorted(groups.items(), key=lambda kv: (kv[0][1] is not None, _ORDER[kv[0][0]])):
-        parts.append(f"{t.symbol * n}" + (f" ({r.text})" if r else ""))
+        parts.append(_amount_text(t.symbol, n) + (f" ({r.text})" if r else ""))
     return " and ".join(parts) if parts else "no mana"
+
+
+def spent_text(mana: Mana) -> str:
+    """The symbols of mana in the order given (`{G}{C}`), counted past eight of a kind."""
+    return "".join(_amount_text(u.type.symbol, n) for u, n in mana.parts) or "no mana"
 
 
 def types_text(types: object) -> str:
@@ -112,7 +123,7 @@ def cavern(creature_type: str) -> Restriction:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ManaUnit:
     """One mana in a pool: its type, the object it came from, and any restriction."""
 
@@ -130,6 +141,123 @@ class ManaUnit:
         if self.restriction:
             out["restriction"] = self.restriction.text
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Mana:
+    """An amount of mana as counts, in order: `((unit, how many), ...)`.
+
+    What an ability adds, a cost spends or a pool holds is kept as counts, never as one object
+    per mana, so a Forest doubled by 64 Mana Reflections (2^64 mana) is as small as {G}{G}.
+
+    >>> g = ManaUnit(ManaType.G, 1, "Forest")
+    >>> Mana.of([g, g]).times(2**63).total == 2**64
+    True
+    """
+
+    parts: tuple[tuple[ManaUnit, int], ...] = ()
+
+    @classmethod
+    def of(cls, units: Iterable[ManaUnit]) -> Mana:
+        """Equal units counted together, in the order each kind first appears."""
+        counts: dict[ManaUnit, int] = {}
+        for u in units:
+            counts[u] = counts.get(u, 0) + 1
+        return cls(tuple(counts.items()))
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.parts)
+
+    def __bool__(self) -> bool:
+        return any(n for _, n in self.parts)
+
+    def units(self) -> Iterator[ManaUnit]:
+        """Each mana one by one (for small amounts: a test, a table)."""
+        for u, n in self.parts:
+            for _ in range(n):
+                yield u
+
+    def types(self) -> frozenset[ManaType]:
+        return frozenset(u.type for u, n in self.parts if n)
+
+    def times(self, factor: int) -> Mana:
+        """N times as much of that mana (Mana Reflection, CR 106.12b)."""
+        return Mana(tuple((u, n * factor) for u, n in self.parts))
+
+    def first(self) -> ManaUnit | None:
+        return next((u for u, n in self.parts if n), None)
+
+    def to_json(self) -> list[dict[str, object]]:
+        return [{**u.to_json(), "n": n} for u, n in self.parts]
+
+
+class ManaPool:
+    """A player's mana pool (CR 106.4): counts by (type, source, restriction), in arrival order.
+
+    Iterating yields each mana one by one, for small pools (tests, notebooks); `parts` and
+    `total` work at any size.
+    """
+
+    __slots__ = ("_counts",)
+
+    def __init__(self, mana: Mana | None = None) -> None:
+        self._counts: dict[ManaUnit, int] = {}
+        if mana is not None:
+            self.add(mana)
+
+    @property
+    def parts(self) -> tuple[tuple[ManaUnit, int], ...]:
+        return tuple(self._counts.items())
+
+    def contents(self) -> Mana:
+        return Mana(self.parts)
+
+    @property
+    def total(self) -> int:
+        return sum(self._counts.values())
+
+    def add(self, mana: Mana) -> None:
+        for u, n in mana.parts:
+            if n:
+                self._counts[u] = self._counts.get(u, 0) + n
+
+    def spend(self, mana: Mana) -> None:
+        for u, n in mana.parts:
+            left = self._counts.get(u, 0) - n
+            if left < 0:
+                raise AssertionError(f"the pool has no {n} x {u.text()} to spend")
+            if left:
+                self._counts[u] = left
+            else:
+                del self._counts[u]
+
+    def clear(self) -> Mana:
+        """Empty the pool; returns what was in it."""
+        gone = self.contents()
+        self._counts.clear()
+        return gone
+
+    def __bool__(self) -> bool:
+        return bool(self._counts)
+
+    def __iter__(self) -> Iterator[ManaUnit]:
+        return self.contents().units()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ManaPool):
+            return self._counts == other._counts
+        if isinstance(other, (list, tuple)):
+            return Mana.of(other).parts == self.parts if self.total == len(other) else False
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<ManaPool {pool_text(self)}>"
+
+    def to_json(self) -> list[dict[str, object]]:
+        return self.contents().to_json()
 
 
 _SYMBOL = re.compile(r"\{([^}]*)\}")
@@ -181,43 +309,51 @@ class ManaCost:
         return self.text or "{0}"
 
 
-def plan_payment(
-    pool: list[ManaUnit], cost: ManaCost, ctx: SpendContext
-) -> list[int] | None:
-    """Choose which units of `pool` pay `cost`, honouring restrictions (CR 106.6, 601.2h).
+def plan_payment(pool: Mana | ManaPool, cost: ManaCost, ctx: SpendContext) -> Mana | None:
+    """Choose which mana of `pool` pays `cost`, honouring restrictions (CR 106.6, 601.2h).
 
-    Returns the indexes used, or None if no valid assignment exists. Restricted units are used
-    first where they are allowed, so free mana is kept for what only it can pay. Deterministic.
+    Returns the mana to spend (in pool order), or None if no valid assignment exists.
+    Restricted mana is used first where it is allowed, so free mana is kept for what only it
+    can pay. Deterministic; works on counts, so its cost doesn't grow with the amount of mana.
     """
     if cost.x_count:
         raise ValueError("choose X before paying")
-    usable = [i for i, u in enumerate(pool) if u.restriction is None or u.restriction.allows(ctx)]
-    # restricted first, then by position: keeps unrestricted mana for later
-    usable.sort(key=lambda i: (pool[i].restriction is None, i))
-    needs = list(cost.colored)
-    chosen: list[int] = []
-    if not _assign(pool, usable, needs, chosen):
+    order = [u for u, _ in pool.parts]
+    avail = dict(pool.parts)
+    usable = [u for u in order if u.restriction is None or u.restriction.allows(ctx)]
+    usable.sort(key=lambda u: u.restriction is None)  # stable: restricted first, then pool order
+    chosen: dict[ManaUnit, int] = {}
+    if not _assign(avail, usable, list(cost.colored), chosen):
         return None
-    rest = [i for i in usable if i not in chosen]
-    if len(rest) < cost.generic:
+    need = cost.generic
+    for u in usable:
+        if not need:
+            break
+        take = min(avail[u] - chosen.get(u, 0), need)
+        if take > 0:
+            chosen[u] = chosen.get(u, 0) + take
+            need -= take
+    if need:
         return None
-    return sorted(chosen + rest[: cost.generic])
+    return Mana(tuple((u, chosen[u]) for u in order if chosen.get(u)))
 
 
-def _assign(pool: list[ManaUnit], usable: list[int], needs: list[ManaType], chosen: list[int]) -> bool:
-    """Backtracking match of colored/colorless symbols to units (tiny sizes in practice)."""
+def _assign(avail: dict[ManaUnit, int], usable: list[ManaUnit], needs: list[ManaType],
+            chosen: dict[ManaUnit, int]) -> bool:
+    """Backtracking match of colored/colorless symbols to kinds of mana (few symbols)."""
     if not needs:
         return True
     need, rest = needs[0], needs[1:]
     tried: set[tuple[ManaType, Restriction | None]] = set()
-    for i in usable:
-        unit = pool[i]
-        key = (unit.type, unit.restriction)
-        if i in chosen or unit.type is not need or key in tried:
+    for u in usable:
+        key = (u.type, u.restriction)
+        if u.type is not need or key in tried or chosen.get(u, 0) >= avail[u]:
             continue
         tried.add(key)
-        chosen.append(i)
-        if _assign(pool, usable, rest, chosen):
+        chosen[u] = chosen.get(u, 0) + 1
+        if _assign(avail, usable, rest, chosen):
             return True
-        chosen.pop()
+        chosen[u] -= 1
+        if not chosen[u]:
+            del chosen[u]
     return False

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rulekit.costs import Cost
 from rulekit.errors import RulesError
 from rulekit.events import Cause, EventKind
-from rulekit.mana import ManaCost, SpendContext, plan_payment, pool_text
+from rulekit.mana import Mana, ManaCost, SpendContext, plan_payment, pool_text
 from rulekit.resolution import move_together
 from rulekit.state import GameObject, Zone
 
@@ -24,7 +24,7 @@ class CostPlan:
     player: str
     source: GameObject | None
     mana: ManaCost = field(default_factory=ManaCost)
-    mana_units: list[int] = field(default_factory=list)
+    mana_units: Mana = field(default_factory=Mana)
     purpose: str = ""
     tap: bool = False
     untap: bool = False
@@ -43,14 +43,14 @@ def summoning_sick(game: Game, obj: GameObject) -> bool:
 
 
 def plan_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,
-              rule: str = "601.2h") -> list[int]:
-    """Which pool units pay `cost`; RulesError (citing `rule`, or 106.6 when restricted mana is
+              rule: str = "601.2h") -> Mana:
+    """Which mana in the pool pays `cost`; RulesError (citing `rule`, or 106.6 when restricted mana is
     what's missing) when the pool can't."""
     pool = game.state.players[player].pool
     plan = plan_payment(pool, cost, ctx)
     if plan is None:
         have = pool_text(pool)
-        restricted = any(u.restriction and not u.restriction.allows(ctx) for u in pool)
+        restricted = any(u.restriction and not u.restriction.allows(ctx) for u, _ in pool.parts)
         why = " (some of it can't be spent on this)" if restricted else ""
         raise RulesError(f"{player} can't pay {cost} for {what}: the pool has {have}{why}",
                          rule="106.6" if restricted else rule)
@@ -63,7 +63,7 @@ def spend_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what:
     one MANA_SPENT event caused by paying a cost; RulesError, citing the first of `rules`,
     when the pool can't pay."""
     units = plan_mana(game, player, cost, ctx, what, rule=rules[0])
-    game.emit(EventKind.MANA_SPENT, {"player": player, "indexes": units, "purpose": what,
+    game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units, "purpose": what,
                                      "cost": str(cost)},
               cause=Cause.COST, parent=parent, rules=rules)
 
@@ -139,7 +139,7 @@ def pay(game: Game, plan: CostPlan, parent: int) -> None:
         game.emit(kind, data, cause=Cause.COST, parent=parent, rules=rules, subject=subject)
 
     if plan.mana_units:
-        emit(EventKind.MANA_SPENT, {"player": plan.player, "indexes": plan.mana_units,
+        emit(EventKind.MANA_SPENT, {"player": plan.player, "mana": plan.mana_units,
                                     "purpose": plan.purpose, "cost": str(plan.mana)},
              None, ("601.2h",))
     src = plan.source

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rulekit.events import Cause, Event, EventKind
-from rulekit.mana import ManaType, ManaUnit, Restriction
+from rulekit.mana import Mana, ManaType, ManaUnit, Restriction
 from rulekit.state import GameObject, Zone
 
 if TYPE_CHECKING:
@@ -63,10 +63,10 @@ class Resolution:
         ability is a mana ability with {T} in its cost (CR 106.12), so replacement effects for
         tapping for mana can modify it (CR 106.12b)."""
         src = self.source
-        units = tuple(ManaUnit(t, self.source_id, self.source_name, restriction) for t in types)
+        mana = Mana.of(ManaUnit(t, self.source_id, self.source_name, restriction) for t in types)
         data = {
             "player": self.controller,
-            "units": units,
+            "mana": mana,
             "source": self.source_id,
             "source_name": self.source_name,
             "tapped_for_mana": self.tapped_for_mana,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from rulekit.mana import ManaUnit
+from rulekit.mana import ManaPool
 
 if TYPE_CHECKING:
     from rulekit.abilities import Ability
@@ -163,7 +163,7 @@ class Player:
 
     name: str
     life: int = 20
-    pool: list[ManaUnit] = field(default_factory=list)
+    pool: ManaPool = field(default_factory=ManaPool)
     lands_played: int = 0
     lost: bool = False
 
@@ -171,7 +171,7 @@ class Player:
         return {
             "name": self.name,
             "life": self.life,
-            "pool": [u.to_json() for u in self.pool],
+            "pool": self.pool.to_json(),
             "lands_played": self.lands_played,
         }
 

@@ -243,7 +243,7 @@ def test_ward_not_paid_counters_the_spell_into_the_graveyard():
     (countered,) = events(game, EventKind.COUNTERED)
     assert countered.rules == ("702.21a", "701.6a") and game.state.stack == []
     assert terror.damage == 0 and game.find_all("Shock", zone="graveyard")
-    assert len(game.pool("Alice")) == 2
+    assert game.pool("Alice").total == 2
 
 
 def test_ward_refuses_a_payment_the_pool_cant_make_and_nothing_changes():

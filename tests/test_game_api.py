@@ -36,7 +36,7 @@ def test_log_is_json_and_deterministic():
     data = json.loads(first.log.dumps())
     assert data[0]["id"] == 1 and {"cause", "parent", "rules", "text"} <= set(data[0])
     replaced = [e for e in data if e.get("applied")]
-    assert replaced and replaced[0]["proposed"]["units"][0]["type"] == "G"
+    assert replaced and replaced[0]["proposed"]["mana"][0]["type"] == "G"
 
 
 def test_replay_rebuilds_the_same_game():

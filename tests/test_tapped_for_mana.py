@@ -132,7 +132,7 @@ def test_mana_reflection_doubles_the_land_but_not_wild_growth():
     assert len(doubled) == 1
     (applied,) = doubled[0].applied
     assert applied.effect == "Mana Reflection" and applied.outcome == "modified"
-    assert len(doubled[0].proposed["units"]) == 1 and len(doubled[0].data["units"]) == 2
+    assert doubled[0].proposed["mana"].total == 1 and doubled[0].data["mana"].total == 2
 
 
 @R05

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rulekit.abilities import SpellAbility, Static, Triggered
@@ -24,7 +25,7 @@ from rulekit.cards.build import (
 from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Event, EventKind
-from rulekit.mana import POWERSTONE, ManaCost, ManaType, SpendContext, cavern
+from rulekit.mana import POWERSTONE, Mana, ManaCost, ManaType, SpendContext, cavern
 from rulekit.paying import spend_mana
 from rulekit.production import AnyColor, Combination, CouldProduceOf, Fixed, ProduceContext
 from rulekit.replacement import ReplacementEffect
@@ -321,8 +322,8 @@ def _multiply(name: str, factor: int):  # noqa: ANN202
         return [ReplacementEffect(
             name=name, source=source.id, controller=me, kind=EventKind.MANA_ADDED,
             applies=lambda g, d: bool(d.get("tapped_for_mana")) and d.get("player") == me
-            and bool(d["units"]),
-            apply=lambda g, d: {**d, "units": tuple(u for u in d["units"] for _ in range(factor))},
+            and bool(d["mana"]),
+            apply=lambda g, d: {**d, "mana": d["mana"].times(factor)},
             rules=("106.12b", "614.1a"), timestamp=source.timestamp)]
 
     return make
@@ -381,7 +382,7 @@ def _is_land(g: Any, s: Any, o: Any) -> bool:
 def _tapped_for_mana_enchanted(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
     """"Whenever enchanted land is tapped for mana": only when the ability resolved and
     produced mana (CR 106.12a, ruling R04)."""
-    if not event.data.get("tapped_for_mana") or not event.data.get("units"):
+    if not event.data.get("tapped_for_mana") or not event.data.get("mana"):
         return None
     if event.data.get("source") != source.attached_to:
         return None
@@ -448,10 +449,10 @@ behaviour("Mana Reflection")(lambda: [static_replacements(
 
 def _land_tapped_for_mana(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
     if not (event.data.get("tapped_for_mana") and event.data.get("source_is_land")
-            and event.data.get("units")):
+            and event.data.get("mana")):
         return None
     return {"player": event.data["player"],
-            "types": sorted({u.type.value for u in event.data["units"]})}
+            "types": sorted(t.value for t in event.data["mana"].types())}
 
 
 def _flare(res: Any) -> None:
@@ -475,11 +476,16 @@ def _contamination(game: Any, source: Any) -> list[ReplacementEffect]:
         name="Contamination", source=source.id, controller=game.controller_of(source),
         kind=EventKind.MANA_ADDED,
         applies=lambda g, d: bool(d.get("tapped_for_mana")) and bool(d.get("source_is_land"))
-        and bool(d["units"]),
-        apply=lambda g, d: {**d, "units": (d["units"][0].__class__(
-            ManaType.B, d["units"][0].source, d["units"][0].source_name,
-            d["units"][0].restriction),)},
+        and bool(d["mana"]),
+        apply=lambda g, d: {**d, "mana": _one_black(d["mana"])},
         outcome="replaced", rules=("106.12b", "614.1a"), timestamp=source.timestamp)]
+
+
+def _one_black(mana: Mana) -> Mana:
+    """"{B} instead of any other type and amount": one black mana from the same source."""
+    first = mana.first()
+    assert first is not None
+    return Mana.of([replace(first, type=ManaType.B)])
 
 
 def _contamination_upkeep(res: Any) -> None:

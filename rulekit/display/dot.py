@@ -186,7 +186,7 @@ def relation_of(event: Event) -> str:
 def _did_not_happen(event: Event) -> bool:
     if event.kind is EventKind.UNTAP_SKIPPED:
         return True
-    if event.kind is EventKind.MANA_ADDED and not event.data.get("units"):
+    if event.kind is EventKind.MANA_ADDED and not event.data.get("mana"):
         return True
     return event.kind is EventKind.NOTE and bool(event.data.get("undefined"))
 
@@ -919,15 +919,15 @@ def _object_name(model: _Model, obj_id: Any) -> str:
 def _data_text(model: _Model, e: Event, data: Mapping[str, Any], proposed: bool) -> str:
     """What an event's data says, in a few words: "Alice would add {G} from Forest" for the
     version first proposed, "Alice adds {B}{B} from Forest" for what a replacement made of it."""
-    from rulekit.mana import pool_text
+    from rulekit.mana import Mana, pool_text
 
     def verb(would: str, does: str) -> str:
         return f"would {would}" if proposed else does
 
     kind = e.kind
     if kind is EventKind.MANA_ADDED:
-        units = list(data.get("units") or ())
-        return (f"{data.get('player')} {verb('add', 'adds')} {pool_text(units)} "
+        mana = data.get("mana") or Mana()
+        return (f"{data.get('player')} {verb('add', 'adds')} {pool_text(mana)} "
                 f"from {data.get('source_name')}")
     if kind is EventKind.ZONE_CHANGED:
         what = _object_name(model, data.get("object"))

@@ -7,8 +7,8 @@
 >>> results = sc.play()                          # results[0] = set-up, results[k] = step k
 >>> len(results), results[1].ok
 (5, True)
->>> sc.game_at(1).pool("Alice")                  # a fresh Game as it was after step 1
-[]
+>>> sc.game_at(1).pool("Alice").total            # a fresh Game as it was after step 1
+0
 
 The format is documented in docs/scenarios.md; its JSON Schema is `rulekit/scenario/schema.json`
 (`SCHEMA_PATH`). A file that can't be used raises `ScenarioError` whose message starts with

@@ -94,6 +94,11 @@ def unit_text(unit: Any) -> str:
     return f"{unit.type.value} ({r.key})"
 
 
+def _pool_items(pool: Any) -> list[tuple[Any, int]]:
+    """A pool's mana one by one when small (how scenarios write it), counted when huge."""
+    return [(u, 1) for u, n in pool.parts for _ in range(n)] if pool.total <= 64 else list(pool.parts)
+
+
 def mana_sort(items: list[str]) -> list[str]:
     return sorted(items, key=lambda s: (_TYPE_ORDER.get(s[:1], 9), s))
 
@@ -434,7 +439,8 @@ class _Runner:
         if key == "life":
             return state.players[sub].life
         if key == "pool":
-            return mana_sort([unit_text(u) for u in state.players[sub].pool])
+            return mana_sort([unit_text(u) if n == 1 else f"{n} x {unit_text(u)}"
+                              for u, n in _pool_items(state.players[sub].pool)])
         if key == "count":
             name = _card_name(sub)
             return sum(1 for o in state.battlefield() if game.chars(o).name == name)

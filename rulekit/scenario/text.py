@@ -78,7 +78,9 @@ def board_lines(snapshot: dict[str, Any], labels: dict[str, int],
 
 
 def _unit(u: dict[str, Any]) -> str:
-    return "{" + u["type"] + "}" + ("*" if u.get("restriction") else "")
+    one = "{" + u["type"] + "}" + ("*" if u.get("restriction") else "")
+    n = u.get("n", 1)
+    return one * n if n <= 8 else f"{n:,} x {one}"
 
 
 def check_line(c: Check) -> str:
