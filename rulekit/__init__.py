@@ -8,7 +8,7 @@
 ['G']
 """
 
-from rulekit.errors import ChoiceNeeded, RulesError, ScenarioError
+from rulekit.errors import ChoiceNeeded, RulesError, ScenarioError, UsageError
 from rulekit.events import Cause, Event, EventKind
 from rulekit.game import Game
 from rulekit.mana import ManaType
@@ -16,6 +16,6 @@ from rulekit.state import Step, Zone
 
 __all__ = [
     "Cause", "ChoiceNeeded", "Event", "EventKind", "Game", "ManaType", "RulesError",
-    "ScenarioError", "Step", "Zone",
+    "ScenarioError", "Step", "UsageError", "Zone",
 ]
 __version__ = "0.1.0"

@@ -1,4 +1,13 @@
-"""Errors the kit raises: a refused game action, or a malformed scenario."""
+"""Errors the kit raises, one type per party to blame.
+
+- `RulesError`: the rules forbid the action (the message cites the rule). The game is unchanged.
+- `UsageError`: the call itself is malformed (an unknown step, a zone that doesn't exist, a
+  string where a number belongs, an object id that isn't in the game). It names the argument.
+  The game is unchanged.
+- `ScenarioError`: a scenario file is wrong; it says where (file:line) and what is wrong.
+
+Anything else escaping the engine is a bug in rulekit.
+"""
 
 from __future__ import annotations
 
@@ -38,6 +47,21 @@ class ChoiceNeeded(RulesError):
     def __init__(self, message: str, *, options: list[str], rule: str | None = None) -> None:
         self.options = options
         super().__init__(f"{message}; choose one of: {', '.join(options)}", rule=rule)
+
+
+class UsageError(ValueError):
+    """A malformed call: an argument of the wrong type or with a value that means nothing.
+
+    Not a rules question, so no rule is cited; `argument` names what was wrong.
+
+    >>> str(UsageError("zone", "'moon' is not a zone; use one of: battlefield, hand"))
+    "zone: 'moon' is not a zone; use one of: battlefield, hand"
+    """
+
+    def __init__(self, argument: str, message: str) -> None:
+        self.argument = argument
+        self.reason = message
+        super().__init__(f"{argument}: {message}" if argument else message)
 
 
 class ScenarioError(ValueError):

@@ -43,7 +43,7 @@ def check_sbas(game: Game, parent: int | None) -> bool:
         reason = _dies_because(game, obj)
         if reason:
             to_graveyard.append((obj, *reason))
-    to_graveyard += _legend_rule(game, touched)
+    to_graveyard = _once_each(to_graveyard + _legend_rule(game, touched))
     if not (losers or to_graveyard or cease or unattach):
         return False
     for obj in unattach:
@@ -53,7 +53,7 @@ def check_sbas(game: Game, parent: int | None) -> bool:
         game.emit(EventKind.LOST, {"player": player.name, "reason": "0 or less life"},
                   cause=Cause.SBA, parent=parent, rules=("704.5a",))
     if to_graveyard:
-        rules = tuple(dict.fromkeys(rule for _, _, rule in to_graveyard))
+        rules = tuple(dict.fromkeys(r for _, _, rule in to_graveyard for r in rule.split()))
         why = "; ".join(f"{game.describe(o)}: {text}" for o, text, _ in to_graveyard)
         root = game.note(EventKind.SBA, f"State-based actions: {why}", cause=Cause.SBA,
                          parent=parent, rules=rules)
@@ -67,6 +67,19 @@ def check_sbas(game: Game, parent: int | None) -> bool:
                   cause=Cause.SBA, parent=parent,
                   rules=("704.5d", "111.7") if obj.token else ("704.5e",), subject=obj.id)
     return True
+
+
+def _once_each(moves: list[tuple[GameObject, str, str]]) -> list[tuple[GameObject, str, str]]:
+    """State-based actions happen at the same time, so an object that two of them would put
+    into its owner's graveyard moves once, for both reasons (CR 704.3)."""
+    merged: dict[int, tuple[GameObject, str, str]] = {}
+    for obj, text, rule in moves:
+        if obj.id in merged:
+            _, texts, rules = merged[obj.id]
+            merged[obj.id] = (obj, f"{texts} and {text}", f"{rules} {rule}")
+        else:
+            merged[obj.id] = (obj, text, rule)
+    return [(obj, text, rule) for obj, text, rule in merged.values()]
 
 
 def _equipment_falls_off(game: Game, obj: GameObject) -> bool:

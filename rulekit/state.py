@@ -229,6 +229,12 @@ class DelayedTrigger:
     bound: dict[str, Any] = field(default_factory=dict)
     turn_after: int = 0  # triggers at the first `when` step of a turn >= this
 
+    def to_json(self) -> dict[str, Any]:
+        """What the log keeps of it: plain data, no live ability object."""
+        return {"when": self.when.value, "controller": self.controller, "source": self.source,
+                "source_name": self.source_name, "text": self.ability.text,
+                "turn_after": self.turn_after}
+
 
 @dataclass
 class GameState:

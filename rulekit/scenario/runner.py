@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulekit.errors import RulesError, ScenarioError
+from rulekit.errors import RulesError, ScenarioError, UsageError
 from rulekit.events import Event, EventKind
 from rulekit.mana import TYPES, ManaType
 from rulekit.state import GameObject, Step, Zone
@@ -217,7 +217,7 @@ class _Runner:
     def _setup(self, path: tuple[Any, ...], name: str, **kwargs: Any) -> Any:
         try:
             return self.game.perform(name, **kwargs)
-        except RulesError as err:
+        except (RulesError, UsageError) as err:
             self.fail(path, f"can't set this up: {err}")
 
     def _label_ids(self) -> dict[str, int]:
@@ -252,6 +252,8 @@ class _Runner:
                 error = err
             except ScenarioError:
                 raise
+            except UsageError as err:
+                self.fail(at + ("do",), str(err))
             except Exception as err:  # an engine bug: say so plainly, no traceback
                 self.fail(at + ("do",), f"the engine failed ({type(err).__name__}: {err}); "
                           "this is a bug in rulekit, not in the scenario")
@@ -550,7 +552,7 @@ def _guard(scenario: Scenario, path: tuple[Any, ...], fn: Any, *args: Any) -> St
         return fn(*args)
     except ScenarioError:
         raise
-    except RulesError as err:
+    except (RulesError, UsageError) as err:
         raise ScenarioError(f"{_at(where(path))}{err}", path=scenario.path,
                             line=scenario.lines.line(path)) from None
     except Exception as err:
