@@ -106,6 +106,9 @@ class Static(Ability):
     self_etb: Callable[[Game, GameObject, dict[str, Any]], list[ReplacementEffect]] | None = None
     doesnt_untap: bool = False
     rules: tuple[str, ...] = ()
+    # the choice made as it enters ("color", "creature_type"; CR 614.12): set-up, which puts
+    # a permanent straight onto the battlefield, must be told what was chosen
+    choice: str = ""
 
 
 @dataclass(frozen=True, eq=False)

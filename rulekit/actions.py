@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulekit.abilities import Activated, ManaAbility, SpellAbility
-from rulekit.errors import ChoiceNeeded, RulesError
+from rulekit.errors import ChoiceNeeded, RulesError, UsageError
 from rulekit.events import Cause, EventKind
 from rulekit.mana import SpendContext
 from rulekit.paying import check_cost, pay, plan_mana
@@ -52,29 +52,39 @@ def _sorcery_timing(game: Game, player: str, what: str) -> None:
 # ------------------------------------------------------------------ set-up
 @action
 def add(game: Game, *, card: str, player: str, zone: str = "battlefield", **status: Any) -> Any:
+    """Set-up (arguments checked by `rulekit.arguments`): the card as it is, with no
+    replacement effects, so anything it would choose as it enters must be given."""
     from rulekit.cards import card as lookup
 
-    try:
-        definition = lookup(card)
-    except LookupError as err:
-        raise RulesError(str(err)) from None
-    if player not in game.state.players:
-        raise RulesError(f"there is no player called {player!r}")
+    definition = lookup(card)
     zone_ = Zone(zone)
-    unknown = set(status) - {"tapped", "sick", "counters", "choices", "attached_to", "owner",
-                             "token", "position", "attacking"}
-    if unknown:
-        raise RulesError(f"unknown status {sorted(unknown)} for {card}")
+    chars = definition.printed
+    choices: dict[str, str] = {}
+    if zone_ is Zone.BATTLEFIELD:
+        for kind, rule in (("Instant", "304.4"), ("Sorcery", "307.4")):
+            if chars.is_a(kind):
+                raise RulesError(f"{chars.name} is an {kind.lower()}: it can't be put onto the "
+                                 "battlefield", rule=rule)
+        choices = _setup_choices(definition, dict(status.get("choices") or {}))
+    elif status.get("choices"):
+        raise UsageError("choices", f"{chars.name} makes its choices as it enters the "
+                                    "battlefield; it isn't going there")
     attach = status.get("attached_to")
     if attach is not None:
-        host = game.obj(int(attach))
-        if host.zone is not Zone.BATTLEFIELD:
-            raise RulesError(f"{card} can't be attached to #{attach}: it is not on the battlefield")
+        from rulekit.attach import illegal_attachment
+
+        if zone_ is not Zone.BATTLEFIELD:
+            raise UsageError("attached_to", f"only a permanent on the battlefield is attached to "
+                                            f"something, and {chars.name} is going to the {zone}")
+        problem = illegal_attachment(game, chars, None, game.obj(attach))
+        if problem:
+            raise RulesError(f"{chars.name} can't be attached to {game.describe(attach)}: "
+                             f"{problem[0]}", rule=problem[1])
     data = {"card": definition.name, "controller": player, "owner": status.get("owner") or player,
             "from": Zone.NOWHERE.value, "to": zone_.value, "setup": True,
             "tapped": bool(status.get("tapped", False)), "sick": bool(status.get("sick", False)),
             "counters": dict(status.get("counters") or {}),
-            "choices": dict(status.get("choices") or {}), "attach_to": attach,
+            "choices": choices, "attach_to": attach,
             "token": bool(status.get("token", definition.token)),
             "attacking": bool(status.get("attacking", False)),
             "position": status.get("position")}
@@ -131,6 +141,31 @@ def set_pool(game: Game, *, player: str, mana: list[dict[str, str]]) -> None:
                                      "source_name": "set-up", "tapped_for_mana": False,
                                      "source_is_land": False, "setup": True},
               cause=Cause.ACTION, parent=root)
+
+
+def _setup_choices(definition: Any, given: dict[str, str]) -> dict[str, str]:
+    """The choices a permanent makes as it enters (CR 614.12), which set-up must be given:
+    exactly the card's, each a meaningful value (returned in canonical form)."""
+    from rulekit.abilities import Static
+    from rulekit.arguments import choice_value
+
+    needed = [a.choice for a in definition.printed.abilities
+              if isinstance(a, Static) and a.choice]
+    name = definition.name
+    for key in needed:
+        if key not in given:
+            example = "'G'" if key == "color" else "'Elf'"
+            raise UsageError("choices", f"{name} chooses a {key.replace('_', ' ')} as it enters "
+                                        f"(CR 614.12); set-up puts it straight onto the "
+                                        f"battlefield, so say which: choices={{'{key}': "
+                                        f"{example}}}")
+        given[key] = choice_value(f"choices.{key}", key, given[key])
+    for key in given:
+        if key not in needed:
+            makes = ", ".join(needed) or "nothing"
+            raise UsageError("choices", f"{name} makes no choice called {key!r} as it enters "
+                                        f"(it chooses: {makes})")
+    return given
 
 
 # ------------------------------------------------------------- play a land
@@ -377,13 +412,19 @@ def advance(game: Game, to: str | None = None) -> None:
                  rules=("117.4", "500.2"))
     guard = 0
     while True:
+        before = state.step
         do_pass(game, root)
         guard += 1
         moved = (state.turn, state.step) != start
         if moved and not state.stack and (target is None or state.step is target):
             break
+        if (target in (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE)
+                and before is Step.DECLARE_ATTACKERS and state.step is Step.END_COMBAT):
+            raise RulesError(f"there is no {target.label} this turn: no creature attacked, so "
+                             "combat goes straight to the end of combat step", rule="508.8")
         if guard > 500:
-            raise AssertionError("advance did not finish")
+            raise RuntimeError("advance passed priority 500 times without reaching "
+                               f"{label}: this is a bug in rulekit")
 
 
 @action
@@ -399,7 +440,8 @@ def next_turn(game: Game) -> None:
         do_pass(game, root)
         guard += 1
         if guard > 500:
-            raise AssertionError("next_turn did not finish")
+            raise RuntimeError("next_turn passed priority 500 times without reaching the next "
+                               "turn's main phase: this is a bug in rulekit")
 
 
 # ------------------------------------------------------- set-up conveniences

@@ -11,6 +11,19 @@ Anything else escaping the engine is a bug in rulekit.
 
 from __future__ import annotations
 
+MESSAGE_LIMIT = 300
+"""Longest reason an error keeps: a value quoted in a message (a 10 KB card name, a 400 KB
+title) is cut, so every message stays one readable line."""
+
+
+def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """`text`, cut in the middle with a note if it is longer than `limit` characters."""
+    if len(text) <= limit:
+        return text
+    keep = limit - 40
+    return f"{text[:keep // 2 + keep % 2]} ... [{len(text) - keep} characters cut] ... " \
+           f"{text[-(keep // 2):]}"
+
 
 def rule_name(rule: str) -> str | None:
     """The rule's title in plain words, from the kit's list of cited rules (None if unknown)."""
@@ -34,6 +47,7 @@ class RulesError(ValueError):
     """
 
     def __init__(self, message: str, *, rule: str | None = None) -> None:
+        message = bounded(message)
         self.reason = message
         self.rule = rule
         name = rule_name(rule) if rule else None
@@ -59,6 +73,7 @@ class UsageError(ValueError):
     """
 
     def __init__(self, argument: str, message: str) -> None:
+        argument, message = bounded(argument, 80), bounded(message)
         self.argument = argument
         self.reason = message
         super().__init__(f"{argument}: {message}" if argument else message)

@@ -17,11 +17,12 @@ from typing import Any
 from rulekit import actions as _actions
 from rulekit import turn as _turn
 from rulekit.abilities import Static, Triggered
+from rulekit.arguments import check_call
 from rulekit.cards import CardDef, card
 from rulekit.characteristics import Characteristics
 from rulekit.commit import COMMITS
 from rulekit.effects import ContinuousEffect, compute
-from rulekit.errors import RulesError
+from rulekit.errors import RulesError, UsageError
 from rulekit.events import Applied, Cause, Event, EventKind, EventLog
 from rulekit.mana import ManaPool, ManaType
 from rulekit.replacement import ReplacementEffect, default_order, run_replacements
@@ -381,30 +382,37 @@ class Game:
         return default
 
     # ----------------------------------------------------------------- actions
+    def decide_object(self, key: str, default: GameObject | int | None) -> GameObject | None:
+        """Like `decide`, for a decision that names an object (see `rulekit.decisions`); an
+        answer naming no object in the game is a malformed call (UsageError)."""
+        answer = self.decide(key, default)
+        if answer is None or isinstance(answer, GameObject):
+            return answer
+        found = self.state.objects.get(answer) if isinstance(answer, int) else None
+        if found is None:
+            raise UsageError(f"decisions.{key}", f"there is no object {answer!r} in this game")
+        return found
+
     def _get(self, ref: GameObject | int) -> GameObject:
         if isinstance(ref, GameObject):
             return ref
-        try:
-            return self.state.objects[int(ref)]
-        except (KeyError, ValueError, TypeError):
-            raise RulesError(f"there is no object #{ref}") from None
+        if isinstance(ref, bool) or not isinstance(ref, int) or ref not in self.state.objects:
+            raise UsageError("object", f"there is no object {ref!r} in this game")
+        return self.state.objects[ref]
 
-    def perform(self, name: str, *, decisions: dict[str, list[Any]] | None = None,
+    def perform(self, name: str, *, decisions: dict[str, Any] | None = None,
                 **kwargs: Any) -> Any:
-        """Run one action by name, atomically: it happens whole or raises RulesError and
-        changes nothing. Every public action method goes through here."""
-        fn = _actions.ACTIONS.get(name)
-        if fn is None:
-            raise RulesError(f"unknown action {name!r}")
+        """Run one action by name, atomically: it happens whole, or it raises and changes
+        nothing: `UsageError` for a malformed call (checked first, against
+        `rulekit.arguments.ACTION_ARGS`), `RulesError` for what the rules forbid. Every public
+        action method goes through here."""
+        kwargs, answers = check_call(self, name, kwargs, decisions)
+        fn = _actions.ACTIONS[name]
         mark = len(self.log)
         self._action_no = len(self.actions) + 1
-        self._decisions = {k: list(v) for k, v in (decisions or {}).items()}
+        self._decisions = {k: list(v) for k, v in answers.items()}
         try:
             result = fn(self, **kwargs)
-        except RulesError:
-            if len(self.log) != mark:
-                self._rebuild(self.actions)
-            raise
         except Exception:
             if len(self.log) != mark:
                 self._rebuild(self.actions)
@@ -412,8 +420,8 @@ class Game:
         finally:
             self._decisions = {}
         record = dict(kwargs)
-        if decisions:
-            record["decisions"] = decisions
+        if answers:
+            record["decisions"] = answers
         self.actions.append((name, record))
         return result
 
@@ -425,8 +433,14 @@ class Game:
 
     def undo(self, n: int = 1) -> None:
         """Take back the last `n` actions (set-up included) by replaying the others."""
-        if n < 1 or n > len(self.actions):
-            raise RulesError("there is nothing to undo")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise UsageError("n", f"undo takes how many actions to take back (1 or more), got "
+                                  f"{n!r}")
+        if n > len(self.actions):
+            have = len(self.actions)
+            raise UsageError("n", "there is nothing to undo" if not have else
+                             f"there {'is' if have == 1 else 'are'} only {have} action(s) to "
+                             f"undo, not {n}")
         self._rebuild(self.actions[:-n])
 
     def replay(self) -> Game:
@@ -447,21 +461,21 @@ class Game:
     def set_turn(self, *, turn: int | None = None, active: str | None = None,
                  step: str | Step | None = None) -> None:
         """Set-up: which turn, whose turn, which step (priority goes to the active player)."""
-        self.perform("set_turn", turn=turn, active=active,
-                     step=Step(step).value if step else None)
+        self.perform("set_turn", turn=turn, active=active, step=step)
 
     def set_life(self, player: str, life: int) -> None:
+        """Set-up: a player's life total."""
         self.perform("set_life", player=player, life=life)
 
     def play_land(self, obj: GameObject | int, **decisions: Any) -> None:
         """Play a land from hand (a special action, CR 116.2a, 305.1)."""
-        self.perform("play_land", object=self._get(obj).id, decisions=_d(decisions))
+        self.perform("play_land", object=_ref(obj), decisions=decisions)
 
     def cast(self, obj: GameObject | int, *, x: int | None = None,
              targets: Iterable[Any] = (), **decisions: Any) -> None:
         """Cast a spell from hand, paying from the mana pool (CR 601.2)."""
-        self.perform("cast", object=self._get(obj).id, x=x, targets=_ids(targets),
-                     decisions=_d(decisions))
+        self.perform("cast", object=_ref(obj), x=x, targets=_refs(targets),
+                     decisions=decisions)
 
     def activate(self, obj: GameObject | int, ability: int | None = None, *,
                  mana: str | None = None, x: int | None = None, targets: Iterable[Any] = (),
@@ -469,17 +483,15 @@ class Game:
                  tap: GameObject | int | None = None, **decisions: Any) -> None:
         """Activate an ability of a permanent (CR 602); mana abilities resolve at once (605)."""
         self.perform(
-            "activate", object=self._get(obj).id, ability=ability, mana=mana, x=x,
-            targets=_ids(targets),
-            sacrifice=None if sacrifice is None else self._get(sacrifice).id,
-            tap=None if tap is None else self._get(tap).id, decisions=_d(decisions),
+            "activate", object=_ref(obj), ability=ability, mana=mana, x=x,
+            targets=_refs(targets), sacrifice=_ref(sacrifice), tap=_ref(tap),
+            decisions=decisions,
         )
 
     def tap_for_mana(self, obj: GameObject | int, mana: str | None = None,
                      **decisions: Any) -> None:
         """Activate a mana ability with {T} in its cost (CR 106.12) making `mana`."""
-        self.perform("tap_for_mana", object=self._get(obj).id, mana=mana,
-                     decisions=_d(decisions))
+        self.perform("tap_for_mana", object=_ref(obj), mana=mana, decisions=decisions)
 
     def pass_priority(self) -> None:
         """The player with priority passes (CR 117.3d). All passing in a row resolves the top of
@@ -488,41 +500,42 @@ class Game:
 
     def resolve(self, **decisions: Any) -> None:
         """Every player passes in turn until the top of the stack resolves."""
-        self.perform("resolve", decisions=_d(decisions))
+        self.perform("resolve", decisions=decisions)
 
     def advance(self, to: str | Step | None = None, **decisions: Any) -> None:
         """Pass priority with an empty stack until the next step (or step `to`, possibly next
         turn) begins. Triggers that happen on the way are resolved."""
-        self.perform("advance", to=Step(to).value if to else None, decisions=_d(decisions))
+        self.perform("advance", to=to, decisions=decisions)
 
     def next_turn(self, **decisions: Any) -> None:
         """Advance to the next turn's precombat main phase (untap, upkeep, draw on the way)."""
-        self.perform("next_turn", decisions=_d(decisions))
+        self.perform("next_turn", decisions=decisions)
 
     def declare_attackers(self, attackers: Iterable[GameObject | int] = (), *,
                           exert: Iterable[GameObject | int] = (), **decisions: Any) -> None:
         """Declare attackers (CR 508.1), exerting any of them as they are declared."""
-        self.perform("declare_attackers", attackers=_ids(attackers), exert=_ids(exert),
-                     decisions=_d(decisions))
+        self.perform("declare_attackers", attackers=_refs(attackers), exert=_refs(exert),
+                     decisions=decisions)
 
     def declare_blockers(self, blocks: dict[int, int] | None = None, **decisions: Any) -> None:
         """Declare blockers: {blocker id: attacker id} (CR 509.1)."""
-        self.perform("declare_blockers",
-                     blocks={str(k): int(v) for k, v in (blocks or {}).items()},
-                     decisions=_d(decisions))
+        if blocks is not None and not isinstance(blocks, dict):
+            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {blocks!r}")
+        self.perform("declare_blockers", blocks={_ref(k): _ref(v) for k, v in (blocks or {}).items()},
+                     decisions=decisions)
 
     def destroy(self, objs: Iterable[GameObject | int]) -> None:
         """Set-up: destroy these permanents at the same time (CR 701.8)."""
-        self.perform("destroy", objects=_ids(objs))
+        self.perform("destroy", objects=_refs(objs))
 
     def exile(self, objs: Iterable[GameObject | int]) -> None:
         """Set-up: exile these permanents at the same time."""
-        self.perform("exile", objects=_ids(objs))
+        self.perform("exile", objects=_refs(objs))
 
     def gain_control(self, obj: GameObject | int, player: str, *,
                      until_end_of_turn: bool = True) -> None:
         """Set-up: `player` gains control of a permanent (like Act of Treason without haste)."""
-        self.perform("gain_control", object=self._get(obj).id, player=player,
+        self.perform("gain_control", object=_ref(obj), player=player,
                      until_end_of_turn=until_end_of_turn)
 
     # -------------------------------------------------------- derived helpers
@@ -545,20 +558,16 @@ def _logged(data: Data) -> Data:
     return out
 
 
-def _d(decisions: dict[str, Any]) -> dict[str, list[Any]]:
-    return {k: list(v) if isinstance(v, (list, tuple)) else [v] for k, v in decisions.items()}
+def _ref(obj: Any) -> Any:
+    """An object by id (other values go to the argument check as they are)."""
+    return obj.id if isinstance(obj, GameObject) else obj
 
 
-def _ids(objs: Iterable[Any]) -> list[Any]:
-    out: list[Any] = []
-    for o in objs:
-        if isinstance(o, GameObject):
-            out.append(o.id)
-        elif isinstance(o, str) and not o.lstrip("#").isdigit():
-            out.append(o)  # a player
-        else:
-            out.append(int(str(o).lstrip("#")))
-    return out
+def _refs(objs: Any) -> Any:
+    """A list of objects by id; anything that isn't a list goes to the argument check as is."""
+    if isinstance(objs, (str, bytes, dict)) or not isinstance(objs, Iterable):
+        return objs
+    return [_ref(o) for o in objs]
 
 
-__all__ = ["Game", "CardDef", "RulesError"]
+__all__ = ["Game", "CardDef", "RulesError", "UsageError"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulekit.attach import attachment_kind, illegal_attachment
 from rulekit.events import Cause, EventKind
 from rulekit.resolution import move_together
 from rulekit.state import GameObject, Zone
@@ -25,7 +26,7 @@ def check_sbas(game: Game, parent: int | None) -> bool:
     losers = [p for p in state.players.values() if p.life <= 0 and not p.lost]
     to_graveyard: list[tuple[GameObject, str, str]] = []
     cease: list[GameObject] = []
-    unattach: list[GameObject] = []
+    unattach: list[tuple[GameObject, str]] = []
     for obj_id in sorted(touched):
         obj = state.objects.get(obj_id)
         if obj is None or obj.moved_to is not None:
@@ -38,17 +39,21 @@ def check_sbas(game: Game, parent: int | None) -> bool:
             continue
         if obj.zone is not Zone.BATTLEFIELD:
             continue
-        if obj.attached_to is not None and _equipment_falls_off(game, obj):
-            unattach.append(obj)
         reason = _dies_because(game, obj)
         if reason:
             to_graveyard.append((obj, *reason))
+        elif obj.attached_to is not None:
+            problem = _attached_illegally(game, obj)
+            if problem and problem[1] == "704.5m":
+                to_graveyard.append((obj, *problem))
+            elif problem:
+                unattach.append((obj, problem[1]))
     to_graveyard = _once_each(to_graveyard + _legend_rule(game, touched))
     if not (losers or to_graveyard or cease or unattach):
         return False
-    for obj in unattach:
+    for obj, rule in unattach:
         game.emit(EventKind.ATTACHED, {"object": obj.id, "to": None}, cause=Cause.SBA,
-                  parent=parent, rules=("704.5n",), subject=obj.id)
+                  parent=parent, rules=(rule,), subject=obj.id)
     for player in losers:
         game.emit(EventKind.LOST, {"player": player.name, "reason": "0 or less life"},
                   cause=Cause.SBA, parent=parent, rules=("704.5a",))
@@ -82,14 +87,21 @@ def _once_each(moves: list[tuple[GameObject, str, str]]) -> list[tuple[GameObjec
     return [(obj, text, rule) for obj, text, rule in merged.values()]
 
 
-def _equipment_falls_off(game: Game, obj: GameObject) -> bool:
-    """An Equipment attached to something that isn't a creature on the battlefield becomes
-    unattached and stays on the battlefield (CR 704.5n, 301.5)."""
-    if "Equipment" not in game.chars(obj).subtypes:
-        return False
+def _attached_illegally(game: Game, obj: GameObject) -> tuple[str, str] | None:
+    """Why `obj` can't stay attached where it is, with the state-based action that applies:
+    704.5m (an Aura goes to the graveyard), 704.5n (Equipment or Fortification comes off),
+    704.5p (anything else comes off); None if it is attached legally."""
     host = game.state.objects.get(obj.attached_to) if obj.attached_to is not None else None
-    return host is None or host.zone is not Zone.BATTLEFIELD or not game.chars(host).is_a(
-        "Creature")
+    chars = game.chars(obj)
+    if host is None:
+        problem: tuple[str, str] | None = ("attached to nothing", "")
+    else:
+        problem = illegal_attachment(game, chars, obj, host)
+    if problem is None:
+        return None
+    kind = attachment_kind(chars)
+    sba = ("704.5m" if kind == "Aura" else "704.5n" if kind else "704.5p")
+    return (problem[0], sba)
 
 
 def _dies_because(game: Game, obj: GameObject) -> tuple[str, str] | None:
@@ -99,10 +111,8 @@ def _dies_because(game: Game, obj: GameObject) -> tuple[str, str] | None:
             return ("toughness 0 or less", "704.5f")
         if obj.damage >= chars.toughness:
             return ("lethal damage", "704.5g")
-    if chars.is_a("Enchantment") and "Aura" in chars.subtypes:
-        host = game.state.objects.get(obj.attached_to) if obj.attached_to else None
-        if host is None or host.zone is not Zone.BATTLEFIELD:
-            return ("Aura not attached to anything", "704.5m")
+    if "Aura" in chars.subtypes and obj.attached_to is None:
+        return ("Aura not attached to anything", "704.5m")
     return None
 
 

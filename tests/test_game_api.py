@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from rulekit import Cause, EventKind, Game, RulesError, Step
+from rulekit import Cause, EventKind, Game, RulesError, Step, UsageError
 from tests.helpers import pool
 
 
@@ -54,7 +54,7 @@ def test_undo_takes_back_the_last_action():
     assert pool(game) == ["G"]
     game.undo()
     assert game.snapshot_json() == before and len(game.log) == log_len
-    with pytest.raises(RulesError, match="nothing to undo"):
+    with pytest.raises(UsageError, match="nothing to undo"):
         Game().undo()
 
 
@@ -121,5 +121,5 @@ def test_mana_vault_does_not_untap():
 
 
 def test_unknown_card_suggests_a_name():
-    with pytest.raises(RulesError, match="did you mean 'Forest'"):
+    with pytest.raises(UsageError, match="did you mean 'Forest'"):
         Game().add("Forrest")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rulekit import EventKind, Game
+from rulekit import EventKind, Game, RulesError
 from tests.helpers import last, pool, types
 
 R01 = pytest.mark.ruling("R01")
@@ -35,7 +35,7 @@ def test_undefined_mana_is_not_a_choice_you_can_force():
     game = Game()
     orchard = game.add("Exotic Orchard")
     game.add("Mountain", player="Bob")
-    with pytest.raises(Exception, match="can't make G"):
+    with pytest.raises(RulesError, match="can't make G"):
         game.tap_for_mana(orchard, "G")
     game.tap_for_mana(orchard, "R")
     assert pool(game) == ["R"]

@@ -3,7 +3,7 @@
 
 import pytest
 
-from rulekit import Cause, EventKind, Game
+from rulekit import Cause, EventKind, Game, RulesError
 from tests.helpers import last, pool
 
 R03 = pytest.mark.ruling("R03")
@@ -95,7 +95,7 @@ def test_mana_flare_adds_a_type_the_land_produced():
     game.add("Mana Flare")
     game.tap_for_mana(grave, "B")
     assert pool(game) == ["B", "B"]
-    with pytest.raises(Exception, match="produced B, not U"):
+    with pytest.raises(RulesError, match="produced B, not U"):
         game.tap_for_mana(game.add("Watery Grave"), "B", added_mana="U")
 
 
@@ -175,7 +175,7 @@ def test_naming_an_effect_that_does_not_apply_is_refused():
     game.add("Contamination")
     game.add("Mana Reflection")
     before = game.snapshot_json()
-    with pytest.raises(Exception, match="616.1"):
+    with pytest.raises(RulesError, match="616.1"):
         game.tap_for_mana(forest, replacement_order=["Nyxbloom Ancient"])
     assert game.snapshot_json() == before
 

@@ -81,9 +81,11 @@ def static_replacements(text: str,
 def as_enters(text: str, apply: Callable[[Game, GameObject | None, dict[str, Any]],
                                          dict[str, Any] | None],
               *, name: str, rules: tuple[str, ...] = ("614.1c",), outcome: str = "modified",
-              kind_filter: Callable[[dict[str, Any]], bool] | None = None) -> Static:
+              kind_filter: Callable[[dict[str, Any]], bool] | None = None,
+              choice: str = "") -> Static:
     """An "as this enters" / "enters with" / "enters tapped" effect of the object itself: a
-    replacement effect on the event that puts it onto the battlefield (CR 614.1c-d, 614.12)."""
+    replacement effect on the event that puts it onto the battlefield (CR 614.1c-d, 614.12).
+    `choice` names the choice it makes ("color"), which set-up must then be given."""
 
     def make(game: Game, obj: GameObject | None, data: dict[str, Any]) -> list[ReplacementEffect]:
         kind = EventKind.TOKEN_CREATED if "card" in data and data.get("from") is None else (
@@ -95,7 +97,7 @@ def as_enters(text: str, apply: Callable[[Game, GameObject | None, dict[str, Any
             applies=lambda g, d: kind_filter(d) if kind_filter else True,
             apply=lambda g, d: apply(g, obj, d), outcome=outcome, rules=rules)]
 
-    return Static(text=text, self_etb=make)
+    return Static(text=text, self_etb=make, choice=choice)
 
 
 def until_end_of_turn(game: Game, source: int | None, text: str, layer: str,

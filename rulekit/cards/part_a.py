@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from rulekit.abilities import SpellAbility, Static, Triggered
+from rulekit.arguments import choice_value
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
@@ -111,7 +112,7 @@ behaviour("Calciform Pools")(lambda: [
 def _choose(key: str, default: str, name: str):  # noqa: ANN202
     def apply(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
         choices = dict(data.get("choices") or {})
-        choices[key] = str(game.decide(key, default))
+        choices[key] = choice_value(f"decisions.{key}", key, game.decide(key, default))
         data["choices"] = choices
         return data
     return apply
@@ -124,7 +125,8 @@ def _cavern_restriction(ctx: ProduceContext) -> Any:
 behaviour("Cavern of Souls")(lambda: [
     as_enters("As this land enters, choose a creature type.",
               _choose("creature_type", "Human", "Cavern of Souls"),
-              name="Cavern of Souls: choose a creature type", rules=("614.12",)),
+              name="Cavern of Souls: choose a creature type", rules=("614.12",),
+              choice="creature_type"),
     mana("{T}", Fixed("C"), "{T}: Add {C}."),
     mana("{T}", AnyColor(restriction_of=_cavern_restriction),
          "{T}: Add one mana of any color. Spend this mana only to cast a creature spell of the "
@@ -409,7 +411,7 @@ behaviour("Wild Growth")(lambda: [
 behaviour("Utopia Sprawl")(lambda: [
     enchant("Forest", lambda g, s, o: "Forest" in g.chars(o).subtypes),
     as_enters("As this Aura enters, choose a color.", _choose("color", "G", "Utopia Sprawl"),
-              name="Utopia Sprawl: choose a color", rules=("614.12",)),
+              name="Utopia Sprawl: choose a color", rules=("614.12",), choice="color"),
     Triggered(text="Whenever enchanted Forest is tapped for mana, its controller adds an "
               "additional one mana of the chosen color.", on=frozenset({EventKind.MANA_ADDED}),
               match=_tapped_for_mana_enchanted, effect=_add("chosen"), mana=True,

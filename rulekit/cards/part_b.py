@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from rulekit.abilities import SpellAbility, Static, TargetSpec, Triggered
+from rulekit.arguments import choice_value
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
@@ -237,7 +238,8 @@ behaviour("Smuggler's Copter")(lambda: [
 # ------------------------------------------------------------ Metallic Mimic
 def _choose_type(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
     choices = dict(data.get("choices") or {})
-    choices["creature_type"] = str(game.decide("creature_type", "Shapeshifter"))
+    choices["creature_type"] = choice_value("decisions.creature_type", "creature_type",
+                                            game.decide("creature_type", "Shapeshifter"))
     return {**data, "choices": choices}
 
 
@@ -285,7 +287,8 @@ def _mimic_counters(game: Any, source: Any) -> list[ReplacementEffect]:
 
 behaviour("Metallic Mimic")(lambda: [
     as_enters("As this creature enters, choose a creature type.", _choose_type,
-              name="Metallic Mimic: choose a creature type", rules=("614.12",)),
+              name="Metallic Mimic: choose a creature type", rules=("614.12",),
+              choice="creature_type"),
     static_effects("This creature is the chosen type in addition to its other types.",
                    _mimic_is_type),
     static_replacements("Each other creature you control of the chosen type enters with an "

@@ -37,7 +37,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from rulekit.display.escape import html_text
 from rulekit.display.tables import TABLE_CSS_TEXT, board, event_rows, pools, stack, to_html
-from rulekit.errors import RulesError
+from rulekit.errors import RulesError, UsageError
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -450,7 +450,7 @@ class Sandbox:
             game = resolve_scenario(game).game_at(0)
         self.game: Game = game
         self.history = history
-        self.last_error: RulesError | None = None
+        self.last_error: RulesError | UsageError | None = None
         self._start = len(game.actions)
         self._marks: list[int] = []  # len(game.actions) before each click that changed the game
         self._mark_log = len(game.log)
@@ -673,12 +673,13 @@ class Sandbox:
 
     # -- doing things
     def _run(self, fn: Callable[[], Any]) -> bool:
-        """Run one click's engine calls; on RulesError show it and leave the game as it was."""
+        """Run one click's engine calls; on RulesError (or a UsageError: a control given a value
+        that means nothing) show it and leave the game as it was."""
         g = self.game
         before, log_before = len(g.actions), len(g.log)
         try:
             fn()
-        except RulesError as err:
+        except (RulesError, UsageError) as err:
             if len(g.actions) != before:  # a click made of several actions: take all back
                 g.undo(len(g.actions) - before)
             self.last_error = err

@@ -345,8 +345,14 @@ class _Validator:
         return value.casefold() in {n.casefold() for n in catalog()}
 
     def new_label(self, path: Path_, label: str, card_name: str) -> None:
+        from rulekit.cards import card
+
         if label in self.labels:
             self.fail(path, f"the label {label!r} is used twice")
+        if self.is_card(label) and card(label).name != card_name:
+            self.fail(path, f"the label {label!r} is also the name of the card "
+                            f"{card(label).name!r}, but it labels {card_name}: a step naming "
+                            f"{label!r} could mean either; choose another label")
         self.labels[label] = card_name
 
     def ref(self, path: Path_, value: str, *, players: bool = False) -> None:

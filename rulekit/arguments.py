@@ -1,0 +1,340 @@
+"""What each action takes, declared once and checked before the action runs.
+
+`Game.perform` checks a call against `ACTION_ARGS` before anything happens: an unknown argument,
+a missing one, a value of the wrong type or one that means nothing (a step that doesn't exist,
+an object id that isn't in the game) raises `UsageError` naming the argument, so the rules code
+only ever sees well-formed values. What the rules forbid is left to the rules code (`RulesError`).
+The scenario runner, the sandbox and the fuzz tests call actions by these names.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulekit.decisions import DECISIONS, OBJECT_DECISIONS
+from rulekit.errors import UsageError
+from rulekit.state import Step, Zone
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+
+Check = Callable[["Game", str, Any], Any]
+"""(game, argument name, value) -> the value in its canonical form, or raise UsageError."""
+
+SETUP_ZONES = ("battlefield", "hand", "graveyard", "exile", "library")
+"""Where set-up can put a card (the stack is reached only by casting or activating)."""
+
+MANA_LETTERS = "WUBRGC"
+STATUS_FLAGS = ("tapped", "sick", "token", "attacking")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument of an action: how it is checked, and whether the call must give it."""
+
+    check: Check
+    required: bool = False
+
+
+def _hint(value: str, options: list[str]) -> str:
+    close = difflib.get_close_matches(value, options, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ------------------------------------------------------------------ checks
+def integer(game: Game, name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(name, f"expected a whole number, got {_show(value)}")
+    return value
+
+
+def boolean(game: Game, name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise UsageError(name, f"expected True or False, got {_show(value)}")
+    return value
+
+
+def text(game: Game, name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise UsageError(name, f"expected a non-empty string, got {_show(value)}")
+    return value
+
+
+def object_id(game: Game, name: str, value: Any) -> int:
+    """An object in this game, given as an id, "#id" or the object itself."""
+    from rulekit.state import GameObject
+
+    if isinstance(value, GameObject):
+        value = value.id
+    elif isinstance(value, str) and value.lstrip("#").isdigit():
+        value = int(value.lstrip("#"))
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(name, f"expected an object id (a whole number), got {_show(value)}")
+    if value not in game.state.objects:
+        raise UsageError(name, f"there is no object #{value} in this game")
+    return value
+
+
+def object_ids(game: Game, name: str, value: Any) -> list[int]:
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise UsageError(name, f"expected a list of object ids, got {_show(value)}")
+    return [object_id(game, f"{name}[{i}]", v) for i, v in enumerate(value)]
+
+
+def player(game: Game, name: str, value: Any) -> str:
+    players = list(game.state.players)
+    if not isinstance(value, str) or value not in game.state.players:
+        hint = _hint(value, players) if isinstance(value, str) else ""
+        raise UsageError(name, f"there is no player called {_show(value)} (players: "
+                               f"{', '.join(players)}){hint}")
+    return value
+
+
+def step(game: Game, name: str, value: Any) -> str:
+    if isinstance(value, Step):
+        return value.value
+    names = [s.value for s in Step]
+    if not isinstance(value, str) or value not in names:
+        hint = _hint(value, names) if isinstance(value, str) else ""
+        raise UsageError(name, f"{_show(value)} is not a step; steps are: {', '.join(names)}"
+                               f"{hint}")
+    return value
+
+
+def setup_zone(game: Game, name: str, value: Any) -> str:
+    if isinstance(value, Zone):
+        value = value.value
+    if not isinstance(value, str) or value not in SETUP_ZONES:
+        hint = _hint(value, list(SETUP_ZONES)) if isinstance(value, str) else ""
+        raise UsageError(name, f"{_show(value)} is not a zone set-up can put a card in; use one "
+                               f"of: {', '.join(SETUP_ZONES)}{hint}")
+    return value
+
+
+def card_name(game: Game, name: str, value: Any) -> str:
+    from rulekit.cards import card
+
+    if not isinstance(value, str):
+        raise UsageError(name, f"expected a card name, got {_show(value)}")
+    try:
+        return card(value).name
+    except LookupError as err:
+        raise UsageError(name, str(err).strip('"')) from None
+
+
+def mana_symbols(game: Game, name: str, value: Any) -> str:
+    """Mana as letters, braces optional: "G", "{R}{R}{G}", "wu"."""
+    bare = value.replace("{", "").replace("}", "").upper() if isinstance(value, str) else None
+    if not bare or any(c not in MANA_LETTERS for c in bare):
+        raise UsageError(name, f"{_show(value)} is not mana; write it with the letters W U B R G "
+                               "C, for example 'G' or '{R}{G}'")
+    return value
+
+
+def counters(game: Game, name: str, value: Any) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise UsageError(name, f"expected {{counter kind: how many}}, got {_show(value)}")
+    out: dict[str, int] = {}
+    for kind, n in value.items():
+        if not isinstance(kind, str) or not kind:
+            raise UsageError(name, f"a counter kind is a name like '+1/+1', got {_show(kind)}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise UsageError(f"{name}[{kind!r}]", f"expected how many counters (a whole number, 0 "
+                                                  f"or more), got {_show(n)}")
+        if n:
+            out[kind] = n
+    return out
+
+
+COLORS = "WUBRG"
+
+
+def choice_value(name: str, key: str, value: Any) -> str:
+    """A choice made as a permanent enters: a color letter, or a creature type's name."""
+    if key == "color":
+        letter = value.strip("{}").upper() if isinstance(value, str) else None
+        if not letter or letter not in COLORS or len(letter) != 1:
+            raise UsageError(name, f"{_show(value)} is not a color; choose one of W U B R G")
+        return letter
+    if not isinstance(value, str) or not value.strip():
+        raise UsageError(name, f"expected a name, got {_show(value)}")
+    return value
+
+
+def choices(game: Game, name: str, value: Any) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise UsageError(name, f"expected {{choice: value}} with text values, got {_show(value)}")
+    return dict(value)
+
+
+def targets(game: Game, name: str, value: Any) -> list[int | str]:
+    """Objects (ids) or players (names)."""
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise UsageError(name, f"expected a list of targets, got {_show(value)}")
+    out: list[int | str] = []
+    for i, v in enumerate(value):
+        if isinstance(v, str) and not v.lstrip("#").isdigit():
+            out.append(player(game, f"{name}[{i}]", v))
+        else:
+            out.append(object_id(game, f"{name}[{i}]", v))
+    return out
+
+
+def blocks(game: Game, name: str, value: Any) -> dict[str, int]:
+    """{blocker: attacker}; kept with string keys so an action record is plain JSON."""
+    if not isinstance(value, dict):
+        raise UsageError(name, f"expected {{blocker id: attacker id}}, got {_show(value)}")
+    return {str(object_id(game, f"{name} key", k)): object_id(game, f"{name}[{k!r}]", v)
+            for k, v in value.items()}
+
+
+def pool_mana(game: Game, name: str, value: Any) -> list[dict[str, str]]:
+    """Set-up mana: [{"type": "C", "restriction": "powerstone"}, ...]."""
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise UsageError(name, f"expected a list of mana like {{'type': 'G'}}, got {_show(value)}")
+    out = []
+    for i, m in enumerate(value):
+        where = f"{name}[{i}]"
+        if not isinstance(m, dict) or not set(m) <= {"type", "restriction", "creature_type"}:
+            raise UsageError(where, "expected {'type': one of W U B R G C, optional "
+                                    f"'restriction' and 'creature_type'}}, got {_show(m)}")
+        kind = m.get("type")
+        if not isinstance(kind, str) or len(kind) != 1 or kind not in MANA_LETTERS:
+            raise UsageError(f"{where}.type", f"{_show(kind)} is not a type of mana; use one of "
+                                              "W U B R G C")
+        restriction = m.get("restriction")
+        if restriction not in (None, "", "powerstone", "cavern"):
+            raise UsageError(f"{where}.restriction", f"{_show(restriction)} is not a mana "
+                                                     "restriction; use 'powerstone' or 'cavern'")
+        if "creature_type" in m and not isinstance(m["creature_type"], str):
+            raise UsageError(f"{where}.creature_type", "expected a creature type name")
+        out.append(dict(m))
+    return out
+
+
+def optional(check: Check) -> Check:
+    """`check`, or None (the action's default)."""
+    def checked(game: Game, name: str, value: Any) -> Any:
+        return None if value is None else check(game, name, value)
+    return checked
+
+
+def at_least(low: int) -> Check:
+    def checked(game: Game, name: str, value: Any) -> int:
+        n = integer(game, name, value)
+        if n < low:
+            raise UsageError(name, f"expected a whole number of at least {low}, got {n}")
+        return n
+    return checked
+
+
+def whole_number_x(game: Game, name: str, value: Any) -> int:
+    """X is a number; a negative X is the rules' business (CR 107.3), not a malformed call."""
+    return integer(game, name, value)
+
+
+# --------------------------------------------------------------- the spec
+_OBJECT = Param(object_id, required=True)
+
+ACTION_ARGS: dict[str, dict[str, Param]] = {
+    "add": {"card": Param(card_name, True), "player": Param(player, True),
+            "zone": Param(setup_zone), **{f: Param(boolean) for f in STATUS_FLAGS},
+            "counters": Param(counters), "choices": Param(choices),
+            "attached_to": Param(optional(object_id)), "owner": Param(optional(player)),
+            "position": Param(optional(lambda g, n, v: _position(n, v)))},
+    "set_turn": {"turn": Param(optional(at_least(1))), "active": Param(optional(player)),
+                 "step": Param(optional(step))},
+    "set_life": {"player": Param(player, True), "life": Param(integer, True)},
+    "set_pool": {"player": Param(player, True), "mana": Param(pool_mana, True)},
+    "play_land": {"object": _OBJECT},
+    "cast": {"object": _OBJECT, "x": Param(optional(whole_number_x)), "targets": Param(targets)},
+    "activate": {"object": _OBJECT, "ability": Param(optional(at_least(0))),
+                 "mana": Param(optional(mana_symbols)), "x": Param(optional(whole_number_x)),
+                 "targets": Param(targets), "sacrifice": Param(optional(object_id)),
+                 "tap": Param(optional(object_id))},
+    "tap_for_mana": {"object": _OBJECT, "mana": Param(optional(mana_symbols))},
+    "pass_priority": {},
+    "resolve": {},
+    "advance": {"to": Param(optional(step))},
+    "next_turn": {},
+    "destroy": {"objects": Param(object_ids, True)},
+    "exile": {"objects": Param(object_ids, True)},
+    "gain_control": {"object": _OBJECT, "player": Param(player, True),
+                     "until_end_of_turn": Param(boolean)},
+    "declare_attackers": {"attackers": Param(object_ids), "exert": Param(object_ids)},
+    "declare_blockers": {"blocks": Param(blocks, True)},
+}
+"""Action name -> its arguments. The `Game` methods and the scenario runner call these."""
+
+def _position(name: str, value: Any) -> str:
+    if value not in ("top", "bottom"):
+        raise UsageError(name, f"a library position is 'top' or 'bottom', got {_show(value)}")
+    return value
+
+
+def check_call(game: Game, action: str, kwargs: dict[str, Any],
+               decisions: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """The call's arguments and decisions in canonical form, or UsageError naming what is
+    wrong. Runs before the action, so a malformed call changes nothing."""
+    spec = ACTION_ARGS.get(action)
+    if spec is None:
+        raise UsageError("action", f"{_show(action)} is not an action; actions are: "
+                                   f"{', '.join(ACTION_ARGS)}"
+                                   f"{_hint(action, list(ACTION_ARGS)) if isinstance(action, str) else ''}")
+    unknown = [k for k in kwargs if k not in spec]
+    if unknown:
+        takes = ", ".join(spec) or "no arguments"
+        raise UsageError(unknown[0], f"{action} takes {takes}"
+                                     f"{_hint(unknown[0], list(spec))}")
+    answers = check_decisions(game, decisions)
+    missing = [k for k, p in spec.items() if p.required and kwargs.get(k) is None]
+    if missing:
+        raise UsageError(missing[0], f"{action} needs {missing[0]}")
+    # None means "the action's default", so it is left out (and out of the replay record)
+    checked = {k: spec[k].check(game, k, v) for k, v in kwargs.items() if v is not None}
+    return checked, answers
+
+
+def _object_form(name: str, value: Any) -> int:
+    """An object named by a decision: an id or "#id". Whether it exists is checked when the
+    decision is used (the object may be made by the action itself, like a card just drawn)."""
+    from rulekit.state import GameObject
+
+    if isinstance(value, GameObject):
+        return value.id
+    if isinstance(value, str) and value.lstrip("#").isdigit():
+        return int(value.lstrip("#"))
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(name, f"expected an object id, got {_show(value)}")
+    return value
+
+
+def check_decisions(game: Game, decisions: dict[str, Any] | None) -> dict[str, list[Any]]:
+    """Known keys only (a misspelled key is never ignored); object answers must be object
+    ids ("no" declines a copy)."""
+    if decisions is None:
+        return {}
+    if not isinstance(decisions, dict):
+        raise UsageError("decisions", f"expected {{key: answer}}, got {_show(decisions)}")
+    out: dict[str, list[Any]] = {}
+    for key, answers in decisions.items():
+        if key not in DECISIONS:
+            raise UsageError(f"decisions.{key}" if isinstance(key, str) else "decisions",
+                             f"no decision is called {_show(key)}; decisions are: "
+                             f"{', '.join(DECISIONS)}"
+                             f"{_hint(key, list(DECISIONS)) if isinstance(key, str) else ''}")
+        listed = list(answers) if isinstance(answers, (list, tuple)) else [answers]
+        if key in OBJECT_DECISIONS:
+            listed = [a if key == "copy" and a in (None, False, "no", "none")
+                      else _object_form(f"decisions.{key}", a) for a in listed]
+        out[key] = listed
+    return out
