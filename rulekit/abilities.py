@@ -62,6 +62,7 @@ class Activated(Ability):
     sorcery_speed: bool = False
     condition: Callable[[Game, GameObject], str | None] | None = None  # None = may activate
     rules: tuple[str, ...] = ()
+    makes_token_copy: bool = False  # "create a token that's a copy of ..." (the sandbox's copy button)
 
 
 @dataclass(frozen=True, eq=False)

@@ -5,6 +5,7 @@ an illegal click shows the RulesError and changes nothing)."""
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import ipywidgets as widgets
 import pytest
@@ -233,7 +234,7 @@ def test_sandbox_undo_takes_back_the_last_click_only():
     sandbox.tap_button.click()
     sandbox.undo_button.click()
     assert game.snapshot_json() == start and game.pool("Alice") == []
-    assert "Undone" in sandbox.message.value
+    assert "Undone: Alice taps Forest" in sandbox.message.value  # says what was undone
 
 
 def test_sandbox_destroys_several_artifacts_at_once():
@@ -284,7 +285,7 @@ def test_sandbox_attacks_and_exerts_then_watches_the_untap_step():
     sandbox.attack_button.click()
     assert sandbox.last_error is None, sandbox.message.value
     assert game.obj(initiate.id).attacking and game.obj(initiate.id).tapped
-    assert "won't untap in Alice's next untap step" in sandbox.tables.value
+    assert "won't untap in Alice's next untap step" in unescape(sandbox.tables.value)
     sandbox.resolve_button.click()  # the exert trigger
     sandbox.turn_button.click()  # Bob's turn
     sandbox.turn_button.click()  # Alice's: exerted, it doesn't untap (CR 701.43a)

@@ -32,9 +32,11 @@ def mana(cost: str, production: Production, text: str,
 
 def activated(cost: str, text: str, effect: Callable[[Resolution], None], *,
               target: TargetSpec | None = None, sorcery_speed: bool = False,
-              condition: Callable[[Game, GameObject], str | None] | None = None) -> Activated:
+              condition: Callable[[Game, GameObject], str | None] | None = None,
+              makes_token_copy: bool = False) -> Activated:
     return Activated(text=text, cost=Cost.parse(cost) if cost else Cost(), effect=effect,
-                     target=target, sorcery_speed=sorcery_speed, condition=condition)
+                     target=target, sorcery_speed=sorcery_speed, condition=condition,
+                     makes_token_copy=makes_token_copy)
 
 
 def enters(text: str, effect: Callable[[Resolution], None], *,

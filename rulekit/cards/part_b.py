@@ -403,7 +403,8 @@ behaviour("Kiki-Jiki, Mirror Breaker")(lambda: [
               _copy_with_haste,
               target=target("target nonlegendary creature you control",
                             lambda g, s, o: _creature_you_control(g, s, o)
-                            and "Legendary" not in g.chars(o).supertypes)),
+                            and "Legendary" not in g.chars(o).supertypes),
+              makes_token_copy=True),
 ])
 
 

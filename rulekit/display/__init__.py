@@ -1,4 +1,4 @@
-"""Views of the engine that need optional libraries: Graphviz diagrams of the causal log.
+"""Views of the engine: diagrams of the causal log (graphviz), tables, widgets, plain rows.
 
 The core (`rulekit.game`, `rulekit.events`) never imports this package at import time; its
 rich-display hooks (`Game._repr_mimebundle_`, `EventLog._repr_mimebundle_`) import it lazily.
@@ -13,16 +13,21 @@ rich-display hooks (`Game._repr_mimebundle_`, `EventLog._repr_mimebundle_`) impo
 True
 """
 
-from rulekit.display.dot import (
-    INSTALL_MESSAGE,
-    ROLES,
-    FlowDiagram,
-    GraphvizMissing,
-    log_diagram,
-    mimebundle,
-    render_svg,
-    scenario_diagram,
-)
+from typing import Any
+
+_FROM_DOT = ("INSTALL_MESSAGE", "ROLES", "FlowDiagram", "GraphvizMissing", "log_diagram",
+             "mimebundle", "render_svg", "scenario_diagram")
+
+
+def __getattr__(name: str) -> Any:
+    """The diagram names, imported on first use: `rulekit.display.rows` and the sandbox model
+    must import without the graphviz package (they run in a browser, CR-faithful and stdlib-only)."""
+    if name in _FROM_DOT:
+        from rulekit.display import dot
+
+        return getattr(dot, name)
+    raise AttributeError(f"module 'rulekit.display' has no attribute {name!r}")
+
 
 __all__ = [
     "INSTALL_MESSAGE", "ROLES", "FlowDiagram", "GraphvizMissing", "build_all", "log_diagram",

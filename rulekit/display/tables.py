@@ -24,24 +24,25 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from rulekit.mana import pool_text
+from rulekit.display.rows import (
+    BOARD_COLUMNS,
+    Table,
+    board_table,
+    events_table,
+    pools_table,
+    stack_table,
+)
 
 if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
 
     from rulekit.events import Event
     from rulekit.game import Game
-    from rulekit.state import GameObject
 
 __all__ = [
     "BOARD_COLUMNS", "board", "event_rows", "events", "pools", "stack", "styled", "to_html",
     "TABLE_CSS", "TABLE_CSS_TEXT",
 ]
-
-# columns every board table has; "owner", "token", "exerted" and "attacking" are added only
-# when some permanent needs them (a borrowed creature, a token, an exerted or attacking one)
-BOARD_COLUMNS = ["id", "card", "controller", "tapped", "summoning sick", "counters",
-                 "attached to", "P/T"]
 
 # Projector-friendly table style: >= 18px type, black on white, a dark header row, clear grid.
 TABLE_CSS: list[dict[str, Any]] = [
@@ -69,134 +70,29 @@ TABLE_CSS_TEXT = "".join(
 _uuids = itertools.count(1)
 
 
-# ------------------------------------------------------------------ helpers
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "no"
-
-
-def _counters(obj: GameObject) -> str:
-    return ", ".join(f"{n} × {kind}" for kind, n in sorted(obj.counters.items()) if n)
-
-
-def _card_text(game: Game, obj: GameObject) -> str:
-    """The permanent's name now; a nontoken object copying something says what it really is."""
-    name = game.chars(obj).name
-    if not obj.token and name != obj.card.name:
-        return f"{name} ({obj.card.name} copying it)"
-    return name
-
-
-def _seat(game: Game) -> dict[str, int]:
-    return {name: i for i, name in enumerate(game.state.players)}
-
-
 # ------------------------------------------------------------------ views
+def _frame(table: Table) -> pd.DataFrame:
+    return pd.DataFrame(list(table.rows), columns=list(table.columns))
+
+
 def board(game: Game) -> pd.DataFrame:
-    """One row per permanent on the battlefield, sorted by controller (in seat order) then id.
-
-    Columns: id, card, controller, [owner — only when some permanent's owner differs, blank
-    where it is the controller], [token], tapped ("yes"/"no"), summoning sick ("yes"/"no" for
-    creatures, blank otherwise; "no (haste)" when haste lets it act anyway), counters,
-    attached to, P/T, and [exerted], [attacking] when any permanent is."""
-    from rulekit.paying import summoning_sick
-
-    seat = _seat(game)
-    perms = sorted(game.permanents(),
-                   key=lambda o: (seat.get(game.controller_of(o), len(seat)),
-                                  game.controller_of(o), o.id))
-    rows = []
-    for obj in perms:
-        chars = game.chars(obj)
-        controller = game.controller_of(obj)
-        creature = chars.is_a("Creature")
-        if not creature:
-            sick = ""
-        elif obj.sick and not summoning_sick(game, obj):
-            sick = "no (haste)"
-        else:
-            sick = _yes(obj.sick)
-        host = obj.attached_to
-        rows.append({
-            "id": obj.id,
-            "card": _card_text(game, obj),
-            "controller": controller,
-            "owner": obj.owner if obj.owner != controller else "",
-            "token": "token" if obj.token else "",
-            "tapped": _yes(obj.tapped),
-            "summoning sick": sick,
-            "counters": _counters(obj),
-            "attached to": game.describe(host) if host is not None else "",
-            "P/T": chars.pt if creature else "",
-            "exerted": (f"won't untap in {obj.skip_untap_for}'s next untap step"
-                        if obj.skip_untap_for else ""),
-            "attacking": "attacking" if obj.attacking else "",
-        })
-    columns = list(BOARD_COLUMNS)
-    optional = {"owner": 3, "token": 4}
-    for name, at in optional.items():
-        if any(r[name] for r in rows):
-            columns.insert(min(at, len(columns)), name)
-    for name in ("exerted", "attacking"):
-        if any(r[name] for r in rows):
-            columns.append(name)
-    return pd.DataFrame(rows, columns=columns)
+    """One row per permanent on the battlefield (see `rulekit.display.rows.board_table`)."""
+    return _frame(board_table(game))
 
 
 def pools(game: Game) -> pd.DataFrame:
-    """One row per player (seat order): player, life, mana pool (restrictions in words), and
-    whose turn it is / who has priority."""
-    state = game.state
-    rows = []
-    for name, player in state.players.items():
-        notes = []
-        if name == state.active:
-            notes.append(f"active player (turn {state.turn}, {state.step.label})")
-        if name == state.priority:
-            notes.append("has priority")
-        rows.append({"player": name, "life": player.life, "mana pool": pool_text(player.pool),
-                     "turn": ", ".join(notes)})
-    return pd.DataFrame(rows, columns=["player", "life", "mana pool", "turn"])
+    """One row per player: life, mana pool, turn and priority (see `rows.pools_table`)."""
+    return _frame(pools_table(game))
 
 
 def stack(game: Game) -> pd.DataFrame:
-    """The stack, top first: position (1 = top, resolves first), what it is, its kind,
-    controller and targets. Empty (with these columns) when the stack is empty."""
-    items = list(reversed(game.state.stack))
-    rows = []
-    for pos, item in enumerate(items, start=1):
-        targets = ", ".join(game.target_text(t) for t in item.targets)
-        rows.append({"position": "1 (top)" if pos == 1 else str(pos), "spell or ability": item.text,
-                     "kind": item.kind, "controller": item.controller, "targets": targets})
-    return pd.DataFrame(rows, columns=["position", "spell or ability", "kind", "controller",
-                                       "targets"])
-
-
-_CAUSE_WORDS = {
-    "action": "a player's action",
-    "cost": "paying a cost",
-    "ability": "an ability or spell resolving",
-    "trigger": "a triggered ability",
-    "replacement": "a replacement effect",
-    "note": "a rule note",
-    "sba": "a state-based action",
-    "turn": "a turn-based action",
-    "rule": "a game rule",
-}
+    """The stack, top first (see `rows.stack_table`); no rows when it is empty."""
+    return _frame(stack_table(game))
 
 
 def event_rows(game: Game, evs: list[Event]) -> pd.DataFrame:
-    """The events `evs` as a table (see `events`)."""
-    rows = []
-    for e in evs:
-        cause = _CAUSE_WORDS.get(e.cause.value, e.cause.value)
-        if e.parent is not None:
-            cause += f" (from #{e.parent})"
-        what = e.text
-        if e.applied:
-            what += " [changed by " + ", ".join(a.effect for a in e.applied) + "]"
-        rows.append({"id": e.id, "what": what, "caused by": cause,
-                     "rules": ", ".join(f"CR {r}" for r in e.rules)})
-    return pd.DataFrame(rows, columns=["id", "what", "caused by", "rules"])
+    """The events `evs` as a table (see `rows.events_table`)."""
+    return _frame(events_table(evs))
 
 
 def events(game: Game, since: int = 0, *, priority: bool = False) -> pd.DataFrame:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -420,40 +419,39 @@ class Stepper:
 
 
 # ------------------------------------------------------------------ Sandbox
-_NO_TARGET = ""
-_MANA_CHOICES = ["W", "U", "B", "R", "G", "C"]
-
-
-def _mana_choice(text: str) -> str | None:
-    """What the mana box says, as the engine's `mana` choice: "{W}{U}", "w, u" -> "WU"; empty
-    -> None (the ability's own default)."""
-    letters = re.sub(r"[\s{},;/+]", "", text or "").upper()
-    return letters or None
-
-
 class Sandbox:
-    """A live game driven by buttons (needs a running kernel).
+    """A live game driven by buttons (needs a running kernel): the ipywidgets front-end of
+    `rulekit.sandbox.SandboxModel`, which decides what the controls are and what they do.
 
     `Sandbox(game)` plays on that `Game` (changing it); `Sandbox(scenario_or_path)` starts from
     a fresh copy of a scenario's set-up. Every control is an attribute so tests can drive it
     (`sandbox.permanent.value = 3; sandbox.tap_button.click()`). After each click the tables
     and the diagram of the last `history` actions are redrawn; an illegal move shows the
-    `RulesError` in `message` (`last_error` keeps it) and the game is unchanged."""
+    refusal in `message` (`last_error` keeps it) and the game is unchanged."""
+
+    # widget attribute -> the model's field or control name
+    FIELD_WIDGETS = {"permanent": "permanent", "mana_type": "mana", "ability": "ability",
+                     "target": "target", "x_value": "x", "hand_card": "hand_card",
+                     "attackers": "attackers", "exert": "exert", "copy_target": "copy_target",
+                     "destroy_select": "to_destroy"}
+    BUTTONS = {"tap": "tap_button", "activate": "activate_button", "cast": "cast_button",
+               "combat": "combat_button", "attack": "attack_button", "copy": "copy_button",
+               "destroy": "destroy_button", "pass": "pass_button", "resolve": "resolve_button",
+               "step": "step_button", "turn": "turn_button", "undo": "undo_button",
+               "reset": "reset_button"}
 
     def __init__(self, game: Game | Scenario | str | os.PathLike[str] | None = None, *,
                  history: int = 3, title: str = "Sandbox") -> None:
         from rulekit.game import Game
+        from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
 
         if game is None:
             game = Game(["Alice", "Bob"])
         elif not isinstance(game, Game):
             game = resolve_scenario(game).game_at(0)
-        self.game: Game = game
+        self.model = SandboxModel(game, history=history)
         self.history = history
         self.last_error: RulesError | UsageError | None = None
-        self._start = len(game.actions)
-        self._marks: list[int] = []  # len(game.actions) before each click that changed the game
-        self._mark_log = len(game.log)
 
         w = widgets
         # shared Layouts and styles: every widget model goes to the browser (and into an
@@ -464,110 +462,47 @@ class Sandbox:
                 "style": w.ButtonStyle(font_size="18px")}
         plain = w.Layout()
         html_style = HTMLStyle()
-        self.permanent = w.Dropdown(description="Permanent", style=label, layout=wide,
-                                    tooltip="The permanent to tap or whose ability to activate")
-        self.mana_type = w.Combobox(options=_MANA_CHOICES, value="", ensure_option=False,
-                                    description="Mana", placeholder="W U B R G C, or e.g. WU",
-                                    style=_LABEL, layout=wide,
-                                    tooltip="Which mana to make when there is a choice: one of "
-                                    "W U B R G C, or several for 'any combination' (e.g. WU); "
-                                    "leave empty for the ability's default")
-        self.tap_button = w.Button(**look, description="Tap for mana", button_style="primary",
-                                   tooltip="Activate a mana ability of the permanent that has "
-                                   "{T} in its cost (CR 106.12)")
-        self.ability = w.Dropdown(description="Ability", style=label, layout=wide,
-                                  tooltip="An activated ability of the chosen permanent")
-        self.target = w.Dropdown(description="Target", style=label, layout=wide,
-                                 tooltip="A target for the spell, ability or trigger; or the "
-                                 "permanent an ability's cost taps or sacrifices (Springleaf "
-                                 "Drum, Gilded Goose)")
-        self.x_value = w.BoundedIntText(value=0, min=0, max=20, description="X",
-                                        style=label, layout=w.Layout(width="140px"),
-                                        tooltip="The value of X, if the cost has {X}")
-        self.activate_button = w.Button(**look, description="Activate", button_style="primary",
-                                        tooltip="Activate the chosen ability (its cost may "
-                                        "include {T} or {Q})")
-        self.hand_card = w.Dropdown(description="Card in hand", style=label, layout=wide,
-                                    tooltip="A card in a hand to cast (or, for a land, play)")
-        self.cast_button = w.Button(**look, description="Cast / play it", button_style="primary",
-                                    tooltip="Cast the card, paying from the mana pool (tap for "
-                                    "mana first), with the X and target chosen above; a land "
-                                    "is played instead")
-        self.attackers = w.SelectMultiple(description="Attackers", style=label, rows=4,
-                                          layout=wide,
-                                          tooltip="Creatures to declare as attackers "
-                                          "(Ctrl/Shift + click or arrows to choose several)")
-        self.exert = w.SelectMultiple(description="Exert", style=label, rows=4, layout=wide,
-                                      tooltip="Attackers to exert as they are declared "
-                                      "(CR 701.43)")
-        self.attack_button = w.Button(**look, description="Declare attackers",
-                                      button_style="danger",
-                                      tooltip="Declare the chosen attackers, exerting the "
-                                      "chosen ones (only at the start of the declare attackers "
-                                      "step, CR 508.1)")
-        self.combat_button = w.Button(**look, description="Go to declare attackers",
-                                      tooltip="Pass priority until the declare attackers step")
-        self.copy_target = w.Dropdown(description="Copy which creature", style=label,
-                                      layout=wide, tooltip="The creature the token will copy")
-        self.copy_button = w.Button(**look, description="Create a token copy",
-                                    button_style="primary",
-                                    tooltip="Activate the token-copy ability of a permanent you "
-                                    "control (like Kiki-Jiki, Mirror Breaker) and let it resolve")
-        self.destroy_select = w.SelectMultiple(
-            description="Destroy together", style=label, rows=5, layout=wide,
-            tooltip="Permanents (for example artifacts) to destroy at the same time "
-            "(Ctrl/Shift + click or arrows to choose several)")
-        self.destroy_button = w.Button(**look, description="Destroy them at once",
-                                       button_style="danger",
-                                       tooltip="Destroy every chosen permanent at the same time "
-                                       "(CR 701.8): leaves-the-battlefield abilities see all of "
-                                       "them (CR 603.10a)")
-        self.pass_button = w.Button(**look, description="Pass priority",
-                                    tooltip="The player with priority passes (CR 117.3d)")
-        self.resolve_button = w.Button(**look, description="Resolve top of stack",
-                                       tooltip="All players pass: the top of the stack resolves")
-        self.step_button = w.Button(**look, description="Next step",
-                                    tooltip="Pass priority until the next step begins")
-        self.turn_button = w.Button(**look, description="Next turn",
-                                    tooltip="Go to the next turn's main phase: watch the untap "
-                                    "step (CR 502.3)")
-        self.undo_button = w.Button(**look, description="Undo", button_style="warning",
-                                    tooltip="Take back the last click (the game is replayed "
-                                    "without it)")
+        by_field: dict[str, widgets.Widget] = {}
+        for attr, name in self.FIELD_WIDGETS.items():
+            f = FIELDS[name]
+            common = {"description": f.label, "tooltip": f.help, "style": label}
+            if f.kind == "choice":
+                made = w.Dropdown(layout=wide, **common)
+            elif f.kind == "multi":
+                made = w.SelectMultiple(rows=5 if name == "to_destroy" else 4, layout=wide,
+                                        **common)
+            elif f.kind == "number":
+                made = w.BoundedIntText(value=0, min=f.low, max=f.high,
+                                        layout=w.Layout(width="140px"), **common)
+            else:
+                made = w.Combobox(options=[v for _, v in f.options], value="",
+                                  ensure_option=False, placeholder=f.placeholder, layout=wide,
+                                  **{**common, "style": _LABEL})
+            setattr(self, attr, made)
+            by_field[name] = made
+        by_control: dict[str, widgets.Widget] = {}
+        for name, attr in self.BUTTONS.items():
+            c = CONTROLS[name]
+            button = w.Button(**look, description=c.label, tooltip=c.help,
+                              button_style=c.style)
+            button.on_click(lambda _b, name=name: self.click(name))
+            setattr(self, attr, button)
+            by_control[name] = button
         self.message = w.HTML(value="", layout=plain, style=html_style)
         self.message.add_class("rk-message")
         self.tables = w.HTML(layout=plain, style=html_style)
         self.diagram = w.HTML(layout=plain, style=html_style)
+        self.permanent.observe(lambda _c: self._refresh_options(), names="value")
 
-        handlers: list[tuple[widgets.Button, Callable[[], None]]] = [
-            (self.tap_button, self.do_tap), (self.activate_button, self.do_activate),
-            (self.cast_button, self.do_cast),
-            (self.attack_button, self.do_attack), (self.combat_button, self.do_combat),
-            (self.copy_button, self.do_copy), (self.destroy_button, self.do_destroy),
-            (self.pass_button, self.do_pass), (self.resolve_button, self.do_resolve),
-            (self.step_button, self.do_step), (self.turn_button, self.do_turn),
-            (self.undo_button, self.do_undo)]
-        for button, fn in handlers:
-            button.on_click(lambda _b, fn=fn: fn())
-        self.permanent.observe(lambda _c: self._refresh_abilities(), names="value")
-
-        def group(heading: str, *children: widgets.Widget) -> widgets.VBox:
+        def group(heading: str, names: tuple[str, ...]) -> widgets.VBox:
+            parts = [by_field[n] if n in by_field else by_control[n] for n in names]
             box = w.VBox([w.HTML(f"<b style='font-size:19px'>{html_text(heading)}</b>",
-                                 layout=plain, style=html_style), *children], layout=plain)
+                                 layout=plain, style=html_style), *parts], layout=plain)
             box.add_class("rk-sandbox-group")
             return box
 
         row = w.Layout(flex_flow="row wrap", align_items="flex-start")
-        controls = w.HBox([
-            group("Mana and abilities", self.permanent, self.mana_type, self.tap_button,
-                  self.ability, self.target, self.x_value, self.activate_button),
-            group("Spells", self.hand_card, self.cast_button),
-            group("Combat", self.combat_button, self.attackers, self.exert, self.attack_button),
-            group("Copies and destruction", self.copy_target, self.copy_button,
-                  self.destroy_select, self.destroy_button),
-            group("Time", w.HBox([self.pass_button, self.resolve_button], layout=row),
-                  w.HBox([self.step_button, self.turn_button], layout=row), self.undo_button),
-        ], layout=row)
+        controls = w.HBox([group(heading, names) for heading, names in GROUPS], layout=row)
         head = w.HTML(layout=plain, style=html_style,
                       value=f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
                       f"{html_text(title)}</h3><p style='font-size:16px;margin:0 0 6px 0'>"
@@ -579,27 +514,27 @@ class Sandbox:
         self.widget.add_class("rk-sandbox")
         self._refresh()
 
+    @property
+    def game(self) -> Game:
+        return self.model.game
+
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
 
+    def values(self) -> dict[str, Any]:
+        """What the inputs say now, by the model's field names."""
+        return {name: getattr(self, attr).value for attr, name in self.FIELD_WIDGETS.items()}
+
     # -- reading the board into the controls
-    def _label(self, obj: Any) -> str:
-        g = self.game
-        extra = ", tapped" if obj.tapped else ""
-        return f"#{obj.id} {g.chars(obj).name} ({g.controller_of(obj)}{extra})"
-
-    def _permanents(self) -> list[Any]:
-        g = self.game
-        seat = {p: i for i, p in enumerate(g.state.players)}
-        return sorted(g.permanents(), key=lambda o: (seat.get(g.controller_of(o), 99), o.id))
-
     @staticmethod
-    def _set_options(widget: Any, options: list[tuple[str, Any]], *, multi: bool = False) -> None:
+    def _set_options(widget: Any, options: tuple[tuple[str, Any], ...]) -> None:
         values = [v for _, v in options]
-        if multi:
+        if isinstance(widget, widgets.SelectMultiple):
             keep = tuple(v for v in widget.value if v in values)
             widget.options = options
             widget.value = keep
+            return
+        if isinstance(widget, (widgets.Combobox, widgets.BoundedIntText)):
             return
         old = widget.value
         widget.options = options
@@ -608,60 +543,42 @@ class Sandbox:
         elif options:
             widget.value = options[0][1]
 
-    def _refresh(self) -> None:
-        g = self.game
-        perms = self._permanents()
-        perm_options = [(self._label(o), o.id) for o in perms]
-        self._set_options(self.permanent, perm_options)
-        creatures = [o for o in perms if g.chars(o).is_a("Creature")]
-        self._set_options(self.target, [("(no target)", _NO_TARGET)] + perm_options + [
-            (f"player: {p}", p) for p in g.state.players])
-        attackers = [(self._label(o), o.id) for o in creatures
-                     if g.controller_of(o) == g.state.active]
-        self._set_options(self.attackers, attackers, multi=True)
-        self._set_options(self.exert, attackers, multi=True)
-        self._set_options(self.copy_target, [(self._label(o), o.id) for o in creatures])
-        self._set_options(self.destroy_select, perm_options, multi=True)
-        from rulekit.state import Zone
+    def _refresh_options(self) -> None:
+        fields = self.model.fields(self.values())
+        for attr, name in self.FIELD_WIDGETS.items():
+            self._set_options(getattr(self, attr), fields[name].options)
 
-        hand = sorted(g.state.in_zone(Zone.HAND), key=lambda o: o.id)
-        self._set_options(self.hand_card, [
-            (f"#{o.id} {g.chars(o).name} ({o.owner}'s hand)", o.id) for o in hand]
-            or [("(no cards in hand)", -1)])
-        self._refresh_abilities()
+    def _refresh(self) -> None:
+        self._refresh_options()
         self._render()
 
-    def _refresh_abilities(self) -> None:
-        from rulekit.abilities import Activated
-
-        options: list[tuple[str, Any]] = []
-        if self.permanent.value is not None:
-            obj = self.game.obj(self.permanent.value)
-            options = [(a.text, i) for i, a in enumerate(self.game.chars(obj).abilities)
-                       if isinstance(a, Activated)]
-        self._set_options(self.ability, options or [("(no activated abilities)", -1)])
-
     def _render(self) -> None:
-        g = self.game
-        tables = [to_html(board(g), caption="Board", css=False,
-                          empty="No permanents on the battlefield."),
-                  to_html(pools(g), caption="Players: life and mana pools", css=False),
-                  to_html(stack(g), caption="Stack (top first)", css=False,
-                          empty="The stack is empty.")]
+        from rulekit.display.rows import table_html
 
-        new = list(g.log.since(max(self._mark_log, 0)))
-        if self._marks and self._mark_log >= 0:
-            tables.append(_events_details(g, new, title="What your last click did"))
+        g = self.game
+        t = self.model.tables()
+        parts = [table_html(t["board"], caption="Board", empty="No permanents on the "
+                            "battlefield."),
+                 table_html(t["players"], caption="Players: life and mana pools"),
+                 table_html(t["stack"], caption="Stack (top first)",
+                            empty="The stack is empty.")]
+        if "last" in t:
+            last, title = t["last"], "What your last click did"
+            if not last.rows:
+                parts.append(f"<h4>{title}</h4><p class='rk-empty'>No events.</p>")
+            else:
+                flag = " open" if len(last.rows) <= 8 else ""
+                parts.append(f"<details{flag}><summary><h4 style='display:inline'>{title} "
+                             f"({len(last.rows)})</h4></summary>{table_html(last)}</details>")
         self.tables.value = _compact(f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
-                                     f"{''.join(tables)}</div>")
+                                     f"{''.join(parts)}</div>")
         if not self.history:
             self.diagram.value = ""
             return
         from rulekit.display.dot import log_diagram
 
-        n = len(g.actions)
-        since = max(self._start + 1, n - self.history + 1)
-        if n <= self._start:
+        since = self.model.diagram_since()
+        if since is None:
             graph, what = log_diagram(g), "the set-up"
         else:
             graph, what = log_diagram(g, since_action=since), "your last clicks"
@@ -672,137 +589,59 @@ class Sandbox:
             "</div>")
 
     # -- doing things
-    def _run(self, fn: Callable[[], Any]) -> bool:
-        """Run one click's engine calls; on RulesError (or a UsageError: a control given a value
-        that means nothing) show it and leave the game as it was."""
-        g = self.game
-        before, log_before = len(g.actions), len(g.log)
-        try:
-            fn()
-        except (RulesError, UsageError) as err:
-            if len(g.actions) != before:  # a click made of several actions: take all back
-                g.undo(len(g.actions) - before)
-            self.last_error = err
-            self.message.value = (
-                "<div class='rk-error' role='alert'><b>Refused:</b> "
-                f"{html_text(err)}<br>Nothing changed.</div>")
-            return False
-        self.last_error = None
-        self._marks.append(before)
-        self._mark_log = log_before
-        from rulekit.events import EventKind
-
-        done = [e.text for e in g.log.since(log_before)
-                if e.kind is EventKind.ACTION and e.parent is None]
-        self.message.value = ("<div class='rk-done' role='status'><b>Done:</b> "
-                              f"{html_text('; '.join(done) or 'nothing happened')}</div>")
-        self._refresh()
-        return True
-
-    def _need(self, value: Any, what: str) -> Any:
-        if value is None or value == -1 or value == ():
-            raise RulesError(f"choose {what} first")
-        return value
+    def click(self, name: str) -> bool:
+        """Run the model's control `name` with what the inputs say; show the outcome."""
+        outcome = self.model.click(name, self.values())
+        self.last_error = outcome.error  # type: ignore[assignment]
+        text = html_text(outcome.text)
+        if outcome.kind == "refused":
+            self.message.value = ("<div class='rk-error' role='alert'><b>Refused:</b> "
+                                  f"{text}<br>Nothing changed.</div>")
+        elif outcome.kind == "nothing":
+            self.message.value = f"<div class='rk-error' role='alert'>{text}</div>"
+        elif outcome.kind == "undone":
+            self.message.value = f"<div class='rk-done' role='status'>{text}</div>"
+        else:
+            self.message.value = f"<div class='rk-done' role='status'><b>Done:</b> {text}</div>"
+        if outcome.ok:
+            self._refresh()
+        return outcome.ok
 
     def do_tap(self) -> bool:
-        def act() -> None:
-            obj = self._need(self.permanent.value, "a permanent")
-            self.game.tap_for_mana(obj, _mana_choice(self.mana_type.value))
-        return self._run(act)
+        return self.click("tap")
 
     def do_activate(self) -> bool:
-        def act() -> None:
-            obj = self._need(self.permanent.value, "a permanent")
-            index = self._need(self.ability.value, "an ability")
-            ability = self.game.chars(self.game.obj(obj)).abilities[index]
-            has_x = bool(re.search(r"\bX\b", ability.text))  # {X}, "Remove X counters", ...
-            chosen: dict[str, Any] = {}
-            if self.target.value != _NO_TARGET:  # what the cost taps or sacrifices, or a target
-                cost = getattr(ability, "cost", None)
-                key = ("tap" if cost is not None and cost.tap_other else
-                       "sacrifice" if cost is not None and cost.sacrifice else "targets")
-                chosen[key] = [self.target.value] if key == "targets" else self.target.value
-            self.game.activate(obj, index, mana=_mana_choice(self.mana_type.value),
-                               x=self.x_value.value if has_x else None, **chosen)
-        return self._run(act)
+        return self.click("activate")
 
     def do_cast(self) -> bool:
-        def act() -> None:
-            card = self._need(self.hand_card.value, "a card in hand")
-            obj = self.game.obj(card)
-            chars = self.game.chars(obj)
-            if chars.is_a("Land"):
-                self.game.play_land(obj)
-                return
-            has_x = bool(chars.mana_cost.x_count)
-            targets = [self.target.value] if self.target.value != _NO_TARGET else []
-            self.game.cast(obj, x=self.x_value.value if has_x else None, targets=targets)
-        return self._run(act)
+        return self.click("cast")
 
     def do_attack(self) -> bool:
-        def act() -> None:
-            decisions = {}
-            if self.target.value != _NO_TARGET:
-                decisions["target"] = [self.target.value]
-            self.game.declare_attackers(list(self.attackers.value),
-                                        exert=list(self.exert.value), **decisions)
-        return self._run(act)
+        return self.click("attack")
 
     def do_combat(self) -> bool:
-        return self._run(lambda: self.game.advance("declare_attackers"))
-
-    def _copier(self) -> tuple[Any, int]:
-        from rulekit.abilities import Activated
-
-        g = self.game
-        me = g.state.priority
-        for obj in self._permanents():
-            if g.controller_of(obj) != me:
-                continue
-            for i, a in enumerate(g.chars(obj).abilities):
-                if isinstance(a, Activated) and "token that's a copy" in a.text:
-                    return obj, i
-        raise RulesError(f"{me} controls nothing with an ability that creates a token copy: add "
-                         "Kiki-Jiki, Mirror Breaker to the board, or attack with Sandstorm "
-                         "Crasher and exert it")
+        return self.click("combat")
 
     def do_copy(self) -> bool:
-        def act() -> None:
-            target = self._need(self.copy_target.value, "a creature to copy")
-            source, index = self._copier()
-            self.game.activate(source, index, targets=[target])
-            self.game.resolve()
-        return self._run(act)
+        return self.click("copy")
 
     def do_destroy(self) -> bool:
-        def act() -> None:
-            chosen = list(self._need(self.destroy_select.value or None,
-                                     "one or more permanents"))
-            self.game.destroy(chosen)
-        return self._run(act)
+        return self.click("destroy")
 
     def do_pass(self) -> bool:
-        return self._run(self.game.pass_priority)
+        return self.click("pass")
 
     def do_resolve(self) -> bool:
-        return self._run(self.game.resolve)
+        return self.click("resolve")
 
     def do_step(self) -> bool:
-        return self._run(self.game.advance)
+        return self.click("step")
 
     def do_turn(self) -> bool:
-        return self._run(self.game.next_turn)
+        return self.click("turn")
 
     def do_undo(self) -> bool:
-        g = self.game
-        if not self._marks:
-            self.message.value = ("<div class='rk-error' role='alert'>Nothing to undo: this is "
-                                  "the board the sandbox started from.</div>")
-            return False
-        mark = self._marks.pop()
-        g.undo(len(g.actions) - mark)
-        self._mark_log = -1  # no "last click" table until the next click
-        self.last_error = None
-        self.message.value = "<div class='rk-done' role='status'>Undone.</div>"
-        self._refresh()
-        return True
+        return self.click("undo")
+
+    def do_reset(self) -> bool:
+        return self.click("reset")

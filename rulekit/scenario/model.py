@@ -226,7 +226,14 @@ def skip_slow_optional_imports() -> None:
 
 
 def _check_schema(data: dict[str, Any], lines: LineMap, name: str) -> None:
-    import jsonschema
+    """Check `data` against schema.json, reporting the first problem in file order. Needs
+    jsonschema (`rulekit[authoring]`); without it this check is skipped, so the engine alone
+    (standard library only, as in the browser) still plays validated scenarios, and the
+    checks below the schema still run."""
+    try:
+        import jsonschema
+    except ImportError:
+        return
 
     validator = jsonschema.Draft202012Validator(schema())
     errors = list(validator.iter_errors(data))

@@ -1,0 +1,189 @@
+"""The game's tables as plain data (standard library only): board, players, stack, events.
+
+Every view shows the same tables: pandas DataFrames in a notebook (`rulekit.display.tables`),
+HTML in walkthrough frames and in the sandbox, JSON in the browser sandbox. They are all built
+from the `Table`s made here, so a column is named and filled in one place.
+
+>>> from rulekit import Game
+>>> game = Game(["Alice", "Bob"])
+>>> forest = game.add("Forest")
+>>> game.tap_for_mana(forest)
+>>> board_table(game).rows[0]["tapped"], pools_table(game).rows[0]["mana pool"]
+('yes', '{G}')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulekit.mana import pool_text
+
+if TYPE_CHECKING:
+    from rulekit.events import Event
+    from rulekit.game import Game
+    from rulekit.state import GameObject
+
+# columns every board table has; "owner", "token", "exerted" and "attacking" are added only
+# when some permanent needs them (a borrowed creature, a token, an exerted or attacking one)
+BOARD_COLUMNS = ["id", "card", "controller", "tapped", "summoning sick", "counters",
+                 "attached to", "P/T"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """Named columns and one dict per row (values are str or int)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"columns": list(self.columns), "rows": [dict(r) for r in self.rows]}
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _counters(obj: GameObject) -> str:
+    return ", ".join(f"{n} × {kind}" for kind, n in sorted(obj.counters.items()) if n)
+
+
+def _card_text(game: Game, obj: GameObject) -> str:
+    """The permanent's name now; a nontoken object copying something says what it really is."""
+    name = game.chars(obj).name
+    if not obj.token and name != obj.card.name:
+        return f"{name} ({obj.card.name} copying it)"
+    return name
+
+
+def _seat(game: Game) -> dict[str, int]:
+    return {name: i for i, name in enumerate(game.state.players)}
+
+
+def board_table(game: Game) -> Table:
+    """One row per permanent on the battlefield, sorted by controller (in seat order) then id.
+
+    Columns: id, card, controller, [owner — only when some permanent's owner differs, blank
+    where it is the controller], [token], tapped ("yes"/"no"), summoning sick ("yes"/"no" for
+    creatures, blank otherwise; "no (haste)" when haste lets it act anyway), counters,
+    attached to, P/T, and [exerted], [attacking] when any permanent is."""
+    from rulekit.paying import summoning_sick
+
+    seat = _seat(game)
+    perms = sorted(game.permanents(),
+                   key=lambda o: (seat.get(game.controller_of(o), len(seat)),
+                                  game.controller_of(o), o.id))
+    rows = []
+    for obj in perms:
+        chars = game.chars(obj)
+        controller = game.controller_of(obj)
+        creature = chars.is_a("Creature")
+        if not creature:
+            sick = ""
+        elif obj.sick and not summoning_sick(game, obj):
+            sick = "no (haste)"
+        else:
+            sick = _yes(obj.sick)
+        host = obj.attached_to
+        rows.append({
+            "id": obj.id,
+            "card": _card_text(game, obj),
+            "controller": controller,
+            "owner": obj.owner if obj.owner != controller else "",
+            "token": "token" if obj.token else "",
+            "tapped": _yes(obj.tapped),
+            "summoning sick": sick,
+            "counters": _counters(obj),
+            "attached to": game.describe(host) if host is not None else "",
+            "P/T": chars.pt if creature else "",
+            "exerted": (f"won't untap in {obj.skip_untap_for}'s next untap step"
+                        if obj.skip_untap_for else ""),
+            "attacking": "attacking" if obj.attacking else "",
+        })
+    columns = list(BOARD_COLUMNS)
+    optional = {"owner": 3, "token": 4}
+    for name, at in optional.items():
+        if any(r[name] for r in rows):
+            columns.insert(min(at, len(columns)), name)
+    for name in ("exerted", "attacking"):
+        if any(r[name] for r in rows):
+            columns.append(name)
+    return Table(tuple(columns), tuple({c: r[c] for c in columns} for r in rows))
+
+
+def pools_table(game: Game) -> Table:
+    """One row per player (seat order): player, life, mana pool (restrictions in words), and
+    whose turn it is / who has priority."""
+    state = game.state
+    rows = []
+    for name, player in state.players.items():
+        notes = []
+        if name == state.active:
+            notes.append(f"active player (turn {state.turn}, {state.step.label})")
+        if name == state.priority:
+            notes.append("has priority")
+        rows.append({"player": name, "life": player.life, "mana pool": pool_text(player.pool),
+                     "turn": ", ".join(notes)})
+    return Table(("player", "life", "mana pool", "turn"), tuple(rows))
+
+
+def stack_table(game: Game) -> Table:
+    """The stack, top first: position (1 = top, resolves first), what it is, its kind,
+    controller and targets. No rows when the stack is empty."""
+    items = list(reversed(game.state.stack))
+    rows = []
+    for pos, item in enumerate(items, start=1):
+        targets = ", ".join(game.target_text(t) for t in item.targets)
+        rows.append({"position": "1 (top)" if pos == 1 else str(pos), "spell or ability": item.text,
+                     "kind": item.kind, "controller": item.controller, "targets": targets})
+    return Table(("position", "spell or ability", "kind", "controller", "targets"), tuple(rows))
+
+
+CAUSE_WORDS = {
+    "action": "a player's action",
+    "cost": "paying a cost",
+    "ability": "an ability or spell resolving",
+    "trigger": "a triggered ability",
+    "replacement": "a replacement effect",
+    "note": "a rule note",
+    "sba": "a state-based action",
+    "turn": "a turn-based action",
+    "rule": "a game rule",
+}
+
+
+def events_table(evs: list[Event]) -> Table:
+    """Events as rows: id, what happened (replacement effects that changed it in brackets),
+    what caused it (and the parent event's id), and the CR numbers."""
+    rows = []
+    for e in evs:
+        cause = CAUSE_WORDS.get(e.cause.value, e.cause.value)
+        if e.parent is not None:
+            cause += f" (from #{e.parent})"
+        what = e.text
+        if e.applied:
+            what += " [changed by " + ", ".join(a.effect for a in e.applied) + "]"
+        rows.append({"id": e.id, "what": what, "caused by": cause,
+                     "rules": ", ".join(f"CR {r}" for r in e.rules)})
+    return Table(("id", "what", "caused by", "rules"), tuple(rows))
+
+
+def table_html(table: Table, *, caption: str | None = None, empty: str = "(none)") -> str:
+    """`table` as a `table.rk-table` with every cell and the caption HTML-escaped, or `empty`
+    in a paragraph when it has no rows (style it with `rulekit.display.tables.TABLE_CSS_TEXT`)."""
+    from rulekit.display.escape import html_text
+
+    if not table.rows:
+        head = f"<p class='rk-caption'><b>{html_text(caption)}</b></p>" if caption else ""
+        return f"{head}<p class='rk-empty'>{html_text(empty)}</p>"
+    out = ["<table class='rk-table'>"]
+    if caption:
+        out.append(f"<caption>{html_text(caption)}</caption>")
+    out.append("<thead><tr>" + "".join(f"<th>{html_text(c)}</th>" for c in table.columns)
+               + "</tr></thead><tbody>")
+    for row in table.rows:
+        out.append("<tr>" + "".join(f"<td>{html_text(row.get(c, ''))}</td>"
+                                    for c in table.columns) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)

@@ -1,0 +1,380 @@
+"""The sandbox as plain data: the controls a position offers, what each click does, and what to
+show after it. Standard library only, so the same model runs in a kernel (rendered by
+`rulekit.display.widgets.Sandbox` with ipywidgets) and in a browser (rendered by a page script
+over Pyodide). No rule, control or message is written anywhere else.
+
+A front-end asks `fields(values)` for the current options of each input, shows `GROUPS` in
+order, sends a click as `click(name, values)` and shows the `Outcome` and `tables()`.
+
+>>> from rulekit import Game
+>>> model = SandboxModel(Game(["Alice", "Bob"]))
+>>> forest = model.game.add("Forest")
+>>> model.click("tap", {"permanent": forest.id}).text
+'Alice taps Forest (#1) for mana: {T}: Add {G}.'
+>>> model.click("tap", {"permanent": forest.id}).ok
+False
+>>> model.click("undo", {}).text
+'Undone: Alice taps Forest (#1) for mana: {T}: Add {G}.'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulekit.display.rows import Table, board_table, events_table, pools_table, stack_table
+from rulekit.errors import RulesError, UsageError
+from rulekit.events import EventKind
+from rulekit.state import Zone
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+
+NO_TARGET = ""
+NOTHING = -1
+MANA_CHOICES = ("W", "U", "B", "R", "G", "C")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input: `kind` is "choice" (one of `options`), "multi" (several), "text" or
+    "number" (`low`..`high`). `options` are (label, value) pairs for the current position."""
+
+    name: str
+    label: str
+    kind: str
+    help: str
+    options: tuple[tuple[str, Any], ...] = ()
+    low: int = 0
+    high: int = 20
+    placeholder: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "kind": self.kind, "help": self.help,
+                "options": [list(o) for o in self.options], "low": self.low,
+                "high": self.high, "placeholder": self.placeholder}
+
+
+@dataclass(frozen=True)
+class Control:
+    """A button: what it says, what it reads, what it does in words, and how loud it is
+    ("primary", "danger", "warning" or "")."""
+
+    name: str
+    label: str
+    help: str
+    style: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a click did, in the narrator's words: `kind` is "done", "refused", "undone" or
+    "nothing"; a refusal keeps its `rule` and the exception."""
+
+    kind: str
+    text: str
+    rule: str | None = None
+    error: Exception | None = field(default=None, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.kind in ("done", "undone")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "rule": self.rule}
+
+
+FIELDS: dict[str, Field] = {f.name: f for f in (
+    Field("permanent", "Permanent", "choice",
+          "The permanent to tap or whose ability to activate"),
+    Field("mana", "Mana", "text",
+          "Which mana to make when there is a choice: one of W U B R G C, or several for 'any "
+          "combination' (e.g. WU); leave empty for the ability's default",
+          options=tuple((m, m) for m in MANA_CHOICES), placeholder="W U B R G C, or e.g. WU"),
+    Field("ability", "Ability", "choice", "An activated ability of the chosen permanent"),
+    Field("target", "Target", "choice",
+          "A target for the spell, ability or trigger; or the permanent an ability's cost taps "
+          "or sacrifices (Springleaf Drum, Gilded Goose)"),
+    Field("x", "X", "number", "The value of X, if the cost has {X}"),
+    Field("hand_card", "Card in hand", "choice",
+          "A card in a hand to cast (or, for a land, play)"),
+    Field("attackers", "Attackers", "multi",
+          "Creatures to declare as attackers (Ctrl/Shift + click or arrows to choose several)"),
+    Field("exert", "Exert", "multi", "Attackers to exert as they are declared (CR 701.43)"),
+    Field("copy_target", "Copy which creature", "choice", "The creature the token will copy"),
+    Field("to_destroy", "Destroy together", "multi",
+          "Permanents (for example artifacts) to destroy at the same time (Ctrl/Shift + click "
+          "or arrows to choose several)"),
+)}
+
+CONTROLS: dict[str, Control] = {c.name: c for c in (
+    Control("tap", "Tap for mana", "Activate a mana ability of the permanent that has {T} in "
+            "its cost (CR 106.12)", "primary"),
+    Control("activate", "Activate", "Activate the chosen ability (its cost may include {T} or "
+            "{Q})", "primary"),
+    Control("cast", "Cast / play it", "Cast the card, paying from the mana pool (tap for mana "
+            "first), with the X and target chosen above; a land is played instead", "primary"),
+    Control("combat", "Go to declare attackers", "Pass priority until the declare attackers "
+            "step"),
+    Control("attack", "Declare attackers", "Declare the chosen attackers, exerting the chosen "
+            "ones (only at the start of the declare attackers step, CR 508.1)", "danger"),
+    Control("copy", "Create a token copy", "Activate the token-copy ability of a permanent you "
+            "control (like Kiki-Jiki, Mirror Breaker) and let it resolve", "primary"),
+    Control("destroy", "Destroy them at once", "Destroy every chosen permanent at the same time "
+            "(CR 701.8): leaves-the-battlefield abilities see all of them (CR 603.10a)",
+            "danger"),
+    Control("pass", "Pass priority", "The player with priority passes (CR 117.3d)"),
+    Control("resolve", "Resolve top of stack", "All players pass: the top of the stack "
+            "resolves"),
+    Control("step", "Next step", "Pass priority until the next step begins"),
+    Control("turn", "Next turn", "Go to the next turn's main phase: watch the untap step "
+            "(CR 502.3)"),
+    Control("undo", "Undo", "Take back the last click (the game is replayed without it)",
+            "warning"),
+    Control("reset", "Reset", "Take back every click: the board the sandbox started from"),
+)}
+
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Mana and abilities", ("permanent", "mana", "tap", "ability", "target", "x", "activate")),
+    ("Spells", ("hand_card", "cast")),
+    ("Combat", ("combat", "attackers", "exert", "attack")),
+    ("Copies and destruction", ("copy_target", "copy", "to_destroy", "destroy")),
+    ("Time", ("pass", "resolve", "step", "turn", "undo", "reset")),
+)
+"""The layout, in reading order: each group's heading and its fields and controls by name."""
+
+
+def mana_choice(text: Any) -> str | None:
+    """What the mana box says, as the engine's `mana` choice: "{W}{U}", "w, u" -> "WU"; empty
+    -> None (the ability's own default)."""
+    letters = re.sub(r"[\s{},;/+]", "", str(text or "")).upper()
+    return letters or None
+
+
+class SandboxModel:
+    """A live game and the sandbox's controls over it. `click` runs one click atomically: it
+    happens whole, or the game is exactly as before and the outcome says why (the rule)."""
+
+    def __init__(self, game: Game, *, history: int = 3) -> None:
+        self.game = game
+        self.history = history
+        self.start = len(game.actions)
+        self.last: Outcome | None = None
+        # per click that changed the game: (len(game.actions), len(game.log)) before it
+        self._marks: list[tuple[int, int]] = []
+        self._last_log: int | None = None  # log length before the last click shown
+
+    # ------------------------------------------------------------ what is offered
+    def _label(self, obj: Any) -> str:
+        g = self.game
+        extra = ", tapped" if obj.tapped else ""
+        return f"#{obj.id} {g.chars(obj).name} ({g.controller_of(obj)}{extra})"
+
+    def permanents(self) -> list[Any]:
+        """Permanents by seat of their controller, then id."""
+        g = self.game
+        seat = {p: i for i, p in enumerate(g.state.players)}
+        return sorted(g.permanents(), key=lambda o: (seat.get(g.controller_of(o), 99), o.id))
+
+    def fields(self, values: Mapping[str, Any] | None = None) -> dict[str, Field]:
+        """Every input with its options for the current position (the ability list follows
+        the chosen `permanent` in `values`, else the first permanent)."""
+        from dataclasses import replace
+
+        from rulekit.abilities import Activated
+
+        g = self.game
+        values = values or {}
+        perms = self.permanents()
+        perm_options = tuple((self._label(o), o.id) for o in perms)
+        creatures = [o for o in perms if g.chars(o).is_a("Creature")]
+        attackers = tuple((self._label(o), o.id) for o in creatures
+                          if g.controller_of(o) == g.state.active)
+        hand = sorted(g.state.in_zone(Zone.HAND), key=lambda o: o.id)
+        chosen = values.get("permanent")
+        if chosen not in [v for _, v in perm_options]:
+            chosen = perm_options[0][1] if perm_options else None
+        abilities: tuple[tuple[str, Any], ...] = ()
+        if chosen is not None:
+            abilities = tuple((a.text, i) for i, a in enumerate(g.chars(g.obj(chosen)).abilities)
+                              if isinstance(a, Activated))
+        options = {
+            "permanent": perm_options,
+            "ability": abilities or (("(no activated abilities)", NOTHING),),
+            "target": (("(no target)", NO_TARGET),) + perm_options + tuple(
+                (f"player: {p}", p) for p in g.state.players),
+            "hand_card": tuple((f"#{o.id} {g.chars(o).name} ({o.owner}'s hand)", o.id)
+                               for o in hand) or (("(no cards in hand)", NOTHING),),
+            "attackers": attackers,
+            "exert": attackers,
+            "copy_target": tuple((self._label(o), o.id) for o in creatures),
+            "to_destroy": perm_options,
+        }
+        return {name: replace(f, options=options.get(name, f.options))
+                for name, f in FIELDS.items()}
+
+    # ------------------------------------------------------------ clicks
+    def click(self, name: str, values: Mapping[str, Any]) -> Outcome:
+        """Run the control `name` with the inputs' `values`; the outcome is also `last`."""
+        if name == "undo":
+            return self._finish(self.undo())
+        if name == "reset":
+            return self._finish(self.reset())
+        act = self._actions().get(name)
+        if act is None:
+            raise UsageError("control", f"no sandbox control is called {name!r}")
+        g = self.game
+        before, log_before = len(g.actions), len(g.log)
+        try:
+            act(values)
+        except (RulesError, UsageError) as err:
+            if len(g.actions) != before:  # a click made of several actions: take all back
+                g.undo(len(g.actions) - before)
+            return self._finish(Outcome("refused", str(err), getattr(err, "rule", None), err))
+        if len(g.actions) == before:
+            return self._finish(Outcome("nothing", "nothing happened"))
+        self._marks.append((before, log_before))
+        self._last_log = log_before
+        return self._finish(Outcome("done", "; ".join(self._roots(log_before))))
+
+    def _finish(self, outcome: Outcome) -> Outcome:
+        self.last = outcome
+        return outcome
+
+    def _roots(self, since: int) -> list[str]:
+        return [e.text for e in self.game.log.since(since)
+                if e.kind is EventKind.ACTION and e.parent is None]
+
+    def undo(self) -> Outcome:
+        """Take back the last click that changed the game."""
+        if not self._marks:
+            return Outcome("nothing", "Nothing to undo: this is the board the sandbox started "
+                                      "from.")
+        before, log_before = self._marks.pop()
+        words = "; ".join(self._roots(log_before)) or "the last click"
+        g = self.game
+        g.undo(len(g.actions) - before)
+        self._last_log = None
+        return Outcome("undone", f"Undone: {words}")
+
+    def reset(self) -> Outcome:
+        """Take back every click."""
+        g = self.game
+        if len(g.actions) == self.start:
+            return Outcome("nothing", "Nothing to reset: this is the board the sandbox started "
+                                      "from.")
+        n = len(self._marks)
+        g.undo(len(g.actions) - self.start)
+        self._marks.clear()
+        self._last_log = None
+        return Outcome("undone", f"Reset: {n} click(s) taken back; this is the starting board")
+
+    def _actions(self) -> dict[str, Callable[[Mapping[str, Any]], None]]:
+        g = self.game
+        return {
+            "tap": lambda v: g.tap_for_mana(_need(v, "permanent", "a permanent"),
+                                            mana_choice(v.get("mana"))),
+            "activate": self._activate,
+            "cast": self._cast,
+            "combat": lambda v: g.advance("declare_attackers"),
+            "attack": self._attack,
+            "copy": self._copy,
+            "destroy": lambda v: g.destroy(list(_need(v, "to_destroy",
+                                                      "one or more permanents"))),
+            "pass": lambda v: g.pass_priority(),
+            "resolve": lambda v: g.resolve(),
+            "step": lambda v: g.advance(),
+            "turn": lambda v: g.next_turn(),
+        }
+
+    def _activate(self, v: Mapping[str, Any]) -> None:
+        g = self.game
+        obj = _need(v, "permanent", "a permanent")
+        index = _need(v, "ability", "an ability")
+        ability = g.chars(g.obj(obj)).abilities[index]
+        cost = getattr(ability, "cost", None)
+        chosen: dict[str, Any] = {}
+        target = v.get("target", NO_TARGET)
+        if target not in (NO_TARGET, None):  # what the cost taps or sacrifices, or a target
+            key = ("tap" if cost is not None and cost.tap_other else
+                   "sacrifice" if cost is not None and cost.sacrifice else "targets")
+            chosen[key] = [target] if key == "targets" else target
+        has_x = cost is not None and cost.has_x
+        g.activate(obj, index, mana=mana_choice(v.get("mana")),
+                   x=int(v.get("x") or 0) if has_x else None, **chosen)
+
+    def _cast(self, v: Mapping[str, Any]) -> None:
+        g = self.game
+        obj = g.obj(_need(v, "hand_card", "a card in hand"))
+        chars = g.chars(obj)
+        if chars.is_a("Land"):
+            g.play_land(obj)
+            return
+        target = v.get("target", NO_TARGET)
+        targets = [target] if target not in (NO_TARGET, None) else []
+        g.cast(obj, x=int(v.get("x") or 0) if chars.mana_cost.x_count else None,
+               targets=targets)
+
+    def _attack(self, v: Mapping[str, Any]) -> None:
+        decisions = {}
+        target = v.get("target", NO_TARGET)
+        if target not in (NO_TARGET, None):
+            decisions["target"] = [target]
+        self.game.declare_attackers(list(v.get("attackers") or ()),
+                                    exert=list(v.get("exert") or ()), **decisions)
+
+    def _copier(self) -> tuple[Any, int]:
+        from rulekit.abilities import Activated
+
+        g = self.game
+        me = g.state.priority
+        for obj in self.permanents():
+            if g.controller_of(obj) != me:
+                continue
+            for i, a in enumerate(g.chars(obj).abilities):
+                if isinstance(a, Activated) and a.makes_token_copy:
+                    return obj, i
+        raise RulesError(f"{me} controls nothing with an ability that creates a token copy: add "
+                         "Kiki-Jiki, Mirror Breaker to the board, or attack with Sandstorm "
+                         "Crasher and exert it")
+
+    def _copy(self, v: Mapping[str, Any]) -> None:
+        target = _need(v, "copy_target", "a creature to copy")
+        source, index = self._copier()
+        self.game.activate(source, index, targets=[target])
+        self.game.resolve()
+
+    # ------------------------------------------------------------ what to show
+    def tables(self) -> dict[str, Table]:
+        """Board, players (life and mana pools), stack, and, after a click, what it did."""
+        g = self.game
+        out = {"board": board_table(g), "players": pools_table(g), "stack": stack_table(g)}
+        if self._last_log is not None:
+            out["last"] = events_table([e for e in g.log.since(self._last_log)
+                                        if e.kind is not EventKind.PRIORITY])
+        return out
+
+    def diagram_since(self) -> int | None:
+        """The first action number the diagram of the last `history` clicks starts at, or None
+        for the set-up (nothing clicked yet)."""
+        n = len(self.game.actions)
+        if n <= self.start:
+            return None
+        return max(self.start + 1, n - self.history + 1)
+
+    def to_json(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Everything a front-end shows, as JSON data (the browser and the kernel compare
+        these for the same clicks)."""
+        return {"fields": {k: f.to_json() for k, f in self.fields(values).items()},
+                "tables": {k: t.to_json() for k, t in self.tables().items()},
+                "last": self.last.to_json() if self.last else None,
+                "log": self.game.log.dumps()}
+
+
+def _need(values: Mapping[str, Any], name: str, what: str) -> Any:
+    value = values.get(name)
+    if value is None or value == NOTHING or value == () or value == []:
+        raise UsageError(name, f"choose {what} first")
+    return value

@@ -1,0 +1,101 @@
+"""The pure sandbox model (rulekit.sandbox): one declaration of the controls, rendered by the
+ipywidgets Sandbox (and by the browser sandbox); clicks are atomic and say what they did."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rulekit import Game, Step, UsageError
+from rulekit.display.widgets import Sandbox
+from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
+
+
+def test_every_field_and_control_is_laid_out_once():
+    laid_out = [name for _, names in GROUPS for name in names]
+    assert sorted(laid_out) == sorted([*FIELDS, *CONTROLS])
+    assert len(laid_out) == len(set(laid_out))
+
+
+def test_the_widget_front_end_renders_every_field_and_control():
+    assert sorted(Sandbox.FIELD_WIDGETS.values()) == sorted(FIELDS)
+    assert sorted(Sandbox.BUTTONS) == sorted(CONTROLS)
+    sandbox = Sandbox(Game())
+    for attr in [*Sandbox.FIELD_WIDGETS, *Sandbox.BUTTONS.values()]:
+        widget = getattr(sandbox, attr)
+        assert widget.tooltip, attr  # every control says what it does
+
+
+def forest_and_bears() -> tuple[SandboxModel, int, int]:
+    model = SandboxModel(Game())
+    forest = model.game.add("Forest").id
+    bears = model.game.add("Grizzly Bears", sick=True).id
+    model.start = len(model.game.actions)
+    return model, forest, bears
+
+
+def test_a_refused_click_changes_nothing_and_cites_the_rule():
+    model, forest, bears = forest_and_bears()
+    before = model.game.snapshot_json()
+    outcome = model.click("attack", {"attackers": [bears]})
+    assert outcome.kind == "refused" and outcome.rule == "508.1" and "CR 508.1" in outcome.text
+    assert model.game.snapshot_json() == before
+
+
+def test_a_click_missing_its_input_says_which():
+    model, _, _ = forest_and_bears()
+    outcome = model.click("destroy", {})
+    assert outcome.kind == "refused" and "to_destroy: choose one or more permanents" in outcome.text
+
+
+def test_undo_names_what_it_took_back_and_reset_goes_to_the_start():
+    model, forest, _ = forest_and_bears()
+    start = model.game.snapshot_json()
+    assert model.click("tap", {"permanent": forest}).ok
+    assert model.click("step", {}).ok
+    assert model.click("undo", {}).text.startswith("Undone: All players pass")
+    assert model.click("reset", {}).kind == "undone"
+    assert model.game.snapshot_json() == start
+    assert model.click("undo", {}).kind == "nothing"
+
+
+def test_exert_then_the_untap_step_through_the_model():
+    model = SandboxModel(Game())
+    initiate = model.game.add("Glory-Bound Initiate").id
+    model.game.set_turn(step=Step.BEGIN_COMBAT)
+    assert model.click("combat", {}).ok
+    assert model.click("attack", {"attackers": [initiate], "exert": [initiate]}).ok
+    model.click("resolve", {})
+    assert model.click("turn", {}).ok  # Bob's turn
+    assert model.click("turn", {}).ok  # Alice's: the exerted Initiate stays tapped
+    row = next(r for r in model.tables()["board"].rows if r["id"] == initiate)
+    assert row["tapped"] == "yes"
+
+
+def test_the_model_state_is_plain_json_and_deterministic():
+    def run() -> str:
+        model, forest, _ = forest_and_bears()
+        model.click("tap", {"permanent": forest})
+        model.click("tap", {"permanent": forest})
+        return json.dumps(model.to_json({"permanent": forest}), sort_keys=True)
+    first = run()
+    assert first == run()
+    data = json.loads(first)
+    assert data["last"]["kind"] == "refused" and data["last"]["rule"] == "107.5"
+    assert data["tables"]["players"]["rows"][0]["mana pool"] == "{G}"
+
+
+def test_unknown_control_is_a_usage_error():
+    with pytest.raises(UsageError, match="no sandbox control"):
+        SandboxModel(Game()).click("explode", {})
+
+
+def test_the_ability_list_follows_the_chosen_permanent():
+    model = SandboxModel(Game())
+    forest = model.game.add("Forest").id
+    drum = model.game.add("Springleaf Drum").id
+    assert [t for t, _ in model.fields({"permanent": forest})["ability"].options] == [
+        "{T}: Add {G}."]
+    assert "Springleaf Drum" not in str(model.fields({"permanent": drum})["ability"].options[0])
+    assert model.fields({"permanent": drum})["ability"].options[0][0].startswith("{T}, Tap")
