@@ -467,6 +467,11 @@ class Game:
         """Set-up: a player's life total."""
         self.perform("set_life", player=player, life=life)
 
+    def set_pool(self, player: str, mana: list[dict[str, str]]) -> None:
+        """Set-up: mana already in a pool, e.g. `[{"type": "C", "restriction": "powerstone"}]`
+        (restriction "cavern" takes a "creature_type")."""
+        self.perform("set_pool", player=player, mana=mana)
+
     def play_land(self, obj: GameObject | int, **decisions: Any) -> None:
         """Play a land from hand (a special action, CR 116.2a, 305.1)."""
         self.perform("play_land", object=_ref(obj), decisions=decisions)

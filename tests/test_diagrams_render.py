@@ -187,7 +187,6 @@ SCENARIO = textwrap.dedent("""
 
 
 def test_build_all_writes_dot_and_svg_per_ruling_deterministically(tmp_path):
-    pytest.importorskip("rulekit.scenario")
     src = tmp_path / "scenarios"
     src.mkdir()
     (src / "r05_mine.toml").write_text(SCENARIO, encoding="utf-8")
@@ -222,19 +221,17 @@ def test_choose_prefers_the_rulings_own_file(tmp_path):
 
 
 def test_shipped_scenarios_draw_at_lesson_scale():
-    scenario_mod = pytest.importorskip("rulekit.scenario")
+    from rulekit.scenario import load
+
     chosen = choose(shipped_scenarios())
-    if not chosen:
-        pytest.skip("no shipped scenarios yet")
+    assert len(chosen) == 19
     for rid, path in sorted(chosen.items()):
-        graph = scenario_diagram(scenario_mod.load(path), title=rid)
+        graph = scenario_diagram(load(path), title=rid)
         assert graph.node_count <= 40, (rid, path.name, graph.node_count)
 
 
 def test_shipped_r05_diagram_renders():
-    scenario_mod = pytest.importorskip("rulekit.scenario")
-    chosen = choose(shipped_scenarios())
-    if "R05" not in chosen:
-        pytest.skip("no shipped scenario for R05 yet")
-    svg = scenario_diagram(scenario_mod.load(chosen["R05"])).svg()
+    from rulekit.scenario import load
+
+    svg = scenario_diagram(load(choose(shipped_scenarios())["R05"])).svg()
     assert "Mana Reflection modified the event" in " ".join(titles(svg)["node"])

@@ -54,8 +54,9 @@ def test_controls_are_jslinked_to_the_stack(r07):
 
 
 def test_controls_have_descriptions_and_tooltips(r07):
-    for control in (r07.play, r07.slider, r07.number, r07.buttons):
-        assert control.description and control.tooltip is None or control.tooltip
+    for control in (r07.play, r07.slider, r07.number):
+        assert control.description and control.tooltip, control
+    assert r07.buttons.description and all(r07.buttons.tooltips)  # one tooltip per step
     assert r07.number.description == "Go to step"
     assert len(r07.buttons.tooltips) == len(r07)
     assert "rk-widget" in r07.widget._dom_classes

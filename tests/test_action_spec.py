@@ -1,0 +1,44 @@
+"""Each action is declared once (rulekit.arguments.ACTION_ARGS); the Game's methods, the
+scenario format's actions (ACTION_KEYS, schema.json) and the argument names agree with it."""
+
+from __future__ import annotations
+
+import inspect
+
+from rulekit import Game
+from rulekit.arguments import ACTION_ARGS
+from rulekit.scenario import ACTION_KEYS
+from rulekit.scenario.model import schema
+
+# a Game method's parameter -> the action argument it fills
+RENAMED = {"obj": "object", "objs": "objects", "card_name": "card", "to": "to"}
+SCENARIO_ONLY = {"look", "undo"}  # a step that only looks, and taking steps back
+SCENARIO_RENAMED = {"card": "object"}  # a scenario names the card in hand to play or cast
+
+
+def test_every_action_has_a_game_method_with_the_same_arguments():
+    for name, spec in ACTION_ARGS.items():
+        method = getattr(Game, name, None)
+        assert method is not None, f"Game has no method for the action {name!r}"
+        params = [p for p in inspect.signature(method).parameters.values()
+                  if p.name != "self" and p.kind is not p.VAR_KEYWORD]
+        for p in params:
+            assert RENAMED.get(p.name, p.name) in spec, (name, p.name)
+        takes_status = any(p.kind is p.VAR_KEYWORD for p in
+                           inspect.signature(method).parameters.values())
+        named = {RENAMED.get(p.name, p.name) for p in params}
+        assert takes_status or named == set(spec), (name, sorted(set(spec) - named))
+
+
+def test_every_scenario_action_is_an_engine_action_with_its_arguments():
+    for do, keys in ACTION_KEYS.items():
+        if do in SCENARIO_ONLY:
+            continue
+        assert do in ACTION_ARGS, do
+        for key in keys:
+            assert SCENARIO_RENAMED.get(key, key) in ACTION_ARGS[do], (do, key)
+
+
+def test_the_schema_lists_the_scenario_actions():
+    step = schema()["$defs"]["step"]
+    assert set(step["properties"]["do"]["enum"]) == set(ACTION_KEYS)
