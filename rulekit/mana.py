@@ -1,6 +1,6 @@
 """Mana: the six types, units that remember their source and restriction, costs and paying them.
 
-CR 106.1: the five colors and colorless are the six types of mana; colorless is a type, not a color.
+CR 106.1a-b: the five colors and colorless are the six types of mana; colorless is a type, not a color.
 CR 106.6: some mana can be spent only in certain ways (a spending restriction).
 """
 
@@ -15,7 +15,7 @@ from rulekit.errors import RulesError
 
 
 class ManaType(str, Enum):
-    """The six types of mana (CR 106.1). `C` is colorless: a type, never a color."""
+    """The six types of mana (CR 106.1b). `C` is colorless: a type, never a color."""
 
     W = "W"
     U = "U"

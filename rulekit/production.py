@@ -54,12 +54,12 @@ class Production:
             return opts[0]
         names = [_key(o) for o in opts]
         if choice is None or choice == "":
-            raise ChoiceNeeded("This ability can make different mana", options=names, rule="605.3a")
+            raise ChoiceNeeded("This ability can make different mana", options=names, rule="608.2d")
         wanted = _key(tuple(ManaType(c) for c in _symbols(choice)))
         if wanted not in names:
             raise RulesError(
                 f"{ctx.source.card.name} can't make {choice} now (it can make {', '.join(names)})",
-                rule="106.7" if isinstance(self, CouldProduceOf) else "605.3a",
+                rule="106.7" if isinstance(self, CouldProduceOf) else "608.2d",
             )
         return opts[names.index(wanted)]
 
@@ -67,7 +67,7 @@ class Production:
 def _symbols(choice: str) -> list[str]:
     text = choice.replace("{", "").replace("}", "").upper()
     if not text or any(c not in "WUBRGC" for c in text):
-        raise RulesError(f"{choice!r} is not mana (use letters W U B R G C)", rule="106.1")
+        raise RulesError(f"{choice!r} is not mana (use letters W U B R G C)", rule="106.1b")
     return list(text)
 
 

@@ -271,6 +271,22 @@ def test_untap_step_draws_skipped_and_untapped():
     assert not dot.find("passes priority")
 
 
+def test_the_draw_steps_draw_is_part_of_time_passing():
+    """A walkthrough's players have libraries: the draw step's draw folds into "time passes"
+    like the step itself, while a card drawn by an effect is still drawn."""
+    game = Game(["Alice", "Bob"])
+    for player in ("Alice", "Bob"):
+        game.add("Island", player=player, zone="library")
+    game.next_turn()
+    game.next_turn()
+    dot = parse(log_diagram(game).source)
+    draws = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
+             and e.data.get("reason") == "draw"]
+    assert len(draws) == 2
+    assert all(f"n{e.id}" not in dot.drawn() for e in draws)
+    assert not dot.find("draws a card") and dot.find("Time passes:")
+
+
 def test_state_based_action_is_drawn_as_such():
     game = Game(["Alice", "Bob"])
     game.add("Gaea's Cradle")

@@ -42,6 +42,18 @@ def test_game_at_rebuilds_every_step_exactly(path):
         assert sc.game_at(k).snapshot() == result.snapshot, f"step {k}"
 
 
+@pytest.mark.parametrize("path", [p for p in shipped() if not load(p).pending],
+                         ids=lambda p: p.name)
+def test_nobody_draws_from_an_empty_library(path):
+    """Walkthroughs give each player a library, so no lesson on tapping or exert shows a
+    player who would have lost the game (CR 121.4, 704.5b)."""
+    sc = load(path)
+    assert sc.data["setup"].get("library", {}).keys() >= set(sc.players)
+    empty = [(r.number, e.text) for r in sc.play() for e in r.events
+             if e.kind.value == "drew" and e.data.get("empty")]
+    assert empty == []
+
+
 def test_every_ruling_has_a_shipped_scenario():
     tagged = {rid for p in shipped() for rid in load(p).rulings}
     assert set(all_rulings()) <= tagged

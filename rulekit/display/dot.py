@@ -481,7 +481,7 @@ def _signatures(model: _Model) -> None:
             tuple(sorted(kids.items())),
         )
         model.sig[eid] = model.sig_ids.setdefault(key, len(model.sig_ids))
-        if (e.kind in _BOOKKEEPING or _no_attackers(e) or _empty_draw(e)) and all(
+        if (e.kind in _BOOKKEEPING or _no_attackers(e) or _turn_draw(e)) and all(
                 c in model.quiet for c in model.children.get(eid, ()) if c not in model.hidden):
             model.quiet.add(eid)
 
@@ -489,9 +489,13 @@ def _signatures(model: _Model) -> None:
 _NO_ATTACKERS = re.compile(r"declared 0 attackers?(\(s\))?$")
 
 
-def _empty_draw(e: Event) -> bool:
-    """A draw from an empty library (teaching scenarios have none): part of time passing."""
-    return e.kind is EventKind.DREW and bool(e.data.get("empty"))
+def _turn_draw(e: Event) -> bool:
+    """The draw step's draw (CR 504.1), or a draw from an empty library: part of time passing,
+    like the step it happens in."""
+    if e.kind is EventKind.DREW and bool(e.data.get("empty")):
+        return True
+    return (e.kind is EventKind.ZONE_CHANGED and e.cause is Cause.TURN
+            and e.data.get("reason") == "draw")
 
 
 def _no_attackers(e: Event) -> bool:

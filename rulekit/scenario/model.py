@@ -55,12 +55,15 @@ PERMANENT_ORDER = ("card", "name", "controller", "owner", "tapped", "sick", "tok
 STEP_ORDER = ("narration", "do", "card", "object", "ability", "mana", "x", "targets", "sacrifice",
               "tap", "to", "attackers", "exert", "blocks", "objects", "player",
               "until_end_of_turn", "n", "decisions", "expect_error", "labels", "expect")
-EXPECT_ORDER = ("turn", "step", "active", "life", "pool", "tapped", "sick", "counters", "pt",
-                "zone", "controller", "attached", "could_produce", "count", "tokens", "contents",
-                "stack", "triggered", "events", "no_events", "rules", "log")
+EXPECT_ORDER = ("turn", "step", "active", "life", "pool", "spent", "tapped", "sick", "counters",
+                "damage", "pt", "zone", "controller", "attached", "could_produce", "types",
+                "subtypes", "supertypes", "colors", "keywords", "abilities", "mana_value", "count",
+                "tokens", "contents", "stack", "triggered", "events", "no_events", "rules", "log")
+# characteristics (CR 109.3) an expectation can name, each a list compared in any order
+CHARACTERISTIC_LISTS = ("types", "subtypes", "supertypes", "colors", "keywords", "abilities")
 # expectation tables whose keys name an object (a label, or a card name on the battlefield)
-OBJECT_KEYED = ("tapped", "sick", "counters", "pt", "zone", "controller", "attached",
-                "could_produce", "triggered")
+OBJECT_KEYED = ("tapped", "sick", "counters", "damage", "pt", "zone", "controller", "attached",
+                "could_produce", *CHARACTERISTIC_LISTS, "mana_value", "triggered")
 
 
 @cache
@@ -472,7 +475,7 @@ class _Validator:
                 self.ref(at + (key, ref), ref)
         for ref, host in exp.get("attached", {}).items():
             self.ref(at + ("attached", ref), host)
-        for key in ("pool", "life", "contents"):
+        for key in ("pool", "spent", "life", "contents"):
             for p in exp.get(key, {}):
                 self.player(at + (key, p), p)
         for p, zones in exp.get("contents", {}).items():

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.errors import RulesError, ScenarioError, UsageError
 from rulekit.events import Event, EventKind
 from rulekit.mana import TYPES, ManaType
+from rulekit.scenario.model import CHARACTERISTIC_LISTS
 from rulekit.state import GameObject, Step, Zone
 
 if TYPE_CHECKING:
@@ -413,8 +414,11 @@ class _Runner:
         if key == "pool":
             want = mana_sort(list(want))
             return Check(what, want, got, want == got, line)
-        if key == "could_produce":
+        if key in ("could_produce", "colors", "spent"):
             want = mana_sort(list(want))
+            return Check(what, want, got, want == got, line)
+        if key in CHARACTERISTIC_LISTS:
+            want = sorted(want)
             return Check(what, want, got, want == got, line)
         if key == "counters":
             want = {k: v for k, v in want.items() if v}
@@ -451,6 +455,11 @@ class _Runner:
             return sum(1 for o in state.battlefield() if o.token and game.chars(o).name == name)
         if key == "stack":
             return [item.source_name for item in state.stack]
+        if key == "spent":
+            return mana_sort([unit_text(u) if n == 1 else f"{n} x {unit_text(u)}"
+                              for e in events if e.kind is EventKind.MANA_SPENT
+                              and e.data.get("player") == sub
+                              for u, n in _pool_items(e.data["mana"])])
         if key == "events":
             return sorted({e.kind.value for e in events})
         if key == "no_events":
@@ -470,6 +479,10 @@ class _Runner:
             return obj.sick
         if key == "counters":
             return {k: v for k, v in sorted(obj.counters.items()) if v}
+        if key == "damage":
+            return obj.damage
+        if key in CHARACTERISTIC_LISTS or key == "mana_value":
+            return characteristic(game, obj, key)
         if key == "pt":
             chars = game.chars(obj)
             if chars.power is None or chars.toughness is None:
@@ -523,6 +536,24 @@ class _Runner:
         else:
             objs = state.owned_in(Zone(zone), player)
         return sorted(game.chars(o).name for o in objs)
+
+
+def characteristic(game: Game, obj: GameObject, key: str) -> Any:
+    """One characteristic of `obj` as it is now, after all effects (CR 109.3, 613), in scenario
+    notation: `types`, `subtypes`, `supertypes`, `keywords`, `abilities` (their rules text) as
+    sorted lists, `colors` as mana letters in WUBRG order, `mana_value` as a number. Mana value
+    counts X as the number chosen for it while the object is on the stack, 0 elsewhere
+    (CR 202.3e): `obj.x` holds that number on the stack and is 0 in every other zone."""
+    chars = game.chars(obj)
+    if key == "mana_value":
+        return chars.mana_cost.mana_value() + chars.mana_cost.x_count * obj.x
+    if key == "colors":
+        return mana_sort([c.value for c in chars.colors])
+    if key == "keywords":
+        return sorted(a.keyword for a in chars.abilities if getattr(a, "keyword", ""))
+    if key == "abilities":
+        return sorted(a.text for a in chars.abilities)
+    return sorted(getattr(chars, key))
 
 
 def _card_name(name: str) -> str:
