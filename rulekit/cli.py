@@ -218,7 +218,7 @@ def _diagrams(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ coverage
 def _coverage(args: argparse.Namespace) -> int:
-    from rulekit.rulings import coverage
+    from rulekit.repo.coverage import coverage
 
     root = Path(args.root) if args.root else None
     rows = coverage(root)

@@ -200,7 +200,8 @@ def test_the_pinned_bundle_verifies(tmp_path: Path) -> None:
 
 def test_index_escapes_every_text() -> None:
     from rulekit.export import BuildReport
-    from rulekit.rulings import Coverage, Ruling
+    from rulekit.repo.coverage import Coverage
+    from rulekit.rulings import Ruling
 
     hostile = '<script>alert("x")</script>'
     report = BuildReport(out=Path("."), widgets_note=hostile)

@@ -22,7 +22,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.rulings import all_rulings, lessons_by_ruling
+from rulekit.repo.coverage import lessons_by_ruling
+from rulekit.rulings import all_rulings
 from rulekit.scenario import load, shipped_dir
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,5 +1,5 @@
 """`site/index.html`: the lessons and the rulings coverage table (R01-R19 -> lessons, tests,
-diagrams), from `rulekit.rulings.coverage()`. Every piece of text is HTML-escaped."""
+diagrams), from `rulekit.repo.coverage.coverage()`. Every piece of text is HTML-escaped."""
 
 from __future__ import annotations
 
@@ -125,15 +125,15 @@ The sandboxes need a running kernel: open the notebooks in JupyterLab for those.
 
 
 def load_coverage() -> list:
-    """`rulekit.rulings.coverage()` for the checkout (loads every shipped scenario)."""
-    from rulekit.rulings import coverage, repo_root
+    """`rulekit.repo.coverage.coverage()` for the checkout (loads every shipped scenario)."""
+    from rulekit.repo.coverage import coverage, repo_root
 
     return coverage(repo_root())
 
 
 def write_index(out: Path, report: BuildReport, cov: list | None = None) -> Path:
     """Write `out/index.html` (and copy the diagrams it links into `out/diagrams/`)."""
-    from rulekit.rulings import repo_root
+    from rulekit.repo.coverage import repo_root
 
     root = repo_root()
     cov = load_coverage() if cov is None else cov

@@ -1,0 +1,1 @@
+"""Views of the checkout around the package (tests, notebooks, diagrams): not the engine."""
