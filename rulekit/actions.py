@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from rulekit.game import Game
 
 ACTIONS: dict[str, Callable[..., Any]] = {}
+SETUP_ACTIONS = frozenset({"add", "set_turn", "set_life", "set_pool"})
+"""Actions that arrange a position rather than play (their root event has `setup` set)."""
 
 
 def action(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -29,9 +31,10 @@ def _root(game: Game, text: str, player: str | None = None, *, keeps_priority: b
     """The ACTION event every player action starts with: the root of its causal tree.
     `all_pass`: the action is "every player passes in succession" (CR 117.4)."""
     extra = {"all_pass": True} if all_pass else {}
+    name = game.current_action
     event = game.note(EventKind.ACTION, text, cause=Cause.ACTION, parent=None, rules=rules,
-                      player=player, keeps_priority=keeps_priority,
-                      setup=text.startswith("Set-up"), **extra)
+                      player=player, keeps_priority=keeps_priority, action=name,
+                      setup=name in SETUP_ACTIONS, **extra)
     return event.id
 
 

@@ -59,6 +59,7 @@ class Game:
         self._action_no = 0
         self._root: int | None = None
         self._decisions: dict[str, list[Any]] = {}
+        self.current_action = ""  # the name of the action being performed (its root event says so)
         self._index = _Index()
         self._touched: set[int] = set()
         self._pending_mana: list[Any] = []
@@ -408,6 +409,7 @@ class Game:
         action method goes through here."""
         kwargs, answers = check_call(self, name, kwargs, decisions)
         fn = _actions.ACTIONS[name]
+        self.current_action = name
         mark = len(self.log)
         self._action_no = len(self.actions) + 1
         self._decisions = {k: list(v) for k, v in answers.items()}

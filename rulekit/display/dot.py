@@ -386,7 +386,7 @@ def _action_numbers(log: EventLog) -> list[int]:
 
 
 def _is_setup_root(event: Event) -> bool:
-    return event.kind is EventKind.ACTION and event.text.startswith("Set-up")
+    return event.kind is EventKind.ACTION and bool(event.data.get("setup"))
 
 
 def _names_pattern(log: EventLog, game: Any) -> re.Pattern[str] | None:
@@ -486,7 +486,6 @@ def _signatures(model: _Model) -> None:
             model.quiet.add(eid)
 
 
-_NO_ATTACKERS = re.compile(r"declared 0 attackers?(\(s\))?$")
 
 
 def _turn_draw(e: Event) -> bool:
@@ -500,8 +499,7 @@ def _turn_draw(e: Event) -> bool:
 
 def _no_attackers(e: Event) -> bool:
     """The declare attackers step passing with no attackers: part of time passing."""
-    return e.kind is EventKind.NOTE and (
-        e.data.get("attackers") == 0 or bool(_NO_ATTACKERS.search(e.text)))
+    return e.kind is EventKind.NOTE and e.data.get("attackers") == 0
 
 
 def _fold_actions(model: _Model, groups: list[_Group], roots: dict[int, Event]) -> list[_Group]:
@@ -960,7 +958,6 @@ def _after_text(model: _Model, e: Event, data: Mapping[str, Any]) -> str:
     return _data_text(model, e, data, False)
 
 
-_SETUP_PLACING = re.compile(r"Set-up: (.* into .*|turn and step)$")
 
 
 def _setup_lines(events: list[Event], limit: int = 8) -> list[str]:
@@ -976,7 +973,7 @@ def _setup_lines(events: list[Event], limit: int = 8) -> list[str]:
             placed.setdefault(where, Counter())[card] += 1
         elif e.kind is EventKind.STEP_BEGAN:
             other.append(e.text)
-        elif e.kind is EventKind.ACTION and not _SETUP_PLACING.match(e.text):
+        elif e.kind is EventKind.ACTION and e.data.get("action") not in ("add", "set_turn"):
             other.append(e.text.removeprefix("Set-up: "))
     lines: list[str] = []
     for (player, zone), cards in placed.items():
