@@ -217,7 +217,7 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
 
 # ---------------------------------------------------------------- activate
 def _pick_ability(game: Game, obj: Any, index: int | None, mana: str | None,
-                  tap_only: bool = False) -> tuple[int, Activated]:
+                  tap_only: bool = False, x: int | None = None) -> tuple[int, Activated]:
     abilities = [(i, a) for i, a in enumerate(game.chars(obj).abilities)
                  if isinstance(a, Activated)]
     if tap_only:
@@ -239,7 +239,7 @@ def _pick_ability(game: Game, obj: Any, index: int | None, mana: str | None,
         ok = []
         for i, a in abilities:
             if isinstance(a, ManaAbility) and a.production is not None:
-                ctx = ProduceContext(game, obj, game.controller_of(obj), game.could_produce)
+                ctx = ProduceContext(game, obj, game.controller_of(obj), game.could_produce, x=x)
                 try:
                     a.production.produce(ctx, mana)
                     ok.append((i, a))
@@ -260,7 +260,7 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
     if obj.zone is not Zone.BATTLEFIELD:
         raise RulesError(f"{game.describe(obj)} is not on the battlefield", rule="602.2")
     player = game.controller_of(obj)
-    index, ab = _pick_ability(game, obj, ability, mana, _tap_only)
+    index, ab = _pick_ability(game, obj, ability, mana, _tap_only, x)
     name = game.describe(obj)
     _need_priority(game, player, f"activate {name}'s ability")
     if ab.sorcery_speed:

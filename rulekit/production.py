@@ -30,7 +30,9 @@ class ProduceContext:
     source: GameObject
     controller: str
     probe: Callable[[GameObject], frozenset[ManaType]]
-    x: int = 0
+    x: int | None = 0
+    """X of the activation; None asks "could produce" for any X (CR 106.7 ignores costs, so X
+    can be any number)."""
 
 
 class Production:
@@ -113,8 +115,10 @@ class Combination(Production):
     text: str = ""
 
     def options(self, ctx: ProduceContext) -> list[Output]:
-        n = ctx.x if self.amount is None else self.amount
         kinds = [ManaType(c) for c in self.types]
+        if self.amount is None and ctx.x is None:  # any X: each type alone is possible (106.7)
+            return [(k,) for k in kinds]
+        n = (ctx.x or 0) if self.amount is None else self.amount
         return [tuple(combo) for combo in combinations_with_replacement(kinds, n)] if n else [()]
 
 
