@@ -37,6 +37,8 @@ def collect(game: Game, event: Event, before: _Index, after: _Index) -> None:
             bound = ability.match(game, event, source) if ability.match else {}
             if bound is None:
                 continue
+            if ability.condition is not None and not ability.condition(game, source):
+                continue  # intervening "if" false as the event happens: no trigger (CR 603.4)
             controller = game.controller_of(source)
             pending = PendingTrigger(source.id, game.chars(source).name, controller, ability,
                                      event.id, dict(bound))

@@ -120,6 +120,72 @@ def test_mana_vault_does_not_untap():
     assert game.state.players["Alice"].life == 19, "its draw-step trigger dealt 1 damage"
 
 
+def _vault_triggers(game: Game) -> list:
+    return [e for e in game.log.of_kind(EventKind.PUT_ON_STACK)
+            if "Mana Vault" in e.text and e.step == "draw"]
+
+
+def _to_draw_step(game: Game) -> None:
+    """Through Alice's upkeep to the start of her draw step (she has a card to draw)."""
+    game.add("Forest", zone="library")
+    game.set_turn(turn=2, step="untap")
+    game.pass_priority()
+    game.pass_priority()
+    game.resolve()  # the upkeep trigger: Alice doesn't pay {4}
+    game.pass_priority()
+    game.pass_priority()
+    assert game.state.step is Step.DRAW
+
+
+def test_mana_vault_untapped_at_the_draw_step_does_not_trigger():
+    """Intervening "if" false as the step begins: no trigger at all (CR 603.4)."""
+    game = Game()
+    game.add("Mana Vault")
+    _to_draw_step(game)
+    assert not _vault_triggers(game), "nothing goes on the stack"
+    assert game.state.players["Alice"].life == 20
+
+
+def test_mana_vault_tapped_at_the_draw_step_triggers_and_deals_damage():
+    game = Game()
+    game.add("Mana Vault", tapped=True)
+    _to_draw_step(game)
+    assert [i.text for i in game.state.stack] == [
+        "Mana Vault: At the beginning of your draw step, if this artifact is tapped, it deals 1 "
+        "damage to you."]
+    game.resolve()
+    assert game.state.players["Alice"].life == 19
+
+
+def test_mana_vault_condition_is_checked_again_on_resolution():
+    """Untapped after it triggered: the ability resolves and does nothing (CR 603.4). No catalog
+    card untaps an artifact at instant speed, so the test untaps the Vault by hand."""
+    game = Game()
+    vault = game.add("Mana Vault", tapped=True)
+    _to_draw_step(game)
+    assert game.state.stack
+    game.obj(vault).tapped = False
+    game.resolve()
+    assert game.state.players["Alice"].life == 20
+    note = game.log.of_kind(EventKind.NOTE)[-1]
+    assert note.rules == ("603.4",) and "no longer true" in note.text
+
+
+def test_mana_vault_that_left_is_judged_as_it_last_existed():
+    """Bounced in response while tapped: as it last existed it was tapped (CR 603.4, 608.2h)."""
+    game = Game()
+    vault = game.add("Mana Vault", tapped=True)
+    islands = [game.add("Island"), game.add("Island")]
+    _to_draw_step(game)
+    for island in islands:
+        game.tap_for_mana(island)
+    game.cast(game.add("Boomerang", zone="hand"), targets=[vault])
+    game.resolve()
+    assert game.obj(vault).zone.value != "battlefield"
+    game.resolve()
+    assert game.state.players["Alice"].life == 19
+
+
 def test_unknown_card_suggests_a_name():
     with pytest.raises(RulesError, match="did you mean 'Forest'"):
         Game().add("Forrest")

@@ -203,9 +203,7 @@ def _vault_upkeep(res: Any) -> None:
 
 
 def _vault_draw(res: Any) -> None:
-    vault = res.current(res.source_id) if res.source_id is not None else None
-    if vault is not None and vault.tapped:  # intervening "if" (CR 603.4)
-        res.damage(res.controller, 1)
+    res.damage(res.controller, 1)  # the intervening "if" is the trigger's `condition`
 
 
 behaviour("Mana Vault")(lambda: [
@@ -214,7 +212,9 @@ behaviour("Mana Vault")(lambda: [
     at_beginning_of(Step.UPKEEP, "At the beginning of your upkeep, you may pay {4}. If you do, "
                     "untap this artifact.", _vault_upkeep),
     at_beginning_of(Step.DRAW, "At the beginning of your draw step, if this artifact is "
-                    "tapped, it deals 1 damage to you.", _vault_draw),
+                    "tapped, it deals 1 damage to you.", _vault_draw,
+                    condition=lambda game, vault: vault.tapped,
+                    condition_text="Mana Vault is tapped"),
     mana("{T}", Fixed("CCC"), "{T}: Add {C}{C}{C}."),
 ])
 
