@@ -298,7 +298,7 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
 
 def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str | None,
                    x: int | None, player: str) -> None:
-    """A mana ability doesn't use the stack: pay, then it resolves at once (CR 605.3a)."""
+    """A mana ability doesn't use the stack: pay, then it resolves at once (CR 605.3b)."""
     from rulekit.production import ProduceContext
     from rulekit.resolution import Resolution
     from rulekit.triggers import resolve_mana_triggers
@@ -319,7 +319,7 @@ def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str |
     pay(game, plan, activated.id)
     resolving = game.note(EventKind.MANA_ABILITY,
                           f"{name}'s mana ability resolves at once, without the stack",
-                          cause=Cause.RULE, parent=activated.id, rules=("605.3a",),
+                          cause=Cause.RULE, parent=activated.id, rules=("605.3b",),
                           subject=obj.id)
     res = Resolution(game, obj.id, player, resolving.id, x=x or 0, ability=ab,
                      tapped_for_mana=ab.cost.tap)

@@ -1,5 +1,5 @@
 """Keyword abilities and keyword actions the Part B cards need, as data plus small functions:
-exert (CR 701.43) and its reflexive "when you do" triggers (603.12), crew (702.122), equip (702.6),
+exert (CR 701.43) and its linked "when you do" triggers (701.43d, 607.2h), crew (702.122), equip (702.6),
 ward (702.21), flashback (702.34), cost reductions (601.2f), "counter unless that player pays"
 (701.6, 118.12) and the one-shot return of an "until" exile (610.3).
 
@@ -54,11 +54,11 @@ def _exerted_self(game: Game, event: Event, source: GameObject) -> dict[str, Any
 
 def when_you_do(text: str, effect: Callable[[Resolution], None], *,
                 target: TargetSpec | None = None) -> Triggered:
-    """The reflexive "When you do, ..." of an exert ability (CR 603.12): it triggers on the
+    """The "When you do, ..." of an exert ability, linked to it (CR 701.43d, 607.2h): it triggers on the
     EXERTED event of its own source, so it goes on the stack (and resolves) in the declare
     attackers step, before blockers are declared (ruling R17)."""
     return Triggered(text=text, on=frozenset({EventKind.EXERTED}), match=_exerted_self,
-                     effect=effect, target=target, self_only=True, rules=("603.12", "701.43"))
+                     effect=effect, target=target, self_only=True, rules=("701.43d", "607.2h"))
 
 
 # -------------------------------------------------------------------- crew

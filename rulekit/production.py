@@ -61,7 +61,7 @@ class Production:
         if wanted not in names:
             raise RulesError(
                 f"{ctx.source.card.name} can't make {choice} now (it can make {', '.join(names)})",
-                rule="106.7" if isinstance(self, CouldProduceOf) else "605.3a",
+                rule="106.7" if isinstance(self, CouldProduceOf) else "106.3",
             )
         return opts[names.index(wanted)]
 

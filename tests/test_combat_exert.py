@@ -45,7 +45,7 @@ def test_only_a_creature_being_declared_can_be_exerted_and_nothing_changes():
     before = game.snapshot_json()
     with pytest.raises(RulesError, match="only as it is declared") as err:
         game.declare_attackers([bears], exert=[initiate])
-    assert err.value.rule == "701.43c"
+    assert err.value.rule == "508.1g" and "701.43d" in str(err.value)
     with pytest.raises(RulesError, match="no ability that lets it be exerted"):
         game.declare_attackers([bears], exert=[bears])
     assert game.snapshot_json() == before
@@ -95,7 +95,7 @@ def test_exert_triggers_resolve_before_blockers_are_declared():
     assert game.state.step is Step.DECLARE_ATTACKERS
     (trigger,) = game.state.stack
     put = events(game, EventKind.PUT_ON_STACK)[-1]
-    assert game.log[put.parent].kind is EventKind.EXERTED and "603.12" in trigger.ability.rules
+    assert game.log[put.parent].kind is EventKind.EXERTED and "701.43d" in trigger.ability.rules
     with pytest.raises(RulesError, match="declare blockers step"):
         game.declare_blockers({blocker.id: initiate.id})
     game.advance("declare_blockers")

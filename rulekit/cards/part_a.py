@@ -460,7 +460,7 @@ def _flare(res: Any) -> None:
     types = res.bound["types"]
     choice = str(res.decide("added_mana", types[0])).strip("{}")
     if choice not in types:
-        raise RulesError(f"the land produced {', '.join(types)}, not {choice}", rule="106.7")
+        raise RulesError(f"the land produced {', '.join(types)}, not {choice}", rule="106.12a")
     res.add_mana([ManaType(choice)])
 
 
