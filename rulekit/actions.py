@@ -371,15 +371,16 @@ def advance(game: Game, to: str | None = None) -> None:
 
     state = game.state
     target = Step(to) if to else None
-    start = (state.turn, state.step)
     label = target.label if target else "the next step"
     root = _root(game, f"All players pass until {label}", keeps_priority=False,
                  rules=("117.4", "500.2"))
-    guard = 0
+    guard, seen, moved = 0, len(game.log), False
     while True:
         do_pass(game, root)
         guard += 1
-        moved = (state.turn, state.step) != start
+        # a step began, even one with the same name (an extra combat's steps, CR 500.8)
+        moved = moved or any(e.kind is EventKind.STEP_BEGAN for e in game.log.since(seen))
+        seen = len(game.log)
         if moved and not state.stack and (target is None or state.step is target):
             break
         if guard > 500:

@@ -230,6 +230,24 @@ def test_combat_celebrant_untaps_the_others_and_adds_a_combat_phase():
     assert game.state.players["Bob"].life == 20 - 4 - 2 - 2
 
 
+def test_advance_to_declare_attackers_stops_at_the_extra_combats_step():
+    """From a declare attackers step, the next declare attackers step is the extra combat's
+    (CR 500.8), not the next turn's."""
+    game = Game()
+    celebrant = game.add("Combat Celebrant")
+    bears = game.add("Grizzly Bears")
+    to_attack(game)
+    game.declare_attackers([celebrant, bears], exert=[celebrant])
+    game.resolve()
+    game.advance("declare_attackers")
+    assert (game.state.turn, game.state.step) == (1, Step.DECLARE_ATTACKERS)
+    assert game.state.awaiting_attackers and game.state.extra_combats == 0
+    begun = [e.data["step"] for e in events(game, EventKind.STEP_BEGAN)]
+    assert begun.count("declare_attackers") == 2 and begun.count("beginning_of_combat") == 2
+    game.declare_attackers([bears])
+    assert bears.attacking
+
+
 def test_combat_celebrant_cant_be_exerted_twice_in_a_turn():
     game = Game()
     celebrant = game.add("Combat Celebrant")
