@@ -33,7 +33,7 @@ def test_exert_is_chosen_as_the_creature_is_declared_an_attacker():
     (exerted,) = events(game, EventKind.EXERTED)
     assert exerted.parent == attacks.id and exerted.cause is Cause.ACTION
     assert exerted.rules == ("508.1g", "701.43") and attacks.data["declared"] is True
-    assert initiate.skip_untap_for == "Alice" and initiate.exerted_turn == 1
+    assert initiate.skip_untap_for == ("Alice",) and initiate.exerted_turn == 1
 
 
 @R17
@@ -63,7 +63,7 @@ def test_a_creature_cant_be_exerted_later_in_combat():
     game.advance("declare_blockers")
     with pytest.raises(RulesError):
         game.declare_attackers([initiate], exert=[initiate])
-    assert initiate.skip_untap_for is None and events(game, EventKind.EXERTED) == []
+    assert initiate.skip_untap_for == () and events(game, EventKind.EXERTED) == []
 
 
 @R17
@@ -79,7 +79,7 @@ def test_sandstorm_crasher_token_enters_tapped_and_attacking_and_cant_be_exerted
     assert token.tapped and token.attacking and not token.declared_attacker
     assert made.data["tapped"] and made.data["attacking"] and "508.4" in made.rules
     assert [e.subject for e in events(game, EventKind.ATTACKS)] == [crasher.id]
-    assert token.skip_untap_for is None and game.state.stack == []  # no exert, no trigger
+    assert token.skip_untap_for == () and game.state.stack == []  # no exert, no trigger
     with pytest.raises(RulesError):
         game.declare_attackers([token], exert=[token])
     assert not initiate.attacking  # the original stays home
@@ -132,7 +132,7 @@ def test_an_exerted_creature_that_stayed_untapped_loses_the_effect_unused():
     game.next_turn()  # Bob's turn
     game.next_turn()  # Alice's next untap step
     assert untap_events(game, initiate, 3) == [("untap_skipped", True)]
-    assert initiate.skip_untap_for is None and not initiate.tapped
+    assert initiate.skip_untap_for == () and not initiate.tapped
     skipped = [e for e in game.log if e.kind is EventKind.UNTAP_SKIPPED][-1]
     assert "already untapped" in skipped.text and skipped.rules == ("701.43",)
 
@@ -195,6 +195,50 @@ def test_a_stolen_creature_exerted_under_act_of_treason_untaps_in_its_owners_unt
 
 
 @R14
+def test_each_players_exert_waits_for_that_players_next_untap_step():
+    """Alice exerts it, then Bob (who borrowed it) exerts it too: both effects wait, each tied to
+    its own player's next untap step (CR 701.43a); Bob's exert doesn't erase Alice's."""
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate")
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    game.next_turn()  # Bob's turn 2
+    treason = game.add("Act of Treason", player="Bob", zone="hand")
+    mana(game, "Mountain", 3, player="Bob")
+    game.cast(treason, targets=[initiate])
+    game.resolve()  # Bob controls it, untapped, with haste
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    assert initiate.skip_untap_for == ("Alice", "Bob")
+    game.next_turn()  # Alice's untap step (turn 3): Alice's exert keeps it tapped
+    assert game.controller_of(initiate) == "Alice" and initiate.tapped
+    assert untap_events(game, initiate, 3) == [("untap_skipped", False)]
+    assert initiate.skip_untap_for == ("Bob",)
+    game.next_turn()  # Bob's untap step (turn 4): Alice controls it, Bob's effect just ends
+    assert initiate.skip_untap_for == () and initiate.tapped
+    game.next_turn()  # Alice's untap step (turn 5): it untaps as usual
+    assert untap_events(game, initiate, 5) == [("untapped", False)]
+
+
+def test_the_board_table_lists_every_player_an_exert_waits_for():
+    from rulekit.display.tables import board
+
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate")
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    game.next_turn()
+    treason = game.add("Act of Treason", player="Bob", zone="hand")
+    mana(game, "Mountain", 3, player="Bob")
+    game.cast(treason, targets=[initiate])
+    game.resolve()
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    row = board(game).set_index("id").loc[initiate.id]
+    assert row["exerted"] == "won't untap in Alice's or Bob's next untap step"
+
+
+@R14
 def test_the_exert_effect_ends_at_the_exerting_players_next_untap_step():
     game = Game()
     initiate = game.add("Glory-Bound Initiate", player="Bob")
@@ -208,7 +252,7 @@ def test_the_exert_effect_ends_at_the_exerting_players_next_untap_step():
     game.next_turn()  # Alice's untap step: Bob controls it, the effect just ends
     skipped = [e for e in game.log if e.kind is EventKind.UNTAP_SKIPPED and e.turn == 3]
     assert len(skipped) == 1 and "another player controls it" in skipped[0].data["reason"]
-    assert initiate.skip_untap_for is None
+    assert initiate.skip_untap_for == ()
 
 
 # ---------------------------------------------------------------- combat
@@ -409,7 +453,7 @@ def test_arena_of_glory_enters_tapped_without_a_mountain_and_exerts_for_two():
     mana(game, "Mountain", 1)
     game.activate(played, ability=2)  # {R}, {T}, Exert this land: Add {R}{R}
     assert sorted(u.type.value for u in game.pool("Alice")) == ["R", "R"]
-    assert played.skip_untap_for == "Alice"
+    assert played.skip_untap_for == ("Alice",)
     game.next_turn()
     game.next_turn()
     assert played.tapped  # exerted: it didn't untap

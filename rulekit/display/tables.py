@@ -127,7 +127,8 @@ def board(game: Game) -> pd.DataFrame:
             "counters": _counters(obj),
             "attached to": game.describe(host) if host is not None else "",
             "P/T": chars.pt if creature else "",
-            "exerted": (f"won't untap in {obj.skip_untap_for}'s next untap step"
+            "exerted": ("won't untap in " + " or ".join(
+                f"{p}'s" for p in obj.skip_untap_for) + " next untap step"
                         if obj.skip_untap_for else ""),
             "attacking": "attacking" if obj.attacking else "",
         })
