@@ -270,9 +270,7 @@ def reduce_cost(game: Game, obj: GameObject, chars: Characteristics,
                if isinstance(a, CostReduction) and a.reduction is not None)
     if less <= 0 or total.generic == 0:
         return total
-    generic = max(total.generic - less, 0)
-    text = (f"{{{generic}}}" if generic else "") + "".join(t.symbol for t in total.colored)
-    return ManaCost(generic, total.colored, 0, text or "{0}")
+    return ManaCost.of(max(total.generic - less, 0), total.colored)
 
 
 # ----------------------------------------------------------- "until" exile

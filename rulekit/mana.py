@@ -297,10 +297,19 @@ class ManaCost:
         return frozenset(t for t in self.colored if t.is_color)
 
     def with_x(self, x: int) -> ManaCost:
-        """The cost to pay once X is chosen (CR 601.2b, 107.3)."""
+        """The cost to pay once X is chosen (CR 601.2b, 107.3), written with X's value:
+        `{X}{G}` with X=2 is `{2}{G}`, so refusals show what is really owed."""
         if x < 0:
             raise RulesError("X can't be negative", rule="107.3")
-        return ManaCost(self.generic + x * self.x_count, self.colored, 0, self.text)
+        if not self.x_count:
+            return self
+        return ManaCost.of(self.generic + x * self.x_count, self.colored)
+
+    @classmethod
+    def of(cls, generic: int, colored: tuple[ManaType, ...]) -> ManaCost:
+        """A cost with no X, its text written out: `{3}{G}{G}`; `{0}` when free."""
+        text = (f"{{{generic}}}" if generic else "") + "".join(t.symbol for t in colored)
+        return cls(generic, colored, 0, text or "{0}")
 
     def is_free(self) -> bool:
         return self.generic == 0 and not self.colored and self.x_count == 0

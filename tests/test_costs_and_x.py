@@ -81,6 +81,29 @@ def test_x_must_be_chosen_when_casting():
         game.cast(game.find("Hangarback Walker", zone="hand"))
 
 
+def test_a_refusal_shows_x_as_its_chosen_value():
+    game = with_mana(1, "Hangarback Walker")
+    with pytest.raises(RulesError) as err:
+        game.cast(game.find("Hangarback Walker", zone="hand"), x=2)
+    assert "can't pay {4} for Hangarback Walker" in str(err.value)
+    assert "{X}" not in str(err.value)
+
+
+def test_the_spent_mana_event_names_the_cost_with_x_chosen():
+    game = with_mana(3, "Hangarback Walker")
+    game.cast(game.find("Hangarback Walker", zone="hand"), x=1)
+    spent = [e for e in game.log if e.kind is EventKind.MANA_SPENT][-1]
+    assert spent.data["cost"] == "{2}"
+
+
+def test_an_activation_refusal_shows_x_as_its_chosen_value():
+    game = with_mana(1)
+    pools = game.add("Calciform Pools", counters={"storage": 1})
+    with pytest.raises(RulesError) as err:
+        game.activate(pools, 2, x=2)
+    assert "has 1 storage counter(s); removing 2 is part of the cost" in str(err.value)
+
+
 @R07
 def test_a_tapped_permanent_cannot_pay_tap():
     game = Game()
