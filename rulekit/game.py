@@ -81,6 +81,12 @@ class Game:
             return base
         return compute(self, obj, base, effects)
 
+    def mana_value(self, obj: GameObject | int) -> int:
+        """Its mana value now (CR 202.3): X counts as the chosen number while it is a spell on
+        the stack, as 0 anywhere else (202.3e)."""
+        obj = self._get(obj)
+        return self.chars(obj).mana_value(obj.x if obj.zone is Zone.STACK else 0)
+
     def controller_of(self, obj: GameObject | int) -> str:
         """Who controls it now, after control-changing effects (layer 2, CR 613.1b)."""
         obj = self._get(obj)

@@ -75,6 +75,32 @@ def test_hardened_scales_does_nothing_for_x_equal_zero():
 
 
 @R06
+def test_mana_value_counts_x_on_the_stack_and_zero_elsewhere():
+    """CR 202.3e: X is the chosen number while the spell is on the stack, 0 anywhere else."""
+    game = with_mana(4, "Hangarback Walker")
+    walker = game.find("Hangarback Walker", zone="hand")
+    assert game.mana_value(walker) == 0
+    game.cast(walker, x=2)
+    spell = game.state.stack[-1].source
+    assert game.mana_value(spell) == 4 and game.chars(spell).mana_value(2) == 4
+    game.resolve()
+    assert game.mana_value(game.find("Hangarback Walker")) == 0
+
+
+def test_silkwrap_judges_mana_value_on_the_battlefield_with_x_as_zero():
+    """A Hangarback Walker cast with X=5 has mana value 0 on the battlefield: Silkwrap can
+    exile it ("mana value 3 or less")."""
+    game = Game()
+    game.add("Hangarback Walker", player="Bob", counters={"+1/+1": 5})
+    for _ in range(2):
+        game.tap_for_mana(game.add("Plains"))
+    game.cast(game.add("Silkwrap", zone="hand"))
+    game.resolve()
+    game.resolve()
+    assert game.find_all("Hangarback Walker", zone="exile") and not game.permanents("Bob")
+
+
+@R06
 def test_x_must_be_chosen_when_casting():
     game = with_mana(2, "Hangarback Walker")
     with pytest.raises(RulesError, match="choose a value for X"):

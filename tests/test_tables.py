@@ -104,13 +104,22 @@ def test_stack_top_first():
     game.destroy([refinery, memnite])  # two Refinery triggers
     game.activate(kiki, targets=[bears])  # on top of them
     df = stack(game)
-    assert list(df.columns) == ["position", "spell or ability", "kind", "controller", "targets"]
+    assert list(df.columns) == ["position", "spell or ability", "kind", "controller", "targets",
+                                "mana value"]
     assert len(df) == 3
     assert df.loc[0, "position"] == "1 (top)"
     assert df.loc[0, "spell or ability"].startswith("Kiki-Jiki")
     assert df.loc[0, "targets"] == f"Grizzly Bears (#{bears.id})"
     assert list(df["spell or ability"]) == [i.text for i in reversed(game.state.stack)]
     assert stack(Game(["Alice", "Bob"])).empty
+
+
+def test_stack_shows_a_spells_mana_value_with_x():
+    game = Game(["Alice", "Bob"])
+    for _ in range(4):
+        game.tap_for_mana(game.add("Wastes"))
+    game.cast(game.add("Hangarback Walker", zone="hand"), x=2)
+    assert stack(game).loc[0, "mana value"] == "4"
 
 
 def test_events_since_with_causes_and_rules():

@@ -597,7 +597,7 @@ behaviour("Silkwrap")(lambda: [
            "opponent controls until this enchantment leaves the battlefield.", _silkwrap_exile,
            target=target("target creature with mana value 3 or less an opponent controls",
                          lambda g, s, o: _creature(g, s, o)
-                         and g.chars(o).mana_cost.mana_value() <= 3
+                         and g.mana_value(o) <= 3
                          and g.controller_of(o) in g.state.opponents(g.controller_of(s)))),
     UntilReturn(text="(That creature returns under its owner's control.)",
                 on=frozenset({EventKind.ZONE_CHANGED}), match=_leaves_self,

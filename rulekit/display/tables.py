@@ -161,15 +161,18 @@ def pools(game: Game) -> pd.DataFrame:
 
 def stack(game: Game) -> pd.DataFrame:
     """The stack, top first: position (1 = top, resolves first), what it is, its kind,
-    controller and targets. Empty (with these columns) when the stack is empty."""
+    controller, targets and a spell's mana value (X counted, CR 202.3e). Empty (with these
+    columns) when the stack is empty."""
     items = list(reversed(game.state.stack))
     rows = []
     for pos, item in enumerate(items, start=1):
         targets = ", ".join(game.target_text(t) for t in item.targets)
+        spell = item.kind == "spell" and item.source is not None
         rows.append({"position": "1 (top)" if pos == 1 else str(pos), "spell or ability": item.text,
-                     "kind": item.kind, "controller": item.controller, "targets": targets})
+                     "kind": item.kind, "controller": item.controller, "targets": targets,
+                     "mana value": str(game.mana_value(item.source)) if spell else ""})
     return pd.DataFrame(rows, columns=["position", "spell or ability", "kind", "controller",
-                                       "targets"])
+                                       "targets", "mana value"])
 
 
 _CAUSE_WORDS = {
