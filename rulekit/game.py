@@ -20,6 +20,7 @@ from rulekit.abilities import Static, Triggered
 from rulekit.cards import CardDef, card
 from rulekit.characteristics import Characteristics
 from rulekit.commit import COMMITS
+from rulekit.decisions import Decision
 from rulekit.effects import ContinuousEffect, compute
 from rulekit.errors import RulesError
 from rulekit.events import Applied, Cause, Event, EventKind, EventLog
@@ -58,6 +59,7 @@ class Game:
         self._action_no = 0
         self._root: int | None = None
         self._decisions: dict[str, list[Any]] = {}
+        self.decisions: list[Decision] = []  # every choice made, with who made it
         self._index = _Index()
         self._touched: set[int] = set()
         self._pending_mana: list[Any] = []
@@ -361,9 +363,10 @@ class Game:
 
     def _order_chooser(self) -> Callable[[list[ReplacementEffect], Data], ReplacementEffect]:
         def choose(candidates: list[ReplacementEffect], data: Data) -> ReplacementEffect:
-            wanted = self.decide("replacement_order", None)
-            if wanted is None:
-                return default_order(candidates, data)
+            first = default_order(candidates, data)
+            wanted = self.decide("replacement_order", first.name, self._affected_player(data))
+            if wanted == first.name:
+                return first
             for r in candidates:
                 if r.name == wanted:
                     return r
@@ -372,6 +375,16 @@ class Game:
                              rule="616.1")
         return choose
 
+    def _affected_player(self, data: Data) -> str | None:
+        """Who orders replacement effects on an event (CR 616.1): the affected player, or the
+        controller of the affected object (the one it would enter under, if it is entering)."""
+        if isinstance(data.get("player"), str) and "object" not in data:
+            return data["player"]
+        if data.get("to") == Zone.BATTLEFIELD.value or "object" not in data:
+            return data.get("controller") or data.get("player")
+        obj = self.state.objects.get(data["object"])
+        return self.controller_of(obj) if obj is not None else None
+
     # ---------------------------------------------------------------- triggers
     def _collect_triggers(self, event: Event, before: _Index) -> None:
         from rulekit.triggers import collect
@@ -379,12 +392,16 @@ class Game:
         collect(self, event, before, self._fresh_index())
 
     # --------------------------------------------------------------- decisions
-    def decide(self, key: str, default: Any) -> Any:
-        """The next answer the current action's caller gave for `key`, else `default`."""
+    def decide(self, key: str, default: Any, player: str | None = None) -> Any:
+        """The next answer the current action's caller gave for `key`, else `default`; recorded
+        in `decisions` with the `player` who makes this choice."""
         answers = self._decisions.get(key)
-        if answers:
-            return answers.pop(0)
-        return default
+        given = bool(answers)
+        answer = answers.pop(0) if answers else default
+        if given or default is not None:
+            self.decisions.append(Decision(self._action_no, self.log.next_id, key, player,
+                                           answer, given))
+        return answer
 
     # ----------------------------------------------------------------- actions
     def _get(self, ref: GameObject | int) -> GameObject:
@@ -405,13 +422,16 @@ class Game:
         mark = len(self.log)
         self._action_no = len(self.actions) + 1
         self._decisions = {k: list(v) for k, v in (decisions or {}).items()}
+        decided = len(self.decisions)
         try:
             result = fn(self, **kwargs)
         except RulesError:
+            del self.decisions[decided:]
             if len(self.log) != mark:
                 self._rebuild(self.actions)
             raise
         except Exception:
+            del self.decisions[decided:]
             if len(self.log) != mark:
                 self._rebuild(self.actions)
             raise

@@ -74,7 +74,7 @@ def choose_crew(game: Game, player: str, source: GameObject, n: int) -> list[Gam
     other untapped creatures `player` controls in id order until their power adds up to `n`.
     Summoning-sick creatures may crew: the cost has no {T} symbol."""
     picked: list[int] = []
-    while (answer := game.decide("crew", None)) is not None:
+    while (answer := game.decide("crew", None, player)) is not None:
         picked.append(int(str(answer).lstrip("#")))
     candidates = [o for o in game.permanents(player) if o.id != source.id and not o.tapped
                   and game.chars(o).is_a("Creature")]
@@ -202,8 +202,7 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
     pool = game.state.players[payer].pool
     ctx = SpendContext("ward" if what.startswith("ward") else "other", text=what)
     plan = plan_payment(pool, cost, ctx)
-    wanted = res.decide("pay", None)
-    pays = plan is not None if wanted is None else _yes(wanted)
+    pays = _yes(res.decide("pay", plan is not None, payer))
     if pays and plan is None:
         raise RulesError(f"{payer} can't pay {cost} for {what}: the pool has {pool_text(pool)}",
                          rule="118.12")

@@ -48,8 +48,10 @@ class Resolution:
         obj = self.game.state.objects.get(obj_id)
         return obj if obj is not None and obj.zone is Zone.BATTLEFIELD else None
 
-    def decide(self, key: str, default: Any) -> Any:
-        return self.game.decide(key, default)
+    def decide(self, key: str, default: Any, player: str | None = None) -> Any:
+        """The caller's answer for `key`, else `default`; made by `player` (by default the
+        controller of what is resolving)."""
+        return self.game.decide(key, default, player or self.controller)
 
     def _emit(self, kind: EventKind, data: dict[str, Any], subject: int | None = None,
               rules: Iterable[str] = ()) -> Event | None:

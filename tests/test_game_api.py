@@ -5,7 +5,7 @@ import json
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step
-from tests.helpers import pool
+from tests.helpers import mana, pool
 
 
 def sample_game() -> Game:
@@ -189,3 +189,102 @@ def test_mana_vault_that_left_is_judged_as_it_last_existed():
 def test_unknown_card_suggests_a_name():
     with pytest.raises(RulesError, match="did you mean 'Forest'"):
         Game().add("Forrest")
+
+
+# ------------------------------------------------------ who made each decision
+def _decided(game: Game, key: str) -> list[tuple]:
+    return [(d.player, d.answer, d.given) for d in game.decisions if d.key == key]
+
+
+def test_the_affected_player_orders_replacement_effects():
+    """Bob taps his Forest under Alice's Contamination and his own Mana Reflection: Bob, the
+    affected player, chooses the order (CR 616.1)."""
+    game = Game()
+    game.add("Contamination")
+    game.add("Mana Reflection", player="Bob")
+    forest = game.add("Forest", player="Bob")
+    game.pass_priority()
+    game.tap_for_mana(forest, replacement_order=["Mana Reflection"])
+    assert _decided(game, "replacement_order") == [("Bob", "Mana Reflection", True)]
+    assert pool(game, "Bob") == ["B"]
+
+
+def test_each_player_orders_the_triggers_they_control():
+    """Two Angel's Feathers each: Alice orders hers, then Bob his (CR 603.3b, APNAP)."""
+    game = Game()
+    mine = [game.add("Angel's Feather"), game.add("Angel's Feather")]
+    his = [game.add("Angel's Feather", player="Bob"), game.add("Angel's Feather", player="Bob")]
+    mana(game, "Plains", 2)
+    lion = game.add("Silvercoat Lion", zone="hand")
+    game.cast(lion, trigger_order=[mine[1].id, f"#{his[1].id}"])
+    assert [i.source for i in game.state.stack[1:]] == [mine[1].id, mine[0].id, his[1].id,
+                                                        his[0].id]
+    assert _decided(game, "trigger_order") == [("Alice", mine[1].id, True),
+                                               ("Bob", f"#{his[1].id}", True)]
+
+
+def test_the_default_trigger_order_is_recorded_as_the_controllers_default():
+    game = Game()
+    first, _ = game.add("Angel's Feather"), game.add("Angel's Feather")
+    mana(game, "Plains", 2)
+    game.cast(game.add("Silvercoat Lion", zone="hand"))
+    assert game.state.stack[1].source == first.id
+    assert _decided(game, "trigger_order") == [("Alice", first.id, False)]
+
+
+def test_a_trigger_order_naming_no_waiting_trigger_is_refused():
+    game = Game()
+    game.add("Angel's Feather"), game.add("Angel's Feather")
+    mana(game, "Plains", 2)
+    lion = game.add("Silvercoat Lion", zone="hand")
+    before = game.snapshot_json()
+    with pytest.raises(RulesError) as err:
+        game.cast(lion, trigger_order=["Mana Vault"])
+    assert err.value.rule == "603.3b" and game.snapshot_json() == before
+    assert game.decisions == [], "a refused action leaves no decision behind"
+
+
+def test_the_controller_chooses_a_triggers_target():
+    game = Game()
+    bears = game.add("Grizzly Bears", player="Bob")
+    mana(game, "Plains", 3)
+    game.cast(game.add("Oblivion Ring", zone="hand"))
+    game.resolve(target=bears.id)
+    assert _decided(game, "target") == [("Alice", bears.id, True)]
+    (d,) = [d for d in game.decisions if d.key == "target"]
+    assert game.log[d.event].kind is EventKind.PUT_ON_STACK
+
+
+def _two_kikis(game: Game):
+    old = game.add("Kiki-Jiki, Mirror Breaker")
+    mana(game, "Mountain", 5)
+    new = game.add("Kiki-Jiki, Mirror Breaker", zone="hand")
+    game.cast(new)
+    return old
+
+
+def test_legend_rule_keeps_the_one_its_controller_chooses():
+    game = Game()
+    old = _two_kikis(game)
+    game.resolve(legend_keep=old.id)
+    assert [o.id for o in game.find_all("Kiki-Jiki, Mirror Breaker")] == [old.id]
+    assert len(game.find_all("Kiki-Jiki, Mirror Breaker", zone="graveyard")) == 1
+    assert _decided(game, "legend_keep") == [("Alice", old.id, True)]
+
+
+def test_legend_rule_keeps_the_newest_by_default():
+    game = Game()
+    old = _two_kikis(game)
+    game.resolve()
+    (kept,) = game.find_all("Kiki-Jiki, Mirror Breaker")
+    assert kept.id != old.id
+    assert _decided(game, "legend_keep") == [("Alice", kept.id, False)]
+
+
+def test_legend_rule_refuses_keeping_something_else():
+    game = Game()
+    _two_kikis(game)
+    before = game.snapshot_json()
+    with pytest.raises(RulesError) as err:
+        game.resolve(legend_keep=9999)
+    assert err.value.rule == "704.5j" and game.snapshot_json() == before

@@ -11,6 +11,7 @@ from rulekit import Game
 from rulekit.display.tables import (
     BOARD_COLUMNS,
     board,
+    decisions,
     events,
     pools,
     stack,
@@ -185,3 +186,19 @@ def test_styled_uuid_makes_output_deterministic():
     game = Game(["Alice", "Bob"])
     game.add("Forest", player="Alice")
     assert styled(board(game), uuid="x").to_html() == styled(board(game), uuid="x").to_html()
+
+
+def test_decisions_table_names_who_chose_what():
+    game = Game(["Alice", "Bob"])
+    bears = game.add("Grizzly Bears", player="Bob")
+    for _ in range(3):
+        game.tap_for_mana(game.add("Plains"))
+    game.cast(game.add("Oblivion Ring", zone="hand"))
+    game.resolve(target=bears.id)
+    df = decisions(game)
+    assert list(df.columns) == ["action", "event", "player", "decision", "question", "answer",
+                                "given"]
+    row = df.iloc[-1]
+    assert (row["player"], row["decision"], row["answer"], row["given"]) == (
+        "Alice", "target", f"Grizzly Bears (#{bears.id})", "given")
+    assert decisions(Game(["Alice", "Bob"])).empty

@@ -111,7 +111,7 @@ behaviour("Calciform Pools")(lambda: [
 def _choose(key: str, default: str, name: str):  # noqa: ANN202
     def apply(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
         choices = dict(data.get("choices") or {})
-        choices[key] = str(game.decide(key, default))
+        choices[key] = str(game.decide(key, default, data.get("controller")))
         data["choices"] = choices
         return data
     return apply
@@ -156,7 +156,7 @@ behaviour("Desert")(lambda: [
 
 
 def _shockland(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
-    pay = bool(game.decide("pay_life", False))
+    pay = bool(game.decide("pay_life", False, data.get("controller")))
     if pay:
         data["pay_life"] = 2
     else:

@@ -237,7 +237,8 @@ behaviour("Smuggler's Copter")(lambda: [
 # ------------------------------------------------------------ Metallic Mimic
 def _choose_type(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
     choices = dict(data.get("choices") or {})
-    choices["creature_type"] = str(game.decide("creature_type", "Shapeshifter"))
+    choices["creature_type"] = str(game.decide("creature_type", "Shapeshifter",
+                                               data.get("controller")))
     return {**data, "choices": choices}
 
 

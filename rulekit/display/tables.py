@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from rulekit.state import GameObject
 
 __all__ = [
-    "BOARD_COLUMNS", "board", "event_rows", "events", "pools", "stack", "styled", "to_html",
+    "BOARD_COLUMNS", "board", "decisions", "event_rows", "events", "pools", "stack", "styled",
+    "to_html",
     "TABLE_CSS", "TABLE_CSS_TEXT",
 ]
 
@@ -201,6 +202,25 @@ def event_rows(game: Game, evs: list[Event]) -> pd.DataFrame:
         rows.append({"id": e.id, "what": what, "caused by": cause,
                      "rules": ", ".join(f"CR {r}" for r in e.rules)})
     return pd.DataFrame(rows, columns=["id", "what", "caused by", "rules"])
+
+
+def decisions(game: Game) -> pd.DataFrame:
+    """Every choice made so far, in order: the action, the event it shaped, who chose (CR
+    616.1, 603.3b, 603.3d, 704.5j), what was asked, the answer, and whether it was given or
+    the default."""
+    from rulekit.decisions import DECISIONS
+
+    rows = []
+    for d in game.decisions:
+        answer = d.answer
+        if isinstance(answer, int) and not isinstance(answer, bool) and answer in \
+                game.state.objects:
+            answer = game.describe(answer)
+        rows.append({"action": d.action, "event": d.event, "player": d.player or "",
+                     "decision": d.key, "question": DECISIONS.get(d.key, ""),
+                     "answer": str(answer), "given": "given" if d.given else "default"})
+    return pd.DataFrame(rows, columns=["action", "event", "player", "decision", "question",
+                                       "answer", "given"])
 
 
 def events(game: Game, since: int = 0, *, priority: bool = False) -> pd.DataFrame:
