@@ -25,6 +25,8 @@ DECISIONS: dict[str, str] = {
     "may": "yes or no for a 'you may' ability",
     "pay": "yes or no: pay an optional or ward cost",
     "pay_life": "yes or no: pay 2 life as a shockland enters",
+    "pay_with": "which mana in the pool pays a cost (CR 601.2h), e.g. 'G C#7': one mana per "
+                "symbol, '#N' naming the object it came from",
     "replacement_order": "which replacement effect applies first (CR 616.1), by name",
     "sacrifice": "the permanent sacrificed",
     "target": "the target of a triggered ability as it goes on the stack",
