@@ -205,9 +205,15 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
         cause=Cause.ACTION, parent=root, rules=("601.2a",), subject=obj.id)
     assert cast_event is not None
     if units:
-        game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units,
-                                         "purpose": f"casting {chars.name}", "cost": str(total)},
-                  cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
+        from rulekit.riders import after_spending, spent_data
+
+        spell = game.obj(cast_event.data["new"])
+        spent = game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units,
+                                                 "purpose": f"casting {chars.name}",
+                                                 "cost": str(total),
+                                                 **spent_data(spell, chars, units)},
+                          cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
+        after_spending(game, spell, chars, units, spent)  # mana riders (CR 106.6)
     if chosen:
         from rulekit.targets import announce
 
@@ -330,7 +336,7 @@ def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str |
         game.note(EventKind.NOTE, text, cause=Cause.RULE, parent=resolving.id,
                   rules=("106.5",) if undefined else ("605.3a",), subject=obj.id,
                   undefined=undefined)
-    res.add_mana(output, restriction=restriction)
+    res.add_mana(output, restriction=restriction, rider=ab.production.rider)
     if ab.effect is not None:
         ab.effect(res)
     resolve_mana_triggers(game)

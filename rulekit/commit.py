@@ -88,6 +88,10 @@ def _mana_added(game: Game, data: Data) -> str:
 def _mana_spent(game: Game, data: Data) -> str:
     player = game.state.players[data["player"]]
     player.pool.spend(data["mana"])
+    if data.get("uncounterable") is not None:  # Cavern of Souls' rider (CR 106.6)
+        game.state.objects[data["uncounterable"]].uncounterable = True
+        return (f"{player.name} spends {spent_text(data['mana'])} on {data['purpose']}: that "
+                "spell can't be countered")
     return f"{player.name} spends {spent_text(data['mana'])} on {data['purpose']}"
 
 

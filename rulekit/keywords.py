@@ -178,7 +178,13 @@ def spell_item(game: Game, obj_id: int) -> StackItem | None:
 
 def counter(game: Game, item: StackItem, *, parent: int, rules: tuple[str, ...]) -> None:
     """Counter a spell or ability: off the stack without resolving; a countered spell goes to
-    its owner's graveyard (CR 701.6a) — or to exile if it was cast with flashback."""
+    its owner's graveyard (CR 701.6a) — or to exile if it was cast with flashback. A spell
+    that can't be countered stays on the stack (CR 101.2)."""
+    spell = game.state.objects.get(item.source) if item.kind == "spell" and item.source else None
+    if spell is not None and spell.uncounterable:
+        game.note(EventKind.NOTE, f"{item.text} can't be countered, so it isn't",
+                  cause=Cause.RULE, parent=parent, rules=("101.2",), subject=item.source)
+        return
     event = game.emit(EventKind.COUNTERED, {"item_id": item.id,
                                             "text": f"{item.text} is countered"},
                       cause=Cause.ABILITY, parent=parent, rules=rules + ("701.6a",),

@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
 from rulekit.errors import ChoiceNeeded, RulesError
-from rulekit.mana import COLORS, ManaType, Restriction, sort_types
+from rulekit.mana import COLORS, ManaType, Restriction, Rider, sort_types
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -40,6 +40,7 @@ class Production:
 
     text: str = ""
     restriction: Restriction | None = None
+    rider: Rider | None = None  # an effect of the mana when spent (CR 106.6)
 
     def options(self, ctx: ProduceContext) -> list[Output]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -85,6 +86,7 @@ class Fixed(Production):
     per: Callable[[ProduceContext], int] | None = None
     restriction: Restriction | None = None
     text: str = ""
+    rider: Rider | None = None
 
     def options(self, ctx: ProduceContext) -> list[Output]:
         n = 1 if self.per is None else self.per(ctx)
@@ -98,6 +100,7 @@ class AnyColor(Production):
     amount: int = 1
     restriction_of: Callable[[ProduceContext], Restriction | None] | None = None
     text: str = "one mana of any color"
+    rider: Rider | None = None
 
     def options(self, ctx: ProduceContext) -> list[Output]:
         return [(c,) * self.amount for c in COLORS]

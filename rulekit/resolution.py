@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rulekit.events import Cause, Event, EventKind
-from rulekit.mana import Mana, ManaType, ManaUnit, Restriction
+from rulekit.mana import Mana, ManaType, ManaUnit, Restriction, Rider
 from rulekit.state import GameObject, Zone
 
 if TYPE_CHECKING:
@@ -60,12 +60,13 @@ class Resolution:
 
     # -- mana
     def add_mana(self, types: Iterable[ManaType], *, restriction: Restriction | None = None,
-                 rules: Iterable[str] = ("106.4",)) -> Event | None:
+                 rider: Rider | None = None, rules: Iterable[str] = ("106.4",)) -> Event | None:
         """Add mana to the controller's pool. Marked "tapped for mana" when the resolving
         ability is a mana ability with {T} in its cost (CR 106.12), so replacement effects for
         tapping for mana can modify it (CR 106.12b)."""
         src = self.source
-        mana = Mana.of(ManaUnit(t, self.source_id, self.source_name, restriction) for t in types)
+        mana = Mana.of(ManaUnit(t, self.source_id, self.source_name, restriction, rider)
+                       for t in types)
         data = {
             "player": self.controller,
             "mana": mana,

@@ -122,6 +122,7 @@ class GameObject:
     targets: tuple[Any, ...] = ()  # a spell's chosen targets
     cast_from: Zone | None = None
     is_copy_spell: bool = False
+    uncounterable: bool = False  # a spell that "can't be countered" (Cavern of Souls' mana)
     linked: tuple[int, ...] = ()  # cards its abilities exiled (CR 607.2a)
     control_seen: str | None = None  # the controller the last control check saw (CR 302.6)
     # look-back: set when it leaves a zone

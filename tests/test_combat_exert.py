@@ -465,3 +465,59 @@ def test_arena_of_glory_enters_untapped_with_a_mountain():
     arena = game.add("Arena of Glory", zone="hand")
     game.play_land(arena)
     assert not game.obj(arena.moved_to).tapped
+
+
+def _arena_mana(game: Game):
+    """Alice's Arena of Glory exerted for {R}{R} (paid with a Mountain's {R})."""
+    arena = game.add("Arena of Glory")
+    mana(game, "Mountain", 1)
+    game.activate(arena, ability=2)
+    return arena
+
+
+def test_arena_of_glory_mana_gives_the_creature_spell_haste():
+    """"If that mana is spent on a creature spell, it gains haste until end of turn": the
+    permanent the spell becomes keeps it (CR 106.6, 400.7a), so it can attack at once."""
+    game = Game()
+    _arena_mana(game)
+    raiders = game.add("Mons's Goblin Raiders", zone="hand")
+    game.cast(raiders)
+    game.resolve()
+    creature = game.find("Mons's Goblin Raiders")
+    assert creature.sick and game.chars(creature).has_keyword("Haste")
+    to_attack(game)
+    game.declare_attackers([creature])
+    assert creature.attacking
+    game.advance("cleanup")
+    assert not game.chars(creature).has_keyword("Haste"), "until end of turn"
+
+
+def test_arena_of_glory_pool_shows_the_rider():
+    game = Game()
+    _arena_mana(game)
+    (unit, n), = game.pool("Alice").parts
+    assert n == 2 and unit.rider is not None and "haste" in unit.text()
+
+
+def test_other_mana_gives_no_haste():
+    game = Game()
+    _arena_mana(game)
+    game.tap_for_mana(game.add("Mountain"))
+    raiders = game.add("Mons's Goblin Raiders", zone="hand")
+    mountain_r = [u for u in game.pool("Alice") if u.rider is None][0]
+    game.cast(raiders, pay_with=f"R#{mountain_r.source}")
+    game.resolve()
+    creature = game.find("Mons's Goblin Raiders")
+    assert not game.chars(creature).has_keyword("Haste")
+    to_attack(game)
+    with pytest.raises(RulesError) as err:
+        game.declare_attackers([creature])
+    assert err.value.rule == "302.6"
+
+
+def test_arena_of_glory_mana_on_a_noncreature_spell_does_nothing_more():
+    game = Game()
+    _arena_mana(game)
+    game.add("Grizzly Bears", player="Bob")
+    game.cast(game.add("Shock", zone="hand"), targets=["Bob"])
+    assert not [e for e in game.log if e.kind is EventKind.EFFECT_BEGAN]

@@ -157,3 +157,43 @@ def test_a_malformed_payment_names_the_argument():
     with pytest.raises(UsageError) as err:
         game.cast(game.add("Grizzly Bears", zone="hand"), pay_with="two forests")
     assert err.value.argument == "pay_with"
+
+
+# -------------------------------------------- Cavern of Souls: "can't be countered"
+def _cavern_spell(game: Game, creature_type: str = "Bear"):
+    cavern = game.add("Cavern of Souls", choices={"creature_type": creature_type})
+    game.tap_for_mana(cavern, "G")
+    game.tap_for_mana(game.add("Forest"))
+    bears = game.add("Grizzly Bears", zone="hand")
+    game.cast(bears)
+    return bears
+
+
+def _mana_leak(game: Game) -> None:
+    for _ in range(2):
+        game.tap_for_mana(game.add("Island", player="Bob"))
+    game.cast(game.add("Mana Leak", player="Bob", zone="hand"),
+              targets=[game.state.stack[-1].source])
+
+
+def test_cavern_mana_makes_the_creature_spell_uncounterable():
+    game = Game()
+    _cavern_spell(game)
+    game.pass_priority()
+    _mana_leak(game)
+    game.resolve()  # Mana Leak: Alice can't pay {3}; the counter does nothing
+    note = [e for e in game.log if e.kind is EventKind.NOTE][-1]
+    assert note.rules == ("101.2",) and "can't be countered" in note.text
+    game.resolve()
+    assert game.find("Grizzly Bears").zone.value == "battlefield"
+
+
+def test_without_cavern_mana_mana_leak_counters_the_creature_spell():
+    game = Game()
+    game.tap_for_mana(game.add("Forest"))
+    game.tap_for_mana(game.add("Forest"))
+    game.cast(game.add("Grizzly Bears", zone="hand"))
+    game.pass_priority()
+    _mana_leak(game)
+    game.resolve()
+    assert not game.state.stack and not game.find_all("Grizzly Bears")

@@ -25,7 +25,15 @@ from rulekit.cards.build import (
 from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Event, EventKind
-from rulekit.mana import POWERSTONE, Mana, ManaCost, ManaType, SpendContext, cavern
+from rulekit.mana import (
+    POWERSTONE,
+    UNCOUNTERABLE,
+    Mana,
+    ManaCost,
+    ManaType,
+    SpendContext,
+    cavern,
+)
 from rulekit.paying import spend_mana
 from rulekit.production import AnyColor, Combination, CouldProduceOf, Fixed, ProduceContext
 from rulekit.replacement import ReplacementEffect
@@ -126,7 +134,7 @@ behaviour("Cavern of Souls")(lambda: [
               _choose("creature_type", "Human", "Cavern of Souls"),
               name="Cavern of Souls: choose a creature type", rules=("614.12",)),
     mana("{T}", Fixed("C"), "{T}: Add {C}."),
-    mana("{T}", AnyColor(restriction_of=_cavern_restriction),
+    mana("{T}", AnyColor(restriction_of=_cavern_restriction, rider=UNCOUNTERABLE),
          "{T}: Add one mana of any color. Spend this mana only to cast a creature spell of the "
          "chosen type, and that spell can't be countered."),
 ])

@@ -4,8 +4,9 @@ Oracle text lives in catalog.toml. Decisions these cards read, with their defaul
 ``target`` (a triggered ability's target: the first legal one by id), ``may`` (yes),
 ``discard`` (Smuggler's Copter: the card just drawn), ``creature_type`` (Metallic Mimic:
 "Shapeshifter"), ``copy`` (Clone, see `rulekit.copy`), ``pay`` and ``crew`` (see
-`rulekit.keywords`). Not modelled: Arena of Glory's haste rider (the {R}{R} is added, the rider
-isn't tracked on the mana), cipher (always declined), regeneration (none in the catalog).
+`rulekit.keywords`). Arena of Glory's haste and Cavern of Souls' "can't be countered" ride on
+the mana (`rulekit.riders`). Shatterstorm's "can't be regenerated" holds trivially: nothing in
+the catalog regenerates.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from rulekit.keywords import (
     ward,
     when_you_do,
 )
-from rulekit.mana import ManaCost
+from rulekit.mana import HASTE_RIDER, ManaCost
 from rulekit.production import AnyColor, Fixed
 from rulekit.replacement import ReplacementEffect
 from rulekit.state import Zone
@@ -350,7 +351,7 @@ behaviour("Arena of Glory")(lambda: [
     Static(text="This land enters tapped unless you control a Mountain.",
            self_etb=_arena_enters_tapped, rules=("614.1d",)),
     mana("{T}", Fixed("R"), "{T}: Add {R}."),
-    mana("{R}, {T}, Exert this land", Fixed("RR"),
+    mana("{R}, {T}, Exert this land", Fixed("RR", rider=HASTE_RIDER),
          "{R}, {T}, Exert this land: Add {R}{R}. If that mana is spent on a creature spell, it "
          "gains haste until end of turn."),
 ])
