@@ -58,6 +58,12 @@ def add(game: Game, *, card: str, player: str, zone: str = "battlefield", **stat
         definition = lookup(card)
     except LookupError as err:
         raise RulesError(str(err)) from None
+    missing = definition.unmodelled()
+    if missing:  # refused, never approximated
+        from rulekit.errors import UsageError
+
+        raise UsageError("card", f"{definition.name} isn't fully modelled by the kit: no "
+                         f"behaviour does {missing[0]!r}")
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
     zone_ = Zone(zone)

@@ -20,6 +20,8 @@ DECISIONS: dict[str, str] = {
                      "Mimic)",
     "crew": "the creatures tapped to crew a Vehicle, one id per answer",
     "discard": "the card discarded",
+    "encode": "cipher (CR 702.99a): the creature you control a resolving spell is exiled "
+              "encoded on, or 'no' (the default)",
     "legend_keep": "the legendary permanent its controller keeps when they control two or more "
                    "with the same name (CR 704.5j); the others go to the graveyard",
     "may": "yes or no for a 'you may' ability",
@@ -36,7 +38,7 @@ DECISIONS: dict[str, str] = {
 }
 """Decision key -> what it answers."""
 
-OBJECT_DECISIONS = frozenset({"copy", "crew", "discard", "legend_keep", "sacrifice"})
+OBJECT_DECISIONS = frozenset({"copy", "crew", "discard", "encode", "legend_keep", "sacrifice"})
 """Decisions whose answers name an object (by id, `#id` or an object)."""
 
 

@@ -186,6 +186,28 @@ def test_mana_vault_that_left_is_judged_as_it_last_existed():
     assert game.state.players["Alice"].life == 19
 
 
+def test_every_catalog_card_does_all_its_oracle_text_says():
+    """Each Oracle paragraph (reminder text aside) is the text of the card's abilities."""
+    from rulekit.cards import catalog
+
+    assert {name: c.unmodelled() for name, c in catalog().items() if c.unmodelled()} == {}
+
+
+def test_add_refuses_a_card_whose_text_isnt_fully_modelled(monkeypatch):
+    from dataclasses import replace
+
+    from rulekit.cards import catalog
+    from rulekit.errors import UsageError
+
+    arena = catalog()["Arena of Glory"]
+    cut = replace(arena, printed=arena.printed.evolve(abilities=arena.printed.abilities[:2]))
+    monkeypatch.setitem(catalog(), "Arena of Glory", cut)
+    with pytest.raises(UsageError) as err:
+        Game().add("Arena of Glory")
+    assert err.value.argument == "card"
+    assert "isn't fully modelled" in str(err.value) and "Exert this land" in str(err.value)
+
+
 def test_unknown_card_suggests_a_name():
     with pytest.raises(RulesError, match="did you mean 'Forest'"):
         Game().add("Forrest")

@@ -31,6 +31,7 @@ from rulekit.cards.build import (
 )
 from rulekit.cards.part_a import enchant
 from rulekit.characteristics import Characteristics
+from rulekit.cipher import cipher, encode
 from rulekit.copy import copy_spell, create_token_copy, enter_as_copy, entering_values
 from rulekit.delayed import at_next_end_step
 from rulekit.effects import ContinuousEffect
@@ -423,9 +424,7 @@ behaviour("Cackling Counterpart")(lambda: [
 
 def _stolen_identity(res: Any) -> None:
     _token_copy(res)
-    res.game.note(EventKind.CHOICE, f"{res.controller} doesn't encode Stolen Identity "
-                  "(cipher is always declined in the kit)", cause=Cause.RULE, parent=res.parent,
-                  player=res.controller)
+    encode(res)  # cipher (CR 702.99a)
 
 
 behaviour("Stolen Identity")(lambda: [
@@ -435,7 +434,7 @@ behaviour("Stolen Identity")(lambda: [
                                lambda g, s, o: not isinstance(o, str) and (
                                    g.chars(o).is_a("Artifact") or g.chars(o).is_a("Creature"))),
                  rules=("707.2",)),
-    Static(text="Cipher (not modelled: always declined)"),
+    cipher(),
 ])
 
 
