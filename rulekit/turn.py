@@ -55,8 +55,9 @@ def _begin_step(game: Game, step: Step, parent: int, root: int | None) -> None:
     state = game.state
     if step is Step.UNTAP:
         _untap_step(game, parent)
-        game.settle(parent)
-        advance_step(game, root)  # no player gets priority in the untap step (CR 502.4)
+        # no player gets priority in the untap step, so what triggered waits (and state-based
+        # actions aren't checked) until a player would get priority in the upkeep (CR 502.4)
+        advance_step(game, root)
     elif step is Step.DRAW and state.turn > 1:
         draw_cards(game, state.active, 1, cause=Cause.TURN, parent=parent)
     elif step is Step.COMBAT_DAMAGE:

@@ -108,6 +108,29 @@ def test_passing_with_an_empty_stack_moves_through_the_turn():
     assert "untap" in steps and "upkeep" in steps and "cleanup" in steps
 
 
+def test_a_trigger_in_the_untap_step_waits_for_the_upkeep(monkeypatch):
+    """No player gets priority in the untap step, so an ability that triggers there goes on
+    the stack when a player would first get priority, in the upkeep (CR 502.4). No catalog card
+    triggers on untapping, so the test gives City of Brass's trigger the untap event."""
+    from dataclasses import replace
+
+    from rulekit.cards import catalog
+
+    city = catalog()["City of Brass"]
+    trigger = replace(city.printed.abilities[0], on=frozenset({EventKind.UNTAPPED}))
+    patched = replace(city, printed=city.printed.evolve(
+        abilities=(trigger,) + city.printed.abilities[1:]))
+    monkeypatch.setitem(catalog(), "City of Brass", patched)
+    game = Game()
+    game.add("City of Brass", player="Bob", tapped=True)
+    game.next_turn()
+    (put,) = [e for e in game.log.of_kind(EventKind.PUT_ON_STACK)]
+    untapped = [e for e in game.log.of_kind(EventKind.UNTAPPED) if e.turn == 2]
+    assert untapped and untapped[0].step == "untap"
+    assert put.step == "upkeep" and put.parent == untapped[0].id
+    assert game.state.players["Bob"].life == 19
+
+
 def test_mana_vault_does_not_untap():
     game = Game()
     vault = game.add("Mana Vault", tapped=True)
