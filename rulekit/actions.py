@@ -103,6 +103,7 @@ def set_turn(game: Game, *, turn: int | None = None, active: str | None = None,
                   cause=Cause.ACTION, parent=root)
     game.emit(EventKind.STEP_BEGAN, {"step": step or state.step.value}, cause=Cause.ACTION,
               parent=root)
+    game.settle(root)  # "at the beginning of" triggers go on the stack now, not later
 
 
 @action

@@ -131,6 +131,18 @@ def test_a_trigger_in_the_untap_step_waits_for_the_upkeep(monkeypatch):
     assert game.state.players["Bob"].life == 19
 
 
+def test_setting_the_turn_to_a_step_puts_its_beginning_triggers_on_the_stack():
+    """Set-up to Alice's upkeep: Mana Vault's upkeep trigger goes on the stack then, in the
+    upkeep, not later in whatever step the next action happens."""
+    game = Game()
+    game.add("Mana Vault", tapped=True)
+    game.set_turn(turn=2, step="upkeep")
+    assert [i.source_name for i in game.state.stack] == ["Mana Vault"]
+    assert not game.state.pending
+    (put,) = game.log.of_kind(EventKind.PUT_ON_STACK)
+    assert put.step == "upkeep"
+
+
 def test_mana_vault_does_not_untap():
     game = Game()
     vault = game.add("Mana Vault", tapped=True)
