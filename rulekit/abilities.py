@@ -94,6 +94,11 @@ class Triggered(Ability):
     look_back: bool = False
     optional: bool = False  # "you may"
     self_only: bool = False  # only its own source's events (e.g. ETB of this object)
+    # an intervening "if" clause ("When/Whenever/At ..., if ..., ..."): checked as the event
+    # happens (false: it doesn't trigger) and again on resolution (false: it does nothing),
+    # CR 603.4; called with the game and the source (as it last existed, if it has left)
+    condition: Callable[[Game, GameObject], bool] | None = None
+    condition_text: str = ""
     rules: tuple[str, ...] = ()
 
 

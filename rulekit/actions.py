@@ -60,6 +60,10 @@ def add(game: Game, *, card: str, player: str, zone: str = "battlefield", **stat
     from rulekit.cards import card as lookup
 
     definition = lookup(card)
+    missing = definition.unmodelled()
+    if missing:  # refused, never approximated
+        raise UsageError("card", f"{definition.name} isn't fully modelled by the kit: no "
+                         f"behaviour does {missing[0]!r}")
     zone_ = Zone(zone)
     chars = definition.printed
     choices: dict[str, str] = {}
@@ -110,6 +114,7 @@ def set_turn(game: Game, *, turn: int | None = None, active: str | None = None,
                   cause=Cause.ACTION, parent=root)
     game.emit(EventKind.STEP_BEGAN, {"step": step or state.step.value}, cause=Cause.ACTION,
               parent=root)
+    game.settle(root)  # "at the beginning of" triggers go on the stack now, not later
 
 
 @action
@@ -243,9 +248,15 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
         cause=Cause.ACTION, parent=root, rules=("601.2a",), subject=obj.id)
     assert cast_event is not None
     if units:
-        game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units,
-                                         "purpose": f"casting {chars.name}", "cost": str(total)},
-                  cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
+        from rulekit.riders import after_spending, spent_data
+
+        spell = game.obj(cast_event.data["new"])
+        spent = game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units,
+                                                 "purpose": f"casting {chars.name}",
+                                                 "cost": str(total),
+                                                 **spent_data(spell, chars, units)},
+                          cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
+        after_spending(game, spell, chars, units, spent)  # mana riders (CR 106.6)
     if chosen:
         from rulekit.targets import announce
 
@@ -255,7 +266,7 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
 
 # ---------------------------------------------------------------- activate
 def _pick_ability(game: Game, obj: Any, index: int | None, mana: str | None,
-                  tap_only: bool = False) -> tuple[int, Activated]:
+                  tap_only: bool = False, x: int | None = None) -> tuple[int, Activated]:
     abilities = [(i, a) for i, a in enumerate(game.chars(obj).abilities)
                  if isinstance(a, Activated)]
     if tap_only:
@@ -277,7 +288,7 @@ def _pick_ability(game: Game, obj: Any, index: int | None, mana: str | None,
         ok = []
         for i, a in abilities:
             if isinstance(a, ManaAbility) and a.production is not None:
-                ctx = ProduceContext(game, obj, game.controller_of(obj), game.could_produce)
+                ctx = ProduceContext(game, obj, game.controller_of(obj), game.could_produce, x=x)
                 try:
                     a.production.produce(ctx, mana)
                     ok.append((i, a))
@@ -298,7 +309,7 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
     if obj.zone is not Zone.BATTLEFIELD:
         raise RulesError(f"{game.describe(obj)} is not on the battlefield", rule="602.2")
     player = game.controller_of(obj)
-    index, ab = _pick_ability(game, obj, ability, mana, _tap_only)
+    index, ab = _pick_ability(game, obj, ability, mana, _tap_only, x)
     name = game.describe(obj)
     _need_priority(game, player, f"activate {name}'s ability")
     if ab.sorcery_speed:
@@ -368,7 +379,7 @@ def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str |
         game.note(EventKind.NOTE, text, cause=Cause.RULE, parent=resolving.id,
                   rules=("106.5",) if undefined else ("605.3a",), subject=obj.id,
                   undefined=undefined)
-    res.add_mana(output, restriction=restriction)
+    res.add_mana(output, restriction=restriction, rider=ab.production.rider)
     if ab.effect is not None:
         ab.effect(res)
     resolve_mana_triggers(game)
@@ -409,16 +420,17 @@ def advance(game: Game, to: str | None = None) -> None:
 
     state = game.state
     target = Step(to) if to else None
-    start = (state.turn, state.step)
     label = target.label if target else "the next step"
     root = _root(game, f"All players pass until {label}", keeps_priority=False,
                  rules=("117.4", "500.2"))
-    guard = 0
+    guard, seen, moved = 0, len(game.log), False
     while True:
         before = state.step
         do_pass(game, root)
         guard += 1
-        moved = (state.turn, state.step) != start
+        # a step began, even one with the same name (an extra combat's steps, CR 500.8)
+        moved = moved or any(e.kind is EventKind.STEP_BEGAN for e in game.log.since(seen))
+        seen = len(game.log)
         if moved and not state.stack and (target is None or state.step is target):
             break
         if (target in (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE)

@@ -72,6 +72,11 @@ class Characteristics:
         left = " ".join((*self.supertypes, *self.types))
         return f"{left} {DASH} {' '.join(self.subtypes)}" if self.subtypes else left
 
+    def mana_value(self, x: int = 0) -> int:
+        """Mana value (CR 202.3): the total of the mana cost, each {X} counting as `x`, the
+        number chosen for it while the object is on the stack, and 0 anywhere else (202.3e)."""
+        return self.mana_cost.mana_value() + self.mana_cost.x_count * x
+
     @property
     def pt(self) -> str:
         return f"{self.power}/{self.toughness}" if self.power is not None else ""

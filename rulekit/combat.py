@@ -41,7 +41,8 @@ def check_attackers(game: Game, attackers: list[int], exert: list[int]) -> None:
     for i in exert:
         if i not in attackers:
             raise RulesError(f"{game.describe(game.obj(i))} can be exerted only as it is declared "
-                             "as an attacker", rule="508.1g")
+                             "as an attacker: exerting it is an optional cost paid while "
+                             "attackers are declared (CR 701.43d)", rule="508.1g")
         obj = game.obj(i)
         option = can_exert(game, obj)
         if option is None:

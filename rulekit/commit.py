@@ -45,8 +45,8 @@ def _tap(game: Game, data: Data) -> str:
 def _untap(game: Game, data: Data) -> str:
     obj = _obj(game, data)
     obj.tapped = False
-    if obj.skip_untap_for is not None and data.get("clears_exert"):
-        obj.skip_untap_for = None
+    if data.get("clears_exert"):
+        _end_exert(obj, data)
     return f"{game.describe(obj)} becomes untapped"
 
 
@@ -54,16 +54,23 @@ def _untap(game: Game, data: Data) -> str:
 def _untap_skipped(game: Game, data: Data) -> str:
     obj = _obj(game, data)
     if data.get("clears_exert"):
-        obj.skip_untap_for = None
+        _end_exert(obj, data)
     if data.get("expired"):
         return f"{game.describe(obj)} is already untapped: exert's effect ends having done nothing"
     return f"{game.describe(obj)} doesn't untap ({data['reason']})"
 
 
+def _end_exert(obj: GameObject, data: Data) -> None:
+    """The exert effect of player `exert_of` ends (its untap step came); the others wait."""
+    who = data.get("exert_of")
+    obj.skip_untap_for = tuple(p for p in obj.skip_untap_for if who is not None and p != who)
+
+
 @commits(EventKind.EXERTED)
 def _exert(game: Game, data: Data) -> str:
     obj = _obj(game, data)
-    obj.skip_untap_for = data["player"]
+    if data["player"] not in obj.skip_untap_for:
+        obj.skip_untap_for += (data["player"],)
     obj.exerted_by = data["player"]
     obj.exerted_turn = game.state.turn
     return f"{data['player']} exerts {game.describe(obj)}: it won't untap during their next untap step"
@@ -81,6 +88,10 @@ def _mana_added(game: Game, data: Data) -> str:
 def _mana_spent(game: Game, data: Data) -> str:
     player = game.state.players[data["player"]]
     player.pool.spend(data["mana"])
+    if data.get("uncounterable") is not None:  # Cavern of Souls' rider (CR 106.6)
+        game.state.objects[data["uncounterable"]].uncounterable = True
+        return (f"{player.name} spends {spent_text(data['mana'])} on {data['purpose']}: that "
+                "spell can't be countered")
     return f"{player.name} spends {spent_text(data['mana'])} on {data['purpose']}"
 
 

@@ -108,7 +108,7 @@ def enter_as_copy(text: str, *, name: str) -> Static:
 def _become_copy(game: Game, data: dict[str, Any]) -> dict[str, Any]:
     creatures = sorted((o for o in game.state.battlefield() if game.chars(o).is_a("Creature")),
                        key=lambda o: o.id)
-    pick = game.decide("copy", creatures[0].id if creatures else None)
+    pick = game.decide("copy", creatures[0].id if creatures else None, data.get("controller"))
     if pick in (None, False, "no", "none"):
         return {**data, "copy_declined": True}
     target = game.state.objects.get(int(str(pick).lstrip("#")))

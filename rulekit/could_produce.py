@@ -55,7 +55,8 @@ def _one(game: Game, obj: GameObject, abilities: list[ManaAbility],
          current: dict[int, frozenset[ManaType]], replacements: list,
          group_cache: dict) -> frozenset[ManaType]:
     controller = game.controller_of(obj)
-    ctx = ProduceContext(game, obj, controller, lambda o: current.get(o.id, frozenset()))
+    ctx = ProduceContext(game, obj, controller, lambda o: current.get(o.id, frozenset()),
+                         x=None)  # X could be anything (costs are ignored)
     found: set[ManaType] = set()
     is_land = game.chars(obj).is_a("Land")
     for ability in abilities:

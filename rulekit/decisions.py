@@ -8,6 +8,9 @@ misspelled one is never silently ignored.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 DECISIONS: dict[str, str] = {
     "added_mana": "the type of mana a triggered mana ability adds (Mana Flare: the type the land "
                   "produced)",
@@ -17,14 +20,45 @@ DECISIONS: dict[str, str] = {
                      "Mimic)",
     "crew": "the creatures tapped to crew a Vehicle, one id per answer",
     "discard": "the card discarded",
+    "encode": "cipher (CR 702.99a): the creature you control a resolving spell is exiled "
+              "encoded on, or 'no' (the default)",
+    "legend_keep": "the legendary permanent its controller keeps when they control two or more "
+                   "with the same name (CR 704.5j); the others go to the graveyard",
     "may": "yes or no for a 'you may' ability",
     "pay": "yes or no: pay an optional or ward cost",
     "pay_life": "yes or no: pay 2 life as a shockland enters",
+    "pay_with": "which mana in the pool pays a cost (CR 601.2h), e.g. 'G C#7': one mana per "
+                "symbol, '#N' naming the object it came from",
     "replacement_order": "which replacement effect applies first (CR 616.1), by name",
     "sacrifice": "the permanent sacrificed",
     "target": "the target of a triggered ability as it goes on the stack",
+    "trigger_order": "which of a player's waiting triggered abilities goes on the stack next "
+                     "(CR 603.3b), by its source's id or name; the last one put there resolves "
+                     "first",
 }
 """Decision key -> what it answers."""
 
-OBJECT_DECISIONS = frozenset({"copy", "crew", "discard", "sacrifice"})
+OBJECT_DECISIONS = frozenset({"copy", "crew", "discard", "encode", "legend_keep", "sacrifice"})
 """Decisions whose answers name an object (by id, `#id` or an object)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One choice made while an action happened, kept in `Game.decisions`: who made it (the
+    affected player orders replacement effects, CR 616.1; each player orders their own
+    triggers, 603.3b; a spell's or ability's controller chooses its targets, 601.2c, 603.3d;
+    the controller of same-named legends keeps one, 704.5j), what was asked, the answer, and
+    whether the caller gave it (`given`) or the documented default was used."""
+
+    action: int  # the number of the action it belongs to (1 = the first in `Game.actions`)
+    event: int  # the id of the next event logged after it: the first one it shaped
+    key: str
+    player: str | None
+    answer: Any
+    given: bool
+
+    def to_json(self) -> dict[str, Any]:
+        answer = self.answer if isinstance(self.answer, (str, int, bool, type(None))) else str(
+            self.answer)
+        return {"action": self.action, "event": self.event, "key": self.key,
+                "player": self.player, "answer": answer, "given": self.given}

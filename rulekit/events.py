@@ -34,7 +34,7 @@ class EventKind(str, Enum):
     TOKEN_CREATED = "token_created"
     CAST = "cast"
     ACTIVATED = "activated"
-    MANA_ABILITY = "mana_ability"  # a mana ability resolved (CR 605.3a)
+    MANA_ABILITY = "mana_ability"  # a mana ability resolved (CR 605.3b)
     TRIGGERED = "triggered"  # an ability triggered (CR 603.2)
     PUT_ON_STACK = "put_on_stack"  # a triggered ability was put on the stack (CR 603.3)
     RESOLVED = "resolved"

@@ -21,6 +21,7 @@ from rulekit.arguments import check_call
 from rulekit.cards import CardDef, card
 from rulekit.characteristics import Characteristics
 from rulekit.commit import COMMITS
+from rulekit.decisions import Decision
 from rulekit.effects import ContinuousEffect, compute
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Applied, Cause, Event, EventKind, EventLog
@@ -60,6 +61,7 @@ class Game:
         self._root: int | None = None
         self._decisions: dict[str, list[Any]] = {}
         self.current_action = ""  # the name of the action being performed (its root event says so)
+        self.decisions: list[Decision] = []  # every choice made, with who made it
         self._index = _Index()
         self._touched: set[int] = set()
         self._pending_mana: list[Any] = []
@@ -82,6 +84,12 @@ class Game:
         if not effects and not obj.counters and "Land" not in base.types:
             return base
         return compute(self, obj, base, effects)
+
+    def mana_value(self, obj: GameObject | int) -> int:
+        """Its mana value now (CR 202.3): X counts as the chosen number while it is a spell on
+        the stack, as 0 anywhere else (202.3e)."""
+        obj = self._get(obj)
+        return self.chars(obj).mana_value(obj.x if obj.zone is Zone.STACK else 0)
 
     def controller_of(self, obj: GameObject | int) -> str:
         """Who controls it now, after control-changing effects (layer 2, CR 613.1b)."""
@@ -357,9 +365,10 @@ class Game:
 
     def _order_chooser(self) -> Callable[[list[ReplacementEffect], Data], ReplacementEffect]:
         def choose(candidates: list[ReplacementEffect], data: Data) -> ReplacementEffect:
-            wanted = self.decide("replacement_order", None)
-            if wanted is None:
-                return default_order(candidates, data)
+            first = default_order(candidates, data)
+            wanted = self.decide("replacement_order", first.name, self._affected_player(data))
+            if wanted == first.name:
+                return first
             for r in candidates:
                 if r.name == wanted:
                     return r
@@ -368,6 +377,16 @@ class Game:
                              rule="616.1")
         return choose
 
+    def _affected_player(self, data: Data) -> str | None:
+        """Who orders replacement effects on an event (CR 616.1): the affected player, or the
+        controller of the affected object (the one it would enter under, if it is entering)."""
+        if isinstance(data.get("player"), str) and "object" not in data:
+            return data["player"]
+        if data.get("to") == Zone.BATTLEFIELD.value or "object" not in data:
+            return data.get("controller") or data.get("player")
+        obj = self.state.objects.get(data["object"])
+        return self.controller_of(obj) if obj is not None else None
+
     # ---------------------------------------------------------------- triggers
     def _collect_triggers(self, event: Event, before: _Index) -> None:
         from rulekit.triggers import collect
@@ -375,12 +394,16 @@ class Game:
         collect(self, event, before, self._fresh_index())
 
     # --------------------------------------------------------------- decisions
-    def decide(self, key: str, default: Any) -> Any:
-        """The next answer the current action's caller gave for `key`, else `default`."""
+    def decide(self, key: str, default: Any, player: str | None = None) -> Any:
+        """The next answer the current action's caller gave for `key`, else `default`; recorded
+        in `decisions` with the `player` who makes this choice."""
         answers = self._decisions.get(key)
-        if answers:
-            return answers.pop(0)
-        return default
+        given = bool(answers)
+        answer = answers.pop(0) if answers else default
+        if given or default is not None:
+            self.decisions.append(Decision(self._action_no, self.log.next_id, key, player,
+                                           answer, given))
+        return answer
 
     # ----------------------------------------------------------------- actions
     def decide_object(self, key: str, default: GameObject | int | None) -> GameObject | None:
@@ -413,9 +436,11 @@ class Game:
         mark = len(self.log)
         self._action_no = len(self.actions) + 1
         self._decisions = {k: list(v) for k, v in answers.items()}
+        decided = len(self.decisions)
         try:
             result = fn(self, **kwargs)
         except Exception:
+            del self.decisions[decided:]
             if len(self.log) != mark:
                 self._rebuild(self.actions)
             raise

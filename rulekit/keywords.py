@@ -76,7 +76,7 @@ def choose_crew(game: Game, player: str, source: GameObject, n: int) -> list[Gam
     other untapped creatures `player` controls in id order until their power adds up to `n`.
     Summoning-sick creatures may crew: the cost has no {T} symbol."""
     picked: list[int] = []
-    while (answer := game.decide("crew", None)) is not None:
+    while (answer := game.decide("crew", None, player)) is not None:
         picked.append(int(str(answer).lstrip("#")))
     candidates = [o for o in game.permanents(player) if o.id != source.id and not o.tapped
                   and game.chars(o).is_a("Creature")]
@@ -180,7 +180,13 @@ def spell_item(game: Game, obj_id: int) -> StackItem | None:
 
 def counter(game: Game, item: StackItem, *, parent: int, rules: tuple[str, ...]) -> None:
     """Counter a spell or ability: off the stack without resolving; a countered spell goes to
-    its owner's graveyard (CR 701.6a) — or to exile if it was cast with flashback."""
+    its owner's graveyard (CR 701.6a) — or to exile if it was cast with flashback. A spell
+    that can't be countered stays on the stack (CR 101.2)."""
+    spell = game.state.objects.get(item.source) if item.kind == "spell" and item.source else None
+    if spell is not None and spell.uncounterable:
+        game.note(EventKind.NOTE, f"{item.text} can't be countered, so it isn't",
+                  cause=Cause.RULE, parent=parent, rules=("101.2",), subject=item.source)
+        return
     event = game.emit(EventKind.COUNTERED, {"item_id": item.id,
                                             "text": f"{item.text} is countered"},
                       cause=Cause.ABILITY, parent=parent, rules=rules + ("701.6a",),
@@ -204,8 +210,7 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
     pool = game.state.players[payer].pool
     ctx = SpendContext("ward" if what.startswith("ward") else "other", text=what)
     plan = plan_payment(pool, cost, ctx)
-    wanted = res.decide("pay", None)
-    pays = plan is not None if wanted is None else _yes(wanted)
+    pays = _yes(res.decide("pay", plan is not None, payer))
     if pays and plan is None:
         raise RulesError(f"{payer} can't pay {cost} for {what}: the pool has {pool_text(pool)}",
                          rule="118.12")
@@ -272,9 +277,7 @@ def reduce_cost(game: Game, obj: GameObject, chars: Characteristics,
                if isinstance(a, CostReduction) and a.reduction is not None)
     if less <= 0 or total.generic == 0:
         return total
-    generic = max(total.generic - less, 0)
-    text = (f"{{{generic}}}" if generic else "") + "".join(t.symbol for t in total.colored)
-    return ManaCost(generic, total.colored, 0, text or "{0}")
+    return ManaCost.of(max(total.generic - less, 0), total.colored)
 
 
 # ----------------------------------------------------------- "until" exile

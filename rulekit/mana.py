@@ -62,12 +62,15 @@ def _amount_text(symbol: str, n: int) -> str:
 
 def pool_text(mana: Mana | ManaPool) -> str:
     """`{G}{G} and {C} (can't be spent to cast a nonartifact spell)`; "no mana" if empty."""
-    groups: dict[tuple[ManaType, Restriction | None], int] = {}
+    groups: dict[tuple[ManaType, Restriction | None, Rider | None], int] = {}
     for u, n in mana.parts:
-        groups[(u.type, u.restriction)] = groups.get((u.type, u.restriction), 0) + n
+        key = (u.type, u.restriction, u.rider)
+        groups[key] = groups.get(key, 0) + n
     parts = []
-    for (t, r), n in sorted(groups.items(), key=lambda kv: (kv[0][1] is not None, _ORDER[kv[0][0]])):
-        parts.append(_amount_text(t.symbol, n) + (f" ({r.text})" if r else ""))
+    for (t, r, d), n in sorted(groups.items(), key=lambda kv: (
+            kv[0][1] is not None, kv[0][2] is not None, _ORDER[kv[0][0]])):
+        notes = [x.text for x in (r, d) if x is not None]
+        parts.append(_amount_text(t.symbol, n) + (f" ({'; '.join(notes)})" if notes else ""))
     return " and ".join(parts) if parts else "no mana"
 
 
@@ -117,6 +120,19 @@ class Restriction:
 POWERSTONE = Restriction("powerstone", "can't be spent to cast a nonartifact spell")
 
 
+@dataclass(frozen=True)
+class Rider:
+    """An extra effect of mana when it is spent (CR 106.6): Arena of Glory's haste, Cavern of
+    Souls' "that spell can't be countered". It never changes what the mana can pay for."""
+
+    key: str  # "haste" | "uncounterable"
+    text: str
+
+
+HASTE_RIDER = Rider("haste", "a creature spell it is spent on gains haste until end of turn")
+UNCOUNTERABLE = Rider("uncounterable", "a creature spell it is spent on can't be countered")
+
+
 def cavern(creature_type: str) -> Restriction:
     return Restriction(
         "cavern", f"spend only to cast a {creature_type} creature spell", creature_type
@@ -131,15 +147,19 @@ class ManaUnit:
     source: int | None = None
     source_name: str = ""
     restriction: Restriction | None = None
+    rider: Rider | None = None
 
     def text(self) -> str:
-        extra = f" ({self.restriction.text})" if self.restriction else ""
+        notes = [x.text for x in (self.restriction, self.rider) if x is not None]
+        extra = f" ({'; '.join(notes)})" if notes else ""
         return f"{self.type.symbol}{extra}"
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"type": self.type.value, "source": self.source}
         if self.restriction:
             out["restriction"] = self.restriction.text
+        if self.rider:
+            out["rider"] = self.rider.text
         return out
 
 
@@ -297,10 +317,19 @@ class ManaCost:
         return frozenset(t for t in self.colored if t.is_color)
 
     def with_x(self, x: int) -> ManaCost:
-        """The cost to pay once X is chosen (CR 601.2b, 107.3)."""
+        """The cost to pay once X is chosen (CR 601.2b, 107.3), written with X's value:
+        `{X}{G}` with X=2 is `{2}{G}`, so refusals show what is really owed."""
         if x < 0:
             raise RulesError("X can't be negative", rule="107.3")
-        return ManaCost(self.generic + x * self.x_count, self.colored, 0, self.text)
+        if not self.x_count:
+            return self
+        return ManaCost.of(self.generic + x * self.x_count, self.colored)
+
+    @classmethod
+    def of(cls, generic: int, colored: tuple[ManaType, ...]) -> ManaCost:
+        """A cost with no X, its text written out: `{3}{G}{G}`; `{0}` when free."""
+        text = (f"{{{generic}}}" if generic else "") + "".join(t.symbol for t in colored)
+        return cls(generic, colored, 0, text or "{0}")
 
     def is_free(self) -> bool:
         return self.generic == 0 and not self.colored and self.x_count == 0

@@ -3,13 +3,24 @@ can't be paid changes nothing (CR 601.2h, 602.2b; a refused action leaves no tra
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rulekit.costs import Cost
-from rulekit.errors import RulesError
+from rulekit.errors import RulesError, UsageError
 from rulekit.events import Cause, EventKind
-from rulekit.mana import Mana, ManaCost, SpendContext, plan_payment, pool_text
+from rulekit.mana import (
+    Mana,
+    ManaCost,
+    ManaPool,
+    ManaType,
+    ManaUnit,
+    SpendContext,
+    plan_payment,
+    pool_text,
+    spent_text,
+)
 from rulekit.resolution import move_together
 from rulekit.state import GameObject, Zone
 
@@ -45,9 +56,17 @@ def summoning_sick(game: Game, obj: GameObject) -> bool:
 def plan_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,
               rule: str = "601.2h") -> Mana:
     """Which mana in the pool pays `cost`; RulesError (citing `rule`, or 106.6 when restricted mana is
-    what's missing) when the pool can't."""
+    what's missing) when the pool can't.
+
+    The player chooses which mana pays (CR 601.2h): decision `pay_with`, e.g. "G C#7" (a {G},
+    and a {C} from object #7); by default restricted mana goes first where it is allowed, then
+    the pool's order."""
     pool = game.state.players[player].pool
     plan = plan_payment(pool, cost, ctx)
+    default = spent_text(plan) if plan is not None else None
+    wanted = game.decide("pay_with", default, player)
+    if wanted is not None and wanted != default:
+        return _chosen_mana(pool, cost, ctx, str(wanted), player, what, rule)
     if plan is None:
         have = pool_text(pool)
         restricted = any(u.restriction and not u.restriction.allows(ctx) for u, _ in pool.parts)
@@ -55,6 +74,39 @@ def plan_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: 
         raise RulesError(f"{player} can't pay {cost} for {what}: the pool has {have}{why}",
                          rule="106.6" if restricted else rule)
     return plan
+
+
+_UNIT = re.compile(r"\{?([WUBRGC])(?:#(\d+))?\}?(?:#(\d+))?")
+
+
+def _chosen_mana(pool: ManaPool, cost: ManaCost, ctx: SpendContext, wanted: str, player: str,
+                 what: str, rule: str) -> Mana:
+    """The mana the player chose to pay `cost` with (CR 601.2h): each symbol takes one mana of
+    that type from the pool (from object #N if written `C#N`), restricted mana first where it is
+    allowed; together they must pay the cost exactly."""
+    text = wanted.upper().replace(",", " ")
+    if _UNIT.sub("", text).strip():
+        raise UsageError("pay_with", f"{wanted!r} is not a list of mana such as 'G C#7' "
+                         "(a type letter, optionally #the source's id)")
+    left = dict(pool.parts)
+    order = sorted(left, key=lambda u: u.restriction is None)  # restricted first, stable
+    chosen: dict[ManaUnit, int] = {}
+    for m in _UNIT.finditer(text):
+        kind, source = ManaType(m.group(1)), m.group(2) or m.group(3)
+        unit = next((u for u in order if u.type is kind and left[u] > 0
+                     and (source is None or str(u.source) == source)
+                     and (u.restriction is None or u.restriction.allows(ctx))), None)
+        if unit is None:
+            where = f" from #{source}" if source else ""
+            raise RulesError(f"{player} has no {kind.symbol}{where} in the pool that can pay for "
+                             f"{what} (the pool has {pool_text(pool)})", rule=rule)
+        left[unit] -= 1
+        chosen[unit] = chosen.get(unit, 0) + 1
+    mana = Mana(tuple(chosen.items()))
+    paid = plan_payment(mana, cost, ctx)
+    if paid is None or mana.total != paid.total:
+        raise RulesError(f"{spent_text(mana)} doesn't pay exactly {cost} for {what}", rule=rule)
+    return mana
 
 
 def spend_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,

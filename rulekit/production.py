@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
 from rulekit.errors import ChoiceNeeded, RulesError
-from rulekit.mana import COLORS, ManaType, Restriction, sort_types
+from rulekit.mana import COLORS, ManaType, Restriction, Rider, sort_types
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -30,7 +30,9 @@ class ProduceContext:
     source: GameObject
     controller: str
     probe: Callable[[GameObject], frozenset[ManaType]]
-    x: int = 0
+    x: int | None = 0
+    """X of the activation; None asks "could produce" for any X (CR 106.7 ignores costs, so X
+    can be any number)."""
 
 
 class Production:
@@ -38,6 +40,7 @@ class Production:
 
     text: str = ""
     restriction: Restriction | None = None
+    rider: Rider | None = None  # an effect of the mana when spent (CR 106.6)
 
     def options(self, ctx: ProduceContext) -> list[Output]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -59,7 +62,7 @@ class Production:
         if wanted not in names:
             raise RulesError(
                 f"{ctx.source.card.name} can't make {choice} now (it can make {', '.join(names)})",
-                rule="106.7" if isinstance(self, CouldProduceOf) else "608.2d",
+                rule="106.7" if isinstance(self, CouldProduceOf) else "106.3",
             )
         return opts[names.index(wanted)]
 
@@ -83,6 +86,7 @@ class Fixed(Production):
     per: Callable[[ProduceContext], int] | None = None
     restriction: Restriction | None = None
     text: str = ""
+    rider: Rider | None = None
 
     def options(self, ctx: ProduceContext) -> list[Output]:
         n = 1 if self.per is None else self.per(ctx)
@@ -96,6 +100,7 @@ class AnyColor(Production):
     amount: int = 1
     restriction_of: Callable[[ProduceContext], Restriction | None] | None = None
     text: str = "one mana of any color"
+    rider: Rider | None = None
 
     def options(self, ctx: ProduceContext) -> list[Output]:
         return [(c,) * self.amount for c in COLORS]
@@ -113,8 +118,10 @@ class Combination(Production):
     text: str = ""
 
     def options(self, ctx: ProduceContext) -> list[Output]:
-        n = ctx.x if self.amount is None else self.amount
         kinds = [ManaType(c) for c in self.types]
+        if self.amount is None and ctx.x is None:  # any X: each type alone is possible (106.7)
+            return [(k,) for k in kinds]
+        n = (ctx.x or 0) if self.amount is None else self.amount
         return [tuple(combo) for combo in combinations_with_replacement(kinds, n)] if n else [()]
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rulekit.events import Cause, Event, EventKind
-from rulekit.mana import Mana, ManaType, ManaUnit, Restriction
+from rulekit.mana import Mana, ManaType, ManaUnit, Restriction, Rider
 from rulekit.state import GameObject, Zone
 
 if TYPE_CHECKING:
@@ -48,8 +48,10 @@ class Resolution:
         obj = self.game.state.objects.get(obj_id)
         return obj if obj is not None and obj.zone is Zone.BATTLEFIELD else None
 
-    def decide(self, key: str, default: Any) -> Any:
-        return self.game.decide(key, default)
+    def decide(self, key: str, default: Any, player: str | None = None) -> Any:
+        """The caller's answer for `key`, else `default`; made by `player` (by default the
+        controller of what is resolving)."""
+        return self.game.decide(key, default, player or self.controller)
 
     def _emit(self, kind: EventKind, data: dict[str, Any], subject: int | None = None,
               rules: Iterable[str] = ()) -> Event | None:
@@ -58,12 +60,13 @@ class Resolution:
 
     # -- mana
     def add_mana(self, types: Iterable[ManaType], *, restriction: Restriction | None = None,
-                 rules: Iterable[str] = ("106.4",)) -> Event | None:
+                 rider: Rider | None = None, rules: Iterable[str] = ("106.4",)) -> Event | None:
         """Add mana to the controller's pool. Marked "tapped for mana" when the resolving
         ability is a mana ability with {T} in its cost (CR 106.12), so replacement effects for
         tapping for mana can modify it (CR 106.12b)."""
         src = self.source
-        mana = Mana.of(ManaUnit(t, self.source_id, self.source_name, restriction) for t in types)
+        mana = Mana.of(ManaUnit(t, self.source_id, self.source_name, restriction, rider)
+                       for t in types)
         data = {
             "player": self.controller,
             "mana": mana,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulekit.attach import attachment_kind, illegal_attachment
+from rulekit.errors import RulesError
 from rulekit.events import Cause, EventKind
 from rulekit.resolution import move_together
 from rulekit.state import GameObject, Zone
@@ -117,8 +118,9 @@ def _dies_because(game: Game, obj: GameObject) -> tuple[str, str] | None:
 
 
 def _legend_rule(game: Game, touched: set[int]) -> list[tuple[GameObject, str, str]]:
-    """Two or more legendary permanents with the same name: keep the newest (CR 704.5j; the
-    controller chooses — the default keeps the one that arrived last)."""
+    """Two or more legendary permanents with the same name: their controller chooses one to
+    keep (decision `legend_keep`; by default the one that arrived last), the rest go to the
+    graveyard (CR 704.5j)."""
     state = game.state
     if not any(
         (o := state.objects.get(i)) is not None and o.zone is Zone.BATTLEFIELD
@@ -132,7 +134,14 @@ def _legend_rule(game: Game, touched: set[int]) -> list[tuple[GameObject, str, s
         if "Legendary" in chars.supertypes:
             groups.setdefault((game.controller_of(obj), chars.name), []).append(obj)
     out = []
-    for objs in groups.values():
-        for obj in sorted(objs, key=lambda o: o.id)[:-1]:
-            out.append((obj, "legend rule", "704.5j"))
+    for (controller, name), objs in groups.items():
+        if len(objs) < 2:
+            continue
+        objs = sorted(objs, key=lambda o: o.id)
+        wanted = game.decide("legend_keep", objs[-1].id, controller)
+        keep = next((o for o in objs if str(o.id) == str(wanted).lstrip("#")), None)
+        if keep is None:
+            raise RulesError(f"#{str(wanted).lstrip('#')} is not one of {controller}'s legendary "
+                             f"permanents named {name}", rule="704.5j")
+        out += [(obj, "legend rule", "704.5j") for obj in objs if obj is not keep]
     return out

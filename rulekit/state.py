@@ -109,9 +109,11 @@ class GameObject:
     choices: dict[str, str] = field(default_factory=dict)  # "as enters" choices
     etb_x: int | None = None  # X of the spell it resolved from, for ETB abilities (CR 107.3m)
     x: int = 0  # X while on the stack; 0 everywhere else (CR 107.3i)
-    exerted_by: str | None = None  # whose next untap step it won't untap in (CR 701.43)
+    exerted_by: str | None = None  # the player who exerted it most recently (CR 701.43)
     exerted_turn: int | None = None  # the turn it was last exerted ("hasn't been exerted this turn")
-    skip_untap_for: str | None = None
+    # each player whose next untap step it won't untap in: one entry per exerting player, since
+    # each exert is tied to that player's next untap step (CR 701.43a)
+    skip_untap_for: tuple[str, ...] = ()
     attacking: bool = False
     declared_attacker: bool = False
     blocking: int | None = None
@@ -120,6 +122,7 @@ class GameObject:
     targets: tuple[Any, ...] = ()  # a spell's chosen targets
     cast_from: Zone | None = None
     is_copy_spell: bool = False
+    uncounterable: bool = False  # a spell that "can't be countered" (Cavern of Souls' mana)
     linked: tuple[int, ...] = ()  # cards its abilities exiled (CR 607.2a)
     control_seen: str | None = None  # the controller the last control check saw (CR 302.6)
     # look-back: set when it leaves a zone
@@ -143,9 +146,11 @@ class GameObject:
         for key in ("counters", "choices"):
             if getattr(self, key):
                 out[key] = dict(sorted(getattr(self, key).items()))
-        for key in ("attached_to", "etb_x", "exerted_by", "blocking", "skip_untap_for"):
+        for key in ("attached_to", "etb_x", "exerted_by", "blocking"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
+        if self.skip_untap_for:
+            out["skip_untap_for"] = list(self.skip_untap_for)
         if self.damage:
             out["damage"] = self.damage
         if self.linked:

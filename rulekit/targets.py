@@ -55,7 +55,7 @@ def choose_targets(game: Game, source: int | None, controller: str, spec: Target
     """Targets for a triggered ability as it goes on the stack (CR 603.3d): the caller's
     `target` decision, else the first legal candidate."""
     legal = candidates(game, source, spec)
-    wanted = game.decide("target", None)
+    wanted = game.decide("target", legal[0] if legal else None, controller)  # CR 603.3d
     if wanted is not None:
         wanted = wanted if isinstance(wanted, str) and not wanted.lstrip("#").isdigit() else int(
             str(wanted).lstrip("#"))

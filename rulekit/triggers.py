@@ -37,6 +37,8 @@ def collect(game: Game, event: Event, before: _Index, after: _Index) -> None:
             bound = ability.match(game, event, source) if ability.match else {}
             if bound is None:
                 continue
+            if ability.condition is not None and not ability.condition(game, source):
+                continue  # intervening "if" false as the event happens: no trigger (CR 603.4)
             controller = game.controller_of(source)
             pending = PendingTrigger(source.id, game.chars(source).name, controller, ability,
                                      event.id, dict(bound))
@@ -77,8 +79,24 @@ def settle(game: Game, parent: int | None) -> None:
         pending, game.state.pending = game.state.pending, []
         for player in game.state.apnap():
             mine = [t for t in pending if t.controller == player]
-            for trig in mine:  # in the order they triggered: the first resolves last
-                put_on_stack(game, trig)
+            while mine:  # the player orders their own triggers (CR 603.3b)
+                put_on_stack(game, mine.pop(_next_trigger(game, player, mine)))
+
+
+def _next_trigger(game: Game, player: str, mine: list[PendingTrigger]) -> int:
+    """Which of `player`'s waiting triggers goes on the stack next (decision `trigger_order`,
+    by source id or name); by default the one that triggered first, so it resolves last."""
+    if len(mine) == 1:
+        return 0
+    from rulekit.errors import RulesError
+
+    wanted = game.decide("trigger_order", mine[0].source, player)
+    for i, trig in enumerate(mine):
+        if str(wanted).lstrip("#") in (str(trig.source), trig.source_name):
+            return i
+    names = ", ".join(f"{t.source_name} (#{t.source})" for t in mine)
+    raise RulesError(f"{wanted} is not the source of one of {player}'s waiting triggered "
+                     f"abilities ({names})", rule="603.3b")
 
 
 def put_on_stack(game: Game, trig: PendingTrigger) -> None:

@@ -55,8 +55,9 @@ def _begin_step(game: Game, step: Step, parent: int, root: int | None) -> None:
     state = game.state
     if step is Step.UNTAP:
         _untap_step(game, parent)
-        game.settle(parent)
-        advance_step(game, root)  # no player gets priority in the untap step (CR 502.4)
+        # no player gets priority in the untap step, so what triggered waits (and state-based
+        # actions aren't checked) until a player would get priority in the upkeep (CR 502.4)
+        advance_step(game, root)
     elif step is Step.DRAW and state.turn > 1:
         draw_cards(game, state.active, 1, cause=Cause.TURN, parent=parent)
     elif step is Step.COMBAT_DAMAGE:
@@ -73,25 +74,26 @@ def _untap_step(game: Game, parent: int) -> None:
     state = game.state
     active = state.active
     for obj in sorted(state.battlefield(), key=lambda o: o.id):
-        exerted_here = obj.skip_untap_for == active
+        exerted_here = active in obj.skip_untap_for  # one of several exerts (CR 701.43a)
         if game.controller_of(obj) != active:
             if exerted_here:  # the exerting player's next untap step has come (R14)
                 game.emit(EventKind.UNTAP_SKIPPED,
                           {"object": obj.id, "reason": "exert's effect ends: another player "
-                           "controls it now", "clears_exert": True},
+                           "controls it now", "clears_exert": True, "exert_of": active},
                           cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
             continue
         if exerted_here and not obj.tapped:
             game.emit(EventKind.UNTAP_SKIPPED,
                       {"object": obj.id, "reason": "exerted", "clears_exert": True,
-                       "expired": True},
+                       "exert_of": active, "expired": True},
                       cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
             continue
         if not obj.tapped:
             continue
         if exerted_here:
             game.emit(EventKind.UNTAP_SKIPPED,
-                      {"object": obj.id, "reason": "it was exerted", "clears_exert": True},
+                      {"object": obj.id, "reason": "it was exerted", "clears_exert": True,
+                       "exert_of": active},
                       cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
             continue
         static = next((a for a in game.chars(obj).abilities

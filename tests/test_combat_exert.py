@@ -33,7 +33,7 @@ def test_exert_is_chosen_as_the_creature_is_declared_an_attacker():
     (exerted,) = events(game, EventKind.EXERTED)
     assert exerted.parent == attacks.id and exerted.cause is Cause.ACTION
     assert exerted.rules == ("508.1g", "701.43") and attacks.data["declared"] is True
-    assert initiate.skip_untap_for == "Alice" and initiate.exerted_turn == 1
+    assert initiate.skip_untap_for == ("Alice",) and initiate.exerted_turn == 1
 
 
 @R17
@@ -45,7 +45,7 @@ def test_only_a_creature_being_declared_can_be_exerted_and_nothing_changes():
     before = game.snapshot_json()
     with pytest.raises(RulesError, match="only as it is declared") as err:
         game.declare_attackers([bears], exert=[initiate])
-    assert err.value.rule == "508.1g"
+    assert err.value.rule == "508.1g" and "701.43d" in str(err.value)
     with pytest.raises(RulesError, match="no ability that lets it be exerted"):
         game.declare_attackers([bears], exert=[bears])
     assert game.snapshot_json() == before
@@ -63,7 +63,7 @@ def test_a_creature_cant_be_exerted_later_in_combat():
     game.advance("declare_blockers")
     with pytest.raises(RulesError):
         game.declare_attackers([initiate], exert=[initiate])
-    assert initiate.skip_untap_for is None and events(game, EventKind.EXERTED) == []
+    assert initiate.skip_untap_for == () and events(game, EventKind.EXERTED) == []
 
 
 @R17
@@ -79,7 +79,7 @@ def test_sandstorm_crasher_token_enters_tapped_and_attacking_and_cant_be_exerted
     assert token.tapped and token.attacking and not token.declared_attacker
     assert made.data["tapped"] and made.data["attacking"] and "508.4" in made.rules
     assert [e.subject for e in events(game, EventKind.ATTACKS)] == [crasher.id]
-    assert token.skip_untap_for is None and game.state.stack == []  # no exert, no trigger
+    assert token.skip_untap_for == () and game.state.stack == []  # no exert, no trigger
     with pytest.raises(RulesError):
         game.declare_attackers([token], exert=[token])
     assert not initiate.attacking  # the original stays home
@@ -132,7 +132,7 @@ def test_an_exerted_creature_that_stayed_untapped_loses_the_effect_unused():
     game.next_turn()  # Bob's turn
     game.next_turn()  # Alice's next untap step
     assert untap_events(game, initiate, 3) == [("untap_skipped", True)]
-    assert initiate.skip_untap_for is None and not initiate.tapped
+    assert initiate.skip_untap_for == () and not initiate.tapped
     skipped = [e for e in game.log if e.kind is EventKind.UNTAP_SKIPPED][-1]
     assert "already untapped" in skipped.text and skipped.rules == ("701.43",)
 
@@ -195,6 +195,50 @@ def test_a_stolen_creature_exerted_under_act_of_treason_untaps_in_its_owners_unt
 
 
 @R14
+def test_each_players_exert_waits_for_that_players_next_untap_step():
+    """Alice exerts it, then Bob (who borrowed it) exerts it too: both effects wait, each tied to
+    its own player's next untap step (CR 701.43a); Bob's exert doesn't erase Alice's."""
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate")
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    game.next_turn()  # Bob's turn 2
+    treason = game.add("Act of Treason", player="Bob", zone="hand")
+    mana(game, "Mountain", 3, player="Bob")
+    game.cast(treason, targets=[initiate])
+    game.resolve()  # Bob controls it, untapped, with haste
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    assert initiate.skip_untap_for == ("Alice", "Bob")
+    game.next_turn()  # Alice's untap step (turn 3): Alice's exert keeps it tapped
+    assert game.controller_of(initiate) == "Alice" and initiate.tapped
+    assert untap_events(game, initiate, 3) == [("untap_skipped", False)]
+    assert initiate.skip_untap_for == ("Bob",)
+    game.next_turn()  # Bob's untap step (turn 4): Alice controls it, Bob's effect just ends
+    assert initiate.skip_untap_for == () and initiate.tapped
+    game.next_turn()  # Alice's untap step (turn 5): it untaps as usual
+    assert untap_events(game, initiate, 5) == [("untapped", False)]
+
+
+def test_the_board_table_lists_every_player_an_exert_waits_for():
+    from rulekit.display.tables import board
+
+    game = Game()
+    initiate = game.add("Glory-Bound Initiate")
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    game.next_turn()
+    treason = game.add("Act of Treason", player="Bob", zone="hand")
+    mana(game, "Mountain", 3, player="Bob")
+    game.cast(treason, targets=[initiate])
+    game.resolve()
+    to_attack(game)
+    game.declare_attackers([initiate], exert=[initiate])
+    row = board(game).set_index("id").loc[initiate.id]
+    assert row["exerted"] == "won't untap in Alice's or Bob's next untap step"
+
+
+@R14
 def test_the_exert_effect_ends_at_the_exerting_players_next_untap_step():
     game = Game()
     initiate = game.add("Glory-Bound Initiate", player="Bob")
@@ -208,7 +252,7 @@ def test_the_exert_effect_ends_at_the_exerting_players_next_untap_step():
     game.next_turn()  # Alice's untap step: Bob controls it, the effect just ends
     skipped = [e for e in game.log if e.kind is EventKind.UNTAP_SKIPPED and e.turn == 3]
     assert len(skipped) == 1 and "another player controls it" in skipped[0].data["reason"]
-    assert initiate.skip_untap_for is None
+    assert initiate.skip_untap_for == ()
 
 
 # ---------------------------------------------------------------- combat
@@ -228,6 +272,24 @@ def test_combat_celebrant_untaps_the_others_and_adds_a_combat_phase():
     game.declare_attackers([bears])
     game.advance("main2")
     assert game.state.players["Bob"].life == 20 - 4 - 2 - 2
+
+
+def test_advance_to_declare_attackers_stops_at_the_extra_combats_step():
+    """From a declare attackers step, the next declare attackers step is the extra combat's
+    (CR 500.8), not the next turn's."""
+    game = Game()
+    celebrant = game.add("Combat Celebrant")
+    bears = game.add("Grizzly Bears")
+    to_attack(game)
+    game.declare_attackers([celebrant, bears], exert=[celebrant])
+    game.resolve()
+    game.advance("declare_attackers")
+    assert (game.state.turn, game.state.step) == (1, Step.DECLARE_ATTACKERS)
+    assert game.state.awaiting_attackers and game.state.extra_combats == 0
+    begun = [e.data["step"] for e in events(game, EventKind.STEP_BEGAN)]
+    assert begun.count("declare_attackers") == 2 and begun.count("beginning_of_combat") == 2
+    game.declare_attackers([bears])
+    assert bears.attacking
 
 
 def test_combat_celebrant_cant_be_exerted_twice_in_a_turn():
@@ -391,7 +453,7 @@ def test_arena_of_glory_enters_tapped_without_a_mountain_and_exerts_for_two():
     mana(game, "Mountain", 1)
     game.activate(played, ability=2)  # {R}, {T}, Exert this land: Add {R}{R}
     assert sorted(u.type.value for u in game.pool("Alice")) == ["R", "R"]
-    assert played.skip_untap_for == "Alice"
+    assert played.skip_untap_for == ("Alice",)
     game.next_turn()
     game.next_turn()
     assert played.tapped  # exerted: it didn't untap
@@ -403,3 +465,59 @@ def test_arena_of_glory_enters_untapped_with_a_mountain():
     arena = game.add("Arena of Glory", zone="hand")
     game.play_land(arena)
     assert not game.obj(arena.moved_to).tapped
+
+
+def _arena_mana(game: Game):
+    """Alice's Arena of Glory exerted for {R}{R} (paid with a Mountain's {R})."""
+    arena = game.add("Arena of Glory")
+    mana(game, "Mountain", 1)
+    game.activate(arena, ability=2)
+    return arena
+
+
+def test_arena_of_glory_mana_gives_the_creature_spell_haste():
+    """"If that mana is spent on a creature spell, it gains haste until end of turn": the
+    permanent the spell becomes keeps it (CR 106.6, 400.7a), so it can attack at once."""
+    game = Game()
+    _arena_mana(game)
+    raiders = game.add("Mons's Goblin Raiders", zone="hand")
+    game.cast(raiders)
+    game.resolve()
+    creature = game.find("Mons's Goblin Raiders")
+    assert creature.sick and game.chars(creature).has_keyword("Haste")
+    to_attack(game)
+    game.declare_attackers([creature])
+    assert creature.attacking
+    game.advance("cleanup")
+    assert not game.chars(creature).has_keyword("Haste"), "until end of turn"
+
+
+def test_arena_of_glory_pool_shows_the_rider():
+    game = Game()
+    _arena_mana(game)
+    (unit, n), = game.pool("Alice").parts
+    assert n == 2 and unit.rider is not None and "haste" in unit.text()
+
+
+def test_other_mana_gives_no_haste():
+    game = Game()
+    _arena_mana(game)
+    game.tap_for_mana(game.add("Mountain"))
+    raiders = game.add("Mons's Goblin Raiders", zone="hand")
+    mountain_r = [u for u in game.pool("Alice") if u.rider is None][0]
+    game.cast(raiders, pay_with=f"R#{mountain_r.source}")
+    game.resolve()
+    creature = game.find("Mons's Goblin Raiders")
+    assert not game.chars(creature).has_keyword("Haste")
+    to_attack(game)
+    with pytest.raises(RulesError) as err:
+        game.declare_attackers([creature])
+    assert err.value.rule == "302.6"
+
+
+def test_arena_of_glory_mana_on_a_noncreature_spell_does_nothing_more():
+    game = Game()
+    _arena_mana(game)
+    game.add("Grizzly Bears", player="Bob")
+    game.cast(game.add("Shock", zone="hand"), targets=["Bob"])
+    assert not [e for e in game.log if e.kind is EventKind.EFFECT_BEGAN]

@@ -364,6 +364,73 @@ def test_stolen_identity_copies_an_opponents_creature_and_declines_cipher():
     assert game.find_all("Stolen Identity", zone="graveyard")
 
 
+def _encoded_stolen_identity(game: Game):
+    """Alice casts Stolen Identity on Bob's Grizzly Bears and encodes it on her Silvercoat Lion."""
+    bears = game.add("Grizzly Bears", player="Bob")
+    lion = game.add("Silvercoat Lion")
+    mana(game, "Island", 6)
+    game.cast(game.add("Stolen Identity", zone="hand"), targets=[bears])
+    game.resolve(encode=lion.id)
+    return bears, lion
+
+
+def test_cipher_exiles_the_card_encoded_on_a_creature_you_control():
+    game = Game()
+    _, lion = _encoded_stolen_identity(game)
+    (card,) = game.find_all("Stolen Identity", zone="exile")
+    assert not game.find_all("Stolen Identity", zone="graveyard")
+    moved = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED and e.data.get("reason")
+             == "cipher"]
+    assert moved and moved[0].rules == ("702.99a", "702.99b") and card.id == moved[0].data["new"]
+    texts = [a.text for a in game.chars(lion).abilities]
+    assert any(t.startswith("Whenever this creature deals combat damage to a player") for t in texts)
+
+
+def test_the_encoded_creature_casts_a_copy_when_it_deals_combat_damage_to_a_player():
+    game = Game()
+    bears, lion = _encoded_stolen_identity(game)
+    game.advance("declare_attackers")
+    game.declare_attackers([lion])
+    game.advance("main2", target=bears.id)  # no blocks; the trigger and the copy resolve
+    (cast,) = [e for e in game.log if e.kind is EventKind.SPELL_COPIED]
+    assert cast.data["cast"] and cast.rules == ("702.99a", "707.12")
+    assert "casts a copy of Stolen Identity without paying its mana cost" in cast.text
+    assert [game.chars(t).name for t in tokens(game)] == ["Grizzly Bears", "Grizzly Bears"]
+    assert game.find_all("Stolen Identity", zone="exile"), "the card stays encoded"
+    assert not game.state.stack
+
+
+def test_combat_damage_to_a_creature_doesnt_trigger_cipher():
+    game = Game()
+    bears, lion = _encoded_stolen_identity(game)
+    game.advance("declare_attackers")
+    game.declare_attackers([lion])
+    game.advance("declare_blockers")
+    game.declare_blockers({bears.id: lion.id})
+    game.advance("main2")
+    assert not [e for e in game.log if e.kind is EventKind.SPELL_COPIED]
+    assert game.state.players["Bob"].life == 20
+
+
+def test_cipher_only_encodes_on_a_creature_you_control():
+    game = Game()
+    bears = game.add("Grizzly Bears", player="Bob")
+    mana(game, "Island", 6)
+    game.cast(game.add("Stolen Identity", zone="hand"), targets=[bears])
+    before = game.snapshot_json()
+    with pytest.raises(RulesError) as err:
+        game.resolve(encode=bears.id)
+    assert err.value.rule == "702.99a" and game.snapshot_json() == before
+
+
+def test_a_card_encoded_on_a_creature_that_left_is_no_longer_encoded():
+    game = Game()
+    _, lion = _encoded_stolen_identity(game)
+    game.destroy([lion])
+    texts = [a.text for o in game.state.battlefield() for a in game.chars(o).abilities]
+    assert not any("encoded card" in t for t in texts)
+
+
 def test_double_major_copy_of_a_creature_spell_becomes_a_token_with_the_spells_x():
     game = Game()
     walker = game.add("Hangarback Walker", zone="hand")

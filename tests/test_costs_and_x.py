@@ -75,10 +75,59 @@ def test_hardened_scales_does_nothing_for_x_equal_zero():
 
 
 @R06
+def test_mana_value_counts_x_on_the_stack_and_zero_elsewhere():
+    """CR 202.3e: X is the chosen number while the spell is on the stack, 0 anywhere else."""
+    game = with_mana(4, "Hangarback Walker")
+    walker = game.find("Hangarback Walker", zone="hand")
+    assert game.mana_value(walker) == 0
+    game.cast(walker, x=2)
+    spell = game.state.stack[-1].source
+    assert game.mana_value(spell) == 4 and game.chars(spell).mana_value(2) == 4
+    game.resolve()
+    assert game.mana_value(game.find("Hangarback Walker")) == 0
+
+
+def test_silkwrap_judges_mana_value_on_the_battlefield_with_x_as_zero():
+    """A Hangarback Walker cast with X=5 has mana value 0 on the battlefield: Silkwrap can
+    exile it ("mana value 3 or less")."""
+    game = Game()
+    game.add("Hangarback Walker", player="Bob", counters={"+1/+1": 5})
+    for _ in range(2):
+        game.tap_for_mana(game.add("Plains"))
+    game.cast(game.add("Silkwrap", zone="hand"))
+    game.resolve()
+    game.resolve()
+    assert game.find_all("Hangarback Walker", zone="exile") and not game.permanents("Bob")
+
+
+@R06
 def test_x_must_be_chosen_when_casting():
     game = with_mana(2, "Hangarback Walker")
     with pytest.raises(RulesError, match="choose a value for X"):
         game.cast(game.find("Hangarback Walker", zone="hand"))
+
+
+def test_a_refusal_shows_x_as_its_chosen_value():
+    game = with_mana(1, "Hangarback Walker")
+    with pytest.raises(RulesError) as err:
+        game.cast(game.find("Hangarback Walker", zone="hand"), x=2)
+    assert "can't pay {4} for Hangarback Walker" in str(err.value)
+    assert "{X}" not in str(err.value)
+
+
+def test_the_spent_mana_event_names_the_cost_with_x_chosen():
+    game = with_mana(3, "Hangarback Walker")
+    game.cast(game.find("Hangarback Walker", zone="hand"), x=1)
+    spent = [e for e in game.log if e.kind is EventKind.MANA_SPENT][-1]
+    assert spent.data["cost"] == "{2}"
+
+
+def test_an_activation_refusal_shows_x_as_its_chosen_value():
+    game = with_mana(1)
+    pools = game.add("Calciform Pools", counters={"storage": 1})
+    with pytest.raises(RulesError) as err:
+        game.activate(pools, 2, x=2)
+    assert "has 1 storage counter(s); removing 2 is part of the cost" in str(err.value)
 
 
 @R07

@@ -129,3 +129,48 @@ def test_could_produce_scales_to_hundreds_of_lands():
         game.add(basic, player="Bob")
     pools = game.find_all("Reflecting Pool")
     assert types(game.could_produce(pools[0])) == ["B", "G", "R", "U", "W"]
+
+
+@R02
+def test_calciform_pools_could_produce_colorless_white_and_blue():
+    """CR 106.7: costs are ignored, so X can be any number: the X ability could add {W} or {U}."""
+    game = Game()
+    pools = game.add("Calciform Pools", counters={"storage": 2})
+    assert types(game.could_produce(pools)) == ["C", "U", "W"]
+
+
+@R02
+def test_calciform_pools_without_counters_still_could_produce_white_and_blue():
+    """Removing X counters is a cost, and costs are ignored (CR 106.7)."""
+    game = Game()
+    pools = game.add("Calciform Pools")
+    assert types(game.could_produce(pools)) == ["C", "U", "W"]
+
+
+@R02
+def test_reflecting_pool_makes_white_from_calciform_pools():
+    game = Game()
+    reflecting = game.add("Reflecting Pool")
+    game.add("Calciform Pools", counters={"storage": 2})
+    game.tap_for_mana(reflecting, "W")
+    assert pool(game) == ["W"]
+
+
+@R02
+def test_exotic_orchard_makes_blue_from_an_opponents_calciform_pools():
+    game = Game()
+    orchard = game.add("Exotic Orchard")
+    game.add("Calciform Pools", player="Bob")
+    game.tap_for_mana(orchard, "U")
+    assert pool(game) == ["U"]
+
+
+@R02
+def test_calciform_x_ability_is_picked_by_the_mana_asked_for():
+    game = Game()
+    pools = game.add("Calciform Pools", counters={"storage": 2})
+    game.add("Wastes")
+    game.tap_for_mana(game.find("Wastes"))
+    game.activate(pools, mana="WU", x=2)
+    assert pool(game) == ["U", "W"]
+    assert game.obj(pools).counters.get("storage", 0) == 0

@@ -92,3 +92,108 @@ def test_restricted_mana_is_spent_first_where_it_is_allowed():
     game.resolve()
     game.cast(game.add("Mana Vault", zone="hand"))
     assert pool(game) == ["G", "G"], "the Powerstone {C} paid for Mana Vault, keeping {G}{G}"
+
+
+# ------------------------------------------------ the player chooses what pays (CR 601.2h)
+def test_the_player_chooses_which_mana_pays_a_generic_cost():
+    game = Game()
+    for land in ("Forest", "Forest", "Mountain"):
+        game.tap_for_mana(game.add(land))
+    game.cast(game.add("Grizzly Bears", zone="hand"), pay_with="G R")
+    assert pool(game) == ["G"], "the {R} paid the generic {1}: a {G} is kept"
+    spent = [e for e in game.log if e.kind is EventKind.MANA_SPENT][-1]
+    assert sorted(u.type.value for u in spent.data["mana"].units()) == ["G", "R"]
+    assert [(d.player, d.answer, d.given) for d in game.decisions
+            if d.key == "pay_with"] == [("Alice", "G R", True)]
+
+
+def test_by_default_restricted_mana_pays_first_and_the_choice_is_recorded():
+    game = powerstones(1)
+    game.tap_for_mana(game.add("Wastes"))
+    game.cast(game.add("Mana Vault", zone="hand"))
+    assert pool(game) == ["C"], "the Powerstone's {C} paid, the Wastes' {C} is kept"
+    assert [(d.answer, d.given) for d in game.decisions if d.key == "pay_with"] == [
+        ("{C}", False)]
+
+
+def test_the_player_names_the_source_of_the_mana_that_pays():
+    game = powerstones(1)
+    wastes = game.add("Wastes")
+    game.tap_for_mana(wastes)
+    game.cast(game.add("Mana Vault", zone="hand"), pay_with=f"C#{wastes.id}")
+    assert pool(game) == ["C*"], "the Wastes paid: the Powerstone's {C} is kept"
+
+
+def test_a_choice_that_does_not_pay_exactly_is_refused_and_changes_nothing():
+    game = Game()
+    for land in ("Forest", "Forest", "Mountain"):
+        game.tap_for_mana(game.add(land))
+    bears = game.add("Grizzly Bears", zone="hand")
+    before = game.snapshot_json()
+    with pytest.raises(RulesError, match="doesn't pay exactly") as err:
+        game.cast(bears, pay_with="G")
+    assert err.value.rule == "601.2h"
+    with pytest.raises(RulesError, match="no {R} in the pool"):
+        game.cast(bears, pay_with="R R")
+    with pytest.raises(RulesError, match="doesn't pay exactly"):
+        game.cast(bears, pay_with="G G R")  # three mana for a two-mana cost
+    assert game.snapshot_json() == before and game.decisions == []
+
+
+def test_restricted_mana_cant_be_chosen_for_what_it_cant_pay():
+    game = powerstones(1)
+    game.tap_for_mana(game.add("Forest"))
+    stone = game.find("Powerstone")
+    with pytest.raises(RulesError, match="no {C} from #"):
+        game.cast(game.add("Grizzly Bears", zone="hand"), pay_with=f"G C#{stone.id}")
+
+
+def test_a_malformed_payment_names_the_argument():
+    from rulekit.errors import UsageError
+
+    game = Game()
+    game.tap_for_mana(game.add("Forest"))
+    game.tap_for_mana(game.add("Forest"))
+    with pytest.raises(UsageError) as err:
+        game.cast(game.add("Grizzly Bears", zone="hand"), pay_with="two forests")
+    assert err.value.argument == "pay_with"
+
+
+# -------------------------------------------- Cavern of Souls: "can't be countered"
+def _cavern_spell(game: Game, creature_type: str = "Bear"):
+    cavern = game.add("Cavern of Souls", choices={"creature_type": creature_type})
+    game.tap_for_mana(cavern, "G")
+    game.tap_for_mana(game.add("Forest"))
+    bears = game.add("Grizzly Bears", zone="hand")
+    game.cast(bears)
+    return bears
+
+
+def _mana_leak(game: Game) -> None:
+    for _ in range(2):
+        game.tap_for_mana(game.add("Island", player="Bob"))
+    game.cast(game.add("Mana Leak", player="Bob", zone="hand"),
+              targets=[game.state.stack[-1].source])
+
+
+def test_cavern_mana_makes_the_creature_spell_uncounterable():
+    game = Game()
+    _cavern_spell(game)
+    game.pass_priority()
+    _mana_leak(game)
+    game.resolve()  # Mana Leak: Alice can't pay {3}; the counter does nothing
+    note = [e for e in game.log if e.kind is EventKind.NOTE][-1]
+    assert note.rules == ("101.2",) and "can't be countered" in note.text
+    game.resolve()
+    assert game.find("Grizzly Bears").zone.value == "battlefield"
+
+
+def test_without_cavern_mana_mana_leak_counters_the_creature_spell():
+    game = Game()
+    game.tap_for_mana(game.add("Forest"))
+    game.tap_for_mana(game.add("Forest"))
+    game.cast(game.add("Grizzly Bears", zone="hand"))
+    game.pass_priority()
+    _mana_leak(game)
+    game.resolve()
+    assert not game.state.stack and not game.find_all("Grizzly Bears")

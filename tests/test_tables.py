@@ -11,6 +11,7 @@ from rulekit import Game
 from rulekit.display.tables import (
     BOARD_COLUMNS,
     board,
+    decisions,
     events,
     pools,
     stack,
@@ -104,13 +105,22 @@ def test_stack_top_first():
     game.destroy([refinery, memnite])  # two Refinery triggers
     game.activate(kiki, targets=[bears])  # on top of them
     df = stack(game)
-    assert list(df.columns) == ["position", "spell or ability", "kind", "controller", "targets"]
+    assert list(df.columns) == ["position", "spell or ability", "kind", "controller", "targets",
+                                "mana value"]
     assert len(df) == 3
     assert df.loc[0, "position"] == "1 (top)"
     assert df.loc[0, "spell or ability"].startswith("Kiki-Jiki")
     assert df.loc[0, "targets"] == f"Grizzly Bears (#{bears.id})"
     assert list(df["spell or ability"]) == [i.text for i in reversed(game.state.stack)]
     assert stack(Game(["Alice", "Bob"])).empty
+
+
+def test_stack_shows_a_spells_mana_value_with_x():
+    game = Game(["Alice", "Bob"])
+    for _ in range(4):
+        game.tap_for_mana(game.add("Wastes"))
+    game.cast(game.add("Hangarback Walker", zone="hand"), x=2)
+    assert stack(game).loc[0, "mana value"] == "4"
 
 
 def test_events_since_with_causes_and_rules():
@@ -176,3 +186,19 @@ def test_styled_uuid_makes_output_deterministic():
     game = Game(["Alice", "Bob"])
     game.add("Forest", player="Alice")
     assert styled(board(game), uuid="x").to_html() == styled(board(game), uuid="x").to_html()
+
+
+def test_decisions_table_names_who_chose_what():
+    game = Game(["Alice", "Bob"])
+    bears = game.add("Grizzly Bears", player="Bob")
+    for _ in range(3):
+        game.tap_for_mana(game.add("Plains"))
+    game.cast(game.add("Oblivion Ring", zone="hand"))
+    game.resolve(target=bears.id)
+    df = decisions(game)
+    assert list(df.columns) == ["action", "event", "player", "decision", "question", "answer",
+                                "given"]
+    row = df.iloc[-1]
+    assert (row["player"], row["decision"], row["answer"], row["given"]) == (
+        "Alice", "target", f"Grizzly Bears (#{bears.id})", "given")
+    assert decisions(Game(["Alice", "Bob"])).empty

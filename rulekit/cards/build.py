@@ -56,8 +56,11 @@ def _to_battlefield(event: Event) -> bool:
 
 
 def at_beginning_of(step: Step, text: str, effect: Callable[[Resolution], None], *,
-                    yours: bool = True) -> Triggered:
-    """"At the beginning of your [step], ..." (CR 603.2, 503.1, 504.1)."""
+                    yours: bool = True,
+                    condition: Callable[[Game, GameObject], bool] | None = None,
+                    condition_text: str = "") -> Triggered:
+    """"At the beginning of your [step], ..." (CR 603.2, 503.1, 504.1); `condition` is an
+    intervening "if" clause (CR 603.4)."""
 
     def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
         if event.data.get("step") != step.value:
@@ -67,7 +70,8 @@ def at_beginning_of(step: Step, text: str, effect: Callable[[Resolution], None],
         return {}
 
     return Triggered(text=text, on=frozenset({EventKind.STEP_BEGAN}), match=match,
-                     effect=effect, rules=("603.2",))
+                     effect=effect, condition=condition, condition_text=condition_text,
+                     rules=("603.2", "603.4") if condition else ("603.2",))
 
 
 def static_effects(text: str, make: Callable[[Game, GameObject], list[ContinuousEffect]],

@@ -26,7 +26,15 @@ from rulekit.cards.build import (
 from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Event, EventKind
-from rulekit.mana import POWERSTONE, Mana, ManaCost, ManaType, SpendContext, cavern
+from rulekit.mana import (
+    POWERSTONE,
+    UNCOUNTERABLE,
+    Mana,
+    ManaCost,
+    ManaType,
+    SpendContext,
+    cavern,
+)
 from rulekit.paying import spend_mana
 from rulekit.production import AnyColor, Combination, CouldProduceOf, Fixed, ProduceContext
 from rulekit.replacement import ReplacementEffect
@@ -112,7 +120,8 @@ behaviour("Calciform Pools")(lambda: [
 def _choose(key: str, default: str, name: str):  # noqa: ANN202
     def apply(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
         choices = dict(data.get("choices") or {})
-        choices[key] = choice_value(f"decisions.{key}", key, game.decide(key, default))
+        choices[key] = choice_value(f"decisions.{key}", key,
+                                    game.decide(key, default, data.get("controller")))
         data["choices"] = choices
         return data
     return apply
@@ -128,7 +137,7 @@ behaviour("Cavern of Souls")(lambda: [
               name="Cavern of Souls: choose a creature type", rules=("614.12",),
               choice="creature_type"),
     mana("{T}", Fixed("C"), "{T}: Add {C}."),
-    mana("{T}", AnyColor(restriction_of=_cavern_restriction),
+    mana("{T}", AnyColor(restriction_of=_cavern_restriction, rider=UNCOUNTERABLE),
          "{T}: Add one mana of any color. Spend this mana only to cast a creature spell of the "
          "chosen type, and that spell can't be countered."),
 ])
@@ -158,7 +167,7 @@ behaviour("Desert")(lambda: [
 
 
 def _shockland(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
-    pay = bool(game.decide("pay_life", False))
+    pay = bool(game.decide("pay_life", False, data.get("controller")))
     if pay:
         data["pay_life"] = 2
     else:
@@ -205,9 +214,7 @@ def _vault_upkeep(res: Any) -> None:
 
 
 def _vault_draw(res: Any) -> None:
-    vault = res.current(res.source_id) if res.source_id is not None else None
-    if vault is not None and vault.tapped:  # intervening "if" (CR 603.4)
-        res.damage(res.controller, 1)
+    res.damage(res.controller, 1)  # the intervening "if" is the trigger's `condition`
 
 
 behaviour("Mana Vault")(lambda: [
@@ -216,7 +223,9 @@ behaviour("Mana Vault")(lambda: [
     at_beginning_of(Step.UPKEEP, "At the beginning of your upkeep, you may pay {4}. If you do, "
                     "untap this artifact.", _vault_upkeep),
     at_beginning_of(Step.DRAW, "At the beginning of your draw step, if this artifact is "
-                    "tapped, it deals 1 damage to you.", _vault_draw),
+                    "tapped, it deals 1 damage to you.", _vault_draw,
+                    condition=lambda game, vault: vault.tapped,
+                    condition_text="Mana Vault is tapped"),
     mana("{T}", Fixed("CCC"), "{T}: Add {C}{C}{C}."),
 ])
 
@@ -462,7 +471,7 @@ def _flare(res: Any) -> None:
     types = res.bound["types"]
     choice = str(res.decide("added_mana", types[0])).strip("{}")
     if choice not in types:
-        raise RulesError(f"the land produced {', '.join(types)}, not {choice}", rule="608.2d")
+        raise RulesError(f"the land produced {', '.join(types)}, not {choice}", rule="106.12a")
     res.add_mana([ManaType(choice)])
 
 

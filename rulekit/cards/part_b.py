@@ -4,8 +4,9 @@ Oracle text lives in catalog.toml. Decisions these cards read, with their defaul
 ``target`` (a triggered ability's target: the first legal one by id), ``may`` (yes),
 ``discard`` (Smuggler's Copter: the card just drawn), ``creature_type`` (Metallic Mimic:
 "Shapeshifter"), ``copy`` (Clone, see `rulekit.copy`), ``pay`` and ``crew`` (see
-`rulekit.keywords`). Not modelled: Arena of Glory's haste rider (the {R}{R} is added, the rider
-isn't tracked on the mana), cipher (always declined), regeneration (none in the catalog).
+`rulekit.keywords`). Arena of Glory's haste and Cavern of Souls' "can't be countered" ride on
+the mana (`rulekit.riders`). Shatterstorm's "can't be regenerated" holds trivially: nothing in
+the catalog regenerates.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from rulekit.cards.build import (
 )
 from rulekit.cards.part_a import enchant
 from rulekit.characteristics import Characteristics
+from rulekit.cipher import cipher, encode
 from rulekit.copy import copy_spell, create_token_copy, enter_as_copy, entering_values
 from rulekit.delayed import at_next_end_step
 from rulekit.effects import ContinuousEffect
@@ -48,7 +50,7 @@ from rulekit.keywords import (
     ward,
     when_you_do,
 )
-from rulekit.mana import ManaCost
+from rulekit.mana import HASTE_RIDER, ManaCost
 from rulekit.production import AnyColor, Fixed
 from rulekit.replacement import ReplacementEffect
 from rulekit.state import Zone
@@ -238,8 +240,9 @@ behaviour("Smuggler's Copter")(lambda: [
 # ------------------------------------------------------------ Metallic Mimic
 def _choose_type(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
     choices = dict(data.get("choices") or {})
-    choices["creature_type"] = choice_value("decisions.creature_type", "creature_type",
-                                            game.decide("creature_type", "Shapeshifter"))
+    choices["creature_type"] = choice_value(
+        "decisions.creature_type", "creature_type",
+        game.decide("creature_type", "Shapeshifter", data.get("controller")))
     return {**data, "choices": choices}
 
 
@@ -352,7 +355,7 @@ behaviour("Arena of Glory")(lambda: [
     Static(text="This land enters tapped unless you control a Mountain.",
            self_etb=_arena_enters_tapped, rules=("614.1d",)),
     mana("{T}", Fixed("R"), "{T}: Add {R}."),
-    mana("{R}, {T}, Exert this land", Fixed("RR"),
+    mana("{R}, {T}, Exert this land", Fixed("RR", rider=HASTE_RIDER),
          "{R}, {T}, Exert this land: Add {R}{R}. If that mana is spent on a creature spell, it "
          "gains haste until end of turn."),
 ])
@@ -425,9 +428,7 @@ behaviour("Cackling Counterpart")(lambda: [
 
 def _stolen_identity(res: Any) -> None:
     _token_copy(res)
-    res.game.note(EventKind.CHOICE, f"{res.controller} doesn't encode Stolen Identity "
-                  "(cipher is always declined in the kit)", cause=Cause.RULE, parent=res.parent,
-                  player=res.controller)
+    encode(res)  # cipher (CR 702.99a)
 
 
 behaviour("Stolen Identity")(lambda: [
@@ -437,7 +438,7 @@ behaviour("Stolen Identity")(lambda: [
                                lambda g, s, o: not isinstance(o, str) and (
                                    g.chars(o).is_a("Artifact") or g.chars(o).is_a("Creature"))),
                  rules=("707.2",)),
-    Static(text="Cipher (not modelled: always declined)"),
+    cipher(),
 ])
 
 
@@ -601,7 +602,7 @@ behaviour("Silkwrap")(lambda: [
            "opponent controls until this enchantment leaves the battlefield.", _silkwrap_exile,
            target=target("target creature with mana value 3 or less an opponent controls",
                          lambda g, s, o: _creature(g, s, o)
-                         and g.chars(o).mana_cost.mana_value() <= 3
+                         and g.mana_value(o) <= 3
                          and g.controller_of(o) in g.state.opponents(g.controller_of(s)))),
     UntilReturn(text="(That creature returns under its owner's control.)",
                 on=frozenset({EventKind.ZONE_CHANGED}), match=_leaves_self,

@@ -97,7 +97,8 @@ def board_table(game: Game) -> Table:
             "counters": _counters(obj),
             "attached to": game.describe(host) if host is not None else "",
             "P/T": chars.pt if creature else "",
-            "exerted": (f"won't untap in {obj.skip_untap_for}'s next untap step"
+            "exerted": ("won't untap in " + " or ".join(
+                f"{p}'s" for p in obj.skip_untap_for) + " next untap step"
                         if obj.skip_untap_for else ""),
             "attacking": "attacking" if obj.attacking else "",
         })
@@ -130,14 +131,18 @@ def pools_table(game: Game) -> Table:
 
 def stack_table(game: Game) -> Table:
     """The stack, top first: position (1 = top, resolves first), what it is, its kind,
-    controller and targets. No rows when the stack is empty."""
+    controller, targets and a spell's mana value (X counted, CR 202.3e). No rows when the
+    stack is empty."""
     items = list(reversed(game.state.stack))
     rows = []
     for pos, item in enumerate(items, start=1):
         targets = ", ".join(game.target_text(t) for t in item.targets)
+        spell = item.kind == "spell" and item.source is not None
         rows.append({"position": "1 (top)" if pos == 1 else str(pos), "spell or ability": item.text,
-                     "kind": item.kind, "controller": item.controller, "targets": targets})
-    return Table(("position", "spell or ability", "kind", "controller", "targets"), tuple(rows))
+                     "kind": item.kind, "controller": item.controller, "targets": targets,
+                     "mana value": str(game.mana_value(item.source)) if spell else ""})
+    return Table(("position", "spell or ability", "kind", "controller", "targets", "mana value"),
+                 tuple(rows))
 
 
 CAUSE_WORDS = {

@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from rulekit.game import Game
 
 __all__ = [
-    "BOARD_COLUMNS", "board", "event_rows", "events", "pools", "stack", "styled", "to_html",
+    "BOARD_COLUMNS", "board", "decisions", "event_rows", "events", "pools", "stack", "styled",
+    "to_html",
     "TABLE_CSS", "TABLE_CSS_TEXT",
 ]
 
@@ -93,6 +94,25 @@ def stack(game: Game) -> pd.DataFrame:
 def event_rows(game: Game, evs: list[Event]) -> pd.DataFrame:
     """The events `evs` as a table (see `rows.events_table`)."""
     return _frame(events_table(evs))
+
+
+def decisions(game: Game) -> pd.DataFrame:
+    """Every choice made so far, in order: the action, the event it shaped, who chose (CR
+    616.1, 603.3b, 603.3d, 704.5j), what was asked, the answer, and whether it was given or
+    the default."""
+    from rulekit.decisions import DECISIONS
+
+    rows = []
+    for d in game.decisions:
+        answer = d.answer
+        if isinstance(answer, int) and not isinstance(answer, bool) and answer in \
+                game.state.objects:
+            answer = game.describe(answer)
+        rows.append({"action": d.action, "event": d.event, "player": d.player or "",
+                     "decision": d.key, "question": DECISIONS.get(d.key, ""),
+                     "answer": str(answer), "given": "given" if d.given else "default"})
+    return pd.DataFrame(rows, columns=["action", "event", "player", "decision", "question",
+                                       "answer", "given"])
 
 
 def events(game: Game, since: int = 0, *, priority: bool = False) -> pd.DataFrame:

@@ -1,0 +1,121 @@
+"""Cipher (CR 702.99): a spell card exiled "encoded" on a creature, cast again as a copy.
+
+As a spell with cipher resolves, if it is a card (not a copy), its controller may exile it
+encoded on a creature they control (decision `encode`: the creature, or "no", the default, so
+a walkthrough that doesn't mention cipher is unchanged). While the card stays in exile and the
+creature on the battlefield (control may change, CR 702.99c), the creature has "Whenever this
+creature deals combat damage to a player, you may copy the encoded card and you may cast the
+copy without paying its mana cost" (decision `may`, yes by default; the copy's targets are
+chosen as it is cast, decision `target`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulekit.abilities import SpellAbility, Static, Triggered
+from rulekit.effects import ContinuousEffect
+from rulekit.errors import RulesError
+from rulekit.events import Cause, Event, EventKind
+from rulekit.state import Zone
+
+if TYPE_CHECKING:
+    from rulekit.characteristics import Characteristics
+    from rulekit.game import Game
+    from rulekit.resolution import Resolution
+    from rulekit.state import GameObject
+
+TRIGGER_TEXT = ("Whenever this creature deals combat damage to a player, you may copy the "
+                "encoded card and you may cast the copy without paying its mana cost.")
+
+
+def cipher() -> Static:
+    """The keyword itself: what it does happens in `encode`, called by the spell's effect."""
+    return Static(text="Cipher", rules=("702.99a",))
+
+
+def encode(res: Resolution) -> None:
+    """The end of a cipher spell's resolution: maybe exile it encoded on a creature."""
+    game = res.game
+    spell = game.state.objects.get(res.source_id) if res.source_id is not None else None
+    if spell is None or spell.zone is not Zone.STACK or spell.is_copy_spell:
+        return  # only a spell represented by a card is encoded (CR 702.99a)
+    name = game.chars(spell).name
+    pick = res.decide("encode", "no")
+    if pick in (None, False, "no", "No", "none"):
+        game.note(EventKind.CHOICE, f"{res.controller} doesn't encode {name} on a creature (cipher)",
+                  cause=Cause.RULE, parent=res.parent, rules=("702.99a",),
+                  player=res.controller)
+        return
+    host = game.state.objects.get(int(str(pick).lstrip("#")))
+    if host is None or host.zone is not Zone.BATTLEFIELD or host.moved_to is not None \
+            or not game.chars(host).is_a("Creature") or game.controller_of(host) != res.controller:
+        raise RulesError(f"{name} can be encoded only on a creature {res.controller} controls",
+                         rule="702.99a")
+    moved = game.emit(EventKind.ZONE_CHANGED, {
+        "object": spell.id, "from": "stack", "to": "exile", "reason": "cipher",
+        "text": f"{name} is exiled encoded on {game.describe(host)}"},
+        cause=Cause.ABILITY, parent=res.parent, rules=("702.99a", "702.99b"), subject=spell.id)
+    if moved is None:
+        return
+    card_id, host_id = moved.data["new"], host.id
+
+    def applies(g: Game, o: GameObject, c: Characteristics) -> bool:
+        card = g.state.objects[card_id]
+        return o.id == host_id and card.zone is Zone.EXILE and card.moved_to is None
+
+    trigger = Triggered(text=TRIGGER_TEXT, on=frozenset({EventKind.DAMAGE}),
+                        match=_damage_match(card_id), effect=_cast_copy, rules=("702.99a",))
+    effect = ContinuousEffect(
+        text=f"{game.describe(host)} has \"{TRIGGER_TEXT}\" while {name} is encoded on it",
+        layer="6", timestamp=game.state.new_timestamp(), source=card_id, applies_to=applies,
+        modify=lambda c: c.evolve(abilities=c.abilities + (trigger,)),
+        duration="while_encoded", rules=("702.99a", "702.99c"), id=game.state.new_id())
+    game.emit(EventKind.EFFECT_BEGAN, {"effect": effect, "text": effect.text},
+              cause=Cause.ABILITY, parent=moved.id, rules=effect.rules, subject=host_id)
+
+
+def _damage_match(card_id: int) -> Any:
+    def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+        d = event.data
+        if d.get("source") != source.id or not isinstance(d.get("target"), str):
+            return None
+        if event.cause is not Cause.TURN:  # combat damage is dealt as a turn-based action
+            return None
+        return {"card": card_id}
+    return match
+
+
+def _cast_copy(res: Resolution) -> None:
+    """Copy the encoded card and cast the copy without paying its mana cost (CR 702.99a,
+    707.12): it goes on the stack with new targets, then resolves like the original."""
+    from rulekit.targets import announce, choose_targets
+
+    game = res.game
+    card = game.state.objects[res.bound["card"]]
+    name = card.card.printed.name
+    if card.zone is not Zone.EXILE or card.moved_to is not None:
+        game.note(EventKind.NOTE, f"{name} is no longer encoded: there is nothing to copy",
+                  cause=Cause.RULE, parent=res.parent, rules=("702.99c",))
+        return
+    if res.decide("may", True) in (False, "no", "No"):
+        game.note(EventKind.CHOICE, f"{res.controller} doesn't cast a copy of {name}",
+                  cause=Cause.RULE, parent=res.parent, rules=("702.99a",),
+                  player=res.controller)
+        return
+    spell = next((a for a in card.card.printed.abilities if isinstance(a, SpellAbility)), None)
+    targets: tuple = ()
+    if spell is not None and spell.target is not None:
+        targets = choose_targets(game, card.id, res.controller, spell.target)
+        if not targets:
+            game.note(EventKind.NOTE, f"a copy of {name} has no legal target, so it can't be "
+                      "cast", cause=Cause.RULE, parent=res.parent, rules=("601.2c",))
+            return
+    new, item_id = game.state.new_id(), game.state.new_id()
+    cast = game.emit(EventKind.SPELL_COPIED, {
+        "object": card.id, "new": new, "item_id": item_id, "controller": res.controller,
+        "copiable": card.card.printed, "x": 0, "targets": list(targets), "cast": True,
+        "text": f"{res.controller} casts a copy of {name} without paying its mana cost"},
+        cause=Cause.ABILITY, parent=res.parent, rules=("702.99a", "707.12"), subject=card.id)
+    if cast is not None and targets:
+        announce(game, item_id, res.controller, f"Copy of {name}", targets, cast.id)
