@@ -200,9 +200,18 @@ def _diagram(args: argparse.Namespace) -> int:
 
 
 def _diagrams(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        print(f"rulekit: --out {args.out} is a file, not a folder: name a folder for the "
+              "diagrams (e.g. diagrams); nothing was changed", file=sys.stderr)
+        return BAD
     build = _display_module("rulekit.display.diagrams")
     try:
-        result = build.build_all(Path(args.out))
+        result = build.build_all(out)
+    except OSError as err:
+        print(f"rulekit: can't write {err.filename or out}: {err.strerror or err}",
+              file=sys.stderr)
+        return BAD
     except ScenarioError as err:
         print(str(err), file=sys.stderr)
         return BAD

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,37 @@ def test_coverage_lists_every_ruling():
     assert any("r04_" in s for s in r04["scenarios"])
     table = cli("coverage")
     assert table.returncode == 0 and table.stdout.startswith("R01 ")
+
+
+# ------------------------------------------------------------------ files (issue 13)
+def test_diagrams_out_an_existing_file_is_one_line_exit_2_and_changes_nothing(tmp_path):
+    target = tmp_path / "notes.txt"
+    target.write_text("keep me")
+    done = cli("diagrams", "--out", str(target))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"rulekit: --out {target} is a file, not a folder: name a folder for the diagrams "
+        "(e.g. diagrams); nothing was changed"]
+    assert target.read_text() == "keep me" and sorted(p.name for p in tmp_path.iterdir()) == \
+        ["notes.txt"]
+
+
+@pytest.mark.parametrize("command", [("run",), ("check",), ("diagram", "-o", "x.dot")])
+def test_a_fifo_is_refused_before_it_is_opened_for_reading(tmp_path, command):
+    fifo = tmp_path / "f.toml"
+    os.mkfifo(fifo)
+    done = cli(command[0], str(fifo), *command[1:], cwd=tmp_path)  # would block forever
+    assert done.returncode == 2, done
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert any(ln.strip().startswith("f.toml:1: this is not a regular file (a FIFO, a device or "
+                                     "a socket?)") for ln in lines), lines
+    assert "Traceback" not in done.stdout + done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.toml"]
+
+
+def test_run_an_empty_path_says_what_it_looked_for():
+    done = cli("run", "")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "no scenario file named '' (the path is empty): give the path of a .toml scenario, e.g. "
+        "rulekit/scenarios/r01_undefined_mana.toml"]
