@@ -110,3 +110,50 @@ def test_nothing_is_half_applied_when_a_later_step_is_illegal(capsys):
     code = main(["run", str(CORPUS / "illegal_action.toml")])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ message length (issue 13)
+def _run_one_line(path: Path, capsys) -> str:
+    code = main(["run", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err[:500]
+    return lines[0]
+
+
+def test_a_400_kb_title_gives_a_short_message(tmp_path, capsys):
+    path = tmp_path / "title.toml"
+    path.write_text('title = "' + "A" * 400_000 + '"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n'
+                    '[[step]]\nnarration = "x"\ndo = "look"\n', "utf-8")
+    assert _run_one_line(path, capsys) == f"{path}:1: title: 400,000 characters; at most 200"
+
+
+def test_10000_permanents_give_a_short_message(tmp_path, capsys):
+    perms = "".join(f'[[setup.permanent]]\ncard = "Forest"\nname = "f{i}"\n\n'
+                    for i in range(10_000))
+    path = tmp_path / "many.toml"
+    path.write_text('title = "Many"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n' + perms
+                    + '[[step]]\nnarration = "x"\ndo = "look"\n', "utf-8")
+    assert _run_one_line(path, capsys) == \
+        f"{path}:6: setup.permanent: 10,000 entries; at most 2000"
+
+
+def test_any_long_message_is_cut_and_says_so(tmp_path, capsys):
+    """A message quoting the author's text: a 5,000-character unknown key."""
+    path = tmp_path / "long.toml"
+    path.write_text(f'title = "Long"\n{"k" * 5000} = 1\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n'
+                    '[[step]]\nnarration = "x"\ndo = "look"\n', "utf-8")
+    line = _run_one_line(path, capsys)
+    assert line.startswith(f"{path}:2: unknown field 'kkk")
+    assert line.endswith("more characters cut)") and len(line) < len(str(path)) + 500
+
+
+def test_capped_keeps_short_errors_and_cuts_long_ones():
+    from rulekit.scenario.model import MAX_MESSAGE, capped
+
+    short = ScenarioError("short", path="f.toml", line=3)
+    assert capped(short) is short
+    long = capped(ScenarioError("x" * 100_000, path="f.toml", line=3))
+    assert str(long) == f"f.toml:3: {'x' * MAX_MESSAGE}... (99,600 more characters cut)"
+    assert long.line == 3 and long.path == "f.toml"

@@ -149,7 +149,8 @@ def scan(text: str, name: str) -> LineMap:
                     if key[: i + 1] in counters:
                         path.append(counters[key[: i + 1]])
                 table = tuple(path)
-            lm.lines.setdefault(table, lineno)
+            for i in range(1, len(table) + 1):  # `[bogus.a.b]` also starts `bogus` here
+                lm.lines.setdefault(table[:i], lineno)
             continue
         if stripped.startswith("["):
             # a header-looking line we can't read: still scan it for nesting

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from rulekit.events import Event
-from rulekit.scenario.model import Scenario
+from rulekit.scenario.model import Scenario, shorten
 from rulekit.scenario.runner import Check, StepResult, jsonable
 
 # -------------------------------------------------------------------------- text
@@ -96,7 +96,8 @@ def failure_lines(scenario: Scenario, results: list[StepResult]) -> list[str]:
     for r in results:
         for c in r.failures:
             out.append(f"{scenario.path}:{c.line}: step {r.number}: {c.description}: "
-                       f"expected {_fmt(c.expected)}, got {_fmt(c.actual)}")
+                       f"expected {shorten(_fmt(c.expected), 200)}, "
+                       f"got {shorten(_fmt(c.actual), 200)}")
     return out
 
 
