@@ -19,6 +19,14 @@ from rulekit.errors import ScenarioError
 OK, FAILED, BAD = 0, 1, 2
 
 
+def _say(text: str, *, err: bool = False) -> None:
+    """Print text that may hold the author's words: control characters shown as escapes (a
+    title with `\x1b[2J` must not clear the screen; see `escape.terminal_text`)."""
+    from rulekit.display.escape import terminal_text
+
+    print(terminal_text(text), file=sys.stderr if err else sys.stdout)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # usage errors: exit 2 with one clear line
         self.print_usage(sys.stderr)
@@ -80,16 +88,16 @@ def _run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(error_json(err.path or args.file, err.line, str(err)), indent=1))
         else:
-            print(str(err), file=sys.stderr)
+            _say(str(err), err=True)
         return BAD
     ok = all(r.ok for r in results)
     if args.json:
         print(json.dumps(to_json(scenario, results), indent=1, ensure_ascii=False))
     else:
-        print(render(scenario, results))
+        _say(render(scenario, results))
         if not ok:
             for line in failure_lines(scenario, results):
-                print(line, file=sys.stderr)
+                _say(line, err=True)
     return OK if ok else FAILED
 
 
@@ -108,7 +116,7 @@ def _check(args: argparse.Namespace) -> int:
         except ScenarioError as err:
             failed += 1
             worst = BAD
-            print(f"FAIL {shown}\n  {err}")
+            _say(f"FAIL {shown}\n  {err}")
             continue
         try:
             results = scenario.play()
@@ -121,16 +129,16 @@ def _check(args: argparse.Namespace) -> int:
         if scenario.pending:
             skipped += 1
             note = "; it passes now: remove the status line" if not problems else ""
-            print(f"SKIP {shown} (pending-engine{note})")
+            _say(f"SKIP {shown} (pending-engine{note})")
             continue
         if problems:
             failed += 1
             worst = max(worst, code)
-            print(f"FAIL {shown}")
-            print("\n".join(f"  {p}" for p in problems))
+            _say(f"FAIL {shown}")
+            _say("\n".join(f"  {p}" for p in problems))
         else:
             passed += 1
-            print(f"PASS {shown}")
+            _say(f"PASS {shown}")
     if not files:
         print("no scenario files found")
     if skipped:
@@ -176,7 +184,7 @@ def _diagram(args: argparse.Namespace) -> int:
             return BAD
         scenario.play()
     except ScenarioError as err:
-        print(str(err), file=sys.stderr)
+        _say(str(err), err=True)
         return BAD
     dot = _display_module("rulekit.display.dot")
     graph = dot.scenario_diagram(scenario, upto_step=args.step)
@@ -213,7 +221,7 @@ def _diagrams(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return BAD
     except ScenarioError as err:
-        print(str(err), file=sys.stderr)
+        _say(str(err), err=True)
         return BAD
     except Exception as err:
         if type(err).__name__ != "GraphvizMissing":

@@ -180,3 +180,26 @@ def test_run_an_empty_path_says_what_it_looked_for():
     assert done.stderr.splitlines() == [
         "no scenario file named '' (the path is empty): give the path of a .toml scenario, e.g. "
         "rulekit/scenarios/r01_undefined_mana.toml"]
+
+
+def test_run_shows_control_characters_as_escapes_never_raw(tmp_path):
+    """A title or narration with `\\u001b[2J` would clear the screen; BEL rings; CR overwrites."""
+    scenario = tmp_path / "ansi.toml"
+    scenario.write_text(
+        'title = "Clear \\u001b[2J the screen"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n'
+        '[[setup.permanent]]\ncard = "Forest"\n\n[[step]]\n'
+        'narration = "Ring \\u0007 the bell, \\u001b[31mred\\r and \\u202egoing back"\n'
+        'do = "tap_for_mana"\nobject = "Forest"\n', "utf-8")
+    done = cli("run", str(scenario))
+    assert done.returncode == 0, done.stderr
+    raw = [c for c in done.stdout if (ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) < 0xa0
+           or c == "\u202e"]
+    assert raw == []
+    assert done.stdout.startswith("Clear \\x1b[2J the screen\n")
+    assert "Ring \\x07 the bell, \\x1b[31mred" in done.stdout  # CR: a line break in narration
+    assert "and \\u202egoing back" in done.stdout
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "x"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n[[step]]\n'
+                   'narration = "x"\ndo = "tap_for_mana"\nobject = "For\\u001b[2Jest"\n', "utf-8")
+    done = cli("run", str(bad))
+    assert done.returncode == 2 and "\x1b" not in done.stderr and "\\x1b[2J" in done.stderr

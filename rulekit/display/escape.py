@@ -7,7 +7,8 @@ the output's syntax nor inject markup:
 - `dot_text` — inside a double-quoted DOT string (tooltips, plain labels, graph names);
 - `dot_html` — inside a Graphviz HTML-like label (``label=<...>``);
 - `html_text` — HTML element content or attribute values (lesson pages, widgets);
-- `markdown_text` — Markdown (notebook cells, tables): renders as the literal text.
+- `markdown_text` — Markdown (notebook cells, tables): renders as the literal text;
+- `terminal_text` — a terminal (`python -m rulekit run`): control characters show as escapes.
 
 Graphviz gives backslashes a meaning in every kind of string (``\\N`` becomes the node's name, even
 written as ``&#92;N``), and not the same meaning in every version, so the two DOT helpers replace
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_text"]
+__all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_text", "terminal_text"]
 
 BACKSLASH_STANDIN = "\u2216"  # SET MINUS: looks like "\" and has no meaning to Graphviz
 
@@ -33,6 +34,10 @@ BACKSLASH_STANDIN = "\u2216"  # SET MINUS: looks like "\" and has no meaning to 
 # noncharacters XML refuses: none of them can appear in an SVG, DOT or HTML document.
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _NEWLINES = re.compile(r"\r\n?|[\u2028\u2029\x85]")
+# what a terminal acts on instead of showing: C0/C1 controls (ESC starts colour and
+# clear-screen sequences, CR overwrites the line), bidirectional overrides, lone surrogates
+_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                       "\ud800-\udfff]")
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
 
@@ -80,3 +85,14 @@ def markdown_text(text: object, *, inline: bool = True) -> str:
     s = _MARKDOWN.sub(r"\\\1", clean(text).replace("&", "&amp;"))
     s = s.replace("<", "&lt;").replace(">", "&gt;")
     return s.replace("\n", " " if inline else "<br>\n")
+
+
+def terminal_text(text: object) -> str:
+    r"""Text for a terminal: newlines and tabs kept, every other control character shown as its
+    escape, so `\x1b[2J` in a title prints as those characters instead of clearing the screen.
+
+    >>> terminal_text("Clear \x1b[2J the screen\a")
+    'Clear \\x1b[2J the screen\\x07'
+    """
+    return _TERMINAL.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100
+                         else f"\\u{ord(m[0]):04x}", str(text))
