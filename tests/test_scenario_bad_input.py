@@ -157,3 +157,22 @@ def test_capped_keeps_short_errors_and_cuts_long_ones():
     long = capped(ScenarioError("x" * 100_000, path="f.toml", line=3))
     assert str(long) == f"f.toml:3: {'x' * MAX_MESSAGE}... (99,600 more characters cut)"
     assert long.line == 3 and long.path == "f.toml"
+
+
+# ------------------------------------------------------------------ error output (issue 18)
+def test_an_unknown_card_message_keeps_its_closing_quote(capsys):
+    assert main(["run", str(CORPUS / "unknown_card_no_suggestion.toml")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("card: unknown card 'Birds of Paradise'"), err
+
+
+@pytest.mark.parametrize("command", ["run", "check"])
+def test_each_failed_expectation_is_reported_once_in_line_order(capsys, monkeypatch, command):
+    monkeypatch.chdir(CORPUS.parent.parent)
+    path = "tests/bad_scenarios/several_failed_expectations.toml"
+    assert main([command, path]) == 1
+    out, err = capsys.readouterr()
+    messages = [ln.strip() for ln in (out + err).splitlines() if ln.strip().startswith(path)]
+    assert [m.split(":")[1] for m in messages] == ["16", "17", "18", "25"], messages
+    assert messages[1] == (f'{path}:17: step 1: pool.Alice: expected ["G", "G"], got ["G"]')
+    assert len(set(messages)) == len(messages) == 4  # once each, stdout and stderr together

@@ -369,7 +369,7 @@ class _Validator:
         try:
             return card(value).name
         except LookupError as err:
-            self.fail(path, str(err).strip("'\""))
+            self.fail(path, err.args[0] if err.args and isinstance(err.args[0], str) else str(err))
         raise AssertionError  # pragma: no cover
 
     def is_card(self, value: str) -> bool:
