@@ -192,12 +192,17 @@ def _diagram(args: argparse.Namespace) -> int:
         if out.suffix == ".dot":
             out.write_text(graph.source, encoding="utf-8")
         else:
+            import graphviz
+
             try:
                 data = graph.pipe(format="svg")
-            except Exception as err:  # graphviz.ExecutableNotFound, GraphvizMissing
-                print(f"rulekit: can't render SVG ({err}); install Graphviz (sudo apt-get "
-                      "install graphviz, or brew install graphviz) or write a .dot file",
-                      file=sys.stderr)
+            except graphviz.ExecutableNotFound:
+                print("rulekit: can't render SVG: Graphviz's dot is not installed; install "
+                      "Graphviz (sudo apt-get install graphviz, or brew install graphviz) or "
+                      "write a .dot file", file=sys.stderr)
+                return BAD
+            except graphviz.CalledProcessError as err:  # dot is there and refused the graph
+                _say(_dot_failed(err), err=True)
                 return BAD
             out.write_bytes(data)
     except OSError as err:
@@ -224,6 +229,11 @@ def _diagrams(args: argparse.Namespace) -> int:
         _say(str(err), err=True)
         return BAD
     except Exception as err:
+        import graphviz
+
+        if isinstance(err, graphviz.CalledProcessError):
+            _say(_dot_failed(err), err=True)
+            return BAD
         if type(err).__name__ != "GraphvizMissing":
             raise
         print(f"rulekit: {err}", file=sys.stderr)
@@ -231,6 +241,16 @@ def _diagrams(args: argparse.Namespace) -> int:
     if isinstance(result, (list, tuple)):
         print(f"{len(result)} diagram(s) in {args.out}")
     return OK
+
+
+def _dot_failed(err: Any) -> str:
+    """One line for Graphviz refusing a graph (not a missing Graphviz: it ran)."""
+    from rulekit.scenario.model import shorten
+
+    raw = err.stderr or b""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), f"exit {err.returncode}")
+    return f"rulekit: Graphviz could not draw this diagram: {shorten(first, 200)}"
 
 
 # ------------------------------------------------------------------ coverage

@@ -203,3 +203,33 @@ def test_run_shows_control_characters_as_escapes_never_raw(tmp_path):
                    'narration = "x"\ndo = "tap_for_mana"\nobject = "For\\u001b[2Jest"\n', "utf-8")
     done = cli("run", str(bad))
     assert done.returncode == 2 and "\x1b" not in done.stderr and "\\x1b[2J" in done.stderr
+
+
+def test_a_graph_dot_refuses_is_not_blamed_on_a_missing_graphviz(tmp_path, monkeypatch, capsys):
+    """Graphviz ran and refused the graph: say what it said, not "install Graphviz"."""
+    import graphviz
+
+    from rulekit.cli import main
+
+    def refuse(self, *args, **kwargs):
+        raise graphviz.CalledProcessError(
+            1, ["dot", "-Tsvg"], stderr=b"Error: <stdin>: syntax error in line 10 scanning a "
+                                        b"quoted string (missing endquote? longer than 16384?)\n")
+
+    monkeypatch.setattr(graphviz.Digraph, "pipe", refuse)
+    code = main(["diagram", str(passing()), "-o", str(tmp_path / "x.svg")])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2 and err == [
+        "rulekit: Graphviz could not draw this diagram: Error: <stdin>: syntax error in line 10 "
+        "scanning a quoted string (missing endquote? longer than 16384?)"]
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_narration_is_bounded_in_the_schema(tmp_path):
+    scenario = tmp_path / "long.toml"
+    scenario.write_text('title = "Long"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n[[step]]\n'
+                        f'narration = "{"word " * 4000}"\ndo = "look"\n', "utf-8")
+    done = cli("diagram", str(scenario), "-o", str(tmp_path / "x.svg"))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"{scenario}:7: step 1: narration: 20,000 characters; at most 2000"]

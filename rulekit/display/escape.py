@@ -12,7 +12,9 @@ the output's syntax nor inject markup:
 
 Graphviz gives backslashes a meaning in every kind of string (``\\N`` becomes the node's name, even
 written as ``&#92;N``), and not the same meaning in every version, so the two DOT helpers replace
-a backslash with the look-alike U+2216 (SET MINUS, "∖"). Nothing else is altered.
+a backslash with the look-alike U+2216 (SET MINUS, "∖"). Nothing else is altered, except that
+Graphviz refuses a string longer than 16,384 bytes: a DOT string that would be longer than
+`DOT_MAX_BYTES` is cut to its first `DOT_CUT_CHARS` characters, saying so.
 
 >>> dot_text('Bob "the" {Brace}\\nNewline')
 'Bob \\\\"the\\\\" {Brace}\\\\nNewline'
@@ -28,6 +30,8 @@ import re
 
 __all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_text", "terminal_text"]
 
+DOT_MAX_BYTES = 12_000  # Graphviz: "syntax error ... longer than 16384?" above 16 KB
+DOT_CUT_CHARS = 1_500  # escaped, at most 5 bytes each (`&` -> `&amp;`): well under the limit
 BACKSLASH_STANDIN = "\u2216"  # SET MINUS: looks like "\" and has no meaning to Graphviz
 
 # C0 and C1 control characters (except tab and newline), lone surrogates and the two
@@ -64,8 +68,10 @@ def html_text(text: object) -> str:
 def dot_html(text: object, *, newline: str = "<BR/>") -> str:
     """Text for a Graphviz HTML-like label: HTML-escaped, backslashes replaced by a look-alike,
     newlines turned into `newline` (a ``<BR/>`` element by default)."""
-    s = html_text(clean(text).replace("\\", BACKSLASH_STANDIN))
-    return s.replace("\n", newline)
+    s = html_text(clean(text).replace("\\", BACKSLASH_STANDIN)).replace("\n", newline)
+    if len(s.encode("utf-8")) > DOT_MAX_BYTES:
+        return dot_html(_cut(text), newline=newline)
+    return s
 
 
 def dot_text(text: object) -> str:
@@ -75,7 +81,16 @@ def dot_text(text: object) -> str:
     look-alike. Braces need no escape inside a quoted string."""
     s = clean(text).replace("\\", BACKSLASH_STANDIN).replace("&", "&amp;")
     s = s.replace("<", "&lt;").replace(">", "&gt;")
-    return s.replace('"', '\\"').replace("\n", "\\n")
+    s = s.replace('"', '\\"').replace("\n", "\\n")
+    if len(s.encode("utf-8")) > DOT_MAX_BYTES:
+        return dot_text(_cut(text))
+    return s
+
+
+def _cut(text: object) -> str:
+    """Text too long for one Graphviz string: its first `DOT_CUT_CHARS` characters."""
+    s = clean(text)
+    return f"{s[:DOT_CUT_CHARS]}… ({len(s) - DOT_CUT_CHARS:,} more characters cut)"
 
 
 def markdown_text(text: object, *, inline: bool = True) -> str:
