@@ -220,3 +220,34 @@ def test_small_helpers() -> None:
     assert first_line("\n\n   import os  \nx") == "import os"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Intro\n# The *real* title")])
     assert lesson_title(nb, "fallback") == "The real title"
+
+
+@pytest.mark.browser
+def test_a_page_without_its_static_folder_says_what_is_missing(built, browser, tmp_path) -> None:
+    """Opened on its own (copied without `_static/`), a lesson page shows, where each widget
+    would be, what it is missing; with its site, the widgets replace the message."""
+    from rulekit.export.browser import open_page
+
+    root, report, _ = built
+    if not report.offline:
+        pytest.skip("npm could not fetch the widget manager here: CDN mode")
+    alone = tmp_path / "01_tap.html"
+    shutil.copy(root / "site" / "01_tap.html", alone)
+    visit = open_page(browser, alone, tmp_path, stepper=False)
+    try:
+        messages = visit.page.locator(".rk-widget-missing")
+        assert messages.count() >= 2  # the stepper and the sandbox
+        visit.page.wait_for_timeout(500)
+        assert messages.first.is_visible()
+        assert "_static/html-manager/embed.js" in messages.first.inner_text()
+        assert "keep the page in its site folder" in messages.first.inner_text()
+    finally:
+        visit.page.close()
+    visit = open_page(browser, root / "site" / "01_tap.html", root / "site")
+    try:
+        messages = visit.page.locator(".rk-widget-missing")
+        assert messages.count() >= 2
+        assert not any(messages.nth(i).is_visible() for i in range(messages.count()))
+        assert visit.console_errors == []
+    finally:
+        visit.page.close()
