@@ -36,6 +36,8 @@ def test_bad_scenario_gives_one_line_with_file_and_line(name, capsys, monkeypatc
     assert code == want["exit"], err or out
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert "Traceback" not in out + err
+    assert "bug in rulekit" not in out + err  # an author's mistake is never the kit's
+    assert "\x1b" not in out + err  # control characters are shown escaped
     prefix = f"{path}:{want['line']}: "
     if want["exit"] == 2:
         assert len(lines) == 1, err  # exactly one line, and nothing played is printed
