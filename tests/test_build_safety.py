@@ -15,7 +15,13 @@ import nbformat
 import pytest
 
 from rulekit.export import build, main
-from rulekit.export.ownership import CACHE_FORMAT, GENERATOR_TAG, cache_dir_for, is_ours
+from rulekit.export.ownership import (
+    CACHE_FORMAT,
+    GENERATOR_TAG,
+    cache_dir_for,
+    is_ours,
+    sha256_file,
+)
 from rulekit.rulings import repo_root
 
 pytestmark = pytest.mark.notebook
@@ -68,6 +74,14 @@ def test_hostile_cache_entries_are_ignored_and_nothing_else_is_touched(tmp_path:
     assert (outside / "abs.html").read_text() == "outside --out"
     assert (out / "my_page.html").read_text() == "the user's own page"
     assert [e["stem"] for e in second.lessons] == ["01_one"]
+    # a well-formed cache naming the user's page with its true sha256: still not the build's page
+    forged = {"my_page": {**entry, "page": "my_page.html",
+                          "sha256": sha256_file(out / "my_page.html")}}
+    (cache / "lessons.json").write_text(json.dumps({"format": CACHE_FORMAT,
+                                                    "out": str(out.resolve()), "lessons": forged}))
+    third = build(nbs, out, jobs=1, widgets="cdn", cache_dir=cache, echo=lambda _l: None)
+    assert third.ok and (out / "my_page.html").read_text() == "the user's own page"
+    assert [e["stem"] for e in third.lessons] == ["01_one"]
 
 
 def test_a_users_page_with_a_recorded_name_but_other_content_stays(tmp_path: Path) -> None:

@@ -12,7 +12,8 @@
   only if it is new, or a regular file (no symlink) this build wrote: recorded in the cache with
   the same sha256, or carrying the generator tag.
 - **Deleting:** only a lesson page recorded in the trusted cache, by a plain file name inside
-  `--out`, whose content still has the recorded sha256, when its notebook no longer exists.
+  `--out`, whose content still has the recorded sha256 and the generator tag, when its
+  notebook no longer exists.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ GENERATOR_TAG = f'<meta name="generator" content="{GENERATOR}">'
 _MARKS = re.compile(r'<meta (?:name="generator" content="rulekit\.export"|content="rulekit\.export"'
                     r' name="generator")/?>|<nav aria-label="Lessons" class="rk-bar">'
                     r"|<title>rulekit lessons</title>")
-_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ -]{0,120}\.html")
 _HEX = re.compile(r"[0-9a-f]{64}")
 SUBDIRS = ("_static", "diagrams")  # the folders the build writes into
 
@@ -104,7 +104,7 @@ class Cache:
         """`out/<stem>.html` is the page this cache recorded, unchanged."""
         entry = self.lessons.get(stem)
         page = self.out / f"{stem}.html"
-        return bool(entry) and _regular(page) and sha256_file(page) == entry.get("sha256")
+        return bool(entry) and is_ours(page) and sha256_file(page) == entry.get("sha256")
 
 
 def _valid(data: object, out: str) -> dict[str, dict[str, object]] | None:
@@ -115,13 +115,18 @@ def _valid(data: object, out: str) -> dict[str, dict[str, object]] | None:
     if not isinstance(lessons, dict):
         return None
     for stem, entry in lessons.items():
-        if not (isinstance(stem, str) and isinstance(entry, dict)
-                and _PLAIN.fullmatch(f"{stem}.html") and stem != "index"
+        if not (isinstance(stem, str) and isinstance(entry, dict) and _plain(stem)
                 and entry.get("page") == f"{stem}.html"
                 and isinstance(entry.get("sha256"), str) and _HEX.fullmatch(entry["sha256"])
                 and isinstance(entry.get("key"), str) and isinstance(entry.get("notebook"), str)):
             return None
     return lessons
+
+
+def _plain(stem: str) -> bool:
+    """A lesson page's stem is a plain file name: no folder, no `..`, not the index."""
+    return (0 < len(stem) <= 200 and stem not in (".", "..", "index")
+            and not any(c in stem for c in "/\\\0") and not stem.startswith("."))
 
 
 def _regular(path: Path) -> bool:
