@@ -6,13 +6,16 @@
 #   make bench      run benchmarks/run.py
 #   make lint       ruff check
 #   make lock       re-pin constraints.txt after changing dependencies in pyproject.toml
-#   make clean      remove build outputs and caches (distclean: the .venv too)
+#   make clean      remove what the build made in this checkout (distclean: the .venv too);
+#                   every path it deletes is written below, none comes from a variable
 
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP_DEPS := $(VENV)/.stamp-deps
-SITE ?= site
+# where `make lessons` builds; `make lessons SITE=DIR` builds elsewhere (the environment is not
+# read: a SITE variable set for something else must not redirect the build)
+SITE := site
 PYTEST_ARGS ?=
 LAB_ARGS ?=
 LINT_PATHS = $(wildcard rulekit tests benchmarks)
@@ -69,18 +72,21 @@ lab: $(STAMP_DEPS) sysdeps-dot
 
 # Pin every package of a fresh venv with .[test] installed (rulekit itself excluded).
 lock:
-	rm -rf $(VENV)-lock
-	$(PY) -m venv $(VENV)-lock
-	$(VENV)-lock/bin/pip install --disable-pip-version-check -e '.[test]'
-	$(VENV)-lock/bin/pip freeze --exclude-editable | grep -iv '^rulekit' > constraints.txt
-	rm -rf $(VENV)-lock
+	rm -rf ./.venv-lock
+	$(PY) -m venv ./.venv-lock
+	./.venv-lock/bin/pip install --disable-pip-version-check -e '.[test]'
+	./.venv-lock/bin/pip freeze --exclude-editable | grep -iv '^rulekit' > constraints.txt
+	rm -rf ./.venv-lock
 	@echo "constraints.txt re-pinned; the next make re-installs .venv from it"
 
+# Literal paths only, all inside this checkout: no variable (from the environment, `make -e` or
+# the command line) can point a delete elsewhere. JupyterLab's .ipynb_checkpoints/ are a user's
+# backups and stay.
 clean:
-	rm -rf $(SITE) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis test-artifacts \
-	  benchmarks/results.json benchmarks/raw.json
-	find . -path ./$(VENV) -prune -o -type d \( -name __pycache__ -o -name .ipynb_checkpoints \) \
-	  -prune -exec rm -rf {} +
+	rm -rf ./site ./build ./dist ./*.egg-info ./.pytest_cache ./.ruff_cache ./.hypothesis \
+	  ./test-artifacts ./benchmarks/results.json ./benchmarks/raw.json
+	find . \( -path ./.venv -o -path ./.venv-lock -o -path ./.git -o -name .ipynb_checkpoints \) \
+	  -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV) $(VENV)-lock
+	rm -rf ./.venv ./.venv-lock

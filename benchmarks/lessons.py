@@ -78,7 +78,8 @@ def build_ratio(runs: int = 5, work: Path | None = None,
     for i in range(runs):
         for label, folder, out in sides:
             start = time.perf_counter()
-            built = build(folder, out, force=True, echo=_quiet)
+            built = build(folder, out, force=True, cache_dir=work / f"cache-{label}",
+                          echo=_quiet)
             times[label].append(time.perf_counter() - start)
             if not built.ok:
                 raise RuntimeError(f"p3: the {label} build failed: {built.failures[0].error}")

@@ -19,6 +19,14 @@ from rulekit.errors import ScenarioError
 OK, FAILED, BAD = 0, 1, 2
 
 
+def _say(text: str, *, err: bool = False) -> None:
+    """Print text that may hold the author's words: control characters shown as escapes (a
+    title with `\x1b[2J` must not clear the screen; see `escape.terminal_text`)."""
+    from rulekit.display.escape import terminal_text
+
+    print(terminal_text(text), file=sys.stderr if err else sys.stdout)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # usage errors: exit 2 with one clear line
         self.print_usage(sys.stderr)
@@ -80,16 +88,16 @@ def _run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(error_json(err.path or args.file, err.line, str(err)), indent=1))
         else:
-            print(str(err), file=sys.stderr)
+            _say(str(err), err=True)
         return BAD
     ok = all(r.ok for r in results)
     if args.json:
         print(json.dumps(to_json(scenario, results), indent=1, ensure_ascii=False))
     else:
-        print(render(scenario, results))
+        _say(render(scenario, results))
         if not ok:
             for line in failure_lines(scenario, results):
-                print(line, file=sys.stderr)
+                _say(line, err=True)
     return OK if ok else FAILED
 
 
@@ -108,7 +116,7 @@ def _check(args: argparse.Namespace) -> int:
         except ScenarioError as err:
             failed += 1
             worst = BAD
-            print(f"FAIL {shown}\n  {err}")
+            _say(f"FAIL {shown}\n  {err}")
             continue
         try:
             results = scenario.play()
@@ -121,16 +129,16 @@ def _check(args: argparse.Namespace) -> int:
         if scenario.pending:
             skipped += 1
             note = "; it passes now: remove the status line" if not problems else ""
-            print(f"SKIP {shown} (pending-engine{note})")
+            _say(f"SKIP {shown} (pending-engine{note})")
             continue
         if problems:
             failed += 1
             worst = max(worst, code)
-            print(f"FAIL {shown}")
-            print("\n".join(f"  {p}" for p in problems))
+            _say(f"FAIL {shown}")
+            _say("\n".join(f"  {p}" for p in problems))
         else:
             passed += 1
-            print(f"PASS {shown}")
+            _say(f"PASS {shown}")
     if not files:
         print("no scenario files found")
     if skipped:
@@ -176,7 +184,7 @@ def _diagram(args: argparse.Namespace) -> int:
             return BAD
         scenario.play()
     except ScenarioError as err:
-        print(str(err), file=sys.stderr)
+        _say(str(err), err=True)
         return BAD
     dot = _display_module("rulekit.display.dot")
     graph = dot.scenario_diagram(scenario, upto_step=args.step)
@@ -184,12 +192,17 @@ def _diagram(args: argparse.Namespace) -> int:
         if out.suffix == ".dot":
             out.write_text(graph.source, encoding="utf-8")
         else:
+            import graphviz
+
             try:
                 data = graph.pipe(format="svg")
-            except Exception as err:  # graphviz.ExecutableNotFound, GraphvizMissing
-                print(f"rulekit: can't render SVG ({err}); install Graphviz (sudo apt-get "
-                      "install graphviz, or brew install graphviz) or write a .dot file",
-                      file=sys.stderr)
+            except graphviz.ExecutableNotFound:
+                print("rulekit: can't render SVG: Graphviz's dot is not installed; install "
+                      "Graphviz (sudo apt-get install graphviz, or brew install graphviz) or "
+                      "write a .dot file", file=sys.stderr)
+                return BAD
+            except graphviz.CalledProcessError as err:  # dot is there and refused the graph
+                _say(_dot_failed(err), err=True)
                 return BAD
             out.write_bytes(data)
     except OSError as err:
@@ -200,13 +213,27 @@ def _diagram(args: argparse.Namespace) -> int:
 
 
 def _diagrams(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        print(f"rulekit: --out {args.out} is a file, not a folder: name a folder for the "
+              "diagrams (e.g. diagrams); nothing was changed", file=sys.stderr)
+        return BAD
     build = _display_module("rulekit.display.diagrams")
     try:
-        result = build.build_all(Path(args.out))
+        result = build.build_all(out)
+    except OSError as err:
+        print(f"rulekit: can't write {err.filename or out}: {err.strerror or err}",
+              file=sys.stderr)
+        return BAD
     except ScenarioError as err:
-        print(str(err), file=sys.stderr)
+        _say(str(err), err=True)
         return BAD
     except Exception as err:
+        import graphviz
+
+        if isinstance(err, graphviz.CalledProcessError):
+            _say(_dot_failed(err), err=True)
+            return BAD
         if type(err).__name__ != "GraphvizMissing":
             raise
         print(f"rulekit: {err}", file=sys.stderr)
@@ -214,6 +241,16 @@ def _diagrams(args: argparse.Namespace) -> int:
     if isinstance(result, (list, tuple)):
         print(f"{len(result)} diagram(s) in {args.out}")
     return OK
+
+
+def _dot_failed(err: Any) -> str:
+    """One line for Graphviz refusing a graph (not a missing Graphviz: it ran)."""
+    from rulekit.scenario.model import shorten
+
+    raw = err.stderr or b""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), f"exit {err.returncode}")
+    return f"rulekit: Graphviz could not draw this diagram: {shorten(first, 200)}"
 
 
 # ------------------------------------------------------------------ coverage

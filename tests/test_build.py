@@ -73,7 +73,7 @@ def built(tmp_path_factory: pytest.TempPathFactory):
     _notebook(nbs / "00_start.ipynb", [nbformat.v4.new_markdown_cell("# Start here"),
                                        nbformat.v4.new_code_cell("1 + 1")])
     lines: list[str] = []
-    report = build(nbs, root / "site", jobs=2, echo=lines.append)
+    report = build(nbs, root / "site", jobs=2, cache_dir=root / "cache", echo=lines.append)
     return root, report, lines
 
 
@@ -128,13 +128,13 @@ def test_unchanged_lessons_are_not_rebuilt_and_a_changed_one_is(built) -> None:
     site, nbs = root / "site", root / "notebooks"
     before = (site / "00_start.html").stat().st_mtime_ns
     lines: list[str] = []
-    again = build(nbs, site, jobs=2, echo=lines.append)
+    again = build(nbs, site, jobs=2, cache_dir=root / "cache", echo=lines.append)
     assert sorted(again.cached) == ["00_start", "01_tap"] and not again.built
     assert "[1/2] 00_start unchanged (cached)" in lines
     nb = nbformat.read(nbs / "00_start.ipynb", as_version=4)
     nb.cells[1].source = "2 + 2"
     nbformat.write(nb, nbs / "00_start.ipynb")
-    third = build(nbs, site, jobs=2, echo=lines.append)
+    third = build(nbs, site, jobs=2, cache_dir=root / "cache", echo=lines.append)
     assert third.cached == ["01_tap"] and [Path(r.notebook).stem for r in third.built] == \
         ["00_start"]
     assert (site / "00_start.html").stat().st_mtime_ns != before
@@ -146,7 +146,8 @@ def test_a_failure_names_the_notebook_and_the_cell(tmp_path: Path, capsys) -> No
     code = nbformat.v4.new_code_cell
     _notebook(nbs / "03_broken.ipynb", [nbformat.v4.new_markdown_cell("# Broken"),
                                         code("x = 1"), code("  # a comment\nundefined_name + x")])
-    assert main(["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1"]) == 1
+    assert main(["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1",
+                 "--cache", str(tmp_path / "cache")]) == 1
     err = capsys.readouterr().err
     assert re.search(r"FAILED \S*03_broken\.ipynb: cell 2 \(`# a comment`\): NameError: "
                      r"name 'undefined_name' is not defined", err), err
@@ -163,7 +164,7 @@ def test_without_npm_the_build_says_so_and_uses_the_cdn(tmp_path: Path, monkeypa
     _notebook(nbs / "01_one.ipynb", [nbformat.v4.new_markdown_cell("# One"),
                                      nbformat.v4.new_code_cell(STEPPER)])
     lines: list[str] = []
-    report = build(nbs, tmp_path / "site", echo=lines.append)
+    report = build(nbs, tmp_path / "site", cache_dir=tmp_path / "cache", echo=lines.append)
     assert report.ok and not report.offline
     notice = [ln for ln in lines if "public CDN" in ln]
     assert len(notice) == 1 and "npm is not installed" in notice[0]
@@ -220,3 +221,34 @@ def test_small_helpers() -> None:
     assert first_line("\n\n   import os  \nx") == "import os"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Intro\n# The *real* title")])
     assert lesson_title(nb, "fallback") == "The real title"
+
+
+@pytest.mark.browser
+def test_a_page_without_its_static_folder_says_what_is_missing(built, browser, tmp_path) -> None:
+    """Opened on its own (copied without `_static/`), a lesson page shows, where each widget
+    would be, what it is missing; with its site, the widgets replace the message."""
+    from rulekit.export.browser import open_page
+
+    root, report, _ = built
+    if not report.offline:
+        pytest.skip("npm could not fetch the widget manager here: CDN mode")
+    alone = tmp_path / "01_tap.html"
+    shutil.copy(root / "site" / "01_tap.html", alone)
+    visit = open_page(browser, alone, tmp_path, stepper=False)
+    try:
+        messages = visit.page.locator(".rk-widget-missing")
+        assert messages.count() >= 2  # the stepper and the sandbox
+        visit.page.wait_for_timeout(500)
+        assert messages.first.is_visible()
+        assert "_static/html-manager/embed.js" in messages.first.inner_text()
+        assert "keep the page in its site folder" in messages.first.inner_text()
+    finally:
+        visit.page.close()
+    visit = open_page(browser, root / "site" / "01_tap.html", root / "site")
+    try:
+        messages = visit.page.locator(".rk-widget-missing")
+        assert messages.count() >= 2
+        assert not any(messages.nth(i).is_visible() for i in range(messages.count()))
+        assert visit.console_errors == []
+    finally:
+        visit.page.close()

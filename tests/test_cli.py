@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,90 @@ def test_coverage_lists_every_ruling():
     assert any("r04_" in s for s in r04["scenarios"])
     table = cli("coverage")
     assert table.returncode == 0 and table.stdout.startswith("R01 ")
+
+
+# ------------------------------------------------------------------ files (issue 13)
+def test_diagrams_out_an_existing_file_is_one_line_exit_2_and_changes_nothing(tmp_path):
+    target = tmp_path / "notes.txt"
+    target.write_text("keep me")
+    done = cli("diagrams", "--out", str(target))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"rulekit: --out {target} is a file, not a folder: name a folder for the diagrams "
+        "(e.g. diagrams); nothing was changed"]
+    assert target.read_text() == "keep me" and sorted(p.name for p in tmp_path.iterdir()) == \
+        ["notes.txt"]
+
+
+@pytest.mark.parametrize("command", [("run",), ("check",), ("diagram", "-o", "x.dot")])
+def test_a_fifo_is_refused_before_it_is_opened_for_reading(tmp_path, command):
+    fifo = tmp_path / "f.toml"
+    os.mkfifo(fifo)
+    done = cli(command[0], str(fifo), *command[1:], cwd=tmp_path)  # would block forever
+    assert done.returncode == 2, done
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert any(ln.strip().startswith("f.toml:1: this is not a regular file (a FIFO, a device or "
+                                     "a socket?)") for ln in lines), lines
+    assert "Traceback" not in done.stdout + done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.toml"]
+
+
+def test_run_an_empty_path_says_what_it_looked_for():
+    done = cli("run", "")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "no scenario file named '' (the path is empty): give the path of a .toml scenario, e.g. "
+        "rulekit/scenarios/r01_undefined_mana.toml"]
+
+
+def test_run_shows_control_characters_as_escapes_never_raw(tmp_path):
+    """A title or narration with `\\u001b[2J` would clear the screen; BEL rings; CR overwrites."""
+    scenario = tmp_path / "ansi.toml"
+    scenario.write_text(
+        'title = "Clear \\u001b[2J the screen"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n'
+        '[[setup.permanent]]\ncard = "Forest"\n\n[[step]]\n'
+        'narration = "Ring \\u0007 the bell, \\u001b[31mred\\r and \\u202egoing back"\n'
+        'do = "tap_for_mana"\nobject = "Forest"\n', "utf-8")
+    done = cli("run", str(scenario))
+    assert done.returncode == 0, done.stderr
+    raw = [c for c in done.stdout if (ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) < 0xa0
+           or c == "\u202e"]
+    assert raw == []
+    assert done.stdout.startswith("Clear \\x1b[2J the screen\n")
+    assert "Ring \\x07 the bell, \\x1b[31mred" in done.stdout  # CR: a line break in narration
+    assert "and \\u202egoing back" in done.stdout
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "x"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n[[step]]\n'
+                   'narration = "x"\ndo = "tap_for_mana"\nobject = "For\\u001b[2Jest"\n', "utf-8")
+    done = cli("run", str(bad))
+    assert done.returncode == 2 and "\x1b" not in done.stderr and "\\x1b[2J" in done.stderr
+
+
+def test_a_graph_dot_refuses_is_not_blamed_on_a_missing_graphviz(tmp_path, monkeypatch, capsys):
+    """Graphviz ran and refused the graph: say what it said, not "install Graphviz"."""
+    import graphviz
+
+    from rulekit.cli import main
+
+    def refuse(self, *args, **kwargs):
+        raise graphviz.CalledProcessError(
+            1, ["dot", "-Tsvg"], stderr=b"Error: <stdin>: syntax error in line 10 scanning a "
+                                        b"quoted string (missing endquote? longer than 16384?)\n")
+
+    monkeypatch.setattr(graphviz.Digraph, "pipe", refuse)
+    code = main(["diagram", str(passing()), "-o", str(tmp_path / "x.svg")])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2 and err == [
+        "rulekit: Graphviz could not draw this diagram: Error: <stdin>: syntax error in line 10 "
+        "scanning a quoted string (missing endquote? longer than 16384?)"]
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_narration_is_bounded_in_the_schema(tmp_path):
+    scenario = tmp_path / "long.toml"
+    scenario.write_text('title = "Long"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n[[step]]\n'
+                        f'narration = "{"word " * 4000}"\ndo = "look"\n', "utf-8")
+    done = cli("diagram", str(scenario), "-o", str(tmp_path / "x.svg"))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"{scenario}:7: step 1: narration: 20,000 characters; at most 2000"]

@@ -101,3 +101,23 @@ def test_hostile_text_through_dot_gives_well_formed_svg():
     assert "&lt;b&gt;" in texts  # an entity in the input is shown, not decoded
     assert "ünïcödé ✓" in texts
     assert f"back{BACKSLASH_STANDIN}slash{BACKSLASH_STANDIN}N" in texts
+
+
+@pytest.mark.usefixtures("dot")
+@pytest.mark.parametrize("text", ["word " * 4000, "&" * 20_000, "🂡\"<\n" * 6000])
+def test_text_longer_than_graphviz_takes_is_cut_and_drawn(text):
+    """Graphviz refuses a quoted string over 16,384 bytes ("longer than 16384?"): long text is
+    cut, says so, and dot draws it (issue 13: a 16 KB narration could not be drawn)."""
+    tooltip, label = dot_text(text), dot_html(text)
+    assert len(tooltip.encode()) < 16_384 and len(label.encode()) < 16_384
+    assert tooltip.endswith("more characters cut)") and label.endswith("more characters cut)")
+    source = f'digraph g {{ n [label=<{label}>, tooltip="{tooltip}"]; m [label="{tooltip}"]; }}'
+    done = subprocess.run(["dot", "-Tsvg"], input=source.encode("utf-8"), capture_output=True,
+                          check=False, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()[:300]
+    assert "more characters cut" in done.stdout.decode("utf-8")
+
+
+def test_short_text_is_never_cut():
+    text = "x&" * 2000  # 4,000 characters, 12,000 bytes escaped: under the limit
+    assert dot_text(text) == "x&amp;" * 2000

@@ -36,6 +36,8 @@ def test_bad_scenario_gives_one_line_with_file_and_line(name, capsys, monkeypatc
     assert code == want["exit"], err or out
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert "Traceback" not in out + err
+    assert "bug in rulekit" not in out + err  # an author's mistake is never the kit's
+    assert "\x1b" not in out + err  # control characters are shown escaped
     prefix = f"{path}:{want['line']}: "
     if want["exit"] == 2:
         assert len(lines) == 1, err  # exactly one line, and nothing played is printed
@@ -110,3 +112,69 @@ def test_nothing_is_half_applied_when_a_later_step_is_illegal(capsys):
     code = main(["run", str(CORPUS / "illegal_action.toml")])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ message length (issue 13)
+def _run_one_line(path: Path, capsys) -> str:
+    code = main(["run", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err[:500]
+    return lines[0]
+
+
+def test_a_400_kb_title_gives_a_short_message(tmp_path, capsys):
+    path = tmp_path / "title.toml"
+    path.write_text('title = "' + "A" * 400_000 + '"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n'
+                    '[[step]]\nnarration = "x"\ndo = "look"\n', "utf-8")
+    assert _run_one_line(path, capsys) == f"{path}:1: title: 400,000 characters; at most 200"
+
+
+def test_10000_permanents_give_a_short_message(tmp_path, capsys):
+    perms = "".join(f'[[setup.permanent]]\ncard = "Forest"\nname = "f{i}"\n\n'
+                    for i in range(10_000))
+    path = tmp_path / "many.toml"
+    path.write_text('title = "Many"\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n' + perms
+                    + '[[step]]\nnarration = "x"\ndo = "look"\n', "utf-8")
+    assert _run_one_line(path, capsys) == \
+        f"{path}:6: setup.permanent: 10,000 entries; at most 2000"
+
+
+def test_any_long_message_is_cut_and_says_so(tmp_path, capsys):
+    """A message quoting the author's text: a 5,000-character unknown key."""
+    path = tmp_path / "long.toml"
+    path.write_text(f'title = "Long"\n{"k" * 5000} = 1\n\n[setup]\nplayers = ["Alice", "Bob"]\n\n'
+                    '[[step]]\nnarration = "x"\ndo = "look"\n', "utf-8")
+    line = _run_one_line(path, capsys)
+    assert line.startswith(f"{path}:2: unknown field 'kkk")
+    assert line.endswith("more characters cut)") and len(line) < len(str(path)) + 500
+
+
+def test_capped_keeps_short_errors_and_cuts_long_ones():
+    from rulekit.scenario.model import MAX_MESSAGE, capped
+
+    short = ScenarioError("short", path="f.toml", line=3)
+    assert capped(short) is short
+    long = capped(ScenarioError("x" * 100_000, path="f.toml", line=3))
+    assert str(long) == f"f.toml:3: {'x' * MAX_MESSAGE}... (99,600 more characters cut)"
+    assert long.line == 3 and long.path == "f.toml"
+
+
+# ------------------------------------------------------------------ error output (issue 18)
+def test_an_unknown_card_message_keeps_its_closing_quote(capsys):
+    assert main(["run", str(CORPUS / "unknown_card_no_suggestion.toml")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("card: unknown card 'Birds of Paradise'"), err
+
+
+@pytest.mark.parametrize("command", ["run", "check"])
+def test_each_failed_expectation_is_reported_once_in_line_order(capsys, monkeypatch, command):
+    monkeypatch.chdir(CORPUS.parent.parent)
+    path = "tests/bad_scenarios/several_failed_expectations.toml"
+    assert main([command, path]) == 1
+    out, err = capsys.readouterr()
+    messages = [ln.strip() for ln in (out + err).splitlines() if ln.strip().startswith(path)]
+    assert [m.split(":")[1] for m in messages] == ["16", "17", "18", "25"], messages
+    assert messages[1] == (f'{path}:17: step 1: pool.Alice: expected ["G", "G"], got ["G"]')
+    assert len(set(messages)) == len(messages) == 4  # once each, stdout and stderr together

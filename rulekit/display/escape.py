@@ -7,11 +7,14 @@ the output's syntax nor inject markup:
 - `dot_text` — inside a double-quoted DOT string (tooltips, plain labels, graph names);
 - `dot_html` — inside a Graphviz HTML-like label (``label=<...>``);
 - `html_text` — HTML element content or attribute values (lesson pages, widgets);
-- `markdown_text` — Markdown (notebook cells, tables): renders as the literal text.
+- `markdown_text` — Markdown (notebook cells, tables): renders as the literal text;
+- `terminal_text` — a terminal (`python -m rulekit run`): control characters show as escapes.
 
 Graphviz gives backslashes a meaning in every kind of string (``\\N`` becomes the node's name, even
 written as ``&#92;N``), and not the same meaning in every version, so the two DOT helpers replace
-a backslash with the look-alike U+2216 (SET MINUS, "∖"). Nothing else is altered.
+a backslash with the look-alike U+2216 (SET MINUS, "∖"). Nothing else is altered, except that
+Graphviz refuses a string longer than 16,384 bytes: a DOT string that would be longer than
+`DOT_MAX_BYTES` is cut to its first `DOT_CUT_CHARS` characters, saying so.
 
 >>> dot_text('Bob "the" {Brace}\\nNewline')
 'Bob \\\\"the\\\\" {Brace}\\\\nNewline'
@@ -25,14 +28,20 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_text"]
+__all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_text", "terminal_text"]
 
+DOT_MAX_BYTES = 12_000  # Graphviz: "syntax error ... longer than 16384?" above 16 KB
+DOT_CUT_CHARS = 1_500  # escaped, at most 5 bytes each (`&` -> `&amp;`): well under the limit
 BACKSLASH_STANDIN = "\u2216"  # SET MINUS: looks like "\" and has no meaning to Graphviz
 
 # C0 and C1 control characters (except tab and newline), lone surrogates and the two
 # noncharacters XML refuses: none of them can appear in an SVG, DOT or HTML document.
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _NEWLINES = re.compile(r"\r\n?|[\u2028\u2029\x85]")
+# what a terminal acts on instead of showing: C0/C1 controls (ESC starts colour and
+# clear-screen sequences, CR overwrites the line), bidirectional overrides, lone surrogates
+_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                       "\ud800-\udfff]")
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
 
@@ -59,8 +68,10 @@ def html_text(text: object) -> str:
 def dot_html(text: object, *, newline: str = "<BR/>") -> str:
     """Text for a Graphviz HTML-like label: HTML-escaped, backslashes replaced by a look-alike,
     newlines turned into `newline` (a ``<BR/>`` element by default)."""
-    s = html_text(clean(text).replace("\\", BACKSLASH_STANDIN))
-    return s.replace("\n", newline)
+    s = html_text(clean(text).replace("\\", BACKSLASH_STANDIN)).replace("\n", newline)
+    if len(s.encode("utf-8")) > DOT_MAX_BYTES:
+        return dot_html(_cut(text), newline=newline)
+    return s
 
 
 def dot_text(text: object) -> str:
@@ -70,7 +81,16 @@ def dot_text(text: object) -> str:
     look-alike. Braces need no escape inside a quoted string."""
     s = clean(text).replace("\\", BACKSLASH_STANDIN).replace("&", "&amp;")
     s = s.replace("<", "&lt;").replace(">", "&gt;")
-    return s.replace('"', '\\"').replace("\n", "\\n")
+    s = s.replace('"', '\\"').replace("\n", "\\n")
+    if len(s.encode("utf-8")) > DOT_MAX_BYTES:
+        return dot_text(_cut(text))
+    return s
+
+
+def _cut(text: object) -> str:
+    """Text too long for one Graphviz string: its first `DOT_CUT_CHARS` characters."""
+    s = clean(text)
+    return f"{s[:DOT_CUT_CHARS]}… ({len(s) - DOT_CUT_CHARS:,} more characters cut)"
 
 
 def markdown_text(text: object, *, inline: bool = True) -> str:
@@ -80,3 +100,14 @@ def markdown_text(text: object, *, inline: bool = True) -> str:
     s = _MARKDOWN.sub(r"\\\1", clean(text).replace("&", "&amp;"))
     s = s.replace("<", "&lt;").replace(">", "&gt;")
     return s.replace("\n", " " if inline else "<br>\n")
+
+
+def terminal_text(text: object) -> str:
+    r"""Text for a terminal: newlines and tabs kept, every other control character shown as its
+    escape, so `\x1b[2J` in a title prints as those characters instead of clearing the screen.
+
+    >>> terminal_text("Clear \x1b[2J the screen\a")
+    'Clear \\x1b[2J the screen\\x07'
+    """
+    return _TERMINAL.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100
+                         else f"\\u{ord(m[0]):04x}", str(text))

@@ -8,10 +8,14 @@ lessons and the rulings coverage table R01-R19.
 - **Processes:** a pool of worker processes (one per core by default); each worker handles
   several notebooks in turn, so Python and nbconvert start once per worker and a kernel start is
   the cost per notebook. The longest lessons (by their last build) go first.
-- **Cache:** `site/.cache/lessons.json` keeps, per lesson, a key hashing the notebook, every
+- **Cache:** `lessons.json` keeps, per lesson, a key hashing the notebook, every
   file of the `rulekit` package (engine, scenarios, templates, this build), other files in the
   notebooks folder, the widget mode and the versions of nbconvert, nbclient, ipywidgets,
-  ipykernel and Graphviz. A lesson whose key and page are unchanged is not rebuilt.
+  ipykernel and Graphviz, and the sha256 of the page it wrote. A lesson whose key and page are
+  unchanged is not rebuilt. The cache and the kernel logs live outside the site, in the
+  checkout's `build/lessons/` (see `ownership`), so copying `site/` publishes only the site.
+- **Files:** the build overwrites and deletes only what it wrote itself (see `ownership`); an
+  unusable `--out` is one line and exit 2, with nothing changed.
 - **Offline:** the widget manager comes from `_static/html-manager/` (see `assets`); no
   require.js, MathJax or mermaid script. Without npm it falls back to the public CDN and says so.
 - **Failures** name the notebook and the cell (index and first line); the build exits 1.
@@ -20,7 +24,6 @@ lessons and the rulings coverage table R01-R19.
 from __future__ import annotations
 
 import hashlib
-import json
 import multiprocessing
 import os
 import shutil
@@ -35,13 +38,20 @@ from pathlib import Path
 from rulekit.export import assets as _assets
 from rulekit.export.index import load_coverage, write_index
 from rulekit.export.lesson import Job, Result
+from rulekit.export.ownership import (
+    Cache,
+    OutError,
+    cache_dir_for,
+    check_out,
+    is_ours,
+    sha256_file,
+)
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-CACHE_FILE = Path(".cache") / "lessons.json"
 STATIC = "_static"
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
-__all__ = ["BuildReport", "build", "cache_key_base", "lesson_paths", "main"]
+__all__ = ["BuildReport", "OutError", "build", "cache_key_base", "lesson_paths", "main"]
 
 
 @dataclass
@@ -105,38 +115,28 @@ def _key(base: str, notebook: Path) -> str:
     return hashlib.sha256(base.encode() + notebook.read_bytes()).hexdigest()
 
 
-def _load_cache(out: Path) -> dict[str, dict[str, object]]:
-    try:
-        data = json.loads((out / CACHE_FILE).read_text("utf-8"))
-        return data["lessons"] if data.get("format") == CACHE_FORMAT else {}
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-
-
-def _save_cache(out: Path, lessons: dict[str, dict[str, object]]) -> None:
-    path = out / CACHE_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"format": CACHE_FORMAT, "lessons": lessons}, indent=1), "utf-8")
-    tmp.replace(path)
-
-
 def _stderr(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
 def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = None,
           force: bool = False, widgets: str = "auto", index: bool = True,
-          echo: Callable[[str], None] = _stderr) -> BuildReport:
+          cache_dir: Path | None = None, echo: Callable[[str], None] = _stderr) -> BuildReport:
     """Build the lesson pages (and index) for `notebooks` (a folder or a list of .ipynb files)
-    into `out`. `widgets`: "auto" | "offline" | "cdn" (see `assets.prepare`)."""
+    into `out`. `widgets`: "auto" | "offline" | "cdn" (see `assets.prepare`). `cache_dir`:
+    where the cache and kernel logs go (default: `ownership.cache_dir_for(out)`). Raises
+    `OutError`, before writing anything, when `out` is not the build's to write."""
     started = time.perf_counter()
     if isinstance(notebooks, Path):
         nb_dir, paths = notebooks, lesson_paths(notebooks)
     else:
         paths = sorted(Path(p) for p in notebooks)
         nb_dir = paths[0].parent if paths else Path("notebooks")
+    cache = Cache.load(cache_dir or cache_dir_for(out), out)
+    stems = [p.stem for p in paths]
+    check_out(out, stems, cache, nb_dir)
     out.mkdir(parents=True, exist_ok=True)
+    cache.save()  # from now on this out is on record as the build's
 
     wa = _assets.prepare(mode=widgets)
     report = BuildReport(out=out, offline=wa.offline)
@@ -151,30 +151,26 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
 
     lab_css = _install_lab_css(out / STATIC)
     base = cache_key_base(nb_dir, wa.key)
-    cache = {} if force else _load_cache(out)
-    entries: dict[str, dict[str, object]] = {}
+    entries = _keep_other_lessons(cache, set(stems))
     todo: list[tuple[Path, str]] = []
     for path in paths:
         key = _key(base, path)
-        old = cache.get(path.stem)
-        if old and old.get("key") == key and (out / f"{path.stem}.html").is_file():
+        old = cache.lessons.get(path.stem)
+        if not force and old and old.get("key") == key and cache.page_is_ours(path.stem):
             entries[path.stem] = old
             report.cached.append(path.stem)
         else:
             todo.append((path, key))
-    # stale pages of lessons that are gone
-    for stem in set(_load_cache(out)) - {p.stem for p in paths}:
-        (out / f"{stem}.html").unlink(missing_ok=True)
 
     total, done = len(paths), 0
     for stem in report.cached:
         done += 1
         echo(f"[{done}/{total}] {stem} unchanged (cached)")
     # longest first (by last build time) keeps both workers busy to the end
-    todo.sort(key=lambda t: -float(cache.get(t[0].stem, {}).get("seconds", 1e9)))
+    todo.sort(key=lambda t: -float(cache.lessons.get(t[0].stem, {}).get("seconds", 1e9)))
     note = report.widgets_note
-    job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css)
-                for p, _ in todo]
+    job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css,
+                    str(cache.logs / f"{p.stem}.kernel.log")) for p, _ in todo]
     keys = {str(p): k for p, k in todo}
     workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))
     if job_list:
@@ -191,18 +187,23 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
         if result.ok:
             entries[stem] = {"key": keys[result.notebook], "title": result.title,
                              "headings": result.headings, "seconds": round(result.seconds, 2),
-                             "bytes": result.size}
+                             "bytes": result.size, "page": f"{stem}.html",
+                             "sha256": sha256_file(Path(result.page)),
+                             "notebook": str(Path(result.notebook).resolve())}
             echo(f"[{done}/{total}] {stem}... {result.seconds:.1f} s "
                  f"({result.size / 1024:.0f} KB)")
             for w in result.warnings:
                 echo(f"  warning: {w}")
-        else:
-            Path(result.page).unlink(missing_ok=True)
+        else:  # the last build's page of this lesson is out of date: it goes (if ours)
+            if cache.page_is_ours(stem) or is_ours(Path(result.page)):
+                Path(result.page).unlink()
             echo(f"[{done}/{total}] {stem}... FAILED after {result.seconds:.1f} s")
-        _save_cache(out, entries)  # after each lesson: an interrupted build keeps its work
-    _save_cache(out, entries)
+        cache.lessons = entries
+        cache.save()  # after each lesson: an interrupted build keeps its work
+    cache.lessons = entries
+    cache.save()
 
-    report.lessons = [{"stem": p.stem, **entries[p.stem]} for p in paths if p.stem in entries]
+    report.lessons = [{"stem": s, **entries[s]} for s in sorted(entries)]
     if coverage is not None:
         write_index(out, report, coverage.result())
     side.shutdown()
@@ -213,6 +214,21 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
     echo(f"rulekit.export: {built_ok} built, {len(report.cached)} unchanged, "
          f"{len(report.failures)} failed in {report.seconds:.1f} s -> {out}/index.html")
     return report
+
+
+def _keep_other_lessons(cache: Cache, stems: set[str]) -> dict[str, dict[str, object]]:
+    """Cache entries of lessons not in this build: a page whose notebook is gone is deleted
+    (only if it is the page the cache recorded); a page from another notebooks folder stays,
+    and stays in the index; an entry whose page is missing or changed is dropped."""
+    kept: dict[str, dict[str, object]] = {}
+    for stem, entry in cache.lessons.items():
+        if stem in stems or not cache.page_is_ours(stem):
+            continue
+        if Path(str(entry["notebook"])).is_file():
+            kept[stem] = entry
+        else:
+            (cache.out / f"{stem}.html").unlink()
+    return kept
 
 
 def _install_lab_css(static: Path) -> tuple[str, ...]:
@@ -265,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", "-j", type=int, default=None,
                         help="worker processes (default: one per core)")
     parser.add_argument("--force", action="store_true", help="rebuild every lesson")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="folder for the build cache and kernel logs (default: "
+                             "build/lessons/ in the checkout; never inside --out)")
     parser.add_argument("--widgets", choices=("auto", "offline", "cdn"), default="auto",
                         help="widget manager from site/_static (offline) or the public CDN; "
                              "auto: offline when npm can fetch it")
@@ -279,8 +298,14 @@ def main(argv: list[str] | None = None) -> int:
         _stderr(f"rulekit.export: no notebooks in {args.notebooks}/ yet: building the index only")
     try:
         report = build(args.notebooks, args.out, jobs=args.jobs, force=args.force,
-                       widgets=args.widgets)
+                       widgets=args.widgets, cache_dir=args.cache)
+    except OutError as exc:
+        _stderr(f"rulekit.export: {exc}")
+        return 2
     except _assets.AssetError as exc:
         _stderr(f"rulekit.export: {exc}")
         return 1
+    except OSError as exc:
+        _stderr(f"rulekit.export: can't write {exc.filename or args.out}: {exc.strerror or exc}")
+        return 2
     return 0 if report.ok else 1

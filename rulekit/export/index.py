@@ -9,6 +9,8 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulekit.export.ownership import GENERATOR_TAG
+
 if TYPE_CHECKING:
     from rulekit.export import BuildReport
 
@@ -98,6 +100,7 @@ def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> st
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+{GENERATOR_TAG}
 <title>rulekit lessons</title>
 <style>{CSS}</style>
 </head>

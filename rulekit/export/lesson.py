@@ -32,6 +32,7 @@ class Job:
     widget_renderer_url: str | None  # relative URL of embed.js; None: nbconvert's CDN default
     cdn_note: str = ""  # shown in the page's top bar when the page needs a network
     lab_css: tuple[str, ...] = ()  # relative URLs of the shared JupyterLab style sheets
+    log: str = ""  # where the kernel's own output goes (the build cache, outside the site)
 
 
 @dataclass
@@ -151,8 +152,9 @@ def run(job: Job) -> Result:
             shutdown_kernel="immediate",
             resources={"metadata": {"path": str(path.parent)}},
             on_cell_start=lambda cell, cell_index: current.__setitem__("index", cell_index))
-        log = Path(job.page).parent / ".cache" / "logs" / f"{path.stem}.kernel.log"
-        log.parent.mkdir(parents=True, exist_ok=True)
+        log = Path(job.log or os.devnull)
+        if job.log:
+            log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
             client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
         title = lesson_title(nb, path.stem)

@@ -144,7 +144,10 @@ class Scenario:
         if self._results is None:
             from rulekit.scenario.runner import play
 
-            self._results = play(self)
+            try:
+                self._results = play(self)
+            except ScenarioError as err:
+                raise capped(err) from None
         return list(self._results)
 
     def game_at(self, k: int) -> Game:
@@ -173,15 +176,41 @@ class Scenario:
 def load(path: str | os.PathLike[str], *, name: str | None = None) -> Scenario:
     """Read and validate a scenario file; ScenarioError (`file:line: message`) if it's bad."""
     name = name or _display(path)
-    return loads(read_text(path, name), name=name)
+    try:
+        text = read_text(path, name)
+    except ScenarioError as err:
+        raise capped(err) from None
+    return loads(text, name=name)
 
 
 def loads(text: str, *, name: str = "<scenario>") -> Scenario:
     """Validate scenario text (TOML)."""
-    data, lines = parse(text, name)
-    _check_schema(data, lines, name)
-    _Validator(data, lines, name).run()
+    try:
+        data, lines = parse(text, name)
+        _check_schema(data, lines, name)
+        _Validator(data, lines, name).run()
+    except ScenarioError as err:
+        raise capped(err) from None
     return Scenario(data=data, path=name, lines=lines)
+
+
+MAX_MESSAGE = 400
+"""Characters of a ScenarioError's message (after `file:line: `): a message quotes the author's
+text, and a 400 KB title or 10,000 permanents must not become a 400 KB line."""
+
+
+def shorten(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` cut to `limit` characters, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters cut)"
+
+
+def capped(err: ScenarioError) -> ScenarioError:
+    """`err`, or the same error with its message shortened (see `MAX_MESSAGE`)."""
+    if len(err.reason) <= MAX_MESSAGE and len(err.path) <= MAX_MESSAGE:
+        return err
+    return ScenarioError(shorten(err.reason), path=shorten(err.path), line=err.line)
 
 
 def _display(path: str | os.PathLike[str]) -> str:
@@ -305,13 +334,17 @@ def _schema_message(err: Any, path: Path_) -> str:
         if custom:
             return f"{_at(loc)}{custom}{hint}"
         return f"{_at(loc)}{err.instance!r} is not one of {', '.join(options)}{hint}"
+    if v == "maxLength":
+        return f"{_at(loc)}{len(err.instance):,} characters; at most {err.validator_value}"
+    if v == "maxItems":
+        return f"{_at(loc)}{len(err.instance):,} entries; at most {err.validator_value}"
     if custom:
         return f"{_at(loc)}{custom}, not {json.dumps(err.instance, ensure_ascii=False)[:60]}"
     if v == "oneOf":
         return f"{_at(loc)}{_describe_value(err.instance)} is not allowed here"
     if v == "propertyNames":
-        return f"{_at(loc)}a key here is not allowed: {err.message}"
-    return f"{_at(loc)}{err.message}"
+        return f"{_at(loc)}a key here is not allowed: {shorten(err.message, 120)}"
+    return f"{_at(loc)}{shorten(err.message, 120)}"
 
 
 # ---------------------------------------------------------------------------- semantic checks
@@ -346,7 +379,7 @@ class _Validator:
         try:
             return card(value).name
         except LookupError as err:
-            self.fail(path, str(err).strip("'\""))
+            self.fail(path, err.args[0] if err.args and isinstance(err.args[0], str) else str(err))
         raise AssertionError  # pragma: no cover
 
     def is_card(self, value: str) -> bool:

@@ -130,6 +130,8 @@ class _Runner:
         self.game = Game(self.players, life=self.base_life)
         self.labels: dict[str, int] = {}  # label -> the id it was first given
         self.unbound: dict[str, int] = {}  # label -> step that failed to bind it
+        self.undone: dict[str, int] = {}  # label -> the step whose undo took its object back
+        self.setup_actions = 0  # the game's actions that are the set-up (undo can't reach them)
 
     # -- labels and references
     def current(self, obj_id: int) -> GameObject:
@@ -155,14 +157,23 @@ class _Runner:
         if ref in self.unbound:
             self.fail(path, f"the label {ref!r} was never bound: step {self.unbound[ref]} created "
                       "no such object")
+        if ref in self.undone:
+            self.fail(path, f"the label {ref!r} names an object the undo in step "
+                      f"{self.undone[ref]} took back")
         if players and ref in self.players:
             return ref
         found = self.game.find_all(_card_name(ref), zone=zone)
         if not found:
             where = {Zone.BATTLEFIELD: " on the battlefield", Zone.HAND: " in a hand"}.get(
                 zone, f" in the {zone.value}" if zone else "")  # type: ignore[arg-type]
-            self.fail(path, f"there is no {ref}{where} to use here")
+            self.fail(path, f"there is no {ref}{where} to use here{self._did_you_mean(ref)}")
         return found[0].id
+
+    def _did_you_mean(self, ref: str) -> str:
+        import difflib
+
+        close = difflib.get_close_matches(ref, [*self.labels, *self.players], n=1, cutoff=0.6)
+        return f"; did you mean {close[0]!r}?" if close else ""
 
     def fail(self, path: tuple[Any, ...], message: str) -> None:
         from rulekit.scenario.model import _at, where
@@ -215,6 +226,20 @@ class _Runner:
             line=sc.line("setup"), actions=list(game.actions),
             init=(tuple(self.players), self.base_life))
 
+    def _undo(self, n: Any, number: int, at: tuple[Any, ...]) -> None:
+        """Take back `n` of the steps' actions; never the set-up (its labels would dangle)."""
+        game = self.game
+        taken = len(game.actions) - self.setup_actions
+        if isinstance(n, int) and n > taken:
+            self.fail(at + (("n",) if "n" in self.sc.steps[number - 1] else ("do",)),
+                      f"undo n = {n} reaches into the set-up: the steps so far took "
+                      f"{taken} action(s), and undo takes back only those")
+        game.undo(n)
+        for label, first in list(self.labels.items()):  # objects the undo took back
+            if first not in game.state.objects:
+                del self.labels[label]
+                self.undone[label] = number
+
     def _setup(self, path: tuple[Any, ...], name: str, **kwargs: Any) -> Any:
         try:
             return self.game.perform(name, **kwargs)
@@ -230,6 +255,8 @@ class _Runner:
         step = sc.steps[index]
         number = index + 1
         at = ("step", index)
+        if index == 0:
+            self.setup_actions = len(game.actions)
         mark = len(game.log)
         before_ids = set(game.state.objects)
         before_snapshot = game.snapshot_json()
@@ -241,7 +268,7 @@ class _Runner:
             name, kwargs = call
             try:
                 if name == "undo":
-                    game.undo(kwargs["n"])
+                    self._undo(kwargs["n"], number, at)
                 else:
                     game.perform(name, **kwargs)
             except RulesError as err:
@@ -341,13 +368,23 @@ class _Runner:
         out: dict[str, list[Any]] = {}
         for key, value in decisions.items():
             values = value if isinstance(value, list) else [value]
-            out[key] = [self._decision_value(v, at + (key,)) for v in values]
+            out[key] = [self._decision_value(key, v, at + (key,)) for v in values]
         return out
 
-    def _decision_value(self, value: Any, at: tuple[Any, ...]) -> Any:
-        if isinstance(value, str) and (value in self.labels or value in self.unbound):
+    def _decision_value(self, key: str, value: Any, at: tuple[Any, ...]) -> Any:
+        """Labels become object ids. An answer that must name an object (`OBJECT_DECISIONS`,
+        `target`) and is no label is a card name in some zone, a player (`target`) or `no`
+        (`copy`); anything else is the author's typo, reported here with "did you mean"."""
+        from rulekit.decisions import OBJECT_DECISIONS
+
+        if not isinstance(value, str):
+            return value
+        if value in self.labels or value in self.unbound or value in self.undone:
             return self.resolve(value, at)
-        return value
+        if key not in OBJECT_DECISIONS | {"target"} or value.startswith("#") or \
+                (key == "copy" and value == "no") or (key == "target" and value in self.players):
+            return value
+        return self.resolve(value, at, zone=None)
 
     def _error_check(self, expected: dict[str, Any], error: RulesError | None,
                      at: tuple[Any, ...]) -> Check:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
@@ -148,7 +149,8 @@ def scan(text: str, name: str) -> LineMap:
                     if key[: i + 1] in counters:
                         path.append(counters[key[: i + 1]])
                 table = tuple(path)
-            lm.lines.setdefault(table, lineno)
+            for i in range(1, len(table) + 1):  # `[bogus.a.b]` also starts `bogus` here
+                lm.lines.setdefault(table[:i], lineno)
             continue
         if stripped.startswith("["):
             # a header-looking line we can't read: still scan it for nesting
@@ -169,14 +171,23 @@ def scan(text: str, name: str) -> LineMap:
 
 def read_text(path: str | os.PathLike[str], name: str | None = None) -> str:
     """The file's text, refusing what can't be a scenario before parsing anything."""
+    if not os.fspath(path):
+        raise ScenarioError("no scenario file named '' (the path is empty): give the path of a "
+                            ".toml scenario, e.g. rulekit/scenarios/r01_undefined_mana.toml")
     name = name or str(path)
     try:
-        size = os.stat(path).st_size
-        if size > MAX_BYTES:
-            raise ScenarioError(
-                f"the file is too large ({size / 1e6:.1f} MB); a scenario is at most {_LIMIT}",
-                path=name, line=1)
-        with open(path, "rb") as fh:
+        # non-blocking, and checked before reading: a FIFO or a device would block forever
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if stat.S_ISDIR(st.st_mode):
+                raise IsADirectoryError
+            if not stat.S_ISREG(st.st_mode):
+                raise ScenarioError("this is not a regular file (a FIFO, a device or a socket?): "
+                                    "a scenario is a .toml file", path=name, line=1)
+            if st.st_size > MAX_BYTES:
+                raise ScenarioError(f"the file is too large ({st.st_size / 1e6:.1f} MB); a "
+                                    f"scenario is at most {_LIMIT}", path=name, line=1)
             data = fh.read(MAX_BYTES + 1)
     except IsADirectoryError:
         raise ScenarioError("this is a directory, not a scenario file", path=name,

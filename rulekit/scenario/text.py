@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from rulekit.events import Event
-from rulekit.scenario.model import Scenario
+from rulekit.scenario.model import Scenario, shorten
 from rulekit.scenario.runner import Check, StepResult, jsonable
 
 # -------------------------------------------------------------------------- text
@@ -91,16 +91,19 @@ def check_line(c: Check) -> str:
 
 
 def failure_lines(scenario: Scenario, results: list[StepResult]) -> list[str]:
-    """`file:line: step k: what: expected ..., got ...` for each failed expectation."""
-    out = []
-    for r in results:
-        for c in r.failures:
-            out.append(f"{scenario.path}:{c.line}: step {r.number}: {c.description}: "
-                       f"expected {_fmt(c.expected)}, got {_fmt(c.actual)}")
-    return out
+    """`file:line: step k: what: expected ..., got ...` for each failed expectation, once
+    each, in the order of their lines in the file."""
+    failed = sorted(((c.line, r.number, i, c) for r in results
+                     for i, c in enumerate(r.failures)), key=lambda t: t[:3])
+    return [f"{scenario.path}:{line}: step {number}: {c.description}: "
+            f"expected {shorten(_fmt(c.expected), 200)}, got {shorten(_fmt(c.actual), 200)}"
+            for line, number, _i, c in failed]
 
 
 def render(scenario: Scenario, results: list[StepResult]) -> str:
+    """The walkthrough as text: each step's narration, events, board and checks. It ends with
+    the count of failed expectations; their `file:line:` messages are `failure_lines` (the CLI
+    prints them once, on stderr)."""
     rulings = f" ({', '.join(scenario.rulings)})" if scenario.rulings else ""
     out = [f"{scenario.title}{rulings}", f"file: {scenario.path}"]
     if scenario.pending:
@@ -123,11 +126,10 @@ def render(scenario: Scenario, results: list[StepResult]) -> str:
         out.append("  board:")
         out += board_lines(r.snapshot, r.labels)
         out += ["  " + check_line(c) for c in r.checks]
-    failures = failure_lines(scenario, results)
+    failures = sum(len(r.failures) for r in results)
     out.append("")
     if failures:
-        out.append(f"{len(failures)} expectation(s) failed:")
-        out += failures
+        out.append(f"{failures} expectation(s) failed (listed on stderr, in line order)")
     else:
         checks = sum(len(r.checks) for r in results)
         out.append(f"all {checks} expectation(s) hold")
