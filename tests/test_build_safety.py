@@ -22,7 +22,7 @@ from rulekit.export.ownership import (
     is_ours,
     sha256_file,
 )
-from rulekit.rulings import repo_root
+from rulekit.repo.coverage import repo_root
 
 pytestmark = pytest.mark.notebook
 

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulekit.rulings import repo_root
+from rulekit.repo.coverage import repo_root
 
 CACHE_FORMAT = 2
 GENERATOR = "rulekit.export"
