@@ -1,10 +1,10 @@
 # rulekit: every target bootstraps what it needs, and a second run does no install work.
 #   make lessons    build the lesson site (python -m rulekit.export --out site)
 #   make lab        JupyterLab on the notebooks
-#   make test       ruff check + pytest (extra args: make test PYTEST_ARGS='-k ruling -x')
+#   make test       ruff check + mypy + pytest (extra args: make test PYTEST_ARGS='-k ruling -x')
 #   make diagrams   regenerate diagrams/ (committed)
 #   make bench      run benchmarks/run.py
-#   make lint       ruff check
+#   make lint       ruff check + mypy (strict on the engine core; see [tool.mypy] in pyproject)
 #   make lock       re-pin constraints.txt after changing dependencies in pyproject.toml
 #   make clean      remove what the build made in this checkout (distclean: the .venv too);
 #                   every path it deletes is written below, none comes from a variable
@@ -50,10 +50,12 @@ sysdeps-chromium:
 
 lint: $(STAMP_DEPS)
 	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/mypy
 
 # The whole suite: lint, then unit, property, scenario, notebook, browser and JupyterLab tests.
 test: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lessons: $(STAMP_DEPS) sysdeps-dot

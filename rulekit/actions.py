@@ -3,13 +3,13 @@ event pipeline. `Game.perform` calls these by name and makes them atomic and rep
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rulekit.abilities import Activated, ManaAbility, SpellAbility
 from rulekit.errors import ChoiceNeeded, RulesError, UsageError
 from rulekit.events import Cause, EventKind
-from rulekit.mana import SpendContext
+from rulekit.mana import Mana, SpendContext
 from rulekit.paying import check_cost, pay, plan_mana
 from rulekit.state import StackItem, Step, Zone
 
@@ -201,7 +201,8 @@ def play_land(game: Game, *, object: int) -> None:
 
 # -------------------------------------------------------------------- cast
 @action
-def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = ()) -> None:
+def cast(game: Game, *, object: int, x: int | None = None,
+         targets: Sequence[Any] = ()) -> None:
     obj = game.obj(object)
     chars = game.chars(obj)
     player = obj.owner
@@ -222,7 +223,7 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
     if not cost.x_count and x:
         raise RulesError(f"{chars.name} has no X in its cost", rule="107.3")
     spell = next((a for a in chars.abilities if isinstance(a, SpellAbility)), None)
-    chosen: tuple = ()
+    chosen: tuple[int | str, ...] = ()
     if spell is not None and spell.target is not None:
         from rulekit.targets import check_chosen
 
@@ -234,7 +235,7 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
     ctx = SpendContext("cast", is_artifact_spell=chars.is_a("Artifact"),
                        is_creature_spell=chars.is_a("Creature"),
                        creature_types=frozenset(chars.subtypes), text=chars.name)
-    units = plan_mana(game, player, total, ctx, chars.name) if not total.is_free() else []
+    units = plan_mana(game, player, total, ctx, chars.name) if not total.is_free() else Mana()
     xs = f" with X={x}" if cost.x_count else ""
     fb = " with flashback from the graveyard" if flashback is not None else ""
     root = _root(game, f"{player} casts {chars.name}{xs}{fb}", player,
@@ -250,13 +251,13 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
     if units:
         from rulekit.riders import after_spending, spent_data
 
-        spell = game.obj(cast_event.data["new"])
+        on_stack = game.obj(cast_event.data["new"])
         spent = game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units,
                                                  "purpose": f"casting {chars.name}",
                                                  "cost": str(total),
-                                                 **spent_data(spell, chars, units)},
+                                                 **spent_data(on_stack, chars, units)},
                           cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
-        after_spending(game, spell, chars, units, spent)  # mana riders (CR 106.6)
+        after_spending(game, on_stack, chars, units, spent)  # mana riders (CR 106.6)
     if chosen:
         from rulekit.targets import announce
 
@@ -303,7 +304,7 @@ def _pick_ability(game: Game, obj: Any, index: int | None, mana: str | None,
 
 @action
 def activate(game: Game, *, object: int, ability: int | None = None, mana: str | None = None,
-             x: int | None = None, targets: list[Any] = (), sacrifice: int | None = None,
+             x: int | None = None, targets: Sequence[Any] = (), sacrifice: int | None = None,
              tap: int | None = None, _tap_only: bool = False) -> None:
     obj = game.obj(object)
     if obj.zone is not Zone.BATTLEFIELD:
@@ -323,7 +324,7 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
     if isinstance(ab, ManaAbility):
         _activate_mana(game, obj, ab, plan, mana, x, player)
         return
-    chosen: tuple = ()
+    chosen: tuple[int | str, ...] = ()
     if ab.target is not None:
         from rulekit.targets import check_chosen
 
@@ -506,7 +507,8 @@ def gain_control(game: Game, *, object: int, player: str, until_end_of_turn: boo
 
 
 @action
-def declare_attackers(game: Game, *, attackers: list[int] = (), exert: list[int] = ()) -> None:
+def declare_attackers(game: Game, *, attackers: Sequence[int] = (),
+                      exert: Sequence[int] = ()) -> None:
     from rulekit.combat import declare_attackers as do_declare
 
     state = game.state

@@ -136,7 +136,7 @@ def mana_symbols(game: Game, name: str, value: Any) -> str:
     if not bare or any(c not in MANA_LETTERS for c in bare):
         raise UsageError(name, f"{_show(value)} is not mana; write it with the letters W U B R G "
                                "C, for example 'G' or '{R}{G}'")
-    return value
+    return str(value)
 
 
 def counters(game: Game, name: str, value: Any) -> dict[str, int]:
@@ -278,7 +278,7 @@ ACTION_ARGS: dict[str, dict[str, Param]] = {
 def _position(name: str, value: Any) -> str:
     if value not in ("top", "bottom"):
         raise UsageError(name, f"a library position is 'top' or 'bottom', got {_show(value)}")
-    return value
+    return str(value)
 
 
 def check_call(game: Game, action: str, kwargs: dict[str, Any],

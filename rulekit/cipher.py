@@ -104,7 +104,7 @@ def _cast_copy(res: Resolution) -> None:
                   player=res.controller)
         return
     spell = next((a for a in card.card.printed.abilities if isinstance(a, SpellAbility)), None)
-    targets: tuple = ()
+    targets: tuple[int | str, ...] = ()
     if spell is not None and spell.target is not None:
         targets = choose_targets(game, card.id, res.controller, spell.target)
         if not targets:

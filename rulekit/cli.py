@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from rulekit.errors import ScenarioError
 
@@ -28,7 +28,7 @@ def _say(text: str, *, err: bool = False) -> None:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors: exit 2 with one clear line
+    def error(self, message: str) -> NoReturn:  # usage errors: exit 2 with one clear line
         self.print_usage(sys.stderr)
         print(f"rulekit: {message}", file=sys.stderr)
         raise SystemExit(BAD)

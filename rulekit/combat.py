@@ -3,7 +3,7 @@ with trample and lifelink (510, 702.19, 702.15)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulekit.abilities import Static
 from rulekit.errors import RulesError
@@ -53,7 +53,8 @@ def check_attackers(game: Game, attackers: list[int], exert: list[int]) -> None:
                              "ability doesn't let it be exerted again", rule="701.43")
 
 
-def declare_attackers(game: Game, attackers: list[int], exert: list[int], parent: int) -> None:
+def declare_attackers(game: Game, attackers: list[int], exert: list[int],
+                      parent: int | None) -> None:
     state = game.state
     active = state.active
     defender = state.opponents(active)[0]
@@ -116,9 +117,9 @@ def combat_damage(game: Game, parent: int) -> None:
     state = game.state
     defender = state.opponents(state.active)[0]
     attackers = [o for o in state.battlefield() if o.attacking]
-    proposals = []
+    proposals: list[tuple[GameObject, int | str, int]] = []
     lifelink: dict[str, int] = {}
-    blocking: dict[int, list] = {}
+    blocking: dict[int, list[GameObject]] = {}
     for o in state.battlefield():
         if o.blocking is not None and game.chars(o).is_a("Creature"):
             blocking.setdefault(o.blocking, []).append(o)
@@ -128,7 +129,7 @@ def combat_damage(game: Game, parent: int) -> None:
             continue
         power = max(chars.power or 0, 0)
         blockers = blocking.get(attacker.id, [])
-        assignments: list[tuple[object, int]] = []
+        assignments: list[tuple[int | str, int]] = []
         if not blockers and attacker.blocked and not chars.has_keyword("Trample"):
             continue  # blocked, its blockers gone: no damage (CR 509.1h)
         if not blockers:
@@ -154,7 +155,7 @@ def combat_damage(game: Game, parent: int) -> None:
         if game.chars(src).has_keyword("Lifelink"):
             ctrl = game.controller_of(src)
             lifelink[ctrl] = lifelink.get(ctrl, 0) + amount
-    batch = [(EventKind.DAMAGE, {"source": src.id, "source_name": game.chars(src).name,
+    batch: list[tuple[EventKind, dict[str, Any], int | None]] = [(EventKind.DAMAGE, {"source": src.id, "source_name": game.chars(src).name,
                                  "target": tgt, "amount": n}, src.id)
              for src, tgt, n in proposals]
     if batch:

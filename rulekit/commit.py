@@ -34,6 +34,12 @@ def _obj(game: Game, data: Data, key: str = "object") -> GameObject:
     return game.state.objects[data[key]]
 
 
+
+def _text(data: Data) -> str:
+    """The event's words, given by whoever proposed it."""
+    return str(data["text"])
+
+
 @commits(EventKind.TAPPED)
 def _tap(game: Game, data: Data) -> str:
     obj = _obj(game, data)
@@ -356,7 +362,7 @@ def _activated(game: Game, data: Data) -> str:
     if item is not None:
         item.origin_event = game.log.next_id  # the event being committed
         game.state.stack.append(item)
-    return data["text"]
+    return _text(data)
 
 
 @commits(EventKind.RESOLVED)
@@ -366,13 +372,13 @@ def _resolved(game: Game, data: Data) -> str:
         raise AssertionError("only the top of the stack resolves")
     stack.pop()
     game.state.priority, game.state.passes = game.state.active, 0  # CR 117.3b
-    return data["text"]
+    return _text(data)
 
 
 @commits(EventKind.COUNTERED)
 def _countered(game: Game, data: Data) -> str:
     game.state.stack[:] = [i for i in game.state.stack if i.id != data["item_id"]]
-    return data["text"]
+    return _text(data)
 
 
 @commits(EventKind.STEP_BEGAN)
@@ -431,7 +437,7 @@ def _lost(game: Game, data: Data) -> str:
 def _fizzled(game: Game, data: Data) -> str:
     game.state.stack[:] = [i for i in game.state.stack if i.id != data["item_id"]]
     game.state.priority, game.state.passes = game.state.active, 0  # CR 117.3b
-    return data["text"]
+    return _text(data)
 
 
 @commits(EventKind.ACTION)
@@ -441,7 +447,7 @@ def _action(game: Game, data: Data) -> str:
         game.state.priority, game.state.passes = player, 0  # CR 117.3c
     if data.get("all_pass"):
         game.state.passes = len(game.state.players)  # everyone passed in succession
-    return data["text"]
+    return _text(data)
 
 
 @commits(EventKind.NOTE)
@@ -451,12 +457,12 @@ def _note(game: Game, data: Data) -> str:
         game.state.awaiting_attackers = False
     elif data.get("declared") == "blockers":
         game.state.awaiting_blockers = False
-    return data["text"]
+    return _text(data)
 
 
 def record_only(game: Game, data: Data) -> str:
     """Events that change nothing by themselves (the moves they cause are their children)."""
-    return data["text"]
+    return _text(data)
 
 
 @commits(EventKind.CAST)
@@ -469,20 +475,20 @@ def _cast(game: Game, data: Data) -> str:
                      targets=tuple(data.get("targets") or ()), x=int(data.get("x") or 0))
     item.origin_event = game.log.next_id
     game.state.stack.append(item)
-    return data["text"]
+    return _text(data)
 
 
 @commits(EventKind.DELAYED_CREATED)
 def _delayed_created(game: Game, data: Data) -> str:
     """A delayed triggered ability now waits for its moment (CR 603.7a)."""
     game.state.delayed.append(data["delayed"])
-    return data["text"]
+    return _text(data)
 
 
 @commits(EventKind.EXTRA_COMBAT)
 def _extra_combat(game: Game, data: Data) -> str:
     game.state.extra_combats += 1  # begins after this combat phase (CR 500.8)
-    return data["text"]
+    return _text(data)
 
 
 @commits(EventKind.SPELL_COPIED)
@@ -503,7 +509,7 @@ def _spell_copied(game: Game, data: Data) -> str:
                                  source=copy.id, source_name=copy.copiable.name,  # type: ignore[union-attr]
                                  text=f"Copy of {copy.copiable.name}",  # type: ignore[union-attr]
                                  targets=copy.targets, x=copy.x))
-    return data["text"]
+    return _text(data)
 
 
 for _kind in (

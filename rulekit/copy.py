@@ -48,8 +48,9 @@ def with_exceptions(values: Characteristics, *, haste: bool = False,
 def entering_values(game: Game, kind: EventKind, data: dict[str, Any]) -> Characteristics:
     """The copiable values an object will have as it enters (CR 614.12): a copy effect already
     applied to the event, else the token definition, else the object as it is now."""
-    if data.get("copiable") is not None:
-        return data["copiable"]
+    copiable: Characteristics | None = data.get("copiable")
+    if copiable is not None:
+        return copiable
     if kind is EventKind.TOKEN_CREATED:
         return card(data["card"]).printed
     return game.chars(game.state.objects[data["object"]])

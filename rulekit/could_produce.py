@@ -10,7 +10,7 @@ roughly linear in the number of permanents.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulekit.abilities import ManaAbility
 from rulekit.events import EventKind
@@ -37,7 +37,7 @@ def could_produce_all(game: Game) -> dict[int, frozenset[ManaType]]:
     first = True
     for _ in range(6 * len(sources) + 2):
         changed = False
-        group_cache: dict[tuple[int, str, bool], list] = {}
+        group_cache: dict[tuple[int, str, bool], list[Any]] = {}
         for (obj, abilities), dep in zip(sources, dependent, strict=True):
             if not first and not dep:
                 continue
@@ -52,8 +52,8 @@ def could_produce_all(game: Game) -> dict[int, frozenset[ManaType]]:
 
 
 def _one(game: Game, obj: GameObject, abilities: list[ManaAbility],
-         current: dict[int, frozenset[ManaType]], replacements: list,
-         group_cache: dict) -> frozenset[ManaType]:
+         current: dict[int, frozenset[ManaType]], replacements: list[Any],
+         group_cache: dict[tuple[int, str, bool], list[Any]]) -> frozenset[ManaType]:
     controller = game.controller_of(obj)
     ctx = ProduceContext(game, obj, controller, lambda o: current.get(o.id, frozenset()),
                          x=None)  # X could be anything (costs are ignored)

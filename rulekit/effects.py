@@ -82,7 +82,7 @@ def compute(
             extra = intrinsic_abilities(chars)
             if extra:
                 chars = chars.evolve(abilities=extra + chars.abilities)
-        if layer == "7c" and chars.power is not None:
+        if layer == "7c" and chars.power is not None and chars.toughness is not None:
             plus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
             if plus:
                 chars = chars.evolve(power=chars.power + plus, toughness=chars.toughness + plus)

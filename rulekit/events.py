@@ -220,6 +220,6 @@ class EventLog:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> Any:
         """Jupyter shows the log as its event and trigger flow diagram (lazy import)."""
-        from rulekit.display import mimebundle
+        from rulekit.display.dot import mimebundle
 
         return mimebundle(self, include, exclude)

@@ -61,6 +61,7 @@ class Game:
         self._root: int | None = None
         self._decisions: dict[str, list[Any]] = {}
         self.current_action = ""  # the name of the action being performed (its root event says so)
+        self._sba_shape = -1  # the board shape the last state-based action check saw
         self.decisions: list[Decision] = []  # every choice made, with who made it
         self._index = _Index()
         self._touched: set[int] = set()
@@ -188,7 +189,7 @@ class Game:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> Any:
         """Jupyter shows a game as the flow diagram of its log (`rulekit.display`, imported
         only here); without Graphviz, as text saying how to install it."""
-        from rulekit.display import mimebundle
+        from rulekit.display.dot import mimebundle
 
         return mimebundle(self, include, exclude)
 
@@ -220,6 +221,8 @@ class Game:
         rules = tuple(rules)
         before = self._fresh_index()
         finals: list[tuple[EventKind, Data | None, Data, tuple[Applied, ...], int | None]] = []
+        final: Data | None
+        applied: tuple[Applied, ...]
         setup = False
         for kind, data, subject in proposals:
             setup = setup or bool(data.get("setup"))
@@ -277,9 +280,9 @@ class Game:
             self.state.version += 1
             events.append(event)
         if not setup:
-            for event in events:
-                if event is not None:
-                    self._collect_triggers(event, before)
+            for logged in events:
+                if logged is not None:
+                    self._collect_triggers(logged, before)
             if self._immediate:  # "until" effects end right after their event (CR 610.3)
                 from rulekit.triggers import run_immediate
 
@@ -330,14 +333,14 @@ class Game:
         # abilities after layers (granted abilities count, removed ones don't)
         index.statics = []
         for obj in perms:
-            for ability in self.chars(obj).abilities:
-                if isinstance(ability, Triggered):
-                    for kind in ability.on:
-                        index.triggers.setdefault(kind, []).append((obj, ability))
-                elif isinstance(ability, Static):
-                    index.statics.append((obj, ability))
-                    if ability.replacements:
-                        for r in ability.replacements(self, obj):
+            for granted in self.chars(obj).abilities:
+                if isinstance(granted, Triggered):
+                    for kind in granted.on:
+                        index.triggers.setdefault(kind, []).append((obj, granted))
+                elif isinstance(granted, Static):
+                    index.statics.append((obj, granted))
+                    if granted.replacements:
+                        for r in granted.replacements(self, obj):
                             index.replacements.setdefault(r.kind, []).append(r)
         return index
 
@@ -381,7 +384,7 @@ class Game:
         """Who orders replacement effects on an event (CR 616.1): the affected player, or the
         controller of the affected object (the one it would enter under, if it is entering)."""
         if isinstance(data.get("player"), str) and "object" not in data:
-            return data["player"]
+            return str(data["player"])
         if data.get("to") == Zone.BATTLEFIELD.value or "object" not in data:
             return data.get("controller") or data.get("player")
         obj = self.state.objects.get(data["object"])
@@ -482,8 +485,9 @@ class Game:
             **status: Any) -> GameObject:
         """Set-up: put a card (or token) straight into a zone, with status such as
         `tapped=True`, `sick=False`, `counters={"charge": 2}`, `choices={"color": "G"}`."""
-        return self.perform("add", card=card_name, player=player or self.state.active,
-                            zone=zone, **status)
+        made: GameObject = self.perform("add", card=card_name,
+                                        player=player or self.state.active, zone=zone, **status)
+        return made
 
     def set_turn(self, *, turn: int | None = None, active: str | None = None,
                  step: str | Step | None = None) -> None:

@@ -50,9 +50,9 @@ TYPES: tuple[ManaType, ...] = (*COLORS, ManaType.C)
 _ORDER = {t: i for i, t in enumerate(TYPES)}
 
 
-def sort_types(types: object) -> list[ManaType]:
+def sort_types(types: Iterable[ManaType]) -> list[ManaType]:
     """Types in WUBRGC order (deterministic display)."""
-    return sorted(types, key=_ORDER.__getitem__)  # type: ignore[arg-type]
+    return sorted(types, key=_ORDER.__getitem__)
 
 
 def _amount_text(symbol: str, n: int) -> str:
@@ -79,7 +79,7 @@ def spent_text(mana: Mana) -> str:
     return "".join(_amount_text(u.type.symbol, n) for u, n in mana.parts) or "no mana"
 
 
-def types_text(types: object) -> str:
+def types_text(types: Iterable[ManaType]) -> str:
     """`{W}{G}` style text for a collection of types; "nothing" when empty."""
     ordered = sort_types(types)
     return "".join(t.symbol for t in ordered) if ordered else "nothing"

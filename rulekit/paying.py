@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulekit.costs import Cost
 from rulekit.errors import RulesError, UsageError
@@ -187,7 +187,7 @@ def _pick(game: Game, player: str, wanted: int | None, text: str, ok: object,
 
 def pay(game: Game, plan: CostPlan, parent: int) -> None:
     """Pay a checked cost: each part is an event caused by paying the cost (CR 601.2h)."""
-    def emit(kind: EventKind, data: dict, subject: int | None, rules: tuple[str, ...]) -> None:
+    def emit(kind: EventKind, data: dict[str, Any], subject: int | None, rules: tuple[str, ...]) -> None:
         game.emit(kind, data, cause=Cause.COST, parent=parent, rules=rules, subject=subject)
 
     if plan.mana_units:

@@ -136,10 +136,10 @@ def move_together(game: Game, objs: list[GameObject], to: Zone, *, reason: str, 
     verb = {"destroy": "is destroyed", "sacrifice": "is sacrificed", "exile": "is exiled",
             "bounce": "returns to its owner's hand", "sba": "is put into the graveyard",
             "dies": "dies"}.get(reason, f"moves ({reason})")
-    proposals = []
+    proposals: list[tuple[EventKind, dict[str, Any], int | None]] = []
     for obj in objs:
-        data = {"object": obj.id, "from": obj.zone.value, "to": to.value, "reason": reason,
-                "text": f"{game.describe(obj)} {verb}"}
+        data: dict[str, Any] = {"object": obj.id, "from": obj.zone.value, "to": to.value,
+                                "reason": reason, "text": f"{game.describe(obj)} {verb}"}
         proposals.append((EventKind.ZONE_CHANGED, data, obj.id))
     return game.emit_batch(proposals, cause=cause, parent=parent, rules=rules)
 

@@ -21,7 +21,7 @@ def check_sbas(game: Game, parent: int | None) -> bool:
     """Perform every state-based action that applies now; True if any did."""
     state = game.state
     touched, game._touched = game._touched, set()
-    if getattr(game, "_sba_shape", None) != state.shape_version:
+    if game._sba_shape != state.shape_version:
         game._sba_shape = state.shape_version
         touched |= set(state.zones[Zone.BATTLEFIELD])
     losers = [p for p in state.players.values() if p.life <= 0 and not p.lost]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulekit.abilities import SpellAbility
+from rulekit.abilities import SpellAbility, Triggered
 from rulekit.events import Cause, EventKind
 from rulekit.resolution import Resolution
 from rulekit.state import Zone
@@ -95,13 +95,14 @@ def resolve_top(game: Game, parent: int | None) -> None:
                 + (f" (its spell had X={obj.x})" if chars.mana_cost.x_count else "")},
                 cause=Cause.RULE, parent=resolved.id,
                 rules=("608.3", "707.10f") if obj.is_copy_spell else ("608.3",), subject=obj.id)
-    elif item.ability is not None and getattr(item.ability, "condition", None) is not None \
-            and not item.ability.condition(game, game.obj(item.source)):
+    elif isinstance(item.ability, Triggered) and item.ability.condition is not None \
+            and item.source is not None and not item.ability.condition(game,
+                                                                       game.obj(item.source)):
         game.note(EventKind.NOTE, f"{item.source_name}'s ability does nothing: "
                   f"{item.ability.condition_text or 'its condition'} is no longer true",
                   cause=Cause.RULE, parent=resolved.id, rules=("603.4",),
                   subject=item.source)  # intervening "if" checked again (CR 603.4)
-    elif item.ability is not None and getattr(item.ability, "effect", None):
+    elif item.ability is not None and item.ability.effect is not None:
         item.ability.effect(Resolution(game, item.source, item.controller, resolved.id,
                                        targets=item.targets, x=item.x, bound=item.bound,
                                        ability=item.ability))

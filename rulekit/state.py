@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.mana import ManaPool
 
 if TYPE_CHECKING:
-    from rulekit.abilities import Ability
+    from rulekit.abilities import Activated, SpellAbility, Triggered
     from rulekit.cards import CardDef
     from rulekit.characteristics import Characteristics
     from rulekit.effects import ContinuousEffect
@@ -191,7 +191,7 @@ class StackItem:
     source: int | None  # the source object (for a spell, the spell object itself)
     source_name: str
     text: str
-    ability: Ability | None = None
+    ability: Activated | Triggered | SpellAbility | None = None
     targets: tuple[Any, ...] = ()
     x: int = 0
     trigger_event: int | None = None  # the event that triggered it
@@ -216,7 +216,7 @@ class PendingTrigger:
     source: int
     source_name: str
     controller: str
-    ability: Ability
+    ability: Triggered
     event: int  # the triggering event
     bound: dict[str, Any] = field(default_factory=dict)
 
@@ -229,7 +229,7 @@ class DelayedTrigger:
     controller: str
     source: int | None
     source_name: str
-    ability: Ability
+    ability: Triggered
     event: int
     bound: dict[str, Any] = field(default_factory=dict)
     turn_after: int = 0  # triggers at the first `when` step of a turn >= this

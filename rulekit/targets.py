@@ -41,7 +41,7 @@ def is_legal(game: Game, source: int | None, spec: TargetSpec, target: Any) -> b
     return spec.legal(game, src, obj)  # type: ignore[arg-type]
 
 
-def check_chosen(game: Game, source: int | None, spec: TargetSpec, chosen: list[Any]) -> tuple:
+def check_chosen(game: Game, source: int | None, spec: TargetSpec, chosen: list[Any]) -> tuple[int | str, ...]:
     """Validate targets chosen by a player for a spell or activated ability (CR 601.2c)."""
     if len(chosen) != 1:
         raise RulesError(f"choose exactly one target ({spec.text})", rule="601.2c")
@@ -51,7 +51,7 @@ def check_chosen(game: Game, source: int | None, spec: TargetSpec, chosen: list[
     return tuple(chosen)
 
 
-def choose_targets(game: Game, source: int | None, controller: str, spec: TargetSpec) -> tuple:
+def choose_targets(game: Game, source: int | None, controller: str, spec: TargetSpec) -> tuple[int | str, ...]:
     """Targets for a triggered ability as it goes on the stack (CR 603.3d): the caller's
     `target` decision, else the first legal candidate."""
     legal = candidates(game, source, spec)
@@ -66,7 +66,7 @@ def choose_targets(game: Game, source: int | None, controller: str, spec: Target
     return (legal[0],) if legal else ()
 
 
-def announce(game: Game, item_id: int, controller: str, name: str, targets: tuple,
+def announce(game: Game, item_id: int, controller: str, name: str, targets: tuple[int | str, ...],
              parent: int) -> None:
     """Each targeted object "becomes the target" of the spell or ability as it is put on the
     stack (CR 115.1); ward and similar abilities trigger on these events (CR 702.21a)."""

@@ -103,7 +103,7 @@ def put_on_stack(game: Game, trig: PendingTrigger) -> None:
     from rulekit.targets import choose_targets
 
     ability = trig.ability
-    targets: tuple = ()
+    targets: tuple[int | str, ...] = ()
     if ability.target is not None:
         targets = choose_targets(game, trig.source, trig.controller, ability.target)
         if not targets:

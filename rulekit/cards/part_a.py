@@ -63,7 +63,7 @@ behaviour("Gaea's Cradle")(lambda: [mana(
     "{T}", Fixed("G", per=_count_creatures), "{T}: Add {G} for each creature you control.")])
 
 
-def _damage_controller(n: int):  # noqa: ANN202
+def _damage_controller(n: int):
     def effect(res: Any) -> None:
         res.damage(res.controller, n)
     return effect
@@ -81,7 +81,7 @@ behaviour("City of Brass")(lambda: [
 ])
 
 
-def _enters_tapped(extra_counters: dict[str, int] | None = None):  # noqa: ANN202
+def _enters_tapped(extra_counters: dict[str, int] | None = None):
     def apply(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
         data["tapped"] = True
         if extra_counters:
@@ -117,7 +117,7 @@ behaviour("Calciform Pools")(lambda: [
 ])
 
 
-def _choose(key: str, default: str, name: str):  # noqa: ANN202
+def _choose(key: str, default: str, name: str):
     def apply(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
         choices = dict(data.get("choices") or {})
         choices[key] = choice_value(f"decisions.{key}", key,
@@ -324,7 +324,7 @@ behaviour("Goblin Clearcutter")(lambda: [mana(
     "{T}, Sacrifice a Forest: Add three mana in any combination of {R} and/or {G}.")])
 
 
-def _multiply(name: str, factor: int):  # noqa: ANN202
+def _multiply(name: str, factor: int):
     """"If you tap a permanent for mana, it produces N times as much of that mana instead"
     (CR 106.12b): modifies the mana event of a {T} mana ability you activated."""
 
@@ -401,7 +401,7 @@ def _tapped_for_mana_enchanted(game: Any, event: Event, source: Any) -> dict[str
     return {"player": game.controller_of(host)}
 
 
-def _add(symbol: str):  # noqa: ANN202
+def _add(symbol: str):
     def effect(res: Any) -> None:
         res.controller = res.bound.get("player", res.controller)
         color = res.source.choices.get("color", symbol) if symbol == "chosen" else symbol
@@ -434,7 +434,7 @@ def _draw_one(res: Any) -> None:
     res.draw(1)
 
 
-def _grant_to_attached(text: str, layer: str, modify: Any):  # noqa: ANN202
+def _grant_to_attached(text: str, layer: str, modify: Any):
     def make(game: Any, source: Any) -> list[ContinuousEffect]:
         host = source.attached_to
         if host is None:
@@ -589,10 +589,17 @@ def _giant_growth(res: Any) -> None:
             oid = obj.id
             res.add_effect(until_end_of_turn(res.game, res.source_id,
                                              f"{res.game.describe(obj)} gets +3/+3 until end of "
-                                             "turn", "7c", lambda g, o, c, oid=oid: o.id == oid,
+                                             "turn", "7c", _is_object(oid),
                                              pump(3, 3)))
 
 
 behaviour("Giant Growth")(lambda: [SpellAbility(
     text="Target creature gets +3/+3 until end of turn.", effect=_giant_growth,
     target=target("target creature", lambda g, s, o: g.chars(o).is_a("Creature")))])
+
+
+def _is_object(oid: int) -> Any:
+    """An `applies` test for an effect on one object."""
+    def applies(game: Any, obj: Any, chars: Any) -> bool:
+        return bool(obj.id == oid)
+    return applies

@@ -167,7 +167,7 @@ behaviour("Thopter")(lambda: [FLYING])
 
 
 # ---------------------------------------------------------------- Equipment
-def _equipped(text: str, layer: str, modify: Any):  # noqa: ANN202
+def _equipped(text: str, layer: str, modify: Any):
     """A static ability of an Equipment affecting the equipped creature (CR 301.5)."""
     def make(game: Any, source: Any) -> list[ContinuousEffect]:
         host = source.attached_to

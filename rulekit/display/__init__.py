@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-def build_all(out_dir, *, scenarios=None):  # noqa: ANN001, ANN201 - see rulekit.display.diagrams
+def build_all(out_dir, *, scenarios=None):  # see rulekit.display.diagrams
     """Write `Rxx.dot` and `Rxx.svg` for every ruling (see `rulekit.display.diagrams`)."""
     from rulekit.display.diagrams import build_all as _build_all
 

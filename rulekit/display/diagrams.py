@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import graphviz
 
@@ -42,7 +43,7 @@ def _header(path: Path) -> dict[str, object]:
 
 def choose(paths: Iterable[Path]) -> dict[str, Path]:
     """For each ruling, the scenario file that draws it (see the module docstring)."""
-    tagged: dict[str, list[tuple[int, str, Path]]] = {}
+    tagged: dict[str, list[tuple[bool, int, int, str, Path]]] = {}
     for path in paths:
         head = _header(path)
         if head["status"] == PENDING:
@@ -96,7 +97,7 @@ def build_all(out_dir: str | os.PathLike[str], *,
     echo(f"Drawing {len(chosen)} ruling diagram(s) into {out}/ with Graphviz {version}")
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    loaded: dict[Path, object] = {}
+    loaded: dict[Path, Any] = {}
     for rid in RULINGS:
         path = chosen.get(rid)
         if path is None:

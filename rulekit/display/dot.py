@@ -913,7 +913,7 @@ def _object_name(model: _Model, obj_id: Any) -> str:
     if game is not None and isinstance(obj_id, int) and obj_id in game.state.objects:
         try:
             return str(game.describe(obj_id))
-        except Exception:  # noqa: BLE001 - a name is only a nicety here
+        except Exception:  # a name is only a nicety here
             pass
     return f"#{obj_id}"
 

@@ -137,10 +137,10 @@ def stack_table(game: Game) -> Table:
     rows = []
     for pos, item in enumerate(items, start=1):
         targets = ", ".join(game.target_text(t) for t in item.targets)
-        spell = item.kind == "spell" and item.source is not None
+        spell = item.source if item.kind == "spell" else None
         rows.append({"position": "1 (top)" if pos == 1 else str(pos), "spell or ability": item.text,
                      "kind": item.kind, "controller": item.controller, "targets": targets,
-                     "mana value": str(game.mana_value(item.source)) if spell else ""})
+                     "mana value": str(game.mana_value(spell)) if spell is not None else ""})
     return Table(("position", "spell or ability", "kind", "controller", "targets", "mana value"),
                  tuple(rows))
 

@@ -492,7 +492,7 @@ class Sandbox:
         self.message.add_class("rk-message")
         self.tables = w.HTML(layout=plain, style=html_style)
         self.diagram = w.HTML(layout=plain, style=html_style)
-        self.permanent.observe(lambda _c: self._refresh_options(), names="value")
+        by_field["permanent"].observe(lambda _c: self._refresh_options(), names="value")
 
         def group(heading: str, names: tuple[str, ...]) -> widgets.VBox:
             parts = [by_field[n] if n in by_field else by_control[n] for n in names]

@@ -88,7 +88,7 @@ def _versions() -> str:
         import graphviz
 
         parts.append("dot=" + ".".join(map(str, graphviz.version())))
-    except Exception:  # noqa: BLE001 - no dot: the lessons fail anyway, with their own message
+    except Exception:  # no dot: the lessons fail anyway, with their own message
         parts.append("dot=none")
     parts.append(f"python={sys.version_info[:3]}")
     return ";".join(parts)
@@ -167,7 +167,7 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
         done += 1
         echo(f"[{done}/{total}] {stem} unchanged (cached)")
     # longest first (by last build time) keeps both workers busy to the end
-    todo.sort(key=lambda t: -float(cache.lessons.get(t[0].stem, {}).get("seconds", 1e9)))
+    todo.sort(key=lambda t: -float(cache.lessons.get(t[0].stem, {}).get("seconds", 1e9)))  # type: ignore[arg-type]
     note = report.widgets_note
     job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css,
                     str(cache.logs / f"{p.stem}.kernel.log")) for p, _ in todo]
@@ -251,7 +251,7 @@ def _install_lab_css(static: Path) -> tuple[str, ...]:
     return tuple(urls)
 
 
-def _run_jobs(jobs: list[Job], workers: int):  # noqa: ANN202 - yields Result
+def _run_jobs(jobs: list[Job], workers: int):  # yields Result
     """Results as they complete. Workers are spawned (no forked zmq state) and reused."""
     from rulekit.export.lesson import run
 
@@ -264,7 +264,7 @@ def _run_jobs(jobs: list[Job], workers: int):  # noqa: ANN202 - yields Result
             job = futures[fut]
             try:
                 yield fut.result()
-            except Exception as exc:  # noqa: BLE001 - a worker died: name the notebook
+            except Exception as exc:  # a worker died: name the notebook
                 yield Result(job.notebook, job.page, False, 0.0,
                              error=f"{job.notebook}: the build worker died: {exc!r}")
 

@@ -47,7 +47,7 @@ def _lesson_link(entry: str, pages: dict[str, dict[str, object]]) -> str:
         return f'{escape(label)} <span class="missing">(page not built)</span>'
     anchor = ""
     want = _norm(heading)
-    for hid, text in page.get("headings", []):  # type: ignore[union-attr]
+    for hid, text in page.get("headings", []):  # type: ignore[attr-defined]
         if _norm(str(text)) == want:
             anchor = str(hid)
             break
@@ -65,12 +65,12 @@ def _list(items: list[str], *, limit: int = 0, what: str = "") -> str:
     return f"<ul>{lis}</ul>"
 
 
-def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> str:  # noqa: ANN001
+def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> str:
     pages = {str(e["stem"]): e for e in report.lessons}
     lesson_items = []
     for e in report.lessons:
         stem = str(e["stem"])
-        ids = sorted({m for _h, t in e.get("headings", [])  # type: ignore[union-attr]
+        ids = sorted({m for _h, t in e.get("headings", [])  # type: ignore[attr-defined]
                       for m in re.findall(r"\bR(?:0[1-9]|1[0-9])\b", str(t))})
         tail = f' <span class="rulings">({escape(", ".join(ids))})</span>' if ids else ""
         lesson_items.append(f'<li><a href="{escape(stem)}.html">{escape(str(e["title"]))}</a>'

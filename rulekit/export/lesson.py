@@ -92,7 +92,7 @@ def _css() -> str:
 
 
 @cache
-def exporter(widget_renderer_url: str | None):  # noqa: ANN201 - nbconvert is imported lazily
+def exporter(widget_renderer_url: str | None):  # nbconvert is imported lazily
     from nbconvert import HTMLExporter
 
     kw: dict[str, object] = {}
@@ -163,7 +163,7 @@ def run(job: Job) -> Result:
                      "rulekit_css": _css(), "rulekit_cdn_note": job.cdn_note,
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
-    except Exception as exc:  # noqa: BLE001 - reported with the notebook and the cell
+    except Exception as exc:  # reported with the notebook and the cell
         return Result(job.notebook, job.page, False, time.perf_counter() - start,
                       error=_describe(exc, rel, nb, current["index"]))
     Path(job.page).write_text(page, "utf-8")

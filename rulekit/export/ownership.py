@@ -104,7 +104,7 @@ class Cache:
         """`out/<stem>.html` is the page this cache recorded, unchanged."""
         entry = self.lessons.get(stem)
         page = self.out / f"{stem}.html"
-        return bool(entry) and is_ours(page) and sha256_file(page) == entry.get("sha256")
+        return entry is not None and is_ours(page) and sha256_file(page) == entry.get("sha256")
 
 
 def _valid(data: object, out: str) -> dict[str, dict[str, object]] | None:

@@ -311,21 +311,22 @@ def _schema_message(err: Any, path: Path_) -> str:
     custom = err.schema.get("x-message") if isinstance(err.schema, dict) else None
     if v == "additionalProperties":
         allowed = sorted(err.schema.get("properties", {}))
-        extra = [k for k in err.instance if k not in allowed]
-        bad = extra[0] if extra else "?"
+        unknown = [k for k in err.instance if k not in allowed]
+        bad = unknown[0] if unknown else "?"
         close = difflib.get_close_matches(bad, allowed, n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else f" (allowed: {', '.join(allowed)})"
         return f"{_at(loc)}unknown field {bad!r}{hint}"
     if v == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
-        extra = ""
+        extra: str = ""
         if path and path[0] == "step" and isinstance(err.instance, dict) and \
-                missing in ACTION_KEYS.get(err.instance.get("do"), ()):
+                missing in ACTION_KEYS.get(str(err.instance.get("do")), ()):
             extra = f" (do = {err.instance['do']!r} needs it)"
         return f"{_at(loc)}missing {missing!r}{extra}"
     if v == "type":
         want = err.validator_value
-        wants = " or ".join(_TYPE_WORDS.get(w, w) for w in (want if isinstance(want, list) else [want]))
+        wants = " or ".join(_TYPE_WORDS.get(str(w), str(w))
+                            for w in (want if isinstance(want, list) else [want]))
         return f"{_at(loc)}expected {wants}, got {_describe_value(err.instance)}"
     if v == "enum":
         options = [str(o) for o in err.validator_value]
@@ -428,11 +429,11 @@ class _Validator:
             for p, entries in setup.get(zone, {}).items():
                 self.player(("setup", zone, p), p)
                 for entry in entries:
-                    at = ("setup", zone, p)
+                    where_: Path_ = ("setup", zone, p)
                     name = entry if isinstance(entry, str) else entry["card"]
-                    real = self.card(at, name)
+                    real = self.card(where_, name)
                     if isinstance(entry, dict) and "name" in entry:
-                        self.new_label(at, entry["name"], real)
+                        self.new_label(where_, entry["name"], real)
         perms = setup.get("permanent", [])
         for i, perm in enumerate(perms):
             at: Path_ = ("setup", "permanent", i)

@@ -35,7 +35,7 @@ class Check:
     ok: bool
     line: int = 0
 
-    def __iter__(self):  # noqa: ANN204 - (description, expected, actual, ok) unpacking
+    def __iter__(self):  # (description, expected, actual, ok) unpacking
         return iter((self.description, self.expected, self.actual, self.ok))
 
     def to_json(self) -> dict[str, Any]:
@@ -480,15 +480,15 @@ class _Runner:
         if key == "active":
             return state.active
         if key == "life":
-            return state.players[sub].life
+            return state.players[str(sub)].life
         if key == "pool":
             return mana_sort([unit_text(u) if n == 1 else f"{n} x {unit_text(u)}"
-                              for u, n in _pool_items(state.players[sub].pool)])
+                              for u, n in _pool_items(state.players[str(sub)].pool)])
         if key == "count":
-            name = _card_name(sub)
+            name = _card_name(str(sub))
             return sum(1 for o in state.battlefield() if game.chars(o).name == name)
         if key == "tokens":
-            name = _card_name(sub)
+            name = _card_name(str(sub))
             return sum(1 for o in state.battlefield() if o.token and game.chars(o).name == name)
         if key == "stack":
             return [item.source_name for item in state.stack]
@@ -587,7 +587,9 @@ def characteristic(game: Game, obj: GameObject, key: str) -> Any:
     if key == "colors":
         return mana_sort([c.value for c in chars.colors])
     if key == "keywords":
-        return sorted(a.keyword for a in chars.abilities if getattr(a, "keyword", ""))
+        from rulekit.abilities import Keyword
+
+        return sorted(a.keyword for a in chars.abilities if isinstance(a, Keyword) and a.keyword)
     if key == "abilities":
         return sorted(a.text for a in chars.abilities)
     return sorted(getattr(chars, key))

@@ -157,12 +157,12 @@ def scan(text: str, name: str) -> LineMap:
             depth, in_ml = _value_state(line, 0, 0, None, name, lineno)
             depth, in_ml = 0, None
             continue
-        k = _KEYLINE_RE.match(line)
-        if k:
-            key_path = table + _split_key(k.group(1))
+        keyline = _KEYLINE_RE.match(line)
+        if keyline:
+            key_path = table + _split_key(keyline.group(1))
             for i in range(len(table) + 1, len(key_path) + 1):
                 lm.lines.setdefault(key_path[:i], lineno)
-            depth, in_ml = _value_state(line, k.end(), 0, None, name, lineno)
+            depth, in_ml = _value_state(line, keyline.end(), 0, None, name, lineno)
         else:
             depth, in_ml = _value_state(line, 0, 0, None, name, lineno)
     lm.lines.setdefault((), 1)
