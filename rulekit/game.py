@@ -409,17 +409,6 @@ class Game:
         return answer
 
     # ----------------------------------------------------------------- actions
-    def decide_object(self, key: str, default: GameObject | int | None) -> GameObject | None:
-        """Like `decide`, for a decision that names an object (see `rulekit.decisions`); an
-        answer naming no object in the game is a malformed call (UsageError)."""
-        answer = self.decide(key, default)
-        if answer is None or isinstance(answer, GameObject):
-            return answer
-        found = self.state.objects.get(answer) if isinstance(answer, int) else None
-        if found is None:
-            raise UsageError(f"decisions.{key}", f"there is no object {answer!r} in this game")
-        return found
-
     def _get(self, ref: GameObject | int) -> GameObject:
         if isinstance(ref, GameObject):
             return ref

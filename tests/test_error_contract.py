@@ -181,3 +181,18 @@ def test_advance_to_declare_blockers_after_attacking_still_works():
     game.declare_attackers([bears])
     game.advance("declare_blockers")
     assert game.state.step is Step.DECLARE_BLOCKERS
+
+
+def test_a_decision_naming_no_object_is_a_usage_error_and_changes_nothing():
+    """Contamination's upkeep trigger: "sacrifice a creature" answered with an id not in the
+    game is a malformed decision, named as such; a real creature is sacrificed."""
+    game = Game()
+    game.add("Contamination")
+    bears = game.add("Grizzly Bears")
+    game.set_turn(step=Step.UNTAP)
+    before = game.snapshot_json()
+    with pytest.raises(UsageError, match="decisions.sacrifice: there is no object 99"):
+        game.advance("main1", sacrifice=99)
+    assert game.snapshot_json() == before
+    game.advance("main1", sacrifice=bears.id)
+    assert [game.chars(o).name for o in game.permanents()] == ["Contamination"]

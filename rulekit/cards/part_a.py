@@ -24,7 +24,7 @@ from rulekit.cards.build import (
     until_end_of_turn,
 )
 from rulekit.effects import ContinuousEffect
-from rulekit.errors import RulesError
+from rulekit.errors import RulesError, UsageError
 from rulekit.events import Event, EventKind
 from rulekit.mana import (
     POWERSTONE,
@@ -507,7 +507,9 @@ def _contamination_upkeep(res: Any) -> None:
     creatures = creatures_you_control(game, res.controller)
     pick = res.decide("sacrifice", creatures[0].id if creatures else None)
     if pick is not None:
-        victim = game.obj(int(str(pick).lstrip("#")))
+        victim = game.state.objects.get(int(str(pick).lstrip("#")))
+        if victim is None:
+            raise UsageError("decisions.sacrifice", f"there is no object {pick!r} in this game")
         if victim not in creatures:
             raise RulesError(f"{game.describe(victim)} is not a creature you control",
                              rule="701.21a")
