@@ -345,3 +345,13 @@ def test_legend_rule_refuses_keeping_something_else():
     with pytest.raises(RulesError) as err:
         game.resolve(legend_keep=9999)
     assert err.value.rule == "704.5j" and game.snapshot_json() == before
+
+
+def test_every_ability_says_only_what_its_card_says():
+    """The converse: each ability's text is a passage of its card's Oracle text (the card's
+    words are written once, in the catalog; a behaviour can't claim a clause the card lacks)."""
+    from rulekit.cards import catalog
+
+    claimed = {name: [a.text for a in c.printed.abilities if a.text and a.text not in c.oracle]
+               for name, c in catalog().items()}
+    assert {name: texts for name, texts in claimed.items() if texts} == {}
