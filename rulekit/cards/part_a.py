@@ -164,7 +164,8 @@ behaviour("Desert")(lambda: [
 
 
 def _shockland(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
-    pay = bool(game.decide("pay_life", False, data.get("controller")))
+    pay = game.decide("pay_life", False, data.get("controller")) not in (
+        False, None, 0, "no", "No", "false", "False", "")
     if pay:
         data["pay_life"] = 2
     else:
