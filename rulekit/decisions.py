@@ -42,6 +42,13 @@ OBJECT_DECISIONS = frozenset({"copy", "crew", "discard", "encode", "legend_keep"
 """Decisions whose answers name an object (by id, `#id` or an object)."""
 
 
+def yes(answer: Any) -> bool:
+    """A yes/no answer: False, None, 0, "" and "no"/"false" (any case) mean no."""
+    if isinstance(answer, str):
+        return answer.strip().casefold() not in ("", "no", "false", "n")
+    return bool(answer)
+
+
 @dataclass(frozen=True)
 class Decision:
     """One choice made while an action happened, kept in `Game.decisions`: who made it (the

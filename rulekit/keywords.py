@@ -222,7 +222,9 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
 
 
 def _yes(answer: Any) -> bool:
-    return answer not in (False, None, 0, "no", "No", "false", "False", "")
+    from rulekit.decisions import yes
+
+    return yes(answer)
 
 
 # --------------------------------------------------------------- flashback

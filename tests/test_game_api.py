@@ -345,3 +345,13 @@ def test_legend_rule_refuses_keeping_something_else():
     with pytest.raises(RulesError) as err:
         game.resolve(legend_keep=9999)
     assert err.value.rule == "704.5j" and game.snapshot_json() == before
+
+
+def test_a_you_may_answered_no_in_words_is_a_no():
+    game = Game()
+    game.add("Angel's Feather")
+    mana(game, "Plains", 2)
+    game.cast(game.add("Silvercoat Lion", zone="hand"))
+    game.resolve(may="no")
+    assert game.state.players["Alice"].life == 20
+    assert _decided(game, "may") == [("Alice", "no", True)]
