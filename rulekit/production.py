@@ -70,7 +70,7 @@ class Production:
 def _symbols(choice: str) -> list[str]:
     text = choice.replace("{", "").replace("}", "").upper()
     if not text or any(c not in "WUBRGC" for c in text):
-        raise RulesError(f"{choice!r} is not mana (use letters W U B R G C)", rule="106.1")
+        raise RulesError(f"{choice!r} is not mana (use letters W U B R G C)", rule="106.1b")
     return list(text)
 
 
