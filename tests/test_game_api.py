@@ -355,3 +355,19 @@ def test_a_you_may_answered_no_in_words_is_a_no():
     game.resolve(may="no")
     assert game.state.players["Alice"].life == 20
     assert _decided(game, "may") == [("Alice", "no", True)]
+
+
+def test_the_controller_of_the_entering_object_orders_its_replacement_effects():
+    """Bob's Hangarback Walker enters with counters under his Hardened Scales and Metallic Mimic:
+    Bob, who will control it, chooses the order (CR 616.1)."""
+    game = Game()
+    game.set_turn(active="Bob")
+    game.add("Hardened Scales", player="Bob")
+    game.add("Metallic Mimic", player="Bob", choices={"creature_type": "Construct"})
+    mana(game, "Wastes", 2, player="Bob")
+    game.cast(game.add("Hangarback Walker", player="Bob", zone="hand"), x=1)
+    game.resolve(replacement_order=["Metallic Mimic"])
+    decided = _decided(game, "replacement_order")
+    assert decided[0] == ("Bob", "Metallic Mimic", True)
+    assert {player for player, _, _ in decided} == {"Bob"}
+    assert game.find("Hangarback Walker").counters == {"+1/+1": 3}
