@@ -214,8 +214,7 @@ def cast(game: Game, *, object: int, x: int | None = None, targets: list[Any] = 
         cause=Cause.ACTION, parent=root, rules=("601.2a",), subject=obj.id)
     assert cast_event is not None
     if during:  # CR 601.2g: after the total cost is locked in (601.2f), before paying (601.2h)
-        for ref, mana in during:
-            _mana_ability_while_paying(game, ref, mana, player, cast_event.id)
+        activate_while_paying(game, player, cast_event.id, during)
         units = plan_mana(game, player, total, ctx, chars.name) if not total.is_free() else []
     if units:
         from rulekit.riders import after_spending, spent_data
@@ -311,8 +310,7 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
     if during:  # CR 602.2b, 601.2g: mana abilities once the total cost is locked in
         from rulekit.paying import plan_mana_later
 
-        for ref, mana_choice in during:
-            _mana_ability_while_paying(game, ref, mana_choice, player, activated.id)
+        activate_while_paying(game, player, activated.id, during)
         plan_mana_later(game, plan)
     pay(game, plan, activated.id)
     if chosen:
@@ -331,6 +329,14 @@ def _mana_while_paying(game: Game, player: str) -> list[tuple[Any, str | None]]:
         ref, _, mana = text.partition(":") if isinstance(answer, str) else (answer, "", "")
         out.append((ref, mana or None))
     return out
+
+
+def activate_while_paying(game: Game, player: str, parent: int,
+                          during: list[tuple[Any, str | None]] | None = None) -> None:
+    """The mana abilities the caller named (decision `mana_abilities`) activated while
+    `player` pays a cost, once it is locked in (CR 601.2g, 605.3a), under event `parent`."""
+    for ref, mana in _mana_while_paying(game, player) if during is None else during:
+        _mana_ability_while_paying(game, ref, mana, player, parent)
 
 
 def _mana_ability_while_paying(game: Game, ref: Any, mana: str | None, player: str,

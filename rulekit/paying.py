@@ -113,7 +113,11 @@ def spend_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what:
                parent: int, rules: tuple[str, ...]) -> None:
     """Pay `cost` from `player`'s pool while something resolves (e.g. "you may pay {4}", ward):
     one MANA_SPENT event caused by paying a cost; RulesError, citing the first of `rules`,
-    when the pool can't pay."""
+    when the pool can't pay. Mana abilities named by decision `mana_abilities` are activated
+    first (CR 605.3a: whenever a player is asked to pay mana)."""
+    from rulekit.actions import activate_while_paying
+
+    activate_while_paying(game, player, parent)
     units = plan_mana(game, player, cost, ctx, what, rule=rules[0])
     game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units, "purpose": what,
                                      "cost": str(cost)},
