@@ -371,3 +371,15 @@ def test_the_controller_of_the_entering_object_orders_its_replacement_effects():
     assert decided[0] == ("Bob", "Metallic Mimic", True)
     assert {player for player, _, _ in decided} == {"Bob"}
     assert game.find("Hangarback Walker").counters == {"+1/+1": 3}
+
+
+def test_undo_takes_back_the_decisions_of_the_undone_action():
+    game = Game()
+    game.add("Angel's Feather")
+    mana(game, "Plains", 2)
+    game.cast(game.add("Silvercoat Lion", zone="hand"))
+    game.resolve(may="no")
+    assert _decided(game, "may") == [("Alice", "no", True)]
+    game.undo()
+    assert _decided(game, "may") == []
+    assert [d.key for d in game.decisions] == [d.key for d in game.replay().decisions]
