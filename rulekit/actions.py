@@ -235,7 +235,9 @@ def cast(game: Game, *, object: int, x: int | None = None,
     ctx = SpendContext("cast", is_artifact_spell=chars.is_a("Artifact"),
                        is_creature_spell=chars.is_a("Creature"),
                        creature_types=frozenset(chars.subtypes), text=chars.name)
-    units = plan_mana(game, player, total, ctx, chars.name) if not total.is_free() else Mana()
+    during = _mana_while_paying(game, player)  # mana abilities activated once the cost is locked
+    units = plan_mana(game, player, total, ctx, chars.name) \
+        if not total.is_free() and not during else Mana()
     xs = f" with X={x}" if cost.x_count else ""
     fb = " with flashback from the graveyard" if flashback is not None else ""
     root = _root(game, f"{player} casts {chars.name}{xs}{fb}", player,
@@ -248,6 +250,9 @@ def cast(game: Game, *, object: int, x: int | None = None,
         "colors": sorted(c.value for c in chars.colors)},
         cause=Cause.ACTION, parent=root, rules=("601.2a",), subject=obj.id)
     assert cast_event is not None
+    if during:  # CR 601.2g: after the total cost is locked in (601.2f), before paying (601.2h)
+        activate_while_paying(game, player, cast_event.id, during)
+        units = plan_mana(game, player, total, ctx, chars.name) if not total.is_free() else Mana()
     if units:
         from rulekit.riders import after_spending, spent_data
 
@@ -319,8 +324,9 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
         problem = ab.condition(game, obj)
         if problem:
             raise RulesError(f"{name}: {problem}", rule="602.5")
+    during = [] if isinstance(ab, ManaAbility) else _mana_while_paying(game, player)
     plan = check_cost(game, player, obj, ab.cost, x=x, sacrifice=sacrifice, tap_other=tap,
-                      what=f"{name}'s ability")
+                      what=f"{name}'s ability", mana_now=not during)
     if isinstance(ab, ManaAbility):
         _activate_mana(game, obj, ab, plan, mana, x, player)
         return
@@ -338,6 +344,11 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
         "text": f"{name}'s ability goes on the stack"},
         cause=Cause.ACTION, parent=root, rules=("602.2a",), subject=obj.id)
     assert activated is not None
+    if during:  # CR 602.2b, 601.2g: mana abilities once the total cost is locked in
+        from rulekit.paying import plan_mana_later
+
+        activate_while_paying(game, player, activated.id, during)
+        plan_mana_later(game, plan)
     pay(game, plan, activated.id)
     if chosen:
         from rulekit.targets import announce
@@ -346,9 +357,43 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
     game.settle(root)
 
 
+def _mana_while_paying(game: Game, player: str) -> list[tuple[Any, str | None]]:
+    """Decision `mana_abilities`: sources whose mana ability is activated while paying, each
+    an object (id, `#id`, label) or `"#id:G"` to say which mana it makes."""
+    out: list[tuple[Any, str | None]] = []
+    while (answer := game.decide("mana_abilities", None, player)) is not None:
+        text = str(answer)
+        ref, _, mana = text.partition(":") if isinstance(answer, str) else (answer, "", "")
+        out.append((ref, mana or None))
+    return out
+
+
+def activate_while_paying(game: Game, player: str, parent: int,
+                          during: list[tuple[Any, str | None]] | None = None) -> None:
+    """The mana abilities the caller named (decision `mana_abilities`) activated while
+    `player` pays a cost, once it is locked in (CR 601.2g, 605.3a), under event `parent`."""
+    for ref, mana in _mana_while_paying(game, player) if during is None else during:
+        _mana_ability_while_paying(game, ref, mana, player, parent)
+
+
+def _mana_ability_while_paying(game: Game, ref: Any, mana: str | None, player: str,
+                               parent: int) -> None:
+    """Activate a mana ability in the middle of casting a spell (CR 601.2g, 605.3a)."""
+    obj = game.obj(int(str(ref).lstrip("#")) if str(ref).lstrip("#").isdigit() else ref)
+    if obj.zone is not Zone.BATTLEFIELD or game.controller_of(obj) != player:
+        raise RulesError(f"{game.describe(obj)} is not a permanent {player} controls, so "
+                         f"{player} can't activate its mana ability", rule="602.2")
+    _, ab = _pick_ability(game, obj, None, mana, False, None)
+    if not isinstance(ab, ManaAbility):
+        raise RulesError(f"{game.describe(obj)}'s ability is not a mana ability", rule="605.3a")
+    plan = check_cost(game, player, obj, ab.cost, x=None, what=f"{game.describe(obj)}'s ability")
+    _activate_mana(game, obj, ab, plan, mana, None, player, parent=parent)
+
+
 def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str | None,
-                   x: int | None, player: str) -> None:
-    """A mana ability doesn't use the stack: pay, then it resolves at once (CR 605.3b)."""
+                   x: int | None, player: str, parent: int | None = None) -> None:
+    """A mana ability doesn't use the stack: pay, then it resolves at once (CR 605.3b).
+    `parent`: activated while paying for a spell (CR 601.2g), under that spell's event."""
     from rulekit.production import ProduceContext
     from rulekit.resolution import Resolution
     from rulekit.triggers import resolve_mana_triggers
@@ -359,8 +404,9 @@ def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str |
     restriction = ab.production.restriction_for(ctx)
     name = game.describe(obj)
     verb = "taps" if ab.cost.tap else "activates"
-    root = _root(game, f"{player} {verb} {name} for mana: {ab.text}", player,
-                 rules=("605.3a",) + (("106.12",) if ab.cost.tap else ()))
+    root = parent if parent is not None else _root(
+        game, f"{player} {verb} {name} for mana: {ab.text}", player,
+        rules=("605.3a",) + (("106.12",) if ab.cost.tap else ()))
     activated = game.emit(EventKind.ACTIVATED, {
         "object": obj.id, "text": f"{name}'s mana ability is activated",
         "mana_ability": True, "taps_for_mana": ab.cost.tap},
@@ -384,7 +430,8 @@ def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str |
     if ab.effect is not None:
         ab.effect(res)
     resolve_mana_triggers(game)
-    game.settle(root)
+    if parent is None:  # while paying, triggers wait until the spell is cast (CR 601.2i)
+        game.settle(root)
 
 
 @action

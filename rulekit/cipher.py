@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulekit.abilities import SpellAbility, Static, Triggered
+from rulekit.decisions import yes
 from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
@@ -42,7 +43,7 @@ def encode(res: Resolution) -> None:
         return  # only a spell represented by a card is encoded (CR 702.99a)
     name = game.chars(spell).name
     pick = res.decide("encode", "no")
-    if pick in (None, False, "no", "No", "none"):
+    if pick in (None, "none") or not yes(pick):
         game.note(EventKind.CHOICE, f"{res.controller} doesn't encode {name} on a creature (cipher)",
                   cause=Cause.RULE, parent=res.parent, rules=("702.99a",),
                   player=res.controller)
@@ -98,7 +99,7 @@ def _cast_copy(res: Resolution) -> None:
         game.note(EventKind.NOTE, f"{name} is no longer encoded: there is nothing to copy",
                   cause=Cause.RULE, parent=res.parent, rules=("702.99c",))
         return
-    if res.decide("may", True) in (False, "no", "No"):
+    if not yes(res.decide("may", True)):
         game.note(EventKind.CHOICE, f"{res.controller} doesn't cast a copy of {name}",
                   cause=Cause.RULE, parent=res.parent, rules=("702.99a",),
                   player=res.controller)

@@ -24,6 +24,9 @@ DECISIONS: dict[str, str] = {
               "encoded on, or 'no' (the default)",
     "legend_keep": "the legendary permanent its controller keeps when they control two or more "
                    "with the same name (CR 704.5j); the others go to the graveyard",
+    "mana_abilities": "while casting a spell, after its total cost is locked in (CR 601.2f-g): "
+                      "a permanent whose mana ability is activated before paying, one per "
+                      "answer; '#id:G' says which mana it makes",
     "may": "yes or no for a 'you may' ability",
     "pay": "yes or no: pay an optional or ward cost",
     "pay_life": "yes or no: pay 2 life as a shockland enters",
@@ -40,6 +43,13 @@ DECISIONS: dict[str, str] = {
 
 OBJECT_DECISIONS = frozenset({"copy", "crew", "discard", "encode", "legend_keep", "sacrifice"})
 """Decisions whose answers name an object (by id, `#id` or an object)."""
+
+
+def yes(answer: Any) -> bool:
+    """A yes/no answer: False, None, 0, "" and "no"/"false" (any case) mean no."""
+    if isinstance(answer, str):
+        return answer.strip().casefold() not in ("", "no", "false", "n")
+    return bool(answer)
 
 
 @dataclass(frozen=True)

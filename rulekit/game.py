@@ -404,8 +404,9 @@ class Game:
         given = bool(answers)
         answer = answers.pop(0) if answers else default
         if given or default is not None:
+            kept = answer.id if isinstance(answer, GameObject) else answer
             self.decisions.append(Decision(self._action_no, self.log.next_id, key, player,
-                                           answer, given))
+                                           kept, given))
         return answer
 
     # ----------------------------------------------------------------- actions

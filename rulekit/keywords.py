@@ -210,8 +210,9 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
     pool = game.state.players[payer].pool
     ctx = SpendContext("ward" if what.startswith("ward") else "other", text=what)
     plan = plan_payment(pool, cost, ctx)
-    pays = _yes(res.decide("pay", plan is not None, payer))
-    if pays and plan is None:
+    more = bool(game._decisions.get("mana_abilities"))  # mana abilities before paying (605.3a)
+    pays = _yes(res.decide("pay", plan is not None or more, payer))
+    if pays and plan is None and not more:
         raise RulesError(f"{payer} can't pay {cost} for {what}: the pool has {pool_text(pool)}",
                          rule="118.12")
     if pays:
@@ -224,7 +225,9 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
 
 
 def _yes(answer: Any) -> bool:
-    return answer not in (False, None, 0, "no", "No", "false", "False", "")
+    from rulekit.decisions import yes
+
+    return yes(answer)
 
 
 # --------------------------------------------------------------- flashback

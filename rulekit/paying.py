@@ -113,7 +113,11 @@ def spend_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what:
                parent: int, rules: tuple[str, ...]) -> None:
     """Pay `cost` from `player`'s pool while something resolves (e.g. "you may pay {4}", ward):
     one MANA_SPENT event caused by paying a cost; RulesError, citing the first of `rules`,
-    when the pool can't pay."""
+    when the pool can't pay. Mana abilities named by decision `mana_abilities` are activated
+    first (CR 605.3a: whenever a player is asked to pay mana)."""
+    from rulekit.actions import activate_while_paying
+
+    activate_while_paying(game, player, parent)
     units = plan_mana(game, player, cost, ctx, what, rule=rules[0])
     game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units, "purpose": what,
                                      "cost": str(cost)},
@@ -122,8 +126,10 @@ def spend_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what:
 
 def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: int | None,
                sacrifice: int | None = None, tap_other: int | None = None,
-               what: str = "") -> CostPlan:
-    """Check every part of an activation cost; raise RulesError naming the first that fails."""
+               what: str = "", mana_now: bool = True) -> CostPlan:
+    """Check every part of an activation cost; raise RulesError naming the first that fails.
+    `mana_now=False`: the mana is found later (`plan_mana_later`), after mana abilities are
+    activated while paying (CR 602.2b, 601.2g)."""
     name = game.describe(source)
     plan = CostPlan(player, source, purpose=what)
     if cost.tap or cost.untap:
@@ -142,8 +148,9 @@ def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: in
         raise RulesError(f"choose a value for X to activate {name}'s ability", rule="107.3")
     mana = cost.mana.with_x(x or 0) if cost.mana.x_count else cost.mana
     if not mana.is_free():
-        ctx = SpendContext("activate", text=f"{name}'s ability")
-        plan.mana, plan.mana_units = mana, plan_mana(game, player, mana, ctx, f"{name}'s ability")
+        plan.mana = mana
+        if mana_now:
+            plan_mana_later(game, plan)
     if cost.tap_other:
         plan.tap_other = _pick(game, player, tap_other, "an untapped creature you control",
                                lambda o: game.chars(o).is_a("Creature") and not o.tapped,
@@ -169,6 +176,14 @@ def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: in
 
         plan.crew = choose_crew(game, player, source, cost.crew)
     return plan
+
+
+def plan_mana_later(game: Game, plan: CostPlan) -> None:
+    """Choose the mana in the pool that pays the plan's mana cost (CR 601.2h)."""
+    if plan.mana.is_free():
+        return
+    ctx = SpendContext("activate", text=plan.purpose)
+    plan.mana_units = plan_mana(game, plan.player, plan.mana, ctx, plan.purpose)
 
 
 def _pick(game: Game, player: str, wanted: int | None, text: str, ok: object,

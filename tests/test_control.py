@@ -435,3 +435,24 @@ def test_boomerang_returns_a_permanent_to_its_owners_hand():
     game.resolve()
     back = game.obj(bears.moved_to)
     assert back.zone is Zone.HAND and back.owner == "Bob"
+
+
+def test_mana_abilities_while_paying_for_mana_leak():
+    """CR 605.3a: a player asked to pay mana may activate mana abilities then: Alice taps three
+    lands while Mana Leak resolves and pays {3}."""
+    game = Game()
+    game.tap_for_mana(game.add("Forest"))
+    game.tap_for_mana(game.add("Forest"))
+    game.cast(game.add("Grizzly Bears", zone="hand"))
+    lands = [game.add("Wastes"), game.add("Wastes"), game.add("Wastes")]
+    game.pass_priority()
+    for _ in range(2):
+        game.tap_for_mana(game.add("Island", player="Bob"))
+    game.cast(game.add("Mana Leak", player="Bob", zone="hand"),
+              targets=[game.state.stack[-1].source])
+    game.resolve(mana_abilities=lands)
+    assert all(land.tapped for land in lands)
+    spent = [e for e in game.log if e.kind is EventKind.MANA_SPENT][-1]
+    assert spent.data["player"] == "Alice" and spent.data["mana"].total == 3
+    game.resolve()
+    assert game.find("Grizzly Bears").zone is Zone.BATTLEFIELD

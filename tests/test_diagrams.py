@@ -199,6 +199,19 @@ def test_two_replacements_chain_in_the_order_applied():
     assert dot.edge(second, f"n{added.id}")["label"].strip() == "modified"
 
 
+def test_the_event_a_decision_shaped_says_who_chose():
+    """CR 616.1: the affected player orders the replacement effects; the diagram says so on the
+    event (a given choice in the label, every choice in the tooltip)."""
+    game = Game(["Alice", "Bob"])
+    forest = game.add("Forest")
+    game.add("Mana Reflection")
+    game.add("Contamination")
+    game.tap_for_mana(forest, replacement_order=["Contamination"])
+    dot = parse(log_diagram(game).source)
+    added = [e for e in game.log if e.kind is EventKind.MANA_ADDED][-1]
+    assert "(Alice chose replacement order: Contamination)" in dot.label(f"n{added.id}")
+
+
 def test_cost_and_triggered_ability_chain_for_city_of_brass():
     game = city_game()
     dot = parse(log_diagram(game).source)

@@ -355,3 +355,39 @@ def test_every_ability_says_only_what_its_card_says():
     claimed = {name: [a.text for a in c.printed.abilities if a.text and a.text not in c.oracle]
                for name, c in catalog().items()}
     assert {name: texts for name, texts in claimed.items() if texts} == {}
+def test_a_you_may_answered_no_in_words_is_a_no():
+    game = Game()
+    game.add("Angel's Feather")
+    mana(game, "Plains", 2)
+    game.cast(game.add("Silvercoat Lion", zone="hand"))
+    game.resolve(may="no")
+    assert game.state.players["Alice"].life == 20
+    assert _decided(game, "may") == [("Alice", "no", True)]
+
+
+def test_the_controller_of_the_entering_object_orders_its_replacement_effects():
+    """Bob's Hangarback Walker enters with counters under his Hardened Scales and Metallic Mimic:
+    Bob, who will control it, chooses the order (CR 616.1)."""
+    game = Game()
+    game.set_turn(active="Bob")
+    game.add("Hardened Scales", player="Bob")
+    game.add("Metallic Mimic", player="Bob", choices={"creature_type": "Construct"})
+    mana(game, "Wastes", 2, player="Bob")
+    game.cast(game.add("Hangarback Walker", player="Bob", zone="hand"), x=1)
+    game.resolve(replacement_order=["Metallic Mimic"])
+    decided = _decided(game, "replacement_order")
+    assert decided[0] == ("Bob", "Metallic Mimic", True)
+    assert {player for player, _, _ in decided} == {"Bob"}
+    assert game.find("Hangarback Walker").counters == {"+1/+1": 3}
+
+
+def test_undo_takes_back_the_decisions_of_the_undone_action():
+    game = Game()
+    game.add("Angel's Feather")
+    mana(game, "Plains", 2)
+    game.cast(game.add("Silvercoat Lion", zone="hand"))
+    game.resolve(may="no")
+    assert _decided(game, "may") == [("Alice", "no", True)]
+    game.undo()
+    assert _decided(game, "may") == []
+    assert [d.key for d in game.decisions] == [d.key for d in game.replay().decisions]

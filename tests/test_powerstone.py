@@ -197,3 +197,61 @@ def test_without_cavern_mana_mana_leak_counters_the_creature_spell():
     _mana_leak(game)
     game.resolve()
     assert not game.state.stack and not game.find_all("Grizzly Bears")
+
+
+# ------------------------------------- mana abilities while casting (CR 601.2f-h)
+def test_mana_abilities_can_be_activated_while_casting_after_the_cost_is_locked():
+    game = Game()
+    forest, mountain = game.add("Forest"), game.add("Mountain")
+    game.cast(game.add("Grizzly Bears", zone="hand"), mana_abilities=[forest, mountain])
+    cast = [e for e in game.log if e.kind is EventKind.CAST][-1]
+    kinds = [e.kind for e in game.log.since(cast.id - 1)]
+    assert kinds.index(EventKind.CAST) < kinds.index(EventKind.MANA_ADDED) \
+        < kinds.index(EventKind.MANA_SPENT), "cast, then mana abilities, then paying"
+    added = [e for e in game.log.since(cast.id) if e.kind is EventKind.MANA_ADDED]
+    assert len(added) == 2 and pool(game) == [] and game.state.stack
+    assert forest.tapped and mountain.tapped
+
+
+def test_a_mana_ability_while_casting_can_say_which_mana():
+    game = Game()
+    city = game.add("City of Brass")
+    game.tap_for_mana(game.add("Forest"))
+    game.cast(game.add("Grizzly Bears", zone="hand"), mana_abilities=[f"#{city.id}:G"])
+    assert pool(game) == []
+    # City of Brass's damage trigger waits until the spell is cast, then goes above it
+    assert [i.source_name for i in game.state.stack] == ["Grizzly Bears", "City of Brass"]
+
+
+def test_not_enough_mana_while_casting_is_refused_and_changes_nothing():
+    game = Game()
+    forest = game.add("Forest")
+    bears = game.add("Grizzly Bears", zone="hand")
+    before = game.snapshot_json()
+    with pytest.raises(RulesError) as err:
+        game.cast(bears, mana_abilities=[forest])
+    assert err.value.rule == "601.2h" and game.snapshot_json() == before
+
+
+def test_only_your_own_mana_abilities_while_casting():
+    game = Game()
+    game.tap_for_mana(game.add("Forest"))
+    bobs = game.add("Forest", player="Bob")
+    with pytest.raises(RulesError) as err:
+        game.cast(game.add("Grizzly Bears", zone="hand"), mana_abilities=[bobs])
+    assert err.value.rule == "602.2"
+
+
+def test_mana_abilities_while_activating_an_ability():
+    """CR 602.2b: activating follows 601.2f-h too: Vedalken Mastermind's {U} is made by an
+    Island tapped after the ability is on the stack."""
+    game = Game()
+    mastermind = game.add("Vedalken Mastermind")
+    island = game.add("Island")
+    bears = game.add("Grizzly Bears")
+    game.activate(mastermind, targets=[bears], mana_abilities=[island])
+    activated = [e for e in game.log if e.kind is EventKind.ACTIVATED][-1]
+    kinds = [e.kind for e in game.log.since(activated.id - 1)]
+    assert kinds.index(EventKind.ACTIVATED) < kinds.index(EventKind.MANA_ADDED) \
+        < kinds.index(EventKind.MANA_SPENT)
+    assert island.tapped and mastermind.tapped and pool(game) == []

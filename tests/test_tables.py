@@ -202,3 +202,14 @@ def test_decisions_table_names_who_chose_what():
     assert (row["player"], row["decision"], row["answer"], row["given"]) == (
         "Alice", "target", f"Grizzly Bears (#{bears.id})", "given")
     assert decisions(Game(["Alice", "Bob"])).empty
+
+
+def test_decisions_table_names_an_object_given_as_an_answer():
+    game = Game(["Alice", "Bob"])
+    forest = game.add("Forest")
+    game.add("Mountain")
+    game.tap_for_mana(game.find("Mountain"))
+    game.cast(game.add("Grizzly Bears", zone="hand"), mana_abilities=[forest])
+    row = decisions(game).set_index("decision").loc["mana_abilities"]
+    assert (row["player"], row["answer"], row["given"]) == (
+        "Alice", f"Forest (#{forest.id})", "given")

@@ -198,3 +198,17 @@ def test_contamination_does_not_touch_non_lands_or_opponents_reflection():
     vault = game.add("Mana Vault")
     game.tap_for_mana(vault)
     assert pool(game) == ["C", "C", "C"], "Contamination: lands only; Bob's Reflection: Bob only"
+
+
+def test_watery_grave_enters_tapped_when_its_controller_answers_no():
+    game = Game()
+    grave = game.add("Watery Grave", zone="hand")
+    game.play_land(grave, pay_life="no")
+    assert game.obj(grave.moved_to).tapped and game.state.players["Alice"].life == 20
+
+
+def test_watery_grave_enters_untapped_for_two_life():
+    game = Game()
+    grave = game.add("Watery Grave", zone="hand")
+    game.play_land(grave, pay_life=True)
+    assert not game.obj(grave.moved_to).tapped and game.state.players["Alice"].life == 18

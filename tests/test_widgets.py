@@ -377,6 +377,20 @@ def test_sandbox_mana_in_any_combination_and_x_in_a_counter_cost():
     assert not game.obj(pools.id).tapped and not game.obj(pools.id).counters  # R03: no {T}
 
 
+def test_sandbox_lesson_2_reflecting_pool_makes_white_from_calciform_pools():
+    """The lesson 2 position: Calciform Pools with storage counters could produce {W} and {U}
+    (CR 106.7 ignores costs, so X can be anything), so Reflecting Pool can make {W}."""
+    game = Game(["Alice", "Bob"])
+    game.add("Calciform Pools", player="Alice", counters={"storage": 2})
+    reflecting = game.add("Reflecting Pool", player="Alice")
+    sandbox = Sandbox(game)
+    sandbox.permanent.value = reflecting.id
+    sandbox.mana_type.value = "W"
+    sandbox.tap_button.click()
+    assert sandbox.last_error is None, sandbox.message.value
+    assert [u.type.value for u in game.pool("Alice")] == ["W"]
+
+
 def test_sandbox_target_chooses_what_a_cost_taps():
     game = Game(["Alice", "Bob"])
     drum = game.add("Springleaf Drum", player="Alice")

@@ -23,6 +23,7 @@ from rulekit.cards.build import (
     target,
     until_end_of_turn,
 )
+from rulekit.decisions import yes
 from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Event, EventKind
@@ -167,7 +168,7 @@ behaviour("Desert")(lambda: [
 
 
 def _shockland(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
-    pay = bool(game.decide("pay_life", False, data.get("controller")))
+    pay = yes(game.decide("pay_life", False, data.get("controller")))
     if pay:
         data["pay_life"] = 2
     else:
@@ -205,7 +206,7 @@ behaviour("Fellwar Stone")(lambda: [mana(
 
 def _vault_upkeep(res: Any) -> None:
     vault = res.current(res.source_id) if res.source_id is not None else None
-    if vault is None or not vault.tapped or not res.decide("may", False):
+    if vault is None or not vault.tapped or not yes(res.decide("may", False)):
         return
     spend_mana(res.game, res.controller, ManaCost.parse("{4}"),
                SpendContext("other", text="Mana Vault"), "Mana Vault's upkeep ability",
@@ -248,7 +249,7 @@ def _white_spell(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
 
 
 def _feather(res: Any) -> None:
-    if res.decide("may", True):
+    if yes(res.decide("may", True)):
         res.gain_life(1)
 
 

@@ -34,6 +34,7 @@ from rulekit.cards.part_a import enchant
 from rulekit.characteristics import Characteristics
 from rulekit.cipher import cipher, encode
 from rulekit.copy import copy_spell, create_token_copy, enter_as_copy, entering_values
+from rulekit.decisions import yes
 from rulekit.delayed import at_next_end_step
 from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
@@ -208,7 +209,7 @@ def _attacks_or_blocks(game: Any, event: Event, source: Any) -> dict[str, Any] |
 
 def _loot(res: Any) -> None:
     game = res.game
-    if res.decide("may", True) in (False, "no"):
+    if not yes(res.decide("may", True)):
         return
     hand = game.state.owned_in(Zone.HAND, res.controller)
     before = {o.id for o in hand}

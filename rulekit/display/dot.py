@@ -689,7 +689,9 @@ class _Drawer:
         tip += f"; {passes} priority pass(es) not drawn)" if passes else ")"
         name = f"n{root.id}"
         model.rep[root.id] = name
-        self.node(c, _Node(name, "action", _wrap_lines(root.text), root.rules, tip))
+        given, said = _choices(model, root.id)
+        lines = _wrap_lines(root.text) + [w for g in given for w in _wrap_lines(g)]
+        self.node(c, _Node(name, "action", lines, root.rules, "\n".join([tip] + said)))
         self.subtree(c, root.id)
         late = model.late.get(root.action)
         if late:
@@ -754,7 +756,9 @@ class _Drawer:
         if tail is not None:
             self.edge(tail, entry, relation)
         tip = f"{e.text} ({ROLES[role_of(e)].legend.lower()}; event {e.id}, cause: {e.cause.value})"
-        self.node(c, _Node(name, role_of(e), _wrap_lines(e.text), e.rules, tip,
+        given, said = _choices(model, e.id)
+        lines = _wrap_lines(e.text) + [w for g in given for w in _wrap_lines(g)]
+        self.node(c, _Node(name, role_of(e), lines, e.rules, "\n".join([tip] + said),
                            dashed=_did_not_happen(e)))
         if e.kind in _BOOKKEEPING:
             self.latest_step = name
@@ -884,6 +888,26 @@ class _Drawer:
         for e in events:
             if e.kind is EventKind.RESOLVED:
                 self.resolves_link(c, e, name)
+
+
+def _choices(model: _Model, eid: int) -> tuple[list[str], list[str]]:
+    """The decisions that shaped event `eid` and who made them (CR 616.1, 603.3b, 704.5j):
+    (lines for the label: choices the caller gave; lines for the tooltip: all of them)."""
+    game = model.game
+    given: list[str] = []
+    said: list[str] = []
+    for d in getattr(game, "decisions", ()):
+        if d.event != eid:
+            continue
+        answer = d.answer
+        if isinstance(answer, int) and not isinstance(answer, bool) and \
+                answer in game.state.objects:
+            answer = game.describe(answer)
+        text = f"{d.player or 'the game'} chose {d.key.replace('_', ' ')}: {answer}"
+        said.append(text + ("" if d.given else " (the default)"))
+        if d.given:
+            given.append(f"({text})")
+    return given, said
 
 
 def _explained(rules: Iterable[str]) -> list[str]:
