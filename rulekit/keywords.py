@@ -71,39 +71,6 @@ def crew(n: int) -> Activated:
                      rules=("702.122a",))
 
 
-def choose_crew(game: Game, player: str, source: GameObject, n: int) -> list[GameObject]:
-    """The creatures that pay a crew cost. Decision ``crew`` (one id per answer), else the
-    other untapped creatures `player` controls in id order until their power adds up to `n`.
-    Summoning-sick creatures may crew: the cost has no {T} symbol."""
-    picked: list[int] = []
-    while (answer := game.decide("crew", None, player)) is not None:
-        picked.append(int(str(answer).lstrip("#")))
-    candidates = [o for o in game.permanents(player) if o.id != source.id and not o.tapped
-                  and game.chars(o).is_a("Creature")]
-    if picked:
-        by_id = {o.id: o for o in candidates}
-        if len(set(picked)) != len(picked):
-            raise RulesError("the same creature can't be tapped twice to crew", rule="702.122a")
-        for i in picked:
-            if i not in by_id:
-                raise RulesError(f"{game.target_text(i)} is not another untapped creature "
-                                 f"{player} controls, so it can't crew", rule="702.122a")
-        chosen = [by_id[i] for i in picked]
-    else:
-        chosen, total = [], 0
-        for o in candidates:
-            if total >= n:
-                break
-            chosen.append(o)
-            total += game.chars(o).power or 0
-    total = sum(game.chars(o).power or 0 for o in chosen)
-    if total < n:
-        names = ", ".join(game.describe(o) for o in chosen) or "no creatures"
-        raise RulesError(f"Crew {n} needs untapped creatures with total power {n} or more; "
-                         f"{names}: total power {total}", rule="702.122a")
-    return chosen
-
-
 def _artifact_creature(c: Characteristics) -> Characteristics:
     types = tuple(dict.fromkeys(("Artifact", "Creature") + c.types))
     return c.evolve(types=types)

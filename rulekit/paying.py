@@ -172,8 +172,6 @@ def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: in
         plan.remove_counters = (counter, amount) if amount else None
     plan.exert = cost.exert
     if cost.crew:
-        from rulekit.keywords import choose_crew
-
         plan.crew = choose_crew(game, player, source, cost.crew)
     return plan
 
@@ -229,3 +227,36 @@ def pay(game: Game, plan: CostPlan, parent: int) -> None:
     if plan.sacrifice:
         move_together(game, plan.sacrifice, Zone.GRAVEYARD, reason="sacrifice", cause=Cause.COST,
                       parent=parent, rules=("701.21",))
+
+
+def choose_crew(game: Game, player: str, source: GameObject, n: int) -> list[GameObject]:
+    """The creatures that pay a crew cost. Decision ``crew`` (one id per answer), else the
+    other untapped creatures `player` controls in id order until their power adds up to `n`.
+    Summoning-sick creatures may crew: the cost has no {T} symbol."""
+    picked: list[int] = []
+    while (answer := game.decide("crew", None, player)) is not None:
+        picked.append(int(str(answer).lstrip("#")))
+    candidates = [o for o in game.permanents(player) if o.id != source.id and not o.tapped
+                  and game.chars(o).is_a("Creature")]
+    if picked:
+        by_id = {o.id: o for o in candidates}
+        if len(set(picked)) != len(picked):
+            raise RulesError("the same creature can't be tapped twice to crew", rule="702.122a")
+        for i in picked:
+            if i not in by_id:
+                raise RulesError(f"{game.target_text(i)} is not another untapped creature "
+                                 f"{player} controls, so it can't crew", rule="702.122a")
+        chosen = [by_id[i] for i in picked]
+    else:
+        chosen, total = [], 0
+        for o in candidates:
+            if total >= n:
+                break
+            chosen.append(o)
+            total += game.chars(o).power or 0
+    total = sum(game.chars(o).power or 0 for o in chosen)
+    if total < n:
+        names = ", ".join(game.describe(o) for o in chosen) or "no creatures"
+        raise RulesError(f"Crew {n} needs untapped creatures with total power {n} or more; "
+                         f"{names}: total power {total}", rule="702.122a")
+    return chosen
