@@ -155,7 +155,7 @@ def _setup_choices(definition: Any, given: dict[str, str]) -> dict[str, str]:
     """The choices a permanent makes as it enters (CR 614.12), which set-up must be given:
     exactly the card's, each a meaningful value (returned in canonical form)."""
     from rulekit.abilities import Static
-    from rulekit.arguments import choice_value
+    from rulekit.decisions import choice_value
 
     needed = [a.choice for a in definition.printed.abilities
               if isinstance(a, Static) and a.choice]

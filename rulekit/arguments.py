@@ -154,21 +154,6 @@ def counters(game: Game, name: str, value: Any) -> dict[str, int]:
     return out
 
 
-COLORS = "WUBRG"
-
-
-def choice_value(name: str, key: str, value: Any) -> str:
-    """A choice made as a permanent enters: a color letter, or a creature type's name."""
-    if key == "color":
-        letter = value.strip("{}").upper() if isinstance(value, str) else None
-        if not letter or letter not in COLORS or len(letter) != 1:
-            raise UsageError(name, f"{_show(value)} is not a color; choose one of W U B R G")
-        return letter
-    if not isinstance(value, str) or not value.strip():
-        raise UsageError(name, f"expected a name, got {_show(value)}")
-    return value
-
-
 def choices(game: Game, name: str, value: Any) -> dict[str, str]:
     if not isinstance(value, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in value.items()):

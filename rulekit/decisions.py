@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rulekit.errors import UsageError
+
 DECISIONS: dict[str, str] = {
     "added_mana": "the type of mana a triggered mana ability adds (Mana Flare: the type the land "
                   "produced)",
@@ -72,3 +74,18 @@ class Decision:
             self.answer)
         return {"action": self.action, "event": self.event, "key": self.key,
                 "player": self.player, "answer": answer, "given": self.given}
+
+
+COLORS = "WUBRG"
+
+
+def choice_value(name: str, key: str, value: Any) -> str:
+    """A choice made as a permanent enters: a color letter, or a creature type's name."""
+    if key == "color":
+        letter = value.strip("{}").upper() if isinstance(value, str) else None
+        if not letter or letter not in COLORS or len(letter) != 1:
+            raise UsageError(name, f"{repr(value)[:60]} is not a color; choose one of W U B R G")
+        return letter
+    if not isinstance(value, str) or not value.strip():
+        raise UsageError(name, f"expected a name, got {repr(value)[:60]}")
+    return value

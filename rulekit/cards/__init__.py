@@ -1,7 +1,9 @@
 """The card catalog: Oracle data from `catalog.toml` plus behaviour written once per card.
 
-`catalog.toml` holds each card's real Oracle text and printed characteristics (data);
-`rulekit.cards.part_a` / `part_b` register the abilities that need code, by card name.
+`catalog.toml` holds each card's real Oracle text and printed characteristics (data); the
+modules named by mechanic (`lands`, `mana_sources`, `mana_effects`, `artifacts`, `copies`,
+`exert`, `control`, `spells`; shared pieces in `common` and `build`) register each card's
+abilities by card name.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from importlib import resources
+from typing import Any
 
 from rulekit.abilities import Ability
 from rulekit.characteristics import Characteristics, parse_type_line
@@ -71,36 +74,61 @@ def _pt(value: object) -> int | None:
     return 0 if str(value) == "*" else int(str(value))
 
 
-def _load() -> dict[str, CardDef]:
-    from rulekit.cards import part_a, part_b  # noqa: F401  (registers behaviours)
+def card_from_entry(entry: dict[str, Any]) -> CardDef:
+    """A card from its catalog entry: printed characteristics from the data, abilities from
+    the behaviour registered for its name, or, for a card of simple abilities only (keywords,
+    "{T}: Add {G}."), read from its Oracle text (`rulekit.cards.oracle`)."""
+    _register_behaviours()
+    name = entry["name"]
+    supers, types, subs = parse_type_line(entry["type_line"])
+    cost = ManaCost.parse(entry.get("mana_cost", ""))
+    colors = (
+        frozenset(ManaType(c) for c in entry["colors"])
+        if "colors" in entry
+        else cost.colors()
+    )
+    factory = _BEHAVIOURS.get(name)
+    if factory is None:  # a card of simple abilities only: its Oracle text declares them
+        from rulekit.cards.oracle import read_simple
 
+        simple = read_simple(entry.get("oracle", ""))
+        if simple is None:
+            raise LookupError(f"card {name!r} has Oracle text that needs a behaviour, and "
+                              "none is registered")
+        factory = partial(list, simple)
+    printed = Characteristics(
+        name=name,
+        mana_cost=cost,
+        colors=colors,
+        supertypes=supers,
+        types=types,
+        subtypes=subs,
+        power=_pt(entry.get("power")),
+        toughness=_pt(entry.get("toughness")),
+        abilities=tuple(factory()),
+        oracle=entry.get("oracle", ""),
+    )
+    return CardDef(name, printed, bool(entry.get("token", False)), entry.get("part", "A"))
+
+
+def _register_behaviours() -> None:
+    from rulekit.cards import (  # noqa: F401  (each registers its cards' behaviours)
+        artifacts,
+        common,
+        control,
+        copies,
+        exert,
+        lands,
+        mana_effects,
+        mana_sources,
+        spells,
+    )
+
+
+def _load() -> dict[str, CardDef]:
+    _register_behaviours()
     raw = tomllib.loads(resources.files("rulekit.cards").joinpath("catalog.toml").read_text("utf-8"))
-    cards: dict[str, CardDef] = {}
-    for entry in raw["card"]:
-        name = entry["name"]
-        supers, types, subs = parse_type_line(entry["type_line"])
-        cost = ManaCost.parse(entry.get("mana_cost", ""))
-        colors = (
-            frozenset(ManaType(c) for c in entry["colors"])
-            if "colors" in entry
-            else cost.colors()
-        )
-        factory = _BEHAVIOURS.get(name)
-        if factory is None:
-            raise LookupError(f"card {name!r} has Oracle data but no behaviour registered")
-        printed = Characteristics(
-            name=name,
-            mana_cost=cost,
-            colors=colors,
-            supertypes=supers,
-            types=types,
-            subtypes=subs,
-            power=_pt(entry.get("power")),
-            toughness=_pt(entry.get("toughness")),
-            abilities=tuple(factory()),
-            oracle=entry.get("oracle", ""),
-        )
-        cards[name] = CardDef(name, printed, bool(entry.get("token", False)), entry.get("part", "A"))
+    cards = {entry["name"]: card_from_entry(entry) for entry in raw["card"]}
     missing = sorted(set(_BEHAVIOURS) - set(cards))
     if missing:
         raise LookupError(f"behaviours without Oracle data: {missing}")

@@ -1,0 +1,212 @@
+"""Enchantments that add to, replace or restrict mana, or change what enters: Wild Growth, Mana Reflection, Contamination, Hardened Scales (Oracle text lives in catalog.toml)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rulekit.abilities import Triggered
+from rulekit.cards import behaviour
+from rulekit.cards.build import (
+    add_abilities,
+    as_enters,
+    at_beginning_of,
+    creatures_you_control,
+    enters,
+    static_effects,
+    static_replacements,
+)
+from rulekit.cards.common import ANY_COLOR, enchant, is_land
+from rulekit.cards.lands import _choose
+from rulekit.cards.mana_sources import _multiply
+from rulekit.effects import ContinuousEffect
+from rulekit.errors import RulesError, UsageError
+from rulekit.events import Event, EventKind
+from rulekit.mana import (
+    Mana,
+    ManaType,
+)
+from rulekit.replacement import ReplacementEffect
+from rulekit.state import Step, Zone
+
+
+def _tapped_for_mana_enchanted(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
+    """"Whenever enchanted land is tapped for mana": only when the ability resolved and
+    produced mana (CR 106.12a, ruling R04)."""
+    if not event.data.get("tapped_for_mana") or not event.data.get("mana"):
+        return None
+    if event.data.get("source") != source.attached_to:
+        return None
+    host = game.state.objects[source.attached_to]
+    return {"player": game.controller_of(host)}
+
+
+def _add(symbol: str):
+    def effect(res: Any) -> None:
+        res.controller = res.bound.get("player", res.controller)
+        color = res.source.choices.get("color", symbol) if symbol == "chosen" else symbol
+        res.add_mana([ManaType(color)])
+    return effect
+
+
+behaviour("Wild Growth")(lambda: [
+    enchant("land", is_land),
+    Triggered(text="Whenever enchanted land is tapped for mana, its controller adds an "
+              "additional {G}.", on=frozenset({EventKind.MANA_ADDED}),
+              match=_tapped_for_mana_enchanted, effect=_add("G"), mana=True,
+              rules=("106.12a", "605.1b")),
+])
+
+
+behaviour("Utopia Sprawl")(lambda: [
+    enchant("Forest", lambda g, s, o: "Forest" in g.chars(o).subtypes),
+    as_enters("As this Aura enters, choose a color.", _choose("color", "G", "Utopia Sprawl"),
+              name="Utopia Sprawl: choose a color", rules=("614.12",), choice="color"),
+    Triggered(text="Whenever enchanted Forest is tapped for mana, its controller adds an "
+              "additional one mana of the chosen color.", on=frozenset({EventKind.MANA_ADDED}),
+              match=_tapped_for_mana_enchanted, effect=_add("chosen"), mana=True,
+              rules=("106.12a", "605.1b")),
+])
+
+
+def _draw_one(res: Any) -> None:
+    res.draw(1)
+
+
+def _grant_to_attached(text: str, layer: str, modify: Any):
+    def make(game: Any, source: Any) -> list[ContinuousEffect]:
+        host = source.attached_to
+        if host is None:
+            return []
+        return [ContinuousEffect(text=text, layer=layer, timestamp=source.timestamp,
+                                 source=source.id, applies_to=lambda g, o, c: o.id == host,
+                                 modify=modify)]
+    return make
+
+
+behaviour("Abundant Growth")(lambda: [
+    enchant("land", is_land),
+    enters("When this Aura enters, draw a card.", _draw_one),
+    static_effects('Enchanted land has "{T}: Add one mana of any color."',
+                   _grant_to_attached("Enchanted land has \"{T}: Add one mana of any color.\"",
+                                      "6", add_abilities(ANY_COLOR))),
+])
+
+
+behaviour("Mana Reflection")(lambda: [static_replacements(
+    "If you tap a permanent for mana, it produces twice as much of that mana instead.",
+    _multiply("Mana Reflection", 2))])
+
+
+def _land_tapped_for_mana(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
+    if not (event.data.get("tapped_for_mana") and event.data.get("source_is_land")
+            and event.data.get("mana")):
+        return None
+    return {"player": event.data["player"],
+            "types": sorted(t.value for t in event.data["mana"].types())}
+
+
+def _flare(res: Any) -> None:
+    res.controller = res.bound["player"]
+    types = res.bound["types"]
+    choice = str(res.decide("added_mana", types[0])).strip("{}")
+    if choice not in types:
+        raise RulesError(f"the land produced {', '.join(types)}, not {choice}", rule="106.12a")
+    res.add_mana([ManaType(choice)])
+
+
+for _flare_name in ("Mana Flare", "Heartbeat of Spring"):
+    behaviour(_flare_name)(lambda: [Triggered(
+        text="Whenever a player taps a land for mana, that player adds one mana of any type "
+        "that land produced.", on=frozenset({EventKind.MANA_ADDED}), match=_land_tapped_for_mana,
+        effect=_flare, mana=True, rules=("106.12a", "605.1b"))])
+
+
+def _contamination(game: Any, source: Any) -> list[ReplacementEffect]:
+    return [ReplacementEffect(
+        name="Contamination", source=source.id, controller=game.controller_of(source),
+        kind=EventKind.MANA_ADDED,
+        applies=lambda g, d: bool(d.get("tapped_for_mana")) and bool(d.get("source_is_land"))
+        and bool(d["mana"]),
+        apply=lambda g, d: {**d, "mana": _one_black(d["mana"])},
+        outcome="replaced", rules=("106.12b", "614.1a"), timestamp=source.timestamp)]
+
+
+def _one_black(mana: Mana) -> Mana:
+    """"{B} instead of any other type and amount": one black mana from the same source."""
+    first = mana.first()
+    assert first is not None
+    return Mana.of([replace(first, type=ManaType.B)])
+
+
+def _contamination_upkeep(res: Any) -> None:
+    game = res.game
+    me = res.current(res.source_id)
+    if me is None:
+        return
+    creatures = creatures_you_control(game, res.controller)
+    pick = res.decide("sacrifice", creatures[0].id if creatures else None)
+    if pick is not None:
+        victim = game.state.objects.get(int(str(pick).lstrip("#")))
+        if victim is None:
+            raise UsageError("decisions.sacrifice", f"there is no object {pick!r} in this game")
+        if victim not in creatures:
+            raise RulesError(f"{game.describe(victim)} is not a creature you control",
+                             rule="701.21a")
+        res.move([victim], Zone.GRAVEYARD, reason="sacrifice", rules=("701.21",))
+    else:
+        res.move([me], Zone.GRAVEYARD, reason="sacrifice", rules=("701.21",))
+
+
+behaviour("Contamination")(lambda: [
+    at_beginning_of(Step.UPKEEP, "At the beginning of your upkeep, sacrifice this enchantment "
+                    "unless you sacrifice a creature.", _contamination_upkeep),
+    static_replacements("If a land is tapped for mana, it produces {B} instead of any other "
+                        "type and amount.", _contamination),
+])
+
+
+def _scales(game: Any, source: Any) -> list[ReplacementEffect]:
+    me = game.controller_of(source)
+
+    def on_put(g: Any, d: dict[str, Any]) -> bool:
+        obj = g.state.objects.get(d["object"])
+        return (d["counter"] == "+1/+1" and d["n"] >= 1 and obj is not None
+                and g.controller_of(obj) == me and g.chars(obj).is_a("Creature"))
+
+    def on_enter(g: Any, d: dict[str, Any]) -> bool:
+        if d.get("to", "battlefield") != "battlefield" or not (d.get("counters") or {}).get("+1/+1"):
+            return False
+        if d.get("controller", me) != me:
+            return False
+        return _entering_is_creature(g, d)
+
+    def plus_one(g: Any, d: dict[str, Any]) -> dict[str, Any]:
+        if "n" in d:
+            return {**d, "n": d["n"] + 1}
+        counters = dict(d["counters"])
+        counters["+1/+1"] += 1
+        return {**d, "counters": counters}
+
+    text = "Hardened Scales"
+    return [ReplacementEffect(name=text, source=source.id, controller=me, kind=kind,
+                              applies=test, apply=plus_one, rules=("614.1a", "122.6"),
+                              timestamp=source.timestamp)
+            for kind, test in ((EventKind.COUNTERS_PUT, on_put),
+                               (EventKind.ZONE_CHANGED, on_enter),
+                               (EventKind.TOKEN_CREATED, on_enter))]
+
+
+def _entering_is_creature(game: Any, d: dict[str, Any]) -> bool:
+    from rulekit.cards import card
+
+    if d.get("copiable") is not None:
+        return d["copiable"].is_a("Creature")
+    if "card" in d:
+        return card(d["card"]).printed.is_a("Creature")
+    return game.chars(game.state.objects[d["object"]]).is_a("Creature")
+
+
+behaviour("Hardened Scales")(lambda: [static_replacements(
+    "If one or more +1/+1 counters would be put on a creature you control, that many plus one "
+    "+1/+1 counters are put on it instead.", _scales)])
