@@ -42,3 +42,16 @@ def test_every_scenario_action_is_an_engine_action_with_its_arguments():
 def test_the_schema_lists_the_scenario_actions():
     step = schema()["$defs"]["step"]
     assert set(step["properties"]["do"]["enum"]) == set(ACTION_KEYS)
+
+
+def test_one_rule_for_the_scenario_of_a_ruling():
+    """The diagram of R05, `Stepper("R05")` and the lessons show the same scenario."""
+    from rulekit.display.diagrams import choose, shipped_scenarios
+    from rulekit.display.widgets import resolve_scenario
+    from rulekit.scenario import by_ruling
+
+    chosen = by_ruling()
+    assert len(chosen) == 19 and choose(shipped_scenarios()) == chosen
+    for rid, path in chosen.items():
+        assert resolve_scenario(rid).path == str(path) or resolve_scenario(rid).title == \
+            resolve_scenario(path).title

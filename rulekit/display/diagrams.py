@@ -1,10 +1,8 @@
 """`diagrams/`: one event and trigger flow diagram per ruling R01-R19, from the shipped scenarios.
 
 `python -m rulekit diagrams --out diagrams` (and `make diagrams`) call `build_all`. For each ruling
-it picks the shipped scenario tagged with it (`ruling = ["R04"]` at the top of the TOML file;
-files marked `status = "pending-engine"` are skipped; when several files carry the ruling, a file
-whose name starts with the ruling's id wins, then one listing it earlier, then one with fewer
-rulings, then the first by file name) and writes `R04.dot` and `R04.svg`.
+it picks the scenario of that ruling by the one rule every view uses
+(`rulekit.scenario.by_ruling`) and writes `R04.dot` and `R04.svg`.
 Same scenarios, same Graphviz version: same bytes, every run.
 """
 
@@ -24,7 +22,6 @@ from rulekit.display.dot import GraphvizMissing, scenario_diagram
 
 RULINGS: tuple[str, ...] = tuple(f"R{i:02d}" for i in range(1, 20))
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "scenarios"
-PENDING = "pending-engine"
 
 __all__ = ["RULINGS", "build_all", "choose", "require_dot", "shipped_scenarios"]
 
@@ -34,25 +31,12 @@ def shipped_scenarios() -> list[Path]:
     return sorted(SCENARIO_DIR.glob("*.toml"))
 
 
-def _header(path: Path) -> dict[str, object]:
-    with open(path, "rb") as fh:
-        data = tomllib.load(fh)
-    return {"title": data.get("title", path.stem), "ruling": list(data.get("ruling", [])),
-            "status": data.get("status")}
-
-
 def choose(paths: Iterable[Path]) -> dict[str, Path]:
-    """For each ruling, the scenario file that draws it (see the module docstring)."""
-    tagged: dict[str, list[tuple[bool, int, int, str, Path]]] = {}
-    for path in paths:
-        head = _header(path)
-        if head["status"] == PENDING:
-            continue
-        rulings = [str(r) for r in head["ruling"]]  # type: ignore[attr-defined]
-        for place, rid in enumerate(rulings):
-            named = not path.name.lower().startswith(rid.lower())
-            tagged.setdefault(rid, []).append((named, place, len(rulings), path.name, path))
-    return {rid: sorted(found)[0][-1] for rid, found in sorted(tagged.items())}
+    """For each ruling, the scenario file that draws it: `rulekit.scenario.by_ruling`, the one
+    rule every view uses."""
+    from rulekit.scenario import by_ruling
+
+    return by_ruling(list(paths))
 
 
 @cache

@@ -108,7 +108,7 @@ def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
     """A loaded scenario from: a `Scenario`; a path to a file; the name of a shipped file
     (`"r07_paying_tap"` or `"r07_paying_tap.toml"`); or a ruling id (`"R07"`: its first shipped
     scenario)."""
-    from rulekit.scenario import Scenario, for_ruling, load, shipped_dir
+    from rulekit.scenario import Scenario, by_ruling, load, shipped_dir
 
     if isinstance(ref, Scenario):
         return ref
@@ -117,10 +117,10 @@ def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
         return load(path)
     text = os.fspath(ref)
     if re.fullmatch(r"R\d\d", text):
-        found = for_ruling(text)
-        if not found:
+        found = by_ruling().get(text)
+        if found is None:
             raise LookupError(f"no shipped scenario covers ruling {text}")
-        return load(found[0])
+        return load(found)
     name = text if text.endswith(".toml") else f"{text}.toml"
     candidate = shipped_dir() / name
     if candidate.is_file():

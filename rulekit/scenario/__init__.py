@@ -62,7 +62,27 @@ def for_ruling(ruling: str) -> list[Path]:
     return [p for p in shipped() if ruling in load(p).rulings]
 
 
+def by_ruling(paths: list[Path] | None = None) -> dict[str, Path]:
+    """The one rule for "the scenario of ruling X", used by its diagram (`diagrams/RNN.svg`),
+    by `Stepper("RNN")` and by the lessons: of the files (shipped ones by default, pending ones
+    skipped) that list the ruling, the one named after it ("r05_..." for R05), else the one that
+    lists it earliest, fewest rulings first, then by file name."""
+    import tomllib
+
+    tagged: dict[str, list[tuple[bool, int, int, str, Path]]] = {}
+    for path in shipped() if paths is None else paths:
+        with open(path, "rb") as fh:
+            head = tomllib.load(fh)
+        if head.get("status") == PENDING:
+            continue
+        rulings = [str(r) for r in head.get("ruling", [])]
+        for place, rid in enumerate(rulings):
+            named = not path.name.lower().startswith(rid.lower())
+            tagged.setdefault(rid, []).append((named, place, len(rulings), path.name, path))
+    return {rid: sorted(found)[0][-1] for rid, found in sorted(tagged.items())}
+
+
 __all__ = [
     "ACTION_KEYS", "PENDING", "SCHEMA_PATH", "Check", "Scenario", "ScenarioError", "StepResult",
-    "dumps", "find", "for_ruling", "load", "loads", "schema", "shipped", "shipped_dir",
+    "by_ruling", "dumps", "find", "for_ruling", "load", "loads", "schema", "shipped", "shipped_dir",
 ]
