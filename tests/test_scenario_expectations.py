@@ -133,3 +133,51 @@ def test_bad_characteristic_expectations_are_scenario_errors(bad, message):
     with pytest.raises(ScenarioError, match=message) as info:
         loads(text, name="bad.toml")
     assert str(info.value).startswith("bad.toml:")
+
+
+DECIDED = '''
+title = "Who orders the replacement effects"
+[setup]
+active = "Bob"
+[setup.pool]
+Bob = ["C", "C"]
+[setup.hand]
+Bob = [{ card = "Hangarback Walker", name = "walker" }]
+[[setup.permanent]]
+card = "Hardened Scales"
+controller = "Bob"
+[[setup.permanent]]
+card = "Metallic Mimic"
+controller = "Bob"
+choices = { creature_type = "Construct" }
+[[step]]
+narration = "Bob casts the Walker for X = 1."
+do = "cast"
+card = "walker"
+x = 1
+[[step]]
+narration = "It enters: Bob, who will control it, orders the two effects (CR 616.1)."
+do = "resolve"
+decisions = { replacement_order = ["Metallic Mimic"] }
+[step.expect]
+decided.replacement_order = "Bob"
+counters.walker = { "+1/+1" = 3 }
+'''
+
+
+def test_who_made_a_decision_is_an_expectation():
+    results = loads(DECIDED).play()
+    assert all(c.ok for r in results for c in r.checks), [
+        (c.description, c.expected, c.actual) for r in results for c in r.checks if not c.ok]
+    wrong = DECIDED.replace('decided.replacement_order = "Bob"',
+                            'decided.replacement_order = "Alice"')
+    failed = [c for r in loads(wrong).play() for c in r.checks if not c.ok]
+    assert [(c.expected, c.actual) for c in failed] == [("Alice", "Bob")]
+
+
+def test_the_schema_knows_every_decision():
+    from rulekit.decisions import DECISIONS
+    from rulekit.scenario.model import schema
+
+    decided = schema()["$defs"]["expect"]["properties"]["decided"]
+    assert sorted(decided["propertyNames"]["enum"]) == sorted(DECISIONS)

@@ -55,7 +55,7 @@ PERMANENT_ORDER = ("card", "name", "controller", "owner", "tapped", "sick", "tok
 STEP_ORDER = ("narration", "do", "card", "object", "ability", "mana", "x", "targets", "sacrifice",
               "tap", "to", "attackers", "exert", "blocks", "objects", "player",
               "until_end_of_turn", "n", "decisions", "expect_error", "labels", "expect")
-EXPECT_ORDER = ("turn", "step", "active", "life", "pool", "spent", "tapped", "sick", "counters",
+EXPECT_ORDER = ("turn", "step", "active", "life", "pool", "spent", "decided", "tapped", "sick", "counters",
                 "damage", "pt", "zone", "controller", "attached", "could_produce", "types",
                 "subtypes", "supertypes", "colors", "keywords", "abilities", "mana_value", "count",
                 "tokens", "contents", "stack", "triggered", "events", "no_events", "rules", "log")
@@ -518,6 +518,9 @@ class _Validator:
                     self.card(at + ("contents", p, zone), n)
         for p in exp.get("controller", {}).values():
             self.player(at + ("controller",), p)
+        for key, who in exp.get("decided", {}).items():
+            for p in [who] if isinstance(who, str) else who:
+                self.player(at + ("decided", key), p)
         if "active" in exp:
             self.player(at + ("active",), exp["active"])
         for key in ("count", "tokens"):

@@ -497,6 +497,10 @@ class _Runner:
                               for e in events if e.kind is EventKind.MANA_SPENT
                               and e.data.get("player") == sub
                               for u, n in _pool_items(e.data["mana"])])
+        if key == "decided":  # who made this step's decisions of that kind (CR 616.1, 603.3b...)
+            first = events[0].id if events else self.game.log.next_id
+            who = [d.player for d in self.game.decisions if d.key == sub and d.event >= first]
+            return who[0] if isinstance(want, str) and len(set(who)) == 1 else who
         if key == "events":
             return sorted({e.kind.value for e in events})
         if key == "no_events":
