@@ -519,10 +519,10 @@ class Game:
         """Activate a mana ability with {T} in its cost (CR 106.12) making `mana`."""
         self.perform("tap_for_mana", object=_ref(obj), mana=mana, decisions=decisions)
 
-    def pass_priority(self) -> None:
+    def pass_priority(self, **decisions: Any) -> None:
         """The player with priority passes (CR 117.3d). All passing in a row resolves the top of
         the stack, or ends the step when the stack is empty (CR 117.4)."""
-        self.perform("pass_priority")
+        self.perform("pass_priority", decisions=decisions)
 
     def resolve(self, **decisions: Any) -> None:
         """Every player passes in turn until the top of the stack resolves."""
@@ -550,9 +550,9 @@ class Game:
         self.perform("declare_blockers", blocks={_ref(k): _ref(v) for k, v in (blocks or {}).items()},
                      decisions=decisions)
 
-    def destroy(self, objs: Iterable[GameObject | int]) -> None:
+    def destroy(self, objs: Iterable[GameObject | int], **decisions: Any) -> None:
         """Set-up: destroy these permanents at the same time (CR 701.8)."""
-        self.perform("destroy", objects=_refs(objs))
+        self.perform("destroy", objects=_refs(objs), decisions=decisions)
 
     def exile(self, objs: Iterable[GameObject | int]) -> None:
         """Set-up: exile these permanents at the same time."""

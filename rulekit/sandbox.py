@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulekit.decisions import DECISIONS
 from rulekit.display.rows import Table, board_table, events_table, pools_table, stack_table
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import EventKind
@@ -104,6 +105,10 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
           "Creatures to declare as attackers (Ctrl/Shift + click or arrows to choose several)"),
     Field("exert", "Exert", "multi", "Attackers to exert as they are declared (CR 701.43)"),
     Field("copy_target", "Copy which creature", "choice", "The creature the token will copy"),
+    Field("choices", "Choices", "text",
+          "Choices your clicks make instead of the defaults, as key=answer separated by ';' "
+          "(e.g. replacement_order=Contamination; target=#5; may=no; pay_with=G C). Keys: "
+          + ", ".join(DECISIONS), placeholder="e.g. replacement_order=Contamination"),
     Field("to_destroy", "Destroy together", "multi",
           "Permanents (for example artifacts) to destroy at the same time (Ctrl/Shift + click "
           "or arrows to choose several)"),
@@ -141,7 +146,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Spells", ("hand_card", "cast")),
     ("Combat", ("combat", "attackers", "exert", "attack")),
     ("Copies and destruction", ("copy_target", "copy", "to_destroy", "destroy")),
-    ("Time", ("pass", "resolve", "step", "turn", "undo", "reset")),
+    ("Time", ("choices", "pass", "resolve", "step", "turn", "undo", "reset")),
 )
 """The layout, in reading order: each group's heading and its fields and controls by name."""
 
@@ -275,18 +280,18 @@ class SandboxModel:
         g = self.game
         return {
             "tap": lambda v: g.tap_for_mana(_need(v, "permanent", "a permanent"),
-                                            mana_choice(v.get("mana"))),
+                                            mana_choice(v.get("mana")), **choices(v)),
             "activate": self._activate,
             "cast": self._cast,
-            "combat": lambda v: g.advance("declare_attackers"),
+            "combat": lambda v: g.advance("declare_attackers", **choices(v)),
             "attack": self._attack,
             "copy": self._copy,
             "destroy": lambda v: g.destroy(list(_need(v, "to_destroy",
-                                                      "one or more permanents"))),
-            "pass": lambda v: g.pass_priority(),
-            "resolve": lambda v: g.resolve(),
-            "step": lambda v: g.advance(),
-            "turn": lambda v: g.next_turn(),
+                                                      "one or more permanents")), **choices(v)),
+            "pass": lambda v: g.pass_priority(**choices(v)),
+            "resolve": lambda v: g.resolve(**choices(v)),
+            "step": lambda v: g.advance(**choices(v)),
+            "turn": lambda v: g.next_turn(**choices(v)),
         }
 
     def _activate(self, v: Mapping[str, Any]) -> None:
@@ -303,22 +308,22 @@ class SandboxModel:
             chosen[key] = [target] if key == "targets" else target
         has_x = cost is not None and cost.has_x
         g.activate(obj, index, mana=mana_choice(v.get("mana")),
-                   x=int(v.get("x") or 0) if has_x else None, **chosen)
+                   x=int(v.get("x") or 0) if has_x else None, **chosen, **choices(v))
 
     def _cast(self, v: Mapping[str, Any]) -> None:
         g = self.game
         obj = g.obj(_need(v, "hand_card", "a card in hand"))
         chars = g.chars(obj)
         if chars.is_a("Land"):
-            g.play_land(obj)
+            g.play_land(obj, **choices(v))
             return
         target = v.get("target", NO_TARGET)
         targets = [target] if target not in (NO_TARGET, None) else []
         g.cast(obj, x=int(v.get("x") or 0) if chars.mana_cost.x_count else None,
-               targets=targets)
+               targets=targets, **choices(v))
 
     def _attack(self, v: Mapping[str, Any]) -> None:
-        decisions = {}
+        decisions = choices(v)
         target = v.get("target", NO_TARGET)
         if target not in (NO_TARGET, None):
             decisions["target"] = [target]
@@ -344,7 +349,7 @@ class SandboxModel:
         target = _need(v, "copy_target", "a creature to copy")
         source, index = self._copier()
         self.game.activate(source, index, targets=[target])
-        self.game.resolve()
+        self.game.resolve(**choices(v))
 
     # ------------------------------------------------------------ what to show
     def tables(self) -> dict[str, Table]:
@@ -371,6 +376,24 @@ class SandboxModel:
                 "tables": {k: t.to_json() for k, t in self.tables().items()},
                 "last": self.last.to_json() if self.last else None,
                 "log": self.game.log.dumps()}
+
+
+def choices(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The "Choices" box as decisions: "replacement_order=Contamination; target=#5, #6" ->
+    {"replacement_order": ["Contamination"], "target": [5, 6]}. The keys are checked by the
+    engine like any call's (a misspelled one is refused, naming it)."""
+    text = str(values.get("choices") or "").strip()
+    out: dict[str, Any] = {}
+    for part in (p.strip() for p in text.split(";") if p.strip()):
+        key, sep, answer = part.partition("=")
+        if not sep:
+            raise UsageError("choices", f"{part!r} is not key=answer (for example "
+                                        "replacement_order=Contamination)")
+        answers = [a.strip() for a in answer.split(",") if a.strip()] if key.strip() != \
+            "pay_with" else [answer.strip()]
+        out[key.strip()] = [int(a.lstrip("#")) if a.lstrip("#").isdigit() else a
+                            for a in answers]
+    return out
 
 
 def _need(values: Mapping[str, Any], name: str, what: str) -> Any:

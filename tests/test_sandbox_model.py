@@ -99,3 +99,25 @@ def test_the_ability_list_follows_the_chosen_permanent():
         "{T}: Add {G}."]
     assert "Springleaf Drum" not in str(model.fields({"permanent": drum})["ability"].options[0])
     assert model.fields({"permanent": drum})["ability"].options[0][0].startswith("{T}, Tap")
+
+
+def test_the_choices_box_makes_the_players_choices():
+    """CR 616.1: Alice orders Contamination before Mana Reflection: {B}{B} (the default order
+    would give {B})."""
+    def tap(choices: str) -> str:
+        model = SandboxModel(Game())
+        forest = model.game.add("Forest").id
+        model.game.add("Contamination")
+        model.game.add("Mana Reflection")
+        outcome = model.click("tap", {"permanent": forest, "choices": choices})
+        assert outcome.ok, outcome.text
+        return model.tables()["players"].rows[0]["mana pool"]
+    assert tap("replacement_order=Contamination") == "{B}{B}"
+    assert tap("replacement_order=Mana Reflection") == "{B}"
+
+
+def test_a_misspelled_choice_is_refused_naming_it():
+    model, forest, _ = forest_and_bears()
+    outcome = model.click("tap", {"permanent": forest, "choices": "replacment_order=x"})
+    assert outcome.kind == "refused" and "did you mean 'replacement_order'" in outcome.text
+    assert model.click("tap", {"permanent": forest, "choices": "nonsense"}).kind == "refused"

@@ -433,7 +433,7 @@ class Sandbox:
     FIELD_WIDGETS = {"permanent": "permanent", "mana_type": "mana", "ability": "ability",
                      "target": "target", "x_value": "x", "hand_card": "hand_card",
                      "attackers": "attackers", "exert": "exert", "copy_target": "copy_target",
-                     "destroy_select": "to_destroy"}
+                     "destroy_select": "to_destroy", "choices": "choices"}
     BUTTONS = {"tap": "tap_button", "activate": "activate_button", "cast": "cast_button",
                "combat": "combat_button", "attack": "attack_button", "copy": "copy_button",
                "destroy": "destroy_button", "pass": "pass_button", "resolve": "resolve_button",
