@@ -77,13 +77,24 @@ class Cause(str, Enum):
     RULE = "rule"  # a game rule (casting steps, priority, combat)
 
 
+class Outcome(str, Enum):
+    """What a replacement effect did to the event it applied to (CR 614.1)."""
+
+    MODIFIED = "modified"  # the event happens, changed ("twice that much mana instead")
+    REPLACED = "replaced"  # another event happens instead ("it produces {B} instead")
+    PREVENTED = "prevented"  # the event doesn't happen (CR 615)
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True, slots=True)
 class Applied:
     """One replacement effect applied to a proposed event (CR 614, 616)."""
 
     effect: str  # plain-words name, e.g. "Mana Reflection"
     source: int | None  # object id of the effect's source
-    outcome: str  # "modified" | "replaced" | "prevented"
+    outcome: Outcome
     before: Mapping[str, Any]  # the event's data as it was proposed to this effect
     after: Mapping[str, Any] | None  # the data after it (None when prevented)
     rules: tuple[str, ...] = ()
@@ -92,7 +103,7 @@ class Applied:
         return {
             "effect": self.effect,
             "source": self.source,
-            "outcome": self.outcome,
+            "outcome": self.outcome.value,
             "before": _plain(self.before),
             "after": _plain(self.after) if self.after is not None else None,
             "rules": list(self.rules),

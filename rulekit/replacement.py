@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rulekit.events import EventKind
+from rulekit.events import EventKind, Outcome
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -29,7 +29,7 @@ class ReplacementEffect:
     kind: EventKind
     applies: Callable[[Game, Data], bool]
     apply: Callable[[Game, Data], Data | None]
-    outcome: str = "modified"  # "modified" | "replaced" | "prevented"
+    outcome: Outcome = Outcome.MODIFIED
     rules: tuple[str, ...] = ("614.1",)
     timestamp: int = 0
 

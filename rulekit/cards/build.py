@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.abilities import Activated, Keyword, ManaAbility, Static, TargetSpec, Triggered
 from rulekit.costs import Cost
 from rulekit.effects import ContinuousEffect
-from rulekit.events import Event, EventKind
+from rulekit.events import Event, EventKind, Outcome
 from rulekit.production import Production
 from rulekit.replacement import ReplacementEffect
 from rulekit.state import Step, Zone
@@ -86,7 +86,7 @@ def static_replacements(text: str,
 
 def as_enters(text: str, apply: Callable[[Game, GameObject | None, dict[str, Any]],
                                          dict[str, Any] | None],
-              *, name: str, rules: tuple[str, ...] = ("614.1c",), outcome: str = "modified",
+              *, name: str, rules: tuple[str, ...] = ("614.1c",), outcome: Outcome = Outcome.MODIFIED,
               kind_filter: Callable[[dict[str, Any]], bool] | None = None,
               choice: str = "") -> Static:
     """An "as this enters" / "enters with" / "enters tapped" effect of the object itself: a

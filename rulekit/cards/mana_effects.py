@@ -21,7 +21,7 @@ from rulekit.cards.lands import _choose
 from rulekit.cards.mana_sources import _multiply
 from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError, UsageError
-from rulekit.events import Event, EventKind
+from rulekit.events import Event, EventKind, Outcome
 from rulekit.mana import (
     Mana,
     ManaType,
@@ -129,7 +129,7 @@ def _contamination(game: Any, source: Any) -> list[ReplacementEffect]:
         applies=lambda g, d: bool(d.get("tapped_for_mana")) and bool(d.get("source_is_land"))
         and bool(d["mana"]),
         apply=lambda g, d: {**d, "mana": _one_black(d["mana"])},
-        outcome="replaced", rules=("106.12b", "614.1a"), timestamp=source.timestamp)]
+        outcome=Outcome.REPLACED, rules=("106.12b", "614.1a"), timestamp=source.timestamp)]
 
 
 def _one_black(mana: Mana) -> Mana:
