@@ -74,7 +74,7 @@ def declare_attackers(game: Game, attackers: list[int], exert: list[int],
             game.emit(EventKind.EXERTED, {"object": obj.id, "player": active},
                       cause=Cause.ACTION, parent=attacked.id, rules=("508.1g", "701.43"),
                       subject=obj.id)
-    game.note(EventKind.NOTE, f"{active} declared {len(objs)} attacker(s)", cause=Cause.RULE,
+    game.note(EventKind.DECLARED, f"{active} declared {len(objs)} attacker(s)", cause=Cause.RULE,
               parent=parent, rules=("508.1",), attackers=len(objs), declared="attackers")
     game.settle(parent)
 
@@ -106,7 +106,7 @@ def declare_blockers(game: Game, blocks: dict[int, int], parent: int) -> None:
         game.emit(EventKind.BLOCKS, {"object": blocker_id, "attacker": attacker_id},
                   cause=Cause.ACTION, parent=parent, rules=("509.1",), subject=blocker_id)
     defender = game.state.opponents(game.state.active)[0]
-    game.note(EventKind.NOTE, f"{defender} declared {len(blocks)} blocker(s)", cause=Cause.RULE,
+    game.note(EventKind.DECLARED, f"{defender} declared {len(blocks)} blocker(s)", cause=Cause.RULE,
               parent=parent, rules=("509.1",), blockers=len(blocks), declared="blockers")
     game.settle(parent)
 

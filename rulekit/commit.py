@@ -450,9 +450,9 @@ def _action(game: Game, data: Data) -> str:
     return _text(data)
 
 
-@commits(EventKind.NOTE)
-def _note(game: Game, data: Data) -> str:
-    """A rule's note; declaring attackers or blockers also ends the wait for them."""
+@commits(EventKind.DECLARED)
+def _declared(game: Game, data: Data) -> str:
+    """Attackers or blockers were declared: the step stops waiting for them."""
     if data.get("declared") == "attackers":
         game.state.awaiting_attackers = False
     elif data.get("declared") == "blockers":
@@ -514,6 +514,7 @@ def _spell_copied(game: Game, data: Data) -> str:
 
 for _kind in (
     EventKind.TARGETED,
+    EventKind.NOTE,
     EventKind.MANA_ABILITY,
     EventKind.TRIGGERED,
     EventKind.COST_PAID,

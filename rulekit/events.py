@@ -59,6 +59,7 @@ class EventKind(str, Enum):
     EXTRA_COMBAT = "extra_combat"  # an additional combat phase was added (CR 500.8)
     SPELL_COPIED = "spell_copied"  # a copy of a spell was put on the stack (CR 707.10)
     NOTE = "note"  # a rule explains what did (not) happen, e.g. undefined mana (CR 106.5)
+    DECLARED = "declared"  # attackers or blockers were declared (CR 508.1, 509.1)
     SBA = "sba"  # a state-based action was performed (the moves it makes are its children)
     LOST = "lost"
 

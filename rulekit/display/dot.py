@@ -168,7 +168,7 @@ def role_of(event: Event) -> str:
         return "stack"
     if kind in _RESOLVING:
         return "resolve"
-    if kind is EventKind.NOTE:
+    if kind in (EventKind.NOTE, EventKind.DECLARED):
         return "note"
     if event.cause is Cause.SBA or kind in (EventKind.SBA, EventKind.LOST):
         return "sba"
@@ -499,7 +499,7 @@ def _turn_draw(e: Event) -> bool:
 
 def _no_attackers(e: Event) -> bool:
     """The declare attackers step passing with no attackers: part of time passing."""
-    return e.kind is EventKind.NOTE and e.data.get("attackers") == 0
+    return e.kind is EventKind.DECLARED and e.data.get("attackers") == 0
 
 
 def _fold_actions(model: _Model, groups: list[_Group], roots: dict[int, Event]) -> list[_Group]:
@@ -861,7 +861,7 @@ class _Drawer:
             model.rep[e.id] = name
             if e.kind is EventKind.TURN_BEGAN:
                 parts.append(f"turn {e.data.get('turn', e.turn)} ({e.data.get('player', '')})")
-            elif e.kind is EventKind.NOTE:
+            elif e.kind is EventKind.DECLARED:
                 parts[-1:] = [f"{parts[-1]} (no attackers)" if parts else "no attackers"]
             else:
                 parts.append(_step_label(str(e.data.get("step", e.step))))
