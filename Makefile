@@ -65,6 +65,7 @@ bench: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 # Jupyter refuses root without --allow-root (these machines run as root).
 lab: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks --no-browser \
+	  --KernelManager.transport=ipc \
 	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 # Pin every package of a fresh venv with .[test] installed (rulekit itself excluded).

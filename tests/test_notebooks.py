@@ -200,10 +200,12 @@ def venv_kernel(tmp_path_factory: pytest.TempPathFactory) -> str:
 async def _execute(path: Path, limit: asyncio.Semaphore) -> Executed:
     from nbclient import NotebookClient
 
+    from rulekit.kernels import kernel_config
+
     nb = read(path)
     async with limit:
         start = time.perf_counter()
-        client = NotebookClient(nb, kernel_name="python3", timeout=180,
+        client = NotebookClient(nb, kernel_name="python3", timeout=180, **kernel_config(),
                                 store_widget_state=True,
                                 resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
         try:
