@@ -1,5 +1,6 @@
 # rulekit: every target bootstraps what it needs, and a second run does no install work.
 #   make lessons    build the lesson site (python -m rulekit.export --out site)
+#   make new-lesson TITLE="..." RULINGS=R05,R06   start the next lesson from the template
 #   make lab        JupyterLab on the notebooks (saves widget state; outputs never committed)
 #   make test       ruff check + pytest (extra args: make test PYTEST_ARGS='-k ruling -x')
 #   make diagrams   regenerate diagrams/ (committed)
@@ -19,7 +20,7 @@ LINT_PATHS = $(wildcard rulekit tests benchmarks)
 SYSDEPS := bash tools/ensure-system-deps
 
 .DEFAULT_GOAL := test
-.PHONY: lessons lab test diagrams bench lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
+.PHONY: lessons lab new-lesson test diagrams bench lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
 
 # --- bootstrap -------------------------------------------------------------------------------
 
@@ -67,6 +68,10 @@ bench: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 # JupyterLab on 127.0.0.1 that saves widget state in the notebooks (see rulekit/lab.py).
 lab: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/python -m rulekit.lab $(LAB_ARGS)
+
+new-lesson: $(STAMP_DEPS)
+	@test -n "$(TITLE)" || { echo 'usage: make new-lesson TITLE="Lesson title" RULINGS=R05,R06'; exit 2; }
+	$(BIN)/python -m rulekit new-lesson "$(TITLE)" --rulings "$(RULINGS)"
 
 # Pin every package of a fresh venv with .[test] installed (rulekit itself excluded).
 lock:

@@ -84,7 +84,9 @@ def notebook_params() -> list:
 
 
 def test_the_lessons_exist():
-    assert [p.stem for p in NOTEBOOKS] == ["00_start_here", *LESSON_RULINGS]
+    """The shipped lessons, first; a teacher's new ones (`rulekit new-lesson`) follow."""
+    assert [p.stem for p in NOTEBOOKS][:len(LESSON_RULINGS) + 1] == ["00_start_here",
+                                                                   *LESSON_RULINGS]
 
 
 # ------------------------------------------------------------------ as committed
@@ -119,7 +121,9 @@ def test_committed_without_outputs_with_the_python3_kernel(path):
 @pytest.mark.parametrize("path", NOTEBOOKS[1:], ids=lambda p: p.stem)
 def test_lesson_structure(path):
     nb = read(path)
-    wanted = LESSON_RULINGS[path.stem]
+    box = re.search(r"lesson\.rulings_box\(([^)]*)\)", code(nb))
+    wanted = LESSON_RULINGS.get(path.stem) or set(ID.findall(box.group(1) if box else ""))
+    wanted = {f"R{n}" if not n.startswith("R") else n for n in wanted}
     section_ids = {m.group(0) for h in headings(nb) if h.startswith("## ") for m in ID.finditer(h)}
     assert section_ids == wanted  # a "## ... (Rxx)" section per ruling, and no others
     assert headings(nb)[0].startswith("# Lesson")
@@ -157,8 +161,9 @@ def test_rulings_table_links_each_ruling_to_its_lesson():
     for rid in all_rulings():
         assert f">{rid}</th>" in html
     assert "href='01_tapping_and_summoning_sickness.ipynb#" in html
-    assert [stem for stem, _, _ in lessons(ROOT)] == list(LESSON_RULINGS)
-    assert all(set(ids) == LESSON_RULINGS[stem] for stem, _, ids in lessons(ROOT))
+    assert [stem for stem, _, _ in lessons(ROOT)][:len(LESSON_RULINGS)] == list(LESSON_RULINGS)
+    assert all(set(ids) == LESSON_RULINGS[stem] for stem, _, ids in lessons(ROOT)
+               if stem in LESSON_RULINGS)
 
 
 def test_rulings_table_links_match_the_exported_heading_ids():

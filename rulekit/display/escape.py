@@ -7,7 +7,8 @@ the output's syntax nor inject markup:
 - `dot_text` — inside a double-quoted DOT string (tooltips, plain labels, graph names);
 - `dot_html` — inside a Graphviz HTML-like label (``label=<...>``);
 - `html_text` — HTML element content or attribute values (lesson pages, widgets);
-- `markdown_text` — Markdown (notebook cells, tables): renders as the literal text.
+- `markdown_text` — Markdown (notebook cells, tables): renders as the literal text;
+  `markdown_plain` reads such a line (a heading) back as plain text.
 
 Graphviz gives backslashes a meaning in every kind of string (``\\N`` becomes the node's name, even
 written as ``&#92;N``), and not the same meaning in every version, so the two DOT helpers replace
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_text"]
+__all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_plain", "markdown_text"]
 
 BACKSLASH_STANDIN = "\u2216"  # SET MINUS: looks like "\" and has no meaning to Graphviz
 
@@ -80,3 +81,23 @@ def markdown_text(text: object, *, inline: bool = True) -> str:
     s = _MARKDOWN.sub(r"\\\1", clean(text).replace("&", "&amp;"))
     s = s.replace("<", "&lt;").replace(">", "&gt;")
     return s.replace("\n", " " if inline else "<br>\n")
+
+
+_TAGS = re.compile(r"<[^>]+>")
+_EMPHASIS = re.compile(r"(?<!\\)[*_`]")
+_ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~])")
+
+
+def markdown_plain(text: str) -> str:
+    """A line of Markdown (a heading's text) as it reads: tags and emphasis marks dropped,
+    backslash escapes and HTML entities undone, whitespace collapsed.
+
+    >>> markdown_plain(markdown_text("Ward & *targets*: what-if"))
+    'Ward & *targets*: what-if'
+    >>> markdown_plain("Tapping <b>a</b> **Forest**")
+    'Tapping a Forest'
+    """
+    import html
+
+    text = _ESCAPED.sub(r"\1", _EMPHASIS.sub("", _TAGS.sub("", text)))
+    return " ".join(html.unescape(text).split())

@@ -70,9 +70,10 @@ def lesson_title(nb: object, fallback: str) -> str:
             continue
         for line in str(cell.get("source", "")).splitlines():
             m = re.match(r"\s*#\s+(.+?)\s*#*\s*$", line)
-            if m:  # as the heading reads: no markup, no markdown emphasis
-                text = html.unescape(_TAG.sub("", m.group(1)))
-                return " ".join(re.sub(r"[*_`]", "", text).split())
+            if m:  # as the heading reads: no markup, no markdown emphasis or escapes
+                from rulekit.display.escape import markdown_plain
+
+                return markdown_plain(m.group(1))
     return fallback
 
 
