@@ -134,7 +134,7 @@ def page_figures(site: Path, loads: int = 5) -> dict[str, object]:
     site."""
     from rulekit.export.browser import chromium, open_page
 
-    pages = sorted(p for p in site.glob("*.html") if p.name != "index.html")
+    pages = sorted(p for p in site.glob("*.html") if p.name not in ("index.html", "cards.html"))
     sizes = {p.name: p.stat().st_size for p in pages}
     load_s: dict[str, list[float]] = {}
     outside: list[str] = []

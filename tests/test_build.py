@@ -82,7 +82,10 @@ def test_builds_every_page_and_the_index(built) -> None:
     site = root / "site"
     assert report.ok, [f.error for f in report.failures]
     assert sorted(p.name for p in site.glob("*.html")) == ["00_start.html", "01_tap.html",
-                                                           "index.html"]
+                                                           "cards.html", "index.html"]
+    assert '<a href="cards.html">' in (site / "index.html").read_text("utf-8")
+    cards = (site / "cards.html").read_text("utf-8")
+    assert '<th scope="row">Slagstone Refinery</th>' in cards
     assert [e["title"] for e in report.lessons] == ["Start here", "Tapping a Forest"]
     assert any(re.fullmatch(r"\[[12]/2\] 01_tap\.\.\. \d+\.\d s \(\d+ KB\)", ln) for ln in lines)
     assert "2 built, 0 unchanged, 0 failed" in lines[-1]
