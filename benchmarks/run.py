@@ -42,8 +42,8 @@ TABLE = [
      "imports alone cost more than its old goal of 1.5)"),
     ("p3_over_floor", "<= 1.2", lambda v, r: v <= 1.2,
      "build all lessons / the same notebooks holding only their import lines, same build"),
-    ("p3_one_lesson_s", "<= 1.5 x", lambda v, r: v <= 1.5 * r["p3_one_empty_s"],
-     "rebuild the site after editing one lesson, s (goal: 1.5 x p3_one_empty_s)"),
+    ("p3_one_lesson_s", "<= 1.5 x p3_one_empty_s", lambda v, r: v <= 1.5 * r["p3_one_empty_s"],
+     "rebuild the site after editing one lesson, s"),
     ("p3_one_empty_s", "-", None,
      "rebuild the site of as many empty notebooks after editing one of them, s"),
     ("p4_click_ratio", "<= 2", lambda v, r: v <= 2,
@@ -178,13 +178,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"rulekit benchmarks, {raw['date']}")
     print(f"machine: {raw['machine']}")
     width = max(len(k) for k, *_ in TABLE)
-    print(f"{'figure':<{width}}  {'value':>9}  {'goal':>8}  met  what")
+    gw = max(len(g) for _k, g, *_ in TABLE)
+    print(f"{'figure':<{width}}  {'value':>9}  {'goal':>{gw}}  met  what")
     for key, goal, _ok, what in TABLE:
         value = results[key]
         shown = PENDING if value is None and key.startswith("p1") and "note" in raw["p1"] \
             else fmt(value)  # type: ignore[operator]
         mark = {True: "yes", False: "NO", None: "-"}[met.get(key)]
-        print(f"{key:<{width}}  {shown:>9}  {goal:>8}  {mark:>3}  {what}")
+        print(f"{key:<{width}}  {shown:>9}  {goal:>{gw}}  {mark:>3}  {what}")
     p3_floors = raw["p3"].get("floors") if isinstance(raw.get("p3"), dict) else None
     if p3_floors and results["p3_build_ratio"] is not None:
         print("\np3 and its floors (the same build of as many notebooks, / the empty ones):")
