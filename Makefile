@@ -1,6 +1,7 @@
 # rulekit: every target bootstraps what it needs, and a second run does no install work.
 #   make lessons    build the lesson site (python -m rulekit.export --out site)
-#   make lab        JupyterLab on the notebooks
+#   make new-lesson TITLE="..." RULINGS=R05,R06   start the next lesson from the template
+#   make lab        JupyterLab on the notebooks (saves widget state; outputs never committed)
 #   make test       ruff check + mypy + pytest (extra args: make test PYTEST_ARGS='-k ruling -x')
 #   make diagrams   regenerate diagrams/ (committed)
 #   make bench      run benchmarks/run.py
@@ -22,7 +23,7 @@ LINT_PATHS = $(wildcard rulekit tests benchmarks)
 SYSDEPS := bash tools/ensure-system-deps
 
 .DEFAULT_GOAL := test
-.PHONY: lessons lab test diagrams bench lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
+.PHONY: lessons lab new-lesson test diagrams bench lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
 
 # --- bootstrap -------------------------------------------------------------------------------
 
@@ -32,9 +33,11 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
 # Re-install when the dependencies or the pins change, or once the rulekit package first appears
-# (an editable install made before rulekit/__init__.py existed maps no package).
+# (an editable install made before rulekit/__init__.py existed maps no package); then define the
+# nbstripout git filter (.gitattributes) so notebook outputs never reach a commit.
 $(STAMP_DEPS): pyproject.toml constraints.txt $(wildcard rulekit/__init__.py) | $(BIN)/python
 	$(BIN)/pip install --disable-pip-version-check -c constraints.txt -e '.[test]'
+	$(BIN)/python -m rulekit.gitfilter
 	@touch $@
 
 venv: $(BIN)/python
@@ -67,10 +70,13 @@ diagrams: $(STAMP_DEPS) sysdeps-dot
 bench: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 	$(BIN)/python benchmarks/run.py
 
-# Jupyter refuses root without --allow-root (these machines run as root).
+# JupyterLab on 127.0.0.1 that saves widget state in the notebooks (see rulekit/lab.py).
 lab: $(STAMP_DEPS) sysdeps-dot
-	$(BIN)/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks --no-browser \
-	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	$(BIN)/python -m rulekit.lab $(LAB_ARGS)
+
+new-lesson: $(STAMP_DEPS)
+	@test -n "$(TITLE)" || { echo 'usage: make new-lesson TITLE="Lesson title" RULINGS=R05,R06'; exit 2; }
+	$(BIN)/python -m rulekit new-lesson "$(TITLE)" --rulings "$(RULINGS)"
 
 # Pin every package of a fresh venv with .[test] installed (rulekit itself excluded).
 lock:

@@ -1,5 +1,6 @@
-"""Lesson benchmarks: p3 (building the lessons against building empty notebooks, with the floors
-in between: notebooks that only import what lessons need), p4 (a sandbox
+"""Lesson benchmarks: p3 (building the lessons against building empty notebooks, and against
+their floor: the same notebooks holding only their import lines; rebuilding the site after one
+lesson is edited, against one empty notebook rebuilt the same way), p4 (a sandbox
 click against one `dot` render), p5 (exported page size, time to a usable stepper in Chromium,
 requests outside the site)."""
 
@@ -34,45 +35,63 @@ def one_cell_notebooks(folder: Path, count: int, source: str = "") -> Path:
     return folder
 
 
-def lesson_imports(notebooks: Path = NOTEBOOKS) -> str:
-    """The import lines the lessons start with (from their first code cells, in order)."""
-    lines: list[str] = []
-    for path in lesson_paths(notebooks):
-        nb = nbformat.read(path, as_version=4)
-        code = next((c.source for c in nb.cells if c.cell_type == "code"), "")
-        lines += [line for line in code.splitlines() if line.startswith(("import ", "from "))]
+def import_lines(path: Path) -> str:
+    """The import lines of a notebook's code cells, in order, each once."""
+    nb = nbformat.read(path, as_version=4)
+    lines = [line for c in nb.cells if c.cell_type == "code" for line in c.source.splitlines()
+             if line.startswith(("import ", "from "))]
     return "\n".join(dict.fromkeys(lines))
 
 
-def floors(notebooks: Path = NOTEBOOKS) -> dict[str, tuple[str, str]]:
-    """The lesson builds' floors above the empty notebooks: name -> (what, the one cell)."""
+def lesson_imports(notebooks: Path = NOTEBOOKS) -> str:
+    """The import lines of all the lessons (each once, in order)."""
+    lines = [line for path in lesson_paths(notebooks) for line in import_lines(path).splitlines()]
+    return "\n".join(dict.fromkeys(lines))
+
+
+def import_only_notebooks(folder: Path, notebooks: Path = NOTEBOOKS) -> Path:
+    """The lessons' floor: each lesson notebook (same file name, same kernel) holding only its
+    own import lines, in one code cell."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in lesson_paths(notebooks):
+        nb = nbformat.read(path, as_version=4)
+        nb.cells = [nbformat.v4.new_code_cell(import_lines(path))]
+        nb.cells[0].id = "imports"
+        nbformat.write(nb, folder / path.name)
+    return folder
+
+
+def floors(notebooks: Path = NOTEBOOKS) -> dict[str, tuple[str, str | None]]:
+    """The lesson builds' floors above the empty notebooks: name -> (what, the one cell; None:
+    each lesson's own import lines)."""
     return {
         "third_party": ("only imports pandas and ipywidgets (the brief's tables and widgets)",
                         "import pandas\nimport ipywidgets"),
-        "lesson_imports": ("only runs the lessons' import lines (rulekit.display, widgets, "
-                           "pandas)", lesson_imports(notebooks)),
+        "lesson_imports": ("holds only its lesson's import lines (the lessons' floor)", None),
     }
 
 
 def build_ratio(runs: int = 5, work: Path | None = None,
                 with_floors: bool = True) -> dict[str, object]:
     """p3: build every lesson / build as many empty notebooks, the same way (same build code,
-    no cache, default worker count), alternating, `runs` times each. With `with_floors`, the
-    same number of one-cell notebooks that only import what lessons need are built in the same
-    rotation: how far the ratio is above 1 before any lesson does its work. Returns the ratio of
-    the medians, the raw seconds, the floors and the folder of the last lesson build (for p5)."""
+    no cache, default worker count), alternating, `runs` times each. With `with_floors`, in the
+    same rotation: notebooks that only import pandas and ipywidgets, and the lessons holding only
+    their import lines (`over_floor` = lessons / those). Returns the ratios of the medians, the
+    raw seconds, the floors and the folder of the last lesson build (for p5)."""
     work = work or Path(tempfile.mkdtemp(prefix="rulekit-bench-"))
     count = len(lesson_paths(NOTEBOOKS))
     if count == 0:
-        return {"ratio": None, "note": "no lessons in notebooks/"}
+        return {"ratio": None, "over_floor": None, "note": "no lessons in notebooks/"}
     site = work / "site-lessons"
     sides: list[tuple[str, Path, Path]] = [
         ("lessons", NOTEBOOKS, site),
         ("empty", one_cell_notebooks(work / "empty-notebooks", count), work / "site-empty")]
     found = floors() if with_floors else {}
     for name, (_what, cell) in found.items():
-        sides.append((name, one_cell_notebooks(work / f"{name}-notebooks", count, cell),
-                      work / f"site-{name}"))
+        folder = work / f"{name}-notebooks"
+        made = one_cell_notebooks(folder, count, cell) if cell is not None \
+            else import_only_notebooks(folder)
+        sides.append((name, made, work / f"site-{name}"))
     times: dict[str, list[float]] = {label: [] for label, _, _ in sides}
     report = None
     for i in range(runs):
@@ -87,13 +106,64 @@ def build_ratio(runs: int = 5, work: Path | None = None,
                 report = built
             print(f"  p3 run {i + 1}/{runs}: {label} {times[label][-1]:.1f} s", flush=True)
     empty = statistics.median(times["empty"])
+    lessons_s = statistics.median(times["lessons"])
     floor_figures = {name: {"what": what, "cell": cell, "seconds": times[name],
                             "ratio": statistics.median(times[name]) / empty}
                      for name, (what, cell) in found.items()}
-    return {"ratio": statistics.median(times["lessons"]) / empty,
+    over = lessons_s / statistics.median(times["lesson_imports"]) \
+        if "lesson_imports" in times else None
+    return {"ratio": lessons_s / empty, "over_floor": over,
             "lessons_s": times["lessons"], "empty_s": times["empty"], "notebooks": count,
             "floors": floor_figures, "site": site,
             "offline": report.offline if report is not None else True}
+
+
+def _edit(path: Path, n: int) -> None:
+    """A teacher's edit: one more markdown cell at the end."""
+    nb = nbformat.read(path, as_version=4)
+    cell = nbformat.v4.new_markdown_cell(f"Edited ({n}).")
+    cell.id = f"edit-{n}"
+    nb.cells.append(cell)
+    nbformat.write(nb, path)
+
+
+def one_lesson_rebuild(runs: int = 5, work: Path | None = None) -> dict[str, object]:
+    """p3_one_lesson_s: rebuild the site (`build`, with its cache, as `make lessons` does) after
+    one lesson is edited; and the same for one empty notebook among as many empty ones. Copies
+    of the notebooks are edited, in turn, alternating the two sides. Returns the medians."""
+    import shutil
+
+    work = work or Path(tempfile.mkdtemp(prefix="rulekit-bench-"))
+    count = len(lesson_paths(NOTEBOOKS))
+    if count == 0:
+        return {"lesson_s": None, "empty_s": None, "note": "no lessons in notebooks/"}
+    lessons_dir = work / "edited-lessons"
+    shutil.copytree(NOTEBOOKS, lessons_dir, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    sides = [("lesson", lessons_dir, work / "site-edited-lessons"),
+             ("empty", one_cell_notebooks(work / "edited-empty", count),
+              work / "site-edited-empty")]
+    for label, folder, out in sides:  # the site as it stands before the edit
+        if not build(folder, out, echo=_quiet).ok:
+            raise RuntimeError(f"p3_one_lesson_s: the first {label} build failed")
+    times: dict[str, list[float]] = {label: [] for label, _, _ in sides}
+    edited: list[str] = []
+    for i in range(runs):
+        for label, folder, out in sides:
+            path = lesson_paths(folder)[(i + 1) % count]  # not always the same one
+            _edit(path, i)
+            start = time.perf_counter()
+            built = build(folder, out, echo=_quiet)
+            times[label].append(time.perf_counter() - start)
+            if not built.ok or [Path(r.notebook).name for r in built.built] != [path.name]:
+                raise RuntimeError(f"p3_one_lesson_s: the {label} rebuild did not rebuild "
+                                   f"just {path.name}")
+            if label == "lesson":
+                edited.append(path.stem)
+            print(f"  p3 one-lesson run {i + 1}/{runs}: {label} {times[label][-1]:.1f} s",
+                  flush=True)
+    return {"lesson_s": statistics.median(times["lesson"]),
+            "empty_s": statistics.median(times["empty"]), "lesson_runs_s": times["lesson"],
+            "empty_runs_s": times["empty"], "edited": edited}
 
 
 def click_ratio(runs: int = 7) -> dict[str, object]:
@@ -135,7 +205,7 @@ def page_figures(site: Path, loads: int = 5) -> dict[str, object]:
     site."""
     from rulekit.export.browser import chromium, open_page
 
-    pages = sorted(p for p in site.glob("*.html") if p.name != "index.html")
+    pages = sorted(p for p in site.glob("*.html") if p.name not in ("index.html", "cards.html"))
     sizes = {p.name: p.stat().st_size for p in pages}
     load_s: dict[str, list[float]] = {}
     outside: list[str] = []

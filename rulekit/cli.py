@@ -51,6 +51,15 @@ def _parser() -> argparse.ArgumentParser:
     cov = sub.add_parser("coverage", help="tests, lessons and diagrams of each ruling")
     cov.add_argument("--json", action="store_true")
     cov.add_argument("--root", default=None, help="checkout to scan (default: this one)")
+    cards = sub.add_parser("cards", help="the card catalog: cost, types, Oracle text, and "
+                           "the lessons and scenarios that use each card")
+    cards.add_argument("name", nargs="?", help="one card (any case)")
+    cards.add_argument("--json", action="store_true")
+    new = sub.add_parser("new-lesson", help="start the next numbered lesson notebook from "
+                         "notebooks/templates/lesson.ipynb")
+    new.add_argument("title")
+    new.add_argument("--rulings", default="", help="the rulings it teaches: R05,R06")
+    new.add_argument("--notebooks", default="notebooks", help="lesson folder (notebooks)")
     return p
 
 
@@ -68,7 +77,7 @@ def main(argv: Sequence[str] | None = None, *, standalone: bool = False) -> int:
         _skip_slow_optional_imports()
     try:
         return {"run": _run, "check": _check, "diagram": _diagram, "diagrams": _diagrams,
-                "coverage": _coverage}[args.command](args)
+                "coverage": _coverage, "new-lesson": _new_lesson, "cards": _cards}[args.command](args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return BAD
@@ -278,4 +287,44 @@ def _coverage(args: argparse.Namespace) -> int:
     print(f"{len(rows)} rulings; {len(missing)} gap(s)"
           + (": " + ", ".join(f"{i} {k}" for i, k in missing[:12])
              + (" ..." if len(missing) > 12 else "") if missing else ""))
+    return OK
+
+
+# ------------------------------------------------------------------ new-lesson
+def _new_lesson(args: argparse.Namespace) -> int:
+    from rulekit.errors import UsageError
+    from rulekit.newlesson import create
+
+    try:
+        made = create(args.title, args.rulings.replace(" ", ",").split(","),
+                      notebooks=Path(args.notebooks))
+    except UsageError as err:
+        print(f"rulekit new-lesson: {err}", file=sys.stderr)
+        return BAD
+    except FileExistsError as err:
+        print(f"rulekit new-lesson: {err.filename} exists already", file=sys.stderr)
+        return BAD
+    print(f"wrote {made.path}: lesson {made.number} on {', '.join(made.rulings)}, "
+          f"walkthroughs {', '.join(made.scenarios)}")
+    print("next: edit it in JupyterLab (make lab), then make lessons and make test")
+    return OK
+
+
+# ------------------------------------------------------------------ cards
+def _cards(args: argparse.Namespace) -> int:
+    from rulekit.cardlist import entries, find, text, to_json
+
+    items = entries()
+    if args.name is not None:
+        try:
+            items = [find(args.name, items)]
+        except LookupError as err:
+            print(f"rulekit cards: {err.args[0]}", file=sys.stderr)
+            return BAD
+    if args.json:
+        print(to_json(items))
+    else:
+        print("\n\n".join(text(e) for e in items))
+        if args.name is None:
+            print(f"\n{len(items)} cards")
     return OK

@@ -82,10 +82,23 @@ def test_builds_every_page_and_the_index(built) -> None:
     site = root / "site"
     assert report.ok, [f.error for f in report.failures]
     assert sorted(p.name for p in site.glob("*.html")) == ["00_start.html", "01_tap.html",
-                                                           "index.html"]
+                                                           "cards.html", "index.html"]
+    assert '<a href="cards.html">' in (site / "index.html").read_text("utf-8")
+    cards = (site / "cards.html").read_text("utf-8")
+    assert '<th scope="row">Slagstone Refinery</th>' in cards
     assert [e["title"] for e in report.lessons] == ["Start here", "Tapping a Forest"]
     assert any(re.fullmatch(r"\[[12]/2\] 01_tap\.\.\. \d+\.\d s \(\d+ KB\)", ln) for ln in lines)
     assert "2 built, 0 unchanged, 0 failed" in lines[-1]
+
+
+def test_kernels_talk_over_ipc_without_the_unencrypted_tcp_warning(built) -> None:
+    """ipykernel warns "running over TCP without encryption" unless the kernel manager picks
+    another transport; the build's kernels use IPC sockets (rulekit.kernels)."""
+    root, _, lines = built
+    logs = sorted((root / "site" / ".cache" / "logs").glob("*.kernel.log"))
+    assert [p.name for p in logs] == ["00_start.kernel.log", "01_tap.kernel.log"]
+    text = "\n".join([*lines, *(p.read_text("utf-8", "replace") for p in logs)])
+    assert "without encryption" not in text
 
 
 def test_page_stores_widget_state_and_loads_the_local_widget_manager(built) -> None:

@@ -1,10 +1,13 @@
-"""A lesson in real JupyterLab in Debian's Chromium: start `jupyter lab` on 127.0.0.1 with a
-random token, open a lesson that has a sandbox, Run > Run All Cells, tap a permanent for mana
-with the sandbox's button and see the board table change; then shut the server down.
+"""A lesson in real JupyterLab in Debian's Chromium, started the way `make lab` starts it
+(`rulekit.lab.command`) on 127.0.0.1 with a random token: open a lesson that has a sandbox,
+Run > Run All Cells, tap a permanent for mana with the sandbox's button and see the board table
+change; save, close the lesson, shut its kernel down, reopen it: the walkthroughs show from the
+saved widget state; and `git status` of the notebooks is still clean. Then shut the server down.
 
-JupyterLab serves a copy of notebooks/ in a temporary folder (it autosaves outputs and writes
-checkpoints, which must not dirty the checkout), with its own config, runtime and workspace
-folders. Every request the browser makes outside the server is blocked.
+JupyterLab serves a temporary git clone of this checkout (committed files only) with the
+bootstrap's nbstripout filter installed, so the test never dirties the real checkout; it has its
+own config, runtime and workspace folders. Every request the browser makes outside the server is
+blocked.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -28,15 +31,14 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = Path(os.environ.get("RULEKIT_TEST_NOTEBOOKS", ROOT / "notebooks"))
 ARTIFACTS = ROOT / "test-artifacts" / "jupyterlab"
 START_TIMEOUT_S = 120
 RUN_TIMEOUT_MS = 240_000
 
 
-def _sandbox_lesson() -> Path | None:
+def _sandbox_lesson(notebooks: Path) -> Path | None:
     """The first lesson whose code makes a Sandbox."""
-    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+    for path in sorted(notebooks.glob("*.ipynb")):
         nb = json.loads(path.read_text("utf-8"))
         code = "".join("".join(c.get("source", "")) for c in nb.get("cells", [])
                        if c.get("cell_type") == "code")
@@ -61,24 +63,33 @@ def _get(url: str, timeout: float = 2.0) -> int:
         return 0
 
 
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
 @pytest.fixture()
 def jupyterlab(tmp_path: Path):
-    """(base URL, token, notebook folder): a JupyterLab server, shut down afterwards."""
-    lesson = _sandbox_lesson() if NOTEBOOKS.is_dir() else None
+    """(base URL, token, notebook, clone): a JupyterLab server on a clone, shut down afterwards."""
+    from rulekit import gitfilter, lab
+
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)],
+                   check=True, capture_output=True)
+    assert gitfilter.install(clone)
+    folder = clone / "notebooks"
+    lesson = _sandbox_lesson(folder)
     if lesson is None:
         pytest.skip("no lesson with a Sandbox in notebooks/ yet")
-    folder = tmp_path / "notebooks"
-    shutil.copytree(NOTEBOOKS, folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    assert _git(clone, "status", "--porcelain") == ""
     port, token = _free_port(), secrets.token_hex(16)
+    # short: IPC kernel sockets live in the runtime folder (paths <= 107 bytes)
+    runtime = Path(tempfile.mkdtemp(prefix="rk-lab-"))
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
-               PYDEVD_DISABLE_FILE_VALIDATION="1")
-    cmd = [str(Path(sys.executable).with_name("jupyter")), "lab", "--ip=127.0.0.1",
-           f"--port={port}", "--no-browser", f"--ServerApp.token={token}",
-           f"--notebook-dir={folder}", f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
-           "--ServerApp.port_retries=0"]
-    if hasattr(os, "getuid") and os.getuid() == 0:
-        cmd.append("--allow-root")
+               JUPYTER_RUNTIME_DIR=str(runtime), PYDEVD_DISABLE_FILE_VALIDATION="1")
+    cmd = lab.command(folder, [f"--port={port}", f"--ServerApp.token={token}",
+                               f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
+                               "--ServerApp.port_retries=0"])
     log = open(tmp_path / "jupyterlab.log", "wb")  # noqa: SIM115 - closed in finally
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                             env=env, cwd=folder, start_new_session=True)
@@ -92,10 +103,11 @@ def jupyterlab(tmp_path: Path):
             if time.monotonic() > deadline:
                 pytest.fail(f"jupyter lab did not answer within {START_TIMEOUT_S} s")
             time.sleep(0.25)
-        yield base, token, folder / lesson.name
+        yield base, token, folder / lesson.name, clone
     finally:
         _shutdown(proc, base, token)
         log.close()
+        shutil.rmtree(runtime, ignore_errors=True)
 
 
 def _shutdown(proc: subprocess.Popen, base: str, token: str) -> None:
@@ -118,12 +130,21 @@ def _shutdown(proc: subprocess.Popen, base: str, token: str) -> None:
                 proc.wait(timeout=15)
 
 
-@pytest.mark.timeout(600)
-def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, browser) -> None:
-    base, token, notebook = jupyterlab
+def _api(base: str, token: str, path: str, method: str = "GET") -> object:
+    req = urllib.request.Request(f"{base}{path}", method=method,
+                                 headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        body = resp.read()
+    return json.loads(body) if body else None
+
+
+@pytest.mark.timeout(900)
+def test_run_all_tap_save_reopen_and_git_stays_clean(jupyterlab, browser) -> None:
+    base, token, notebook, clone = jupyterlab
     outside: list[str] = []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    url = f"{base}/lab/tree/{notebook.name}?token={token}"
     try:
         page = context.new_page()
 
@@ -136,7 +157,7 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, browser) -> None:
 
         page.route("**/*", route)
         try:
-            page.goto(f"{base}/lab/tree/{notebook.name}?token={token}", timeout=120_000)
+            page.goto(url, timeout=120_000)
             page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
             _run_all_cells(page)
             sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
@@ -153,6 +174,36 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, browser) -> None:
                             + sandbox.locator(".rk-message").inner_text())
             assert after != before, "the board table did not change"
             assert re.search(rf"{re.escape(tapped)}\s.*\byes\b", after), (tapped, after)
+
+            # save, close the tab, stop the kernel: nothing of this run is left but the files
+            state = _save(page, notebook)
+            page.keyboard.press("Alt+w")  # File > Close Tab
+            page.locator(".jp-NotebookPanel").wait_for(state="detached", timeout=30_000)
+            for session in _api(base, token, "/api/sessions"):  # type: ignore[union-attr]
+                _api(base, token, f"/api/sessions/{session['id']}", "DELETE")
+            saved = json.loads(state.read_text("utf-8"))
+            assert saved["metadata"]["widgets"][
+                "application/vnd.jupyter.widget-state+json"]["state"], "no widget state saved"
+
+            # reopen: the walkthroughs show from the saved state, before anything runs
+            page.goto(url, timeout=120_000)
+            page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
+            shown = page.locator(".jp-NotebookPanel .rk-stepper")
+            broken = page.locator(".jp-NotebookPanel .jp-OutputArea-output",
+                                  has_text="Error displaying widget")
+            # JupyterLab draws only the cells near the viewport: scroll down to the first one
+            page.locator(".jp-NotebookPanel .jp-Cell").first.hover()
+            for _ in range(120):
+                if shown.count() or broken.count():
+                    break
+                page.mouse.wheel(0, 400)
+                page.wait_for_timeout(250)
+            page.wait_for_timeout(2000)  # any "model not found" would be drawn by now
+            assert broken.count() == 0, broken.first.inner_text()
+            assert shown.count() >= 1, "no walkthrough shows after reopening"
+            shown.first.scroll_into_view_if_needed()
+            shown.first.wait_for(state="visible", timeout=30_000)
+            page.screenshot(path=str(ARTIFACTS / f"{notebook.stem}-reopened.png"))
         except Exception:
             page.screenshot(path=str(ARTIFACTS / f"{notebook.stem}-failure.png"))
             raise
@@ -162,6 +213,24 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, browser) -> None:
         context.close()
     # JupyterLab itself asked for nothing outside the server
     assert not [u for u in outside if not u.startswith("data:")], outside
+    # and the checkout is as committed: no outputs, no widget state, no stray files
+    assert _git(clone, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+def _save(page, notebook: Path) -> Path:  # noqa: ANN001
+    """Save with Ctrl+S, as a user would; the file where the outputs and widget state went."""
+    from rulekit.labcontents import STATE_DIR, SUFFIX
+
+    state = notebook.parent / STATE_DIR / f"{notebook.stem}{SUFFIX}"
+    page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if state.is_file() and '"application/vnd.jupyter.widget-state+json"' in \
+                state.read_text("utf-8"):
+            return state
+        page.wait_for_timeout(250)
+    raise AssertionError(f"Ctrl+S wrote no widget state to {state}")
 
 
 def _run_all_cells(page) -> None:  # noqa: ANN001

@@ -85,13 +85,32 @@ def notebook_params() -> list:
 
 
 def test_the_lessons_exist():
-    assert [p.stem for p in NOTEBOOKS] == ["00_start_here", *LESSON_RULINGS]
+    """The shipped lessons, first; a teacher's new ones (`rulekit new-lesson`) follow."""
+    assert [p.stem for p in NOTEBOOKS][:len(LESSON_RULINGS) + 1] == ["00_start_here",
+                                                                   *LESSON_RULINGS]
 
 
 # ------------------------------------------------------------------ as committed
+def committed(path: Path) -> nbformat.NotebookNode:
+    """`path` as the next commit holds it (git's index: HEAD plus what is staged), not the
+    working file, which keeps its outputs once a lesson is run in JupyterLab; the working file
+    outside a git checkout."""
+    import subprocess
+
+    rel = path.relative_to(ROOT).as_posix()
+    done = subprocess.run(["git", "-C", str(ROOT), "show", f":{rel}"], capture_output=True)
+    if done.returncode != 0:
+        inside = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--git-dir"],
+                                capture_output=True).returncode == 0
+        if inside:
+            pytest.fail(f"{rel} is not in git: add it (git add {rel})")
+        return read(path)
+    return nbformat.reads(done.stdout.decode("utf-8"), as_version=4)
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_committed_without_outputs_with_the_python3_kernel(path):
-    nb = read(path)
+    nb = committed(path)
     nbformat.validate(nb)
     assert nb.metadata.kernelspec.name == "python3"
     assert "widgets" not in nb.metadata
@@ -103,7 +122,9 @@ def test_committed_without_outputs_with_the_python3_kernel(path):
 @pytest.mark.parametrize("path", NOTEBOOKS[1:], ids=lambda p: p.stem)
 def test_lesson_structure(path):
     nb = read(path)
-    wanted = LESSON_RULINGS[path.stem]
+    box = re.search(r"lesson\.rulings_box\(([^)]*)\)", code(nb))
+    wanted = LESSON_RULINGS.get(path.stem) or set(ID.findall(box.group(1) if box else ""))
+    wanted = {f"R{n}" if not n.startswith("R") else n for n in wanted}
     section_ids = {m.group(0) for h in headings(nb) if h.startswith("## ") for m in ID.finditer(h)}
     assert section_ids == wanted  # a "## ... (Rxx)" section per ruling, and no others
     assert headings(nb)[0].startswith("# Lesson")
@@ -141,8 +162,9 @@ def test_rulings_table_links_each_ruling_to_its_lesson():
     for rid in all_rulings():
         assert f">{rid}</th>" in html
     assert "href='01_tapping_and_summoning_sickness.ipynb#" in html
-    assert [stem for stem, _, _ in lessons(ROOT)] == list(LESSON_RULINGS)
-    assert all(set(ids) == LESSON_RULINGS[stem] for stem, _, ids in lessons(ROOT))
+    assert [stem for stem, _, _ in lessons(ROOT)][:len(LESSON_RULINGS)] == list(LESSON_RULINGS)
+    assert all(set(ids) == LESSON_RULINGS[stem] for stem, _, ids in lessons(ROOT)
+               if stem in LESSON_RULINGS)
 
 
 def test_rulings_table_links_match_the_exported_heading_ids():
@@ -201,10 +223,12 @@ def venv_kernel(tmp_path_factory: pytest.TempPathFactory) -> str:
 async def _execute(path: Path, limit: asyncio.Semaphore) -> Executed:
     from nbclient import NotebookClient
 
+    from rulekit.kernels import kernel_config
+
     nb = read(path)
     async with limit:
         start = time.perf_counter()
-        client = NotebookClient(nb, kernel_name="python3", timeout=180,
+        client = NotebookClient(nb, kernel_name="python3", timeout=180, **kernel_config(),
                                 store_widget_state=True,
                                 resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
         try:

@@ -8,6 +8,7 @@ the output's syntax nor inject markup:
 - `dot_html` — inside a Graphviz HTML-like label (``label=<...>``);
 - `html_text` — HTML element content or attribute values (lesson pages, widgets);
 - `markdown_text` — Markdown (notebook cells, tables): renders as the literal text;
+  `markdown_plain` reads such a line (a heading) back as plain text;
 - `terminal_text` — a terminal (`python -m rulekit run`): control characters show as escapes.
 
 Graphviz gives backslashes a meaning in every kind of string (``\\N`` becomes the node's name, even
@@ -28,7 +29,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_text", "terminal_text"]
+__all__ = ["clean", "dot_html", "dot_text", "html_text", "markdown_plain", "markdown_text",
+           "terminal_text"]
 
 DOT_MAX_BYTES = 12_000  # Graphviz: "syntax error ... longer than 16384?" above 16 KB
 DOT_CUT_CHARS = 1_500  # escaped, at most 5 bytes each (`&` -> `&amp;`): well under the limit
@@ -111,3 +113,21 @@ def terminal_text(text: object) -> str:
     """
     return _TERMINAL.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100
                          else f"\\u{ord(m[0]):04x}", str(text))
+_TAGS = re.compile(r"<[^>]+>")
+_EMPHASIS = re.compile(r"(?<!\\)[*_`]")
+_ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~])")
+
+
+def markdown_plain(text: str) -> str:
+    """A line of Markdown (a heading's text) as it reads: tags and emphasis marks dropped,
+    backslash escapes and HTML entities undone, whitespace collapsed.
+
+    >>> markdown_plain(markdown_text("Ward & *targets*: what-if"))
+    'Ward & *targets*: what-if'
+    >>> markdown_plain("Tapping <b>a</b> **Forest**")
+    'Tapping a Forest'
+    """
+    import html
+
+    text = _ESCAPED.sub(r"\1", _EMPHASIS.sub("", _TAGS.sub("", text)))
+    return " ".join(html.unescape(text).split())

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from rulekit.display.escape import html_text
+from rulekit.display.escape import html_text, markdown_plain
 from rulekit.scenario.model import skip_slow_optional_imports
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ def lessons(root: Path | None = None) -> list[tuple[str, str, list[str]]]:
             text = "".join(src) if isinstance(src, list) else str(src)
             first = next((line for line in text.splitlines() if line.startswith("# ")), None)
             if cell.get("cell_type") == "markdown" and first:
-                title = first[2:].strip()
+                title = markdown_plain(first[2:])
                 break
         out.append((path.stem, title, by_notebook.get(path.stem, [])))
     return out

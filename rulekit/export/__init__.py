@@ -3,7 +3,7 @@
 Every `notebooks/*.ipynb` is executed with nbclient (widget state stored, so the steppers step
 in the browser with no kernel) and exported with nbconvert's HTMLExporter and the `lesson`
 template (`rulekit/templates/lesson/`) to `site/<name>.html`; `site/index.html` lists the
-lessons and the rulings coverage table R01-R19.
+lessons and the rulings coverage table R01-R19; `site/cards.html` the card catalog.
 
 - **Processes:** a pool of worker processes (one per core by default); each worker handles
   several notebooks in turn, so Python and nbconvert start once per worker and a kernel start is
@@ -206,6 +206,9 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
     report.lessons = [{"stem": s, **entries[s]} for s in sorted(entries)]
     if coverage is not None:
         write_index(out, report, coverage.result())
+        from rulekit.export.cards import write_cards
+
+        write_cards(out, {str(e["stem"]) for e in report.lessons})
     side.shutdown()
     report.seconds = time.perf_counter() - started
     for failure in report.failures:

@@ -109,7 +109,9 @@ def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> st
 <h1>rulekit lessons</h1>
 <p>Magic: The Gathering rules that trip players up, one lesson per topic. Step each walkthrough
 forward and back with its slider, its number box (arrow keys) or <em>Play</em>: no Python needed.
-The sandboxes need a running kernel: open the notebooks in JupyterLab for those.</p>
+The sandboxes need a running kernel: open the notebooks in JupyterLab for those.
+<a href="cards.html">The cards</a> lists every card the lessons and scenarios can use, with its
+Oracle text.</p>
 {note}
 <h2>Lessons</h2>
 {lessons_html}

@@ -71,9 +71,10 @@ def lesson_title(nb: object, fallback: str) -> str:
             continue
         for line in str(cell.get("source", "")).splitlines():
             m = re.match(r"\s*#\s+(.+?)\s*#*\s*$", line)
-            if m:  # as the heading reads: no markup, no markdown emphasis
-                text = html.unescape(_TAG.sub("", m.group(1)))
-                return " ".join(re.sub(r"[*_`]", "", text).split())
+            if m:  # as the heading reads: no markup, no markdown emphasis or escapes
+                from rulekit.display.escape import markdown_plain
+
+                return markdown_plain(m.group(1))
     return fallback
 
 
@@ -136,6 +137,8 @@ def run(job: Job) -> Result:
     import nbformat
     from nbclient import NotebookClient
 
+    from rulekit.kernels import kernel_config
+
     start = time.perf_counter()
     # for the kernels this worker starts: links between lessons point at the exported pages,
     # and diagrams at the site's copy of diagrams/ (see rulekit.display.lesson)
@@ -148,6 +151,7 @@ def run(job: Job) -> Result:
         nb = nbformat.read(path, as_version=4)
         client = NotebookClient(
             nb, kernel_name="python3", store_widget_state=True, timeout=CELL_TIMEOUT_S,
+            **kernel_config(),  # type: ignore[arg-type]  # IPC sockets (rulekit.kernels)
             # every output is in once the last cell is done: no need to wait for a graceful exit
             shutdown_kernel="immediate",
             resources={"metadata": {"path": str(path.parent)}},

@@ -1,0 +1,68 @@
+"""`site/cards.html`: every card a lesson, scenario or sandbox can use (`rulekit.cardlist`), with
+its Oracle text and links to the lessons that use it. Linked from the index; all text escaped."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from rulekit.cardlist import CardEntry, entries
+from rulekit.export.index import CSS
+
+PAGE = "cards.html"
+
+_EXTRA_CSS = """
+td.oracle { white-space: pre-line; } td.cost { white-space: nowrap; font-family: monospace; }
+"""
+
+
+def _row(e: CardEntry, built: set[str]) -> str:
+    lessons = ", ".join(
+        f'<a href="{escape(s)}.html">{escape(s)}</a>' if s in built else escape(s)
+        for s in e.lessons) or "-"
+    scenarios = ", ".join(f"<code>{escape(s)}</code>" for s in e.scenarios) or "-"
+    kind = escape(e.type_line) + (f" <b>{escape(e.power_toughness)}</b>"
+                                  if e.power_toughness else "") \
+        + (" <small>(token)</small>" if e.token else "")
+    anchor = escape("card-" + "-".join(e.name.lower().split()))
+    return (f'<tr id="{anchor}"><th scope="row">{escape(e.name)}</th>'
+            f'<td class="cost">{escape(e.mana_cost)}</td><td>{kind}</td>'
+            f'<td class="oracle">{escape(e.oracle)}</td><td>{lessons}</td><td>{scenarios}</td>'
+            "</tr>")
+
+
+def render(items: list[CardEntry], built: set[str]) -> str:
+    rows = "\n".join(_row(e, built) for e in items)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>rulekit cards</title>
+<style>{CSS}{_EXTRA_CSS}</style>
+</head>
+<body>
+<main>
+<p><a href="index.html">&larr; rulekit lessons</a></p>
+<h1>The cards</h1>
+<p>The {len(items)} cards the engine knows, with their current Oracle text: a scenario or a
+sandbox can use any of them. <code>python -m rulekit cards</code> prints the same list.</p>
+<table>
+<thead><tr><th scope="col">Card</th><th scope="col">Cost</th><th scope="col">Type</th>
+<th scope="col">Oracle text</th><th scope="col">Lessons</th><th scope="col">Scenarios</th></tr>
+</thead>
+<tbody>
+{rows}
+</tbody>
+</table>
+</main>
+</body>
+</html>
+"""
+
+
+def write_cards(out: Path, built: set[str], root: Path | None = None) -> Path:
+    """Write `out/cards.html`; lessons in `built` (page stems) are linked."""
+    path = out / PAGE
+    path.write_text(render(entries(root), built), "utf-8")
+    return path

@@ -1,0 +1,123 @@
+"""The shape every lesson notebook shares (what tools/make_notebooks.py used to guarantee, now
+that the notebooks themselves are the lesson source and a teacher edits them in JupyterLab).
+
+A lesson `NN_name.ipynb` (NN >= 01), in this order:
+
+1. a markdown cell `# Lesson N: Title` (N is the file's number);
+2. a code cell importing `rulekit.display.lesson` and calling `lesson.rulings_box("Rxx", ...)`;
+3. one `## ... (Rxx)` section per ruling in that box, and no other ruling sections;
+4. walkthroughs: a markdown cell `### Walkthrough: ...` each followed by a code cell
+   `Stepper("<shipped scenario>")`;
+5. `## Predict, then reveal`, with <details> questions;
+6. `## Sandbox: try it yourself` (saying the sandbox needs a running kernel), then a code cell
+   whose last line makes the `Sandbox(...)`;
+7. `## Summary` as the last cell.
+
+Only the structure is checked, never the wording: the prose is the teacher's.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+
+from rulekit.scenario import shipped_dir
+
+STEM = re.compile(r"^(\d\d)_[a-z0-9_]+$")
+RULING = re.compile(r"\bR(?:0[1-9]|1[0-9])\b")
+BOX = re.compile(r"lesson\.rulings_box\(([^)]*)\)")
+STEPPER = re.compile(r"""^Stepper\(["']([a-z0-9_]+)["']\)$""")
+SANDBOX_HEADING = "## Sandbox: try it yourself"
+
+
+def _first_line(cell: nbformat.NotebookNode) -> str:
+    return cell.source.lstrip().splitlines()[0].strip() if cell.source.strip() else ""
+
+
+def shape_problems(nb: nbformat.NotebookNode, stem: str) -> list[str]:
+    """What in lesson notebook `nb` (file stem `stem`) departs from the shared lesson shape."""
+    problems: list[str] = []
+    m = STEM.match(stem)
+    if not m:
+        return [f"{stem}: a lesson file is named NN_words.ipynb (lowercase, underscores)"]
+    number = int(m.group(1))
+    cells = nb.cells
+    if nb.metadata.get("kernelspec", {}).get("name") != "python3":
+        problems.append("kernelspec is not python3")
+    ids = [c.get("id") for c in cells]
+    if None in ids or len(set(ids)) != len(ids):
+        problems.append("every cell needs an id of its own (nbformat 4.5)")
+    if not cells or cells[0].cell_type != "markdown" \
+            or not _first_line(cells[0]).startswith(f"# Lesson {number}: "):
+        problems.append(f"the first cell is not a markdown title '# Lesson {number}: ...'")
+
+    # the rulings box: the first code cell
+    code_at = [i for i, c in enumerate(cells) if c.cell_type == "code"]
+    box_ids: list[str] = []
+    if not code_at:
+        return [*problems, "no code cell"]
+    first = cells[code_at[0]].source
+    box = BOX.search(first)
+    if "from rulekit.display import lesson" not in first or not box:
+        problems.append("the first code cell imports rulekit.display.lesson and calls "
+                        "lesson.rulings_box(...)")
+    else:
+        box_ids = RULING.findall(box.group(1))
+        if not box_ids:
+            problems.append("the rulings box names no ruling")
+
+    def heading_at(prefix: str) -> list[int]:
+        return [i for i, c in enumerate(cells)
+                if c.cell_type == "markdown" and _first_line(c).startswith(prefix)]
+
+    sections = {rid: i for i, c in enumerate(cells) if c.cell_type == "markdown"
+                for line in c.source.splitlines() if line.startswith("## ")
+                for rid in RULING.findall(line)}
+    if set(sections) != set(box_ids):
+        problems.append(f"ruling sections {sorted(sections)} differ from the rulings box "
+                        f"{sorted(box_ids)}")
+
+    walkthroughs = heading_at("### Walkthrough:")
+    if not walkthroughs:
+        problems.append("no '### Walkthrough: ...' cell")
+    for i in walkthroughs:
+        nxt = cells[i + 1] if i + 1 < len(cells) else None
+        call = STEPPER.match(nxt.source.strip()) if nxt is not None \
+            and nxt.cell_type == "code" else None
+        if call is None:
+            problems.append(f"cell {i} (walkthrough) is not followed by a Stepper(\"...\") cell")
+        elif not (shipped_dir() / f"{call.group(1)}.toml").is_file():
+            problems.append(f"Stepper({call.group(1)!r}): no such shipped scenario")
+
+    predict = heading_at("## Predict, then reveal")
+    if len(predict) != 1 or "<details>" not in cells[predict[0]].source:
+        problems.append("one '## Predict, then reveal' cell with <details> questions")
+    sandbox = heading_at(SANDBOX_HEADING)
+    if len(sandbox) != 1 or "needs a running kernel" not in cells[sandbox[0]].source:
+        problems.append(f"one '{SANDBOX_HEADING}' cell saying it needs a running kernel")
+    else:
+        nxt = cells[sandbox[0] + 1] if sandbox[0] + 1 < len(cells) else None
+        last = nxt.source.strip().splitlines()[-1] if nxt is not None and nxt.source.strip() \
+            else ""
+        if nxt is None or nxt.cell_type != "code" or not last.startswith("Sandbox("):
+            problems.append("the sandbox heading is not followed by a code cell ending in "
+                            "Sandbox(...)")
+    if cells[-1].cell_type != "markdown" or _first_line(cells[-1]) != "## Summary":
+        problems.append("the last cell is not '## Summary'")
+
+    # the order of the parts
+    order = [("rulings box", [code_at[0]]), ("ruling sections", sorted(sections.values())),
+             ("walkthroughs", walkthroughs), ("predict", predict), ("sandbox", sandbox),
+             ("summary", [len(cells) - 1])]
+    seen = [(name, at) for name, at in order if at]
+    for (a, at_a), (b, at_b) in zip(seen, seen[1:]):
+        if max(at_a) >= min(at_b):
+            problems.append(f"the {a} should come before the {b}")
+    return problems
+
+
+def lesson_notebooks(folder: Path) -> list[Path]:
+    """The lessons in `folder` (every `NN_*.ipynb` but `00_start_here`)."""
+    return sorted(p for p in folder.glob("*.ipynb") if not p.stem.startswith("00_"))

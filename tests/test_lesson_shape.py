@@ -1,0 +1,47 @@
+"""Every lesson notebook has the shared lesson shape (`tests/lesson_shape.py`): the notebooks are
+the lesson source, edited in JupyterLab, and this test is what keeps them alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tests.lesson_shape import lesson_notebooks, shape_problems
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = lesson_notebooks(ROOT / "notebooks")
+
+
+def test_the_lessons_are_numbered_in_order():
+    numbers = [int(p.stem[:2]) for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    assert numbers == list(range(len(numbers))), numbers
+    assert len(LESSONS) >= 8
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_lesson_has_the_shared_shape(path):
+    assert shape_problems(nbformat.read(path, as_version=4), path.stem) == []
+
+
+def test_no_generator_overwrites_the_notebooks():
+    """The notebooks are the only source of the lesson text (issue 18)."""
+    assert not (ROOT / "tools" / "make_notebooks.py").exists()
+
+
+@pytest.mark.parametrize("damage, problem", [
+    (lambda nb: nb.cells.pop(0), "first cell"),
+    (lambda nb: setattr(nb.cells[-1], "source", "## Wrap-up"), "last cell"),
+    (lambda nb: nb.cells.insert(-1, nbformat.v4.new_markdown_cell("## Stray (R19)")),
+     "ruling sections"),
+    (lambda nb: setattr(next(c for c in nb.cells if 'Stepper("' in c.source), "source",
+                        'Stepper("no_such_walkthrough")'), "no such shipped scenario"),
+    (lambda nb: setattr(nb.cells[-2], "source", "game = None"), "Sandbox"),
+])
+def test_a_departure_from_the_shape_is_named(damage, problem):
+    path = LESSONS[0]
+    nb = nbformat.read(path, as_version=4)
+    damage(nb)
+    problems = shape_problems(nb, path.stem)
+    assert any(problem in p for p in problems), problems
