@@ -81,12 +81,20 @@ def test_install_outside_a_checkout_does_nothing(tmp_path):
     assert gitfilter.install(tmp_path) is False
 
 
+def run(coroutine):  # noqa: ANN001, ANN201
+    """`asyncio.run` in a thread of its own: a browser test (Playwright's sync API) may have
+    left an event loop running in this one."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_jupyterlab_saves_a_lesson_as_committed_and_reopens_it_with_its_outputs(tmp_path,
                                                                               monkeypatch):
     """`make lab`'s contents manager: Save writes the committed bytes (git status clean with no
     `git add`), and opening the lesson gives back what was saved, widget state included."""
-    import asyncio
-
     from rulekit.labcontents import LessonContentsManager
 
     committed = NOTEBOOKS[-1].read_text("utf-8")
@@ -109,7 +117,7 @@ def test_jupyterlab_saves_a_lesson_as_committed_and_reopens_it_with_its_outputs(
                            "lesson.ipynb")
         return await manager.get("lesson.ipynb")
 
-    model = asyncio.run(save_then_open())
+    model = run(save_then_open())
     assert (repo / "lesson.ipynb").read_text("utf-8") == committed
     status = subprocess.run(["git", "-C", str(repo), "status", "--porcelain"],
                             capture_output=True, text=True, check=True).stdout
@@ -120,6 +128,6 @@ def test_jupyterlab_saves_a_lesson_as_committed_and_reopens_it_with_its_outputs(
     assert all(c["metadata"].get("trusted") for c in code)  # so its widgets render
     # the lesson changed since (an edit made elsewhere): it opens as it is, without stale outputs
     (repo / "lesson.ipynb").write_text(committed.replace("Lesson 8", "Lesson 8 (edited)"))
-    fresh = asyncio.run(manager.get("lesson.ipynb"))
+    fresh = run(manager.get("lesson.ipynb"))
     assert "widgets" not in fresh["content"]["metadata"]
     assert "(edited)" in fresh["content"]["cells"][0]["source"]
