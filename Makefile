@@ -37,7 +37,7 @@ $(BIN)/python:
 # nbstripout git filter (.gitattributes) so notebook outputs never reach a commit.
 $(STAMP_DEPS): pyproject.toml constraints.txt $(wildcard rulekit/__init__.py) | $(BIN)/python
 	$(BIN)/pip install --disable-pip-version-check -c constraints.txt -e '.[test]'
-	$(BIN)/python -m rulekit.gitfilter
+	$(BIN)/python -m rulekit.lab.gitfilter
 	@touch $@
 
 venv: $(BIN)/python
@@ -70,7 +70,7 @@ diagrams: $(STAMP_DEPS) sysdeps-dot
 bench: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 	$(BIN)/python benchmarks/run.py
 
-# JupyterLab on 127.0.0.1 that saves widget state in the notebooks (see rulekit/lab.py).
+# JupyterLab on 127.0.0.1 that saves widget state in the notebooks (see rulekit/lab/__init__.py).
 lab: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/python -m rulekit.lab $(LAB_ARGS)
 

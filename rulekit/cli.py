@@ -292,8 +292,8 @@ def _coverage(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ new-lesson
 def _new_lesson(args: argparse.Namespace) -> int:
+    from rulekit.authoring.new_lesson import create
     from rulekit.errors import UsageError
-    from rulekit.newlesson import create
 
     try:
         made = create(args.title, args.rulings.replace(" ", ",").split(","),
@@ -312,7 +312,7 @@ def _new_lesson(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ cards
 def _cards(args: argparse.Namespace) -> int:
-    from rulekit.cardlist import entries, find, text, to_json
+    from rulekit.authoring.cards import entries, find, text, to_json
 
     items = entries()
     if args.name is not None:

@@ -93,7 +93,7 @@ def test_builds_every_page_and_the_index(built) -> None:
 
 def test_kernels_talk_over_ipc_without_the_unencrypted_tcp_warning(built) -> None:
     """ipykernel warns "running over TCP without encryption" unless the kernel manager picks
-    another transport; the build's kernels use IPC sockets (rulekit.kernels)."""
+    another transport; the build's kernels use IPC sockets (rulekit.lab.kernels)."""
     root, _, lines = built
     logs = sorted((root / "site" / ".cache" / "logs").glob("*.kernel.log"))
     assert [p.name for p in logs] == ["00_start.kernel.log", "01_tap.kernel.log"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.cardlist import CardEntry, entries, find
+from rulekit.authoring.cards import CardEntry, entries, find
 from rulekit.cards import catalog
 from rulekit.export.cards import render
 from rulekit.scenario import shipped

@@ -71,7 +71,8 @@ def _git(repo: Path, *args: str) -> str:
 @pytest.fixture()
 def jupyterlab(tmp_path: Path):
     """(base URL, token, notebook, clone): a JupyterLab server on a clone, shut down afterwards."""
-    from rulekit import gitfilter, lab
+    from rulekit import lab
+    from rulekit.lab import gitfilter
 
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)],
@@ -226,7 +227,7 @@ def test_run_all_tap_save_reopen_and_git_stays_clean(jupyterlab, browser) -> Non
 
 def _save(page, notebook: Path) -> Path:  # noqa: ANN001
     """Save with Ctrl+S, as a user would; the file where the outputs and widget state went."""
-    from rulekit.labcontents import STATE_DIR, SUFFIX
+    from rulekit.lab.contents import STATE_DIR, SUFFIX
 
     state = notebook.parent / STATE_DIR / f"{notebook.stem}{SUFFIX}"
     page.locator(".jp-NotebookPanel .jp-Cell").first.click()

@@ -12,8 +12,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from rulekit.authoring.new_lesson import create, next_number, slug
 from rulekit.export import build
-from rulekit.newlesson import create, next_number, slug
 from tests.lesson_shape import shape_problems
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -223,7 +223,7 @@ def venv_kernel(tmp_path_factory: pytest.TempPathFactory) -> str:
 async def _execute(path: Path, limit: asyncio.Semaphore) -> Executed:
     from nbclient import NotebookClient
 
-    from rulekit.kernels import kernel_config
+    from rulekit.lab.kernels import kernel_config
 
     nb = read(path)
     async with limit:

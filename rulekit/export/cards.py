@@ -1,4 +1,4 @@
-"""`site/cards.html`: every card a lesson, scenario or sandbox can use (`rulekit.cardlist`), with
+"""`site/cards.html`: every card a lesson, scenario or sandbox can use (`rulekit.authoring.cards`), with
 its Oracle text and links to the lessons that use it. Linked from the index; all text escaped."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from rulekit.cardlist import CardEntry, entries
+from rulekit.authoring.cards import CardEntry, entries
 from rulekit.export.index import CSS
 
 PAGE = "cards.html"

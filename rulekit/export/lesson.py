@@ -137,7 +137,7 @@ def run(job: Job) -> Result:
     import nbformat
     from nbclient import NotebookClient
 
-    from rulekit.kernels import kernel_config
+    from rulekit.lab.kernels import kernel_config
 
     start = time.perf_counter()
     # for the kernels this worker starts: links between lessons point at the exported pages,
@@ -151,7 +151,7 @@ def run(job: Job) -> Result:
         nb = nbformat.read(path, as_version=4)
         client = NotebookClient(
             nb, kernel_name="python3", store_widget_state=True, timeout=CELL_TIMEOUT_S,
-            **kernel_config(),  # type: ignore[arg-type]  # IPC sockets (rulekit.kernels)
+            **kernel_config(),  # type: ignore[arg-type]  # IPC sockets (rulekit.lab.kernels)
             # every output is in once the last cell is done: no need to wait for a graceful exit
             shutdown_kernel="immediate",
             resources={"metadata": {"path": str(path.parent)}},

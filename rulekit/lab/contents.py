@@ -1,6 +1,6 @@
 """The contents manager `make lab` uses (`rulekit.lab`): a lesson saved in JupyterLab is written
 to `notebooks/` exactly as it is committed (stripped like the nbstripout git filter does, see
-`rulekit.gitfilter`), while its outputs and widget state go beside it, in
+`rulekit.lab.gitfilter`), while its outputs and widget state go beside it, in
 `.ipynb_checkpoints/<name>.outputs.ipynb` (Jupyter's own folder, git-ignored).
 
 Opening a lesson gives back the saved outputs and widgets as long as the lesson itself has not
@@ -18,7 +18,7 @@ from typing import Any
 import nbformat
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 
-from rulekit.gitfilter import strip
+from rulekit.lab.gitfilter import strip
 
 __all__ = ["LessonContentsManager"]
 

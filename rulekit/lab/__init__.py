@@ -1,12 +1,12 @@
 """`make lab` (`python -m rulekit.lab [jupyter lab options]`): JupyterLab on the lesson notebooks,
 set up for lessons without touching the user's own JupyterLab settings:
 
-- widget state is saved with the notebook (`saveState`, from `rulekit/labsettings/overrides.json`,
+- widget state is saved with the notebook (`saveState`, from `rulekit/lab/settings/overrides.json`,
   JupyterLab's app settings folder for this server only), so a reopened lesson shows its
   walkthroughs before anything runs;
 - a saved lesson is written as committed, its outputs and widget state kept beside it
-  (`rulekit.labcontents`): `git status` stays clean;
-- kernels use IPC sockets (`rulekit.kernels`); the server listens on 127.0.0.1 only.
+  (`rulekit.lab.contents`): `git status` stays clean;
+- kernels use IPC sockets (`rulekit.lab.kernels`); the server listens on 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rulekit.kernels import lab_arguments
+from rulekit.lab.kernels import lab_arguments
 
-SETTINGS = Path(__file__).resolve().parent / "labsettings"
+SETTINGS = Path(__file__).resolve().parent / "settings"
 
 __all__ = ["SETTINGS", "command", "main"]
 
@@ -29,7 +29,7 @@ def command(notebook_dir: Path | str = "notebooks", extra: Sequence[str] = ()) -
     argv = [str(jupyter) if jupyter.exists() else "jupyter", "lab", "--ip=127.0.0.1",
             "--no-browser", f"--notebook-dir={notebook_dir}",
             f"--LabApp.app_settings_dir={SETTINGS}",
-            "--ServerApp.contents_manager_class=rulekit.labcontents.LessonContentsManager",
+            "--ServerApp.contents_manager_class=rulekit.lab.contents.LessonContentsManager",
             *lab_arguments()]
     if hasattr(os, "getuid") and os.getuid() == 0:
         argv.append("--allow-root")  # Jupyter refuses root without it (containers run as root)

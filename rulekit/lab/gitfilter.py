@@ -1,6 +1,6 @@
 """Keep notebook outputs out of commits: nbstripout as a git *clean* filter for `*.ipynb`
 (`.gitattributes` names it; `install()` defines it in the checkout's git config). The bootstrap
-(`make` deps step) runs `python -m rulekit.gitfilter`.
+(`make` deps step) runs `python -m rulekit.lab.gitfilter`.
 
 What the filter leaves is what the notebooks are committed as: no outputs, no execution counts,
 no saved widget state, cell ids kept (`--keep-id`), and of the kernel's `language_info` only its
