@@ -10,7 +10,7 @@ Pyodide) sends JSON in and renders the JSON that comes back. Everything it shows
 >>> view = json.loads(start(json.dumps(SandboxModel(game).position())))
 >>> [heading for heading, _ in view["groups"]][:2]
 ['Mana and abilities', 'Spells']
->>> json.loads(click("tap", json.dumps({"permanent": forest.id})))["message"][:47]
+>>> json.loads(click(view["id"], "tap", json.dumps({"permanent": forest.id})))["message"][:47]
 "<div class='rk-done' role='status'><b>Done:</b>"
 """
 
@@ -24,22 +24,16 @@ from rulekit.sandbox import CONTROLS, GROUPS, SandboxModel
 
 __all__ = ["click", "fields", "start", "state"]
 
-_model: SandboxModel | None = None
+_models: list[SandboxModel] = []  # one per sandbox on the page, by number
 
 
-def _current() -> SandboxModel:
-    if _model is None:
-        raise RuntimeError("the sandbox has not started: call start(position) first")
-    return _model
+def _fields(model: SandboxModel, values: dict[str, Any]) -> dict[str, Any]:
+    return {k: f.to_json() for k, f in model.fields(values).items()}
 
 
-def _fields(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: f.to_json() for k, f in _current().fields(values).items()}
-
-
-def _view(values: dict[str, Any], *, board: bool = True) -> dict[str, Any]:
-    model = _current()
-    out: dict[str, Any] = {"fields": _fields(values)}
+def _view(model: SandboxModel, values: dict[str, Any], *, board: bool = True
+          ) -> dict[str, Any]:
+    out: dict[str, Any] = {"fields": _fields(model, values)}
     if model.last is not None:
         out["message"] = message_html(model.last)
         out["outcome"] = model.last.to_json()
@@ -52,30 +46,31 @@ def _view(values: dict[str, Any], *, board: bool = True) -> dict[str, Any]:
 
 
 def start(position: str) -> str:
-    """Build the sandbox on `position` (`SandboxModel.position()` as JSON); the first view
-    with the layout: `groups` (headings and names, in order) and `controls`."""
-    global _model
-    _model = SandboxModel.from_position(json.loads(position))
-    view = _view({})
+    """Build a sandbox on `position` (`SandboxModel.position()` as JSON); the first view with
+    the sandbox's number (`id`, for the other calls) and the layout: `groups` (headings and
+    names, in order) and `controls`."""
+    _models.append(SandboxModel.from_position(json.loads(position)))
+    view = _view(_models[-1], {})
+    view["id"] = len(_models) - 1
     view["groups"] = [[heading, list(names)] for heading, names in GROUPS]
     view["controls"] = {name: {"label": c.label, "help": c.help, "style": c.style}
                         for name, c in CONTROLS.items()}
     return json.dumps(view)
 
 
-def click(name: str, values: str) -> str:
-    """Run the control `name` with the inputs' `values` (JSON); the new view (the board and the
-    diagram only when the click changed the game)."""
+def click(sid: int, name: str, values: str) -> str:
+    """Run sandbox `sid`'s control `name` with the inputs' `values` (JSON); the new view (the
+    board and the diagram only when the click changed the game)."""
     parsed = json.loads(values)
-    outcome = _current().click(name, parsed)
-    return json.dumps(_view(parsed, board=outcome.ok))
+    outcome = _models[sid].click(name, parsed)
+    return json.dumps(_view(_models[sid], parsed, board=outcome.ok))
 
 
-def fields(values: str) -> str:
+def fields(sid: int, values: str) -> str:
     """The inputs' options for `values` (the ability list follows the chosen permanent)."""
-    return json.dumps(_fields(json.loads(values)))
+    return json.dumps(_fields(_models[sid], json.loads(values)))
 
 
-def state(values: str) -> str:
+def state(sid: int, values: str) -> str:
     """`SandboxModel.to_json(values)`: what the kernel's model gives for the same clicks."""
-    return json.dumps(_current().to_json(json.loads(values)))
+    return json.dumps(_models[sid].to_json(json.loads(values)))

@@ -33,6 +33,7 @@ from importlib import metadata
 from pathlib import Path
 
 from rulekit.export import assets as _assets
+from rulekit.export import live as _live
 from rulekit.export.index import load_coverage, write_index
 from rulekit.export.lesson import Job, Result
 
@@ -52,6 +53,7 @@ class BuildReport:
     lessons: list[dict[str, object]] = field(default_factory=list)  # index entries, in order
     offline: bool = True
     widgets_note: str = ""
+    sandbox_note: str = ""  # why the pages have no live sandbox (empty: they have it)
     seconds: float = 0.0
 
     @property
@@ -127,9 +129,10 @@ def _stderr(text: str) -> None:
 
 def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = None,
           force: bool = False, widgets: str = "auto", index: bool = True,
-          echo: Callable[[str], None] = _stderr) -> BuildReport:
+          sandbox: str = "auto", echo: Callable[[str], None] = _stderr) -> BuildReport:
     """Build the lesson pages (and index) for `notebooks` (a folder or a list of .ipynb files)
-    into `out`. `widgets`: "auto" | "offline" | "cdn" (see `assets.prepare`)."""
+    into `out`. `widgets`: "auto" | "offline" | "cdn" (see `assets.prepare`); `sandbox`: the
+    live sandbox in the pages, "auto" | "on" | "off" (see `live.prepare`)."""
     started = time.perf_counter()
     if isinstance(notebooks, Path):
         nb_dir, paths = notebooks, lesson_paths(notebooks)
@@ -150,7 +153,8 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
              f"({wa.reason}): pages will load it from the public CDN and need a network.")
 
     lab_css = _install_lab_css(out / STATIC)
-    base = cache_key_base(nb_dir, wa.key)
+    live_page = _prepare_live(out, report, sandbox if wa.offline else "off", echo)
+    base = cache_key_base(nb_dir, wa.key + ";" + (live_page or {}).get("key", "live:none"))
     cache = {} if force else _load_cache(out)
     entries: dict[str, dict[str, object]] = {}
     todo: list[tuple[Path, str]] = []
@@ -173,7 +177,7 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
     # longest first (by last build time) keeps both workers busy to the end
     todo.sort(key=lambda t: -float(cache.get(t[0].stem, {}).get("seconds", 1e9)))
     note = report.widgets_note
-    job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css)
+    job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css, live_page)
                 for p, _ in todo]
     keys = {str(p): k for p, k in todo}
     workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))
@@ -213,6 +217,32 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
     echo(f"rulekit.export: {built_ok} built, {len(report.cached)} unchanged, "
          f"{len(report.failures)} failed in {report.seconds:.1f} s -> {out}/index.html")
     return report
+
+
+def _prepare_live(out: Path, report: BuildReport, mode: str,
+                  echo: Callable[[str], None]) -> dict[str, object] | None:
+    """The live sandbox's runtime in `out/_static/sandbox/` and what every page needs to start
+    it (None, with `report.sandbox_note` saying why, when the runtime can't be had)."""
+    from rulekit.display.widgets import FRAME_CSS, WIDGET_CSS
+    from rulekit.export.lesson import TEMPLATE, TEMPLATES
+
+    found = _live.prepare(mode=mode)
+    base = _live.install(found, out / STATIC)
+    if base is None:
+        report.sandbox_note = (f"The sandboxes are pictures: the live sandbox's runtime could "
+                               f"not be fetched with npm ({found.reason}).")
+        echo(f"rulekit.export: no live sandbox in the pages ({found.reason}): they show the "
+             "sandbox's starting position with its 'needs JupyterLab' note.")
+        return None
+    script = (TEMPLATES / TEMPLATE / "sandbox.js").read_text("utf-8")
+    css = (TEMPLATES / TEMPLATE / "sandbox.css").read_text("utf-8")
+    if "</script" in script.lower() or "</style" in css.lower():
+        raise _assets.AssetError("sandbox.js and sandbox.css can't be inlined: they close "
+                                 "their own tag")
+    mb = _live.size_mb(out / STATIC / _live.STATIC_SUBDIR)
+    return {"script": script, "css": FRAME_CSS + WIDGET_CSS + css,
+            "config": {"base": base, "scripts": list(_live.SCRIPTS), "mb": round(mb)},
+            "key": found.key}
 
 
 def _install_lab_css(static: Path) -> tuple[str, ...]:
@@ -268,6 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--widgets", choices=("auto", "offline", "cdn"), default="auto",
                         help="widget manager from site/_static (offline) or the public CDN; "
                              "auto: offline when npm can fetch it")
+    parser.add_argument("--sandbox", choices=("auto", "on", "off"), default="auto",
+                        help="the live sandbox in the pages (Pyodide and Viz.js from npm, in "
+                             "site/_static/sandbox); auto: when npm can fetch them")
     args = parser.parse_args(argv)
     from rulekit.scenario.model import skip_slow_optional_imports
 
@@ -279,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         _stderr(f"rulekit.export: no notebooks in {args.notebooks}/ yet: building the index only")
     try:
         report = build(args.notebooks, args.out, jobs=args.jobs, force=args.force,
-                       widgets=args.widgets)
+                       widgets=args.widgets, sandbox=args.sandbox)
     except _assets.AssetError as exc:
         _stderr(f"rulekit.export: {exc}")
         return 1
