@@ -95,10 +95,10 @@ class Visit:
 
 def open_page(browser: Any, path: Path, site: Path, *, stepper: bool = True,
               timeout_ms: int = 30_000, viewport: tuple[int, int] = (1280, 900),
-              server: str | None = None) -> Visit:
+              server: str | None = None, init_script: str | None = None) -> Visit:
     """Open `path` (a file under `site`) from file:// (or from `server`, the URL `serve`
     gives for `site`), block and record every request outside `site`, wait for the stepper (or
-    the load event) and time it."""
+    the load event) and time it. `init_script` runs before the page's own scripts."""
     if server is None:
         base = site.resolve().as_uri().rstrip("/") + "/"
         url = path.resolve().as_uri()
@@ -107,6 +107,8 @@ def open_page(browser: Any, path: Path, site: Path, *, stepper: bool = True,
         url = base + path.resolve().relative_to(site.resolve()).as_posix()
     page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     visit = Visit(page, url)
+    if init_script:
+        page.add_init_script(init_script)
 
     def route(r: Any) -> None:
         req_url = r.request.url
@@ -202,7 +204,7 @@ class Live:
         return self.message()
 
     def message(self) -> str:
-        return self.box.locator(".rk-message").inner_text().strip()
+        return self.box.locator(".rk-live-ui .rk-message").inner_text().strip()
 
     def table(self, caption: str) -> list[dict[str, str]]:
         """The rows of the table with this caption, as column -> cell text."""

@@ -303,7 +303,7 @@
     var status = el("span", {"class": "rk-live-status", "aria-live": "polite"});
     start.appendChild(bar);
     start.appendChild(status);
-    var picture = box.querySelector(".jupyter-widgets");
+    var picture = box.querySelector(":scope > .jupyter-widgets");
     box.insertBefore(start, picture);
     box.dataset.state = "idle";
     var why = missing();
