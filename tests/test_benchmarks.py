@@ -18,10 +18,11 @@ import lessons  # noqa: E402
 import run  # noqa: E402
 
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
-              "p4_click_ratio", "p5_page_kb", "p5_load_s", "p5_requests"]
+              "p4_click_ratio", "p5_page_kb", "p5_load_s", "p5_requests",
+              "p6_sandbox_ready_s", "p6_click_ms", "p6_assets_mb"]
 
 
-def test_the_table_has_exactly_the_seven_figures():
+def test_the_table_has_exactly_the_ten_figures():
     assert [key for key, *_ in run.TABLE] == ISSUE_KEYS
 
 
@@ -59,3 +60,17 @@ def test_p3_floor_cells_are_the_lessons_imports_and_run(tmp_path):
 @pytest.mark.parametrize("value, shown", [(None, "n/a"), (3, "3"), (1.654, "1.65"), (681.4, "681")])
 def test_figures_print_readably(value, shown):
     assert run.fmt(value) == shown
+
+
+@pytest.mark.browser
+def test_live_sandbox_figures_are_measured(lesson_site, browser):
+    """p6 runs on a built site: one start, two clicks (no timing compared with a goal)."""
+    import live
+
+    site, report = lesson_site
+    if not report.live or live.live_page(site) is None:
+        pytest.skip(report.sandbox_note or "no lesson with a live sandbox in this site")
+    figures = live.live_figures(site, starts=1, clicks=2, browser=browser)
+    assert figures["ready_s"] > 0 and len(figures["click_runs_ms"]) == 2
+    assert figures["assets_mb"] > 1 and figures["outside"] == []
+    assert figures["console_errors"] == []

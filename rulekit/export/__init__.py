@@ -53,7 +53,8 @@ class BuildReport:
     lessons: list[dict[str, object]] = field(default_factory=list)  # index entries, in order
     offline: bool = True
     widgets_note: str = ""
-    sandbox_note: str = ""  # why the pages have no live sandbox (empty: they have it)
+    live: bool = False  # the pages have the live sandbox (site/_static/sandbox/)
+    sandbox_note: str = ""  # why they don't, when the build tried
     seconds: float = 0.0
 
     @property
@@ -229,8 +230,9 @@ def _prepare_live(out: Path, report: BuildReport, mode: str,
     found = _live.prepare(mode=mode)
     base = _live.install(found, out / STATIC)
     if base is None:
-        report.sandbox_note = (f"The sandboxes are pictures: the live sandbox's runtime could "
-                               f"not be fetched with npm ({found.reason}).")
+        if mode != "off":
+            report.sandbox_note = (f"The sandboxes are pictures: the live sandbox's runtime "
+                                   f"could not be fetched with npm ({found.reason}).")
         echo(f"rulekit.export: no live sandbox in the pages ({found.reason}): they show the "
              "sandbox's starting position with its 'needs JupyterLab' note.")
         return None
@@ -240,6 +242,7 @@ def _prepare_live(out: Path, report: BuildReport, mode: str,
         raise _assets.AssetError("sandbox.js and sandbox.css can't be inlined: they close "
                                  "their own tag")
     mb = _live.size_mb(out / STATIC / _live.STATIC_SUBDIR)
+    report.live = True
     return {"script": script, "css": FRAME_CSS + WIDGET_CSS + css,
             "config": {"base": base, "scripts": list(_live.SCRIPTS), "mb": round(mb)},
             "key": found.key}
