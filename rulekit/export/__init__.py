@@ -14,6 +14,9 @@ lessons and the rulings coverage table R01-R19.
   ipykernel and Graphviz. A lesson whose key and page are unchanged is not rebuilt.
 - **Offline:** the widget manager comes from `_static/html-manager/` (see `assets`); no
   require.js, MathJax or mermaid script. Without npm it falls back to the public CDN and says so.
+- **Live sandbox:** Pyodide, Viz.js and the engine in `_static/sandbox/` (see `live`); each page
+  gets the sandbox's starting position and the page script that starts it on a click. Without
+  npm the pages keep the sandbox's picture and the build says why (`--sandbox auto|on|off`).
 - **Failures** name the notebook and the cell (index and first line); the build exits 1.
 """
 
