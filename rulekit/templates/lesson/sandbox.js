@@ -259,7 +259,11 @@
     var head = el("h4", {}, "Event and trigger diagram: " + view.what);
     var holder = el("div", {"class": "rk-diagram"});
     try {
-      var svg = this.rt.viz.renderSVGElement(view.dot);
+      // Viz.js sizes text with the metrics of a font it knows by name: a list of fallbacks
+      // ("DejaVu Sans,Arial,...") is not one, so it would size for Times and the text (drawn in
+      // the page's font) would overflow its boxes. It knows the first family of ours.
+      var dot = view.dot.replace(/fontname="([^",]+),[^"]*"/g, 'fontname="$1"');
+      var svg = this.rt.viz.renderSVGElement(dot);
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", "Event and trigger diagram of " + view.what);
       holder.appendChild(svg);
