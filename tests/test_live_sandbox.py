@@ -168,8 +168,11 @@ def test_the_live_sandbox_plays_in_the_page(live_site, browser, prefix: str, how
     with _visit(browser, site, path, how) as visit:
         live = Live(visit)
         assert live.state == "idle"
+        assert live.box.locator("progress").is_hidden()
         live.start()
         assert live.state == "ready", live.box.inner_text()
+        shown = [what for what, _ in visit.page.evaluate("rulekitLive.timings")]
+        assert {"Loading pyodide.js…", "Starting Python…", "ready"} <= set(shown)  # progress
         assert not live.box.locator(":scope > .jupyter-widgets").is_visible()  # the picture made way
         m = Mirror(live)
         if prefix in TAP_LESSONS:
