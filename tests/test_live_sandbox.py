@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from rulekit.sandbox import SandboxModel
+from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
 
 pytestmark = pytest.mark.browser
 
@@ -30,6 +30,20 @@ EXERT = ("Sandstorm Crasher", "Glory-Bound Initiate")
 TAP_LESSONS = ("01", "03")
 EXERT_LESSONS = ("07", "08")
 PLAYERS = "Players: life and mana pools"
+
+LAYOUT_JS = """(box) => Array.from(box.querySelectorAll('.rk-live-ui fieldset')).map((g) => [
+  g.querySelector('legend').innerText,
+  Array.from(g.querySelectorAll('[data-field], [data-control]')).map((e) => [
+    e.dataset.field || e.dataset.control,
+    e.dataset.field ? g.querySelector('label[for="' + e.id + '"]').innerText : e.innerText])])"""
+
+
+def _same_controls_as_the_model(live: Any) -> None:
+    """The page offers the model's fields and controls, in GROUPS order, with their labels."""
+    shown = live.box.evaluate(LAYOUT_JS)
+    expected = [[heading, [[n, (FIELDS[n].label if n in FIELDS else CONTROLS[n].label)]
+                           for n in names]] for heading, names in GROUPS]
+    assert shown == expected
 
 
 def _page(site: Path, report: Any, prefix: str) -> Path:
@@ -174,6 +188,7 @@ def test_the_live_sandbox_plays_in_the_page(live_site, browser, prefix: str, how
         shown = [what for what, _ in visit.page.evaluate("rulekitLive.timings")]
         assert {"Loading pyodide.js…", "Starting Python…", "ready"} <= set(shown)  # progress
         assert not live.box.locator(":scope > .jupyter-widgets").is_visible()  # the picture made way
+        _same_controls_as_the_model(live)
         m = Mirror(live)
         if prefix in TAP_LESSONS:
             _tap_and_refuse(m)
