@@ -140,3 +140,37 @@ def test_the_template_adds_the_live_box_only_with_the_runtime():
     assert with_live.count('<div class="rk-live">') == 1
     assert "/* the page script */" in with_live and 'id="rk-live-config"' in with_live
     assert "</script><b>" not in with_live  # the position's text can't close its script
+
+
+def test_the_sandbox_widget_carries_its_starting_position():
+    """Next to the widget, the sandbox cell's output holds the board it started from as data;
+    replayed (as the page does), it is the same board, fields and log."""
+    from rulekit.display.widgets import SANDBOX_MIME, Sandbox
+    from rulekit.game import Game
+    from rulekit.sandbox import SandboxModel
+
+    game = Game(["Alice", "Bob"])
+    game.set_turn(turn=4, active="Alice", step="main1")
+    forest = game.add("Forest", player="Alice")
+    game.add("Wild Growth", player="Alice", attached_to=forest.id)
+    game.add("Calciform Pools", player="Alice", counters={"storage": 2})
+    sandbox = Sandbox(game, title="Try it")
+    sandbox.permanent.value = forest.id
+    sandbox.click("tap")  # clicks after the start are not part of the position
+    data = sandbox._repr_mimebundle_()[SANDBOX_MIME]
+    assert data["title"] == "Try it" and len(data["actions"]) == 4
+    replayed = SandboxModel.from_position(json.loads(json.dumps(data)))
+    sandbox.click("undo")
+    kernel = sandbox.model.to_json()
+    assert kernel.pop("last")["kind"] == "undone"
+    assert replayed.to_json() == {**kernel, "last": None}
+
+
+def test_a_position_that_is_not_json_data_is_left_out():
+    from rulekit.game import Game
+    from rulekit.sandbox import SandboxModel
+
+    model = SandboxModel(Game(["Alice", "Bob"]))
+    model.game.actions.append(("add", {"card": object()}))  # not JSON data
+    model.start = len(model.game.actions)
+    assert model.position() is None
