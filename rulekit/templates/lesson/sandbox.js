@@ -14,6 +14,7 @@
   var runtime = null; // a promise of {page, viz}, shared by every sandbox of the page
   var sandboxes = [];
   var timings = []; // [what, ms since the page opened] as the sandbox starts
+  var STARTING_MS = 300000; // a wasm that fails to instantiate leaves Pyodide waiting forever
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -40,10 +41,20 @@
   function loadScript(url) {
     return new Promise(function (resolve, reject) {
       var s = el("script", {src: url});
+      s.async = false; // fetched together, run in order
       s.onload = resolve;
       s.onerror = function () { reject(new MissingFile(url)); };
       document.head.appendChild(s);
     });
+  }
+
+  function within(ms, what, promise) {
+    var timer;
+    var late = new Promise(function (_, reject) {
+      timer = setTimeout(function () { reject(new Error(what + " took more than " +
+                                                        ms / 1000 + " s")); }, ms);
+    });
+    return Promise.race([promise, late]).finally(function () { clearTimeout(timer); });
   }
 
   function fromBase64(text) {
@@ -69,10 +80,14 @@
   async function startRuntime(progress) {
     var base = new URL(CONFIG.base, document.baseURI).href;
     var files = CONFIG.scripts, total = files.length + 3;
-    for (var i = 0; i < files.length; i++) {
-      progress(i, total, "Loading " + files[i] + "…");
-      await loadScript(base + files[i]);
-    }
+    var loaded = 0;
+    progress(0, total, "Loading " + files[0] + "…");
+    await Promise.all(files.map(function (name, i) {
+      return loadScript(base + name).then(function () {
+        loaded++;
+        if (i + 1 < files.length) progress(loaded, total, "Loading " + files[i + 1] + "…");
+      });
+    }));
     progress(files.length, total, "Starting Python…");
     globalThis.rulekitPyodideBase = base + "pyodide.asm.mjs";
     var answers = {
@@ -95,12 +110,12 @@
     };
     var py;
     try {
-      py = await globalThis.loadPyodide({
+      py = await within(STARTING_MS, "Starting Python", globalThis.loadPyodide({
         indexURL: base, packageBaseUrl: base, lockFileContents: globalThis.rulekitPyodideLock,
         createPyodideModule: globalThis.rulekitCreatePyodide,
         stdout: function (line) { console.log(line); },
         stderr: function (line) { console.log(line); }
-      });
+      }));
     } finally {
       globalThis.fetch = realFetch;
     }
