@@ -174,3 +174,21 @@ def test_a_position_that_is_not_json_data_is_left_out():
     model.game.actions.append(("add", {"card": object()}))  # not JSON data
     model.start = len(model.game.actions)
     assert model.position() is None
+
+
+def test_the_shipped_standard_library_is_compiled_where_it_counts():
+    """The modules that starting Python and the engine import come as .pyc made by the pinned
+    Pyodide (Python's start in the page is mostly compiling source); the rest stay source."""
+    import base64
+    import gzip
+
+    found = live.prepare()  # the cached runtime (npm fetches it once)
+    if not found.ok:
+        pytest.skip(f"no live sandbox runtime: {found.reason}")
+    note = (found.folder / "STDLIB").read_text("utf-8")
+    assert note.startswith("compiled"), note
+    text = (found.folder / "python-stdlib.js").read_text("ascii")
+    data = gzip.decompress(base64.b64decode(text.split('base64:"', 1)[1].rsplit('"', 1)[0]))
+    names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+    assert {"json/__init__.pyc", "dataclasses.pyc", "tomllib/_parser.pyc", "site.pyc"} <= names
+    assert "json/__init__.py" not in names and "smtplib.py" in names  # nothing left out

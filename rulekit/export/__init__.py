@@ -239,6 +239,10 @@ def _prepare_live(out: Path, report: BuildReport, mode: str,
         echo(f"rulekit.export: no live sandbox in the pages ({found.reason}): they show the "
              "sandbox's starting position with its 'needs JupyterLab' note.")
         return None
+    stdlib = (found.folder / "STDLIB").read_text("utf-8").strip() if found.folder else ""
+    if stdlib.startswith("source only"):
+        echo(f"rulekit.export: the live sandbox's standard library is {stdlib}: it starts "
+             "slower")
     script = (TEMPLATES / TEMPLATE / "sandbox.js").read_text("utf-8")
     css = (TEMPLATES / TEMPLATE / "sandbox.css").read_text("utf-8")
     if "</script" in script.lower() or "</style" in css.lower():

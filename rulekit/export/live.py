@@ -37,7 +37,7 @@ from rulekit.export.assets import NPM_TIMEOUT_S, AssetError, cache_dir, integrit
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_SUBDIR = "sandbox"  # inside site/_static/
-FORMAT = 1  # bump when the files made from the packages change
+FORMAT = 2  # bump when the files made from the packages change
 
 # `npm view <name>@<version> dist.integrity`
 PYODIDE = ("pyodide", "314.0.7", "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uy"
@@ -185,7 +185,8 @@ def _licenses(py_pkg: dict[str, bytes], viz_js: bytes) -> str:
         "  and other software under their own licences (see the Pyodide source).",
         "  pyodide-asm.js is pyodide.asm.mjs made a classic script (its export and",
         "  import.meta.url renamed); the other two hold pyodide.asm.wasm (gzip) and",
-        "  python_stdlib.zip as base64, unchanged.", "",
+        "  python_stdlib.zip as base64, the modules the sandbox imports compiled to .pyc",
+        "  by that Pyodide (the rest unchanged).", "",
         f"viz.js: Viz.js {VIZ[1]} (dist/viz-global.js of the npm package {VIZ[0]}@{VIZ[1]},",
         f"  {VIZ[2]}). Licence: MIT. Its header says:",
         *("    " + line for line in viz_head.strip().splitlines()),
@@ -194,6 +195,106 @@ def _licenses(py_pkg: dict[str, bytes], viz_js: bytes) -> str:
         f"  package graphviz {gv_version} (MIT, https://github.com/xflr6/graphviz), which only",
         "  writes DOT text here. The graphviz package's licence:", "",
         *("    " + line for line in gv_license.strip().splitlines()), ""])
+
+
+# Python compiles a module's source each time it is imported, and in WebAssembly that is most of
+# Pyodide's start. So at build time the standard library modules that starting Python and the
+# engine import are compiled once, inside the pinned Pyodide run by node, and shipped as
+# (unchecked hash-based) .pyc; every other module stays source, so nothing is left out.
+_NODE_SCRIPT = r"""
+import { readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const [pkg, engine, out, driver] = process.argv.slice(-4);
+const { loadPyodide } = await import(pathToFileURL(pkg + "/pyodide.mjs").href);
+const py = await loadPyodide({ indexURL: pkg + "/" });
+py.unpackArchive(new Uint8Array(readFileSync(engine)), "zip",
+                 { extractDir: "/home/pyodide/rulekit-engine" });
+py.runPython(readFileSync(driver, "utf8"));
+writeFileSync(out, py.FS.readFile("/tmp/stdlib-compiled.zip"));
+"""
+
+_DRIVER = r"""
+import ast, importlib, json, os, sys, zipfile
+ENGINE = "/home/pyodide/rulekit-engine"
+sys.path.insert(0, ENGINE)
+names = set()
+for root, _, files in os.walk(ENGINE):
+    for name in files:
+        if name.endswith(".py"):
+            with open(os.path.join(root, name), encoding="utf-8") as fh:
+                tree = ast.parse(fh.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names.update(a.name for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                    names.add(node.module)
+for name in sorted(names):
+    try:
+        importlib.import_module(name)
+    except Exception:
+        pass
+from rulekit import sandbox_page
+from rulekit.game import Game
+from rulekit.sandbox import SandboxModel
+game = Game(["Alice", "Bob"])
+forest = game.add("Forest")
+view = json.loads(sandbox_page.start(json.dumps(SandboxModel(game).position())))
+sandbox_page.click(view["id"], "tap", json.dumps({"permanent": forest.id}))
+stdlib = os.path.dirname(os.path.dirname(json.__file__))
+assert stdlib.endswith(".zip"), stdlib
+loaded = set()
+for module in list(sys.modules.values()):
+    path = getattr(module, "__file__", None) or ""
+    if path.startswith(stdlib + "/") and path.endswith(".py"):
+        loaded.add(path[len(stdlib) + 1:])
+import importlib._bootstrap_external as be
+src = zipfile.ZipFile(stdlib)
+# stored, not deflated: the page gzips the whole file (smaller) and reads it faster
+with zipfile.ZipFile("/tmp/stdlib-compiled.zip", "w", zipfile.ZIP_STORED) as out:
+    for info in src.infolist():
+        data, name = src.read(info), info.filename
+        if name in loaded:
+            code = compile(data, stdlib + "/" + name, "exec", dont_inherit=True)
+            data, name = bytes(be._code_to_hash_pyc(code, b"\0" * 8, checked=False)), name[:-3] + ".pyc"
+        entry = zipfile.ZipInfo(name, info.date_time)
+        entry.external_attr = info.external_attr
+        out.writestr(entry, data)
+"""
+NODE_TIMEOUT_S = 600
+
+
+def compile_stdlib(py: dict[str, bytes], engine: bytes, work: Path) -> bytes:
+    """Pyodide's `python_stdlib.zip` with the modules that starting Python and the engine
+    import compiled to .pyc (see above), made by the pinned Pyodide itself under node. Raises
+    OSError (no node) or RuntimeError (it failed)."""
+    node = shutil.which("node")
+    if node is None:
+        raise FileNotFoundError("node is not installed")
+    pkg = work / "pyodide"
+    pkg.mkdir(parents=True, exist_ok=True)
+    for name, data in py.items():
+        (pkg / name.rsplit("/", 1)[1]).write_bytes(data)
+    (work / "engine.zip").write_bytes(engine)
+    (work / "driver.py").write_text(_DRIVER, "utf-8")
+    (work / "compile.mjs").write_text(_NODE_SCRIPT, "utf-8")
+    out = work / "stdlib.zip"
+    try:
+        proc = subprocess.run([node, str(work / "compile.mjs"), str(pkg), str(work / "engine.zip"),
+                               str(out), str(work / "driver.py")], capture_output=True, text=True,
+                              timeout=NODE_TIMEOUT_S, stdin=subprocess.DEVNULL, check=False)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"compiling the standard library took more than {NODE_TIMEOUT_S} s") \
+            from None
+    if proc.returncode != 0 or not out.is_file():
+        lines = [ln.strip() for ln in (proc.stderr + proc.stdout).splitlines()
+                 if ln.strip() and len(ln) < 1000]  # not the minified source node quotes
+        detail = next((ln for ln in lines if "Error" in ln), f"node exit {proc.returncode}")
+        raise RuntimeError(f"compiling the standard library failed: {detail[:300]}")
+    data = out.read_bytes()
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    if not any(n.endswith(".pyc") for n in names) or "json/__init__.pyc" not in names:
+        raise RuntimeError("compiling the standard library gave no .pyc")
+    return data
 
 
 def fetch(cache: Path | None = None) -> Path:
@@ -207,9 +308,9 @@ def fetch(cache: Path | None = None) -> Path:
     npm_dir = cache / "npm"
     py_tar = _verified_tarball(PYODIDE, npm_dir)
     viz_tar = _verified_tarball(VIZ, npm_dir)
-    py = _members(py_tar, {"package/pyodide.js", "package/pyodide.asm.mjs",
-                           "package/pyodide.asm.wasm", "package/python_stdlib.zip",
-                           "package/pyodide-lock.json"})
+    py = _members(py_tar, {"package/pyodide.js", "package/pyodide.mjs",
+                           "package/pyodide.asm.mjs", "package/pyodide.asm.wasm",
+                           "package/python_stdlib.zip", "package/pyodide-lock.json"})
     viz = _members(viz_tar, {"package/dist/viz-global.js"})["package/dist/viz-global.js"]
     tmp = folder.with_name(folder.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -222,8 +323,15 @@ def fetch(cache: Path | None = None) -> Path:
     (tmp / "pyodide-asm.js").write_text(lock_js + asm, "utf-8")
     (tmp / "pyodide-wasm.js").write_bytes(
         bytes_script("pyodide.asm.wasm", py["package/pyodide.asm.wasm"], compress=True))
+    stdlib, compiled, note = py["package/python_stdlib.zip"], False, "compiled"
+    try:
+        stdlib, compiled = compile_stdlib(py, engine_zip(), tmp / "work"), True
+    except (OSError, RuntimeError) as exc:  # slower to start, but the same sandbox
+        note = f"source only ({exc})"
+    shutil.rmtree(tmp / "work", ignore_errors=True)
+    (tmp / "STDLIB").write_text(note + "\n", "utf-8")
     (tmp / "python-stdlib.js").write_bytes(
-        bytes_script("python_stdlib.zip", py["package/python_stdlib.zip"], compress=False))
+        bytes_script("python_stdlib.zip", stdlib, compress=compiled))
     (tmp / "viz.js").write_bytes(viz)
     (tmp / LICENSES).write_text(_licenses(py, viz), "utf-8")
     (tmp / "DONE").write_text("ok\n", "utf-8")
@@ -283,7 +391,7 @@ def install(live: LiveAssets, static: Path) -> str | None:
         return None
     dest.mkdir(parents=True, exist_ok=True)
     wanted = {p.name: p.read_bytes() for p in live.folder.iterdir()
-              if p.is_file() and p.name != "DONE"}
+              if p.is_file() and p.name not in ("DONE", "STDLIB")}
     wanted[ENGINE] = bytes_script("rulekit.zip", engine_zip(), compress=False)
     for old in dest.iterdir():
         if old.name not in wanted:
