@@ -37,7 +37,7 @@ from rulekit.export.assets import NPM_TIMEOUT_S, AssetError, cache_dir, integrit
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_SUBDIR = "sandbox"  # inside site/_static/
-FORMAT = 2  # bump when the files made from the packages change
+FORMAT = 5  # bump when the files made from the packages change
 
 # `npm view <name>@<version> dist.integrity`
 PYODIDE = ("pyodide", "314.0.7", "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uy"
@@ -52,9 +52,11 @@ ENGINE = "engine.js"
 LICENSES = "LICENSES.txt"
 
 # The engine in the page: what the sandbox model imports (no widgets, pandas, export, scenarios)
-_SKIP_DIRS = {"export", "templates", "scenarios", "__pycache__"}
+# (the page replays a position: it loads no scenario and no rulings coverage)
+_SKIP_DIRS = {"export", "templates", "scenarios", "scenario", "__pycache__"}
 _SKIP_FILES = {"display/widgets.py", "display/tables.py", "display/lesson.py",
-               "display/reveal.py", "display/diagrams.py", "cli.py", "__main__.py"}
+               "display/reveal.py", "display/diagrams.py", "cli.py", "__main__.py",
+               "rulings.py", "data/rulings.toml"}
 _ENGINE_SUFFIXES = (".py", ".toml", ".json")
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)  # fixed: the same checkout gives the same bytes
 
@@ -191,7 +193,8 @@ def _licenses(py_pkg: dict[str, bytes], viz_js: bytes) -> str:
         f"  {VIZ[2]}). Licence: MIT. Its header says:",
         *("    " + line for line in viz_head.strip().splitlines()),
         "  Graphviz: Eclipse Public License 1.0 (https://graphviz.org/license/); Expat: MIT.", "",
-        "engine.js: the rulekit engine (this kit, from its source checkout) and the Python",
+        "engine.js: the rulekit engine (this kit, from its source checkout; compiled to .pyc by",
+        "  the Pyodide above) and the Python",
         f"  package graphviz {gv_version} (MIT, https://github.com/xflr6/graphviz), which only",
         "  writes DOT text here. The graphviz package's licence:", "",
         *("    " + line for line in gv_license.strip().splitlines()), ""])
@@ -204,13 +207,14 @@ def _licenses(py_pkg: dict[str, bytes], viz_js: bytes) -> str:
 _NODE_SCRIPT = r"""
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-const [pkg, engine, out, driver] = process.argv.slice(-4);
+const [pkg, input, out, driver] = process.argv.slice(-4);
 const { loadPyodide } = await import(pathToFileURL(pkg + "/pyodide.mjs").href);
 const py = await loadPyodide({ indexURL: pkg + "/" });
-py.unpackArchive(new Uint8Array(readFileSync(engine)), "zip",
-                 { extractDir: "/home/pyodide/rulekit-engine" });
+const given = new Uint8Array(readFileSync(input));
+py.FS.writeFile("/tmp/input.zip", given);
+py.unpackArchive(given, "zip", { extractDir: "/home/pyodide/rulekit-engine" });
 py.runPython(readFileSync(driver, "utf8"));
-writeFileSync(out, py.FS.readFile("/tmp/stdlib-compiled.zip"));
+writeFileSync(out, py.FS.readFile("/tmp/output.zip"));
 """
 
 _DRIVER = r"""
@@ -250,7 +254,7 @@ for module in list(sys.modules.values()):
 import importlib._bootstrap_external as be
 src = zipfile.ZipFile(stdlib)
 # stored, not deflated: the page gzips the whole file (smaller) and reads it faster
-with zipfile.ZipFile("/tmp/stdlib-compiled.zip", "w", zipfile.ZIP_STORED) as out:
+with zipfile.ZipFile("/tmp/output.zip", "w", zipfile.ZIP_STORED) as out:
     for info in src.infolist():
         data, name = src.read(info), info.filename
         if name in loaded:
@@ -263,37 +267,78 @@ with zipfile.ZipFile("/tmp/stdlib-compiled.zip", "w", zipfile.ZIP_STORED) as out
 NODE_TIMEOUT_S = 600
 
 
-def compile_stdlib(py: dict[str, bytes], engine: bytes, work: Path) -> bytes:
-    """Pyodide's `python_stdlib.zip` with the modules that starting Python and the engine
-    import compiled to .pyc (see above), made by the pinned Pyodide itself under node. Raises
-    OSError (no node) or RuntimeError (it failed)."""
+_ENGINE_DRIVER = r"""
+import importlib._bootstrap_external as be, zipfile
+src = zipfile.ZipFile("/tmp/input.zip")
+with zipfile.ZipFile("/tmp/output.zip", "w", zipfile.ZIP_STORED) as out:  # gzipped whole
+    for info in src.infolist():
+        data, name = src.read(info), info.filename
+        if name.endswith(".py"):
+            code = compile(data, "/home/pyodide/rulekit-engine/" + name, "exec", dont_inherit=True)
+            data, name = bytes(be._code_to_hash_pyc(code, b"\0" * 8, checked=False)), name[:-3] + ".pyc"
+        entry = zipfile.ZipInfo(name, info.date_time)
+        entry.external_attr = info.external_attr
+        out.writestr(entry, data)
+"""
+
+
+def _in_pyodide(pkg: Path, driver: str, given: bytes, work: Path) -> bytes:
+    """Run `driver` (Python) in the Pyodide package at `pkg` under node, with `given` (a zip)
+    unpacked as the engine and at /tmp/input.zip; returns /tmp/output.zip. Raises OSError (no
+    node) or RuntimeError (it failed)."""
     node = shutil.which("node")
     if node is None:
         raise FileNotFoundError("node is not installed")
-    pkg = work / "pyodide"
-    pkg.mkdir(parents=True, exist_ok=True)
-    for name, data in py.items():
-        (pkg / name.rsplit("/", 1)[1]).write_bytes(data)
-    (work / "engine.zip").write_bytes(engine)
-    (work / "driver.py").write_text(_DRIVER, "utf-8")
-    (work / "compile.mjs").write_text(_NODE_SCRIPT, "utf-8")
-    out = work / "stdlib.zip"
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "input.zip").write_bytes(given)
+    (work / "driver.py").write_text(driver, "utf-8")
+    (work / "run.mjs").write_text(_NODE_SCRIPT, "utf-8")
+    out = work / "output.zip"
+    out.unlink(missing_ok=True)
     try:
-        proc = subprocess.run([node, str(work / "compile.mjs"), str(pkg), str(work / "engine.zip"),
+        proc = subprocess.run([node, str(work / "run.mjs"), str(pkg), str(work / "input.zip"),
                                str(out), str(work / "driver.py")], capture_output=True, text=True,
                               timeout=NODE_TIMEOUT_S, stdin=subprocess.DEVNULL, check=False)
     except subprocess.TimeoutExpired:
-        raise RuntimeError(f"compiling the standard library took more than {NODE_TIMEOUT_S} s") \
-            from None
+        raise RuntimeError(f"Pyodide under node took more than {NODE_TIMEOUT_S} s") from None
     if proc.returncode != 0 or not out.is_file():
         lines = [ln.strip() for ln in (proc.stderr + proc.stdout).splitlines()
                  if ln.strip() and len(ln) < 1000]  # not the minified source node quotes
         detail = next((ln for ln in lines if "Error" in ln), f"node exit {proc.returncode}")
-        raise RuntimeError(f"compiling the standard library failed: {detail[:300]}")
-    data = out.read_bytes()
+        raise RuntimeError(f"Pyodide under node failed: {detail[:300]}")
+    return out.read_bytes()
+
+
+def compile_stdlib(pkg: Path, engine: bytes, work: Path) -> bytes:
+    """Pyodide's `python_stdlib.zip` with the modules that starting Python and the engine
+    import compiled to .pyc (see above), made by the pinned Pyodide itself (at `pkg`) under
+    node. Raises OSError (no node) or RuntimeError (it failed)."""
+    data = _in_pyodide(pkg, _DRIVER, engine, work)
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    if not any(n.endswith(".pyc") for n in names) or "json/__init__.pyc" not in names:
+    if "json/__init__.pyc" not in names:
         raise RuntimeError("compiling the standard library gave no .pyc")
+    return data
+
+
+def compiled_engine(folder: Path, engine: bytes) -> bytes:
+    """The engine zip with its modules compiled to .pyc by the runtime's Pyodide (cached in
+    `folder/engines/` by the engine's hash); the source zip when that can't be done."""
+    pkg = folder / "pyodide"
+    if not (pkg / "pyodide.mjs").is_file():
+        return engine
+    key = hashlib.sha256(engine).hexdigest()[:16]
+    cached = folder / "engines" / f"{key}.zip"
+    if cached.is_file():
+        return cached.read_bytes()
+    try:
+        data = _in_pyodide(pkg, _ENGINE_DRIVER, engine, folder / "engines" / "work")
+    except (OSError, RuntimeError):
+        return engine
+    finally:
+        shutil.rmtree(folder / "engines" / "work", ignore_errors=True)
+    for old in (folder / "engines").glob("*.zip"):
+        old.unlink()  # one engine at a time: the cache follows the checkout
+    cached.write_bytes(data)
     return data
 
 
@@ -323,9 +368,13 @@ def fetch(cache: Path | None = None) -> Path:
     (tmp / "pyodide-asm.js").write_text(lock_js + asm, "utf-8")
     (tmp / "pyodide-wasm.js").write_bytes(
         bytes_script("pyodide.asm.wasm", py["package/pyodide.asm.wasm"], compress=True))
+    pkg = tmp / "pyodide"  # the package itself, for compiling with it (not shipped)
+    pkg.mkdir()
+    for name, data in py.items():
+        (pkg / name.rsplit("/", 1)[1]).write_bytes(data)
     stdlib, compiled, note = py["package/python_stdlib.zip"], False, "compiled"
     try:
-        stdlib, compiled = compile_stdlib(py, engine_zip(), tmp / "work"), True
+        stdlib, compiled = compile_stdlib(pkg, engine_zip(), tmp / "work"), True
     except (OSError, RuntimeError) as exc:  # slower to start, but the same sandbox
         note = f"source only ({exc})"
     shutil.rmtree(tmp / "work", ignore_errors=True)
@@ -392,7 +441,8 @@ def install(live: LiveAssets, static: Path) -> str | None:
     dest.mkdir(parents=True, exist_ok=True)
     wanted = {p.name: p.read_bytes() for p in live.folder.iterdir()
               if p.is_file() and p.name not in ("DONE", "STDLIB")}
-    wanted[ENGINE] = bytes_script("rulekit.zip", engine_zip(), compress=False)
+    wanted[ENGINE] = bytes_script("rulekit.zip", compiled_engine(live.folder, engine_zip()),
+                                  compress=True)
     for old in dest.iterdir():
         if old.name not in wanted:
             old.unlink() if old.is_file() else shutil.rmtree(old)
@@ -402,11 +452,6 @@ def install(live: LiveAssets, static: Path) -> str | None:
                 target.read_bytes() != data:
             target.write_bytes(data)
     return f"{static.name}/{STATIC_SUBDIR}/"
-
-
-def engine_digest() -> str:
-    """A short hash of the engine zip (pages name it so a browser never mixes versions)."""
-    return hashlib.sha256(engine_zip()).hexdigest()[:12]
 
 
 def size_mb(folder: Path) -> float:
