@@ -171,6 +171,33 @@ class SandboxModel:
         self._marks: list[tuple[int, int]] = []
         self._last_log: int | None = None  # log length before the last click shown
 
+    # ------------------------------------------------------------ the starting position
+    def position(self) -> dict[str, Any] | None:
+        """The board the sandbox starts from as JSON data: the players, their life and the
+        actions that built it (`game.actions` up to the start), to replay with `from_position`
+        (an exported page does, in the browser). None when an action's arguments are not
+        plain JSON data."""
+        import json
+
+        names, life = self.game._init_args
+        data = {"players": list(names), "life": life, "history": self.history,
+                "actions": [[name, kwargs] for name, kwargs in self.game.actions[:self.start]]}
+        try:
+            plain: dict[str, Any] = json.loads(json.dumps(data, allow_nan=False))
+        except (TypeError, ValueError):
+            return None
+        return plain
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any]) -> SandboxModel:
+        """A sandbox on the board `position()` described, built by replaying its actions."""
+        from rulekit.game import Game
+
+        game = Game(data["players"], life=data["life"])
+        for name, kwargs in data["actions"]:
+            game.perform(name, **kwargs)
+        return cls(game, history=data.get("history", 3))
+
     # ------------------------------------------------------------ what is offered
     def _label(self, obj: Any) -> str:
         g = self.game

@@ -35,6 +35,27 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
+def lesson_site():
+    """(site folder, build report): the real lessons, built (or found fresh) once: site/
+    (RULEKIT_TEST_SITE) from notebooks/ (RULEKIT_TEST_NOTEBOOKS)."""
+    from rulekit.export import build, lesson_paths
+
+    root = Path(__file__).resolve().parent.parent
+    notebooks = Path(os.environ.get("RULEKIT_TEST_NOTEBOOKS", root / "notebooks"))
+    if not notebooks.is_dir() or not lesson_paths(notebooks):
+        pytest.skip("no lesson notebooks in notebooks/ yet")
+    site = Path(os.environ.get("RULEKIT_TEST_SITE", root / "site"))
+    report = build(notebooks, site)
+    if not report.offline:
+        message = ("the widget manager could not be fetched with npm, so the pages load it from "
+                   "the CDN and can't be tested offline: " + report.widgets_note)
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return site, report
+
+
+@pytest.fixture(scope="session")
 def browser(chromium_path: str):
     """One headless Chromium (Playwright, Debian's binary) for the whole session: Playwright's
     sync API allows one running instance per thread, so every browser test shares it."""

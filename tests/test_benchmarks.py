@@ -19,7 +19,8 @@ import run  # noqa: E402
 
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
               "p3_over_floor", "p3_one_lesson_s", "p3_one_empty_s", "p4_click_ratio",
-              "p5_page_kb", "p5_load_s", "p5_requests"]
+              "p5_page_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s", "p6_click_ms",
+              "p6_assets_mb"]
 
 
 def test_the_table_has_exactly_the_issue_figures():
@@ -93,3 +94,15 @@ def test_one_lesson_rebuild_rebuilds_just_the_edited_notebook(tmp_path, monkeypa
     assert figures["lesson_s"] > 0 and figures["empty_s"] > 0
     assert figures["edited"] == ["01_one_cell"]
     assert len(nbformat.read(small / "01_one_cell.ipynb", as_version=4).cells) == 1  # a copy
+@pytest.mark.browser
+def test_live_sandbox_figures_are_measured(lesson_site, browser):
+    """p6 runs on a built site: one start, two clicks (no timing compared with a goal)."""
+    import live
+
+    site, report = lesson_site
+    if not report.live or live.live_page(site) is None:
+        pytest.skip(report.sandbox_note or "no lesson with a live sandbox in this site")
+    figures = live.live_figures(site, starts=1, clicks=2, browser=browser)
+    assert figures["ready_s"] > 0 and len(figures["click_runs_ms"]) == 2
+    assert figures["assets_mb"] > 1 and figures["outside"] == []
+    assert figures["console_errors"] == []

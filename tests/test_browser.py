@@ -3,8 +3,9 @@ request outside site/ blocked and recorded: no request outside site/, no console
 stepper visible, and one step forward (ArrowUp in the step-number box) changes the narration and
 the diagram. A screenshot per lesson goes to test-artifacts/lessons/ (ignored by git).
 
-The site is built once per session with the lesson build's cache (`make lessons`'s output
-folder, site/, gitignored; RULEKIT_TEST_SITE overrides it): a fresh site/ is reused as is.
+The site is built once per session (the `lesson_site` fixture in conftest.py) with the lesson
+build's cache (`make lessons`'s output folder, site/, gitignored; RULEKIT_TEST_SITE overrides
+it): a fresh site/ is reused as is.
 RULEKIT_TEST_NOTEBOOKS points the tests at another folder of notebooks.
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.export import build, lesson_paths
+from rulekit.export import lesson_paths
 
 pytestmark = pytest.mark.browser
 
@@ -28,22 +29,6 @@ LESSONS = [p.stem for p in lesson_paths(NOTEBOOKS)] if NOTEBOOKS.is_dir() else [
 def _needs_stepper(stem: str) -> bool:
     """Every lesson steps through a walkthrough; the start page (00_*) may not."""
     return not stem.startswith("00_")
-
-
-@pytest.fixture(scope="session")
-def lesson_site():
-    """(site folder, build report): the real lessons, built (or found fresh) once."""
-    if not LESSONS:
-        pytest.skip("no lesson notebooks in notebooks/ yet")
-    site = Path(os.environ.get("RULEKIT_TEST_SITE", ROOT / "site"))
-    report = build(NOTEBOOKS, site)
-    if not report.offline:
-        message = ("the widget manager could not be fetched with npm, so the pages load it from "
-                   "the CDN and can't be tested offline: " + report.widgets_note)
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return site, report
 
 
 def _page(site: Path, report, stem: str) -> Path:

@@ -22,7 +22,7 @@ LAYERS: list[set[str]] = [
     # 3: the game
     {"game"},
 ]
-AROUND = {"sandbox", "scenario", "display", "export", "repo", "cli", "__main__", "authoring",
+AROUND = {"sandbox", "sandbox_page", "scenario", "display", "export", "repo", "cli", "__main__", "authoring",
           "lab"}
 # Jupyter's rich display of a Game or an EventLog draws its diagram: the one place the engine
 # reaches a view, imported lazily inside `_repr_mimebundle_` only

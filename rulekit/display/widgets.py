@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from rulekit.game import Game
     from rulekit.scenario import Scenario, StepResult
 
-__all__ = ["FRAME_CSS", "WIDGET_CSS", "Sandbox", "Stepper", "inline_svg", "resolve_scenario"]
+__all__ = ["FRAME_CSS", "SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "Stepper", "inline_svg", "resolve_scenario"]
 
 FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
 
@@ -91,6 +91,10 @@ WIDGET_CSS = (
 )
 
 _LABEL = {"description_width": "initial"}
+
+# the starting position of a Sandbox, next to its widget in a notebook's output (data for the
+# live sandbox of an exported page; JupyterLab shows the widget and ignores it)
+SANDBOX_MIME = "application/vnd.rulekit.sandbox+json"
 
 # Bytes of SVG a Stepper may embed with "so far" diagrams before it draws one step per frame
 # (issue 8: a lesson page, all its walkthroughs together, stays under 1 MB).
@@ -451,6 +455,7 @@ class Sandbox:
             game = resolve_scenario(game).game_at(0)
         self.model = SandboxModel(game, history=history)
         self.history = history
+        self.title = title
         self.last_error: RulesError | UsageError | None = None
 
         w = widgets
@@ -519,7 +524,13 @@ class Sandbox:
         return self.model.game
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget, and the starting position as `SANDBOX_MIME` data: an exported page
+        replays it in the browser (the live sandbox, `rulekit.sandbox_page`)."""
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        position = self.model.position()
+        if isinstance(bundle, dict) and position is not None:
+            bundle[SANDBOX_MIME] = {**position, "title": self.title}
+        return bundle
 
     def values(self) -> dict[str, Any]:
         """What the inputs say now, by the model's field names."""
@@ -553,35 +564,14 @@ class Sandbox:
         self._render()
 
     def _render(self) -> None:
-        from rulekit.display.rows import table_html
+        from rulekit.display.sandbox_view import diagram, tables_html
 
-        g = self.game
-        t = self.model.tables()
-        parts = [table_html(t["board"], caption="Board", empty="No permanents on the "
-                            "battlefield."),
-                 table_html(t["players"], caption="Players: life and mana pools"),
-                 table_html(t["stack"], caption="Stack (top first)",
-                            empty="The stack is empty.")]
-        if "last" in t:
-            last, title = t["last"], "What your last click did"
-            if not last.rows:
-                parts.append(f"<h4>{title}</h4><p class='rk-empty'>No events.</p>")
-            else:
-                flag = " open" if len(last.rows) <= 8 else ""
-                parts.append(f"<details{flag}><summary><h4 style='display:inline'>{title} "
-                             f"({len(last.rows)})</h4></summary>{table_html(last)}</details>")
         self.tables.value = _compact(f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
-                                     f"{''.join(parts)}</div>")
+                                     f"{tables_html(self.model.tables())}</div>")
         if not self.history:
             self.diagram.value = ""
             return
-        from rulekit.display.dot import log_diagram
-
-        since = self.model.diagram_since()
-        if since is None:
-            graph, what = log_diagram(g), "the set-up"
-        else:
-            graph, what = log_diagram(g, since_action=since), "your last clicks"
+        graph, what = diagram(self.model)
         self.diagram.value = (
             f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
             f"<h4>Event and trigger diagram: {what}</h4>"
@@ -591,18 +581,11 @@ class Sandbox:
     # -- doing things
     def click(self, name: str) -> bool:
         """Run the model's control `name` with what the inputs say; show the outcome."""
+        from rulekit.display.sandbox_view import message_html
+
         outcome = self.model.click(name, self.values())
         self.last_error = outcome.error  # type: ignore[assignment]
-        text = html_text(outcome.text)
-        if outcome.kind == "refused":
-            self.message.value = ("<div class='rk-error' role='alert'><b>Refused:</b> "
-                                  f"{text}<br>Nothing changed.</div>")
-        elif outcome.kind == "nothing":
-            self.message.value = f"<div class='rk-error' role='alert'>{text}</div>"
-        elif outcome.kind == "undone":
-            self.message.value = f"<div class='rk-done' role='status'>{text}</div>"
-        else:
-            self.message.value = f"<div class='rk-done' role='status'><b>Done:</b> {text}</div>"
+        self.message.value = message_html(outcome)
         if outcome.ok:
             self._refresh()
         return outcome.ok

@@ -18,6 +18,9 @@ lessons and the rulings coverage table R01-R19; `site/cards.html` the card catal
   unusable `--out` is one line and exit 2, with nothing changed.
 - **Offline:** the widget manager comes from `_static/html-manager/` (see `assets`); no
   require.js, MathJax or mermaid script. Without npm it falls back to the public CDN and says so.
+- **Live sandbox:** Pyodide, Viz.js and the engine in `_static/sandbox/` (see `live`); each page
+  gets the sandbox's starting position and the page script that starts it on a click. Without
+  npm the pages keep the sandbox's picture and the build says why (`--sandbox auto|on|off`).
 - **Failures** name the notebook and the cell (index and first line); the build exits 1.
 """
 
@@ -36,6 +39,7 @@ from importlib import metadata
 from pathlib import Path
 
 from rulekit.export import assets as _assets
+from rulekit.export import live as _live
 from rulekit.export.index import load_coverage, write_index
 from rulekit.export.lesson import Job, Result
 from rulekit.export.ownership import (
@@ -62,6 +66,8 @@ class BuildReport:
     lessons: list[dict[str, object]] = field(default_factory=list)  # index entries, in order
     offline: bool = True
     widgets_note: str = ""
+    live: bool = False  # the pages have the live sandbox (site/_static/sandbox/)
+    sandbox_note: str = ""  # why they don't, when the build tried
     seconds: float = 0.0
 
     @property
@@ -121,11 +127,13 @@ def _stderr(text: str) -> None:
 
 def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = None,
           force: bool = False, widgets: str = "auto", index: bool = True,
-          cache_dir: Path | None = None, echo: Callable[[str], None] = _stderr) -> BuildReport:
+          cache_dir: Path | None = None, sandbox: str = "auto",
+          echo: Callable[[str], None] = _stderr) -> BuildReport:
     """Build the lesson pages (and index) for `notebooks` (a folder or a list of .ipynb files)
-    into `out`. `widgets`: "auto" | "offline" | "cdn" (see `assets.prepare`). `cache_dir`:
-    where the cache and kernel logs go (default: `ownership.cache_dir_for(out)`). Raises
-    `OutError`, before writing anything, when `out` is not the build's to write."""
+    into `out`. `widgets`: "auto" | "offline" | "cdn" (see `assets.prepare`); `sandbox`: the
+    live sandbox in the pages, "auto" | "on" | "off" (see `live.prepare`). `cache_dir`: where
+    the cache and kernel logs go (default: `ownership.cache_dir_for(out)`). Raises `OutError`,
+    before writing anything, when `out` is not the build's to write."""
     started = time.perf_counter()
     if isinstance(notebooks, Path):
         nb_dir, paths = notebooks, lesson_paths(notebooks)
@@ -150,7 +158,8 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
              f"({wa.reason}): pages will load it from the public CDN and need a network.")
 
     lab_css = _install_lab_css(out / STATIC)
-    base = cache_key_base(nb_dir, wa.key)
+    live_page = _prepare_live(out, report, sandbox if wa.offline else "off", echo)
+    base = cache_key_base(nb_dir, wa.key + ";" + str((live_page or {}).get("key", "live:none")))
     entries = _keep_other_lessons(cache, set(stems))
     todo: list[tuple[Path, str]] = []
     for path in paths:
@@ -170,7 +179,7 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
     todo.sort(key=lambda t: -float(cache.lessons.get(t[0].stem, {}).get("seconds", 1e9)))  # type: ignore[arg-type]
     note = report.widgets_note
     job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css,
-                    str(cache.logs / f"{p.stem}.kernel.log")) for p, _ in todo]
+                    str(cache.logs / f"{p.stem}.kernel.log"), live_page) for p, _ in todo]
     keys = {str(p): k for p, k in todo}
     workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))
     if job_list:
@@ -232,6 +241,36 @@ def _keep_other_lessons(cache: Cache, stems: set[str]) -> dict[str, dict[str, ob
         else:
             (cache.out / f"{stem}.html").unlink()
     return kept
+def _prepare_live(out: Path, report: BuildReport, mode: str,
+                  echo: Callable[[str], None]) -> dict[str, object] | None:
+    """The live sandbox's runtime in `out/_static/sandbox/` and what every page needs to start
+    it (None, with `report.sandbox_note` saying why, when the runtime can't be had)."""
+    from rulekit.display.widgets import FRAME_CSS, WIDGET_CSS
+    from rulekit.export.lesson import TEMPLATE, TEMPLATES
+
+    found = _live.prepare(mode=mode)
+    base = _live.install(found, out / STATIC)
+    if base is None:
+        if mode != "off":
+            report.sandbox_note = (f"The sandboxes are pictures: the live sandbox's runtime "
+                                   f"could not be fetched with npm ({found.reason}).")
+        echo(f"rulekit.export: no live sandbox in the pages ({found.reason}): they show the "
+             "sandbox's starting position with its 'needs JupyterLab' note.")
+        return None
+    stdlib = (found.folder / "STDLIB").read_text("utf-8").strip() if found.folder else ""
+    if stdlib.startswith("source only"):
+        echo(f"rulekit.export: the live sandbox's standard library is {stdlib}: it starts "
+             "slower")
+    script = (TEMPLATES / TEMPLATE / "sandbox.js").read_text("utf-8")
+    css = (TEMPLATES / TEMPLATE / "sandbox.css").read_text("utf-8")
+    if "</script" in script.lower() or "</style" in css.lower():
+        raise _assets.AssetError("sandbox.js and sandbox.css can't be inlined: they close "
+                                 "their own tag")
+    mb = _live.size_mb(out / STATIC / _live.STATIC_SUBDIR)
+    report.live = True
+    return {"script": script, "css": FRAME_CSS + WIDGET_CSS + css,
+            "config": {"base": base, "scripts": list(_live.SCRIPTS), "mb": round(mb)},
+            "key": found.key}
 
 
 def _install_lab_css(static: Path) -> tuple[str, ...]:
@@ -290,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--widgets", choices=("auto", "offline", "cdn"), default="auto",
                         help="widget manager from site/_static (offline) or the public CDN; "
                              "auto: offline when npm can fetch it")
+    parser.add_argument("--sandbox", choices=("auto", "on", "off"), default="auto",
+                        help="the live sandbox in the pages (Pyodide and Viz.js from npm, in "
+                             "site/_static/sandbox); auto: when npm can fetch them")
     args = parser.parse_args(argv)
     from rulekit.scenario.model import skip_slow_optional_imports
 
@@ -301,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         _stderr(f"rulekit.export: no notebooks in {args.notebooks}/ yet: building the index only")
     try:
         report = build(args.notebooks, args.out, jobs=args.jobs, force=args.force,
-                       widgets=args.widgets, cache_dir=args.cache)
+                       widgets=args.widgets, cache_dir=args.cache, sandbox=args.sandbox)
     except OutError as exc:
         _stderr(f"rulekit.export: {exc}")
         return 2

@@ -1,6 +1,7 @@
 """Opening exported lesson pages in Debian's Chromium through Playwright (never a downloaded
 browser), as the browser tests and the benchmarks do: every request outside the site folder is
-blocked and recorded, console errors are collected, and the stepper can be stepped.
+blocked and recorded, console errors are collected, the stepper can be stepped and the live
+sandbox started and clicked. Pages open from file:// or, with `serve`, from a local web server.
 
 Needs the `playwright` Python package (the `test` extra) and Chromium at /usr/bin/chromium (or
 $RULEKIT_CHROMIUM).
@@ -8,7 +9,9 @@ $RULEKIT_CHROMIUM).
 
 from __future__ import annotations
 
+import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -91,13 +94,21 @@ class Visit:
 
 
 def open_page(browser: Any, path: Path, site: Path, *, stepper: bool = True,
-              timeout_ms: int = 30_000, viewport: tuple[int, int] = (1280, 900)) -> Visit:
-    """Open `path` (a file under `site`) from file://, block and record every request outside
-    `site`, wait for the stepper (or the load event) and time it."""
-    base = site.resolve().as_uri().rstrip("/") + "/"
-    url = path.resolve().as_uri()
+              timeout_ms: int = 30_000, viewport: tuple[int, int] = (1280, 900),
+              server: str | None = None, init_script: str | None = None) -> Visit:
+    """Open `path` (a file under `site`) from file:// (or from `server`, the URL `serve`
+    gives for `site`), block and record every request outside `site`, wait for the stepper (or
+    the load event) and time it. `init_script` runs before the page's own scripts."""
+    if server is None:
+        base = site.resolve().as_uri().rstrip("/") + "/"
+        url = path.resolve().as_uri()
+    else:
+        base = server.rstrip("/") + "/"
+        url = base + path.resolve().relative_to(site.resolve()).as_posix()
     page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     visit = Visit(page, url)
+    if init_script:
+        page.add_init_script(init_script)
 
     def route(r: Any) -> None:
         req_url = r.request.url
@@ -119,3 +130,107 @@ def open_page(browser: Any, path: Path, site: Path, *, stepper: bool = True,
         visit.stepper().locator("svg").first.wait_for(state="visible", timeout=timeout_ms)
     visit.load_s = time.perf_counter() - start
     return visit
+
+
+# ------------------------------------------------------------------ a local web server
+@contextmanager
+def serve(site: Path) -> Iterator[str]:
+    """`site` over http://127.0.0.1:<free port>/ (Python's http.server, in a thread, quiet),
+    stopped on exit; yields the base URL."""
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(site)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(10)
+
+
+# ------------------------------------------------------------------ the live sandbox
+LIVE = ".rk-live"
+
+
+class Live:
+    """The live sandbox `index` of a visited page, driven like a reader would: choose in its
+    inputs, click its buttons, read its message and tables."""
+
+    def __init__(self, visit: Visit, index: int = 0) -> None:
+        self.visit = visit
+        self.index = index
+        self.box = visit.page.locator(LIVE).nth(index)
+
+    def start(self, timeout_s: float = 180.0) -> float:
+        """Click "Start the live sandbox" and wait until it is ready (or failed); seconds."""
+        self.box.scroll_into_view_if_needed()
+        began = time.perf_counter()
+        self.box.get_by_role("button", name="Start the live sandbox").click()
+        self.visit.page.wait_for_function(
+            "([sel, i]) => ['ready', 'failed'].includes("
+            "document.querySelectorAll(sel)[i].dataset.state)", arg=[LIVE, self.index],
+            timeout=timeout_s * 1000)
+        return time.perf_counter() - began
+
+    @property
+    def state(self) -> str | None:
+        return self.box.get_attribute("data-state")
+
+    def choose(self, field: str, value: Any) -> None:
+        """Set an input: a choice (a value), a multi-choice (a list), a number or a text."""
+        box = self.box.locator(f"[data-field='{field}']")
+        kind = box.get_attribute("data-kind")
+        if kind == "choice":
+            box.select_option(value=json.dumps(value))
+        elif kind == "multi":
+            box.select_option(value=[json.dumps(v) for v in value])
+        else:
+            box.fill(str(value))
+
+    def click(self, control: str) -> str:
+        """Click a control; the message it shows."""
+        done = self.box.get_attribute("data-done") or "0"
+        self.box.locator(f"button[data-control='{control}']").click()
+        self.visit.page.wait_for_function(
+            "([sel, i, n]) => document.querySelectorAll(sel)[i].dataset.done !== n",
+            arg=[LIVE, self.index, done])
+        return self.message()
+
+    def message(self) -> str:
+        return self.box.locator(".rk-live-ui .rk-message").inner_text().strip()
+
+    def table(self, caption: str) -> list[dict[str, str]]:
+        """The rows of the table with this caption, as column -> cell text."""
+        return self.box.locator(".rk-live-tables table").evaluate_all(
+            """(tables, caption) => {
+                 const t = tables.find((x) => x.caption && x.caption.innerText.trim() === caption);
+                 if (!t) return [];
+                 const head = Array.from(t.querySelectorAll('thead th')).map((h) => h.innerText);
+                 return Array.from(t.querySelectorAll('tbody tr')).map((r) => Object.fromEntries(
+                   Array.from(r.children).map((c, k) => [head[k], c.innerText])));
+               }""", caption)
+
+    def values(self) -> dict[str, Any]:
+        """What the inputs say, as the model reads them."""
+        return self.visit.page.evaluate("(i) => rulekitLive.sandboxes[i].values()", self.index)
+
+    def to_json(self, values: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The page's `SandboxModel.to_json(values)` (default: what the inputs say)."""
+        return self.visit.page.evaluate("([i, v]) => rulekitLive.sandboxes[i].state(v)",
+                                        [self.index, values])
+
+    def last_click_ms(self) -> float:
+        return self.visit.page.evaluate("(i) => rulekitLive.sandboxes[i].lastClickMs",
+                                        self.index)
+
+    def position(self) -> dict[str, Any]:
+        """The starting position the page replays (its JSON data)."""
+        return json.loads(self.box.locator("script[type='application/vnd.rulekit.sandbox+json']")
+                          .text_content())

@@ -93,6 +93,13 @@ def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> st
             f"<td>{_list(lessons)}</td><td>{_list(tests, limit=3, what='tests')}</td>"
             f"<td>{_list(diagrams)}</td></tr>")
     note = f'<p class="note">{escape(report.widgets_note)}</p>' if report.widgets_note else ""
+    if report.sandbox_note:
+        note += f'<p class="note">{escape(report.sandbox_note)}</p>'
+    sandboxes = "The sandboxes need a running kernel: open the notebooks in JupyterLab for those."
+    if report.live:
+        sandboxes = ('Each lesson\'s sandbox also runs in the page: press <em>Start the live '
+                     'sandbox</em> (the real rules engine, in the browser, offline; '
+                     '<a href="_static/sandbox/LICENSES.txt">licences of its files</a>).')
     lessons_html = (f'<ol class="lessons">{"".join(lesson_items)}</ol>' if lesson_items
                     else '<p class="missing">No lessons built yet.</p>')
     return f"""<!DOCTYPE html>
@@ -109,7 +116,7 @@ def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> st
 <h1>rulekit lessons</h1>
 <p>Magic: The Gathering rules that trip players up, one lesson per topic. Step each walkthrough
 forward and back with its slider, its number box (arrow keys) or <em>Play</em>: no Python needed.
-The sandboxes need a running kernel: open the notebooks in JupyterLab for those.
+{sandboxes}
 <a href="cards.html">The cards</a> lists every card the lessons and scenarios can use, with its
 Oracle text.</p>
 {note}

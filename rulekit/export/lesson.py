@@ -33,6 +33,7 @@ class Job:
     cdn_note: str = ""  # shown in the page's top bar when the page needs a network
     lab_css: tuple[str, ...] = ()  # relative URLs of the shared JupyterLab style sheets
     log: str = ""  # where the kernel's own output goes (the build cache, outside the site)
+    live: dict[str, object] | None = None  # the live sandbox's script, style and config
 
 
 @dataclass
@@ -165,7 +166,7 @@ def run(job: Job) -> Result:
         nb.metadata["title"] = title
         resources = {"metadata": {"name": title, "path": str(path.parent)},
                      "rulekit_css": _css(), "rulekit_cdn_note": job.cdn_note,
-                     "rulekit_lab_css": list(job.lab_css)}
+                     "rulekit_lab_css": list(job.lab_css), "rulekit_live": job.live}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
     except Exception as exc:  # reported with the notebook and the cell
         return Result(job.notebook, job.page, False, time.perf_counter() - start,

@@ -1,0 +1,194 @@
+"""What the build ships for the live sandbox (issue 17), without a browser: the engine zip is
+everything the page needs (it runs from its own unpacked files with no site-packages), the
+npm packages are refused unless they are the pinned ones, a build without npm keeps the picture
+and says why, and the lesson template adds the live box only when the runtime is there."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from rulekit.export import live
+
+SCRIPT = """
+import json, sys
+sys.path.insert(0, {root!r})
+import rulekit, graphviz
+assert rulekit.__file__.startswith({root!r}) and graphviz.__file__.startswith({root!r})
+from rulekit import sandbox_page
+from rulekit.game import Game
+from rulekit.sandbox import SandboxModel
+game = Game(["Alice", "Bob"])
+game.set_turn(turn=3, active="Alice", step="main1")
+forest = game.add("Forest", player="Alice")
+view = json.loads(sandbox_page.start(json.dumps(SandboxModel(game).position())))
+tap = json.loads(sandbox_page.click(view["id"], "tap", json.dumps({{"permanent": forest.id}})))
+again = json.loads(sandbox_page.click(view["id"], "tap", json.dumps({{"permanent": forest.id}})))
+print(json.dumps([view["groups"][0][0], tap["outcome"], again["outcome"], tap["dot"][:7]]))
+"""
+
+
+def test_the_engine_zip_is_all_the_page_needs(tmp_path):
+    data = live.engine_zip()
+    assert data == live.engine_zip()  # deterministic: the same checkout, the same bytes
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert "rulekit/sandbox_page.py" in names and "graphviz/__init__.py" in names
+    assert "rulekit/cards/catalog.toml" in names
+    assert not [n for n in names if n.startswith(("rulekit/export/", "rulekit/scenarios/"))
+                or n in ("rulekit/display/widgets.py", "rulekit/scenario/runner.py")]
+    zipfile.ZipFile(io.BytesIO(data)).extractall(tmp_path / "engine")
+    root = str(tmp_path / "engine")
+    run = subprocess.run([sys.executable, "-S", "-c", SCRIPT.format(root=root)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    heading, tap, again, dot = json.loads(run.stdout)
+    assert heading == "Mana and abilities" and dot == "digraph"
+    assert tap["kind"] == "done" and again["kind"] == "refused" and again["rule"]
+
+
+def test_bytes_scripts_hold_the_bytes():
+    import base64
+    import gzip
+
+    text = live.bytes_script("x.bin", b"\x00\x01rulekit" * 50, compress=True).decode()
+    assert text.startswith("(globalThis.rulekitAssets=")
+    payload = json.loads(text.split("base64:", 1)[1].rstrip("};\n"))
+    assert gzip.decompress(base64.b64decode(payload)) == b"\x00\x01rulekit" * 50
+
+
+def test_the_pyodide_module_becomes_a_classic_script():
+    text = ('var a=import.meta.url;async function _createPyodideModule(){return new URL("x",'
+            'import.meta.url)}export default _createPyodideModule;')
+    out = live.classic_pyodide_asm(text)
+    assert "export" not in out and "import.meta" not in out
+    assert out.endswith("globalThis.rulekitCreatePyodide=_createPyodideModule;")
+    with pytest.raises(live.AssetError):
+        live.classic_pyodide_asm("export default a; export default b; import.meta.url")
+
+
+def test_a_package_that_is_not_the_pinned_one_is_refused(tmp_path, monkeypatch):
+    def fake_pack(name: str, version: str, dest: Path) -> Path:
+        dest.mkdir(parents=True, exist_ok=True)
+        tarball = dest / live._tarball_name(name, version)
+        with tarfile.open(tarball, "w:gz") as tar:
+            info = tarfile.TarInfo("package/pyodide.js")
+            info.size = 4
+            tar.addfile(info, io.BytesIO(b"evil"))
+        return tarball
+
+    monkeypatch.setattr(live, "_npm_pack", fake_pack)
+    with pytest.raises(live.AssetError, match="refusing it"):
+        live.fetch(tmp_path)
+    assert not (tmp_path / "npm" / live._tarball_name("pyodide", live.PYODIDE[1])).exists()
+
+
+def test_without_npm_the_build_says_why_and_ships_no_runtime(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    found = live.prepare(tmp_path / "cache")
+    assert not found.ok and "npm" in found.reason
+    static = tmp_path / "site" / "_static"
+    (static / live.STATIC_SUBDIR).mkdir(parents=True)
+    assert live.install(found, static) is None
+    assert not (static / live.STATIC_SUBDIR).exists()  # no stale runtime left behind
+    with pytest.raises(live.AssetError):
+        live.prepare(tmp_path / "cache", mode="on")
+    assert not live.prepare(mode="off").ok
+
+
+def _sandbox_notebook() -> nbformat.NotebookNode:
+    from rulekit.display.widgets import SANDBOX_MIME
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("Sandbox(game)")
+    cell.outputs = [nbformat.v4.new_output("execute_result", data={
+        "text/plain": "VBox()",
+        "application/vnd.jupyter.widget-view+json": {"version_major": 2, "version_minor": 0,
+                                                     "model_id": "abc"},
+        SANDBOX_MIME: {"players": ["Alice", "Bob"], "life": 20, "history": 3,
+                       "actions": [["add", {"card": "Forest", "player": "Alice"}]],
+                       "title": "</script><b>x"}}, execution_count=1)]
+    nb.cells = [cell]
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
+        "version_major": 2, "version_minor": 0, "state": {"abc": {
+            "model_name": "VBoxModel", "model_module": "@jupyter-widgets/controls",
+            "model_module_version": "2.0.0", "state": {}}}}}
+    return nb
+
+
+def test_the_template_adds_the_live_box_only_with_the_runtime():
+    from rulekit.export.lesson import exporter
+
+    nb = _sandbox_notebook()
+    base = {"metadata": {"name": "t"}, "rulekit_css": "", "rulekit_cdn_note": "",
+            "rulekit_lab_css": []}
+    without, _ = exporter("embed.js").from_notebook_node(nb, resources={**base,
+                                                                        "rulekit_live": None})
+    assert "jupyter-widgets" in without
+    assert "rk-live" not in without
+    page_live = {"script": "/* the page script */", "css": ".rk-live{}",
+                 "config": {"base": "_static/sandbox/", "scripts": ["a.js"], "mb": 11}}
+    with_live, _ = exporter("embed.js").from_notebook_node(nb, resources={
+        **base, "rulekit_live": page_live})
+    assert with_live.count('<div class="rk-live">') == 1
+    assert "/* the page script */" in with_live and 'id="rk-live-config"' in with_live
+    assert "</script><b>" not in with_live  # the position's text can't close its script
+
+
+def test_the_sandbox_widget_carries_its_starting_position():
+    """Next to the widget, the sandbox cell's output holds the board it started from as data;
+    replayed (as the page does), it is the same board, fields and log."""
+    from rulekit.display.widgets import SANDBOX_MIME, Sandbox
+    from rulekit.game import Game
+    from rulekit.sandbox import SandboxModel
+
+    game = Game(["Alice", "Bob"])
+    game.set_turn(turn=4, active="Alice", step="main1")
+    forest = game.add("Forest", player="Alice")
+    game.add("Wild Growth", player="Alice", attached_to=forest.id)
+    game.add("Calciform Pools", player="Alice", counters={"storage": 2})
+    sandbox = Sandbox(game, title="Try it")
+    sandbox.permanent.value = forest.id
+    sandbox.click("tap")  # clicks after the start are not part of the position
+    data = sandbox._repr_mimebundle_()[SANDBOX_MIME]
+    assert data["title"] == "Try it" and len(data["actions"]) == 4
+    replayed = SandboxModel.from_position(json.loads(json.dumps(data)))
+    sandbox.click("undo")
+    kernel = sandbox.model.to_json()
+    assert kernel.pop("last")["kind"] == "undone"
+    assert replayed.to_json() == {**kernel, "last": None}
+
+
+def test_a_position_that_is_not_json_data_is_left_out():
+    from rulekit.game import Game
+    from rulekit.sandbox import SandboxModel
+
+    model = SandboxModel(Game(["Alice", "Bob"]))
+    model.game.actions.append(("add", {"card": object()}))  # not JSON data
+    model.start = len(model.game.actions)
+    assert model.position() is None
+
+
+def test_the_shipped_standard_library_is_compiled_where_it_counts():
+    """The modules that starting Python and the engine import come as .pyc made by the pinned
+    Pyodide (Python's start in the page is mostly compiling source); the rest stay source."""
+    import base64
+    import gzip
+
+    found = live.prepare()  # the cached runtime (npm fetches it once)
+    if not found.ok:
+        pytest.skip(f"no live sandbox runtime: {found.reason}")
+    note = (found.folder / "STDLIB").read_text("utf-8")
+    assert note.startswith("compiled"), note
+    text = (found.folder / "python-stdlib.js").read_text("ascii")
+    data = gzip.decompress(base64.b64decode(text.split('base64:"', 1)[1].rsplit('"', 1)[0]))
+    names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+    assert {"json/__init__.pyc", "dataclasses.pyc", "tomllib/_parser.pyc", "site.pyc"} <= names
+    assert "json/__init__.py" not in names and "smtplib.py" in names  # nothing left out

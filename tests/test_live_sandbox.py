@@ -1,0 +1,278 @@
+"""The live sandbox of exported lesson pages (issue 17), in Debian's Chromium with every request
+outside the site blocked: from file:// and from a local http.server on 127.0.0.1, a reader
+starts it, taps a land and sees the pool change, is refused an illegal move with its CR number,
+exerts an attacker and sees it stay tapped through the next untap step, and undoes. Every click
+is also run through `SandboxModel` in CPython with the same inputs, and the page's
+`to_json()` must equal the kernel's: the same board, log, fields and message.
+
+It degrades clearly: no WebAssembly, a page copied without `_static/`, a damaged runtime file.
+The site is the session's `lesson_site` (see conftest.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
+
+pytestmark = pytest.mark.browser
+
+CR = re.compile(r"CR \d{3}\.\d+[a-z]?")
+EXERT = ("Sandstorm Crasher", "Glory-Bound Initiate")
+# lessons whose sandbox has an untapped land (tap it) or a creature with exert (attack with it)
+TAP_LESSONS = ("01", "03")
+EXERT_LESSONS = ("07", "08")
+PLAYERS = "Players: life and mana pools"
+
+LAYOUT_JS = """(box) => Array.from(box.querySelectorAll('.rk-live-ui fieldset')).map((g) => [
+  g.querySelector('legend').innerText,
+  Array.from(g.querySelectorAll('[data-field], [data-control]')).map((e) => [
+    e.dataset.field || e.dataset.control,
+    e.dataset.field ? g.querySelector('label[for="' + e.id + '"]').innerText : e.innerText])])"""
+
+
+def _same_controls_as_the_model(live: Any) -> None:
+    """The page offers the model's fields and controls, in GROUPS order, with their labels."""
+    shown = live.box.evaluate(LAYOUT_JS)
+    expected = [[heading, [[n, (FIELDS[n].label if n in FIELDS else CONTROLS[n].label)]
+                           for n in names]] for heading, names in GROUPS]
+    assert shown == expected
+
+
+def _page(site: Path, report: Any, prefix: str) -> Path:
+    pages = sorted(site.glob(f"{prefix}_*.html"))
+    if not pages:
+        pytest.skip(f"no lesson {prefix} in this site")
+    failed = [f.error for f in report.failures if Path(f.notebook).name.startswith(prefix)]
+    assert not failed, failed
+    return pages[0]
+
+
+@pytest.fixture(scope="module")
+def live_site(lesson_site):
+    site, report = lesson_site
+    if report.sandbox_note:
+        import os
+
+        if os.environ.get("CI"):
+            pytest.fail(report.sandbox_note)
+        pytest.skip(report.sandbox_note)
+    return site, report
+
+
+@contextmanager
+def _visit(browser, site: Path, path: Path, how: str, **kwargs: Any):
+    from rulekit.export.browser import open_page, serve
+
+    if how == "http":
+        with serve(site) as url:
+            visit = open_page(browser, path, site, server=url, **kwargs)
+            try:
+                yield visit
+            finally:
+                visit.page.close()
+    else:
+        visit = open_page(browser, path, site, **kwargs)
+        try:
+            yield visit
+        finally:
+            visit.page.close()
+
+
+def _plain(data: Any) -> Any:
+    return json.loads(json.dumps(data))
+
+
+class Mirror:
+    """The page's live sandbox and the same model in CPython, clicked with the same inputs."""
+
+    def __init__(self, live: Any) -> None:
+        self.live = live
+        self.model = SandboxModel.from_position(live.position())
+        self.same()
+
+    def same(self, values: dict[str, Any] | None = None) -> None:
+        values = values if values is not None else self.live.values()
+        page, kernel = self.live.to_json(values), _plain(self.model.to_json(values))
+        for key in ("tables", "log", "last", "fields"):
+            assert page[key] == kernel[key], f"the page's {key} differ from the kernel's"
+        assert page == kernel
+
+    def click(self, control: str, **inputs: Any) -> str:
+        for name, value in inputs.items():
+            self.live.choose(name, value)
+        values = self.live.values()
+        shown = self.live.click(control)
+        outcome = self.model.click(control, values)
+        assert outcome.text in shown
+        if outcome.kind == "refused":
+            assert shown.startswith("Refused:") and shown.endswith("Nothing changed.")
+        elif outcome.kind == "done":
+            assert shown.startswith("Done:")
+        self.same(values)
+        return shown
+
+    def row(self, caption: str, key: str, value: Any) -> dict[str, str]:
+        rows = [r for r in self.live.table(caption) if r[key] == str(value)]
+        assert len(rows) == 1, (caption, key, value, rows)
+        return rows[0]
+
+
+def _tap_and_refuse(m: Mirror) -> None:
+    g = m.model.game
+    active = g.state.active
+    land = next(o.id for o in m.model.permanents() if g.chars(o).is_a("Land")
+                and not o.tapped and g.controller_of(o) == active)
+    before = m.row(PLAYERS, "player", active)["mana pool"]
+    shown = m.click("tap", permanent=land)
+    after = m.row(PLAYERS, "player", active)["mana pool"]
+    assert after != before and after != "no mana", (before, after, shown)
+    assert m.row("Board", "id", land)["tapped"] == "yes"
+    shown = m.click("tap", permanent=land)  # it is tapped now: {T} can't be paid
+    assert shown.startswith("Refused:") and CR.search(shown), shown
+    assert m.row(PLAYERS, "player", active)["mana pool"] == after  # nothing changed
+    shown = m.click("undo")
+    assert shown.startswith("Undone:")
+    assert m.row(PLAYERS, "player", active)["mana pool"] == before
+    assert m.row("Board", "id", land)["tapped"] == "no"
+
+
+def _exert_through_untap(m: Mirror) -> None:
+    g = m.model.game
+    active = g.state.active
+    mine = [o for o in m.model.permanents() if g.controller_of(o) == active
+            and g.chars(o).is_a("Creature") and not o.tapped]
+    exerter = next(o.id for o in mine if g.chars(o).name in EXERT)
+    other = next(o.id for o in mine if g.chars(o).name == "Grizzly Bears")
+    shown = m.click("attack", attackers=[exerter])  # still the main phase
+    assert shown.startswith("Refused:") and "CR 508.1" in shown, shown
+    m.click("combat")
+    m.click("attack", attackers=[exerter, other], exert=[exerter])
+    assert m.row("Board", "id", exerter)["tapped"] == "yes"
+    assert "won't untap" in m.row("Board", "id", exerter)["exerted"]
+    turn = g.state.turn
+    m.click("turn")  # the opponent's turn
+    m.click("turn")  # ours again: our untap step has happened
+    assert f"turn {turn + 2}" in m.row(PLAYERS, "player", active)["turn"]
+    assert m.row("Board", "id", other)["tapped"] == "no"  # untapped as usual (CR 502.3)
+    assert m.row("Board", "id", exerter)["tapped"] == "yes"  # exerted: stayed tapped
+    shown = m.click("undo")
+    assert shown.startswith("Undone:")
+    now = m.model.game.state.active  # back in the opponent's turn
+    assert now != active and f"turn {turn + 1}" in m.row(PLAYERS, "player", now)["turn"]
+
+
+CASES = [(p, "file") for p in TAP_LESSONS + EXERT_LESSONS] + [
+    (p, "http") for p in ("01", "03", "08")]
+
+
+@pytest.mark.parametrize("prefix, how", CASES, ids=[f"{p}-{h}" for p, h in CASES])
+def test_the_live_sandbox_plays_in_the_page(live_site, browser, prefix: str, how: str) -> None:
+    from rulekit.export.browser import Live
+
+    site, report = live_site
+    path = _page(site, report, prefix)
+    with _visit(browser, site, path, how) as visit:
+        live = Live(visit)
+        assert live.state == "idle"
+        assert live.box.locator("progress").is_hidden()
+        live.start()
+        assert live.state == "ready", live.box.inner_text()
+        shown = [what for what, _ in visit.page.evaluate("rulekitLive.timings")]
+        assert {"Loading pyodide.js…", "Starting Python…", "ready"} <= set(shown)  # progress
+        assert not live.box.locator(":scope > .jupyter-widgets").is_visible()  # the picture made way
+        _same_controls_as_the_model(live)
+        m = Mirror(live)
+        if prefix in TAP_LESSONS:
+            _tap_and_refuse(m)
+        else:
+            _exert_through_untap(m)
+        assert live.box.locator(".rk-live-ui .rk-diagram svg").count() == 1
+        assert visit.outside == [], f"requests outside the site: {visit.outside}"
+        assert visit.console_errors == [], visit.console_errors
+        if how == "http":
+            assert all(u.startswith("http://127.0.0.1:") for u in visit.requests)
+
+
+def test_the_page_and_the_kernel_give_the_same_json(live_site, browser) -> None:
+    """Lesson 3's board (replacement effects, Mana Reflection, Mana Flare): the same clicks
+    through the model in CPython and in the page give the same to_json() after every click."""
+    from rulekit.export.browser import Live
+
+    site, report = live_site
+    with _visit(browser, site, _page(site, report, "03"), "file") as visit:
+        live = Live(visit)
+        live.start()
+        m = Mirror(live)
+        g = m.model.game
+        forest, orchard = (g.find("Forest").id, g.find("Exotic Orchard").id)
+        m.click("tap", permanent=forest)
+        m.click("tap", permanent=orchard, mana="R")  # refused or done: the same in both
+        m.click("tap", permanent=forest)  # refused: tapped
+        m.click("resolve")
+        m.click("step")
+        m.click("undo")
+        m.click("turn")
+        m.click("reset")
+        assert live.message().startswith("Reset:")
+        assert visit.console_errors == [] and visit.outside == []
+
+
+def _picture_still_steps(visit) -> None:
+    before, after = visit.step_forward(0)
+    assert after["text"] != before["text"]
+
+
+def test_no_webassembly_says_so(live_site, browser) -> None:
+    site, report = live_site
+    path = _page(site, report, "01")
+    with _visit(browser, site, path, "file",
+                init_script="delete globalThis.WebAssembly;") as visit:
+        box = visit.page.locator(".rk-live").first
+        assert box.get_by_role("button", name="Start the live sandbox").is_disabled()
+        problem = box.locator(".rk-live-problem").inner_text()
+        assert "no WebAssembly" in problem and "walkthroughs" in problem
+        assert box.locator(":scope > .jupyter-widgets").is_visible()  # the picture stays
+        _picture_still_steps(visit)
+        assert visit.console_errors == []
+
+
+def test_a_page_copied_without_static_says_what_to_do(live_site, browser, tmp_path) -> None:
+    site, report = live_site
+    alone = tmp_path / "copied"
+    alone.mkdir()
+    page = shutil.copy(_page(site, report, "01"), alone)
+    with _visit(browser, alone, Path(page), "file", stepper=False) as visit:
+        box = visit.page.locator(".rk-live").first
+        box.get_by_role("button", name="Start the live sandbox").click()
+        visit.page.wait_for_function("document.querySelector('.rk-live').dataset.state "
+                                     "=== 'failed'")
+        problem = box.locator(".rk-live-problem").inner_text()
+        assert "files are missing" in problem and "_static/sandbox/" in problem
+        assert "copy the whole site folder" in problem
+        assert visit.outside == []
+
+
+def test_a_load_failure_says_so(live_site, browser) -> None:
+    site, report = live_site
+    with _visit(browser, site, _page(site, report, "01"), "file") as visit:
+        damaged = ("(globalThis.rulekitAssets=globalThis.rulekitAssets||{})"
+                   "['pyodide.asm.wasm']={gzip:true,size:9,base64:'AAAAAAAA'};")
+        visit.page.route("**/pyodide-wasm.js", lambda r: r.fulfill(
+            body=damaged, content_type="text/javascript"))
+        box = visit.page.locator(".rk-live").first
+        box.get_by_role("button", name="Start the live sandbox").click()
+        visit.page.wait_for_function("document.querySelector('.rk-live').dataset.state "
+                                     "=== 'failed'", timeout=120_000)
+        problem = box.locator(".rk-live-problem").inner_text()
+        assert "could not start" in problem and "Reload the page" in problem
+        assert box.get_by_role("button", name="Start the live sandbox").is_enabled()
+        _picture_still_steps(visit)
+        assert visit.console_errors == [] and visit.outside == []
