@@ -95,7 +95,7 @@ def test_kernels_talk_over_ipc_without_the_unencrypted_tcp_warning(built) -> Non
     """ipykernel warns "running over TCP without encryption" unless the kernel manager picks
     another transport; the build's kernels use IPC sockets (rulekit.lab.kernels)."""
     root, _, lines = built
-    logs = sorted((root / "site" / ".cache" / "logs").glob("*.kernel.log"))
+    logs = sorted((root / "cache" / "logs").glob("*.kernel.log"))
     assert [p.name for p in logs] == ["00_start.kernel.log", "01_tap.kernel.log"]
     text = "\n".join([*lines, *(p.read_text("utf-8", "replace") for p in logs)])
     assert "without encryption" not in text

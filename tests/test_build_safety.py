@@ -18,6 +18,7 @@ from rulekit.export import build, main
 from rulekit.export.ownership import (
     CACHE_FORMAT,
     GENERATOR_TAG,
+    OutError,
     cache_dir_for,
     is_ours,
     sha256_file,
@@ -104,12 +105,13 @@ def test_another_notebooks_folder_keeps_the_first_folders_pages(tmp_path: Path) 
     _lesson(extra, "09_extra", "Extra")
     only = _build(extra, out, cache)
     assert {p.name for p in out.glob("*.html")} == {"01_one.html", "02_two.html",
-                                                    "09_extra.html", "index.html"}
+                                                    "09_extra.html", "cards.html", "index.html"}
     assert [e["stem"] for e in only.lessons] == ["01_one", "02_two", "09_extra"]
     # a lesson whose notebook is gone loses its page, and only that one
     removed.unlink()
     again = _build(lessons, out, cache)
-    assert {p.name for p in out.glob("*.html")} == {"01_one.html", "09_extra.html", "index.html"}
+    assert {p.name for p in out.glob("*.html")} == {"01_one.html", "09_extra.html", "cards.html",
+                                                    "index.html"}
     assert [e["stem"] for e in again.lessons] == ["01_one", "09_extra"]
 
 
@@ -118,10 +120,11 @@ def test_cache_and_kernel_logs_live_outside_the_site(tmp_path: Path) -> None:
     _lesson(nbs, "01_one", "One")
     _build(nbs, out, cache)
     assert not (out / ".cache").exists()
-    assert sorted(p.name for p in out.iterdir()) == ["01_one.html", "_static", "diagrams",
-                                                     "index.html"]
+    assert sorted(p.name for p in out.iterdir()) == ["01_one.html", "_static", "cards.html",
+                                                     "diagrams", "index.html"]
     assert (cache / "lessons.json").is_file() and (cache / "logs" / "01_one.kernel.log").is_file()
     assert is_ours(out / "01_one.html") and is_ours(out / "index.html")
+    assert is_ours(out / "cards.html")
     # by default: the checkout's build/ folder (removed by make clean), never inside --out
     default = cache_dir_for(out)
     assert default.parent == repo_root() / "build" / "lessons"
@@ -191,3 +194,15 @@ def test_an_unusable_out_is_one_line_exit_2_and_nothing_changes(tmp_path: Path, 
         assert out.read_text() == "keep me"
     if case == "symlinked _static":
         assert not list((tmp_path / "elsewhere").iterdir())
+
+
+def test_a_users_own_cards_page_is_never_overwritten(tmp_path: Path) -> None:
+    """cards.html is the build's page like index.html: one that isn't refuses the build."""
+    nbs, out, cache = tmp_path / "notebooks", tmp_path / "site", tmp_path / "cache"
+    _lesson(nbs, "01_one", "One")
+    _build(nbs, out, cache)
+    assert GENERATOR_TAG in (out / "cards.html").read_text("utf-8")
+    (out / "cards.html").write_text("the teacher's own card list")
+    with pytest.raises(OutError, match="cards.html was not written by rulekit.export"):
+        build(nbs, out, jobs=1, widgets="cdn", cache_dir=cache, echo=lambda _l: None)
+    assert (out / "cards.html").read_text() == "the teacher's own card list"

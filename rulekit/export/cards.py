@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rulekit.authoring.cards import CardEntry, entries
 from rulekit.export.index import CSS
+from rulekit.export.ownership import GENERATOR_TAG
 
 PAGE = "cards.html"
 
@@ -37,6 +38,7 @@ def render(items: list[CardEntry], built: set[str]) -> str:
 <html lang="en">
 <head>
 <meta charset="utf-8">
+{GENERATOR_TAG}
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>rulekit cards</title>
 <style>{CSS}{_EXTRA_CSS}</style>

@@ -162,12 +162,13 @@ def check_out(out: Path, stems: list[str], cache: Cache, notebooks_dir: Path) ->
         if _inside(resolved, folder.resolve()):
             raise OutError(f"--out {shown} is inside {what}: pick a folder of its own for the "
                            "site (e.g. site)")
-    if "index" in stems:
-        raise OutError(f"{notebooks_dir}/index.ipynb would overwrite the site's index page: "
-                       "rename the notebook")
+    for page in ("index", "cards"):
+        if page in stems:
+            raise OutError(f"{notebooks_dir}/{page}.ipynb would overwrite the site's {page} "
+                           "page: rename the notebook")
     if not out.exists():
         return
-    pages = [out / "index.html", *(out / f"{s}.html" for s in stems)]
+    pages = [out / "index.html", out / "cards.html", *(out / f"{s}.html" for s in stems)]
     ours = [p for p in pages if p.exists() and (cache.page_is_ours(p.stem) or is_ours(p))]
     if any(out.iterdir()) and not ours and not cache.trusted:
         raise OutError(f"--out {shown} holds files rulekit.export did not write: pick a new or "
