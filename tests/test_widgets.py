@@ -50,7 +50,9 @@ def test_controls_are_jslinked_to_the_stack(r07):
         assert link.target == (r07.stack, "selected_index")
     # selection widgets sync `index` with the browser, not `value`
     assert links[(r07.buttons.model_id, "index")].target == (r07.stack, "selected_index")
-    assert len(r07.links) == 4
+    # Play's speed box sets its interval in the browser too
+    assert links[(r07.speed.model_id, "value")].target == (r07.play, "interval")
+    assert len(r07.links) == 5
 
 
 def test_controls_have_descriptions_and_tooltips(r07):
@@ -82,7 +84,7 @@ def test_frames_show_narration_tables_checks_and_inline_svg(r07):
 
 
 _GROUP_G = re.compile(r"<g class='(?:node|cluster|edge) rk-(s\d+)'>.*?</g>")
-_HEIGHT = re.compile(r"<svg [^>]*height='([\d.]+)pt'")
+_HEIGHT = re.compile(r"<svg [^>]*height='([\d.]+)(?:pt)?'")
 
 
 def _svg(frame: str) -> str:

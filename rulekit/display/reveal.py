@@ -31,7 +31,9 @@ from collections.abc import Collection
 
 from rulekit.display.escape import html_text
 
-__all__ = ["groups_of", "reveal"]
+__all__ = ["NEW", "groups_of", "mark_new", "reveal"]
+
+NEW = "rk-new"  # the class of what the current step added (the page contract: docs/classroom.md)
 
 _G = re.compile(r"<g\b([^>]*)>|</g>")
 _CLASS = re.compile(r"""\bclass=(["'])(.*?)\1""")
@@ -107,6 +109,24 @@ def reveal(svg: str, visible: Collection[str], *, label: str | None = None) -> s
         if lowest is not None:
             svg = _crop(svg, lowest)
     return svg if label is None else _relabel(svg, label)
+
+
+def mark_new(svg: str, groups: Collection[str] | None = None) -> str:
+    """`svg` with class `rk-new` added to the clusters, nodes and edges of `groups` (None: of
+    every group), so a page can show what the current step added."""
+    pieces, at = [], 0
+    for a, _b, g in _elements(svg):
+        if g is None or (groups is not None and g not in groups):
+            continue
+        tag_end = svg.index(">", a)
+        m = _CLASS.search(svg, a, tag_end)
+        if m is None:
+            continue
+        pieces.append(svg[at:m.end(2)])
+        pieces.append(" " + NEW)
+        at = m.end(2)
+    pieces.append(svg[at:])
+    return "".join(pieces)
 
 
 def _relabel(svg: str, label: str) -> str:
