@@ -44,6 +44,28 @@ def browser(chromium_path: str):
         yield b
 
 
+@pytest.fixture(scope="session")
+def lesson_site():
+    """(site folder, build report): the real lessons, built (or found fresh) once per session
+    with the lesson build's cache (site/, gitignored; RULEKIT_TEST_SITE overrides it;
+    RULEKIT_TEST_NOTEBOOKS points at another folder of notebooks)."""
+    from rulekit.export import build, lesson_paths
+
+    root = Path(__file__).resolve().parent.parent
+    notebooks = Path(os.environ.get("RULEKIT_TEST_NOTEBOOKS", root / "notebooks"))
+    if not notebooks.is_dir() or not lesson_paths(notebooks):
+        pytest.skip("no lesson notebooks in notebooks/ yet")
+    site = Path(os.environ.get("RULEKIT_TEST_SITE", root / "site"))
+    report = build(notebooks, site)
+    if not report.offline:
+        message = ("the widget manager could not be fetched with npm, so the pages load it from "
+                   "the CDN and can't be tested offline: " + report.widgets_note)
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return site, report
+
+
 from hypothesis import settings  # noqa: E402
 
 settings.register_profile("ci", max_examples=1000, derandomize=True)

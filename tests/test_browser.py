@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.export import build, lesson_paths
+from rulekit.export import lesson_paths
 
 pytestmark = pytest.mark.browser
 
@@ -28,22 +28,6 @@ LESSONS = [p.stem for p in lesson_paths(NOTEBOOKS)] if NOTEBOOKS.is_dir() else [
 def _needs_stepper(stem: str) -> bool:
     """Every lesson steps through a walkthrough; the start page (00_*) may not."""
     return not stem.startswith("00_")
-
-
-@pytest.fixture(scope="session")
-def lesson_site():
-    """(site folder, build report): the real lessons, built (or found fresh) once."""
-    if not LESSONS:
-        pytest.skip("no lesson notebooks in notebooks/ yet")
-    site = Path(os.environ.get("RULEKIT_TEST_SITE", ROOT / "site"))
-    report = build(NOTEBOOKS, site)
-    if not report.offline:
-        message = ("the widget manager could not be fetched with npm, so the pages load it from "
-                   "the CDN and can't be tested offline: " + report.widgets_note)
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return site, report
 
 
 def _page(site: Path, report, stem: str) -> Path:

@@ -108,6 +108,11 @@ WIDGET_CSS = (
     ".rk-sandbox-group{border:1px solid #888;padding:4px 10px;margin:0 10px 10px 0;"
     "overflow:visible!important}"
     ".rk-sandbox .widget-box{overflow:visible}"
+    # the outcome of a click stays in view next to the buttons (sticky at the window's top)
+    ".rk-sandbox .rk-message{position:sticky;top:0;z-index:5;background:#fff}"
+    ".rk-sandbox .rk-message .widget-html-content:empty{display:none}"
+    # ipywidgets' orange "warning" button is 2.7:1 with white text: darker, 6:1
+    ".rk-widget .jupyter-button.mod-warning{background-color:#9e4a00;color:#fff}"
     # the walkthrough
     ".rk-stepper{gap:4px}"
     ".rk-stepper .rk-title h3{font-size:24px;margin:4px 0}"
@@ -115,7 +120,11 @@ WIDGET_CSS = (
     ".rk-controls .widget-box,.rk-controls .widget-hbox{overflow:visible}"
     ".rk-controls .widget-inline-hbox{margin:2px 6px 2px 0}"
     ".rk-controls .widget-play button:nth-child(n+2){display:none}"  # Stop rewinds: gone
-    ".rk-controls .widget-toggle-buttons{flex-wrap:wrap;height:auto}"
+    ".rk-controls .widget-play{width:auto;flex:none}"
+    ".rk-controls .widget-play button{width:64px;flex:none}"
+    ".rk-controls .widget-toggle-buttons{display:flex;flex-direction:row;flex-wrap:wrap;"
+    "align-items:center;height:auto;gap:0 8px}"
+    ".rk-controls .widget-toggle-buttons>.widget-label{width:auto;margin:0}"
     ".rk-controls .widget-toggle-buttons>div{flex-wrap:wrap;display:flex}"
     ".rk-frames{min-width:0;overflow:visible}"
     ".rk-frames .widget-html,.rk-frames .widget-html-content{min-width:0;line-height:1.4}"
@@ -183,7 +192,8 @@ _TAG = re.compile(r"<[^<>]+>")
 _DQ_ATTR = re.compile(r'(\s[\w:.-]+)="([^"\']*)"')
 _GEOMETRY = re.compile(r'(\s(?:points|d|x|y|viewBox|transform|width|height|font-size)=")([^"]*)"')
 _DECIMAL = re.compile(r"(-?\d+)\.(\d+)")
-_PT_SIZE = re.compile(r'(\s(?:width|height)=")([\d.]+)pt"')
+_PT_SIZE = re.compile(r'(\s((width|height))=")[\d.]+pt"')
+_VIEWBOX_WH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"')
 
 
 def _round(m: re.Match[str]) -> str:
@@ -217,7 +227,10 @@ def inline_svg(svg: str, *, label: str) -> str:
     svg = _round_geometry(_FONT_ATTR.sub("", svg))
     # one scale for every diagram: 1 CSS px per point (Graphviz's 16 pt text is 16 px), so
     # text is never under 14 px and every walkthrough reads the same (docs/classroom.md)
-    svg = _PT_SIZE.sub(r'\1\2"', svg, count=2)
+    box = _VIEWBOX_WH.search(svg)
+    if box is not None:  # exactly the viewBox: Graphviz rounds width and height to whole pt
+        size = {"width": box.group(1), "height": box.group(2)}
+        svg = _PT_SIZE.sub(lambda m: f'{m.group(1)}{size[m.group(3)]}"', svg, count=2)
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{html_text(label)}" ', 1)
     svg = "\n".join(line.strip() for line in svg.splitlines() if line.strip())
     return _compact(single_quotes(svg))
@@ -656,7 +669,9 @@ class Sandbox:
                       f"{html_text(title)}</h3><p style='font-size:16px;margin:0 0 6px 0'>"
                       "The buttons need a running kernel (JupyterLab): in an exported page "
                       "this is only a picture of the starting position.</p>")
-        self.widget = w.VBox([head, controls, self.message, self.tables, self.diagram],
+        # the message sits above the buttons and sticks to the top of the window, so the
+        # outcome of a click is on screen whichever button was clicked
+        self.widget = w.VBox([head, self.message, controls, self.tables, self.diagram],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("rk-widget")
         self.widget.add_class("rk-sandbox")
