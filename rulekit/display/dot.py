@@ -589,7 +589,7 @@ def _draw(model: _Model, groups: list[_Group], roots: dict[int, Event],
             graph.edge(leaf, after[0], style="invis", weight="0",
                        **{"class": drawer.tag_of.get(after[0], "")})
     # the legend sits on top, under the title
-    for name in _legend(graph, drawer.used, drawer.any_fold):
+    for name in _legend(graph, drawer.used, drawer.any_fold, drawer.role_tags):
         if units:
             graph.edge(name, units[0][0], style="invis", weight="0")
     graph.node_count = drawer.count
@@ -610,6 +610,7 @@ class _Drawer:
         self.count = 0
         self.used: list[str] = []
         self.any_fold = False
+        self.role_tags: dict[str, set[str]] = {}  # legend role -> the groups that use it
         self.edges: list[tuple[str, str, str]] = []
         self.edge_seen: set[tuple[str, str, str]] = set()
         self.node_titles: dict[str, str] = {}
@@ -629,6 +630,9 @@ class _Drawer:
         role = ROLES[n.role]
         if n.role not in self.used:
             self.used.append(n.role)
+        self.role_tags.setdefault(n.role, set()).add(self.tag)
+        if n.fold:
+            self.role_tags.setdefault("fold", set()).add(self.tag)
         text = "<BR/>".join(dot_html(line) for line in n.lines)
         if role.font != "#000000":
             text = f'<FONT COLOR="{role.font}">{text}</FONT>'
@@ -1030,8 +1034,17 @@ def _setup_lines(events: list[Event], limit: int = 8) -> list[str]:
 LEGEND_ROW = 4
 
 
-def _legend(graph: FlowDiagram, used: list[str], any_fold: bool) -> list[str]:
+def _uses(tags: set[str] | None) -> dict[str, str]:
+    """The class of a legend entry: "rk-uses-s1 rk-uses-s3" for the groups whose boxes have
+    its shape, so a frame that shows only some groups (`reveal`) lists only their shapes."""
+    names = sorted(t.removeprefix("rk-") for t in (tags or ()) if t)
+    return {"class": " ".join(f"rk-uses-{n}" for n in names)} if names else {}
+
+
+def _legend(graph: FlowDiagram, used: list[str], any_fold: bool,
+            role_tags: dict[str, set[str]] | None = None) -> list[str]:
     """The legend cluster (only the roles this picture uses), in rows; returns its last row."""
+    role_tags = role_tags or {}
     keys = [k for k in ROLES if k in used]
     if not keys:
         return []
@@ -1047,13 +1060,14 @@ def _legend(graph: FlowDiagram, used: list[str], any_fold: bool) -> list[str]:
                 text = f'<FONT COLOR="{role.font}">{text}</FONT>'
             name = f"legend_{key}"
             c.node(name, label=f"<{text}>", tooltip=dot_text(role.legend),
-                   fontsize=str(SMALL_PT), **role.attrs())
+                   fontsize=str(SMALL_PT), **role.attrs(), **_uses(role_tags.get(key)))
             graph.titles[name] = f"Legend: {role.legend} ({_SHAPE_WORDS.get(key, role.shape)})"
             names.append(name)
         if any_fold:
             c.node("legend_fold", label="<× N more like this>", shape="box", peripheries="2",
                    style="filled,rounded", fillcolor="#FFFFFF", fontsize=str(SMALL_PT),
-                   tooltip="Folded: many events of the same shape, drawn once")
+                   tooltip="Folded: many events of the same shape, drawn once",
+                   **_uses(role_tags.get("fold")))
             graph.titles["legend_fold"] = "Legend: double outline, many events folded into one"
             names.append("legend_fold")
         rows = [names[i:i + LEGEND_ROW] for i in range(0, len(names), LEGEND_ROW)]

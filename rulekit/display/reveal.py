@@ -37,7 +37,8 @@ NEW = "rk-new"  # the class of what the current step added (the page contract: d
 
 _G = re.compile(r"<g\b([^>]*)>|</g>")
 _CLASS = re.compile(r"""\bclass=(["'])(.*?)\1""")
-_GROUP = re.compile(r"\brk-([\w-]+)")
+_GROUP = re.compile(r"\brk-(?!uses-|new\b)([\w-]+)")
+_USES = re.compile(r"\brk-uses-([\w-]+)")
 _SVG_TAG = re.compile(r"<svg\b[^>]*>")
 _TRANSLATE = re.compile(r"translate\(\s*(-?[\d.]+)[ ,]+(-?[\d.]+)\s*\)")
 _PAIR_ATTR = re.compile(r"""\s(?:points|d)=["']([^"']*)["']""")
@@ -89,11 +90,20 @@ def reveal(svg: str, visible: Collection[str], *, label: str | None = None) -> s
     width is kept, so nothing moves sideways between frames). `label` replaces the
     `aria-label` of the `<svg>` element, if it has one."""
     elements = _elements(svg)
-    hidden = [(a, b) for a, b, g in elements if g is not None and g not in visible]
+
+    def shown(a: int, g: str | None) -> bool:
+        m = _CLASS.search(svg, a, svg.index(">", a))
+        uses = _USES.findall(html.unescape(m.group(2))) if m else []
+        if uses:  # a legend entry: shown when a shown group uses its shape
+            return any(u in visible for u in uses)
+        return g is None or g in visible
+
+    keep = {a: shown(a, g) for a, _b, g in elements}
+    hidden = [(a, b) for a, b, _g in elements if not keep[a]]
     if hidden:
         lowest = None
-        for a, b, g in elements:
-            if g is not None and g not in visible:
+        for a, b, _g in elements:
+            if not keep[a]:
                 continue
             part = svg[a:b]
             ys = [float(y) for attr in _PAIR_ATTR.findall(part) for y in _PAIR.findall(attr)]

@@ -62,7 +62,10 @@ FRAME_CSS = (
     ".rk-refused{border:3px solid #a00000;background:#fff0f0;padding:6px 12px;margin:6px 0}"
     ".rk-pending{border:2px dashed #8a5a00;background:#fff8e6;padding:4px 10px}"
     ".rk-row{display:flex;flex-wrap:wrap;gap:0 28px;align-items:flex-start}"
-    ".rk-row>div{max-width:100%;overflow-x:auto}"
+    ".rk-row>div{max-width:100%}"
+    # wide tables scroll with the step's text (a scrolling box that takes focus: its
+    # "Describe this step" toggle), never the page
+    ".rk-text{overflow-x:auto;min-width:0}"
     ".rk-empty{font-style:italic;margin:4px 0 12px 0}"
     ".rk-figure{min-width:0}"
     ".rk-figure-title{font-weight:bold;margin:0 0 4px 0}"
