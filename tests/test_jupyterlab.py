@@ -123,7 +123,8 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, browser) -> None:
     base, token, notebook = jupyterlab
     outside: list[str] = []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    # a laptop's screen (issue 16: the sandbox's message and a walkthrough's step on one screen)
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
     try:
         page = context.new_page()
 
@@ -139,6 +140,7 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, browser) -> None:
             page.goto(f"{base}/lab/tree/{notebook.name}?token={token}", timeout=120_000)
             page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
             _run_all_cells(page)
+            _walkthrough_fits_and_axe(page, notebook.stem)
             sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
             sandbox.wait_for(state="visible", timeout=RUN_TIMEOUT_MS)
             sandbox.scroll_into_view_if_needed()
@@ -147,6 +149,11 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, browser) -> None:
             before = board.inner_text()
             tapped = _tap_something(page, sandbox, board, before)
             after = board.inner_text()
+            # the outcome shows next to the buttons, without scrolling
+            message = sandbox.locator(".rk-message").first
+            box, view = message.bounding_box(), page.viewport_size
+            assert message.inner_text().strip(), "no message after the click"
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= view["height"], box
             board.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / f"{notebook.stem}-sandbox.png"))
             assert tapped, ("no permanent could be tapped for mana: "
@@ -162,6 +169,22 @@ def test_run_all_then_tap_a_land_in_the_sandbox(jupyterlab, browser) -> None:
         context.close()
     # JupyterLab itself asked for nothing outside the server
     assert not [u for u in outside if not u.startswith("data:")], outside
+
+
+def _walkthrough_fits_and_axe(page, stem: str) -> None:  # noqa: ANN001
+    """The lesson's first walkthrough in JupyterLab: every step fits the notebook panel at
+    1366x768 (controls, narration, what the step added), and axe-core finds no critical or
+    serious violation in the notebook's outputs (JupyterLab's own interface is not ours)."""
+    from rulekit.export.checks import axe, walk
+
+    stepper = page.locator(".jp-NotebookPanel .rk-stepper").first
+    stepper.wait_for(state="visible", timeout=RUN_TIMEOUT_MS)
+    stepper.locator("svg").first.wait_for(state="visible", timeout=60_000)
+    fits = walk(page, 0)
+    page.screenshot(path=str(ARTIFACTS / f"{stem}-walkthrough.png"))
+    assert [f for f in fits if not f.ok] == [], fits
+    found = axe(page, within=".jp-NotebookPanel .jp-OutputArea-output")
+    assert found == {}, found
 
 
 def _run_all_cells(page) -> None:  # noqa: ANN001

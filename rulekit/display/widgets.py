@@ -111,6 +111,7 @@ WIDGET_CSS = (
     ".rk-sandbox-group{border:1px solid #888;padding:4px 10px;margin:0 10px 10px 0;"
     "overflow:visible!important}"
     ".rk-sandbox .widget-box{overflow:visible}"
+    ".rk-sandbox .rk-tables{overflow-x:auto}"
     # the outcome of a click stays in view next to the buttons (sticky at the window's top)
     ".rk-sandbox .rk-message{position:sticky;top:0;z-index:5;background:#fff}"
     ".rk-sandbox .rk-message .widget-html-content:empty{display:none}"
@@ -736,8 +737,10 @@ class Sandbox:
                 flag = " open" if len(last.rows) <= 8 else ""
                 parts.append(f"<details{flag}><summary><h4 style='display:inline'>{title} "
                              f"({len(last.rows)})</h4></summary>{table_html(last)}</details>")
-        self.tables.value = _compact(f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
-                                     f"{''.join(parts)}</div>")
+        # wide tables scroll in their own (keyboard-scrollable) box, never off the page
+        self.tables.value = _compact(f"<div class='rk-frame rk-tables' tabindex='0' "
+                                     "role='group' aria-label='Board, players and stack'>"
+                                     f"<style>{FRAME_CSS}</style>{''.join(parts)}</div>")
         if not self.history:
             self.diagram.value = ""
             return

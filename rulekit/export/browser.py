@@ -20,7 +20,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 STEPPER = ".rk-stepper"
 # the lessons' stepper (Stepper adds "rk-stepper"); any widget box with a Play otherwise
-STEPPER_ANY = f"{STEPPER}, .widget-vbox:has(> .widget-hbox > .widget-play)"
+STEPPER_ANY = f"{STEPPER}, .widget-vbox:has(> .widget-hbox > .widget-play):not({STEPPER} *)"
 
 # What a reader sees of the stepper's current frame: narration text and the diagram's SVG.
 SNAPSHOT_JS = """(root) => {

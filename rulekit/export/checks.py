@@ -20,16 +20,20 @@ __all__ = ["StepFit", "axe", "diagram_font_px", "goto_step", "walk"]
 SERIOUS = ("critical", "serious")
 
 
-def axe(page: Any, impacts: tuple[str, ...] = SERIOUS) -> dict[str, list[str]]:
-    """axe-core's violations of the given impacts on the page as it is now: rule id -> the
-    first few offending elements (CSS selectors)."""
+def axe(page: Any, impacts: tuple[str, ...] = SERIOUS, *,
+        within: str | None = None) -> dict[str, list[str]]:
+    """axe-core's violations of the given impacts on the page as it is now (only inside the
+    elements matching the CSS selector `within`, if given): rule id -> a count and the first
+    few offending elements (CSS selectors)."""
     from rulekit.export.axe import axe_source
 
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=axe_source())
     found = page.evaluate(
-        """async (impacts) => {
-          const r = await axe.run(document, {resultTypes: ['violations']});
+        """async ([impacts, within]) => {
+          const where = within ? {include: Array.from(document.querySelectorAll(within))}
+                               : document;
+          const r = await axe.run(where, {resultTypes: ['violations']});
           const out = {};
           for (const v of r.violations) {
             if (!impacts.includes(v.impact)) continue;
@@ -38,7 +42,7 @@ def axe(page: Any, impacts: tuple[str, ...] = SERIOUS) -> dict[str, list[str]]:
           }
           return Object.fromEntries(Object.entries(out).map(([k, v]) =>
               [k, [`${v.count ?? v.length} element(s)`, ...v]]));
-        }""", list(impacts))
+        }""", [list(impacts), within])
     return dict(found)
 
 
@@ -49,9 +53,18 @@ FIT_JS = """(root) => {
   const shown = (e) => e.getClientRects().length > 0;
   const clip = (r, c) => ({left: Math.max(r.left, c.left), top: Math.max(r.top, c.top),
       right: Math.min(r.right, c.right), bottom: Math.min(r.bottom, c.bottom)});
-  const view = {left: 0, top: 0, right: vw, bottom: vh};
+  let view = {left: 0, top: 0, right: vw, bottom: vh};
+  // inside a scrolling panel (JupyterLab's notebook), what the panel shows
+  for (let p = root.parentElement; p && p !== document.body; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if (/(auto|scroll)/.test(s.overflowY) && p.scrollHeight > p.clientHeight) {
+      view = clip(view, p.getBoundingClientRect());
+      break;
+    }
+  }
   const inView = (e) => { const r = e.getBoundingClientRect();
-      return r.width > 0 && r.left >= -1 && r.top >= -1 && r.right <= vw + 1 && r.bottom <= vh + 1; };
+      return r.width > 0 && r.left >= view.left - 1 && r.top >= view.top - 1 &&
+          r.right <= view.right + 1 && r.bottom <= view.bottom + 1; };
   const out = {controls: false, narration: false, fresh: false, why: []};
   const controls = root.querySelector('.rk-controls');
   out.controls = !!controls && inView(controls);
