@@ -109,6 +109,15 @@ def test_axe_finds_no_critical_or_serious_violation(lesson_site, browser) -> Non
         try:
             visit.page.wait_for_timeout(300)
             bad = axe(visit.page)
+            # the sandbox's control groups fit their boxes: no stray scrollbars
+            bars = visit.page.evaluate("""() => Array.from(
+                document.querySelectorAll('.rk-sandbox .widget-box')).filter((e) => {
+                  const s = getComputedStyle(e);
+                  return /(auto|scroll)/.test(s.overflowX + s.overflowY) &&
+                    (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1);
+                }).length""")
+            if bars:
+                bad = {**bad, "sandbox scrollbars": [f"{bars} box(es)"]}
             if bad:
                 found[f"{page.name} step 0"] = bad
             if has:

@@ -240,6 +240,27 @@ def test_sandbox_undo_takes_back_the_last_click_only():
     assert "Undone: Alice taps Forest" in sandbox.message.value  # says what was undone
 
 
+def test_sandbox_message_shows_under_the_button_clicked():
+    """Issue 16: the outcome lands next to the control clicked (it used to be 500-700 px below
+    it, off screen at 1366x768), and only there."""
+    game, forest, tapped = forest_game()
+    sandbox = Sandbox(game)
+    assert all(n.layout.display == "none" for n in sandbox.notes.values())
+    sandbox.permanent.value = tapped
+    sandbox.tap_button.click()
+    tap = sandbox.notes["tap"]
+    assert tap.layout.display != "none" and tap.value == sandbox.message.value
+    assert "Refused" in tap.value and "rk-message" in tap._dom_classes
+    box = next(b for b in sandbox.widget.children[1].children if sandbox.tap_button in b.children)
+    kids = list(box.children)
+    assert kids[kids.index(sandbox.tap_button) + 1] is tap  # right under the button
+    sandbox.permanent.value = forest
+    sandbox.tap_button.click()
+    sandbox.undo_button.click()
+    assert tap.layout.display == "none" and tap.value == ""
+    assert sandbox.notes["undo"].value.count("Undone: Alice taps Forest") == 1
+
+
 def test_sandbox_destroys_several_artifacts_at_once():
     game = Game(["Alice", "Bob"])
     refinery = game.add("Slagstone Refinery", player="Alice")

@@ -112,13 +112,11 @@ WIDGET_CSS = (
     "overflow:visible!important}"
     ".rk-sandbox .widget-box{overflow:visible}"
     ".rk-sandbox .rk-tables{overflow-x:auto}"
-    # the outcome of a click stays in view next to the buttons (sticky at the window's top)
-    ".rk-sandbox .rk-message{position:sticky;top:0;z-index:5;background:#fff}"
-    ".rk-sandbox .rk-message .widget-html-content:empty{display:none}"
+    ".rk-sandbox .rk-message{max-width:min(440px,100%)}"
     # ipywidgets' orange "warning" button is 2.7:1 with white text: darker, 6:1
     ".rk-widget .jupyter-button.mod-warning{background-color:#9e4a00;color:#fff}"
     # the walkthrough
-    ".rk-stepper{gap:4px}"
+    ".rk-stepper{gap:4px;container-type:inline-size}"
     ".rk-stepper .rk-title h3{font-size:24px;margin:4px 0}"
     ".rk-controls{overflow:visible!important;flex:none}"
     ".rk-controls .widget-box,.rk-controls .widget-hbox{overflow:visible}"
@@ -145,6 +143,9 @@ WIDGET_CSS = (
     ".rk-frames .rk-figure{display:flex;flex-direction:column;min-height:0}"
     ".rk-frames .rk-diagram{flex:1 1 0;min-height:0}"
     "}"
+    # a narrower box (JupyterLab with its file browser open): half and half, smaller type
+    "@container (max-width:1100px){.rk-frames .rk-frame{grid-template-columns:"
+    "minmax(0,1fr) minmax(0,1fr)}.rk-frames .rk-narration{font-size:19px}}"
     "@media (max-width:899px){.rk-frames .rk-diagram{max-height:80vh}}"
 )
 
@@ -248,6 +249,21 @@ def _diagram_html(graph: Any, *, label: str) -> str:
     except GraphvizMissing as err:
         return f"<p class='rk-empty'>{html_text(err)}</p>"
     return f"<div class='rk-diagram'>{inline_svg(svg, label=label)}</div>"
+
+
+def classroom_script() -> str:
+    """The classroom script (`rulekit/templates/lesson/classroom.js`: controls named, a live
+    region, the diagram pane following the step, presenter mode) as an element that runs it
+    once it is in a page: an image that can't load, whose error handler evaluates the script.
+    A widget's HTML runs no `<script>`, and JupyterLab runs no page script of ours; an exported
+    page runs the same script from its `<head>` first, and it runs once per page."""
+    import base64
+
+    code = (Path(__file__).resolve().parent.parent / "templates" / "lesson" / "classroom.js"
+            ).read_bytes()
+    b64 = base64.b64encode(code).decode("ascii")
+    return (f"<img alt='' hidden src='data:,' class='rk-script' "
+            f"onerror=\"if(!window.rkClassroom){{(0,eval)(atob('{b64}'))}}\">")
 
 
 def _diagram_svg(graph: Any, *, new: set[str] | None, label: str) -> str:
@@ -431,7 +447,7 @@ class Stepper:
         # one heading per walkthrough; how to use the controls is in their tooltips
         title = widgets.HTML(
             f"<style>{WIDGET_CSS}</style><h3>Walkthrough: {html_text(self.scenario.title)}"
-            f"</h3>", layout=widgets.Layout(flex="none"))
+            f"</h3>{classroom_script()}", layout=widgets.Layout(flex="none"))
         title.add_class("rk-title")
         bar = widgets.HBox([self.play, self.slider, self.number, self.speed],
                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -653,14 +669,23 @@ class Sandbox:
             button.on_click(lambda _b, name=name: self.click(name))
             setattr(self, attr, button)
             by_control[name] = button
+        # `message`: the outcome of the last click (what tests read). It is shown right under
+        # the button clicked (one `notes` box per button, only the last one filled), so it is
+        # on screen wherever that button is
         self.message = w.HTML(value="", layout=plain, style=html_style)
-        self.message.add_class("rk-message")
+        self.notes: dict[str, widgets.HTML] = {}
+        for name in self.BUTTONS:
+            note = w.HTML(value="", layout=w.Layout(display="none"), style=html_style)
+            note.add_class("rk-message")
+            self.notes[name] = note
         self.tables = w.HTML(layout=plain, style=html_style)
         self.diagram = w.HTML(layout=plain, style=html_style)
         self.permanent.observe(lambda _c: self._refresh_options(), names="value")
 
         def group(heading: str, names: tuple[str, ...]) -> widgets.VBox:
-            parts = [by_field[n] if n in by_field else by_control[n] for n in names]
+            parts: list[widgets.Widget] = []
+            for n in names:
+                parts += [by_field[n]] if n in by_field else [by_control[n], self.notes[n]]
             box = w.VBox([w.HTML(f"<b style='font-size:19px'>{html_text(heading)}</b>",
                                  layout=plain, style=html_style), *parts], layout=plain)
             box.add_class("rk-sandbox-group")
@@ -673,9 +698,7 @@ class Sandbox:
                       f"{html_text(title)}</h3><p style='font-size:16px;margin:0 0 6px 0'>"
                       "The buttons need a running kernel (JupyterLab): in an exported page "
                       "this is only a picture of the starting position.</p>")
-        # the message sits above the buttons and sticks to the top of the window, so the
-        # outcome of a click is on screen whichever button was clicked
-        self.widget = w.VBox([head, self.message, controls, self.tables, self.diagram],
+        self.widget = w.VBox([head, controls, self.tables, self.diagram],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("rk-widget")
         self.widget.add_class("rk-sandbox")
@@ -772,6 +795,11 @@ class Sandbox:
             self.message.value = f"<div class='rk-done' role='status'>{text}</div>"
         else:
             self.message.value = f"<div class='rk-done' role='status'><b>Done:</b> {text}</div>"
+        for other, note in self.notes.items():
+            if other != name:
+                note.value, note.layout.display = "", "none"
+        if name in self.notes:
+            self.notes[name].value, self.notes[name].layout.display = self.message.value, ""
         if outcome.ok:
             self._refresh()
         return outcome.ok

@@ -54,14 +54,9 @@ FIT_JS = """(root) => {
   const clip = (r, c) => ({left: Math.max(r.left, c.left), top: Math.max(r.top, c.top),
       right: Math.min(r.right, c.right), bottom: Math.min(r.bottom, c.bottom)});
   let view = {left: 0, top: 0, right: vw, bottom: vh};
-  // inside a scrolling panel (JupyterLab's notebook), what the panel shows
-  for (let p = root.parentElement; p && p !== document.body; p = p.parentElement) {
-    const s = getComputedStyle(p);
-    if (/(auto|scroll)/.test(s.overflowY) && p.scrollHeight > p.clientHeight) {
-      view = clip(view, p.getBoundingClientRect());
-      break;
-    }
-  }
+  // in JupyterLab, what its notebook panel shows
+  const panel = root.closest('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook');
+  if (panel) view = clip(view, panel.getBoundingClientRect());
   const inView = (e) => { const r = e.getBoundingClientRect();
       return r.width > 0 && r.left >= view.left - 1 && r.top >= view.top - 1 &&
           r.right <= view.right + 1 && r.bottom <= view.bottom + 1; };
@@ -106,6 +101,17 @@ GOTO_JS = """async (root, k) => {
 }"""
 
 
+# to the top of the window (or of JupyterLab's notebook panel), again once what is above has
+# settled (JupyterLab lays out cells around the one it scrolls to)
+SCROLL_JS = """async (e) => {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  e.scrollIntoView({block: 'start'});
+  await frame(); await frame();
+  e.scrollIntoView({block: 'start'});
+  await frame();
+}"""
+
+
 @dataclass
 class StepFit:
     step: int
@@ -126,7 +132,7 @@ def walk(page: Any, index: int = 0) -> list[StepFit]:
     out = []
     for k in range(count):
         goto_step(stepper, k)
-        stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+        stepper.evaluate(SCROLL_JS)
         got = stepper.evaluate(FIT_JS)
         ok = got["controls"] and got["narration"] and got["fresh"]
         out.append(StepFit(k, ok, got["why"]))

@@ -8,6 +8,10 @@
    The page contract it relies on is documented in docs/classroom.md. */
 (function () {
   "use strict";
+  // once per page: a lesson page runs this from its <head>, and every walkthrough's heading
+  // carries it too (for JupyterLab, which runs no page script of ours)
+  if (window.rkClassroom) { return; }
+  window.rkClassroom = true;
   var shown = function (e) { return e.getClientRects().length > 0; };
 
   function frameOf(root) {
@@ -47,8 +51,13 @@
     var pad = 12;
     var dy = (box.bottom - box.top <= p.height - 2 * pad) ?
       (box.top + box.bottom - p.top - p.bottom) / 2 : box.top - p.top - pad;
-    var dx = (box.right - box.left <= p.width - 2 * pad) ?
-      (box.left + box.right - p.left - p.right) / 2 : box.left - p.left - pad;
+    // sideways, as little as shows it all (the drawing reads from its left edge)
+    var dx = 0;
+    if (box.right - box.left > p.width - 2 * pad || box.left < p.left) {
+      dx = box.left - p.left - pad;
+    } else if (box.right > p.right - pad) {
+      dx = box.right - p.right + pad;
+    }
     pane.scrollBy(dx, dy);
   }
 
