@@ -77,6 +77,10 @@ FRAME_CSS = (
     f".rk-diagram svg text{{font-family:{FONT}}}"
     ".rk-diagram .rk-new.cluster>path,.rk-diagram .rk-new.cluster>polygon{stroke:#d55e00;"
     "stroke-width:4px}"
+    # earlier steps quieter: their boxes' colors paler (text stays black on them; the blue
+    # state-based box with white text keeps its color), what the step added at full strength
+    ".rk-diagram svg:has(.rk-new) g.node:not(.rk-new):not([class*='rk-uses'])>"
+    ":is(polygon,path,ellipse):not([fill='#0072b2']){fill-opacity:.4}"
     ".rk-frame details>summary{cursor:pointer;margin:10px 0 4px 0;font-weight:bold}"
     ".rk-describe{border:2px solid #0072b2;border-radius:4px;padding:2px 10px;margin:6px 0}"
     ".rk-describe ul{margin:4px 0;padding-left:22px}"
