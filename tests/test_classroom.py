@@ -175,6 +175,8 @@ def test_keyboard_reaches_the_controls_and_steps(lesson_site, browser) -> None:
         live = stepper.locator(".rk-live")
         assert live.get_attribute("aria-live") == "polite"
         assert narration and narration in live.inner_text()
+        # said once: the kernel's fallback live region is hidden from screen readers here
+        assert stepper.locator(".rk-live-kernel").get_attribute("aria-hidden") == "true"
         # "Describe this step": a toggle for everyone, text from the log
         frame = stepper.locator(".rk-frame").first
         frame.locator(".rk-describe summary").click()

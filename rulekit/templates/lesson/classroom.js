@@ -122,6 +122,10 @@
       pending.delete(root);
       name(root);
       addPresent(root);
+      // the kernel's own live region (for front-ends that run no script) would say it twice
+      root.querySelectorAll(".rk-live-kernel:not([aria-hidden])").forEach(function (e) {
+        e.setAttribute("aria-hidden", "true");
+      });
       var f = frameOf(root);
       var step = f ? f.getAttribute("data-step") : null;
       if (step !== root.getAttribute("data-rk-shown")) {
