@@ -35,15 +35,25 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
+def browser(chromium_path: str):
+    """One headless Chromium (Playwright, Debian's binary) for the whole session: Playwright's
+    sync API allows one running instance per thread, so every browser test shares it."""
+    from rulekit.export.browser import chromium
+
+    with chromium(chromium_path) as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
 def lesson_site():
-    """(site folder, build report): the real lessons, built (or found fresh) once: site/
-    (RULEKIT_TEST_SITE) from notebooks/ (RULEKIT_TEST_NOTEBOOKS)."""
+    """(site folder, build report): the real lessons, built (or found fresh) once per session
+    with the lesson build's cache (site/, gitignored; RULEKIT_TEST_SITE overrides it;
+    RULEKIT_TEST_NOTEBOOKS points at another folder of notebooks)."""
     from rulekit.export import build, lesson_paths
 
     root = Path(__file__).resolve().parent.parent
     notebooks = Path(os.environ.get("RULEKIT_TEST_NOTEBOOKS", root / "notebooks"))
-    if not notebooks.is_dir() or not lesson_paths(notebooks):
-        pytest.skip("no lesson notebooks in notebooks/ yet")
+    assert notebooks.is_dir() and lesson_paths(notebooks), f"no lesson notebooks in {notebooks}"
     site = Path(os.environ.get("RULEKIT_TEST_SITE", root / "site"))
     report = build(notebooks, site)
     if not report.offline:
@@ -53,16 +63,6 @@ def lesson_site():
             pytest.fail(message)
         pytest.skip(message)
     return site, report
-
-
-@pytest.fixture(scope="session")
-def browser(chromium_path: str):
-    """One headless Chromium (Playwright, Debian's binary) for the whole session: Playwright's
-    sync API allows one running instance per thread, so every browser test shares it."""
-    from rulekit.export.browser import chromium
-
-    with chromium(chromium_path) as b:
-        yield b
 
 
 from hypothesis import settings  # noqa: E402

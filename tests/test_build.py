@@ -130,7 +130,12 @@ def test_svg_outputs_are_inline_not_base64(built) -> None:
 def test_index_lists_lessons_and_all_rulings(built) -> None:
     root, _, _ = built
     index = (root / "site" / "index.html").read_text("utf-8")
-    assert '<a href="01_tap.html">Tapping a Forest</a>' in index
+    # numbered as the lessons are (01_tap is lesson 1), titles as link text
+    assert '<li value="1"><a href="01_tap.html">Tapping a Forest</a>' in index
+    assert ">01_tap: " not in index and ">01_tap<" not in index
+    # tests are a count that opens the list, never raw ids inline
+    assert re.search(r"<td><details><summary>\d+ tests?</summary>", index)
+    assert not re.search(r"<td><ul><li><code>tests/", index)
     for i in range(1, 20):
         assert f'<tr id="R{i:02d}">' in index
     assert "<script" not in index

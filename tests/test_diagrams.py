@@ -448,7 +448,8 @@ def test_scenario_clusters_are_steps_with_their_narration():
     assert labels["cluster_s0"] == "Set-up"
     assert labels["cluster_s1"] == "Step 1: Alice taps the Forest."
     assert labels["cluster_s2"] == "Step 2: It can't be tapped again."
-    assert dot.label(dot.members["cluster_s2"][0]) == "Refused: the action is illegal (CR 107.5)"
+    assert dot.label(dot.members["cluster_s2"][0]) == (
+        "Refused: tap for mana. The rules don't allow it (CR 107.5). Nothing changes.")
     assert dot.label(dot.members["cluster_s3"][0]) == "Look: nothing happens"
     assert any("Mana Reflection: modifies it" in dot.label(n) for n in dot.members["cluster_s1"])
     upto = parse(scenario_diagram(FakeScenario(), upto_step=1).source)
@@ -482,3 +483,60 @@ def _plain(label: str) -> str:
 
     text = re.sub(r"<[^>]*>", "", label.replace("<BR/>", " "))
     return re.sub(r"\s+", " ", html.unescape(text)).strip()
+
+
+# ---------------------------------------------------------------- classroom (issue 16)
+def _shipped():
+    from rulekit.display.diagrams import shipped_scenarios
+    from rulekit.scenario import load
+
+    return [load(p) for p in shipped_scenarios()]
+
+
+def test_every_stack_object_has_its_own_arrow_to_its_resolution():
+    """Lesson 6's Refinery: folded "x 2 more like this" destroyed-nodes used to carry the
+    resolves arrows, and the visible triggers had none. Now, in every shipped scenario's
+    diagram, each resolution's "resolves" arrow leaves the box of what went on the stack,
+    and no folded node sends one."""
+    checked = 0
+    for sc in _shipped():
+        dot = parse(scenario_diagram(sc).source)
+        for tail, head, attrs in dot.visible_edges():
+            if attrs.get("label", "").strip() != "resolves":
+                continue
+            checked += 1
+            assert not tail.startswith("f"), f"{sc.path}: folded node {tail} resolves {head}"
+            assert "peripheries" not in dot.nodes.get(tail, {}), (sc.path, tail, head)
+        final = sc.game_at(len(sc.steps))
+        stacked = {e.data["item_id"] for e in final.log
+                   if e.kind in (EventKind.PUT_ON_STACK, EventKind.CAST)}
+        resolved = {e.data["item_id"] for e in final.log if e.kind is EventKind.RESOLVED}
+        for item in stacked & resolved:
+            origin = next(e for e in final.log if e.data.get("item_id") == item
+                          and e.kind in (EventKind.PUT_ON_STACK, EventKind.CAST))
+            res = next(e for e in final.log if e.data.get("item_id") == item
+                       and e.kind is EventKind.RESOLVED)
+            if f"n{res.id}" in dot.nodes and f"n{origin.id}" in dot.nodes:
+                assert dot.edge(f"n{origin.id}", f"n{res.id}")["label"].strip() == "resolves"
+    assert checked >= 10
+
+
+def test_lesson_6_refinery_triggers_each_resolve_visibly():
+    from rulekit.scenario import load, shipped_dir
+
+    dot = parse(scenario_diagram(load(shipped_dir() / "r11_refinery_leaves_together.toml"))
+                .source)
+    triggers = dot.find("triggered ability goes on the stack")
+    assert len(triggers) == 4
+    for node in triggers:
+        out = [a["label"].strip() for t, _h, a in dot.visible_edges() if t == node]
+        assert "resolves" in out, node
+
+
+def test_a_refused_steps_note_says_which_action_and_why():
+    from rulekit.scenario import load, shipped_dir
+
+    dot = parse(scenario_diagram(load(shipped_dir() / "r07_paying_tap.toml")).source)
+    note = dot.label(dot.members["cluster_s1"][0])
+    assert note.startswith("Refused: tap for mana. Llanowar Elves")
+    assert "summoning sickness" in note and "CR 302.6" in note

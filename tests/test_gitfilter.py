@@ -81,7 +81,7 @@ def test_install_outside_a_checkout_does_nothing(tmp_path):
     assert gitfilter.install(tmp_path) is False
 
 
-def run(coroutine):  # noqa: ANN001, ANN201
+def run(coroutine):
     """`asyncio.run` in a thread of its own: a browser test (Playwright's sync API) may have
     left an event loop running in this one."""
     import asyncio

@@ -50,7 +50,9 @@ def test_controls_are_jslinked_to_the_stack(r07):
         assert link.target == (r07.stack, "selected_index")
     # selection widgets sync `index` with the browser, not `value`
     assert links[(r07.buttons.model_id, "index")].target == (r07.stack, "selected_index")
-    assert len(r07.links) == 4
+    # Play's speed box sets its interval in the browser too
+    assert links[(r07.speed.model_id, "value")].target == (r07.play, "interval")
+    assert len(r07.links) == 5
 
 
 def test_controls_have_descriptions_and_tooltips(r07):
@@ -82,7 +84,7 @@ def test_frames_show_narration_tables_checks_and_inline_svg(r07):
 
 
 _GROUP_G = re.compile(r"<g class='(?:node|cluster|edge) rk-(s\d+)'>.*?</g>")
-_HEIGHT = re.compile(r"<svg [^>]*height='([\d.]+)pt'")
+_HEIGHT = re.compile(r"<svg [^>]*height='([\d.]+)(?:pt)?'")
 
 
 def _svg(frame: str) -> str:
@@ -236,6 +238,27 @@ def test_sandbox_undo_takes_back_the_last_click_only():
     sandbox.undo_button.click()
     assert game.snapshot_json() == start and game.pool("Alice") == []
     assert "Undone: Alice taps Forest" in sandbox.message.value  # says what was undone
+
+
+def test_sandbox_message_shows_under_the_button_clicked():
+    """Issue 16: the outcome lands next to the control clicked (it used to be 500-700 px below
+    it, off screen at 1366x768), and only there."""
+    game, forest, tapped = forest_game()
+    sandbox = Sandbox(game)
+    assert all(n.layout.display == "none" for n in sandbox.notes.values())
+    sandbox.permanent.value = tapped
+    sandbox.tap_button.click()
+    tap = sandbox.notes["tap"]
+    assert tap.layout.display != "none" and tap.value == sandbox.message.value
+    assert "Refused" in tap.value and "rk-message" in tap._dom_classes
+    box = next(b for b in sandbox.widget.children[1].children if sandbox.tap_button in b.children)
+    kids = list(box.children)
+    assert kids[kids.index(sandbox.tap_button) + 1] is tap  # right under the button
+    sandbox.permanent.value = forest
+    sandbox.tap_button.click()
+    sandbox.undo_button.click()
+    assert tap.layout.display == "none" and tap.value == ""
+    assert sandbox.notes["undo"].value.count("Undone: Alice taps Forest") == 1
 
 
 def test_sandbox_destroys_several_artifacts_at_once():

@@ -151,6 +151,7 @@ _TURNISH = tuple(EventKind(k) for k in ("untap_skipped", "extra_combat", "mana_e
 _RESOLVING = (EventKind.RESOLVED, EventKind.MANA_ABILITY, EventKind.FIZZLED, EventKind.COUNTERED)
 FOLD_AT = 4  # a group of this many same-shape siblings (or actions) is folded ...
 KEEP = 2  # ... keeping this many drawn in full
+FOLD_ALWAYS = 12  # more than this many are folded even when they resolve in the picture
 
 
 def role_of(event: Event) -> str:
@@ -294,8 +295,11 @@ def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
     last = len(steps) if upto_step is None else upto_step
     if not 0 <= last <= len(steps):
         raise IndexError(f"step {last} is not in this scenario (0 to {len(steps)})")
+    errors: list[Any] = [None] * (last + 1)
     if hasattr(scenario, "play"):  # the recorded actions, without replaying every step
-        counts = [len(r.actions) for r in scenario.play()[:last + 1]]
+        played = scenario.play()[:last + 1]
+        counts = [len(r.actions) for r in played]
+        errors = [getattr(r, "error", None) for r in played]
     else:
         counts = [len(scenario.game_at(k).actions) for k in range(last + 1)]
     final = scenario.game_at(last)
@@ -314,7 +318,7 @@ def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
         step = steps[k - 1]
         narration = _get(step, "narration", "")
         label = f"Step {k}: {narration}" if narration else f"Step {k}"
-        groups.append(_Group(f"s{k}", label, actions, empty_note=_empty_step_note(step)))
+        groups.append(_Group(f"s{k}", label, actions, empty_note=_empty_step_note(step, errors[k])))
     heading = title if title is not None else getattr(scenario, "title", None)
     return _build(final.log, game=final, groups=groups, title=heading)
 
@@ -325,12 +329,22 @@ def _get(step: Any, key: str, default: Any = None) -> Any:
     return getattr(step, key, default)
 
 
-def _empty_step_note(step: Any) -> str:
+def action_words(step: Any) -> str:
+    """A scenario step's action in words: `tap for mana`, `declare attackers`."""
+    return str(_get(step, "do", "") or "the action").replace("_", " ")
+
+
+def _empty_step_note(step: Any, error: Any = None) -> str:
+    """The note of a step that drew nothing: for a refused action, which action and why (the
+    engine's own words, as the walkthrough's frame says it)."""
     do = _get(step, "do", "")
     err = _get(step, "expect_error")
-    if err:
-        rule = _get(err, "rule")
-        return "Refused: the action is illegal" + (f" (CR {rule})" if rule else "")
+    if err or error is not None:
+        why = str(error) if error is not None else ""
+        rule = _get(err, "rule") if err else None
+        if not why:
+            why = "the rules don't allow it" + (f" (CR {rule})" if rule else "")
+        return f"Refused: {action_words(step)}. {why[:1].upper()}{why[1:]}. Nothing changes."
     if do == "undo":
         n = _get(step, "n", 1)
         return f"Undo: {n} action(s) taken back"
@@ -379,6 +393,9 @@ class _Model:
     # per action, its events caused by an event of another action (or by nothing)
     late: dict[int, list[int]] = field(default_factory=dict)
     sig_ids: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    # stack objects that resolve in the picture, their resolutions and the events above them:
+    # drawn in full, so every "resolves" arrow leaves the box of what went on the stack
+    keep: set[int] = field(default_factory=set)
 
 
 def _action_numbers(log: EventLog) -> list[int]:
@@ -439,6 +456,7 @@ def _build(log: EventLog, *, game: Any = None, since_action: int | None = None,
         elif e.kind is not EventKind.ACTION or e.parent is not None:
             model.late.setdefault(e.action, []).append(e.id)
     _signatures(model)
+    _keep_resolutions(model)
     if fold_actions:
         groups = _fold_actions(model, groups, roots)
     return _draw(model, groups, roots, setup_actions, title)
@@ -486,6 +504,23 @@ def _signatures(model: _Model) -> None:
             model.quiet.add(eid)
 
 
+
+
+def _keep_resolutions(model: _Model) -> None:
+    origins: dict[Any, int] = {}
+    for e in model.window.values():
+        if e.kind in (EventKind.PUT_ON_STACK, EventKind.ACTIVATED, EventKind.CAST) \
+                and e.data.get("item_id") is not None:
+            origins.setdefault(e.data["item_id"], e.id)
+    for e in model.window.values():
+        origin = origins.get(e.data.get("item_id")) if e.kind in _RESOLVING else None
+        if origin is None:
+            continue
+        model.keep.add(e.id)
+        eid: int | None = origin
+        while eid is not None and eid in model.window and eid not in model.keep:
+            model.keep.add(eid)
+            eid = model.window[eid].parent
 
 
 def _turn_draw(e: Event) -> bool:
@@ -554,7 +589,7 @@ def _draw(model: _Model, groups: list[_Group], roots: dict[int, Event],
             graph.edge(leaf, after[0], style="invis", weight="0",
                        **{"class": drawer.tag_of.get(after[0], "")})
     # the legend sits on top, under the title
-    for name in _legend(graph, drawer.used, drawer.any_fold):
+    for name in _legend(graph, drawer.used, drawer.any_fold, drawer.role_tags):
         if units:
             graph.edge(name, units[0][0], style="invis", weight="0")
     graph.node_count = drawer.count
@@ -575,6 +610,7 @@ class _Drawer:
         self.count = 0
         self.used: list[str] = []
         self.any_fold = False
+        self.role_tags: dict[str, set[str]] = {}  # legend role -> the groups that use it
         self.edges: list[tuple[str, str, str]] = []
         self.edge_seen: set[tuple[str, str, str]] = set()
         self.node_titles: dict[str, str] = {}
@@ -594,6 +630,9 @@ class _Drawer:
         role = ROLES[n.role]
         if n.role not in self.used:
             self.used.append(n.role)
+        self.role_tags.setdefault(n.role, set()).add(self.tag)
+        if n.fold:
+            self.role_tags.setdefault("fold", set()).add(self.tag)
         text = "<BR/>".join(dot_html(line) for line in n.lines)
         if role.font != "#000000":
             text = f'<FONT COLOR="{role.font}">{text}</FONT>'
@@ -711,6 +750,10 @@ class _Drawer:
         folded_at: dict[int, list[int]] = {}
         skip: set[int] = set()
         for members in by_sig.values():
+            # at lesson scale, what resolves in this picture keeps its own box and arrow
+            # (folding it would draw the "resolves" arrows from the fold of its cause)
+            if len(members) <= FOLD_ALWAYS:
+                members = [m for m in members if m not in model.keep]
             if len(members) >= FOLD_AT:
                 rest = members[KEEP:]
                 folded_at[rest[0]] = rest
@@ -1015,8 +1058,17 @@ def _setup_lines(events: list[Event], limit: int = 8) -> list[str]:
 LEGEND_ROW = 4
 
 
-def _legend(graph: FlowDiagram, used: list[str], any_fold: bool) -> list[str]:
+def _uses(tags: set[str] | None) -> dict[str, str]:
+    """The class of a legend entry: "rk-uses-s1 rk-uses-s3" for the groups whose boxes have
+    its shape, so a frame that shows only some groups (`reveal`) lists only their shapes."""
+    names = sorted(t.removeprefix("rk-") for t in (tags or ()) if t)
+    return {"class": " ".join(f"rk-uses-{n}" for n in names)} if names else {}
+
+
+def _legend(graph: FlowDiagram, used: list[str], any_fold: bool,
+            role_tags: dict[str, set[str]] | None = None) -> list[str]:
     """The legend cluster (only the roles this picture uses), in rows; returns its last row."""
+    role_tags = role_tags or {}
     keys = [k for k in ROLES if k in used]
     if not keys:
         return []
@@ -1032,13 +1084,14 @@ def _legend(graph: FlowDiagram, used: list[str], any_fold: bool) -> list[str]:
                 text = f'<FONT COLOR="{role.font}">{text}</FONT>'
             name = f"legend_{key}"
             c.node(name, label=f"<{text}>", tooltip=dot_text(role.legend),
-                   fontsize=str(SMALL_PT), **role.attrs())
+                   fontsize=str(SMALL_PT), **role.attrs(), **_uses(role_tags.get(key)))
             graph.titles[name] = f"Legend: {role.legend} ({_SHAPE_WORDS.get(key, role.shape)})"
             names.append(name)
         if any_fold:
             c.node("legend_fold", label="<× N more like this>", shape="box", peripheries="2",
                    style="filled,rounded", fillcolor="#FFFFFF", fontsize=str(SMALL_PT),
-                   tooltip="Folded: many events of the same shape, drawn once")
+                   tooltip="Folded: many events of the same shape, drawn once",
+                   **_uses(role_tags.get("fold")))
             graph.titles["legend_fold"] = "Legend: double outline, many events folded into one"
             names.append("legend_fold")
         rows = [names[i:i + LEGEND_ROW] for i in range(0, len(names), LEGEND_ROW)]

@@ -31,11 +31,14 @@ from collections.abc import Collection
 
 from rulekit.display.escape import html_text
 
-__all__ = ["groups_of", "reveal"]
+__all__ = ["NEW", "groups_of", "mark_new", "reveal"]
+
+NEW = "rk-new"  # the class of what the current step added (the page contract: docs/classroom.md)
 
 _G = re.compile(r"<g\b([^>]*)>|</g>")
 _CLASS = re.compile(r"""\bclass=(["'])(.*?)\1""")
-_GROUP = re.compile(r"\brk-([\w-]+)")
+_GROUP = re.compile(r"\brk-(?!uses-|new\b)([\w-]+)")
+_USES = re.compile(r"\brk-uses-([\w-]+)")
 _SVG_TAG = re.compile(r"<svg\b[^>]*>")
 _TRANSLATE = re.compile(r"translate\(\s*(-?[\d.]+)[ ,]+(-?[\d.]+)\s*\)")
 _PAIR_ATTR = re.compile(r"""\s(?:points|d)=["']([^"']*)["']""")
@@ -87,11 +90,20 @@ def reveal(svg: str, visible: Collection[str], *, label: str | None = None) -> s
     width is kept, so nothing moves sideways between frames). `label` replaces the
     `aria-label` of the `<svg>` element, if it has one."""
     elements = _elements(svg)
-    hidden = [(a, b) for a, b, g in elements if g is not None and g not in visible]
+
+    def shown(a: int, g: str | None) -> bool:
+        m = _CLASS.search(svg, a, svg.index(">", a))
+        uses = _USES.findall(html.unescape(m.group(2))) if m else []
+        if uses:  # a legend entry: shown when a shown group uses its shape
+            return any(u in visible for u in uses)
+        return g is None or g in visible
+
+    keep = {a: shown(a, g) for a, _b, g in elements}
+    hidden = [(a, b) for a, b, _g in elements if not keep[a]]
     if hidden:
         lowest = None
-        for a, b, g in elements:
-            if g is not None and g not in visible:
+        for a, b, _g in elements:
+            if not keep[a]:
                 continue
             part = svg[a:b]
             ys = [float(y) for attr in _PAIR_ATTR.findall(part) for y in _PAIR.findall(attr)]
@@ -107,6 +119,24 @@ def reveal(svg: str, visible: Collection[str], *, label: str | None = None) -> s
         if lowest is not None:
             svg = _crop(svg, lowest)
     return svg if label is None else _relabel(svg, label)
+
+
+def mark_new(svg: str, groups: Collection[str] | None = None) -> str:
+    """`svg` with class `rk-new` added to the clusters, nodes and edges of `groups` (None: of
+    every group), so a page can show what the current step added."""
+    pieces, at = [], 0
+    for a, _b, g in _elements(svg):
+        if g is None or (groups is not None and g not in groups):
+            continue
+        tag_end = svg.index(">", a)
+        m = _CLASS.search(svg, a, tag_end)
+        if m is None:
+            continue
+        pieces.append(svg[at:m.end(2)])
+        pieces.append(" " + NEW)
+        at = m.end(2)
+    pieces.append(svg[at:])
+    return "".join(pieces)
 
 
 def _relabel(svg: str, label: str) -> str:

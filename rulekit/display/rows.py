@@ -67,7 +67,9 @@ def board_table(game: Game) -> Table:
     Columns: id, card, controller, [owner — only when some permanent's owner differs, blank
     where it is the controller], [token], tapped ("yes"/"no"), summoning sick ("yes"/"no" for
     creatures, blank otherwise; "no (haste)" when haste lets it act anyway), counters,
-    attached to, P/T, and [exerted], [attacking] when any permanent is."""
+    attached to, P/T, and [exerted], [attacking] when any permanent is. A column no row uses
+    is left out: counters and attached to when nothing has any, summoning sick and P/T when
+    no creature is on the battlefield."""
     from rulekit.paying import summoning_sick
 
     seat = _seat(game)
@@ -110,6 +112,13 @@ def board_table(game: Game) -> Table:
     for name in ("exerted", "attacking"):
         if any(r[name] for r in rows):
             columns.append(name)
+    # columns with nothing in them say nothing: "summoning sick" and "P/T" only when a
+    # creature is there, "counters" and "attached to" only when something has them
+    creatures = any(game.chars(o).is_a("Creature") for o in perms)
+    drop = {name for name in ("counters", "attached to") if not any(r[name] for r in rows)}
+    if not creatures:
+        drop |= {"summoning sick", "P/T"}
+    columns = [c for c in columns if c not in drop]
     return Table(tuple(columns), tuple({c: r[c] for c in columns} for r in rows))
 
 

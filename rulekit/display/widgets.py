@@ -49,37 +49,62 @@ FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
 # One small style sheet per frame (each frame must stand on its own in an exported page).
 FRAME_CSS = (
     f".rk-frame{{font-family:{FONT};font-size:18px;line-height:1.4;color:#000;"
-    "background:#fff;padding:12px 16px;box-sizing:border-box;max-width:100%}"
-    ".rk-frame h3{font-size:26px;margin:0 0 8px 0;color:#000}"
-    ".rk-frame h4{font-size:21px;margin:14px 0 4px 0;color:#000}"
-    ".rk-narration{font-size:24px;line-height:1.4;margin:6px 0 10px 0;padding:8px 14px;"
+    "background:#fff;padding:8px 12px;box-sizing:border-box;max-width:100%;min-width:0;"
+    "overflow-wrap:break-word}"
+    ".rk-frame h3{font-size:24px;margin:0 0 8px 0;color:#000}"
+    ".rk-frame h4{font-size:20px;margin:12px 0 4px 0;color:#000}"
+    ".rk-stepno{font-size:18px;font-weight:bold;margin:0 0 4px 0}"
+    ".rk-narration{font-size:22px;line-height:1.4;margin:0 0 8px 0;padding:6px 12px;"
     "border-left:8px solid #0072b2;background:#eef5fb}"
     ".rk-does{margin:4px 0}"
     ".rk-ok{color:#005a1e;font-weight:bold}"
     ".rk-bad{color:#a00000;font-weight:bold}"
     ".rk-refused{border:3px solid #a00000;background:#fff0f0;padding:6px 12px;margin:6px 0}"
     ".rk-pending{border:2px dashed #8a5a00;background:#fff8e6;padding:4px 10px}"
-    ".rk-row{display:flex;flex-wrap:wrap;gap:0 36px;align-items:flex-start}"
+    ".rk-row{display:flex;flex-wrap:wrap;gap:0 28px;align-items:flex-start}"
+    ".rk-row>div{max-width:100%}"
+    # wide tables scroll with the step's text (a scrolling box that takes focus: its
+    # "Describe this step" toggle), never the page
+    ".rk-text{overflow-x:auto;min-width:0}"
     ".rk-empty{font-style:italic;margin:4px 0 12px 0}"
-    ".rk-diagram{margin-top:6px;overflow-x:auto}"
-    ".rk-diagram svg{max-width:100%;height:auto}"
+    ".rk-figure{min-width:0}"
+    ".rk-figure-title{font-weight:bold;margin:0 0 4px 0}"
+    # one scale for every diagram (1 CSS px per point: text 14-22 px), never shrunk to fit;
+    # the pane scrolls instead, and opens at its newest part (flex column-reverse)
+    ".rk-diagram{overflow:auto;max-width:100%;display:flex;flex-direction:column-reverse;"
+    "border:1px solid #888;background:#fff}"
+    ".rk-diagram>svg{flex:none;margin-bottom:auto;max-width:none!important;height:auto}"
     f".rk-diagram svg text{{font-family:{FONT}}}"
-    ".rk-frame details>summary{cursor:pointer;margin:14px 0 4px 0}"
+    ".rk-diagram .rk-new.cluster>path,.rk-diagram .rk-new.cluster>polygon{stroke:#d55e00;"
+    "stroke-width:4px}"
+    # earlier steps quieter: their boxes' colors paler (text stays black on them; the blue
+    # state-based box with white text keeps its color), what the step added at full strength
+    ".rk-diagram svg:has(.rk-new) g.node:not(.rk-new):not([class*='rk-uses'])>"
+    ":is(polygon,path,ellipse):not([fill='#0072b2']){fill-opacity:.4}"
+    ".rk-frame details>summary{cursor:pointer;margin:10px 0 4px 0;font-weight:bold}"
+    ".rk-describe{border:2px solid #0072b2;border-radius:4px;padding:2px 10px;margin:6px 0}"
+    ".rk-describe ul{margin:4px 0;padding-left:22px}"
     + TABLE_CSS_TEXT
 )
 
-# Bigger controls for projectors (ipywidgets reads these CSS variables).
+# Bigger controls for projectors (ipywidgets reads these CSS variables), and the walkthrough's
+# layout: on a screen at least 900 px wide and 500 px high a walkthrough is one screen tall,
+# its controls on top, then the step's text (left) and the diagram (right), each scrolling on
+# its own; narrower, everything is one column (see docs/classroom.md).
 WIDGET_CSS = (
     ".rk-widget{--jp-widgets-font-size:18px;--jp-widgets-inline-height:38px;"
     "--jp-widgets-inline-label-width:150px;--jp-widgets-inline-width:420px;"
     "--jp-widgets-inline-width-short:220px;--jp-widgets-slider-handle-size:22px;"
     "--jp-widgets-input-color:#000;--jp-widgets-label-color:#000;--jp-widgets-color:#000;"
-    "--jp-widgets-input-border-color:#444;--jp-widgets-input-focus-border-color:#0072b2}"
+    "--jp-widgets-input-border-color:#444;--jp-widgets-input-focus-border-color:#0072b2;"
+    "max-width:100%;box-sizing:border-box}"
     f".rk-widget,.rk-widget .widget-label,.rk-widget .widget-label-basic,.rk-widget button,"
     f".rk-widget input,.rk-widget select,.rk-widget h3,.rk-widget p{{font-family:{FONT}}}"
     ".rk-widget .widget-label,.rk-widget .widget-label-basic{font-size:18px;color:#000}"
     ".rk-widget button:focus-visible,.rk-widget input:focus-visible,"
-    ".rk-widget select:focus-visible{outline:3px solid #0072b2;outline-offset:2px}"
+    ".rk-widget select:focus-visible,.rk-widget [tabindex]:focus-visible,"
+    ".rk-widget .noUi-handle:focus{outline:3px solid #0072b2;outline-offset:2px}"
+    ".rk-widget .widget-text input:focus{outline:3px solid #0072b2;outline-offset:1px}"
     ".rk-widget .widget-toggle-button,.rk-widget .widget-button{min-width:48px}"
     ".rk-widget select{font-size:18px}"
     ".rk-message{font-size:19px;line-height:1.4}"
@@ -87,7 +112,45 @@ WIDGET_CSS = (
     "padding:6px 12px}"
     ".rk-message .rk-done{border:3px solid #005a1e;background:#effaf2;color:#000;"
     "padding:6px 12px}"
-    ".rk-sandbox-group{border:1px solid #888;padding:4px 10px;margin:0 10px 10px 0}"
+    ".rk-sandbox-group{border:1px solid #888;padding:4px 10px;margin:0 10px 10px 0;"
+    "overflow:visible!important}"
+    ".rk-sandbox .widget-box{overflow:visible}"
+    ".rk-sandbox .rk-tables{overflow-x:auto}"
+    ".rk-sandbox .rk-message{max-width:min(440px,100%)}"
+    # ipywidgets' orange "warning" button is 2.7:1 with white text: darker, 6:1
+    ".rk-widget .jupyter-button.mod-warning{background-color:#9e4a00;color:#fff}"
+    # the walkthrough
+    ".rk-stepper{gap:4px;container-type:inline-size}"
+    ".rk-stepper .rk-title h3{font-size:24px;margin:4px 0}"
+    ".rk-controls{overflow:visible!important;flex:none}"
+    ".rk-controls .widget-box,.rk-controls .widget-hbox{overflow:visible}"
+    ".rk-controls .widget-inline-hbox{margin:2px 6px 2px 0}"
+    ".rk-controls .widget-play button:nth-child(n+2){display:none}"  # Stop rewinds: gone
+    ".rk-controls .widget-play{width:auto;flex:none}"
+    ".rk-controls .widget-play button{width:64px;flex:none}"
+    ".rk-controls .widget-toggle-buttons{display:flex;flex-direction:row;flex-wrap:wrap;"
+    "align-items:center;height:auto;gap:0 8px}"
+    ".rk-controls .widget-toggle-buttons>.widget-label{width:auto;margin:0}"
+    ".rk-controls .widget-toggle-buttons>div{flex-wrap:wrap;display:flex}"
+    ".rk-frames{min-width:0;overflow:visible}"
+    ".rk-frames .widget-html,.rk-frames .widget-html-content{min-width:0;line-height:1.4}"
+    ".rk-sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);"
+    "white-space:nowrap}"
+    "@media (min-width:900px) and (min-height:500px){"
+    ".rk-stepper{height:calc(100vh - var(--rk-chrome,0px));min-height:460px}"
+    ".jp-NotebookPanel .rk-stepper{--rk-chrome:120px}"
+    ".rk-stepper>.rk-frames{flex:1 1 0;min-height:0;overflow:hidden}"
+    ".rk-frames>.widget-html,.rk-frames .widget-html-content,.rk-frames .rk-frame{height:100%}"
+    ".rk-frames .rk-frame{display:grid;grid-template-columns:minmax(0,5fr) minmax(0,7fr);"
+    "grid-template-rows:minmax(0,1fr);gap:0 14px;padding:4px 0}"
+    ".rk-frames .rk-text{overflow:auto;min-height:0;padding-right:6px}"
+    ".rk-frames .rk-figure{display:flex;flex-direction:column;min-height:0}"
+    ".rk-frames .rk-diagram{flex:1 1 0;min-height:0}"
+    "}"
+    # a narrower box (JupyterLab with its file browser open): half and half, smaller type
+    "@container (max-width:1100px){.rk-frames .rk-frame{grid-template-columns:"
+    "minmax(0,1fr) minmax(0,1fr)}.rk-frames .rk-narration{font-size:19px}}"
+    "@media (max-width:899px){.rk-frames .rk-diagram{max-height:80vh}}"
 )
 
 _LABEL = {"description_width": "initial"}
@@ -142,6 +205,8 @@ _TAG = re.compile(r"<[^<>]+>")
 _DQ_ATTR = re.compile(r'(\s[\w:.-]+)="([^"\']*)"')
 _GEOMETRY = re.compile(r'(\s(?:points|d|x|y|viewBox|transform|width|height|font-size)=")([^"]*)"')
 _DECIMAL = re.compile(r"(-?\d+)\.(\d+)")
+_PT_SIZE = re.compile(r'(\s((width|height))=")[\d.]+pt"')
+_VIEWBOX_WH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"')
 
 
 def _round(m: re.Match[str]) -> str:
@@ -173,6 +238,12 @@ def inline_svg(svg: str, *, label: str) -> str:
         svg = _LINK_CLOSE.sub("", _LINK_OPEN.sub("", svg))
     svg = _G_ID.sub("<g class=", svg)
     svg = _round_geometry(_FONT_ATTR.sub("", svg))
+    # one scale for every diagram: 1 CSS px per point (Graphviz's 16 pt text is 16 px), so
+    # text is never under 14 px and every walkthrough reads the same (docs/classroom.md)
+    box = _VIEWBOX_WH.search(svg)
+    if box is not None:  # exactly the viewBox: Graphviz rounds width and height to whole pt
+        size = {"width": box.group(1), "height": box.group(2)}
+        svg = _PT_SIZE.sub(lambda m: f'{m.group(1)}{size[m.group(3)]}"', svg, count=2)
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{html_text(label)}" ', 1)
     svg = "\n".join(line.strip() for line in svg.splitlines() if line.strip())
     return _compact(single_quotes(svg))
@@ -186,6 +257,89 @@ def _diagram_html(graph: Any, *, label: str) -> str:
     except GraphvizMissing as err:
         return f"<p class='rk-empty'>{html_text(err)}</p>"
     return f"<div class='rk-diagram'>{inline_svg(svg, label=label)}</div>"
+
+
+def classroom_script() -> str:
+    """The classroom script (`rulekit/templates/lesson/classroom.js`: controls named, a live
+    region, the diagram pane following the step, presenter mode) as an element that runs it
+    once it is in a page: an image that can't load, whose error handler evaluates the script.
+    A widget's HTML runs no `<script>`, and JupyterLab runs no page script of ours; an exported
+    page runs the same script from its `<head>` first, and it runs once per page."""
+    import base64
+
+    code = (Path(__file__).resolve().parent.parent / "templates" / "lesson" / "classroom.js"
+            ).read_bytes()
+    b64 = base64.b64encode(code).decode("ascii")
+    return (f"<img alt='' hidden src='data:,' class='rk-script' "
+            f"onerror=\"if(!window.rkClassroom){{(0,eval)(atob('{b64}'))}}\">")
+
+
+def _diagram_svg(graph: Any, *, new: set[str] | None, label: str) -> str:
+    """The inline SVG of `graph`, what group(s) `new` added marked `rk-new` (None: all)."""
+    from rulekit.display.dot import GraphvizMissing, render_svg
+    from rulekit.display.reveal import mark_new
+
+    try:
+        svg = render_svg(graph)
+    except GraphvizMissing as err:
+        return f"<p class='rk-empty'>{html_text(err)}</p>"
+    return mark_new(inline_svg(svg, label=label), new)
+
+
+def _figure(title: str, body: str, *, pane: bool = True) -> str:
+    """A frame's diagram: its title, then the scrolling pane (keyboard-scrollable)."""
+    if not pane:
+        return f"<div class='rk-figure'><p class='rk-figure-title'>{html_text(title)}</p>{body}</div>"
+    return (f"<div class='rk-figure'><p class='rk-figure-title'>{html_text(title)}</p>"
+            f"<div class='rk-diagram' tabindex='0' role='group' aria-label='{html_text(title)} "
+            f"(scrolls)'>{body}</div></div>")
+
+
+def announcement(scenario: Scenario, result: StepResult, k: int, last: int) -> str:
+    """What a screen reader says when the walkthrough shows step k: where, the narration,
+    what happened."""
+    if k == 0:
+        text = " ".join((scenario.description.strip() or "The board before the first step.")
+                        .split())
+        return f"Set-up, step 0 of {last}. {text}"
+    parts = [f"Step {k} of {last}.", result.narration.strip()]
+    parts += [f"What happens: {t}" for t in _root_texts(result)]
+    if result.error is not None:
+        parts.append(f"Refused: {result.error}. Nothing changes.")
+    return " ".join(p for p in parts if p)
+
+
+def describe_step(result: StepResult, k: int) -> str:
+    """A text description of what the step adds to the diagram, from the log: each event
+    under the event that caused it, with how ("pays", "triggers", "resolves", ...)."""
+    from rulekit.display.dot import _setup_lines, relation_of
+    from rulekit.events import EventKind
+
+    evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
+    if k == 0:
+        lines = _setup_lines(list(result.game.log)) or ["Nothing is on the battlefield."]
+        items = "".join(f"<li>{html_text(line)}</li>" for line in lines)
+        return f"<p>The diagram starts with the set-up:</p><ul>{items}</ul>"
+    if not evs:
+        why = (f"the action was refused: {result.error}" if result.error is not None
+               else "nothing new happened")
+        return f"<p>This step adds a note to the diagram: {html_text(why)}.</p>"
+    ids = {e.id for e in evs}
+    kids: dict[int | None, list[Any]] = {}
+    for e in evs:
+        kids.setdefault(e.parent if e.parent in ids else None, []).append(e)
+
+    def tree(parent: int | None, depth: int) -> str:
+        out = []
+        for e in kids.get(parent, []):
+            how = "" if parent is None else f"{relation_of(e)}: "
+            below = tree(e.id, depth + 1) if depth < 12 else ""
+            rules = f" (CR {', '.join(e.rules)})" if e.rules else ""
+            out.append(f"<li>{html_text(how + e.text + rules)}{below}</li>")
+        return f"<ul>{''.join(out)}</ul>" if out else ""
+
+    return (f"<p>This step adds {len(evs)} event{'s' if len(evs) != 1 else ''} to the "
+            f"diagram, each under its cause:</p>{tree(None, 0)}")
 
 
 def _only_grows(results: list[StepResult]) -> bool:
@@ -251,6 +405,8 @@ class Stepper:
         self._id = re.sub(r"[^a-z0-9]+", "", Path(self.scenario.path).stem.lower())[:16] or "sc"
         self.diagram_mode, diagrams = self._diagrams(diagram, diagram_budget)
         self.frame_html = [self._frame(k, diagrams[k]) for k in range(len(self.results))]
+        self.announcements = [announcement(self.scenario, r, k, self.last)
+                              for k, r in enumerate(self.results)]
         # one Layout and one style shared by every frame: each widget model is stored in the
         # exported page, so sharing keeps it small
         shared_layout, shared_style = widgets.Layout(width="100%"), HTMLStyle()
@@ -266,12 +422,18 @@ class Stepper:
         self.slider = widgets.IntSlider(
             value=0, min=0, max=n, step=1, description="Step", continuous_update=True,
             tooltip="Drag, or focus and use the arrow keys, to move between steps",
-            style=_LABEL, layout=widgets.Layout(width="min(560px, 100%)"))
+            style=_LABEL, layout=widgets.Layout(width="min(420px, 100%)"))
         self.number = widgets.BoundedIntText(
             value=0, min=0, max=n, step=1, description="Go to step",
             tooltip="Type a step number (0 = set-up), or use the up and down arrow keys "
             "or the spinner to go back and forth",
-            style=_LABEL, layout=widgets.Layout(width="230px"))
+            style=_LABEL, layout=widgets.Layout(width="190px"))
+        # (a number box, not a drop-down: selection widgets sync their index, and jslink
+        # copies values as they are)
+        self.speed = widgets.BoundedIntText(
+            value=interval, min=500, max=30_000, step=500, description="Play speed (ms a step)",
+            tooltip="How many milliseconds Play shows each step (1000 ms = 1 second)",
+            style=_LABEL, layout=widgets.Layout(width="300px"))
         controls: list[widgets.Widget] = [self.play, self.slider, self.number]
         self.buttons: widgets.ToggleButtons | None = None
         if buttons:
@@ -285,28 +447,42 @@ class Stepper:
         self.links: list[Any] = [
             widgets.jslink((c, "value"), (self.stack, "selected_index"))
             for c in controls]
+        self.links.append(widgets.jslink((self.speed, "value"), (self.play, "interval")))
         if self.buttons is not None:
             # selection widgets sync `index` (not `value`) with the browser
             self.links.append(widgets.jslink((self.buttons, "index"),
                                              (self.stack, "selected_index")))
+        # one heading per walkthrough; how to use the controls is in their tooltips
         title = widgets.HTML(
-            f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
-            f"Walkthrough: {html_text(self.scenario.title)}</h3>"
-            f"<p style='font-size:16px;margin:0'>{n} step{'s' if n != 1 else ''} and the "
-            "set-up. Use <b>Play</b>, the <b>slider</b>, the <b>step number</b> (type it, or "
-            "use the arrow keys) or the <b>step buttons</b>.</p>")
-        bar = widgets.HBox([self.play, self.slider, self.number],
+            f"<style>{WIDGET_CSS}</style><h3>Walkthrough: {html_text(self.scenario.title)}"
+            f"</h3>{classroom_script()}", layout=widgets.Layout(flex="none"))
+        title.add_class("rk-title")
+        bar = widgets.HBox([self.play, self.slider, self.number, self.speed],
                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        children: list[widgets.Widget] = [title, bar]
+        rows: list[widgets.Widget] = [bar]
         if self.buttons is not None:
-            children.append(self.buttons)
-        children.append(self.stack)
-        self.widget = widgets.VBox(children, layout=widgets.Layout(width="100%"))
+            rows.append(self.buttons)
+        self.controls = widgets.VBox(rows)
+        self.controls.add_class("rk-controls")
+        self.stack.add_class("rk-frames")
+        # a step change read aloud (kernel side, for JupyterLab; an exported page's script
+        # keeps its own live region, see the lesson template)
+        self.live = widgets.HTML("", layout=widgets.Layout(flex="none"))
+        self.live.add_class("rk-sr-only")
+        self.live.add_class("rk-live-kernel")
+        self.stack.observe(self._announce, names="selected_index")
+        self.widget = widgets.VBox([title, self.controls, self.stack, self.live],
+                                   layout=widgets.Layout(width="100%"))
         self.widget.add_class("rk-widget")
         self.widget.add_class("rk-stepper")
 
     def __len__(self) -> int:
         return len(self.frames)
+
+    def _announce(self, change: dict[str, Any]) -> None:
+        k = change["new"]
+        if isinstance(k, int) and 0 <= k < len(self.announcements):
+            self.live.value = f"<div role='status'>{html_text(self.announcements[k])}</div>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
@@ -342,13 +518,15 @@ class Stepper:
             whole = inline_svg(render_svg(scenario_diagram(sc)), label=sc.title)
         except GraphvizMissing as err:
             return [f"<p class='rk-empty'>{html_text(err)}</p>"] * len(self.results)
+        from rulekit.display.reveal import mark_new
+
         out = []
         for k in range(len(self.results)):
             what = "the set-up" if k == 0 else f"step {k}"
             svg = reveal(whole, {f"s{j}" for j in range(k + 1)},
                          label=f"Event and trigger diagram of {sc.title}, up to {what}")
-            out.append(f"<h4>Event and trigger diagram up to {what}</h4>"
-                       f"<div class='rk-diagram'>{svg}</div>")
+            out.append(_figure(f"Event and trigger diagram up to {what}",
+                               mark_new(svg, {f"s{k}"})))
         return out
 
     def _diagram_so_far(self, k: int) -> str:
@@ -356,9 +534,10 @@ class Stepper:
 
         sc = self.scenario
         what = "the set-up" if k == 0 else f"step {k}"
-        return (f"<h4>Event and trigger diagram up to {what}</h4>"
-                + _diagram_html(scenario_diagram(sc, upto_step=k),
-                                label=f"Event and trigger diagram of {sc.title}, up to {what}"))
+        return _figure(f"Event and trigger diagram up to {what}",
+                       _diagram_svg(scenario_diagram(sc, upto_step=k), new={f"s{k}"},
+                                    label=f"Event and trigger diagram of {sc.title}, up to "
+                                    f"{what}"))
 
     def _diagram_of_step(self, k: int) -> str:
         from rulekit.display.dot import log_diagram
@@ -367,34 +546,37 @@ class Stepper:
             return self._diagram_so_far(0)
         result, before = self.results[k], self.results[k - 1]
         first, last = len(before.actions) + 1, len(result.actions)
-        head = f"<h4>Event and trigger diagram of step {k}</h4>"
+        head = f"Event and trigger diagram of step {k}"
         if last < first:
             why = ("the action was refused, so nothing happened" if result.error is not None
                    else "actions were taken back" if len(result.actions) < len(before.actions)
                    else "nothing new happened")
-            return f"{head}<p class='rk-empty'>No diagram: {why}.</p>"
+            return _figure(head, f"<p class='rk-empty rk-new'>No diagram: {why}.</p>",
+                           pane=False)
         graph = log_diagram(result.game, since_action=first, upto_action=last,
                             title=f"Step {k}")
-        return head + _diagram_html(graph, label=f"Event and trigger diagram of step {k} of "
-                                    f"{self.scenario.title}")
+        return _figure(head, _diagram_svg(graph, new=None, label=f"Event and trigger diagram "
+                                          f"of step {k} of {self.scenario.title}"))
 
     # -- frames
     def _frame(self, k: int, diagram_html: str) -> str:
         sc, result = self.scenario, self.results[k]
         game = result.game
         n = self.last
-        parts = [f"<div class='rk-frame' role='region' aria-label='Step {k} of {n}'>",
-                 f"<style>{FRAME_CSS}</style>"]
+        parts = [f"<div class='rk-frame' data-step='{k}' role='group' "
+                 f"aria-label='{html_text(sc.title)}: step {k} of {n}'>",
+                 f"<style>{FRAME_CSS}</style><div class='rk-text'>"]
         if k == 0:
-            parts.append(f"<h3>Set-up — {html_text(sc.title)}</h3>")
-            text = sc.description.strip() or "The board before the first step."
-            parts.append(f"<p class='rk-narration'>{html_text(' '.join(text.split()))}</p>")
+            parts.append("<p class='rk-stepno'>Set-up (step 0)</p>")
+            text = " ".join((sc.description.strip() or "The board before the first step.")
+                            .split())
+            parts.append(f"<p class='rk-narration'>{html_text(text)}</p>")
             if sc.pending:
                 parts.append("<p class='rk-pending'>This walkthrough is marked "
                              "<code>pending-engine</code>: the engine may not do all of it "
                              "yet.</p>")
         else:
-            parts.append(f"<h3>Step {k} of {n}</h3>")
+            parts.append(f"<p class='rk-stepno'>Step {k} of {n}</p>")
             parts.append(f"<p class='rk-narration'>{html_text(result.narration)}</p>")
             for text in _root_texts(result):
                 parts.append(f"<p class='rk-does'><b>What happens:</b> {html_text(text)}</p>")
@@ -402,6 +584,8 @@ class Stepper:
                 parts.append("<div class='rk-refused' role='note'><b>Refused — the game "
                              f"says:</b> {html_text(result.error)}<br>Nothing changes.</div>")
         parts.append(_checks_html(result))
+        parts.append("<details class='rk-describe'><summary>Describe this step</summary>"
+                     f"{describe_step(result, k)}</details>")
         parts.append("<div class='rk-row'><div>")
         parts.append(to_html(board(game), caption="Board", css=False,
                              empty="No permanents on the battlefield."))
@@ -412,6 +596,7 @@ class Stepper:
         parts.append("</div></div>")
         if k > 0:
             parts.append(_events_details(game, result.events, title="Events in this step"))
+        parts.append("</div>")
         # the diagram is compact and single-quoted already (`inline_svg`): not scanned again
         return _compact(single_quotes("".join(parts))) + diagram_html + "</div>"
 
@@ -493,14 +678,23 @@ class Sandbox:
             button.on_click(lambda _b, name=name: self.click(name))
             setattr(self, attr, button)
             by_control[name] = button
+        # `message`: the outcome of the last click (what tests read). It is shown right under
+        # the button clicked (one `notes` box per button, only the last one filled), so it is
+        # on screen wherever that button is
         self.message = w.HTML(value="", layout=plain, style=html_style)
-        self.message.add_class("rk-message")
+        self.notes: dict[str, widgets.HTML] = {}
+        for name in self.BUTTONS:
+            note = w.HTML(value="", layout=w.Layout(display="none"), style=html_style)
+            note.add_class("rk-message")
+            self.notes[name] = note
         self.tables = w.HTML(layout=plain, style=html_style)
         self.diagram = w.HTML(layout=plain, style=html_style)
         by_field["permanent"].observe(lambda _c: self._refresh_options(), names="value")
 
         def group(heading: str, names: tuple[str, ...]) -> widgets.VBox:
-            parts = [by_field[n] if n in by_field else by_control[n] for n in names]
+            parts: list[widgets.Widget] = []
+            for n in names:
+                parts += [by_field[n]] if n in by_field else [by_control[n], self.notes[n]]
             box = w.VBox([w.HTML(f"<b style='font-size:19px'>{html_text(heading)}</b>",
                                  layout=plain, style=html_style), *parts], layout=plain)
             box.add_class("rk-sandbox-group")
@@ -513,7 +707,7 @@ class Sandbox:
                       f"{html_text(title)}</h3><p style='font-size:16px;margin:0 0 6px 0'>"
                       "The buttons need a running kernel (JupyterLab): in an exported page "
                       "this is only a picture of the starting position.</p>")
-        self.widget = w.VBox([head, controls, self.message, self.tables, self.diagram],
+        self.widget = w.VBox([head, controls, self.tables, self.diagram],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("rk-widget")
         self.widget.add_class("rk-sandbox")
@@ -566,7 +760,10 @@ class Sandbox:
     def _render(self) -> None:
         from rulekit.display.sandbox_view import diagram, tables_html
 
-        self.tables.value = _compact(f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
+        # wide tables scroll in their own (keyboard-scrollable) box, never off the page
+        self.tables.value = _compact(f"<div class='rk-frame rk-tables' tabindex='0' "
+                                     "role='group' aria-label='Board, players and stack'>"
+                                     f"<style>{FRAME_CSS}</style>"
                                      f"{tables_html(self.model.tables())}</div>")
         if not self.history:
             self.diagram.value = ""
@@ -586,6 +783,11 @@ class Sandbox:
         outcome = self.model.click(name, self.values())
         self.last_error = outcome.error  # type: ignore[assignment]
         self.message.value = message_html(outcome)
+        for other, note in self.notes.items():
+            if other != name:
+                note.value, note.layout.display = "", "none"
+        if name in self.notes:
+            self.notes[name].value, self.notes[name].layout.display = self.message.value, ""
         if outcome.ok:
             self._refresh()
         return outcome.ok

@@ -23,7 +23,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 STEPPER = ".rk-stepper"
 # the lessons' stepper (Stepper adds "rk-stepper"); any widget box with a Play otherwise
-STEPPER_ANY = f"{STEPPER}, .widget-vbox:has(> .widget-hbox > .widget-play)"
+STEPPER_ANY = f"{STEPPER}, .widget-vbox:has(> .widget-hbox > .widget-play):not({STEPPER} *)"
 
 # What a reader sees of the stepper's current frame: narration text and the diagram's SVG.
 SNAPSHOT_JS = """(root) => {
@@ -141,7 +141,7 @@ def serve(site: Path) -> Iterator[str]:
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
     class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+        def log_message(self, format: str, *args: Any) -> None:  # the base's name
             pass
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(site)))

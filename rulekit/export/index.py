@@ -28,6 +28,8 @@ td code { font-size: 14px; word-break: break-all; } td ul { margin: 0; padding-l
 .missing { color: #a00; font-weight: 600; }
 .note { background: #fff4d6; border-left: 6px solid #b35900; padding: .5em .9em; }
 details summary { cursor: pointer; }
+.wide { max-width: 100%; overflow-x: auto; }
+@media (max-width: 600px) { main { padding: .5rem .5rem 2rem; } td code { font-size: 13px; } }
 """
 
 _MD = re.compile(r"[*_`#]")
@@ -41,8 +43,9 @@ def _lesson_link(entry: str, pages: dict[str, dict[str, object]]) -> str:
     """A coverage lesson entry ("notebooks/x.ipynb: ## Heading (R04)") as a link to its section."""
     path, _, heading = entry.partition(": ")
     stem = Path(path).stem
-    label = f"{stem}: {heading.lstrip('#').strip()}" if heading else stem
     page = pages.get(stem)
+    title = str(page.get("title") or stem) if page else stem  # the lesson's title, not its file
+    label = f"{title}: {heading.lstrip('#').strip()}" if heading else title
     if page is None:
         return f'{escape(label)} <span class="missing">(page not built)</span>'
     anchor = ""
@@ -59,10 +62,14 @@ def _list(items: list[str], *, limit: int = 0, what: str = "") -> str:
     if not items:
         return '<span class="missing">none yet</span>'
     lis = "".join(f"<li>{i}</li>" for i in items)
-    if limit and len(items) > limit:
+    if limit and len(items) >= limit:
         return (f"<details><summary>{len(items)} {escape(what)}</summary><ul>{lis}</ul>"
                 "</details>")
     return f"<ul>{lis}</ul>"
+
+
+def _tests(tests: list[str]) -> str:
+    return "test" if len(tests) == 1 else "tests"
 
 
 def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> str:
@@ -73,8 +80,11 @@ def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> st
         ids = sorted({m for _h, t in e.get("headings", [])  # type: ignore[attr-defined]
                       for m in re.findall(r"\bR(?:0[1-9]|1[0-9])\b", str(t))})
         tail = f' <span class="rulings">({escape(", ".join(ids))})</span>' if ids else ""
-        lesson_items.append(f'<li><a href="{escape(stem)}.html">{escape(str(e["title"]))}</a>'
-                            f"{tail}</li>")
+        # numbered as the lessons are (00_start_here is lesson 0)
+        number = re.match(r"(\d+)", stem)
+        value = f' value="{int(number.group(1))}"' if number else ""
+        lesson_items.append(f'<li{value}><a href="{escape(stem)}.html">'
+                            f'{escape(str(e["title"]))}</a>{tail}</li>')
     rows = []
     for c in coverage:
         r = c.ruling
@@ -90,7 +100,7 @@ def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> st
         rows.append(
             f'<tr id="{escape(r.id)}"><th scope="row">{escape(r.id)}</th>'
             f"<td>{escape(r.topic)}<br><small>CR {escape(', '.join(r.rules))}</small></td>"
-            f"<td>{_list(lessons)}</td><td>{_list(tests, limit=3, what='tests')}</td>"
+            f"<td>{_list(lessons)}</td><td>{_list(tests, limit=1, what=_tests(tests))}</td>"
             f"<td>{_list(diagrams)}</td></tr>")
     note = f'<p class="note">{escape(report.widgets_note)}</p>' if report.widgets_note else ""
     if report.sandbox_note:
@@ -123,6 +133,7 @@ Oracle text.</p>
 <h2>Lessons</h2>
 {lessons_html}
 <h2>Rulings and where they are covered</h2>
+<div class="wide">
 <table>
 <thead><tr><th scope="col">Ruling</th><th scope="col">Topic and rules</th>
 <th scope="col">Lessons</th><th scope="col">Tests</th><th scope="col">Diagrams</th></tr></thead>
@@ -130,6 +141,7 @@ Oracle text.</p>
 {"".join(rows)}
 </tbody>
 </table>
+</div>
 </main>
 </body>
 </html>

@@ -94,6 +94,11 @@ def _css() -> str:
 
 
 @cache
+def _js() -> str:
+    return (TEMPLATES / TEMPLATE / "classroom.js").read_text("utf-8")
+
+
+@cache
 def exporter(widget_renderer_url: str | None):  # nbconvert is imported lazily
     from nbconvert import HTMLExporter
 
@@ -165,7 +170,8 @@ def run(job: Job) -> Result:
         title = lesson_title(nb, path.stem)
         nb.metadata["title"] = title
         resources = {"metadata": {"name": title, "path": str(path.parent)},
-                     "rulekit_css": _css(), "rulekit_cdn_note": job.cdn_note,
+                     "rulekit_css": _css(), "rulekit_js": _js(),
+                     "rulekit_cdn_note": job.cdn_note,
                      "rulekit_lab_css": list(job.lab_css), "rulekit_live": job.live}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
     except Exception as exc:  # reported with the notebook and the cell

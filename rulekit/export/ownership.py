@@ -162,9 +162,9 @@ def check_out(out: Path, stems: list[str], cache: Cache, notebooks_dir: Path) ->
         if _inside(resolved, folder.resolve()):
             raise OutError(f"--out {shown} is inside {what}: pick a folder of its own for the "
                            "site (e.g. site)")
-    for page in ("index", "cards"):
-        if page in stems:
-            raise OutError(f"{notebooks_dir}/{page}.ipynb would overwrite the site's {page} "
+    for own in ("index", "cards"):
+        if own in stems:
+            raise OutError(f"{notebooks_dir}/{own}.ipynb would overwrite the site's {own} "
                            "page: rename the notebook")
     if not out.exists():
         return

@@ -63,7 +63,7 @@ class LessonContentsManager(AsyncLargeFileManager):
             if os.path.isfile(state):
                 try:
                     full = nbformat.read(state, as_version=4)
-                except Exception:  # noqa: BLE001 - an unreadable copy: open the lesson as it is
+                except Exception:  # an unreadable copy: open the lesson as it is
                     return model
                 if _committed(full) == _committed(model["content"]):
                     self.mark_trusted_cells(full, path)

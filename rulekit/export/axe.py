@@ -1,0 +1,85 @@
+"""axe-core, the accessibility checker the browser tests run on every lesson page: fetched from
+the npm registry (`npm pack`), pinned by version and by the registry's sha512 integrity, and
+cached outside the git checkout, exactly as the widget bundle is (`rulekit.export.assets`).
+
+    >>> from rulekit.export.axe import VERSION
+    >>> VERSION
+    '4.14.1'
+
+It is a test tool: the pages never load it. `axe_source()` returns `axe.min.js`'s text, which a
+test injects into a page (`page.add_script_tag(content=...)`) before calling `axe.run()`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+from rulekit.export.assets import AssetError, cache_dir, integrity_of
+
+PACKAGE = "axe-core"
+VERSION = "4.14.1"
+# `npm view axe-core@4.14.1 dist.integrity`
+INTEGRITY = ("sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37O"
+             "gudVGtQ==")
+TARBALL = f"axe-core-{VERSION}.tgz"
+NPM_TIMEOUT_S = 90
+
+__all__ = ["INTEGRITY", "PACKAGE", "VERSION", "axe_source", "fetch"]
+
+
+def _npm_pack(dest: Path) -> Path:
+    npm = shutil.which("npm")
+    if npm is None:
+        raise FileNotFoundError("npm is not installed")
+    dest.mkdir(parents=True, exist_ok=True)
+    cmd = [npm, "pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(dest), "--json",
+           "--prefer-offline", "--fetch-retries=1", "--fetch-timeout=20000", "--loglevel=error",
+           "--no-audit", "--no-fund", "--ignore-scripts"]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=NPM_TIMEOUT_S,
+                              stdin=subprocess.DEVNULL, check=False)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"npm pack timed out after {NPM_TIMEOUT_S} s") from None
+    tarball = dest / TARBALL
+    if proc.returncode != 0 or not tarball.is_file():
+        lines = [ln.strip() for ln in (proc.stderr or proc.stdout).splitlines() if ln.strip()]
+        raise RuntimeError(f"npm pack failed: {lines[-1] if lines else proc.returncode}")
+    return tarball
+
+
+def fetch(cache: Path | None = None) -> Path:
+    """The path of the pinned, verified `axe.min.js` (fetched with npm the first time).
+    Raises OSError / RuntimeError when npm can't fetch it, AssetError when what npm gave is
+    not the pinned package."""
+    cache = cache or cache_dir()
+    tarball = cache / "npm" / TARBALL
+    script = cache / f"axe-core-{VERSION}" / "axe.min.js"
+    ok = tarball.is_file() and integrity_of(tarball.read_bytes()) == INTEGRITY
+    if ok and script.is_file():
+        return script
+    if not ok:
+        tarball.unlink(missing_ok=True)
+        tarball = _npm_pack(cache / "npm")
+        got = integrity_of(tarball.read_bytes())
+        if got != INTEGRITY:
+            bad = tarball.with_suffix(".tgz.rejected")
+            tarball.replace(bad)
+            raise AssetError(f"{PACKAGE}@{VERSION} from npm has integrity {got[:30]}..., not "
+                             f"the pinned {INTEGRITY[:30]}...: refusing it (kept as {bad})")
+    with tarfile.open(tarball, "r:gz") as tar:
+        member = tar.extractfile("package/axe.min.js")
+        if member is None:
+            raise AssetError(f"{TARBALL} has no axe.min.js")
+        data = member.read()
+    script.parent.mkdir(parents=True, exist_ok=True)
+    tmp = script.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(script)
+    return script
+
+
+def axe_source(cache: Path | None = None) -> str:
+    return fetch(cache).read_text("utf-8")

@@ -1,0 +1,155 @@
+"""Classroom checks on an exported lesson page open in Playwright (see `rulekit.export.browser`):
+what the browser tests assert, usable by anyone who builds the site (a school's own tests).
+
+- `axe(page)`: axe-core's violations (pinned, see `rulekit.export.axe`), by rule id;
+- `walk(page, index)`: step walkthrough `index` through every step (its step buttons) and
+  report, per step, whether its controls (`.rk-controls`), its narration (`.rk-narration`)
+  and the diagram elements the step added (`.rk-new`) are on screen together;
+- `diagram_font_px(page)`: the smallest rendered size of any visible diagram text.
+
+They rely only on the page contract documented in `docs/classroom.md`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["StepFit", "axe", "diagram_font_px", "goto_step", "walk"]
+
+SERIOUS = ("critical", "serious")
+
+
+def axe(page: Any, impacts: tuple[str, ...] = SERIOUS, *,
+        within: str | None = None) -> dict[str, list[str]]:
+    """axe-core's violations of the given impacts on the page as it is now (only inside the
+    elements matching the CSS selector `within`, if given): rule id -> a count and the first
+    few offending elements (CSS selectors)."""
+    from rulekit.export.axe import axe_source
+
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(content=axe_source())
+    found = page.evaluate(
+        """async ([impacts, within]) => {
+          const where = within ? {include: Array.from(document.querySelectorAll(within))}
+                               : document;
+          const r = await axe.run(where, {resultTypes: ['violations']});
+          const out = {};
+          for (const v of r.violations) {
+            if (!impacts.includes(v.impact)) continue;
+            out[v.id] = v.nodes.slice(0, 5).map((n) => n.target.join(' '));
+            out[v.id].count = v.nodes.length;
+          }
+          return Object.fromEntries(Object.entries(out).map(([k, v]) =>
+              [k, [`${v.count ?? v.length} element(s)`, ...v]]));
+        }""", [list(impacts), within])
+    return dict(found)
+
+
+# How far the step's new diagram elements must show: all of them, or, when they are larger
+# than the diagram's pane, enough to fill the pane (90 % of it, each way).
+FIT_JS = """(root) => {
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const shown = (e) => e.getClientRects().length > 0;
+  const clip = (r, c) => ({left: Math.max(r.left, c.left), top: Math.max(r.top, c.top),
+      right: Math.min(r.right, c.right), bottom: Math.min(r.bottom, c.bottom)});
+  let view = {left: 0, top: 0, right: vw, bottom: vh};
+  // in JupyterLab, what its notebook panel shows
+  const panel = root.closest('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook');
+  if (panel) view = clip(view, panel.getBoundingClientRect());
+  const inView = (e) => { const r = e.getBoundingClientRect();
+      return r.width > 0 && r.left >= view.left - 1 && r.top >= view.top - 1 &&
+          r.right <= view.right + 1 && r.bottom <= view.bottom + 1; };
+  const out = {controls: false, narration: false, fresh: false, why: []};
+  const controls = root.querySelector('.rk-controls');
+  out.controls = !!controls && inView(controls);
+  if (!out.controls) out.why.push('controls off screen');
+  const narr = Array.from(root.querySelectorAll('.rk-narration')).filter(shown);
+  out.narration = narr.length === 1 && inView(narr[0]);
+  if (!out.narration) out.why.push('narration off screen (' + narr.length + ' shown)');
+  const fresh = Array.from(root.querySelectorAll('.rk-new')).filter(shown);
+  if (!fresh.length) { out.why.push('no .rk-new element'); return out; }
+  let box = null;
+  for (const e of fresh) { const r = e.getBoundingClientRect();
+    box = box ? {left: Math.min(box.left, r.left), top: Math.min(box.top, r.top),
+      right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom)} :
+      {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }
+  let seen = clip(box, view);
+  const pane = fresh[0].closest('.rk-diagram');
+  let area = view;
+  if (pane) { const p = pane.getBoundingClientRect(); area = clip(p, view); seen = clip(seen, p); }
+  const need = (a, b, c, d) => Math.min(b - a, 0.9 * (d - c));
+  const w = seen.right - seen.left, h = seen.bottom - seen.top;
+  out.fresh = w >= need(box.left, box.right, area.left, area.right) - 1 &&
+              h >= need(box.top, box.bottom, area.top, area.bottom) - 1;
+  if (!out.fresh) out.why.push(`new diagram part shows ${Math.round(w)}x${Math.round(h)} of ` +
+      `${Math.round(box.right - box.left)}x${Math.round(box.bottom - box.top)}`);
+  return out;
+}"""
+
+GOTO_JS = """async (root, k) => {
+  const buttons = root.querySelectorAll('.rk-controls .widget-toggle-buttons button');
+  buttons[k].click();
+  for (let i = 0; i < 50; i++) {
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const f = Array.from(root.querySelectorAll('.rk-frame')).filter(
+        (e) => e.getClientRects().length > 0);
+    if (f.length === 1 && f[0].dataset.step === String(k)) break;
+  }
+  await new Promise((r) => setTimeout(r, 60));  // the page's scroll-into-view runs
+  return buttons.length;
+}"""
+
+
+# to the top of the window (or of JupyterLab's notebook panel), again once what is above has
+# settled (JupyterLab lays out cells around the one it scrolls to)
+SCROLL_JS = """async (e) => {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  e.scrollIntoView({block: 'start'});
+  await frame(); await frame();
+  e.scrollIntoView({block: 'start'});
+  await frame();
+}"""
+
+
+@dataclass
+class StepFit:
+    step: int
+    ok: bool
+    why: list[str] = field(default_factory=list)
+
+
+def goto_step(stepper: Any, k: int) -> int:
+    """Show step `k` of a walkthrough (its step button); returns how many steps it has + 1."""
+    return int(stepper.evaluate(GOTO_JS, int(k)))
+
+
+def walk(page: Any, index: int = 0) -> list[StepFit]:
+    """Step walkthrough `index` through every step with it scrolled to the top of the window;
+    whether controls, narration and the step's new diagram part are on screen together."""
+    stepper = page.locator(".rk-stepper").nth(index)
+    count = stepper.locator(".rk-controls .widget-toggle-buttons button").count()
+    out = []
+    for k in range(count):
+        goto_step(stepper, k)
+        stepper.evaluate(SCROLL_JS)
+        got = stepper.evaluate(FIT_JS)
+        ok = got["controls"] and got["narration"] and got["fresh"]
+        out.append(StepFit(k, ok, got["why"]))
+    return out
+
+
+def diagram_font_px(page: Any) -> float:
+    """The smallest rendered font size (CSS px, after the SVG's scaling) of visible diagram
+    text; 0 when no diagram is shown."""
+    return float(page.evaluate("""() => {
+      let low = 0;
+      for (const t of document.querySelectorAll('.rk-diagram svg text')) {
+        if (!t.getClientRects().length || !t.textContent.trim()) continue;
+        const svg = t.ownerSVGElement, m = t.getScreenCTM();
+        if (!m) continue;
+        const size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+        if (size > 0 && (low === 0 || size < low)) low = size;
+      }
+      return low;
+    }"""))

@@ -1,0 +1,215 @@
+"""The classroom view of the exported lessons (issue 16), in Debian's Chromium (Playwright), on
+the site built once per session (`lesson_site`, see conftest.py), through the page contract of
+docs/classroom.md (rk-stepper, rk-controls, rk-narration, rk-new):
+
+- one step, one screen: at 1366x768, 1920x1080 and 1280x720, every step of every walkthrough
+  of every page shows its controls, its narration and what it added to the diagram together;
+  diagram text is never under 14 px, and every diagram is drawn at the same scale;
+- a phone (390 px): no page scrolls sideways;
+- axe-core (pinned, `rulekit.export.axe`): no critical or serious violation on any page, at
+  step 0 and at the last step of every walkthrough;
+- the keyboard: the first walkthrough's controls within 4 Tabs of its section's heading;
+  presenter mode (full screen, Right/Space, Left, Home, End, Escape); the live region;
+  "Describe this step".
+
+Screenshots go to test-artifacts/classroom/ (ignored by git).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "classroom"
+SIZES = [(1366, 768), (1920, 1080), (1280, 720)]
+MIN_FONT_PX = 14.0
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.glob("*.html") if p.name != "index.html")
+
+
+def _open(browser, site: Path, page: Path, size: tuple[int, int]):
+    from rulekit.export.browser import open_page
+
+    stepper = "rk-stepper" in page.read_text("utf-8")
+    return open_page(browser, page, site, stepper=stepper, viewport=size), stepper
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_step_fits_one_screen(lesson_site, browser, size) -> None:
+    from rulekit.export.checks import diagram_font_px, goto_step, walk
+
+    site, _ = lesson_site
+    out = ARTIFACTS / f"{size[0]}x{size[1]}"
+    out.mkdir(parents=True, exist_ok=True)
+    misfits, fonts, scales, steps = [], [], set(), 0
+    for page in _pages(site):
+        visit, has = _open(browser, site, page, size)
+        try:
+            for i in range(visit.page.locator(".rk-stepper").count() if has else 0):
+                fits = walk(visit.page, i)
+                steps += len(fits)
+                misfits += [f"{page.stem} walkthrough {i} step {f.step}: {', '.join(f.why)}"
+                            for f in fits if not f.ok]
+                fonts.append(diagram_font_px(visit.page))  # at the last step
+                scales.update(visit.page.evaluate(
+                    "() => Array.from(document.querySelectorAll('.rk-diagram svg'))"
+                    ".filter((s) => s.getClientRects().length)"
+                    ".map((s) => Math.round(s.getScreenCTM().a * 1000) / 1000)"))
+                stepper = visit.page.locator(".rk-stepper").nth(i)
+                if i == 0:
+                    stepper.screenshot(path=str(out / f"{page.stem}-last.png"))
+                    goto_step(stepper, 0)
+                    stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+                    visit.page.screenshot(path=str(out / f"{page.stem}-step0.png"))
+            assert visit.console_errors == [], visit.console_errors
+        finally:
+            visit.page.close()
+    assert steps > 50, "every walkthrough of every page was stepped"
+    assert misfits == [], f"{len(misfits)} of {steps} steps don't fit:\n" + "\n".join(misfits)
+    if size == (1366, 768):
+        assert fonts and min(fonts) >= MIN_FONT_PX - 0.05, f"diagram text {min(fonts):.1f} px"
+        assert scales == {1.0}, f"diagrams drawn at different scales: {sorted(scales)}"
+
+
+def test_no_page_scrolls_sideways_on_a_phone(lesson_site, browser) -> None:
+    site, _ = lesson_site
+    out = ARTIFACTS / "390x844"
+    out.mkdir(parents=True, exist_ok=True)
+    wide = []
+    for page in [site / "index.html", *_pages(site)]:
+        visit, _has = _open(browser, site, page, (390, 844))
+        try:
+            visit.page.wait_for_timeout(200)
+            got = visit.page.evaluate("""() => ({
+              page: document.documentElement.scrollWidth,
+              cut: Array.from(document.querySelectorAll('.rk-narration'))
+                   .filter((e) => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1)
+                   .length})""")
+            if got["page"] > 390 or got["cut"]:
+                wide.append(f"{page.name}: {got}")
+            visit.page.screenshot(path=str(out / f"{page.stem}.png"))
+        finally:
+            visit.page.close()
+    assert wide == [], wide
+
+
+def test_axe_finds_no_critical_or_serious_violation(lesson_site, browser) -> None:
+    from rulekit.export.checks import axe, goto_step
+
+    site, _ = lesson_site
+    found = {}
+    for page in [site / "index.html", *_pages(site)]:
+        visit, has = _open(browser, site, page, (1366, 768))
+        try:
+            visit.page.wait_for_timeout(300)
+            bad = axe(visit.page)
+            # the sandbox's control groups fit their boxes: no stray scrollbars
+            bars = visit.page.evaluate("""() => Array.from(
+                document.querySelectorAll('.rk-sandbox .widget-box')).filter((e) => {
+                  const s = getComputedStyle(e);
+                  return /(auto|scroll)/.test(s.overflowX + s.overflowY) &&
+                    (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1);
+                }).length""")
+            if bars:
+                bad = {**bad, "sandbox scrollbars": [f"{bars} box(es)"]}
+            if bad:
+                found[f"{page.name} step 0"] = bad
+            if has:
+                steppers = visit.page.locator(".rk-stepper")
+                for i in range(steppers.count()):
+                    n = steppers.nth(i).locator(".rk-controls .widget-toggle-buttons button")
+                    goto_step(steppers.nth(i), n.count() - 1)
+                bad = axe(visit.page)
+                if bad:
+                    found[f"{page.name} last step"] = bad
+        finally:
+            visit.page.close()
+    assert found == {}, found
+
+
+def _first_lesson(site: Path) -> Path:
+    return next(p for p in _pages(site) if "rk-stepper" in p.read_text("utf-8")
+                and not p.name.startswith("00_"))
+
+
+def test_keyboard_reaches_the_controls_and_steps(lesson_site, browser) -> None:
+    site, _ = lesson_site
+    visit, _has = _open(browser, site, _first_lesson(site), (1366, 768))
+    page = visit.page
+    try:
+        # the top of the first walkthrough's section: the last heading before it
+        page.evaluate("""() => {
+          const root = document.querySelector('.rk-stepper');
+          const hs = Array.from(document.querySelectorAll('main h1, main h2'))
+            .filter((h) => h.compareDocumentPosition(root) & Node.DOCUMENT_POSITION_FOLLOWING);
+          const h = hs[hs.length - 1];
+          h.setAttribute('tabindex', '-1'); h.focus(); }""")
+        inside = "() => !!document.activeElement.closest('.rk-stepper .rk-controls')"
+        tabs = 0
+        while tabs < 4 and not page.evaluate(inside):
+            page.keyboard.press("Tab")
+            tabs += 1
+        assert page.evaluate(inside), "the controls are more than 4 Tabs away"
+        name = page.evaluate("() => document.activeElement.getAttribute('aria-label') || "
+                             "document.activeElement.textContent")
+        assert name.strip(), "the first control has no name"
+        # every visible control of the walkthrough has a name
+        unnamed = page.evaluate("""() => Array.from(document.querySelectorAll(
+            '.rk-stepper button, .rk-stepper input, .rk-stepper [role=slider]'))
+          .filter((e) => e.getClientRects().length)
+          .filter((e) => !(e.getAttribute('aria-label') || e.textContent.trim() ||
+                           (e.id && document.querySelector(`label[for="${e.id}"]`))))
+          .map((e) => e.outerHTML.slice(0, 80))""")
+        assert unnamed == []
+        # the live region reads the next step's narration
+        stepper = page.locator(".rk-stepper").first
+        stepper.locator(".rk-controls .widget-toggle-buttons button").nth(1).click()
+        page.wait_for_timeout(200)
+        narration = stepper.locator(".rk-narration").first.inner_text().strip()
+        live = stepper.locator(".rk-live")
+        assert live.get_attribute("aria-live") == "polite"
+        assert narration and narration in live.inner_text()
+        # said once: the kernel's fallback live region is hidden from screen readers here
+        assert stepper.locator(".rk-live-kernel").get_attribute("aria-hidden") == "true"
+        # "Describe this step": a toggle for everyone, text from the log
+        frame = stepper.locator(".rk-frame").first
+        frame.locator(".rk-describe summary").click()
+        text = frame.locator(".rk-describe").inner_text()
+        assert "This step adds" in text or "note" in text
+    finally:
+        page.close()
+
+
+def test_presenter_mode_steps_like_a_slide_deck(lesson_site, browser) -> None:
+    site, _ = lesson_site
+    visit, _has = _open(browser, site, _first_lesson(site), (1280, 720))
+    page = visit.page
+    try:
+        stepper = page.locator(".rk-stepper").first
+        step = lambda: int(stepper.locator(".rk-frame").first.get_attribute("data-step"))  # noqa: E731
+        last = stepper.locator(".rk-controls .widget-toggle-buttons button").count() - 1
+        stepper.locator(".rk-present").click()
+        page.wait_for_timeout(300)
+        box = stepper.bounding_box()
+        assert box["x"] <= 0.5 and box["y"] <= 0.5 and box["width"] >= 1279 \
+            and box["height"] >= 719, f"not full screen: {box}"
+        for key, want in [("ArrowRight", 1), (" ", 2), ("ArrowLeft", 1), ("End", last),
+                          ("Home", 0)]:
+            page.keyboard.press(key)
+            page.wait_for_timeout(150)
+            assert step() == want, f"{key!r}: step {step()}, not {want}"
+        page.screenshot(path=str(ARTIFACTS / "presenter.png"))
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(300)
+        assert "rk-presenting" not in (stepper.get_attribute("class") or "")
+        page.keyboard.press("ArrowRight")  # no longer captured
+        page.wait_for_timeout(150)
+        assert step() == 0
+    finally:
+        page.close()
