@@ -4,6 +4,8 @@
 #   make test       ruff check + pytest (extra args: make test PYTEST_ARGS='-k ruling -x')
 #   make diagrams   regenerate diagrams/ (committed)
 #   make bench      run benchmarks/run.py
+#   make fuzz       10,000 seeded random action sequences against the error contract, a summary
+#                   table (extra args: make fuzz FUZZ_ARGS='--sequences 500 --seed 3')
 #   make lint       ruff check
 #   make lock       re-pin constraints.txt after changing dependencies in pyproject.toml
 #   make clean      remove build outputs and caches (distclean: the .venv too)
@@ -15,11 +17,12 @@ STAMP_DEPS := $(VENV)/.stamp-deps
 SITE ?= site
 PYTEST_ARGS ?=
 LAB_ARGS ?=
+FUZZ_ARGS ?=
 LINT_PATHS = $(wildcard rulekit tests benchmarks)
 SYSDEPS := bash tools/ensure-system-deps
 
 .DEFAULT_GOAL := test
-.PHONY: lessons lab test diagrams bench lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
+.PHONY: lessons lab test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
 
 # --- bootstrap -------------------------------------------------------------------------------
 
@@ -61,6 +64,10 @@ diagrams: $(STAMP_DEPS) sysdeps-dot
 
 bench: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 	$(BIN)/python benchmarks/run.py
+
+# The long fuzz run (the suite runs a bounded one, tests/test_fuzz.py); exits 1 on any finding.
+fuzz: $(STAMP_DEPS)
+	$(BIN)/python tests/fuzz.py --sequences 10000 $(FUZZ_ARGS)
 
 # Jupyter refuses root without --allow-root (these machines run as root).
 lab: $(STAMP_DEPS) sysdeps-dot
