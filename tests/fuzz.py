@@ -131,8 +131,9 @@ class Fuzzer:
     """Random calls on one game; `junk` is the chance that an argument is made malformed."""
 
     def __init__(self, rng: random.Random, game: Game, *, junk: float = 0.08,
-                 wild: float = 0.2) -> None:
+                 wild: float = 0.2, misspell: float = 0.02) -> None:
         self.rng, self.game, self.junk, self.wild = rng, game, junk, wild
+        self.misspell = misspell
 
     # -- small choices
     def maybe_junk(self, call_args: dict[str, Any], bad: list[str]) -> None:
@@ -153,7 +154,7 @@ class Fuzzer:
     def any_id(self, zone: Zone | None = Zone.BATTLEFIELD) -> int:
         """Usually an object in `zone`; sometimes any object, or one that doesn't exist."""
         pool = self.objects(zone) if self.rng.random() > self.wild else self.objects(None)
-        if not pool or self.rng.random() < 0.03:
+        if not pool or self.rng.random() < 0.15 * self.wild:
             return self.rng.randint(0, self.game.state.next_id + 3)
         return self.rng.choice(pool)
 
@@ -174,7 +175,7 @@ class Fuzzer:
 
     def player(self) -> str:
         players = list(self.game.state.players)
-        return self.rng.choice(players) if self.rng.random() > 0.03 else "Carol"
+        return self.rng.choice(players) if self.rng.random() > 0.15 * self.wild else "Carol"
 
     def creatures(self, player: str) -> list[int]:
         game = self.game
@@ -220,7 +221,7 @@ class Fuzzer:
             key = self.rng.choice(sorted(out))
             out[key] = self.rng.choice(JUNK)
             bad.append(key)
-        if self.rng.random() < 0.02:
+        if self.rng.random() < self.misspell:
             out[self.rng.choice(MISSPELLED)] = "yes"
             misspelled = True
         return out, misspelled
@@ -676,8 +677,8 @@ def legal_play(seed: int, actions: int) -> tuple[list[tuple[str, dict]], list[tu
         tries += 1
         kind = rng.choices(kinds, weights)[0]
         call = fuzz_.call(kind)
-        for key in [k for k in call.kwargs if k in DECISIONS]:
-            del call.kwargs[key]
+        for key in [k for k in call.kwargs if k in DECISIONS or k == "to"]:
+            del call.kwargs[key]  # the defaults; and `advance` goes to the next step
         try:
             call.run(game)
         except (RulesError, UsageError):
