@@ -647,8 +647,9 @@ def legal_play(seed: int, actions: int) -> tuple[list[tuple[str, dict]], list[tu
     """A random game over the whole catalog where every action was legal: returns the set-up
     actions and the play actions as recorded by `Game.actions` (replayable with `perform`).
 
-    Each turn of play tries likely-legal calls in random order and keeps the first that the
-    rules allow; passing and advancing keep the game moving."""
+    The player with priority tries up to 30 likely-legal calls (casting, tapping for mana,
+    activating, playing a land, resolving, declaring) and keeps the first the rules allow;
+    if none is, they pass (the top of the stack resolves, or the game moves on)."""
     rng = random.Random(f"legal:{seed}")
     game = Game(PLAYERS)
     fuzz_ = Fuzzer(rng, game, junk=0.0, wild=0.0)
@@ -669,20 +670,24 @@ def legal_play(seed: int, actions: int) -> tuple[list[tuple[str, dict]], list[tu
         except RulesError:
             pass
     set_up = len(game.actions)
-    kinds = ["play_land", "cast", "activate", "tap_for_mana", "pass_priority", "resolve",
-             "advance", "declare_attackers", "declare_blockers"]
-    weights = [3, 6, 3, 8, 2, 4, 2, 4, 4]
-    tries = 0
-    while len(game.actions) - set_up < actions and tries < actions * 60:
-        tries += 1
-        kind = rng.choices(kinds, weights)[0]
-        call = fuzz_.call(kind)
-        for key in [k for k in call.kwargs if k in DECISIONS or k == "to"]:
-            del call.kwargs[key]  # the defaults; and `advance` goes to the next step
-        try:
-            call.run(game)
-        except (RulesError, UsageError):
-            continue
+    kinds = ["play_land", "cast", "activate", "tap_for_mana", "resolve", "declare_attackers",
+             "declare_blockers"]
+    weights = [3, 10, 3, 8, 4, 4, 4]
+    while len(game.actions) - set_up < actions:
+        for _ in range(30):  # a player looks for something to do ...
+            call = fuzz_.call(rng.choices(kinds, weights)[0])
+            for key in [k for k in call.kwargs if k in DECISIONS]:
+                del call.kwargs[key]  # the defaults
+            try:
+                call.run(game)
+                break
+            except (RulesError, UsageError):
+                continue
+        else:  # ... and passes when there is nothing (more) they can do
+            if game.state.stack:
+                game.resolve()
+            else:
+                game.pass_priority() if rng.random() < 0.5 else game.advance()
     return game.actions[:set_up], game.actions[set_up:]
 
 

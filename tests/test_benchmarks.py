@@ -18,10 +18,11 @@ import lessons  # noqa: E402
 import run  # noqa: E402
 
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
-              "p4_click_ratio", "p5_page_kb", "p5_load_s", "p5_requests"]
+              "p4_click_ratio", "p5_page_kb", "p5_load_s", "p5_requests",
+              "p7_fuzz_actions_per_s", "p7_reflection_64_ms"]
 
 
-def test_the_table_has_exactly_the_seven_figures():
+def test_the_table_has_exactly_the_issue_figures():
     assert [key for key, *_ in run.TABLE] == ISSUE_KEYS
 
 
@@ -59,3 +60,20 @@ def test_p3_floor_cells_are_the_lessons_imports_and_run(tmp_path):
 @pytest.mark.parametrize("value, shown", [(None, "n/a"), (3, "3"), (1.654, "1.65"), (681.4, "681")])
 def test_figures_print_readably(value, shown):
     assert run.fmt(value) == shown
+
+
+def test_p7_legal_play_replays_over_the_catalog():
+    games = engine.legal_games(games=2, actions=15)
+    assert [len(play) for _, play in games] == [15, 15]
+    names = {kwargs["card"] for set_up, _ in games for name, kwargs in set_up if name == "add"}
+    assert len(names) > 20  # cards from all over the catalog
+    median, rates = engine.fuzz_actions_per_s(runs=2, games=2, actions=15)
+    assert len(rates) == 2 and median > 0
+    assert sum(engine.legal_mix(games=2, actions=15).values()) == 30
+
+
+def test_p7_reflection_board_makes_two_to_the_64():
+    game = engine.reflection_board(64)
+    assert len(game.find_all("Mana Reflection")) == 64
+    median, times = engine.reflection_ms(64, runs=1)  # asserts the pool holds 2^64 itself
+    assert len(times) == 1 and median > 0
