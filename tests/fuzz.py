@@ -238,6 +238,76 @@ class Fuzzer:
             return "resolve"
         return rng.choices(KINDS, WEIGHTS)[0]
 
+    def castable(self, zone: Zone = Zone.HAND) -> list[int]:
+        """Cards of the player with priority that could be cast now, judging by type, timing
+        and the amount of mana in their pool (colors and targets aside)."""
+        state = self.game.state
+        mana = state.players[state.priority].pool.total
+        sorcery = state.step.is_main and state.active == state.priority and not state.stack
+
+        def castable(o: GameObject) -> bool:
+            chars = self.game.chars(o)
+            return not chars.is_a("Land") and (sorcery or chars.is_a("Instant")) \
+                and chars.mana_cost.mana_value() <= mana
+        return [o.id for o in self.mine(zone) if castable(o)]
+
+    def usable(self, kind: str) -> list[int]:
+        """Permanents of the player with priority with an ability `kind` ("activate" or
+        "tap_for_mana") could use, leaving out {T} abilities of tapped ones."""
+        def usable(o: GameObject) -> bool:
+            return any(isinstance(a, Activated) and not (a.cost.tap and o.tapped) and (
+                kind == "activate" or isinstance(a, ManaAbility) and a.cost.tap)
+                for a in self.game.chars(o).abilities)
+        return [o.id for o in self.mine() if usable(o)]
+
+    def possible(self) -> list[tuple[str, int]]:
+        """The kinds of move worth trying now, weighted (what a player would consider)."""
+        game, state = self.game, self.game.state
+        who = state.priority
+        out = []
+        if state.awaiting_attackers:
+            out.append(("declare_attackers", 6))
+        if state.awaiting_blockers:
+            out.append(("declare_blockers", 6))
+        if state.stack:
+            out.append(("resolve", 4))
+        hand = self.mine(Zone.HAND)
+        sorcery = state.step.is_main and state.active == who and not state.stack
+        if self.castable(Zone.HAND) or self.castable(Zone.GRAVEYARD):
+            out.append(("cast", 10))
+        if sorcery and state.players[who].lands_played == 0 and any(
+                game.chars(o).is_a("Land") for o in hand):
+            out.append(("play_land", 5))
+        if self.usable("tap_for_mana"):
+            out.append(("tap_for_mana", 8))
+        if self.usable("activate"):
+            out.append(("activate", 3))
+        return out
+
+    def legal_move(self, run: Callable[[Call], bool], *, tries: int = 30,
+                   decide: bool = True) -> None:
+        """Play like a player: the one with priority tries up to `tries` likely-legal calls
+        (casting, tapping for mana, activating, playing a land, resolving, declaring) until
+        `run` says one was done; if none was, they pass (the top of the stack resolves, or the
+        game moves on). `decide=False` leaves every decision to its default."""
+        kinds = self.possible()
+        wild, self.wild = self.wild, 0.0  # a player picks among their own things
+        try:
+            calls = [self.call(self.rng.choices(*zip(*kinds))[0])
+                     for _ in range(tries if kinds else 0)]
+        finally:
+            self.wild = wild
+        for call in calls:
+            if not decide:
+                for key in [k for k in call.kwargs if k in DECISIONS]:
+                    del call.kwargs[key]
+                call.misspelled = False
+            if run(call):
+                return
+        kind = "resolve" if self.game.state.stack else self.rng.choice(["pass_priority",
+                                                                        "advance"])
+        run(Call(kind, kind))
+
     # -- one call of each kind
     def call(self, kind: str) -> Call:
         return getattr(self, f"_{kind}")()
@@ -251,9 +321,12 @@ class Fuzzer:
             kwargs.update({k: v for k, v in extra.items() if k not in kwargs})
         return Call(kind, method, args, kwargs, bad[0] if bad else None, misspelled)
 
-    def _add(self) -> Call:
+    def add(self, name: str | None = None) -> Call:
+        """Set-up of a random card (or `name`), with a status that suits it."""
         rng = self.rng
-        name = rng.choice(CARDS) if rng.random() > 0.02 else rng.choice(["Forrest", "", "forest"])
+        if name is None:
+            name = rng.choice(CARDS) if rng.random() > 0.02 else rng.choice(
+                ["Forrest", "", "forest"])
         zone = rng.choice(["battlefield"] * 6 + ["hand"] * 3 + ["graveyard", "library", "exile"])
         kwargs: dict[str, Any] = {"player": self.player(), "zone": zone}
         if zone == "battlefield":
@@ -279,6 +352,8 @@ class Fuzzer:
             kwargs["flying"] = True
             bad.append("flying")
         return self._finish("add", "add", (name,), kwargs, bad, decide=False)
+
+    _add = add
 
     def _set_turn(self) -> Call:
         rng = self.rng
@@ -318,8 +393,7 @@ class Fuzzer:
     def _cast(self) -> Call:
         rng = self.rng
         zone = Zone.HAND if rng.random() < 0.85 else Zone.GRAVEYARD
-        spells = [o.id for o in self.mine(zone) if "Land" not in self.game.chars(o).types]
-        obj = self.prefer(spells, zone)
+        obj = self.prefer(self.castable(zone), zone)
         kwargs: dict[str, Any] = {"obj": obj}
         spell = None
         if obj in self.game.state.objects:
@@ -334,13 +408,7 @@ class Fuzzer:
 
     def _ability_args(self, kind: str) -> Call:
         rng = self.rng
-        def usable(o: GameObject) -> bool:
-            return any(isinstance(a, Activated) and (
-                kind == "activate" or isinstance(a, ManaAbility) and a.cost.tap)
-                for a in self.game.chars(o).abilities) and not (kind == "tap_for_mana"
-                                                                 and o.tapped)
-
-        obj = self.prefer([o.id for o in self.mine() if usable(o)])
+        obj = self.prefer(self.usable(kind))
         kwargs: dict[str, Any] = {"obj": obj}
         abilities: list[tuple[int, Activated]] = []
         if obj in self.game.state.objects:
@@ -486,8 +554,10 @@ def _short(exc: BaseException) -> str:
 class Checker:
     """Runs calls on a game and records what happened and every broken promise."""
 
-    def __init__(self, game: Game, stats: Stats, seed: int, sequence: int) -> None:
+    def __init__(self, game: Game, stats: Stats, seed: int, sequence: int, *,
+                 echo: bool = False) -> None:
         self.game, self.stats, self.seed, self.sequence = game, stats, seed, sequence
+        self.echo = echo  # print each call and what happened (`--only`)
         self.history: dict[int, tuple[str, str]] = {}  # actions done -> (state, log)
 
     def finding(self, what: str, call: Call | str, error: str, where: str = "-") -> None:
@@ -508,19 +578,24 @@ class Checker:
         if call.bad:
             stats.malformed[call.kind] += 1
         before, log_len, done = game.snapshot_json(), len(game.log), len(game.actions)
-        refused = True
+        refused, outcome = True, "done"
         try:
             call.run(game)
             refused = False
         except UsageError as exc:
             stats.usage[call.kind] += 1
             stats.arguments[f"{call.method}:{exc.argument}"] += 1
+            outcome = f"UsageError: {exc}"
         except RulesError as exc:
             stats.refused[call.kind] += 1
             stats.rules[exc.rule or "(no rule)"] += 1
+            outcome = f"RulesError: {exc}"
         except Exception as exc:  # noqa: BLE001  (anything else is what we are looking for)
             stats.failed[call.kind] += 1
             self.finding("escaped", call, _short(exc), _where(exc))
+            outcome = f"FINDING {_short(exc)}"
+        if self.echo:
+            print(f"{call}  # {outcome[:150]}")
         if refused or call.kind == "view":
             if (game.snapshot_json(), len(game.log), len(game.actions)) != (before, log_len, done):
                 self.finding("changed the game", call, "state/log differ after "
@@ -589,11 +664,11 @@ def setup(fuzz: Fuzzer, checker: Checker, sequence: int) -> None:
     17 sequences), then random ones, across zones and players."""
     rng = fuzz.rng
     must = [CARDS[(sequence * 5 + j) % len(CARDS)] for j in range(5)]
-    for name in must:
-        call = fuzz.call("add")
-        call.args = (name,)
-        if "Enchant" in catalog()[name].oracle or "Equip" in catalog()[name].oracle:
-            call.kwargs.setdefault("attached_to", fuzz.any_id())
+    junk = fuzz.junk
+    for name in must:  # these five are well-formed, so every card gets in
+        fuzz.junk = 0.0
+        call = fuzz.add(name)
+        fuzz.junk = junk
         checker.run(call)
     for _ in range(rng.randint(4, 12)):
         checker.run(fuzz.call("add"))
@@ -610,16 +685,25 @@ def game_active(fuzz: Fuzzer) -> str:
 
 
 def run_sequence(seed: int, sequence: int, actions: int, stats: Stats, *,
-                 junk: float = 0.08) -> Game:
-    """One sequence: set-up, `actions` random calls, then replay and undo."""
+                 junk: float = 0.08, legal: float = 0.4, echo: bool = False) -> Game:
+    """One sequence: set-up, `actions` steps, then replay and undo. A step is one random call,
+    or (with chance `legal`) a player's move: likely-legal tries until one is done, or a pass,
+    so that games get somewhere (spells resolve, creatures attack) between the random calls."""
     rng = random.Random(f"{seed}:{sequence}")
     game = Game(PLAYERS)
     fuzz = Fuzzer(rng, game, junk=junk)
-    checker = Checker(game, stats, seed, sequence)
+    checker = Checker(game, stats, seed, sequence, echo=echo)
     checker.remember()
     stats.sequences += 1
     setup(fuzz, checker, sequence)
     for _ in range(actions):
+        if rng.random() < legal:
+            try:
+                fuzz.legal_move(checker.run, tries=5)
+            except Exception as exc:  # noqa: BLE001  (generating a call reads the game)
+                checker.finding("escaped while reading the game", "legal move", _short(exc),
+                                _where(exc))
+            continue
         kind = fuzz.next_kind()
         try:
             call = fuzz.call(kind)
@@ -647,15 +731,12 @@ def legal_play(seed: int, actions: int) -> tuple[list[tuple[str, dict]], list[tu
     """A random game over the whole catalog where every action was legal: returns the set-up
     actions and the play actions as recorded by `Game.actions` (replayable with `perform`).
 
-    The player with priority tries up to 30 likely-legal calls (casting, tapping for mana,
-    activating, playing a land, resolving, declaring) and keeps the first the rules allow;
-    if none is, they pass (the top of the stack resolves, or the game moves on)."""
+    Every move is `Fuzzer.legal_move` with the default decisions."""
     rng = random.Random(f"legal:{seed}")
     game = Game(PLAYERS)
     fuzz_ = Fuzzer(rng, game, junk=0.0, wild=0.0)
     for name in rng.sample(CARDS, 24):
-        call = fuzz_.call("add")
-        call.args = (name,)
+        call = fuzz_.add(name)
         call.kwargs.pop("attacking", None)
         try:
             call.run(game)
@@ -670,24 +751,16 @@ def legal_play(seed: int, actions: int) -> tuple[list[tuple[str, dict]], list[tu
         except RulesError:
             pass
     set_up = len(game.actions)
-    kinds = ["play_land", "cast", "activate", "tap_for_mana", "resolve", "declare_attackers",
-             "declare_blockers"]
-    weights = [3, 10, 3, 8, 4, 4, 4]
+
+    def attempt(call: Call) -> bool:
+        try:
+            call.run(game)
+            return True
+        except (RulesError, UsageError):
+            return False
+
     while len(game.actions) - set_up < actions:
-        for _ in range(30):  # a player looks for something to do ...
-            call = fuzz_.call(rng.choices(kinds, weights)[0])
-            for key in [k for k in call.kwargs if k in DECISIONS]:
-                del call.kwargs[key]  # the defaults
-            try:
-                call.run(game)
-                break
-            except (RulesError, UsageError):
-                continue
-        else:  # ... and passes when there is nothing (more) they can do
-            if game.state.stack:
-                game.resolve()
-            else:
-                game.pass_priority() if rng.random() < 0.5 else game.advance()
+        fuzz_.legal_move(attempt, decide=False)
     return game.actions[:set_up], game.actions[set_up:]
 
 
@@ -727,7 +800,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sequences", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--actions", type=int, default=24, help="calls after each set-up")
-    parser.add_argument("--only", type=int, help="run just this sequence, printing each call")
+    parser.add_argument("--only", type=int,
+                        help="run just this sequence, printing each call and its outcome")
     parser.add_argument("--show", type=int, default=12, help="rules listed in the table")
     parser.add_argument("--junk", type=float, default=0.08,
                         help="chance that a call gets one malformed argument")
@@ -735,9 +809,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     if args.only is not None:
         stats = Stats()
-        game = run_sequence(args.seed, args.only, args.actions, stats, junk=args.junk)
-        for name, kwargs in game.actions:
-            print(f"game.perform({name!r}, **{kwargs!r})")
+        print("game = Game(('Alice', 'Bob'))")
+        run_sequence(args.seed, args.only, args.actions, stats, junk=args.junk, echo=True)
         print(table(stats, time.perf_counter() - started, show=args.show))
         return 1 if stats.findings else 0
 

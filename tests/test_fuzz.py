@@ -15,7 +15,7 @@ from rulekit.events import EventLog
 
 @pytest.fixture(scope="module")
 def bounded() -> fuzz.Stats:
-    return fuzz.fuzz(seed=2026, sequences=40, actions=24)
+    return fuzz.fuzz(seed=2026, sequences=24, actions=24)
 
 
 def test_the_bounded_run_covers_the_catalog_every_action_and_every_decision(bounded):

@@ -148,8 +148,7 @@ def catalog_board(game: Game, battlefield: list[str], hand: list[str], seed: int
     maker = fuzz.Fuzzer(random.Random(seed), game, junk=0.0, wild=0.0, misspell=0.0)
     for zone, names in (("battlefield", battlefield), ("hand", hand)):
         for i, name in enumerate(names):
-            call = maker.call("add")
-            call.args = (name,)
+            call = maker.add(name)
             call.kwargs.update(zone=zone, player=fuzz.PLAYERS[i % 2] if zone == "battlefield"
                                else game.state.active)
             if zone == "hand":
