@@ -551,6 +551,38 @@ def _short(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:160]}"
 
 
+def inconsistencies(game: Game) -> list[str]:
+    """Bookkeeping that must always agree: every object listed in a zone is in that zone (and
+    the other way round), spells on the stack are stack objects, attachments are permanents,
+    counters are positive whole numbers."""
+    state = game.state
+    out = []
+    listed: dict[int, Zone] = {}
+    for zone, ids in state.zones.items():
+        listed.update((i, zone) for i in ids)
+    for ids in state.libraries.values():
+        listed.update((i, Zone.LIBRARY) for i in ids)
+    for i, zone in listed.items():
+        obj = state.objects.get(i)
+        if obj is None or obj.zone is not zone:
+            out.append(f"#{i} is listed in the {zone.value} but is "
+                       f"{'no object' if obj is None else 'in the ' + obj.zone.value}")
+    for obj in state.objects.values():
+        if obj.zone is not Zone.NOWHERE and obj.id not in listed:
+            out.append(f"#{obj.id} is in the {obj.zone.value} but not listed there")
+        if obj.zone is Zone.BATTLEFIELD and any(
+                not isinstance(n, int) or isinstance(n, bool) or n <= 0
+                for n in obj.counters.values()):
+            out.append(f"#{obj.id} has counters {obj.counters}")
+    for item in state.stack:
+        if item.kind == "spell" and listed.get(item.source) is not Zone.STACK:
+            out.append(f"spell {item.text} on the stack: #{item.source} is not a stack object")
+    for i in state.attachments:
+        if listed.get(i) is not Zone.BATTLEFIELD:
+            out.append(f"#{i} is recorded as attached but is not a permanent")
+    return out
+
+
 class Checker:
     """Runs calls on a game and records what happened and every broken promise."""
 
@@ -613,6 +645,8 @@ class Checker:
             game.log.dumps()
         except Exception as exc:  # noqa: BLE001
             self.finding("log.dumps() failed", call, _short(exc), _where(exc))
+        for problem in inconsistencies(game)[:1]:
+            self.finding("inconsistent state", call, problem)
         for player in game.state.players.values():
             for unit, count in player.pool.parts:
                 if count <= 0 or unit.type.value not in MANA:

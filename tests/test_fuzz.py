@@ -90,3 +90,14 @@ def test_legal_play_records_only_legal_actions():
     for name, kwargs in set_up + play:
         game.perform(name, **kwargs)  # raises if any was not legal after all
     assert len(game.actions) == len(set_up) + len(play)
+
+
+def test_broken_bookkeeping_is_a_finding():
+    game = Game()
+    forest = game.add("Forest")
+    assert fuzz.inconsistencies(game) == []
+    del game.state.zones[forest.zone][forest.id]
+    forest.counters["+1/+1"] = -1
+    assert fuzz.inconsistencies(game) == [
+        f"#{forest.id} is in the battlefield but not listed there",
+        f"#{forest.id} has counters {{'+1/+1': -1}}"]
