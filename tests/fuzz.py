@@ -117,6 +117,7 @@ class Stats:
     rules: Counter = field(default_factory=Counter)  # cited rule -> refusals
     arguments: Counter = field(default_factory=Counter)  # method:argument -> usage errors
     decisions: Counter = field(default_factory=Counter)  # decision key -> calls done with it
+    decisions_tried: Counter = field(default_factory=Counter)  # decision key -> calls with it
     cards: Counter = field(default_factory=Counter)  # card put into a game -> times
     findings: list[Finding] = field(default_factory=list)
 
@@ -170,6 +171,16 @@ class Fuzzer:
             return [o for o in objs if game.controller_of(o) == who]
         return [o for o in objs if o.owner == who]
 
+    def hosts(self, name: str) -> list[int]:
+        """Permanents an Aura called `name` could enchant (its "Enchant" target), or the
+        creatures an Equipment could be attached to."""
+        spell = next((a for a in catalog()[name].printed.abilities
+                      if isinstance(a, SpellAbility) and a.target is not None), None)
+        if spell is not None and "Enchant" in catalog()[name].oracle:
+            return candidates(self.game, None, spell.target)
+        return [o.id for o in self.game.state.battlefield()
+                if self.game.chars(o).is_a("Creature")]
+
     def player(self) -> str:
         players = list(self.game.state.players)
         return self.rng.choice(players) if self.rng.random() > 0.15 * self.wild else "Carol"
@@ -196,7 +207,7 @@ class Fuzzer:
                 return self.any_id(Zone.HAND)
             ids = [self.any_id() for _ in range(rng.randint(1, 2))]
             return ids if key == "crew" else ids[0]
-        return {
+        known = {
             "added_mana": lambda: rng.choice(MANA),
             "color": lambda: rng.choice(MANA[:5]),
             "creature_type": lambda: rng.choice(CREATURE_TYPES),
@@ -205,7 +216,11 @@ class Fuzzer:
             "pay_life": lambda: rng.choice(["yes", "no"]),
             "replacement_order": lambda: rng.choice(REPLACEMENTS),
             "target": lambda: rng.choice([*self.game.state.players, self.any_id()]),
-        }[key]()
+        }
+        if key in known:
+            return known[key]()
+        # a key declared after this fuzzer was written: an object, a yes/no or a mana type
+        return rng.choice([self.any_id(), rng.choice(["yes", "no"]), rng.choice(MANA)])
 
     def decisions(self, bad: list[str]) -> tuple[dict[str, Any], bool]:
         """A few decisions (sometimes a misspelled key, sometimes a junk answer)."""
@@ -339,7 +354,7 @@ class Fuzzer:
         oracle = catalog()[name].oracle if name in catalog() else ""
         if ("Enchant" in oracle or "Equip" in oracle) and zone == "battlefield" \
                 and rng.random() < 0.8:
-            kwargs["attached_to"] = self.any_id()
+            kwargs["attached_to"] = self.prefer(self.hosts(name))
         if rng.random() < 0.03:
             kwargs["owner"] = self.player()
         if rng.random() < 0.03:
@@ -606,6 +621,7 @@ class Checker:
         """Run one call and check the contract; True if it was done."""
         game, stats = self.game, self.stats
         stats.calls[call.kind] += 1
+        stats.decisions_tried.update(k for k in call.kwargs if k in DECISIONS)
         if call.bad:
             stats.malformed[call.kind] += 1
         before, log_len, done = game.snapshot_json(), len(game.log), len(game.actions)
