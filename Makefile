@@ -5,6 +5,8 @@
 #   make test       ruff check + mypy + pytest (extra args: make test PYTEST_ARGS='-k ruling -x')
 #   make diagrams   regenerate diagrams/ (committed)
 #   make bench      run benchmarks/run.py
+#   make fuzz       10,000 seeded random action sequences against the error contract, a summary
+#                   table (extra args: make fuzz FUZZ_ARGS='--sequences 500 --seed 3')
 #   make lint       ruff check + mypy (strict on the engine core; see [tool.mypy] in pyproject)
 #   make lock       re-pin constraints.txt after changing dependencies in pyproject.toml
 #   make clean      remove what the build made in this checkout (distclean: the .venv too);
@@ -19,11 +21,12 @@ STAMP_DEPS := $(VENV)/.stamp-deps
 SITE := site
 PYTEST_ARGS ?=
 LAB_ARGS ?=
+FUZZ_ARGS ?=
 LINT_PATHS = $(wildcard rulekit tests benchmarks)
 SYSDEPS := bash tools/ensure-system-deps
 
 .DEFAULT_GOAL := test
-.PHONY: lessons lab new-lesson test diagrams bench lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
+.PHONY: lessons lab new-lesson test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
 
 # --- bootstrap -------------------------------------------------------------------------------
 
@@ -69,6 +72,10 @@ diagrams: $(STAMP_DEPS) sysdeps-dot
 
 bench: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 	$(BIN)/python benchmarks/run.py
+
+# The long fuzz run (the suite runs a bounded one, tests/test_fuzz.py); exits 1 on any finding.
+fuzz: $(STAMP_DEPS)
+	$(BIN)/python tests/fuzz.py --sequences 10000 $(FUZZ_ARGS)
 
 # JupyterLab on 127.0.0.1 that saves widget state in the notebooks (see rulekit/lab/__init__.py).
 lab: $(STAMP_DEPS) sysdeps-dot

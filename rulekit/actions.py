@@ -468,6 +468,9 @@ def advance(game: Game, to: str | None = None) -> None:
 
     state = game.state
     target = Step(to) if to else None
+    if target is Step.UNTAP:  # the game never stops there
+        raise RulesError("the game doesn't stop in the untap step: no player gets priority "
+                         "there, so advance to the upkeep", rule="502.4")
     label = target.label if target else "the next step"
     root = _root(game, f"All players pass until {label}", keeps_priority=False,
                  rules=("117.4", "500.2"))

@@ -156,7 +156,9 @@ class Game:
     def pool(self, player: str) -> ManaPool:
         """A copy of `player`'s mana pool: iterate it for each mana, or read `.parts` (counts,
         by type, source and restriction) and `.total`, which work at any size."""
-        return ManaPool(self.state.players[player].pool.contents())
+        from rulekit.arguments import player as check_player
+
+        return ManaPool(self.state.players[check_player(self, "player", player)].pool.contents())
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain JSON-ready data (for tests, tables and round-trips)."""

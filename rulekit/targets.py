@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulekit.errors import RulesError
+from rulekit.errors import RulesError, UsageError
 from rulekit.state import Zone
 
 if TYPE_CHECKING:
@@ -82,7 +82,11 @@ def announce(game: Game, item_id: int, controller: str, name: str, targets: tupl
 
 
 def target_text(game: Game, target: Any) -> str:
+    """A target in words: a player's name, or the object's description ("#id" if it is gone)."""
     if isinstance(target, str):
         return target
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise UsageError("target", f"a target is an object id or a player's name, not "
+                                   f"{target!r:.60}")
     obj = game.state.objects.get(target)
     return game.describe(obj) if obj is not None else f"#{target}"

@@ -20,7 +20,7 @@ import run  # noqa: E402
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
               "p3_over_floor", "p3_one_lesson_s", "p3_one_empty_s", "p4_click_ratio",
               "p5_page_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s", "p6_click_ms",
-              "p6_assets_mb"]
+              "p6_assets_mb", "p7_fuzz_actions_per_s", "p7_reflection_64_ms"]
 
 
 def test_the_table_has_exactly_the_issue_figures():
@@ -94,6 +94,8 @@ def test_one_lesson_rebuild_rebuilds_just_the_edited_notebook(tmp_path, monkeypa
     assert figures["lesson_s"] > 0 and figures["empty_s"] > 0
     assert figures["edited"] == ["01_one_cell"]
     assert len(nbformat.read(small / "01_one_cell.ipynb", as_version=4).cells) == 1  # a copy
+
+
 @pytest.mark.browser
 def test_live_sandbox_figures_are_measured(lesson_site, browser):
     """p6 runs on a built site: one start, two clicks (no timing compared with a goal)."""
@@ -106,3 +108,20 @@ def test_live_sandbox_figures_are_measured(lesson_site, browser):
     assert figures["ready_s"] > 0 and len(figures["click_runs_ms"]) == 2
     assert figures["assets_mb"] > 1 and figures["outside"] == []
     assert figures["console_errors"] == []
+
+
+def test_p7_legal_play_replays_over_the_catalog():
+    games = engine.legal_games(games=2, actions=15)
+    assert [len(play) for _, play in games] == [15, 15]
+    names = {kwargs["card"] for set_up, _ in games for name, kwargs in set_up if name == "add"}
+    assert len(names) > 20  # cards from all over the catalog
+    median, rates = engine.fuzz_actions_per_s(runs=2, games=2, actions=15)
+    assert len(rates) == 2 and median > 0
+    assert sum(engine.legal_mix(games=2, actions=15).values()) == 30
+
+
+def test_p7_reflection_board_makes_two_to_the_64():
+    game = engine.reflection_board(64)
+    assert len(game.find_all("Mana Reflection")) == 64
+    median, times = engine.reflection_ms(64, runs=1)  # asserts the pool holds 2^64 itself
+    assert len(times) == 1 and median > 0

@@ -1,0 +1,892 @@
+"""Seeded fuzzing of the Game API against the error contract (issue 13, "Keep it honest").
+
+Each sequence sets up a random board from the whole catalog (`rulekit.cards.catalog()`), then
+plays random calls of every public action (`rulekit.actions.ACTIONS`, through the `Game`
+methods), with decisions (`rulekit.decisions.DECISIONS`), mixing likely-legal calls, illegal
+ones and malformed arguments. After every call it checks the contract:
+
+- only `RulesError` or `UsageError` may escape (anything else is a finding);
+- a refused call leaves the game exactly as it was (`snapshot_json()`, log length, actions);
+- a misspelled decision key is refused, not ignored;
+- `log.dumps()` works after every call that was done, every pool holds real mana in positive
+  amounts, and the zone bookkeeping agrees (`inconsistencies`);
+
+and at the end that `replay()` and `undo(n)` give back the same state and log, byte for byte
+(so a refused call that left anything in the log, even unserialisable, is caught there too).
+
+    python tests/fuzz.py [--sequences 10000] [--seed 0] [--actions 24] [--only N] [--show N]
+
+prints a summary table (calls by kind, refusals by rule, usage errors by argument, findings) and
+exits 1 if there is any finding. `make fuzz` runs it; tests/test_fuzz.py runs a bounded slice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulekit import Game, RulesError, Step, UsageError, Zone
+from rulekit.abilities import Activated, ManaAbility, SpellAbility
+from rulekit.cards import catalog
+from rulekit.decisions import DECISIONS, OBJECT_DECISIONS
+from rulekit.state import GameObject
+from rulekit.targets import candidates
+
+CARDS: list[str] = sorted(catalog())
+STEPS = [s.value for s in Step]
+MANA = ["W", "U", "B", "R", "G", "C"]
+PLAYERS = ("Alice", "Bob")
+COUNTERS = ["+1/+1", "-1/-1", "charge", "storage"]
+CREATURE_TYPES = ["Elf", "Human", "Goblin", "Thopter", "Wall"]
+REPLACEMENTS = ["Mana Reflection", "Nyxbloom Ancient", "Hardened Scales", "Contamination",
+                "Vivid Crag", "Watery Grave", "Clone"]
+# argument values that mean nothing for any parameter: the contract says UsageError/RulesError
+JUNK: list[Any] = [None, "nope", -1, 0, 1.5, "2", "#1", [], {}, [None], {1: None}, 10**18,
+                   True, "", "\x1b[2J", ("x",), float("nan")]
+MISSPELLED = ["replacment_order", "colour", "sacrifise", "targt"]
+
+# every public action method of Game (ACTIONS through their wrappers, `set_pool` through
+# `perform`), plus undo and the views, which must never change anything
+KINDS = ["add", "set_turn", "set_life", "set_pool", "play_land", "cast", "activate",
+         "tap_for_mana", "pass_priority", "resolve", "advance", "next_turn",
+         "declare_attackers", "declare_blockers", "destroy", "exile", "gain_control", "undo",
+         "view"]
+WEIGHTS = [4, 1, 1, 3, 3, 6, 6, 7, 4, 4, 3, 1, 3, 3, 1, 1, 1, 1, 2]
+VIEWS = ["chars", "controller_of", "describe", "find", "find_all", "obj", "permanents",
+         "target_text", "could_produce", "pool", "snapshot", "mana_value"]
+
+
+@dataclass
+class Call:
+    """One call on a game: `game.<method>(*args, **kwargs)`, printable as Python."""
+
+    kind: str
+    method: str
+    args: tuple = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    bad: str | None = None  # which argument was made malformed on purpose, if any
+    misspelled: bool = False
+
+    def run(self, game: Game) -> Any:
+        return getattr(game, self.method)(*self.args, **self.kwargs)
+
+    def __str__(self) -> str:
+        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        return f"game.{self.method}({', '.join(parts)})"
+
+
+@dataclass
+class Finding:
+    """A broken promise: what, the call, and how to get there again."""
+
+    what: str
+    call: str
+    error: str
+    where: str
+    seed: int
+    sequence: int
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.what, self.error.split(":", 1)[0], self.where)
+
+    def __str__(self) -> str:
+        return (f"{self.what}: {self.call} -> {self.error} at {self.where} "
+                f"(python tests/fuzz.py --seed {self.seed} --only {self.sequence})")
+
+
+@dataclass
+class Stats:
+    """What was tried and what happened, for the summary table."""
+
+    sequences: int = 0
+    calls: Counter = field(default_factory=Counter)  # kind -> calls
+    ok: Counter = field(default_factory=Counter)  # kind -> done
+    refused: Counter = field(default_factory=Counter)  # kind -> RulesError
+    usage: Counter = field(default_factory=Counter)  # kind -> UsageError
+    failed: Counter = field(default_factory=Counter)  # kind -> findings
+    malformed: Counter = field(default_factory=Counter)  # kind -> calls with a junk argument
+    rules: Counter = field(default_factory=Counter)  # cited rule -> refusals
+    arguments: Counter = field(default_factory=Counter)  # method:argument -> usage errors
+    decisions: Counter = field(default_factory=Counter)  # decision key -> calls done with it
+    decisions_tried: Counter = field(default_factory=Counter)  # decision key -> calls with it
+    cards: Counter = field(default_factory=Counter)  # card put into a game -> times
+    findings: list[Finding] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ generating calls
+class Fuzzer:
+    """Random calls on one game. `junk`: the chance that a call gets one malformed argument;
+    `wild`: the chance that an object or player is picked from anywhere (or doesn't exist)
+    rather than where the call would make sense; `misspell`: a misspelled decision key."""
+
+    def __init__(self, rng: random.Random, game: Game, *, junk: float = 0.08,
+                 wild: float = 0.2, misspell: float = 0.02) -> None:
+        self.rng, self.game, self.junk, self.wild = rng, game, junk, wild
+        self.misspell = misspell
+
+    # -- small choices
+    def maybe_junk(self, call_args: dict[str, Any], bad: list[str]) -> None:
+        """Replace at most one argument with junk."""
+        if call_args and self.rng.random() < self.junk:
+            name = self.rng.choice(sorted(call_args))
+            call_args[name] = self.rng.choice(JUNK)
+            bad.append(name)
+
+    def objects(self, zone: Zone | None = Zone.BATTLEFIELD) -> list[int]:
+        state = self.game.state
+        if zone is None:
+            return sorted(state.objects)
+        if zone is Zone.LIBRARY:
+            return sorted(i for lib in state.libraries.values() for i in lib)
+        return sorted(state.zones[zone])
+
+    def any_id(self, zone: Zone | None = Zone.BATTLEFIELD) -> int:
+        """Usually an object in `zone`; sometimes any object, or one that doesn't exist."""
+        pool = self.objects(zone) if self.rng.random() > self.wild else self.objects(None)
+        if not pool or self.rng.random() < 0.15 * self.wild:
+            return self.rng.randint(0, self.game.state.next_id + 3)
+        return self.rng.choice(pool)
+
+    def prefer(self, good: list[int], zone: Zone | None = Zone.BATTLEFIELD) -> int:
+        """Usually one of `good` (likely legal), else any id as `any_id` picks it."""
+        if good and self.rng.random() > self.wild:
+            return self.rng.choice(good)
+        return self.any_id(zone)
+
+    def mine(self, zone: Zone = Zone.BATTLEFIELD) -> list[GameObject]:
+        """Objects of the player with priority in `zone` (controlled, or owned off the
+        battlefield)."""
+        game, who = self.game, self.game.state.priority
+        objs = game.state.in_zone(zone)
+        if zone is Zone.BATTLEFIELD:
+            return [o for o in objs if game.controller_of(o) == who]
+        return [o for o in objs if o.owner == who]
+
+    def hosts(self, name: str) -> list[int]:
+        """Permanents an Aura called `name` could enchant (its "Enchant" target), or the
+        creatures an Equipment could be attached to."""
+        spell = next((a for a in catalog()[name].printed.abilities
+                      if isinstance(a, SpellAbility) and a.target is not None), None)
+        if spell is not None and "Enchant" in catalog()[name].oracle:
+            return candidates(self.game, None, spell.target)
+        return [o.id for o in self.game.state.battlefield()
+                if self.game.chars(o).is_a("Creature")]
+
+    def player(self) -> str:
+        players = list(self.game.state.players)
+        return self.rng.choice(players) if self.rng.random() > 0.15 * self.wild else "Carol"
+
+    def creatures(self, player: str) -> list[int]:
+        game = self.game
+        return [o.id for o in game.state.battlefield()
+                if game.controller_of(o) == player and game.chars(o).is_a("Creature")]
+
+    def target_for(self, source: int | None, spec: Any) -> list[Any]:
+        if spec is None or self.rng.random() < self.wild / 2:
+            pool = [*self.game.state.players, *self.objects(), *self.objects(Zone.STACK)]
+            wanted = 0.1 if spec is None else 0.7
+            return [self.rng.choice(pool)] if pool and self.rng.random() < wanted else []
+        legal = candidates(self.game, source, spec)
+        return [self.rng.choice(legal)] if legal else []
+
+    def decision_value(self, key: str) -> Any:
+        rng = self.rng
+        if key in OBJECT_DECISIONS:
+            if key == "copy" and rng.random() < 0.2:
+                return "no"
+            if key == "discard":
+                return self.any_id(Zone.HAND)
+            ids = [self.any_id() for _ in range(rng.randint(1, 2))]
+            return ids if key == "crew" else ids[0]
+        known = {
+            "added_mana": lambda: rng.choice(MANA),
+            "color": lambda: rng.choice(MANA[:5]),
+            "creature_type": lambda: rng.choice(CREATURE_TYPES),
+            "may": lambda: rng.choice(["yes", "no"]),
+            "pay": lambda: rng.choice(["yes", "no"]),
+            "pay_life": lambda: rng.choice(["yes", "no"]),
+            "replacement_order": lambda: rng.choice(REPLACEMENTS),
+            "target": lambda: rng.choice([*self.game.state.players, self.any_id()]),
+        }
+        if key in known:
+            return known[key]()
+        # a key declared after this fuzzer was written: an object, a yes/no or a mana type
+        return rng.choice([self.any_id(), rng.choice(["yes", "no"]), rng.choice(MANA)])
+
+    def decisions(self, bad: list[str]) -> tuple[dict[str, Any], bool]:
+        """A few decisions (sometimes a misspelled key, sometimes a junk answer)."""
+        out: dict[str, Any] = {}
+        misspelled = False
+        for _ in range(self.rng.choice([0, 0, 1, 1, 2, 3])):
+            key = self.rng.choice(sorted(DECISIONS))
+            out[key] = self.decision_value(key)
+        if out and self.rng.random() < self.junk:
+            key = self.rng.choice(sorted(out))
+            out[key] = self.rng.choice(JUNK)
+            bad.append(key)
+        if self.rng.random() < self.misspell:
+            out[self.rng.choice(MISSPELLED)] = "yes"
+            misspelled = True
+        return out, misspelled
+
+    def next_kind(self) -> str:
+        """The next kind of call: random, but following the game where it waits for a
+        declaration (so combat happens) or has something on the stack."""
+        state, rng = self.game.state, self.rng
+        if state.awaiting_attackers and rng.random() < 0.5:
+            return "declare_attackers"
+        if state.awaiting_blockers and rng.random() < 0.5:
+            return "declare_blockers"
+        if state.stack and rng.random() < 0.2:
+            return "resolve"
+        return rng.choices(KINDS, WEIGHTS)[0]
+
+    def castable(self, zone: Zone = Zone.HAND) -> list[int]:
+        """Cards of the player with priority that could be cast now, judging by type, timing
+        and the amount of mana in their pool (colors and targets aside)."""
+        state = self.game.state
+        mana = state.players[state.priority].pool.total
+        sorcery = state.step.is_main and state.active == state.priority and not state.stack
+
+        def castable(o: GameObject) -> bool:
+            chars = self.game.chars(o)
+            return not chars.is_a("Land") and (sorcery or chars.is_a("Instant")) \
+                and chars.mana_cost.mana_value() <= mana
+        return [o.id for o in self.mine(zone) if castable(o)]
+
+    def usable(self, kind: str) -> list[int]:
+        """Permanents of the player with priority with an ability `kind` ("activate" or
+        "tap_for_mana") could use, leaving out {T} abilities of tapped ones."""
+        def usable(o: GameObject) -> bool:
+            return any(isinstance(a, Activated) and not (a.cost.tap and o.tapped) and (
+                kind == "activate" or isinstance(a, ManaAbility) and a.cost.tap)
+                for a in self.game.chars(o).abilities)
+        return [o.id for o in self.mine() if usable(o)]
+
+    def possible(self) -> list[tuple[str, int]]:
+        """The kinds of move worth trying now, weighted (what a player would consider)."""
+        game, state = self.game, self.game.state
+        who = state.priority
+        out = []
+        if state.awaiting_attackers:
+            out.append(("declare_attackers", 6))
+        if state.awaiting_blockers:
+            out.append(("declare_blockers", 6))
+        if state.stack:
+            out.append(("resolve", 4))
+        hand = self.mine(Zone.HAND)
+        sorcery = state.step.is_main and state.active == who and not state.stack
+        if self.castable(Zone.HAND) or self.castable(Zone.GRAVEYARD):
+            out.append(("cast", 10))
+        if sorcery and state.players[who].lands_played == 0 and any(
+                game.chars(o).is_a("Land") for o in hand):
+            out.append(("play_land", 5))
+        if self.usable("tap_for_mana"):
+            out.append(("tap_for_mana", 8))
+        if self.usable("activate"):
+            out.append(("activate", 3))
+        return out
+
+    def legal_move(self, run: Callable[[Call], bool], *, tries: int = 30,
+                   decide: bool = True) -> None:
+        """Play like a player: the one with priority tries up to `tries` likely-legal calls
+        (casting, tapping for mana, activating, playing a land, resolving, declaring) until
+        `run` says one was done; if none was, they pass (the top of the stack resolves, or the
+        game moves on). `decide=False` leaves every decision to its default."""
+        kinds = self.possible()
+        wild, self.wild = self.wild, 0.0  # a player picks among their own things
+        try:
+            calls = [self.call(self.rng.choices(*zip(*kinds))[0])
+                     for _ in range(tries if kinds else 0)]
+        finally:
+            self.wild = wild
+        for call in calls:
+            if not decide:
+                for key in [k for k in call.kwargs if k in DECISIONS]:
+                    del call.kwargs[key]
+                call.misspelled = False
+            if run(call):
+                return
+        kind = "resolve" if self.game.state.stack else self.rng.choice(["pass_priority",
+                                                                        "advance"])
+        run(Call(kind, kind))
+
+    # -- one call of each kind
+    def call(self, kind: str) -> Call:
+        return getattr(self, f"_{kind}")()
+
+    def _finish(self, kind: str, method: str, args: tuple, kwargs: dict[str, Any],
+                bad: list[str], decide: bool = True) -> Call:
+        self.maybe_junk(kwargs, bad)
+        misspelled = False
+        if decide:
+            extra, misspelled = self.decisions(bad)
+            kwargs.update({k: v for k, v in extra.items() if k not in kwargs})
+        return Call(kind, method, args, kwargs, bad[0] if bad else None, misspelled)
+
+    def add(self, name: str | None = None, zone: str | None = None) -> Call:
+        """Set-up of a random card (or `name`) in a random zone (or `zone`), with a status that
+        suits it."""
+        rng = self.rng
+        if name is None:
+            name = rng.choice(CARDS) if rng.random() > 0.02 else rng.choice(
+                ["Forrest", "", "forest"])
+        zone = zone or rng.choice(["battlefield"] * 6 + ["hand"] * 3
+                                  + ["graveyard", "library", "exile"])
+        kwargs: dict[str, Any] = {"player": self.player(), "zone": zone}
+        if zone == "battlefield":
+            kwargs.update(tapped=rng.random() < 0.2, sick=rng.random() < 0.3)
+            if rng.random() < 0.2:
+                kwargs["counters"] = {rng.choice(COUNTERS): rng.randint(1, 3)}
+            if rng.random() < 0.1:
+                kwargs["attacking"] = True
+        bad: list[str] = []
+        if zone == "battlefield" and name == "Utopia Sprawl":  # as-enters choices (CR 614.12)
+            kwargs["choices"] = {"color": rng.choice(MANA[:5])}
+        elif zone == "battlefield" and name in ("Cavern of Souls", "Metallic Mimic"):
+            kwargs["choices"] = {"creature_type": rng.choice(CREATURE_TYPES)}
+        elif rng.random() < 0.05:  # a choice the card doesn't make: a malformed call
+            kwargs["choices"] = {"color": rng.choice(MANA[:5])}
+            bad.append("choices")
+        oracle = catalog()[name].oracle if name in catalog() else ""
+        if ("Enchant" in oracle or "Equip" in oracle) and zone == "battlefield" \
+                and rng.random() < 0.8:
+            kwargs["attached_to"] = self.prefer(self.hosts(name))
+        if rng.random() < 0.03:
+            kwargs["owner"] = self.player()
+        if rng.random() < 0.03:
+            kwargs["token"] = True
+        if rng.random() < 0.02:
+            kwargs["flying"] = True
+            bad.append("flying")
+        return self._finish("add", "add", (name,), kwargs, bad, decide=False)
+
+    _add = add
+
+    def _set_turn(self) -> Call:
+        rng = self.rng
+        kwargs = {"turn": rng.randint(1, 4), "active": self.player(), "step": rng.choice(STEPS)}
+        for k in list(kwargs):
+            if rng.random() < 0.3:
+                del kwargs[k]
+        return self._finish("set_turn", "set_turn", (), kwargs, [], decide=False)
+
+    def _set_life(self) -> Call:
+        kwargs = {"player": self.player(), "life": self.rng.randint(-2, 30)}
+        return self._finish("set_life", "set_life", (), kwargs, [], decide=False)
+
+    def _set_pool(self) -> Call:
+        rng = self.rng
+        mana = []
+        for _ in range(rng.randint(1, 8)):
+            unit = {"type": rng.choice(MANA)}
+            if rng.random() < 0.3:
+                unit["restriction"] = rng.choice(["powerstone", "cavern"])
+                if unit["restriction"] == "cavern":
+                    unit["creature_type"] = rng.choice(CREATURE_TYPES)
+            mana.append(unit)
+        bad: list[str] = []
+        if rng.random() < self.junk:
+            mana[0] = rng.choice([{"type": "Q"}, {"type": "G", "restriction": "bogus"}, None, "W",
+                                  {}])
+            bad.append("mana")
+        kwargs = {"player": self.player(), "mana": mana}
+        return self._finish("set_pool", "perform", ("set_pool",), kwargs, bad, decide=False)
+
+    def _play_land(self) -> Call:
+        lands = [o.id for o in self.mine(Zone.HAND) if "Land" in self.game.chars(o).types]
+        kwargs = {"obj": self.prefer(lands, Zone.HAND)}
+        return self._finish("play_land", "play_land", (), kwargs, [])
+
+    def _cast(self) -> Call:
+        rng = self.rng
+        zone = Zone.HAND if rng.random() < 0.85 else Zone.GRAVEYARD
+        obj = self.prefer(self.castable(zone), zone)
+        kwargs: dict[str, Any] = {"obj": obj}
+        spell = None
+        if obj in self.game.state.objects:
+            chars = self.game.chars(obj)
+            if chars.mana_cost.x_count or rng.random() < 0.1:
+                kwargs["x"] = rng.randint(0, 3)
+            spell = next((a for a in chars.abilities if isinstance(a, SpellAbility)), None)
+        targets = self.target_for(obj, spell.target if spell else None)
+        if targets:
+            kwargs["targets"] = targets
+        return self._finish("cast", "cast", (), kwargs, [])
+
+    def _ability_args(self, kind: str) -> Call:
+        rng = self.rng
+        obj = self.prefer(self.usable(kind))
+        kwargs: dict[str, Any] = {"obj": obj}
+        abilities: list[tuple[int, Activated]] = []
+        if obj in self.game.state.objects:
+            abilities = [(i, a) for i, a in enumerate(self.game.chars(obj).abilities)
+                         if isinstance(a, Activated)]
+        if kind == "tap_for_mana":
+            abilities = [(i, a) for i, a in abilities
+                         if isinstance(a, ManaAbility) and a.cost.tap]
+        index, ability = rng.choice(abilities) if abilities else (rng.randint(0, 3), None)
+        if kind == "activate" and (len(abilities) > 1 or rng.random() < 0.3):
+            kwargs["ability"] = index
+        could = sorted(t.value for t in self.game.could_produce(obj)) \
+            if obj in self.game.state.objects else []
+        if could and rng.random() > self.wild:
+            kwargs["mana"] = rng.choice(could)
+        elif rng.random() < 0.5:
+            kwargs["mana"] = rng.choice(MANA)
+        if kind == "activate":
+            cost = ability.cost if ability is not None else None
+            if rng.random() < 0.3 or (cost is not None and "X" in str(cost)):
+                kwargs["x"] = rng.randint(0, 3)
+            spec = getattr(ability, "target", None)
+            if spec is not None or rng.random() < 0.1:
+                targets = self.target_for(obj, spec)
+                if targets:
+                    kwargs["targets"] = targets
+            if cost is not None and cost.sacrifice and not cost.sacrifice_self \
+                    or rng.random() < 0.05:
+                kwargs["sacrifice"] = self.any_id()
+            if cost is not None and cost.tap_other or rng.random() < 0.05:
+                kwargs["tap"] = self.any_id()
+        return self._finish(kind, kind, (), kwargs, [])
+
+    def _activate(self) -> Call:
+        return self._ability_args("activate")
+
+    def _tap_for_mana(self) -> Call:
+        return self._ability_args("tap_for_mana")
+
+    def _pass_priority(self) -> Call:
+        return Call("pass_priority", "pass_priority")
+
+    def _resolve(self) -> Call:
+        return self._finish("resolve", "resolve", (), {}, [])
+
+    def _advance(self) -> Call:
+        combat = ["declare_attackers"] * 4 + ["declare_blockers", "main1"]
+        kwargs = {"to": self.rng.choice(STEPS + combat)} if self.rng.random() < 0.4 else {}
+        return self._finish("advance", "advance", (), kwargs, [])
+
+    def _next_turn(self) -> Call:
+        return self._finish("next_turn", "next_turn", (), {}, [])
+
+    def _declare_attackers(self) -> Call:
+        rng = self.rng
+        mine = self.creatures(self.game.state.active)
+        if rng.random() < self.wild:
+            mine = self.objects()
+        attackers = rng.sample(mine, rng.randint(0, len(mine))) if mine else []
+        kwargs: dict[str, Any] = {"attackers": attackers}
+        if attackers and rng.random() < 0.4:
+            kwargs["exert"] = rng.sample(attackers, rng.randint(1, len(attackers)))
+        return self._finish("declare_attackers", "declare_attackers", (), kwargs, [])
+
+    def _declare_blockers(self) -> Call:
+        rng = self.rng
+        state = self.game.state
+        defenders = [p for p in state.players if p != state.active]
+        theirs = self.creatures(defenders[0]) if defenders else []
+        attackers = [o.id for o in state.battlefield() if o.attacking] or self.objects()
+        blocks = {}
+        if attackers:
+            for blocker in rng.sample(theirs, rng.randint(0, len(theirs))) if theirs else []:
+                blocks[blocker] = rng.choice(attackers)
+        return self._finish("declare_blockers", "declare_blockers", (blocks,), {}, [])
+
+    def _moves(self, kind: str) -> Call:
+        ids = self.objects()
+        pick = self.rng.sample(ids, self.rng.randint(1, min(3, len(ids)))) if ids else []
+        if self.rng.random() < 0.05:
+            pick.append(self.any_id(None))
+        return self._finish(kind, kind, (), {"objs": pick}, [], decide=False)
+
+    def _destroy(self) -> Call:
+        return self._moves("destroy")
+
+    def _exile(self) -> Call:
+        return self._moves("exile")
+
+    def _gain_control(self) -> Call:
+        kwargs = {"obj": self.any_id(), "player": self.player(),
+                  "until_end_of_turn": self.rng.random() < 0.7}
+        return self._finish("gain_control", "gain_control", (), kwargs, [], decide=False)
+
+    def _undo(self) -> Call:
+        n = self.rng.choice([1, 1, 1, 2, 3])
+        bad: list[str] = []
+        kwargs: dict[str, Any] = {"n": n}
+        self.maybe_junk(kwargs, bad)
+        return Call("undo", "undo", (), kwargs, bad[0] if bad else None)
+
+    def _view(self) -> Call:
+        rng = self.rng
+        method = rng.choice(VIEWS)
+        args: tuple = ()
+        kwargs: dict[str, Any] = {}
+        if method in ("chars", "controller_of", "describe", "obj", "could_produce",
+                      "mana_value"):
+            args = (self.any_id(None),)
+        elif method in ("find", "find_all"):
+            args = (rng.choice(CARDS),)
+            kwargs = {"zone": rng.choice([z.value for z in Zone if z is not Zone.NOWHERE])}
+        elif method == "permanents":
+            args = (self.player(),)
+        elif method == "pool":
+            args = (self.player(),)
+        elif method == "target_text":
+            args = (rng.choice([*self.game.state.players, self.any_id(None)]),)
+        bad: list[str] = []
+        if args and rng.random() < self.junk:
+            args = (rng.choice(JUNK),) + args[1:]
+            bad.append("args[0]")
+        return Call("view", method, args, kwargs, bad[0] if bad else None)
+
+
+# ------------------------------------------------------------------ checking the contract
+def _where(exc: BaseException) -> str:
+    """The innermost frame inside rulekit (or the last one): where a finding happened."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    inside = [f for f in frames if "/rulekit/" in f.filename.replace("\\", "/")]
+    frame = (inside or frames)[-1] if (inside or frames) else None
+    if frame is None:
+        return "?"
+    path = frame.filename.replace("\\", "/")
+    short = path[path.rindex("/rulekit/") + 1:] if "/rulekit/" in path else Path(path).name
+    return f"{short}:{frame.lineno} ({frame.name})"
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).replace("\n", " ")
+    return f"{type(exc).__name__}: {text[:160]}"
+
+
+def inconsistencies(game: Game) -> list[str]:
+    """Bookkeeping that must always agree: every object listed in a zone is in that zone (and
+    the other way round), spells on the stack are stack objects, attachments are permanents,
+    counters are positive whole numbers."""
+    state = game.state
+    out = []
+    listed: dict[int, Zone] = {}
+    for zone, ids in state.zones.items():
+        listed.update((i, zone) for i in ids)
+    for ids in state.libraries.values():
+        listed.update((i, Zone.LIBRARY) for i in ids)
+    for i, zone in listed.items():
+        obj = state.objects.get(i)
+        if obj is None or obj.zone is not zone:
+            out.append(f"#{i} is listed in the {zone.value} but is "
+                       f"{'no object' if obj is None else 'in the ' + obj.zone.value}")
+    for obj in state.objects.values():
+        if obj.zone is not Zone.NOWHERE and obj.id not in listed:
+            out.append(f"#{obj.id} is in the {obj.zone.value} but not listed there")
+        if obj.zone is Zone.BATTLEFIELD and any(
+                not isinstance(n, int) or isinstance(n, bool) or n <= 0
+                for n in obj.counters.values()):
+            out.append(f"#{obj.id} has counters {obj.counters}")
+    for item in state.stack:
+        if item.kind == "spell" and listed.get(item.source) is not Zone.STACK:
+            out.append(f"spell {item.text} on the stack: #{item.source} is not a stack object")
+    for i in state.attachments:
+        if listed.get(i) is not Zone.BATTLEFIELD:
+            out.append(f"#{i} is recorded as attached but is not a permanent")
+    return out
+
+
+class Checker:
+    """Runs calls on a game and records what happened and every broken promise."""
+
+    def __init__(self, game: Game, stats: Stats, seed: int, sequence: int, *,
+                 echo: bool = False) -> None:
+        self.game, self.stats, self.seed, self.sequence = game, stats, seed, sequence
+        self.echo = echo  # print each call and what happened (`--only`)
+        self.history: dict[int, tuple[str, str]] = {}  # actions done -> (state, log)
+
+    def finding(self, what: str, call: Call | str, error: str, where: str = "-") -> None:
+        self.stats.findings.append(Finding(what, str(call), error, where, self.seed,
+                                           self.sequence))
+
+    def remember(self, dumped: str | None = None) -> None:
+        """Keep the state and log as they are now, to compare undo with later."""
+        game = self.game
+        try:
+            self.history[len(game.actions)] = (game.snapshot_json(),
+                                               dumped if dumped is not None else game.log.dumps())
+        except Exception:  # noqa: BLE001  (already a finding: nothing to compare with later)
+            self.history.pop(len(game.actions), None)
+
+    def run(self, call: Call) -> bool:
+        """Run one call and check the contract; True if it was done."""
+        game, stats = self.game, self.stats
+        stats.calls[call.kind] += 1
+        stats.decisions_tried.update(k for k in call.kwargs if k in DECISIONS)
+        if call.bad:
+            stats.malformed[call.kind] += 1
+        before, log_len, done = game.snapshot_json(), len(game.log), len(game.actions)
+        refused, outcome = True, "done"
+        try:
+            call.run(game)
+            refused = False
+        except UsageError as exc:
+            stats.usage[call.kind] += 1
+            stats.arguments[f"{call.method}:{exc.argument}"] += 1
+            outcome = f"UsageError: {exc}"
+        except RulesError as exc:
+            stats.refused[call.kind] += 1
+            stats.rules[exc.rule or "(no rule)"] += 1
+            outcome = f"RulesError: {exc}"
+        except Exception as exc:  # noqa: BLE001  (anything else is what we are looking for)
+            stats.failed[call.kind] += 1
+            self.finding("escaped", call, _short(exc), _where(exc))
+            outcome = f"FINDING {_short(exc)}"
+        if self.echo:
+            print(f"{call}  # {outcome[:150]}")
+        if refused or call.kind == "view":
+            if (game.snapshot_json(), len(game.log), len(game.actions)) != (before, log_len, done):
+                self.finding("changed the game", call, "state/log differ after "
+                             + ("a refusal" if refused else "a view"))
+        else:
+            stats.ok[call.kind] += 1
+            for key in call.kwargs:
+                if key in DECISIONS:
+                    stats.decisions[key] += 1
+            if call.misspelled:
+                self.finding("misspelled decision key accepted", call, "no error")
+            if call.kind == "add" and call.args[0] in catalog():
+                stats.cards[call.args[0]] += 1
+        dumped = None
+        if not refused and call.kind != "view":
+            # a refused call or a view left the log as it was (its length and the state were
+            # compared above; its bytes are compared with a replay's at the end)
+            try:
+                dumped = game.log.dumps()
+            except Exception as exc:  # noqa: BLE001
+                self.finding("log.dumps() failed", call, _short(exc), _where(exc))
+        for problem in inconsistencies(game)[:1]:
+            self.finding("inconsistent state", call, problem)
+        for player in game.state.players.values():
+            for unit, count in player.pool.parts:
+                if count <= 0 or unit.type.value not in MANA:
+                    self.finding("bad pool", call, f"{player.name}: {unit} x {count}")
+        if dumped is not None and call.kind != "undo":
+            self.remember(dumped)
+        elif dumped is not None:
+            self.check_against_history("undo", call, dumped)
+        return not refused
+
+    def check_against_history(self, what: str, call: Call | str,
+                              dumped: str | None = None) -> None:
+        game = self.game
+        seen = self.history.get(len(game.actions))
+        if seen is None:
+            return
+        try:
+            now = (game.snapshot_json(), dumped if dumped is not None else game.log.dumps())
+        except Exception as exc:  # noqa: BLE001
+            self.finding(f"{what} broke the game", call, _short(exc), _where(exc))
+            return
+        if now != seen:
+            part = "state" if now[0] != seen[0] else "log"
+            self.finding(f"{what} mismatch", call, f"{part} differs from before")
+
+    def finish(self, rng: random.Random) -> None:
+        """Replay and undo give the same state and log as the game had."""
+        game = self.game
+        try:
+            game.log.dumps()
+        except Exception as exc:  # noqa: BLE001
+            self.finding("log.dumps() failed", "game.log.dumps()", _short(exc), _where(exc))
+            return
+        try:
+            again = game.replay()
+            if again.snapshot_json() != game.snapshot_json():
+                self.finding("replay mismatch", "game.replay()", "state differs")
+            elif again.log.dumps() != game.log.dumps():
+                self.finding("replay mismatch", "game.replay()", "log differs")
+        except Exception as exc:  # noqa: BLE001
+            self.finding("replay failed", "game.replay()", _short(exc), _where(exc))
+        if len(game.actions) > 1:
+            n = rng.randint(1, len(game.actions) - 1)
+            try:
+                game.undo(n)
+            except Exception as exc:  # noqa: BLE001
+                self.finding("undo failed", f"game.undo({n})", _short(exc), _where(exc))
+                return
+            self.check_against_history("undo", f"game.undo({n})")
+
+
+# ------------------------------------------------------------------ sequences
+def setup(fuzz: Fuzzer, checker: Checker, sequence: int) -> None:
+    """A random board: five catalog cards chosen round-robin (so every card is in the first
+    17 sequences), then random ones, across zones and players."""
+    rng = fuzz.rng
+    must = [CARDS[(sequence * 5 + j) % len(CARDS)] for j in range(5)]
+    junk = fuzz.junk
+    for name in must:  # these five are well-formed, so every card gets in
+        fuzz.junk = 0.0
+        call = fuzz.add(name)
+        fuzz.junk = junk
+        checker.run(call)
+    for _ in range(rng.randint(4, 12)):
+        checker.run(fuzz.call("add"))
+    for _ in range(rng.randint(0, 4)):
+        call = fuzz.add(zone="hand")
+        call.kwargs.update(player=game_active(fuzz))
+        checker.run(call)
+    if rng.random() < 0.3:
+        checker.run(fuzz.call("set_turn"))
+
+
+def game_active(fuzz: Fuzzer) -> str:
+    return fuzz.game.state.active
+
+
+def run_sequence(seed: int, sequence: int, actions: int, stats: Stats, *,
+                 junk: float = 0.08, legal: float = 0.4, echo: bool = False) -> Game:
+    """One sequence: set-up, `actions` steps, then replay and undo. A step is one random call,
+    or (with chance `legal`) a player's move: likely-legal tries until one is done, or a pass,
+    so that games get somewhere (spells resolve, creatures attack) between the random calls."""
+    rng = random.Random(f"{seed}:{sequence}")
+    game = Game(PLAYERS)
+    fuzz = Fuzzer(rng, game, junk=junk)
+    checker = Checker(game, stats, seed, sequence, echo=echo)
+    checker.remember()
+    stats.sequences += 1
+    setup(fuzz, checker, sequence)
+    for _ in range(actions):
+        if rng.random() < legal:
+            try:
+                fuzz.legal_move(checker.run, tries=5)
+            except Exception as exc:  # noqa: BLE001  (generating a call reads the game)
+                checker.finding("escaped while reading the game", "legal move", _short(exc),
+                                _where(exc))
+            continue
+        kind = fuzz.next_kind()
+        try:
+            call = fuzz.call(kind)
+        except Exception as exc:  # noqa: BLE001  (generating a call reads the game)
+            checker.finding("escaped while reading the game", kind, _short(exc), _where(exc))
+            continue
+        checker.run(call)
+    checker.finish(rng)
+    return game
+
+
+def fuzz(seed: int, sequences: int, actions: int, *, start: int = 0, junk: float = 0.08,
+         progress: Callable[[int], None] | None = None) -> Stats:
+    """Run `sequences` sequences (numbered from `start`) and return what happened."""
+    stats = Stats()
+    for i in range(start, start + sequences):
+        run_sequence(seed, i, actions, stats, junk=junk)
+        if progress is not None:
+            progress(i)
+    return stats
+
+
+# ------------------------------------------------------------------ legal play (benchmark)
+def legal_play(seed: int, actions: int) -> tuple[list[tuple[str, dict]], list[tuple[str, dict]]]:
+    """A random game over the whole catalog where every action was legal: returns the set-up
+    actions and the play actions as recorded by `Game.actions` (replayable with `perform`).
+
+    Every move is `Fuzzer.legal_move` with the default decisions."""
+    rng = random.Random(f"legal:{seed}")
+    game = Game(PLAYERS)
+    fuzz_ = Fuzzer(rng, game, junk=0.0, wild=0.0)
+    for name in rng.sample(CARDS, 24):
+        call = fuzz_.add(name)
+        call.kwargs.pop("attacking", None)
+        try:
+            call.run(game)
+        except (RulesError, UsageError):  # not legal after all: not part of the game
+            pass
+    for _ in range(8):
+        call = fuzz_.add(zone="hand")
+        call.kwargs.pop("attached_to", None)
+        try:
+            call.run(game)
+        except (RulesError, UsageError):
+            pass
+    set_up = len(game.actions)
+
+    def attempt(call: Call) -> bool:
+        try:
+            call.run(game)
+            return True
+        except (RulesError, UsageError):
+            return False
+
+    while len(game.actions) - set_up < actions:
+        fuzz_.legal_move(attempt, decide=False)
+    return game.actions[:set_up], game.actions[set_up:]
+
+
+# ------------------------------------------------------------------ the summary table
+def table(stats: Stats, seconds: float, *, show: int = 12) -> str:
+    lines = [f"rulekit fuzz: {stats.sequences:,} sequences, {sum(stats.calls.values()):,} calls "
+             f"in {seconds:.0f} s; {len(stats.cards)}/{len(CARDS)} catalog cards put into play, "
+             f"{len(stats.decisions)}/{len(DECISIONS)} decision keys used in accepted calls",
+             "", f"{'calls by kind':<20}{'tried':>9}{'done':>9}{'refused':>9}{'usage':>9}"
+             f"{'malformed':>10}{'findings':>9}"]
+    for kind in KINDS:
+        lines.append(f"{kind:<20}{stats.calls[kind]:>9,}{stats.ok[kind]:>9,}"
+                     f"{stats.refused[kind]:>9,}{stats.usage[kind]:>9,}"
+                     f"{stats.malformed[kind]:>10,}{stats.failed[kind]:>9,}")
+    total = [sum(c.values()) for c in (stats.calls, stats.ok, stats.refused, stats.usage,
+                                       stats.malformed, stats.failed)]
+    lines.append(f"{'total':<20}{total[0]:>9,}{total[1]:>9,}{total[2]:>9,}{total[3]:>9,}"
+                 f"{total[4]:>10,}{total[5]:>9,}")
+    lines += ["", "refused by rule (RulesError, most frequent first):"]
+    lines += [f"  CR {rule:<12}{n:>9,}" for rule, n in stats.rules.most_common(show)]
+    if len(stats.rules) > show:
+        rest = sum(n for _, n in stats.rules.most_common()[show:])
+        lines.append(f"  ({len(stats.rules) - show} more rules){rest:>9,}")
+    lines += ["", "usage errors by argument (UsageError):"]
+    lines += [f"  {arg:<26}{n:>9,}" for arg, n in stats.arguments.most_common()] or ["  none"]
+    groups: dict[tuple, list[Finding]] = {}
+    for f in stats.findings:
+        groups.setdefault(f.key, []).append(f)
+    lines += ["", f"findings: {len(stats.findings):,} ({len(groups)} distinct)"]
+    for found in sorted(groups.values(), key=len, reverse=True):
+        lines.append(f"  {len(found):>6,}  {found[0]}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sequences", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--actions", type=int, default=24, help="calls after each set-up")
+    parser.add_argument("--only", type=int,
+                        help="run just this sequence, printing each call and its outcome")
+    parser.add_argument("--show", type=int, default=12, help="rules listed in the table")
+    parser.add_argument("--junk", type=float, default=0.08,
+                        help="chance that a call gets one malformed argument")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    if args.only is not None:
+        stats = Stats()
+        print("game = Game(('Alice', 'Bob'))")
+        run_sequence(args.seed, args.only, args.actions, stats, junk=args.junk, echo=True)
+        print(table(stats, time.perf_counter() - started, show=args.show))
+        return 1 if stats.findings else 0
+
+    def progress(i: int) -> None:
+        if (i + 1) % 500 == 0:
+            print(f"  {i + 1:,} sequences, {time.perf_counter() - started:.0f} s", flush=True,
+                  file=sys.stderr)
+
+    stats = fuzz(args.seed, args.sequences, args.actions, junk=args.junk, progress=progress)
+    print(table(stats, time.perf_counter() - started, show=args.show))
+    return 1 if stats.findings else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

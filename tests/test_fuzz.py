@@ -1,0 +1,104 @@
+"""A bounded, seeded fuzz run in the suite (issue 13, "Keep it honest"): random legal, illegal
+and malformed calls over the whole catalog and every public action must keep the error
+contract. `make fuzz` runs the long version (10,000 sequences) and prints the summary table."""
+
+from __future__ import annotations
+
+import fuzz
+import pytest
+
+from rulekit import Game, RulesError
+from rulekit.actions import ACTIONS
+from rulekit.decisions import DECISIONS
+from rulekit.events import EventLog
+
+
+@pytest.fixture(scope="module")
+def bounded() -> fuzz.Stats:
+    return fuzz.fuzz(seed=2026, sequences=60, actions=24)
+
+
+def test_the_bounded_run_covers_the_catalog_every_action_and_every_decision(bounded):
+    assert set(bounded.cards) == set(fuzz.CARDS)
+    assert {k for k in fuzz.KINDS if bounded.calls[k]} == set(fuzz.KINDS)
+    done = {k for k in fuzz.KINDS if bounded.ok[k]} - {"view"}
+    assert {"add", "cast", "activate", "tap_for_mana", "play_land", "resolve", "advance",
+            "declare_attackers", "undo"} <= done
+    assert set(bounded.decisions_tried) == set(DECISIONS)
+    assert len(bounded.decisions) >= 0.8 * len(DECISIONS)  # most of them in accepted calls
+    assert sum(bounded.refused.values()) > 100 and sum(bounded.malformed.values()) > 50
+    # every action the engine has is reached through a public method
+    assert set(ACTIONS) <= set(fuzz.KINDS)
+
+
+def test_the_bounded_run_finds_nothing(bounded):
+    """Strict: any exception other than RulesError/UsageError, any trace of a refused call, a
+    log that doesn't serialise or an undo/replay mismatch fails here."""
+    assert not bounded.findings, "\n" + fuzz.table(bounded, 0)
+
+
+def test_an_escaping_exception_is_a_finding(monkeypatch):
+    def broken(game, **kwargs):
+        raise KeyError("boom")
+
+    monkeypatch.setitem(ACTIONS, "pass_priority", broken)
+    stats = fuzz.Stats()
+    checker = fuzz.Checker(Game(), stats, 0, 0)
+    assert not checker.run(fuzz.Call("pass_priority", "pass_priority"))
+    assert [f.what for f in stats.findings] == ["escaped"]
+    assert stats.findings[0].error == "KeyError: 'boom'"
+
+
+def test_a_refusal_that_leaves_a_trace_is_a_finding(monkeypatch):
+    def sloppy(self, player, life):
+        self.state.players[player].life = life
+        raise RulesError("no", rule="119.1")
+
+    monkeypatch.setattr(Game, "set_life", sloppy)
+    stats = fuzz.Stats()
+    checker = fuzz.Checker(Game(), stats, 0, 0)
+    checker.run(fuzz.Call("set_life", "set_life", (), {"player": "Bob", "life": 3}))
+    assert [f.what for f in stats.findings] == ["changed the game"]
+    assert stats.rules == {"119.1": 1}
+
+
+def test_a_log_that_does_not_serialise_and_an_undo_mismatch_are_findings(monkeypatch):
+    game = Game()
+    stats = fuzz.Stats()
+    checker = fuzz.Checker(game, stats, 0, 0)
+    checker.remember()
+    checker.run(fuzz.Call("add", "add", ("Forest",), {}))
+    checker.history[0] = ("{}", "[]")  # what the game "was" before: undo must give it back
+    checker.run(fuzz.Call("undo", "undo", (), {"n": 1}))
+    monkeypatch.setattr(EventLog, "dumps", lambda self: (_ for _ in ()).throw(TypeError("x")))
+    checker.run(fuzz.Call("pass_priority", "pass_priority"))
+    assert [f.what for f in stats.findings] == ["undo mismatch", "log.dumps() failed"]
+
+
+def test_the_summary_table_names_what_was_tried():
+    stats = fuzz.fuzz(seed=1, sequences=2, actions=6)
+    text = fuzz.table(stats, 1.0)
+    assert text.startswith("rulekit fuzz: 2 sequences")
+    for heading in ("calls by kind", "refused by rule", "usage errors by argument", "findings:"):
+        assert heading in text
+    assert all(f"\n{kind} " in text for kind in fuzz.KINDS)
+
+
+def test_legal_play_records_only_legal_actions():
+    set_up, play = fuzz.legal_play(seed=3, actions=30)
+    assert len(play) == 30 and set_up
+    game = Game(fuzz.PLAYERS)
+    for name, kwargs in set_up + play:
+        game.perform(name, **kwargs)  # raises if any was not legal after all
+    assert len(game.actions) == len(set_up) + len(play)
+
+
+def test_broken_bookkeeping_is_a_finding():
+    game = Game()
+    forest = game.add("Forest")
+    assert fuzz.inconsistencies(game) == []
+    del game.state.zones[forest.zone][forest.id]
+    forest.counters["+1/+1"] = -1
+    assert fuzz.inconsistencies(game) == [
+        f"#{forest.id} is in the battlefield but not listed there",
+        f"#{forest.id} has counters {{'+1/+1': -1}}"]
