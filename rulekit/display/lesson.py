@@ -89,7 +89,7 @@ def rulings_box(*ids: str) -> HTML:
         f"<tr><th scope='row' style='padding:6px 10px;text-align:left;vertical-align:top'>"
         f"{html_text(r.id)}</th><td style='{_CELL}'><b>{html_text(r.topic)}</b>. "
         f"{html_text(r.plain)}</td><td style='{_CELL};white-space:nowrap'>"
-        f"{html_text(', '.join('CR ' + n for n in r.rules))}</td></tr>"
+        f"{'<br>'.join(html_text('CR ' + n) for n in r.rules)}</td></tr>"  # one per line: narrow
         for r in (ruling(i) for i in ids))
     return HTML(f"<table class='rk-rulings' style='{_BOX};border-collapse:collapse;"
                 "border:2px solid #1b1b1b'><caption style='text-align:left;font-weight:bold;"
