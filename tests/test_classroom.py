@@ -172,7 +172,7 @@ def test_keyboard_reaches_the_controls_and_steps(lesson_site, browser) -> None:
         stepper.locator(".rk-controls .widget-toggle-buttons button").nth(1).click()
         page.wait_for_timeout(200)
         narration = stepper.locator(".rk-narration").first.inner_text().strip()
-        live = stepper.locator(".rk-live")
+        live = stepper.locator(".rk-announce")
         assert live.get_attribute("aria-live") == "polite"
         assert narration and narration in live.inner_text()
         # said once: the kernel's fallback live region is hidden from screen readers here

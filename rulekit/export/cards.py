@@ -14,6 +14,8 @@ PAGE = "cards.html"
 
 _EXTRA_CSS = """
 td.oracle { white-space: pre-line; } td.cost { white-space: nowrap; font-family: monospace; }
+td, th { overflow-wrap: anywhere; }
+.rk-scroll { overflow-x: auto; max-width: 100%; }
 """
 
 
@@ -49,6 +51,7 @@ def render(items: list[CardEntry], built: set[str]) -> str:
 <h1>The cards</h1>
 <p>The {len(items)} cards the engine knows, with their current Oracle text: a scenario or a
 sandbox can use any of them. <code>python -m rulekit cards</code> prints the same list.</p>
+<div class="rk-scroll" tabindex="0" role="region" aria-label="The cards">
 <table>
 <thead><tr><th scope="col">Card</th><th scope="col">Cost</th><th scope="col">Type</th>
 <th scope="col">Oracle text</th><th scope="col">Lessons</th><th scope="col">Scenarios</th></tr>
@@ -57,6 +60,7 @@ sandbox can use any of them. <code>python -m rulekit cards</code> prints the sam
 {rows}
 </tbody>
 </table>
+</div>
 </main>
 </body>
 </html>

@@ -62,7 +62,7 @@
   }
 
   function announce(root) {
-    var f = frameOf(root), live = root.querySelector(".rk-live");
+    var f = frameOf(root), live = root.querySelector(".rk-announce");
     if (!f || !live) { return; }
     var parts = [];
     f.querySelectorAll(".rk-stepno, .rk-narration, .rk-does, .rk-refused").forEach(
@@ -142,7 +142,7 @@
     root.setAttribute("data-rk-ready", "");
     root.setAttribute("tabindex", "-1");
     var live = document.createElement("div");
-    live.className = "rk-live rk-sr-only";
+    live.className = "rk-announce rk-sr-only";
     live.setAttribute("role", "status");
     live.setAttribute("aria-live", "polite");
     root.appendChild(live);
