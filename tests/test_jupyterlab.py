@@ -80,8 +80,7 @@ def jupyterlab(tmp_path: Path):
     assert gitfilter.install(clone)
     folder = clone / "notebooks"
     lesson = _sandbox_lesson(folder)
-    if lesson is None:
-        pytest.skip("no lesson with a Sandbox in notebooks/ yet")
+    assert lesson is not None, "no lesson with a Sandbox in notebooks/"
     assert _git(clone, "status", "--porcelain") == ""
     port, token = _free_port(), secrets.token_hex(16)
     # short: IPC kernel sockets live in the runtime folder (paths <= 107 bytes)

@@ -53,22 +53,22 @@ def test_unusable_files_raise_scenario_error_on_load_or_play(name):
     assert EXPECTED[name]["contains"] in str(info.value)
 
 
-def _refused_quickly(path: Path, words: str) -> None:
-    """Refused by a guard that runs before parsing (size, bytes, nesting): fast by design.
-    Speed itself is not asserted here (no timed asserts in the test suite)."""
+def _refused_before_parsing(path: Path, words: str) -> None:
+    """Refused by a guard that runs before parsing (size, bytes, nesting), so at line 1 and with
+    the guard's own words (speed is a benchmark matter, never a timed assert)."""
     with pytest.raises(ScenarioError) as info:
         load(path)
     assert words in str(info.value) and str(info.value).startswith(f"{path}:1: ")
 
 
-def test_empty_file_is_refused_quickly(tmp_path):
+def test_empty_file_is_refused_before_parsing(tmp_path):
     (tmp_path / "empty.toml").write_bytes(b"")
-    _refused_quickly(tmp_path / "empty.toml", "empty")
+    _refused_before_parsing(tmp_path / "empty.toml", "empty")
 
 
-def test_binary_file_is_refused_quickly(tmp_path):
+def test_binary_file_is_refused_before_parsing(tmp_path):
     (tmp_path / "noise.toml").write_bytes(os.urandom(200_000) + b"\x00")
-    _refused_quickly(tmp_path / "noise.toml", "binary")
+    _refused_before_parsing(tmp_path / "noise.toml", "binary")
 
 
 def test_20_mb_file_is_refused_unread(tmp_path):
@@ -76,7 +76,7 @@ def test_20_mb_file_is_refused_unread(tmp_path):
     with open(big, "wb") as fh:
         fh.write(b'title = "big"\n' + b"# padding padding padding\n" * 800_000)
     assert big.stat().st_size > 20_000_000
-    _refused_quickly(big, "too large")
+    _refused_before_parsing(big, "too large")
 
 
 @pytest.mark.parametrize("text", [
@@ -84,10 +84,10 @@ def test_20_mb_file_is_refused_unread(tmp_path):
     "x = " + "{ a = " * 100_000,
     "x = " + "[" * 50 + "1" + "]" * 50,
 ])
-def test_absurdly_nested_file_is_refused_quickly(tmp_path, text):
+def test_absurdly_nested_file_is_refused_before_parsing(tmp_path, text):
     path = tmp_path / "deep.toml"
     path.write_text(text, encoding="utf-8")
-    _refused_quickly(path, "nested")
+    _refused_before_parsing(path, "nested")
 
 
 def test_too_many_values_are_refused(tmp_path):
