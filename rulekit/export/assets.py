@@ -16,11 +16,12 @@ import base64
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from rulekit.export.npm import npm_pack
 
 PACKAGE = "@jupyter-widgets/html-manager"
 # html-manager 1.0.x is what ipywidgets 8 pages ask for (nbconvert: `^1.0.1`).
@@ -31,7 +32,6 @@ INTEGRITY = ("sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FU
 TARBALL = f"jupyter-widgets-html-manager-{VERSION}.tgz"
 FONT_SUFFIXES = (".woff2", ".woff", ".ttf", ".eot", ".svg")
 STATIC_SUBDIR = "html-manager"  # inside site/_static/
-NPM_TIMEOUT_S = 90
 
 
 class AssetError(RuntimeError):
@@ -67,27 +67,8 @@ def integrity_of(data: bytes) -> str:
 
 
 def _npm_pack(dest: Path) -> Path:
-    """`npm pack` the pinned version into `dest`; returns the tarball. Raises OSError (no npm)
-    or RuntimeError (npm failed: offline registry, ...)."""
-    npm = shutil.which("npm")
-    if npm is None:
-        raise FileNotFoundError("npm is not installed")
-    dest.mkdir(parents=True, exist_ok=True)
-    cmd = [npm, "pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(dest), "--json",
-           "--prefer-offline", "--fetch-retries=1", "--fetch-timeout=20000", "--loglevel=error",
-           "--no-audit", "--no-fund", "--ignore-scripts"]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=NPM_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL, check=False)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"npm pack timed out after {NPM_TIMEOUT_S} s") from None
-    tarball = dest / TARBALL
-    if proc.returncode != 0 or not tarball.is_file():
-        lines = [ln.strip() for ln in (proc.stderr or proc.stdout).splitlines() if ln.strip()]
-        detail = next((ln for ln in lines if "ERR" in ln or "error" in ln.lower()),
-                      lines[-1] if lines else f"exit {proc.returncode}")
-        raise RuntimeError(f"npm pack failed: {detail}")
-    return tarball
+    """`npm pack` the pinned version into `dest` (see `rulekit.export.npm`)."""
+    return npm_pack(PACKAGE, VERSION, dest)
 
 
 def _extract(tarball: Path, folder: Path) -> None:

@@ -12,12 +12,11 @@ test injects into a page (`page.add_script_tag(content=...)`) before calling `ax
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import tarfile
 from pathlib import Path
 
 from rulekit.export.assets import AssetError, cache_dir, integrity_of
+from rulekit.export.npm import npm_pack
 
 PACKAGE = "axe-core"
 VERSION = "4.14.1"
@@ -25,29 +24,13 @@ VERSION = "4.14.1"
 INTEGRITY = ("sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37O"
              "gudVGtQ==")
 TARBALL = f"axe-core-{VERSION}.tgz"
-NPM_TIMEOUT_S = 90
 
 __all__ = ["INTEGRITY", "PACKAGE", "VERSION", "axe_source", "fetch"]
 
 
 def _npm_pack(dest: Path) -> Path:
-    npm = shutil.which("npm")
-    if npm is None:
-        raise FileNotFoundError("npm is not installed")
-    dest.mkdir(parents=True, exist_ok=True)
-    cmd = [npm, "pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(dest), "--json",
-           "--prefer-offline", "--fetch-retries=1", "--fetch-timeout=20000", "--loglevel=error",
-           "--no-audit", "--no-fund", "--ignore-scripts"]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=NPM_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL, check=False)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"npm pack timed out after {NPM_TIMEOUT_S} s") from None
-    tarball = dest / TARBALL
-    if proc.returncode != 0 or not tarball.is_file():
-        lines = [ln.strip() for ln in (proc.stderr or proc.stdout).splitlines() if ln.strip()]
-        raise RuntimeError(f"npm pack failed: {lines[-1] if lines else proc.returncode}")
-    return tarball
+    """`npm pack` the pinned axe-core into `dest` (see `rulekit.export.npm`)."""
+    return npm_pack(PACKAGE, VERSION, dest)
 
 
 def fetch(cache: Path | None = None) -> Path:

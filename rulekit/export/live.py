@@ -33,7 +33,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulekit.export.assets import NPM_TIMEOUT_S, AssetError, cache_dir, integrity_of
+from rulekit.export.assets import AssetError, cache_dir, integrity_of
+from rulekit.export.npm import npm_pack, tarball_name
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_SUBDIR = "sandbox"  # inside site/_static/
@@ -79,31 +80,12 @@ class LiveAssets:
 
 
 def _tarball_name(name: str, version: str) -> str:
-    return f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+    return tarball_name(name, version)
 
 
 def _npm_pack(name: str, version: str, dest: Path) -> Path:
-    """`npm pack name@version` into `dest`. Raises OSError (no npm) or RuntimeError."""
-    npm = shutil.which("npm")
-    if npm is None:
-        raise FileNotFoundError("npm is not installed")
-    dest.mkdir(parents=True, exist_ok=True)
-    cmd = [npm, "pack", f"{name}@{version}", "--pack-destination", str(dest), "--json",
-           "--prefer-offline", "--fetch-retries=1", "--fetch-timeout=20000", "--loglevel=error",
-           "--no-audit", "--no-fund", "--ignore-scripts"]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=NPM_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL, check=False)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"npm pack {name}@{version} timed out after {NPM_TIMEOUT_S} s") \
-            from None
-    tarball = dest / _tarball_name(name, version)
-    if proc.returncode != 0 or not tarball.is_file():
-        lines = [ln.strip() for ln in (proc.stderr or proc.stdout).splitlines() if ln.strip()]
-        detail = next((ln for ln in lines if "ERR" in ln or "error" in ln.lower()),
-                      lines[-1] if lines else f"exit {proc.returncode}")
-        raise RuntimeError(f"npm pack {name}@{version} failed: {detail}")
-    return tarball
+    """`npm pack name@version` into `dest` (see `rulekit.export.npm`)."""
+    return npm_pack(name, version, dest)
 
 
 def _verified_tarball(pkg: tuple[str, str, str], npm_dir: Path) -> Path:
