@@ -89,34 +89,31 @@ def object_ids(game: Game, name: str, value: Any) -> list[int]:
     return [object_id(game, f"{name}[{i}]", v) for i, v in enumerate(value)]
 
 
-def player(game: Game, name: str, value: Any) -> str:
-    players = list(game.state.players)
-    if not isinstance(value, str) or value not in game.state.players:
-        hint = _hint(value, players) if isinstance(value, str) else ""
-        raise UsageError(name, f"there is no player called {_show(value)} (players: "
-                               f"{', '.join(players)}){hint}")
+def _one_of(name: str, value: Any, options: list[str], wrong: str) -> str:
+    """`value` if it is one of `options`, else UsageError: `wrong` (with the value shown where
+    it says {value}), the options, and the closest one."""
+    if not isinstance(value, str) or value not in options:
+        hint = _hint(value, options) if isinstance(value, str) else ""
+        raise UsageError(name, wrong.format(value=_show(value), options=", ".join(options))
+                         + hint)
     return value
+
+
+def player(game: Game, name: str, value: Any) -> str:
+    return _one_of(name, value, list(game.state.players),
+                   "there is no player called {value} (players: {options})")
 
 
 def step(game: Game, name: str, value: Any) -> str:
     if isinstance(value, Step):
         return value.value
-    names = [s.value for s in Step]
-    if not isinstance(value, str) or value not in names:
-        hint = _hint(value, names) if isinstance(value, str) else ""
-        raise UsageError(name, f"{_show(value)} is not a step; steps are: {', '.join(names)}"
-                               f"{hint}")
-    return value
+    return _one_of(name, value, [s.value for s in Step],
+                   "{value} is not a step; steps are: {options}")
 
 
 def setup_zone(game: Game, name: str, value: Any) -> str:
-    if isinstance(value, Zone):
-        value = value.value
-    if not isinstance(value, str) or value not in SETUP_ZONES:
-        hint = _hint(value, list(SETUP_ZONES)) if isinstance(value, str) else ""
-        raise UsageError(name, f"{_show(value)} is not a zone set-up can put a card in; use one "
-                               f"of: {', '.join(SETUP_ZONES)}{hint}")
-    return value
+    return _one_of(name, value.value if isinstance(value, Zone) else value, list(SETUP_ZONES),
+                   "{value} is not a zone set-up can put a card in; use one of: {options}")
 
 
 def card_name(game: Game, name: str, value: Any) -> str:

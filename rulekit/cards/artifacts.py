@@ -14,11 +14,11 @@ from rulekit.cards.build import (
     pump,
     static_effects,
     target,
+    to_attached,
 )
 from rulekit.cards.common import ANY_COLOR, FLYING, is_creature, target_of, until_eot
 from rulekit.characteristics import Characteristics
 from rulekit.decisions import yes
-from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
 from rulekit.keywords import (
@@ -60,16 +60,9 @@ behaviour("Slagstone Refinery")(lambda: [Triggered(
     effect=_powerstone, look_back=True, rules=("603.6c", "603.10a"))])
 
 
-def _equipped(text: str, layer: str, modify: Any):
+def _equipped(text: str, layer: str, modify: Any) -> Any:
     """A static ability of an Equipment affecting the equipped creature (CR 301.5)."""
-    def make(game: Any, source: Any) -> list[ContinuousEffect]:
-        host = source.attached_to
-        if host is None:
-            return []
-        return [ContinuousEffect(text=text, layer=layer, timestamp=source.timestamp,
-                                 source=source.id, applies_to=lambda g, o, c: o.id == host,
-                                 modify=modify, rules=("301.5", "611.3a"))]
-    return make
+    return to_attached(text, layer, modify, rules=("301.5", "611.3a"))
 
 
 behaviour("Bonesplitter")(lambda: [

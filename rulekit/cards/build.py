@@ -106,6 +106,21 @@ def as_enters(text: str, apply: Callable[[Game, GameObject | None, dict[str, Any
     return Static(text=text, self_etb=make, choice=choice)
 
 
+def to_attached(text: str, layer: str, modify: Callable[[Characteristics], Characteristics],
+                *, rules: tuple[str, ...] = ()) -> Callable[[Game, GameObject],
+                                                            list[ContinuousEffect]]:
+    """A static ability of an Aura or Equipment that affects the object it is attached to
+    ("Enchanted land has ...", "Equipped creature gets ..."): nothing while unattached."""
+    def make(game: Game, source: GameObject) -> list[ContinuousEffect]:
+        host = source.attached_to
+        if host is None:
+            return []
+        return [ContinuousEffect(text=text, layer=layer, timestamp=source.timestamp,
+                                 source=source.id, applies_to=lambda g, o, c: o.id == host,
+                                 modify=modify, rules=rules)]
+    return make
+
+
 def until_end_of_turn(game: Game, source: int | None, text: str, layer: str,
                       applies: Callable[[Game, GameObject, Characteristics], bool],
                       modify: Callable[[Characteristics], Characteristics]) -> ContinuousEffect:

@@ -15,11 +15,11 @@ from rulekit.cards.build import (
     enters,
     static_effects,
     static_replacements,
+    to_attached,
 )
 from rulekit.cards.common import ANY_COLOR, enchant, is_land
 from rulekit.cards.lands import _choose
 from rulekit.cards.mana_sources import _multiply
-from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Event, EventKind, Outcome
 from rulekit.mana import (
@@ -73,22 +73,11 @@ def _draw_one(res: Any) -> None:
     res.draw(1)
 
 
-def _grant_to_attached(text: str, layer: str, modify: Any):
-    def make(game: Any, source: Any) -> list[ContinuousEffect]:
-        host = source.attached_to
-        if host is None:
-            return []
-        return [ContinuousEffect(text=text, layer=layer, timestamp=source.timestamp,
-                                 source=source.id, applies_to=lambda g, o, c: o.id == host,
-                                 modify=modify)]
-    return make
-
-
 behaviour("Abundant Growth")(lambda: [
     enchant("land", is_land),
     enters("When this Aura enters, draw a card.", _draw_one),
     static_effects('Enchanted land has "{T}: Add one mana of any color."',
-                   _grant_to_attached("Enchanted land has \"{T}: Add one mana of any color.\"",
+                   to_attached("Enchanted land has \"{T}: Add one mana of any color.\"",
                                       "6", add_abilities(ANY_COLOR))),
 ])
 
