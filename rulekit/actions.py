@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Activated, ManaAbility, SpellAbility
 from rulekit.errors import ChoiceNeeded, RulesError, UsageError
 from rulekit.events import Cause, EventKind
@@ -26,15 +27,15 @@ def action(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-def _root(game: Game, text: str, player: str | None = None, *, keeps_priority: bool = True,
-          rules: tuple[str, ...] = (), all_pass: bool = False) -> int:
-    """The ACTION event every player action starts with: the root of its causal tree.
-    `all_pass`: the action is "every player passes in succession" (CR 117.4)."""
-    extra = {"all_pass": True} if all_pass else {}
+def _root(game: Game, player: str | None = None, *, keeps_priority: bool = True,
+          rules: tuple[str, ...] = (), **said: Any) -> int:
+    """The ACTION event every player action starts with: the root of its causal tree. `said`:
+    the facts the narrator needs to say it (`rulekit.payloads.Action`); `all_pass`: the action
+    is "every player passes in succession" (CR 117.4)."""
     name = game.current_action
-    event = game.note(EventKind.ACTION, text, cause=Cause.ACTION, parent=None, rules=rules,
-                      player=player, keeps_priority=keeps_priority, action=name,
-                      setup=name in SETUP_ACTIONS, **extra)
+    event = game.note(p.Action(action=name, player=player, setup=name in SETUP_ACTIONS,
+                               keeps_priority=keeps_priority, **said),
+                      cause=Cause.ACTION, parent=None, rules=rules)
     return event.id
 
 
@@ -87,19 +88,17 @@ def add(game: Game, *, card: str, player: str, zone: str = "battlefield", **stat
         if problem:
             raise RulesError(f"{chars.name} can't be attached to {game.describe(attach)}: "
                              f"{problem[0]}", rule=problem[1])
-    data = {"card": definition.name, "controller": player, "owner": status.get("owner") or player,
-            "from": Zone.NOWHERE.value, "to": zone_.value, "setup": True,
-            "tapped": bool(status.get("tapped", False)), "sick": bool(status.get("sick", False)),
-            "counters": dict(status.get("counters") or {}),
-            "choices": choices, "attach_to": attach,
-            "token": bool(status.get("token", definition.token)),
-            "attacking": bool(status.get("attacking", False)),
-            "position": status.get("position")}
-    root = _root(game, f"Set-up: {definition.name} into {player}'s {zone_.value}")
-    event = game.emit(EventKind.ZONE_CHANGED, data, cause=Cause.ACTION, parent=root,
-                      subject=None)
-    assert event is not None
-    return game.obj(event.data["new"])
+    data = p.ZoneChanged(
+        card=definition.name, controller=player, owner=status.get("owner") or player,
+        origin=Zone.NOWHERE.value, destination=zone_.value, setup=True,
+        tapped=bool(status.get("tapped", False)), sick=bool(status.get("sick", False)),
+        counters=dict(status.get("counters") or {}), choices=choices, attach_to=attach,
+        token=bool(status.get("token", definition.token)),
+        attacking=bool(status.get("attacking", False)), position=status.get("position"))
+    root = _root(game, for_player=player, card=definition.name, zone=zone_.value)
+    event = game.emit(data, cause=Cause.ACTION, parent=root, subject=None)
+    assert event is not None and isinstance(event.payload, p.ZoneChanged)
+    return game.obj(event.payload.new)
 
 
 @action
@@ -108,12 +107,12 @@ def set_turn(game: Game, *, turn: int | None = None, active: str | None = None,
     state = game.state
     if active is not None and active not in state.players:
         raise RulesError(f"there is no player called {active!r}")
-    root = _root(game, "Set-up: turn and step")
+    root = _root(game)
     if turn is not None or active is not None:
-        game.emit(EventKind.TURN_BEGAN, {"turn": turn or state.turn, "player": active or state.active},
+        game.emit(p.TurnBegan(turn=turn or state.turn, player=active or state.active),
                   cause=Cause.ACTION, parent=root)
-    game.emit(EventKind.STEP_BEGAN, {"step": step or state.step.value}, cause=Cause.ACTION,
-              parent=root)
+    game.emit(p.StepBegan(step=step or state.step.value, active=state.active, turn=state.turn),
+              cause=Cause.ACTION, parent=root)
     game.settle(root)  # "at the beginning of" triggers go on the stack now, not later
 
 
@@ -121,11 +120,11 @@ def set_turn(game: Game, *, turn: int | None = None, active: str | None = None,
 def set_life(game: Game, *, player: str, life: int) -> None:
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
-    root = _root(game, f"Set-up: {player}'s life total is {life}")
+    root = _root(game, for_player=player, x=life)
     diff = life - game.state.players[player].life
     if diff:
-        game.emit(EventKind.LIFE_GAINED if diff > 0 else EventKind.LIFE_LOST,
-                  {"player": player, "amount": abs(diff)}, cause=Cause.ACTION, parent=root)
+        change = p.LifeGained if diff > 0 else p.LifeLost
+        game.emit(change(player=player, amount=abs(diff)), cause=Cause.ACTION, parent=root)
 
 
 @action
@@ -144,10 +143,9 @@ def set_pool(game: Game, *, player: str, mana: list[dict[str, str]]) -> None:
         if restriction == "?":
             raise RulesError(f"unknown mana restriction {kind!r}")
         units.append(ManaUnit(ManaType(m["type"]), None, "set-up", restriction))  # type: ignore[arg-type]
-    root = _root(game, f"Set-up: mana in {player}'s pool")
-    game.emit(EventKind.MANA_ADDED, {"player": player, "mana": Mana.of(units), "source": None,
-                                     "source_name": "set-up", "tapped_for_mana": False,
-                                     "source_is_land": False, "setup": True},
+    root = _root(game, for_player=player)
+    game.emit(p.ManaAdded(player=player, mana=Mana.of(units), source=None,
+                          source_name="set-up", setup=True),
               cause=Cause.ACTION, parent=root)
 
 
@@ -190,12 +188,10 @@ def play_land(game: Game, *, object: int) -> None:
     _sorcery_timing(game, player, "play a land")
     if game.state.players[player].lands_played >= 1:
         raise RulesError(f"{player} has already played a land this turn", rule="305.2")
-    root = _root(game, f"{player} plays {chars.name}", player, rules=("305.1",))
-    game.emit(EventKind.ZONE_CHANGED, {
-        "object": obj.id, "from": "hand", "to": "battlefield", "controller": player,
-        "land_play": True, "player": player, "reason": "play",
-        "text": f"{chars.name} enters the battlefield (land play)"},
-        cause=Cause.ACTION, parent=root, rules=("305.1", "116.2a"), subject=obj.id)
+    root = _root(game, player, rules=("305.1",), card=chars.name)
+    game.emit(p.ZoneChanged(object=obj.id, origin="hand", destination="battlefield",
+                            controller=player, land_play=True, player=player, reason="play"),
+              cause=Cause.ACTION, parent=root, rules=("305.1", "116.2a"), subject=obj.id)
     game.settle(root)
 
 
@@ -238,29 +234,26 @@ def cast(game: Game, *, object: int, x: int | None = None,
     during = _mana_while_paying(game, player)  # mana abilities activated once the cost is locked
     units = plan_mana(game, player, total, ctx, chars.name) \
         if not total.is_free() and not during else Mana()
-    xs = f" with X={x}" if cost.x_count else ""
-    fb = " with flashback from the graveyard" if flashback is not None else ""
-    root = _root(game, f"{player} casts {chars.name}{xs}{fb}", player,
-                 rules=("601.2",) + (("702.34a",) if fb else ()))
+    root = _root(game, player, rules=("601.2",) + (("702.34a",) if flashback else ()),
+                 card=chars.name, x=(x or 0) if cost.x_count else None,
+                 flashback=flashback is not None)
     item_id = game.state.new_id()
-    cast_event = game.emit(EventKind.CAST, {
-        "object": obj.id, "from": obj.zone.value, "player": player, "x": x or 0,
-        "targets": list(chosen), "item_id": item_id,
-        "text": f"{chars.name} is put on the stack{xs}",
-        "colors": sorted(c.value for c in chars.colors)},
+    cast_event = game.emit(p.Cast(
+        object=obj.id, origin=obj.zone.value, player=player, card=chars.name, x=x or 0,
+        x_cost=bool(cost.x_count), targets=tuple(chosen), item_id=item_id,
+        colors=tuple(sorted(c.value for c in chars.colors))),
         cause=Cause.ACTION, parent=root, rules=("601.2a",), subject=obj.id)
-    assert cast_event is not None
+    assert cast_event is not None and isinstance(cast_event.payload, p.Cast)
     if during:  # CR 601.2g: after the total cost is locked in (601.2f), before paying (601.2h)
         activate_while_paying(game, player, cast_event.id, during)
         units = plan_mana(game, player, total, ctx, chars.name) if not total.is_free() else Mana()
     if units:
         from rulekit.riders import after_spending, spent_data
 
-        on_stack = game.obj(cast_event.data["new"])
-        spent = game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units,
-                                                 "purpose": f"casting {chars.name}",
-                                                 "cost": str(total),
-                                                 **spent_data(on_stack, chars, units)},
+        on_stack = game.obj(cast_event.payload.new)
+        spent = game.emit(p.ManaSpent(player=player, mana=units, purpose=f"casting {chars.name}",
+                                      cost=str(total),
+                                      uncounterable=spent_data(on_stack, chars, units)),
                           cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
         after_spending(game, on_stack, chars, units, spent)  # mana riders (CR 106.6)
     if chosen:
@@ -335,14 +328,13 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
         from rulekit.targets import check_chosen
 
         chosen = check_chosen(game, obj.id, ab.target, list(targets))
-    root = _root(game, f"{player} activates {name}: {ab.text}", player, rules=("602.2",))
+    root = _root(game, player, rules=("602.2",), card=name, ability=ab.text)
     item = StackItem(id=game.state.new_id(), kind="ability", controller=player, source=obj.id,
                      source_name=game.chars(obj).name, text=f"{game.chars(obj).name}: {ab.text}",
                      ability=ab, targets=chosen, x=x or 0)
-    activated = game.emit(EventKind.ACTIVATED, {
-        "object": obj.id, "ability": index, "item": item,
-        "text": f"{name}'s ability goes on the stack"},
-        cause=Cause.ACTION, parent=root, rules=("602.2a",), subject=obj.id)
+    activated = game.emit(p.Activated(object=obj.id, source=name, ability=index, item=item,
+                                      item_id=item.id),
+                          cause=Cause.ACTION, parent=root, rules=("602.2a",), subject=obj.id)
     assert activated is not None
     if during:  # CR 602.2b, 601.2g: mana abilities once the total cost is locked in
         from rulekit.paying import plan_mana_later
@@ -403,18 +395,15 @@ def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str |
     output = ab.production.produce(ctx, mana)  # checks the choice before anything is paid
     restriction = ab.production.restriction_for(ctx)
     name = game.describe(obj)
-    verb = "taps" if ab.cost.tap else "activates"
     root = parent if parent is not None else _root(
-        game, f"{player} {verb} {name} for mana: {ab.text}", player,
-        rules=("605.3a",) + (("106.12",) if ab.cost.tap else ()))
-    activated = game.emit(EventKind.ACTIVATED, {
-        "object": obj.id, "text": f"{name}'s mana ability is activated",
-        "mana_ability": True, "taps_for_mana": ab.cost.tap},
-        cause=Cause.ACTION, parent=root, rules=("605.1a",), subject=obj.id)
+        game, player, rules=("605.3a",) + (("106.12",) if ab.cost.tap else ()),
+        card=name, ability=ab.text, mana=True, taps=ab.cost.tap)
+    activated = game.emit(p.Activated(object=obj.id, source=name, mana_ability=True,
+                                      taps_for_mana=ab.cost.tap),
+                          cause=Cause.ACTION, parent=root, rules=("605.1a",), subject=obj.id)
     assert activated is not None
     pay(game, plan, activated.id)
-    resolving = game.note(EventKind.MANA_ABILITY,
-                          f"{name}'s mana ability resolves at once, without the stack",
+    resolving = game.note(p.ManaAbilityResolved(object=obj.id, source=name),
                           cause=Cause.RULE, parent=activated.id, rules=("605.3b",),
                           subject=obj.id)
     res = Resolution(game, obj.id, player, resolving.id, x=x or 0, ability=ab,
@@ -423,9 +412,8 @@ def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str |
         undefined = not ab.production.options(ctx)
         text = (f"{name} would add mana of an undefined type, so it adds no mana" if undefined
                 else f"{name}'s ability makes zero mana right now")
-        game.note(EventKind.NOTE, text, cause=Cause.RULE, parent=resolving.id,
-                  rules=("106.5",) if undefined else ("605.3a",), subject=obj.id,
-                  undefined=undefined)
+        game.note(p.Note(says=text, undefined=undefined), cause=Cause.RULE, parent=resolving.id,
+                  rules=("106.5",) if undefined else ("605.3a",), subject=obj.id)
     res.add_mana(output, restriction=restriction, rider=ab.production.rider)
     if ab.effect is not None:
         ab.effect(res)
@@ -444,8 +432,7 @@ def tap_for_mana(game: Game, *, object: int, mana: str | None = None) -> None:
 def pass_priority(game: Game) -> None:
     from rulekit.stack import pass_priority as do_pass
 
-    root = _root(game, f"{game.state.priority} passes priority", keeps_priority=False,
-                 rules=("117.3d",))
+    root = _root(game, game.state.priority, keeps_priority=False, rules=("117.3d",))
     do_pass(game, root)
 
 
@@ -457,8 +444,8 @@ def resolve(game: Game) -> None:
     if not state.stack:
         raise RulesError("the stack is empty: there is nothing to resolve", rule="405.5")
     top = state.stack[-1]
-    root = _root(game, f"All players pass: {top.text} resolves", keeps_priority=False,
-                 rules=("117.4", "608.1"), all_pass=True)
+    root = _root(game, keeps_priority=False, rules=("117.4", "608.1"), all_pass=True,
+                 ability=top.text)
     resolve_top(game, root)
 
 
@@ -472,8 +459,7 @@ def advance(game: Game, to: str | None = None) -> None:
         raise RulesError("the game doesn't stop in the untap step: no player gets priority "
                          "there, so advance to the upkeep", rule="502.4")
     label = target.label if target else "the next step"
-    root = _root(game, f"All players pass until {label}", keeps_priority=False,
-                 rules=("117.4", "500.2"))
+    root = _root(game, keeps_priority=False, rules=("117.4", "500.2"), until=label)
     guard, seen, moved = 0, len(game.log), False
     while True:
         before = state.step
@@ -499,8 +485,7 @@ def next_turn(game: Game) -> None:
 
     state = game.state
     turn = state.turn
-    root = _root(game, "All players pass until the next turn's main phase", keeps_priority=False,
-                 rules=("117.4", "500.2"))
+    root = _root(game, keeps_priority=False, rules=("117.4", "500.2"))
     guard = 0
     while not (state.turn > turn and state.step is Step.MAIN1 and not state.stack):
         do_pass(game, root)
@@ -526,9 +511,8 @@ def _move_at_once(game: Game, objects: list[int], to: Zone, verb: str, rule: str
     from rulekit.resolution import move_together
 
     objs = _battlefield_objects(game, objects)
-    names = ", ".join(game.describe(o) for o in objs[:5]) + (" ..." if len(objs) > 5 else "")
-    root = _root(game, f"{verb.capitalize()} {len(objs)} permanent(s) at once: {names}",
-                 rules=(rule,))
+    root = _root(game, rules=(rule,), objects=tuple(game.describe(o) for o in objs[:5]),
+                 count=len(objs))
     move_together(game, objs, to, reason=verb, cause=Cause.ACTION, parent=root, rules=(rule,))
     game.settle(root)
 
@@ -550,7 +534,7 @@ def gain_control(game: Game, *, object: int, player: str, until_end_of_turn: boo
     obj = _battlefield_objects(game, [object])[0]
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
-    root = _root(game, f"{player} gains control of {game.describe(obj)}", rules=("613.1b",))
+    root = _root(game, rules=("613.1b",), for_player=player, card=game.describe(obj))
     do_gain(game, obj, player, until_end_of_turn=until_end_of_turn, source=None, parent=root,
             cause=Cause.ACTION)
     game.settle(root)
@@ -568,7 +552,7 @@ def declare_attackers(game: Game, *, attackers: Sequence[int] = (),
     from rulekit.combat import check_attackers
 
     check_attackers(game, list(attackers), list(exert))  # before anything is logged
-    root = _root(game, f"{state.active} declares attackers", state.active, rules=("508.1",))
+    root = _root(game, state.active, rules=("508.1",))
     do_declare(game, list(attackers), list(exert), root)
 
 
@@ -584,5 +568,5 @@ def declare_blockers(game: Game, *, blocks: dict[str, int]) -> None:
     from rulekit.combat import check_blockers
 
     check_blockers(game, {int(k): int(v) for k, v in blocks.items()})
-    root = _root(game, f"{defender} declares blockers", defender, rules=("509.1",))
+    root = _root(game, defender, rules=("509.1",))
     do_declare(game, {int(k): int(v) for k, v in blocks.items()}, root)

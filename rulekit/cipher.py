@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulekit import payloads as p
 from rulekit.abilities import SpellAbility, Static, Triggered
 from rulekit.decisions import yes
 from rulekit.effects import ContinuousEffect
@@ -44,22 +45,22 @@ def encode(res: Resolution) -> None:
     name = game.chars(spell).name
     pick = res.decide("encode", "no")
     if pick in (None, "none") or not yes(pick):
-        game.note(EventKind.CHOICE, f"{res.controller} doesn't encode {name} on a creature (cipher)",
-                  cause=Cause.RULE, parent=res.parent, rules=("702.99a",),
-                  player=res.controller)
+        game.note(p.Choice(player=res.controller,
+                           says=f"{res.controller} doesn't encode {name} on a creature (cipher)"),
+                  cause=Cause.RULE, parent=res.parent, rules=("702.99a",))
         return
     host = game.state.objects.get(int(str(pick).lstrip("#")))
     if host is None or host.zone is not Zone.BATTLEFIELD or host.moved_to is not None \
             or not game.chars(host).is_a("Creature") or game.controller_of(host) != res.controller:
         raise RulesError(f"{name} can be encoded only on a creature {res.controller} controls",
                          rule="702.99a")
-    moved = game.emit(EventKind.ZONE_CHANGED, {
-        "object": spell.id, "from": "stack", "to": "exile", "reason": "cipher",
-        "text": f"{name} is exiled encoded on {game.describe(host)}"},
+    moved = game.emit(p.ZoneChanged(object=spell.id, origin="stack", destination="exile",
+                                    reason="cipher", by=game.describe(host)),
         cause=Cause.ABILITY, parent=res.parent, rules=("702.99a", "702.99b"), subject=spell.id)
     if moved is None:
         return
-    card_id, host_id = moved.data["new"], host.id
+    assert isinstance(moved.payload, p.ZoneChanged) and moved.payload.new is not None
+    card_id, host_id = moved.payload.new, host.id
 
     def applies(g: Game, o: GameObject, c: Characteristics) -> bool:
         card = g.state.objects[card_id]
@@ -72,14 +73,14 @@ def encode(res: Resolution) -> None:
         layer="6", timestamp=game.state.new_timestamp(), source=card_id, applies_to=applies,
         modify=lambda c: c.evolve(abilities=c.abilities + (trigger,)),
         duration="while_encoded", rules=("702.99a", "702.99c"), id=game.state.new_id())
-    game.emit(EventKind.EFFECT_BEGAN, {"effect": effect, "text": effect.text},
+    game.emit(p.EffectBegan(effect=effect, effect_text=effect.text),
               cause=Cause.ABILITY, parent=moved.id, rules=effect.rules, subject=host_id)
 
 
 def _damage_match(card_id: int) -> Any:
     def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
-        d = event.data
-        if d.get("source") != source.id or not isinstance(d.get("target"), str):
+        d = event.payload
+        if not isinstance(d, p.Damage) or d.source != source.id or not isinstance(d.target, str):
             return None
         if event.cause is not Cause.TURN:  # combat damage is dealt as a turn-based action
             return None
@@ -96,27 +97,26 @@ def _cast_copy(res: Resolution) -> None:
     card = game.state.objects[res.bound["card"]]
     name = card.card.printed.name
     if card.zone is not Zone.EXILE or card.moved_to is not None:
-        game.note(EventKind.NOTE, f"{name} is no longer encoded: there is nothing to copy",
+        game.note(p.Note(says=f"{name} is no longer encoded: there is nothing to copy"),
                   cause=Cause.RULE, parent=res.parent, rules=("702.99c",))
         return
     if not yes(res.decide("may", True)):
-        game.note(EventKind.CHOICE, f"{res.controller} doesn't cast a copy of {name}",
-                  cause=Cause.RULE, parent=res.parent, rules=("702.99a",),
-                  player=res.controller)
+        game.note(p.Choice(player=res.controller,
+                           says=f"{res.controller} doesn't cast a copy of {name}"),
+                  cause=Cause.RULE, parent=res.parent, rules=("702.99a",))
         return
     spell = next((a for a in card.card.printed.abilities if isinstance(a, SpellAbility)), None)
     targets: tuple[int | str, ...] = ()
     if spell is not None and spell.target is not None:
         targets = choose_targets(game, card.id, res.controller, spell.target)
         if not targets:
-            game.note(EventKind.NOTE, f"a copy of {name} has no legal target, so it can't be "
-                      "cast", cause=Cause.RULE, parent=res.parent, rules=("601.2c",))
+            game.note(p.Note(says=f"a copy of {name} has no legal target, so it can't be "
+                             "cast"), cause=Cause.RULE, parent=res.parent, rules=("601.2c",))
             return
     new, item_id = game.state.new_id(), game.state.new_id()
-    cast = game.emit(EventKind.SPELL_COPIED, {
-        "object": card.id, "new": new, "item_id": item_id, "controller": res.controller,
-        "copiable": card.card.printed, "x": 0, "targets": list(targets), "cast": True,
-        "text": f"{res.controller} casts a copy of {name} without paying its mana cost"},
+    cast = game.emit(p.SpellCopied(
+        object=card.id, new=new, item_id=item_id, controller=res.controller, name=name,
+        copiable=card.card.printed, x=0, targets=tuple(targets), cast=True),
         cause=Cause.ABILITY, parent=res.parent, rules=("702.99a", "707.12"), subject=card.id)
     if cast is not None and targets:
         announce(game, item_id, res.controller, f"Copy of {name}", targets, cast.id)

@@ -3,11 +3,12 @@ with trample and lifelink (510, 702.19, 702.15)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rulekit import payloads as p
 from rulekit.abilities import Static
 from rulekit.errors import RulesError
-from rulekit.events import Cause, EventKind
+from rulekit.events import Cause
 from rulekit.paying import summoning_sick
 from rulekit.state import GameObject
 
@@ -63,19 +64,18 @@ def declare_attackers(game: Game, attackers: list[int], exert: list[int],
     # everything checked: declare (one turn-based action, CR 508.1)
     for obj in objs:
         chars = game.chars(obj)
-        attacked = game.emit(EventKind.ATTACKS, {"object": obj.id, "defender": defender,
-                                                 "declared": True},
+        attacked = game.emit(p.Attacks(object=obj.id, defender=defender),
                              cause=Cause.ACTION, parent=parent, rules=("508.1",), subject=obj.id)
         assert attacked is not None
         if not chars.has_keyword("Vigilance"):
-            game.emit(EventKind.TAPPED, {"object": obj.id}, cause=Cause.RULE, parent=attacked.id,
+            game.emit(p.Tapped(object=obj.id), cause=Cause.RULE, parent=attacked.id,
                       rules=("508.1f",), subject=obj.id)
         if obj.id in exert:
-            game.emit(EventKind.EXERTED, {"object": obj.id, "player": active},
+            game.emit(p.Exerted(object=obj.id, player=active),
                       cause=Cause.ACTION, parent=attacked.id, rules=("508.1g", "701.43"),
                       subject=obj.id)
-    game.note(EventKind.DECLARED, f"{active} declared {len(objs)} attacker(s)", cause=Cause.RULE,
-              parent=parent, rules=("508.1",), attackers=len(objs), declared="attackers")
+    game.note(p.Declared(declared="attackers", player=active, count=len(objs)),
+              cause=Cause.RULE, parent=parent, rules=("508.1",))
     game.settle(parent)
 
 
@@ -103,11 +103,11 @@ def check_blockers(game: Game, blocks: dict[int, int]) -> None:
 def declare_blockers(game: Game, blocks: dict[int, int], parent: int) -> None:
     check_blockers(game, blocks)
     for blocker_id, attacker_id in sorted(blocks.items()):
-        game.emit(EventKind.BLOCKS, {"object": blocker_id, "attacker": attacker_id},
+        game.emit(p.Blocks(object=blocker_id, attacker=attacker_id),
                   cause=Cause.ACTION, parent=parent, rules=("509.1",), subject=blocker_id)
     defender = game.state.opponents(game.state.active)[0]
-    game.note(EventKind.DECLARED, f"{defender} declared {len(blocks)} blocker(s)", cause=Cause.RULE,
-              parent=parent, rules=("509.1",), blockers=len(blocks), declared="blockers")
+    game.note(p.Declared(declared="blockers", player=defender, count=len(blocks)),
+              cause=Cause.RULE, parent=parent, rules=("509.1",))
     game.settle(parent)
 
 
@@ -155,11 +155,11 @@ def combat_damage(game: Game, parent: int) -> None:
         if game.chars(src).has_keyword("Lifelink"):
             ctrl = game.controller_of(src)
             lifelink[ctrl] = lifelink.get(ctrl, 0) + amount
-    batch: list[tuple[EventKind, dict[str, Any], int | None]] = [(EventKind.DAMAGE, {"source": src.id, "source_name": game.chars(src).name,
-                                 "target": tgt, "amount": n}, src.id)
-             for src, tgt, n in proposals]
+    batch: list[tuple[p.Payload, int | None]] = [
+        (p.Damage(source=src.id, source_name=game.chars(src).name, target=tgt, amount=n), src.id)
+        for src, tgt, n in proposals]
     if batch:
         game.emit_batch(batch, cause=Cause.TURN, parent=parent, rules=("510.2",))
     for player, amount in sorted(lifelink.items()):
-        game.emit(EventKind.LIFE_GAINED, {"player": player, "amount": amount},
+        game.emit(p.LifeGained(player=player, amount=amount),
                   cause=Cause.RULE, parent=parent, rules=("702.15b",))

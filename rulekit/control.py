@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulekit import payloads as p
 from rulekit.effects import ContinuousEffect
-from rulekit.events import Cause, EventKind
+from rulekit.events import Cause
 from rulekit.state import GameObject
 
 if TYPE_CHECKING:
@@ -24,10 +25,10 @@ def gain_control(game: Game, obj: GameObject, player: str, *, until_end_of_turn:
         applies_to=lambda g, o, c: o.id == target, controller=player,
         duration="end_of_turn" if until_end_of_turn else "static",
         rules=("613.1b", "611.2"), id=game.state.new_id())
-    game.emit(EventKind.EFFECT_BEGAN, {"effect": effect, "text": effect.text}, cause=cause,
+    game.emit(p.EffectBegan(effect=effect, effect_text=effect.text), cause=cause,
               parent=parent, rules=effect.rules, subject=obj.id)
     if game.controller_of(obj) != before:
-        game.emit(EventKind.CONTROL_CHANGED, {"object": obj.id, "player": player}, cause=cause,
+        game.emit(p.ControlChanged(object=obj.id, player=player), cause=cause,
                   parent=parent, rules=("613.1b", "302.6"), subject=obj.id)
 
 
@@ -38,12 +39,12 @@ def end_effect(game: Game, effect: ContinuousEffect, *, parent: int, cause: Caus
     if effect.layer == "2":
         affected = [(o, game.controller_of(o)) for o in game.state.battlefield()
                     if effect.applies_to(game, o, o.card.printed)]
-    game.emit(EventKind.EFFECT_ENDED, {"effect": effect, "text": effect.text}, cause=cause,
+    game.emit(p.EffectEnded(effect=effect, effect_text=effect.text), cause=cause,
               parent=parent, rules=rules)
     for obj, before in affected:
         now = game.controller_of(obj)
         if now != before:
-            game.emit(EventKind.CONTROL_CHANGED, {"object": obj.id, "player": now}, cause=cause,
+            game.emit(p.ControlChanged(object=obj.id, player=now), cause=cause,
                       parent=parent, rules=("613.1b", "302.6"), subject=obj.id)
 
 
@@ -60,6 +61,6 @@ def detect_control_changes(game: Game, parent: int | None) -> bool:
                if o.control_seen is not None and game.controller_of(o) != o.control_seen]
     origin = game._shape_event if game._shape_event is not None else parent
     for obj, now in changed:
-        game.emit(EventKind.CONTROL_CHANGED, {"object": obj.id, "player": now},
+        game.emit(p.ControlChanged(object=obj.id, player=now),
                   cause=Cause.RULE, parent=origin, rules=("613.1b", "302.6"), subject=obj.id)
     return bool(changed)

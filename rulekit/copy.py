@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Keyword, Static
 from rulekit.cards import card
 from rulekit.errors import RulesError
@@ -45,15 +46,15 @@ def with_exceptions(values: Characteristics, *, haste: bool = False,
     return values
 
 
-def entering_values(game: Game, kind: EventKind, data: dict[str, Any]) -> Characteristics:
+def entering_values(game: Game, data: p.ZoneChanged | p.TokenCreated) -> Characteristics:
     """The copiable values an object will have as it enters (CR 614.12): a copy effect already
     applied to the event, else the token definition, else the object as it is now."""
-    copiable: Characteristics | None = data.get("copiable")
-    if copiable is not None:
-        return copiable
-    if kind is EventKind.TOKEN_CREATED:
-        return card(data["card"]).printed
-    return game.chars(game.state.objects[data["object"]])
+    if data.copiable is not None:
+        return data.copiable  # type: ignore[no-any-return]
+    if isinstance(data, p.TokenCreated):
+        return card(data.card).printed
+    assert data.object is not None
+    return game.chars(game.state.objects[data.object])
 
 
 def create_token_copy(res: Resolution, original: GameObject, *, tapped: bool = False,
@@ -77,14 +78,10 @@ def copy_spell(res: Resolution, spell: GameObject, *, nonlegendary: bool = False
     original = copiable_values(game, spell)
     values = with_exceptions(original, nonlegendary=nonlegendary)
     new, item_id = game.state.new_id(), game.state.new_id()
-    text = f"{res.controller} puts a copy of {game.describe(spell)} on the stack"
-    if spell.x:
-        text += f" (X={spell.x})"
-    if values.supertypes != original.supertypes:
-        text += ", except it isn't legendary"
-    return game.emit(EventKind.SPELL_COPIED, {
-        "object": spell.id, "new": new, "item_id": item_id, "controller": res.controller,
-        "copiable": values, "x": spell.x, "targets": list(spell.targets), "text": text},
+    return game.emit(p.SpellCopied(
+        object=spell.id, new=new, item_id=item_id, controller=res.controller,
+        name=game.describe(spell), copiable=values, x=spell.x, targets=tuple(spell.targets),
+        nonlegendary=values.supertypes != original.supertypes),
         cause=Cause.ABILITY, parent=res.parent, rules=("707.10", "707.10f"), subject=spell.id)
 
 
@@ -94,9 +91,9 @@ def enter_as_copy(text: str, *, name: str) -> Static:
     The copied object's own "as enters" / "enters with" effects then apply too, with new
     choices, and X = 0 (ruling R13)."""
 
-    def make(game: Game, obj: GameObject | None, data: dict[str, Any]) -> list[ReplacementEffect]:
+    def make(game: Game, obj: GameObject | None, data: Any) -> list[ReplacementEffect]:
         kind = EventKind.TOKEN_CREATED if obj is None else EventKind.ZONE_CHANGED
-        controller = data.get("controller") or (obj.owner if obj is not None else "")
+        controller = data.controller or (obj.owner if obj is not None else "")
         return [ReplacementEffect(
             name=name, source=obj.id if obj is not None else None, controller=controller,
             kind=kind, applies=lambda g, d: any(
@@ -106,16 +103,15 @@ def enter_as_copy(text: str, *, name: str) -> Static:
     return Static(text=text, self_etb=make, rules=("707.5",))
 
 
-def _become_copy(game: Game, data: dict[str, Any]) -> dict[str, Any]:
+def _become_copy(game: Game, data: Any) -> Any:
     creatures = sorted((o for o in game.state.battlefield() if game.chars(o).is_a("Creature")),
                        key=lambda o: o.id)
-    pick = game.decide("copy", creatures[0].id if creatures else None, data.get("controller"))
+    pick = game.decide("copy", creatures[0].id if creatures else None, data.controller)
     if pick in (None, False, "no", "none"):
-        return {**data, "copy_declined": True}
+        return data.replace(copy_declined=True)
     target = game.state.objects.get(int(str(pick).lstrip("#")))
     if target is None or target.zone is not Zone.BATTLEFIELD or not game.chars(target).is_a(
             "Creature"):
         raise RulesError(f"{game.target_text(pick)} is not a creature on the battlefield, so it "
                          "can't be copied", rule="707.5")
-    return {**data, "copiable": copiable_values(game, target),
-            "copy_text": game.describe(target)}
+    return data.replace(copiable=copiable_values(game, target), copy_text=game.describe(target))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.abilities import ManaAbility
 from rulekit.events import EventKind
 from rulekit.mana import Mana, ManaType, ManaUnit
+from rulekit.payloads import ManaAdded
 from rulekit.production import CouldProduceOf, ProduceContext
 from rulekit.replacement import all_orders
 
@@ -76,10 +77,10 @@ def _one(game: Game, obj: GameObject, abilities: list[ManaAbility],
             if not replacements:
                 found.update(output)
                 continue
-            data = {"player": controller, "mana": Mana.of(ManaUnit(t, obj.id) for t in output),
-                    "source": obj.id, "tapped_for_mana": ability.cost.tap,
-                    "source_is_land": is_land, "what_if": True}
-            for result in all_orders(game, EventKind.MANA_ADDED, data, replacements):
-                if result is not None:
-                    found.update(result["mana"].types())
+            data = ManaAdded(player=controller, mana=Mana.of(ManaUnit(t, obj.id) for t in output),
+                             source=obj.id, tapped_for_mana=ability.cost.tap,
+                             source_is_land=is_land, what_if=True)
+            for result in all_orders(game, data, replacements):
+                if isinstance(result, ManaAdded):
+                    found.update(result.mana.types())
     return frozenset(found)

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Triggered
-from rulekit.events import Cause, Event, EventKind
+from rulekit.events import Cause, Event
 from rulekit.state import STEPS, DelayedTrigger, PendingTrigger, Step
 
 if TYPE_CHECKING:
@@ -29,9 +30,7 @@ def at_next_end_step(res: Resolution, text: str, effect: Callable[[Resolution], 
         source_name=res.source_name,
         ability=Triggered(text=text, effect=effect, rules=("603.7a", "603.7b")),
         event=res.parent, bound=dict(bound), turn_after=state.turn if later else state.turn + 1)
-    return game.emit(EventKind.DELAYED_CREATED, {
-        "delayed": delayed,
-        "text": f"Delayed trigger created: {text} ({res.source_name})"},
+    return game.emit(p.DelayedCreated(delayed=delayed, ability=text, source_name=res.source_name),
         cause=Cause.ABILITY, parent=res.parent, rules=("603.7a",), subject=res.source_id)
 
 
@@ -39,7 +38,7 @@ def fire(game: Game, event: Event) -> None:
     """A step began: delayed triggers waiting for it trigger now, once each (CR 603.7b).
     Like any trigger this is bookkeeping of the logged STEP_BEGAN event."""
     state = game.state
-    step = event.data.get("step")
+    step = event.payload.step if isinstance(event.payload, p.StepBegan) else None
     for delayed in list(state.delayed):
         if delayed.when.value != step or state.turn < delayed.turn_after:
             continue

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulekit.payloads import Payload
 
 
 class EventKind(str, Enum):
@@ -96,8 +99,8 @@ class Applied:
     effect: str  # plain-words name, e.g. "Mana Reflection"
     source: int | None  # object id of the effect's source
     outcome: Outcome
-    before: Mapping[str, Any]  # the event's data as it was proposed to this effect
-    after: Mapping[str, Any] | None  # the data after it (None when prevented)
+    before: Payload  # the event as it was proposed to this effect
+    after: Payload | None  # the event after it (None when prevented)
     rules: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
@@ -105,19 +108,20 @@ class Applied:
             "effect": self.effect,
             "source": self.source,
             "outcome": self.outcome.value,
-            "before": _plain(self.before),
-            "after": _plain(self.after) if self.after is not None else None,
+            "before": self.before.to_json(),
+            "after": self.after.to_json() if self.after is not None else None,
             "rules": list(self.rules),
         }
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that happened, with its cause. Immutable; ids count up from 1."""
+    """One thing that happened, with its cause. Immutable; ids count up from 1. `payload` is
+    its facts as typed fields (`rulekit.payloads`); `text` is the narrator's words for it."""
 
     id: int
     kind: EventKind
-    text: str  # plain words, for tables and diagrams
+    text: str  # the narrator's words (rulekit.narrator), for every view
     cause: Cause
     parent: int | None  # the event that caused this one (None for a root action)
     action: int  # index of the player action during which it happened (0 = set-up)
@@ -125,9 +129,21 @@ class Event:
     step: str
     rules: tuple[str, ...] = ()
     subject: int | None = None  # main object involved, if any
-    data: Mapping[str, Any] = field(default_factory=dict)
+    payload: Payload | None = None  # None only for a prevented event (nothing happened)
     applied: tuple[Applied, ...] = ()  # replacement effects that changed the proposed event
-    proposed: Mapping[str, Any] | None = None  # the data as first proposed, when it changed
+    proposed: Payload | None = None  # the event as first proposed, when it changed
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """The payload's fields by their JSON names (defaults left out): a transitional view
+        for code not yet reading `payload`'s typed fields."""
+        return self.payload.fields(defaults=True) if self.payload is not None else {"prevented": True}
+
+    @property
+    def prevented(self) -> bool:
+        """A replacement effect kept this event from happening (CR 615); logged for the
+        record, nothing was committed."""
+        return self.payload is None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -141,26 +157,12 @@ class Event:
             "step": self.step,
             "rules": list(self.rules),
             "subject": self.subject,
-            "data": _plain(self.data),
+            "data": self.payload.to_json() if self.payload is not None else {"prevented": True},
         }
         if self.applied:
             out["applied"] = [a.to_json() for a in self.applied]
-            out["proposed"] = _plain(self.proposed)
+            out["proposed"] = self.proposed.to_json() if self.proposed is not None else None
         return out
-
-
-def _plain(value: Any) -> Any:
-    """JSON-ready copy: enums to values, tuples to lists, mappings to dicts (sorted keys)."""
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items = [_plain(v) for v in value]
-        return sorted(items, key=str) if isinstance(value, (set, frozenset)) else items
-    if hasattr(value, "to_json"):
-        return value.to_json()
-    return value
 
 
 class EventLog:

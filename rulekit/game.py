@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from rulekit import actions as _actions
@@ -26,6 +25,8 @@ from rulekit.effects import ContinuousEffect, compute
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Applied, Cause, Event, EventKind, EventLog
 from rulekit.mana import ManaPool, ManaType
+from rulekit.narrator import narrate, prevented
+from rulekit.payloads import Cast, Payload, TokenCreated, ZoneChanged
 from rulekit.replacement import ReplacementEffect, default_order, run_replacements
 from rulekit.state import GameObject, GameState, Player, Step, Zone
 
@@ -196,23 +197,15 @@ class Game:
         return mimebundle(self, include, exclude)
 
     # --------------------------------------------------------------- pipeline
-    def emit(
-        self,
-        kind: EventKind,
-        data: Data,
-        *,
-        cause: Cause,
-        parent: int | None,
-        rules: Iterable[str] = (),
-        subject: int | None = None,
-    ) -> Event | None:
+    def emit(self, payload: Payload, *, cause: Cause, parent: int | None,
+             rules: Iterable[str] = (), subject: int | None = None) -> Event | None:
         """Propose an event, apply replacement effects, commit, log and collect triggers.
         Returns the logged event, or None if a replacement effect prevented it."""
-        return self.emit_batch([(kind, data, subject)], cause=cause, parent=parent, rules=rules)[0]
+        return self.emit_batch([(payload, subject)], cause=cause, parent=parent, rules=rules)[0]
 
     def emit_batch(
         self,
-        proposals: list[tuple[EventKind, Data, int | None]],
+        proposals: list[tuple[Payload, int | None]],
         *,
         cause: Cause,
         parent: int | None,
@@ -222,61 +215,64 @@ class Game:
         abilities see all of them, and look back at the board as it was before)."""
         rules = tuple(rules)
         before = self._fresh_index()
-        finals: list[tuple[EventKind, Data | None, Data, tuple[Applied, ...], int | None]] = []
-        final: Data | None
+        finals: list[tuple[Payload | None, Payload, tuple[Applied, ...], int | None]] = []
+        final: Payload | None
         applied: tuple[Applied, ...]
         setup = False
-        for kind, data, subject in proposals:
-            setup = setup or bool(data.get("setup"))
-            effects = [] if data.get("setup") else before.replacements.get(kind, [])
+        for proposed, subject in proposals:
+            kind = proposed.kind
+            is_setup = bool(getattr(proposed, "setup", False))
+            setup = setup or is_setup
+            effects = [] if is_setup else before.replacements.get(kind, [])
             # the entering object's own "as enters" effects are asked again after each step: a
             # copy effect brings the copied object's ones with it (CR 614.12, 707.5)
-            more = None if data.get("setup") else partial(self._self_replacements, kind)
-            final, applied = data, ()
-            if effects or (more is not None and more(data)):
-                result, steps = run_replacements(self, kind, data, effects, self._order_chooser(),
+            more = None if is_setup else self._self_replacements
+            final, applied = proposed, ()
+            if effects or (more is not None and more(proposed)):
+                result, steps = run_replacements(self, proposed, effects, self._order_chooser(),
                                                  more=more)
                 applied = tuple(
-                    Applied(r.name, r.source, r.outcome, b, a, r.rules) for r, b, a in steps
+                    Applied(r.name, r.source, r.outcome, b.logged(),
+                            a.logged() if a is not None else None, r.rules)
+                    for r, b, a in steps
                 )
                 final = result
-            finals.append((kind, final, data, applied, subject))
-        for kind, final, _, _, _ in finals:  # look-back before anything moves (CR 603.10a)
-            if kind is EventKind.ZONE_CHANGED and final is not None \
-                    and final.get("from") == Zone.BATTLEFIELD.value:
-                obj = self.state.objects[final["object"]]
+            finals.append((final, proposed, applied, subject))
+        for final, _, _, _ in finals:  # look-back before anything moves (CR 603.10a)
+            if isinstance(final, ZoneChanged) and final.origin == Zone.BATTLEFIELD.value:
+                assert final.object is not None
+                obj = self.state.objects[final.object]
                 self._look_back[obj.id] = (self.chars(obj), self.controller_of(obj))
         events: list[Event | None] = []
-        for kind, final, proposed, applied, subject in finals:
+        for final, proposed, applied, subject in finals:
+            all_rules = tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules)))
             if final is None:  # prevented: logged for the record, nothing committed
                 effect = applied[-1].effect if applied else "an effect"
                 self.log.append(Event(
-                    id=self.log.next_id, kind=kind, text=f"{effect} prevents this {kind.value} "
-                    "event", cause=cause, parent=parent, action=self._action_no,
-                    turn=self.state.turn, step=self.state.step.value,
-                    rules=tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules))),
-                    subject=subject, data={"prevented": True}, applied=applied,
-                    proposed=proposed))
+                    id=self.log.next_id, kind=proposed.kind,
+                    text=prevented(effect, proposed.kind.value), cause=cause, parent=parent,
+                    action=self._action_no, turn=self.state.turn, step=self.state.step.value,
+                    rules=all_rules, subject=subject, payload=None, applied=applied,
+                    proposed=proposed.logged()))
                 events.append(None)
                 continue
-            if kind in (EventKind.ZONE_CHANGED, EventKind.TOKEN_CREATED, EventKind.CAST) \
-                    and "new" not in final:
-                final["new"] = self.state.new_id()
-            text = COMMITS[kind](self, final)
+            if isinstance(final, (ZoneChanged, TokenCreated, Cast)) and final.new is None:
+                final = final.replace(new=self.state.new_id())
+            COMMITS[final.kind](self, final)
             event = Event(
                 id=self.log.next_id,
-                kind=kind,
-                text=text,
+                kind=final.kind,
+                text=narrate(final, self._names),
                 cause=cause,
                 parent=parent,
                 action=self._action_no,
                 turn=self.state.turn,
                 step=self.state.step.value,
-                rules=tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules))),
+                rules=all_rules,
                 subject=subject,
-                data=_logged(final),
+                payload=final.logged(),
                 applied=applied,
-                proposed=proposed if applied else None,
+                proposed=proposed.logged() if applied else None,
             )
             self.log.append(event)
             self.state.version += 1
@@ -291,11 +287,10 @@ class Game:
                 run_immediate(self)
         return events
 
-    def note(self, kind: EventKind, text: str, *, cause: Cause, parent: int | None,
-             rules: Iterable[str] = (), subject: int | None = None, **data: Any) -> Event:
+    def note(self, payload: Payload, *, cause: Cause, parent: int | None,
+             rules: Iterable[str] = (), subject: int | None = None) -> Event:
         """Log an event that changes nothing by itself (the root of what follows)."""
-        event = self.emit(kind, {"text": text, **data}, cause=cause, parent=parent,
-                          rules=rules, subject=subject)
+        event = self.emit(payload, cause=cause, parent=parent, rules=rules, subject=subject)
         assert event is not None
         return event
 
@@ -346,20 +341,22 @@ class Game:
                             index.replacements.setdefault(r.kind, []).append(r)
         return index
 
-    def _self_replacements(self, kind: EventKind, data: Data) -> list[ReplacementEffect]:
+    def _self_replacements(self, data: Payload) -> list[ReplacementEffect]:
         """"As enters" / "enters with" / "enters tapped" effects of the object itself
         (CR 614.1c-d, 614.12): they apply from wherever the object comes from."""
-        if kind is EventKind.ZONE_CHANGED and data.get("from") == Zone.STACK.value \
-                and data.get("to") != Zone.BATTLEFIELD.value:
+        entering: GameObject | None
+        if isinstance(data, ZoneChanged) and data.origin == Zone.STACK.value \
+                and data.destination != Zone.BATTLEFIELD.value:
             from rulekit.keywords import leaving_stack_replacements
 
             return leaving_stack_replacements(self, data)  # flashback (CR 702.34a)
-        if kind is EventKind.ZONE_CHANGED and data.get("to") == Zone.BATTLEFIELD.value:
-            entering = self.state.objects[data["object"]]
-            base = data.get("copiable") or entering.copiable or entering.card.printed
-        elif kind is EventKind.TOKEN_CREATED:
+        if isinstance(data, ZoneChanged) and data.destination == Zone.BATTLEFIELD.value \
+                and data.object is not None:
+            entering = self.state.objects[data.object]
+            base = data.copiable or entering.copiable or entering.card.printed
+        elif isinstance(data, TokenCreated):
             entering = None
-            base = data.get("copiable") or card(data["card"]).printed
+            base = data.copiable or card(data.card).printed
         else:
             return []
         out: list[ReplacementEffect] = []
@@ -368,8 +365,8 @@ class Game:
                 out += ability.self_etb(self, entering, data)  # type: ignore[arg-type]
         return out
 
-    def _order_chooser(self) -> Callable[[list[ReplacementEffect], Data], ReplacementEffect]:
-        def choose(candidates: list[ReplacementEffect], data: Data) -> ReplacementEffect:
+    def _order_chooser(self) -> Callable[[list[ReplacementEffect], Payload], ReplacementEffect]:
+        def choose(candidates: list[ReplacementEffect], data: Payload) -> ReplacementEffect:
             first = default_order(candidates, data)
             wanted = self.decide("replacement_order", first.name, self._affected_player(data))
             if wanted == first.name:
@@ -382,15 +379,21 @@ class Game:
                              rule="616.1")
         return choose
 
-    def _affected_player(self, data: Data) -> str | None:
+    def _affected_player(self, data: Payload) -> str | None:
         """Who orders replacement effects on an event (CR 616.1): the affected player, or the
         controller of the affected object (the one it would enter under, if it is entering)."""
-        if isinstance(data.get("player"), str) and "object" not in data:
-            return str(data["player"])
-        if data.get("to") == Zone.BATTLEFIELD.value or "object" not in data:
-            return data.get("controller") or data.get("player")
-        obj = self.state.objects.get(data["object"])
+        obj_id = getattr(data, "object", None)
+        player = getattr(data, "player", None)
+        if isinstance(player, str) and obj_id is None:
+            return player
+        if getattr(data, "destination", None) == Zone.BATTLEFIELD.value or obj_id is None:
+            return getattr(data, "controller", None) or player
+        obj = self.state.objects.get(obj_id)
         return self.controller_of(obj) if obj is not None else None
+
+    @property
+    def _names(self) -> _GameNames:
+        return _GameNames(self)
 
     # ---------------------------------------------------------------- triggers
     def _collect_triggers(self, event: Event, before: _Index) -> None:
@@ -577,13 +580,17 @@ class Game:
         _turn.advance_step(self, parent)
 
 
-def _logged(data: Data) -> Data:
-    """What the log keeps of an event's data: not its text (the event has it), and a stack
-    item by id, so resolved items don't live on in the log."""
-    out = {k: v for k, v in data.items() if k not in ("text", "item")}
-    if "item" in data and data["item"] is not None:
-        out["item_id"] = data["item"].id
-    return out
+class _GameNames:
+    """How the narrator names objects: as this game sees them now."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def describe(self, obj: int) -> str:
+        return self._game.describe(obj)
+
+    def name(self, obj: int) -> str:
+        return self._game.chars(self._game.state.objects[obj]).name
 
 
 def _ref(obj: Any) -> Any:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Activated, Keyword, Static, TargetSpec, Triggered
 from rulekit.costs import Cost
 from rulekit.effects import ContinuousEffect
@@ -49,7 +50,7 @@ def exert_option(text: str = "You may exert this creature as it attacks.", *,
 
 
 def _exerted_self(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
-    return {} if event.data.get("object") == source.id else None
+    return {} if p.object_of(event.payload) == source.id else None
 
 
 def when_you_do(text: str, effect: Callable[[Resolution], None], *,
@@ -86,7 +87,7 @@ def _crewed(res: Resolution) -> None:
         layer="4", timestamp=game.state.new_timestamp(), source=mid,
         applies_to=lambda g, o, c: o.id == mid, modify=_artifact_creature,
         duration="end_of_turn", rules=("702.122a", "613.1d"), id=game.state.new_id())
-    game.emit(EventKind.EFFECT_BEGAN, {"effect": effect, "text": effect.text, "crewed": mid},
+    game.emit(p.EffectBegan(effect=effect, effect_text=effect.text, crewed=mid),
               cause=Cause.ABILITY, parent=res.parent, rules=effect.rules, subject=mid)
 
 
@@ -105,7 +106,7 @@ def _attach_equipment(res: Resolution) -> None:
     host = res.current(res.targets[0]) if res.targets else None
     if me is None or host is None or me.attached_to == host.id:
         return
-    res.game.emit(EventKind.ATTACHED, {"object": me.id, "to": host.id}, cause=Cause.ABILITY,
+    res.game.emit(p.Attached(object=me.id, to=host.id), cause=Cause.ABILITY,
                   parent=res.parent, rules=("702.6a", "301.5"), subject=me.id)
 
 
@@ -117,16 +118,17 @@ def ward(amount: str) -> Triggered:
     cost = ManaCost.parse(amount)
 
     def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
-        if event.data.get("object") != source.id:
+        d = event.payload
+        if not isinstance(d, p.Targeted) or d.object != source.id:
             return None
-        if event.data.get("player") not in game.state.opponents(game.controller_of(source)):
+        if d.controller not in game.state.opponents(game.controller_of(source)):
             return None
-        return {"item_id": event.data["item_id"], "player": event.data["player"]}
+        return {"item_id": d.item_id, "player": d.controller}
 
     def effect(res: Resolution) -> None:
         item = find_item(res.game, res.bound["item_id"])
         if item is None:
-            res.game.note(EventKind.NOTE, "Ward: what targeted it has already left the stack",
+            res.game.note(p.Note(says="Ward: what targeted it has already left the stack"),
                           cause=Cause.RULE, parent=res.parent, rules=("702.21a",))
             return
         counter_unless_pays(res, item, cost, res.bound["player"], f"ward {cost}",
@@ -151,20 +153,18 @@ def counter(game: Game, item: StackItem, *, parent: int, rules: tuple[str, ...])
     that can't be countered stays on the stack (CR 101.2)."""
     spell = game.state.objects.get(item.source) if item.kind == "spell" and item.source else None
     if spell is not None and spell.uncounterable:
-        game.note(EventKind.NOTE, f"{item.text} can't be countered, so it isn't",
+        game.note(p.Note(says=f"{item.text} can't be countered, so it isn't"),
                   cause=Cause.RULE, parent=parent, rules=("101.2",), subject=item.source)
         return
-    event = game.emit(EventKind.COUNTERED, {"item_id": item.id,
-                                            "text": f"{item.text} is countered"},
+    event = game.emit(p.Countered(item_id=item.id, text=item.text),
                       cause=Cause.ABILITY, parent=parent, rules=rules + ("701.6a",),
                       subject=item.source)
     if event is None or item.kind != "spell" or item.source is None:
         return
     obj = game.state.objects[item.source]
     if obj.zone is Zone.STACK:
-        game.emit(EventKind.ZONE_CHANGED, {
-            "object": obj.id, "from": "stack", "to": "graveyard", "reason": "countered",
-            "text": f"{game.describe(obj)} is put into its owner's graveyard"},
+        game.emit(p.ZoneChanged(object=obj.id, origin="stack", destination="graveyard",
+                                reason="countered"),
             cause=Cause.RULE, parent=event.id, rules=("701.6a",), subject=obj.id)
 
 
@@ -185,8 +185,8 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
     if pays:
         spend_mana(game, payer, cost, ctx, what, parent=res.parent, rules=rules + ("118.12",))
         return True
-    game.note(EventKind.CHOICE, f"{payer} doesn't pay {cost} ({what})", cause=Cause.RULE,
-              parent=res.parent, rules=("118.12",), player=payer)
+    game.note(p.Choice(player=payer, says=f"{payer} doesn't pay {cost} ({what})"),
+              cause=Cause.RULE, parent=res.parent, rules=("118.12",))
     counter(game, item, parent=res.parent, rules=rules)
     return False
 
@@ -215,19 +215,18 @@ def flashback_cost(chars: Characteristics) -> ManaCost | None:
     return found.cost if found is not None else None
 
 
-def leaving_stack_replacements(game: Game, data: dict[str, Any]) -> list[ReplacementEffect]:
+def leaving_stack_replacements(game: Game, data: p.ZoneChanged) -> list[ReplacementEffect]:
     """A spell cast with flashback is exiled instead of going anywhere else (CR 702.34a)."""
-    obj = game.state.objects[data["object"]]
+    assert data.object is not None
+    obj = game.state.objects[data.object]
     if obj.cast_from is not Zone.GRAVEYARD or obj.is_copy_spell \
             or flashback_cost(game.chars(obj)) is None:
         return []
-    name = game.describe(obj)
     return [ReplacementEffect(
         name="Flashback: exile instead", source=obj.id, controller=obj.controller,
         kind=EventKind.ZONE_CHANGED,
-        applies=lambda g, d: d.get("to") not in (Zone.EXILE.value, Zone.NOWHERE.value),
-        apply=lambda g, d: {**d, "to": Zone.EXILE.value,
-                            "text": f"{name} is exiled instead (it was cast with flashback)"},
+        applies=lambda g, d: d.destination not in (Zone.EXILE.value, Zone.NOWHERE.value),
+        apply=lambda g, d: d.replace(destination=Zone.EXILE.value, flashback=True),
         rules=("702.34a",))]
 
 

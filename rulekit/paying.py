@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rulekit import payloads as p
 from rulekit.costs import Cost
 from rulekit.errors import RulesError, UsageError
-from rulekit.events import Cause, EventKind
+from rulekit.events import Cause
 from rulekit.mana import (
     Mana,
     ManaCost,
@@ -119,8 +120,7 @@ def spend_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what:
 
     activate_while_paying(game, player, parent)
     units = plan_mana(game, player, cost, ctx, what, rule=rules[0])
-    game.emit(EventKind.MANA_SPENT, {"player": player, "mana": units, "purpose": what,
-                                     "cost": str(cost)},
+    game.emit(p.ManaSpent(player=player, mana=units, purpose=what, cost=str(cost)),
               cause=Cause.COST, parent=parent, rules=rules)
 
 
@@ -200,30 +200,27 @@ def _pick(game: Game, player: str, wanted: int | None, text: str, ok: object,
 
 def pay(game: Game, plan: CostPlan, parent: int) -> None:
     """Pay a checked cost: each part is an event caused by paying the cost (CR 601.2h)."""
-    def emit(kind: EventKind, data: dict[str, Any], subject: int | None, rules: tuple[str, ...]) -> None:
-        game.emit(kind, data, cause=Cause.COST, parent=parent, rules=rules, subject=subject)
+    def emit(payload: p.Payload, subject: int | None, rules: tuple[str, ...]) -> None:
+        game.emit(payload, cause=Cause.COST, parent=parent, rules=rules, subject=subject)
 
     if plan.mana_units:
-        emit(EventKind.MANA_SPENT, {"player": plan.player, "mana": plan.mana_units,
-                                    "purpose": plan.purpose, "cost": str(plan.mana)},
-             None, ("601.2h",))
+        emit(p.ManaSpent(player=plan.player, mana=plan.mana_units, purpose=plan.purpose,
+                         cost=str(plan.mana)), None, ("601.2h",))
     src = plan.source
     if plan.tap and src is not None:
-        emit(EventKind.TAPPED, {"object": src.id, "as_cost": True}, src.id, ("107.5",))
+        emit(p.Tapped(object=src.id, as_cost=True), src.id, ("107.5",))
     if plan.untap and src is not None:
-        emit(EventKind.UNTAPPED, {"object": src.id, "as_cost": True}, src.id, ("107.6",))
+        emit(p.Untapped(object=src.id, as_cost=True), src.id, ("107.6",))
     if plan.tap_other is not None:
-        emit(EventKind.TAPPED, {"object": plan.tap_other.id, "as_cost": True},
-             plan.tap_other.id, ("602.2b",))
+        emit(p.Tapped(object=plan.tap_other.id, as_cost=True), plan.tap_other.id, ("602.2b",))
     if plan.remove_counters and src is not None:
         counter, n = plan.remove_counters
-        emit(EventKind.COUNTERS_REMOVED, {"object": src.id, "counter": counter, "n": n},
-             src.id, ("602.2b",))
+        emit(p.CountersRemoved(object=src.id, counter=counter, n=n), src.id, ("602.2b",))
     for creature in plan.crew:  # summoning sickness doesn't matter: no {T} symbol (CR 702.122a)
-        emit(EventKind.TAPPED, {"object": creature.id, "as_cost": True, "crews": src.id if src else None},
+        emit(p.Tapped(object=creature.id, as_cost=True, crews=src.id if src else None),
              creature.id, ("702.122a",))
     if plan.exert and src is not None:
-        emit(EventKind.EXERTED, {"object": src.id, "player": plan.player}, src.id, ("701.43",))
+        emit(p.Exerted(object=src.id, player=plan.player), src.id, ("701.43",))
     if plan.sacrifice:
         move_together(game, plan.sacrifice, Zone.GRAVEYARD, reason="sacrifice", cause=Cause.COST,
                       parent=parent, rules=("701.21",))

@@ -1,7 +1,7 @@
 """Replacement effects (CR 614) and the loop that applies them to a proposed event (CR 616).
 
-Each effect is a pure function of the proposed event's data: it returns the changed data, or
-None when it prevents the event. The same loop serves real events (logged by the pipeline) and
+Each effect is a pure function of the proposed event's payload: it returns the changed payload
+(`payload.replace(...)`), or None when it prevents the event. The same loop serves real events (logged by the pipeline) and
 "what if" questions such as what a permanent could produce (nothing is logged then).
 """
 
@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.events import EventKind, Outcome
+from rulekit.payloads import Payload
 
 if TYPE_CHECKING:
     from rulekit.game import Game
 
-Data = dict[str, Any]
+Data = Payload
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,7 +51,6 @@ def default_order(candidates: list[ReplacementEffect], data: Data) -> Replacemen
 
 def run_replacements(
     game: Game,
-    kind: EventKind,
     data: Data,
     effects: list[ReplacementEffect],
     choose: Chooser = default_order,
@@ -67,44 +67,42 @@ def run_replacements(
         pool = effects + more(current) if more is not None else effects
         candidates: list[ReplacementEffect] = []
         for r in pool:
-            if r.kind is kind and r.key not in used and r.applies(game, current) \
+            if r.kind is current.kind and r.key not in used and r.applies(game, current) \
                     and all(c.key != r.key for c in candidates):
                 candidates.append(r)
         if not candidates:
             break
         chosen = choose(candidates, current) if len(candidates) > 1 else candidates[0]
         used.add(chosen.key)
-        after = chosen.apply(game, dict(current))
+        after = chosen.apply(game, current)
         steps.append((chosen, current, after))
         current = after
     return current, steps
 
 
-def all_orders(
-    game: Game, kind: EventKind, data: Data, effects: list[ReplacementEffect]
-) -> list[Data | None]:
+def all_orders(game: Game, data: Data, effects: list[ReplacementEffect]) -> list[Data | None]:
     """Every outcome over every order the applicable effects could be applied in (for "could
     produce", CR 106.7: "in any possible order")."""
     results: list[Data | None] = []
-    _explore(game, kind, data, effects, set(), results)
+    _explore(game, data, effects, set(), results)
     return results
 
 
 def _explore(
     game: Game,
-    kind: EventKind,
     data: Data,
     effects: list[ReplacementEffect],
     used: set[tuple[Any, ...]],
     results: list[Data | None],
 ) -> None:
-    candidates = [r for r in effects if r.kind is kind and r.key not in used and r.applies(game, data)]
+    candidates = [r for r in effects
+                  if r.kind is data.kind and r.key not in used and r.applies(game, data)]
     if not candidates:
         results.append(data)
         return
     for r in candidates:
-        after = r.apply(game, dict(data))
+        after = r.apply(game, data)
         if after is None:
             results.append(None)
         else:
-            _explore(game, kind, after, effects, used | {r.key}, results)
+            _explore(game, after, effects, used | {r.key}, results)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from rulekit.events import Cause, Event, EventKind
+from rulekit import payloads as p
+from rulekit.events import Cause, Event
 from rulekit.mana import Mana, ManaType, ManaUnit, Restriction, Rider
 from rulekit.state import GameObject, Zone
 
@@ -53,9 +54,9 @@ class Resolution:
         controller of what is resolving)."""
         return self.game.decide(key, default, player or self.controller)
 
-    def _emit(self, kind: EventKind, data: dict[str, Any], subject: int | None = None,
+    def _emit(self, payload: p.Payload, subject: int | None = None,
               rules: Iterable[str] = ()) -> Event | None:
-        return self.game.emit(kind, data, cause=Cause.ABILITY, parent=self.parent, rules=rules,
+        return self.game.emit(payload, cause=Cause.ABILITY, parent=self.parent, rules=rules,
                               subject=subject)
 
     # -- mana
@@ -67,28 +68,24 @@ class Resolution:
         src = self.source
         mana = Mana.of(ManaUnit(t, self.source_id, self.source_name, restriction, rider)
                        for t in types)
-        data = {
-            "player": self.controller,
-            "mana": mana,
-            "source": self.source_id,
-            "source_name": self.source_name,
-            "tapped_for_mana": self.tapped_for_mana,
-            "source_is_land": bool(src is not None and self.game.chars(src).is_a("Land")),
-        }
-        return self._emit(EventKind.MANA_ADDED, data, self.source_id, rules)
+        data = p.ManaAdded(
+            player=self.controller, mana=mana, source=self.source_id,
+            source_name=self.source_name, tapped_for_mana=self.tapped_for_mana,
+            source_is_land=bool(src is not None and self.game.chars(src).is_a("Land")))
+        return self._emit(data, self.source_id, rules)
 
     # -- permanents
     def tap(self, obj: GameObject) -> Event | None:
-        return self._emit(EventKind.TAPPED, {"object": obj.id}, obj.id, ("701.26a",))
+        return self._emit(p.Tapped(object=obj.id), obj.id, ("701.26a",))
 
     def untap(self, obj: GameObject) -> Event | None:
-        return self._emit(EventKind.UNTAPPED, {"object": obj.id}, obj.id, ("701.26b",))
+        return self._emit(p.Untapped(object=obj.id), obj.id, ("701.26b",))
 
     def put_counters(self, obj: GameObject, counter: str, n: int) -> Event | None:
         if n <= 0:
             return None
-        return self._emit(EventKind.COUNTERS_PUT, {"object": obj.id, "counter": counter, "n": n},
-                          obj.id, ("122.1",))
+        return self._emit(p.CountersPut(object=obj.id, counter=counter, n=n), obj.id,
+                          ("122.1",))
 
     def move(self, objs: Iterable[GameObject], to: Zone, *, reason: str,
              rules: Iterable[str] = ()) -> list[Event | None]:
@@ -101,28 +98,26 @@ class Resolution:
                      etb_x: int | None = None, rules: Iterable[str] = ("111.1",)) -> Event | None:
         """Create a token. How it enters (tapped, attacking) is this effect's business, not the
         token definition's (ruling R09)."""
-        data = {"card": name, "controller": self.controller, "tapped": tapped,
-                "attacking": attacking, "copiable": copiable, "copy_text": copy_text,
-                "etb_x": etb_x}
-        return self._emit(EventKind.TOKEN_CREATED, data, None, rules)
+        data = p.TokenCreated(card=name, controller=self.controller, tapped=tapped,
+                              attacking=attacking, copiable=copiable, copy_text=copy_text,
+                              etb_x=etb_x)
+        return self._emit(data, None, rules)
 
     def add_effect(self, effect: ContinuousEffect) -> Event | None:
-        return self._emit(EventKind.EFFECT_BEGAN, {"effect": effect, "text": effect.text},
+        return self._emit(p.EffectBegan(effect=effect, effect_text=effect.text),
                           effect.source, effect.rules)
 
     # -- players
     def gain_life(self, n: int, player: str | None = None) -> Event | None:
-        return self._emit(EventKind.LIFE_GAINED, {"player": player or self.controller,
-                                                  "amount": n})
+        return self._emit(p.LifeGained(player=player or self.controller, amount=n))
 
     def lose_life(self, n: int, player: str | None = None) -> Event | None:
-        return self._emit(EventKind.LIFE_LOST, {"player": player or self.controller, "amount": n})
+        return self._emit(p.LifeLost(player=player or self.controller, amount=n))
 
     def damage(self, target: GameObject | str, n: int) -> Event | None:
         tgt = target if isinstance(target, str) else target.id
-        return self._emit(EventKind.DAMAGE, {"source": self.source_id,
-                                             "source_name": self.source_name,
-                                             "target": tgt, "amount": n},
+        return self._emit(p.Damage(source=self.source_id, source_name=self.source_name,
+                                   target=tgt, amount=n),
                           None if isinstance(target, str) else target.id, ("120.3",))
 
     def draw(self, n: int = 1, player: str | None = None) -> None:
@@ -133,14 +128,10 @@ class Resolution:
 def move_together(game: Game, objs: list[GameObject], to: Zone, *, reason: str, cause: Cause,
                   parent: int | None, rules: tuple[str, ...] = ()) -> list[Event | None]:
     """One simultaneous zone change for many objects (CR 603.10a look-back applies)."""
-    verb = {"destroy": "is destroyed", "sacrifice": "is sacrificed", "exile": "is exiled",
-            "bounce": "returns to its owner's hand", "sba": "is put into the graveyard",
-            "dies": "dies"}.get(reason, f"moves ({reason})")
-    proposals: list[tuple[EventKind, dict[str, Any], int | None]] = []
-    for obj in objs:
-        data: dict[str, Any] = {"object": obj.id, "from": obj.zone.value, "to": to.value,
-                                "reason": reason, "text": f"{game.describe(obj)} {verb}"}
-        proposals.append((EventKind.ZONE_CHANGED, data, obj.id))
+    proposals: list[tuple[p.Payload, int | None]] = [
+        (p.ZoneChanged(object=obj.id, origin=obj.zone.value, destination=to.value,
+                       reason=reason), obj.id)
+        for obj in objs]
     return game.emit_batch(proposals, cause=cause, parent=parent, rules=rules)
 
 
@@ -148,12 +139,10 @@ def draw_cards(game: Game, player: str, n: int, *, cause: Cause, parent: int | N
     for _ in range(n):
         library = game.state.libraries.get(player, [])
         if not library:
-            game.note(EventKind.DREW, f"{player} can't draw: the library is empty (in a real "
-                      "game they would lose; the kit plays on)", cause=cause,
-                      parent=parent, rules=("121.4",), player=player, empty=True)
+            game.note(p.Drew(player=player, empty=True), cause=cause, parent=parent,
+                      rules=("121.4",))
             continue
         top = game.state.objects[library[0]]
-        game.emit(EventKind.ZONE_CHANGED,
-                  {"object": top.id, "from": "library", "to": "hand", "reason": "draw",
-                   "text": f"{player} draws a card"},
+        game.emit(p.ZoneChanged(object=top.id, origin="library", destination="hand",
+                                reason="draw", player=player),
                   cause=cause, parent=parent, rules=("121.1",), subject=top.id)

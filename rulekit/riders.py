@@ -7,11 +7,12 @@ creature spell it is spent on "can't be countered" (CR 101.2: the "can't" wins).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rulekit import payloads as p
 from rulekit.abilities import Keyword
 from rulekit.effects import ContinuousEffect
-from rulekit.events import Cause, Event, EventKind
+from rulekit.events import Cause, Event
 from rulekit.mana import Mana
 
 if TYPE_CHECKING:
@@ -26,12 +27,12 @@ def riders_of(mana: Mana) -> set[str]:
     return {u.rider.key for u, n in mana.parts if n and u.rider is not None}
 
 
-def spent_data(spell: GameObject, chars: Characteristics, mana: Mana) -> dict[str, Any]:
-    """Extra data for the MANA_SPENT event of casting `spell`: "that spell can't be
-    countered" is marked on the spell as the mana is spent."""
+def spent_data(spell: GameObject, chars: Characteristics, mana: Mana) -> int | None:
+    """The spell the MANA_SPENT event of casting `spell` makes uncounterable, if any: "that
+    spell can't be countered" is marked on the spell as the mana is spent."""
     if chars.is_a("Creature") and "uncounterable" in riders_of(mana):
-        return {"uncounterable": spell.id}
-    return {}
+        return spell.id
+    return None
 
 
 def after_spending(game: Game, spell: GameObject, chars: Characteristics, mana: Mana,
@@ -50,5 +51,5 @@ def after_spending(game: Game, spell: GameObject, chars: Characteristics, mana: 
         "spent on it)", layer="6", timestamp=game.state.new_timestamp(), source=None,
         applies_to=applies, modify=lambda c: c.evolve(abilities=c.abilities + (HASTE,)),
         duration="end_of_turn", rules=("106.6", "400.7a"), id=game.state.new_id())
-    game.emit(EventKind.EFFECT_BEGAN, {"effect": effect, "text": effect.text},
+    game.emit(p.EffectBegan(effect=effect, effect_text=effect.text),
               cause=Cause.ABILITY, parent=spent.id, rules=effect.rules, subject=sid)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulekit import payloads as p
 from rulekit.attach import attachment_kind, illegal_attachment
 from rulekit.errors import RulesError
-from rulekit.events import Cause, EventKind
+from rulekit.events import Cause
 from rulekit.resolution import move_together
 from rulekit.state import GameObject, Zone
 
@@ -53,23 +54,22 @@ def check_sbas(game: Game, parent: int | None) -> bool:
     if not (losers or to_graveyard or cease or unattach):
         return False
     for obj, rule in unattach:
-        game.emit(EventKind.ATTACHED, {"object": obj.id, "to": None}, cause=Cause.SBA,
+        game.emit(p.Attached(object=obj.id, to=None), cause=Cause.SBA,
                   parent=parent, rules=(rule,), subject=obj.id)
     for player in losers:
-        game.emit(EventKind.LOST, {"player": player.name, "reason": "0 or less life"},
+        game.emit(p.Lost(player=player.name, reason="0 or less life"),
                   cause=Cause.SBA, parent=parent, rules=("704.5a",))
     if to_graveyard:
         rules = tuple(dict.fromkeys(r for _, _, rule in to_graveyard for r in rule.split()))
         why = "; ".join(f"{game.describe(o)}: {text}" for o, text, _ in to_graveyard)
-        root = game.note(EventKind.SBA, f"State-based actions: {why}", cause=Cause.SBA,
+        root = game.note(p.StateBasedActions(why=why), cause=Cause.SBA,
                          parent=parent, rules=rules)
         move_together(game, [o for o, _, _ in to_graveyard], Zone.GRAVEYARD, reason="sba",
                       cause=Cause.SBA, parent=root.id, rules=rules)
     for obj in cease:
-        game.emit(EventKind.ZONE_CHANGED,
-                  {"object": obj.id, "from": obj.zone.value, "to": Zone.NOWHERE.value,
-                   "reason": "token", "text": f"{'Token' if obj.token else 'Spell copy'} "
-                   f"{game.describe(obj)} ceases to exist"},
+        game.emit(p.ZoneChanged(object=obj.id, origin=obj.zone.value,
+                                destination=Zone.NOWHERE.value, reason="token",
+                                token=obj.token),
                   cause=Cause.SBA, parent=parent,
                   rules=("704.5d", "111.7") if obj.token else ("704.5e",), subject=obj.id)
     return True

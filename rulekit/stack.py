@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulekit import payloads as p
 from rulekit.abilities import SpellAbility, Triggered
-from rulekit.events import Cause, EventKind
+from rulekit.events import Cause
 from rulekit.resolution import Resolution
 from rulekit.state import Zone
 from rulekit.targets import is_legal
 
 if TYPE_CHECKING:
     from rulekit.game import Game
+    from rulekit.state import GameObject
 
 
 def pass_priority(game: Game, parent: int | None) -> None:
@@ -22,7 +24,7 @@ def pass_priority(game: Game, parent: int | None) -> None:
         from rulekit.combat import declare_attackers
 
         declare_attackers(game, [], [], parent)  # passing first: no attackers (CR 508.1)
-    game.emit(EventKind.PRIORITY, {"player": state.priority}, cause=Cause.ACTION, parent=parent,
+    game.emit(p.Priority(player=state.priority), cause=Cause.ACTION, parent=parent,
               rules=("117.3d",))
     if state.passes < len(state.players):
         return
@@ -43,7 +45,7 @@ def pass_all(game: Game, parent: int | None) -> None:
     order = state.order
     start = order.index(state.priority)
     players = order[start:] + order[:start]
-    game.emit(EventKind.PRIORITY, {"player": state.priority, "all": players}, cause=Cause.ACTION,
+    game.emit(p.Priority(player=state.priority, all=tuple(players)), cause=Cause.ACTION,
               parent=parent, rules=("117.4",))
     if state.stack:
         resolve_top(game, parent)
@@ -63,16 +65,16 @@ def resolve_top(game: Game, parent: int | None) -> None:
     if spec is not None and item.targets and not any(
         is_legal(game, item.source, spec, t) for t in item.targets
     ):
-        fizzled = game.emit(EventKind.FIZZLED, {
-            "item_id": item.id,
-            "text": f"{item.text} doesn't resolve: its target is no longer legal"},
+        fizzled = game.emit(p.Fizzled(item_id=item.id, text=item.text),
             cause=Cause.RULE, parent=parent, rules=("608.2b",), subject=item.source)
         if obj is not None and fizzled is not None:
             _to_graveyard(game, obj, fizzled.id)
         _after(game, parent)
         return
-    resolved = game.emit(EventKind.RESOLVED, {"item_id": item.id, "text": f"{item.text} resolves",
-                                              "trigger_event": item.trigger_event},
+    resolved = game.emit(p.Resolved(item_id=item.id, item_kind=item.kind,
+                                    source_name=item.source_name, text=item.text,
+                                    ability=item.ability.text if item.ability else "",
+                                    trigger_event=item.trigger_event),
                          cause=Cause.RULE, parent=item.origin_event or parent, rules=("608.2",),
                          subject=item.source)
     assert resolved is not None
@@ -87,19 +89,18 @@ def resolve_top(game: Game, parent: int | None) -> None:
                 _to_graveyard(game, obj, resolved.id)
         else:
             # a permanent spell becomes a permanent (CR 608.3); ETB abilities see the spell's X
-            game.emit(EventKind.ZONE_CHANGED, {
-                "object": obj.id, "from": "stack", "to": "battlefield",
-                "controller": item.controller, "etb_x": obj.x, "reason": "resolve",
-                "attach_to": item.targets[0] if spell is not None and item.targets else None,
-                "text": f"{chars.name} enters the battlefield"
-                + (f" (its spell had X={obj.x})" if chars.mana_cost.x_count else "")},
+            game.emit(p.ZoneChanged(
+                object=obj.id, origin="stack", destination="battlefield",
+                controller=item.controller, etb_x=obj.x, reason="resolve",
+                attach_to=item.targets[0] if spell is not None and item.targets else None,  # type: ignore[arg-type]
+                x_cost=bool(chars.mana_cost.x_count)),
                 cause=Cause.RULE, parent=resolved.id,
                 rules=("608.3", "707.10f") if obj.is_copy_spell else ("608.3",), subject=obj.id)
     elif isinstance(item.ability, Triggered) and item.ability.condition is not None \
             and item.source is not None and not item.ability.condition(game,
                                                                        game.obj(item.source)):
-        game.note(EventKind.NOTE, f"{item.source_name}'s ability does nothing: "
-                  f"{item.ability.condition_text or 'its condition'} is no longer true",
+        game.note(p.Note(says=f"{item.source_name}'s ability does nothing: "
+                         f"{item.ability.condition_text or 'its condition'} is no longer true"),
                   cause=Cause.RULE, parent=resolved.id, rules=("603.4",),
                   subject=item.source)  # intervening "if" checked again (CR 603.4)
     elif item.ability is not None and item.ability.effect is not None:
@@ -109,11 +110,10 @@ def resolve_top(game: Game, parent: int | None) -> None:
     _after(game, parent)
 
 
-def _to_graveyard(game: Game, obj: object, parent: int) -> None:
-    game.emit(EventKind.ZONE_CHANGED, {
-        "object": obj.id, "from": "stack", "to": "graveyard", "reason": "resolve",  # type: ignore[attr-defined]
-        "text": f"{game.describe(obj)} is put into its owner's graveyard"},  # type: ignore[arg-type]
-        cause=Cause.RULE, parent=parent, rules=("608.2n",), subject=obj.id)  # type: ignore[attr-defined]
+def _to_graveyard(game: Game, obj: GameObject, parent: int) -> None:
+    game.emit(p.ZoneChanged(object=obj.id, origin="stack", destination="graveyard",
+                            reason="resolve"),
+              cause=Cause.RULE, parent=parent, rules=("608.2n",), subject=obj.id)
 
 
 def _after(game: Game, parent: int | None) -> None:

@@ -70,14 +70,14 @@ def announce(game: Game, item_id: int, controller: str, name: str, targets: tupl
              parent: int) -> None:
     """Each targeted object "becomes the target" of the spell or ability as it is put on the
     stack (CR 115.1); ward and similar abilities trigger on these events (CR 702.21a)."""
-    from rulekit.events import Cause, EventKind
+    from rulekit import payloads as p
+    from rulekit.events import Cause
 
     for t in targets:
         if isinstance(t, str):
             continue
-        game.emit(EventKind.TARGETED, {
-            "object": t, "item_id": item_id, "player": controller, "by": name,
-            "text": f"{target_text(game, t)} becomes the target of {name} ({controller})"},
+        game.emit(p.Targeted(object=t, item_id=item_id, controller=controller, by=name,
+                             target=target_text(game, t)),
             cause=Cause.RULE, parent=parent, rules=("115.1",), subject=t)
 
 

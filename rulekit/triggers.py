@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulekit import payloads as p
 from rulekit.events import Cause, Event, EventKind
 from rulekit.state import PendingTrigger, StackItem, Zone
 
@@ -19,7 +20,9 @@ def collect(game: Game, event: Event, before: _Index, after: _Index) -> None:
         from rulekit.delayed import fire
 
         fire(game, event)
-    leaving = event.kind is EventKind.ZONE_CHANGED and event.data.get("from") == Zone.BATTLEFIELD.value
+    d = event.payload
+    leaving = isinstance(d, p.ZoneChanged) and d.origin == Zone.BATTLEFIELD.value
+    new = d.new if isinstance(d, (p.ZoneChanged, p.TokenCreated)) else None
     seen: set[tuple[int, int]] = set()
     for index, look_back in ((before, True), (after, False)):
         for source, ability in index.triggers.get(event.kind, ()):
@@ -31,8 +34,7 @@ def collect(game: Game, event: Event, before: _Index, after: _Index) -> None:
             if key in seen:
                 continue
             seen.add(key)
-            if ability.self_only and source.id not in (event.subject, event.data.get("new"),
-                                                       event.data.get("object")):
+            if ability.self_only and source.id not in (event.subject, new, p.object_of(d)):
                 continue
             bound = ability.match(game, event, source) if ability.match else {}
             if bound is None:
@@ -56,7 +58,7 @@ def resolve_mana_triggers(game: Game) -> None:
 
     while game._pending_mana:
         trig = game._pending_mana.pop(0)
-        ev = game.note(EventKind.TRIGGERED, f"{trig.source_name} triggers: {trig.ability.text}",
+        ev = game.note(p.Triggered(source_name=trig.source_name, ability=trig.ability.text),
                        cause=Cause.TRIGGER, parent=trig.event, rules=("605.1b", "605.4a"),
                        subject=trig.source)
         res = Resolution(game, trig.source, trig.controller, ev.id, bound=trig.bound,
@@ -107,8 +109,8 @@ def put_on_stack(game: Game, trig: PendingTrigger) -> None:
     if ability.target is not None:
         targets = choose_targets(game, trig.source, trig.controller, ability.target)
         if not targets:
-            game.note(EventKind.TRIGGERED,
-                      f"{trig.source_name}'s ability has no legal target and is removed",
+            game.note(p.Triggered(source_name=trig.source_name, ability=ability.text,
+                                  removed=True),
                       cause=Cause.RULE, parent=trig.event, rules=("603.3d",), subject=trig.source)
             return
     item = StackItem(
@@ -116,9 +118,9 @@ def put_on_stack(game: Game, trig: PendingTrigger) -> None:
         source_name=trig.source_name, text=f"{trig.source_name}: {ability.text}", ability=ability,
         targets=targets, trigger_event=trig.event, bound=dict(trig.bound),
     )
-    tgt = f" targeting {', '.join(game.target_text(t) for t in targets)}" if targets else ""
-    put = game.emit(EventKind.PUT_ON_STACK,
-                    {"item": item, "text": f"{trig.source_name}'s triggered ability goes on the stack{tgt}"},
+    tgt = ", ".join(game.target_text(t) for t in targets)
+    put = game.emit(p.PutOnStack(item=item, item_id=item.id, source_name=trig.source_name,
+                                 targets=tgt),
                     cause=Cause.TRIGGER, parent=trig.event, rules=("603.3",), subject=trig.source)
     if targets and put is not None:
         from rulekit.targets import announce

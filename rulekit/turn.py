@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulekit import payloads as p
 from rulekit.abilities import Static
-from rulekit.events import Cause, EventKind
+from rulekit.events import Cause
 from rulekit.resolution import draw_cards
 from rulekit.state import STEPS, Step
 
@@ -34,10 +35,11 @@ def advance_step(game: Game, parent: int | None) -> None:
     if new_turn:
         order = state.order
         nxt = order[(order.index(state.active) + 1) % len(order)]
-        game.emit(EventKind.TURN_BEGAN, {"turn": state.turn + 1, "player": nxt},
+        game.emit(p.TurnBegan(turn=state.turn + 1, player=nxt),
                   cause=Cause.TURN, parent=parent, rules=("500.1", "302.6"))
     extra = state.step is Step.END_COMBAT and step is Step.BEGIN_COMBAT
-    began = game.emit(EventKind.STEP_BEGAN, {"step": step.value, "extra_combat": extra},
+    began = game.emit(p.StepBegan(step=step.value, active=state.active, turn=state.turn,
+                                  extra_combat=extra),
                       cause=Cause.TURN, parent=parent, rules=("500.1",))
     assert began is not None
     _begin_step(game, step, began.id, parent)
@@ -47,7 +49,8 @@ def _end_of_step(game: Game, parent: int | None) -> None:
     state = game.state
     for player in state.players.values():
         if player.pool:
-            game.emit(EventKind.MANA_EMPTIED, {"player": player.name}, cause=Cause.TURN,
+            game.emit(p.ManaEmptied(player=player.name, lost=player.pool.contents()),
+                      cause=Cause.TURN,
                       parent=parent, rules=("500.4", "106.4"))
 
 
@@ -77,32 +80,30 @@ def _untap_step(game: Game, parent: int) -> None:
         exerted_here = active in obj.skip_untap_for  # one of several exerts (CR 701.43a)
         if game.controller_of(obj) != active:
             if exerted_here:  # the exerting player's next untap step has come (R14)
-                game.emit(EventKind.UNTAP_SKIPPED,
-                          {"object": obj.id, "reason": "exert's effect ends: another player "
-                           "controls it now", "clears_exert": True, "exert_of": active},
+                game.emit(p.UntapSkipped(object=obj.id, reason="exert's effect ends: another "
+                                         "player controls it now", clears_exert=True,
+                                         exert_of=active),
                           cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
             continue
         if exerted_here and not obj.tapped:
-            game.emit(EventKind.UNTAP_SKIPPED,
-                      {"object": obj.id, "reason": "exerted", "clears_exert": True,
-                       "exert_of": active, "expired": True},
+            game.emit(p.UntapSkipped(object=obj.id, reason="exerted", clears_exert=True,
+                                     exert_of=active, expired=True),
                       cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
             continue
         if not obj.tapped:
             continue
         if exerted_here:
-            game.emit(EventKind.UNTAP_SKIPPED,
-                      {"object": obj.id, "reason": "it was exerted", "clears_exert": True,
-                       "exert_of": active},
+            game.emit(p.UntapSkipped(object=obj.id, reason="it was exerted", clears_exert=True,
+                                     exert_of=active),
                       cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
             continue
         static = next((a for a in game.chars(obj).abilities
                        if isinstance(a, Static) and a.doesnt_untap), None)
         if static is not None:
-            game.emit(EventKind.UNTAP_SKIPPED, {"object": obj.id, "reason": static.text},
+            game.emit(p.UntapSkipped(object=obj.id, reason=static.text),
                       cause=Cause.TURN, parent=parent, rules=("502.3",), subject=obj.id)
             continue
-        game.emit(EventKind.UNTAPPED, {"object": obj.id}, cause=Cause.TURN, parent=parent,
+        game.emit(p.Untapped(object=obj.id), cause=Cause.TURN, parent=parent,
                   rules=("502.3",), subject=obj.id)
 
 

@@ -17,7 +17,7 @@ def to_attack(game: Game) -> None:
 
 
 def untap_events(game: Game, obj, turn: int) -> list:
-    return [(e.kind.value, e.data.get("expired", False)) for e in game.log
+    return [(e.kind.value, getattr(e.payload, "expired", False)) for e in game.log
             if e.turn == turn and e.step == "untap" and e.subject == obj.id
             and e.kind in (EventKind.UNTAPPED, EventKind.UNTAP_SKIPPED)]
 
@@ -32,7 +32,7 @@ def test_exert_is_chosen_as_the_creature_is_declared_an_attacker():
     (attacks,) = events(game, EventKind.ATTACKS)
     (exerted,) = events(game, EventKind.EXERTED)
     assert exerted.parent == attacks.id and exerted.cause is Cause.ACTION
-    assert exerted.rules == ("508.1g", "701.43") and attacks.data["declared"] is True
+    assert exerted.rules == ("508.1g", "701.43") and attacks.payload.declared is True
     assert initiate.skip_untap_for == ("Alice",) and initiate.exerted_turn == 1
 
 
@@ -75,9 +75,9 @@ def test_sandstorm_crasher_token_enters_tapped_and_attacking_and_cant_be_exerted
     game.declare_attackers([crasher], exert=[crasher], target=initiate.id)
     game.resolve()
     (made,) = events(game, EventKind.TOKEN_CREATED)
-    token = game.obj(made.data["new"])
+    token = game.obj(made.payload.new)
     assert token.tapped and token.attacking and not token.declared_attacker
-    assert made.data["tapped"] and made.data["attacking"] and "508.4" in made.rules
+    assert made.payload.tapped and made.payload.attacking and "508.4" in made.rules
     assert [e.subject for e in events(game, EventKind.ATTACKS)] == [crasher.id]
     assert token.skip_untap_for == () and game.state.stack == []  # no exert, no trigger
     with pytest.raises(RulesError):
@@ -251,7 +251,7 @@ def test_the_exert_effect_ends_at_the_exerting_players_next_untap_step():
     game.next_turn()
     game.next_turn()  # Alice's untap step: Bob controls it, the effect just ends
     skipped = [e for e in game.log if e.kind is EventKind.UNTAP_SKIPPED and e.turn == 3]
-    assert len(skipped) == 1 and "another player controls it" in skipped[0].data["reason"]
+    assert len(skipped) == 1 and "another player controls it" in skipped[0].payload.reason
     assert initiate.skip_untap_for == ()
 
 
@@ -286,7 +286,7 @@ def test_advance_to_declare_attackers_stops_at_the_extra_combats_step():
     game.advance("declare_attackers")
     assert (game.state.turn, game.state.step) == (1, Step.DECLARE_ATTACKERS)
     assert game.state.awaiting_attackers and game.state.extra_combats == 0
-    begun = [e.data["step"] for e in events(game, EventKind.STEP_BEGAN)]
+    begun = [e.payload.step for e in events(game, EventKind.STEP_BEGAN)]
     assert begun.count("declare_attackers") == 2 and begun.count("beginning_of_combat") == 2
     game.declare_attackers([bears])
     assert bears.attacking
@@ -331,8 +331,8 @@ def test_trample_assigns_lethal_to_the_blocker_and_the_rest_to_the_player():
     game.advance("declare_blockers")
     game.declare_blockers({memnite.id: crasher.id})
     game.advance("combat_damage")
-    damage = {e.data["target"]: e.data["amount"] for e in events(game, EventKind.DAMAGE)
-              if e.data["source"] == crasher.id}
+    damage = {e.payload.target: e.payload.amount for e in events(game, EventKind.DAMAGE)
+              if e.payload.source == crasher.id}
     assert damage == {memnite.id: 1, "Bob": 2}
 
 
@@ -394,7 +394,7 @@ def test_summoning_sick_creatures_can_crew_and_the_vehicle_attacks_and_loots():
     game.add("Forest", zone="library")
     game.activate(copter, crew=[fresh.id])
     tapped = events(game, EventKind.TAPPED)[-1]
-    assert tapped.data["crews"] == copter.id and tapped.cause is Cause.COST
+    assert tapped.payload.crews == copter.id and tapped.cause is Cause.COST
     game.resolve()
     assert copter.crewed and game.chars(copter).types == ("Artifact", "Creature")
     to_attack(game)

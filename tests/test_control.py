@@ -43,7 +43,7 @@ def test_control_magic_steals_and_the_creature_is_summoning_sick_for_its_new_con
     assert aura.attached_to == bears.id and game.controller_of(bears) == "Alice"
     (changed,) = events(game, EventKind.CONTROL_CHANGED)
     entered = game.log[changed.parent]
-    assert entered.kind is EventKind.ZONE_CHANGED and entered.data["object"] == magic.moved_to
+    assert entered.kind is EventKind.ZONE_CHANGED and entered.payload.object == magic.moved_to
     assert bears.sick
     game.advance("declare_attackers")
     before = game.snapshot_json()
@@ -63,7 +63,7 @@ def test_control_returns_when_control_magic_leaves():
     game.destroy([aura])
     assert game.controller_of(bears) == "Bob" and bears.control_seen == "Bob"
     last = events(game, EventKind.CONTROL_CHANGED)[-1]
-    assert last.data["player"] == "Bob" and game.log[last.parent].data["object"] == aura.id
+    assert last.payload.player == "Bob" and game.log[last.parent].payload.object == aura.id
 
 
 def test_control_magic_goes_to_the_graveyard_when_its_creature_leaves():
@@ -175,7 +175,7 @@ def test_silkwrap_returns_the_creature_at_once_without_the_stack():
     assert game.state.stack == []
     left, back = [e for e in game.log.since(mark) if e.kind is EventKind.ZONE_CHANGED]
     assert back.parent == left.id and back.rules == ("610.3", "610.3c")
-    assert game.controller_of(game.obj(back.data["new"])) == "Bob"
+    assert game.controller_of(game.obj(back.payload.new)) == "Bob"
 
 
 def test_silkwrap_gone_before_its_trigger_resolves_exiles_nothing():
@@ -218,12 +218,12 @@ def test_ward_is_paid_with_powerstone_mana_and_the_spell_resolves():
     mana(game, "Mountain", 1)
     game.cast(shock, targets=[terror])
     targeted = events(game, EventKind.TARGETED)
-    assert [e.data["object"] for e in targeted] == [terror.id]
+    assert [e.payload.object for e in targeted] == [terror.id]
     assert [i.text for i in game.state.stack] == ["Shock", "Tolarian Terror: Ward {2}"]
     for _ in range(2):
         game.tap_for_mana(game.add("Powerstone"))
     game.resolve()
-    (paid,) = [e for e in events(game, EventKind.MANA_SPENT) if e.data["purpose"] == "ward {2}"]
+    (paid,) = [e for e in events(game, EventKind.MANA_SPENT) if e.payload.purpose == "ward {2}"]
     assert paid.cause is Cause.COST and "702.21a" in paid.rules
     assert game.pool("Alice") == []
     game.resolve()
@@ -291,7 +291,7 @@ def test_tolarian_terror_costs_one_less_per_instant_and_sorcery_in_your_graveyar
     mana(game, "Island", 4)
     game.cast(terror)
     (spent,) = events(game, EventKind.MANA_SPENT)
-    assert spent.data["cost"] == "{3}{U}"
+    assert spent.payload.cost == "{3}{U}"
 
 
 @R12
@@ -308,8 +308,8 @@ def test_mana_leak_is_paid_with_powerstone_mana():
     mana(game, "Island", 2)
     game.cast(leak, targets=[game.obj(bears.moved_to)])
     game.resolve()
-    paid = [e for e in events(game, EventKind.MANA_SPENT) if "Mana Leak's" in e.data["purpose"]]
-    assert len(paid) == 1 and paid[0].data["player"] == "Bob"
+    paid = [e for e in events(game, EventKind.MANA_SPENT) if "Mana Leak's" in e.payload.purpose]
+    assert len(paid) == 1 and paid[0].payload.player == "Bob"
     game.resolve()
     assert game.find_all("Grizzly Bears", controller="Bob")
 
@@ -398,7 +398,7 @@ def test_pyroclasm_deals_damage_to_each_creature_at_once():
     game.cast(clasm)
     game.resolve()
     damage = events(game, EventKind.DAMAGE)
-    assert [e.data["target"] for e in damage] == [bears.id, theirs.id, big.id]
+    assert [e.payload.target for e in damage] == [bears.id, theirs.id, big.id]
     assert len({e.parent for e in damage}) == 1
     assert bears.moved_to and theirs.moved_to and big.moved_to is None and big.damage == 2
 
@@ -453,6 +453,6 @@ def test_mana_abilities_while_paying_for_mana_leak():
     game.resolve(mana_abilities=lands)
     assert all(land.tapped for land in lands)
     spent = [e for e in game.log if e.kind is EventKind.MANA_SPENT][-1]
-    assert spent.data["player"] == "Alice" and spent.data["mana"].total == 3
+    assert spent.payload.player == "Alice" and spent.payload.mana.total == 3
     game.resolve()
     assert game.find("Grizzly Bears").zone is Zone.BATTLEFIELD

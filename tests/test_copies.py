@@ -23,7 +23,7 @@ def kiki_copy(game: Game, original, **decisions) -> object:
     game.activate(kiki, targets=[original])
     game.resolve(**decisions)
     made = [e for e in game.log if e.kind is EventKind.TOKEN_CREATED][-1]
-    return game.obj(made.data["new"])
+    return game.obj(made.payload.new)
 
 
 def counterpart(game: Game, original, **decisions) -> object:
@@ -32,7 +32,7 @@ def counterpart(game: Game, original, **decisions) -> object:
     game.cast(spell, targets=[original])
     game.resolve(**decisions)
     made = [e for e in game.log if e.kind is EventKind.TOKEN_CREATED][-1]
-    return game.obj(made.data["new"])
+    return game.obj(made.payload.new)
 
 
 def clone(game: Game, **decisions) -> object:
@@ -77,7 +77,7 @@ def test_enters_with_x_counters_of_a_copy_uses_x_zero():
     token = kiki_copy(game, walker)
     assert token.moved_to is not None  # 0/0: put into the graveyard, then ceased to exist
     made = [e for e in game.log if e.kind is EventKind.TOKEN_CREATED][-1]
-    assert made.data.get("counters") is None and made.data["etb_x_used"] == 0
+    assert not made.payload.counters and made.payload.etb_x_used == 0
     while game.state.stack:
         game.resolve()
     assert game.find_all("Thopter") == []
@@ -105,7 +105,7 @@ def test_replacement_effects_of_the_copied_object_apply_after_the_copy_effect():
     walker = game.add("Hangarback Walker", counters={"+1/+1": 1})
     copy = clone(game, copy=walker.id)
     entered = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
-               and e.data["to"] == "battlefield"][-1]
+               and e.payload.destination == "battlefield"][-1]
     assert [a.effect for a in entered.applied] == [
         "Clone: enter as a copy", "Hangarback Walker enters with X +1/+1 counters",
         "Metallic Mimic"]
@@ -289,14 +289,14 @@ def test_kiki_jiki_token_has_haste_and_is_sacrificed_at_the_next_end_step():
     assert len(created) == 1 and created[0].rules == ("603.7a",)
     game.advance("end")
     sacrificed = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
-                  and e.data.get("reason") == "sacrifice"]
-    assert [e.data["object"] for e in sacrificed] == [token.id]
+                  and getattr(e.payload, "reason", None) == "sacrifice"]
+    assert [e.payload.object for e in sacrificed] == [token.id]
     resolved = game.log[sacrificed[0].parent]
     put = game.log[resolved.parent]
     step = game.log[put.parent]
     assert (resolved.kind, put.kind, step.kind) == (
         EventKind.RESOLVED, EventKind.PUT_ON_STACK, EventKind.STEP_BEGAN)
-    assert step.data["step"] == "end"
+    assert step.payload.step == "end"
     assert game.state.delayed == [] and game.find_all("Grizzly Bears") == [bears]
 
 
@@ -327,12 +327,12 @@ def test_cackling_counterpart_flashback_from_the_graveyard_then_exiled():
     mana(game, "Island", 7)
     game.cast(spell, targets=[bears])
     cast = [e for e in game.log if e.kind is EventKind.CAST][-1]
-    assert cast.data["from"] == "graveyard" and cast.data["colors"] == ["U"]
+    assert cast.payload.origin == "graveyard" and cast.payload.colors == ("U",)
     game.resolve()
     assert len(tokens(game)) == 1 and game.state.players["Alice"].pool == []
     exiled = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
-              and e.data["from"] == "stack"][-1]
-    assert exiled.data["to"] == "exile" and exiled.proposed["to"] == "graveyard"
+              and e.payload.origin == "stack"][-1]
+    assert exiled.payload.destination == "exile" and exiled.proposed.destination == "graveyard"
     assert [a.effect for a in exiled.applied] == ["Flashback: exile instead"]
     assert "702.34a" in exiled.rules
 
@@ -379,9 +379,9 @@ def test_cipher_exiles_the_card_encoded_on_a_creature_you_control():
     _, lion = _encoded_stolen_identity(game)
     (card,) = game.find_all("Stolen Identity", zone="exile")
     assert not game.find_all("Stolen Identity", zone="graveyard")
-    moved = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED and e.data.get("reason")
+    moved = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED and getattr(e.payload, "reason", None)
              == "cipher"]
-    assert moved and moved[0].rules == ("702.99a", "702.99b") and card.id == moved[0].data["new"]
+    assert moved and moved[0].rules == ("702.99a", "702.99b") and card.id == moved[0].payload.new
     texts = [a.text for a in game.chars(lion).abilities]
     assert any(t.startswith("Whenever this creature deals combat damage to a player") for t in texts)
 
@@ -393,7 +393,7 @@ def test_the_encoded_creature_casts_a_copy_when_it_deals_combat_damage_to_a_play
     game.declare_attackers([lion])
     game.advance("main2", target=bears.id)  # no blocks; the trigger and the copy resolve
     (cast,) = [e for e in game.log if e.kind is EventKind.SPELL_COPIED]
-    assert cast.data["cast"] and cast.rules == ("702.99a", "707.12")
+    assert cast.payload.cast and cast.rules == ("702.99a", "707.12")
     assert "casts a copy of Stolen Identity without paying its mana cost" in cast.text
     assert [game.chars(t).name for t in tokens(game)] == ["Grizzly Bears", "Grizzly Bears"]
     assert game.find_all("Stolen Identity", zone="exile"), "the card stays encoded"
@@ -450,7 +450,7 @@ def test_double_major_copy_of_a_creature_spell_becomes_a_token_with_the_spells_x
     walkers = game.find_all("Hangarback Walker")
     assert [(w.token, w.counters) for w in walkers] == [(True, {"+1/+1": 2}), (False, {"+1/+1": 2})]
     entered = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
-               and e.data["to"] == "battlefield"]
+               and e.payload.destination == "battlefield"]
     assert "707.10f" in entered[-2].rules and "707.10f" not in entered[-1].rules
 
 

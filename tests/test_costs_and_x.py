@@ -59,7 +59,7 @@ def test_hardened_scales_adds_one_to_enters_with_counters():
     game.cast(game.find("Hangarback Walker", zone="hand"), x=2)
     game.resolve()
     entered = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
-               and e.data.get("to") == "battlefield" and e.applied][-1]
+               and getattr(e.payload, "destination", None) == "battlefield" and e.applied][-1]
     assert [a.effect for a in entered.applied] == [
         "Hangarback Walker enters with X +1/+1 counters", "Hardened Scales"]
     assert game.find("Hangarback Walker").counters == {"+1/+1": 3}
@@ -119,7 +119,7 @@ def test_the_spent_mana_event_names_the_cost_with_x_chosen():
     game = with_mana(3, "Hangarback Walker")
     game.cast(game.find("Hangarback Walker", zone="hand"), x=1)
     spent = [e for e in game.log if e.kind is EventKind.MANA_SPENT][-1]
-    assert spent.data["cost"] == "{2}"
+    assert spent.payload.cost == "{2}"
 
 
 def test_an_activation_refusal_shows_x_as_its_chosen_value():

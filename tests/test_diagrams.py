@@ -294,7 +294,7 @@ def test_the_draw_steps_draw_is_part_of_time_passing():
     game.next_turn()
     dot = parse(log_diagram(game).source)
     draws = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
-             and e.data.get("reason") == "draw"]
+             and getattr(e.payload, "reason", None) == "draw"]
     assert len(draws) == 2
     assert all(f"n{e.id}" not in dot.drawn() for e in draws)
     assert not dot.find("draws a card") and dot.find("Time passes:")
@@ -508,13 +508,13 @@ def test_every_stack_object_has_its_own_arrow_to_its_resolution():
             assert not tail.startswith("f"), f"{sc.path}: folded node {tail} resolves {head}"
             assert "peripheries" not in dot.nodes.get(tail, {}), (sc.path, tail, head)
         final = sc.game_at(len(sc.steps))
-        stacked = {e.data["item_id"] for e in final.log
+        stacked = {e.payload.item_id for e in final.log
                    if e.kind in (EventKind.PUT_ON_STACK, EventKind.CAST)}
-        resolved = {e.data["item_id"] for e in final.log if e.kind is EventKind.RESOLVED}
+        resolved = {e.payload.item_id for e in final.log if e.kind is EventKind.RESOLVED}
         for item in stacked & resolved:
-            origin = next(e for e in final.log if e.data.get("item_id") == item
+            origin = next(e for e in final.log if getattr(e.payload, "item_id", None) == item
                           and e.kind in (EventKind.PUT_ON_STACK, EventKind.CAST))
-            res = next(e for e in final.log if e.data.get("item_id") == item
+            res = next(e for e in final.log if getattr(e.payload, "item_id", None) == item
                        and e.kind is EventKind.RESOLVED)
             if f"n{res.id}" in dot.nodes and f"n{origin.id}" in dot.nodes:
                 assert dot.edge(f"n{origin.id}", f"n{res.id}")["label"].strip() == "resolves"

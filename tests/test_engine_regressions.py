@@ -14,7 +14,7 @@ def test_two_state_based_actions_on_one_object_move_it_once():
     game.add("Rofellos, Llanowar Emissary")
     game.advance()
     moved = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
-             and e.data.get("object") == first.id and e.data.get("to") == "graveyard"]
+             and getattr(e.payload, "object", None) == first.id and getattr(e.payload, "destination", None) == "graveyard"]
     assert len(moved) == 1
     sba = game.log[moved[0].parent]
     assert {"704.5f", "704.5j"} <= set(sba.rules)

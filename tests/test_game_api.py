@@ -102,7 +102,7 @@ def test_passing_with_an_empty_stack_moves_through_the_turn():
     game = Game()
     game.next_turn()
     assert (game.state.turn, game.state.active, game.state.step) == (2, "Bob", Step.MAIN1)
-    steps = [e.data["step"] for e in game.log.of_kind(EventKind.STEP_BEGAN)]
+    steps = [e.payload.step for e in game.log.of_kind(EventKind.STEP_BEGAN)]
     assert steps[:3] == ["beginning_of_combat", "declare_attackers", "end_of_combat"], (
         "no attackers: blockers and damage steps are skipped (CR 508.8)")
     assert "untap" in steps and "upkeep" in steps and "cleanup" in steps

@@ -45,7 +45,7 @@ def test_fallaji_excavation_creates_three_tapped_powerstones():
     stones = game.find_all("Powerstone")
     assert len(stones) == 3 and all(s.tapped and s.token for s in stones)
     created = game.log.of_kind(EventKind.TOKEN_CREATED)
-    assert all(e.data["tapped"] for e in created), "tapped because the effect says so"
+    assert all(e.payload.tapped for e in created), "tapped because the effect says so"
     assert game.state.players["Alice"].life == 23
 
 
@@ -102,7 +102,7 @@ def test_the_player_chooses_which_mana_pays_a_generic_cost():
     game.cast(game.add("Grizzly Bears", zone="hand"), pay_with="G R")
     assert pool(game) == ["G"], "the {R} paid the generic {1}: a {G} is kept"
     spent = [e for e in game.log if e.kind is EventKind.MANA_SPENT][-1]
-    assert sorted(u.type.value for u in spent.data["mana"].units()) == ["G", "R"]
+    assert sorted(u.type.value for u in spent.payload.mana.units()) == ["G", "R"]
     assert [(d.player, d.answer, d.given) for d in game.decisions
             if d.key == "pay_with"] == [("Alice", "G R", True)]
 

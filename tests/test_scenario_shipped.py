@@ -50,7 +50,7 @@ def test_nobody_draws_from_an_empty_library(path):
     sc = load(path)
     assert sc.data["setup"].get("library", {}).keys() >= set(sc.players)
     empty = [(r.number, e.text) for r in sc.play() for e in r.events
-             if e.kind.value == "drew" and e.data.get("empty")]
+             if e.kind.value == "drew" and getattr(e.payload, "empty", None)]
     assert empty == []
 
 

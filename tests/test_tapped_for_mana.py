@@ -19,7 +19,7 @@ def test_forest_is_tapped_for_mana_and_wild_growth_triggers():
     game.tap_for_mana(forest)
     assert pool(game) == ["G", "G"]
     added = [e for e in game.log if e.kind is EventKind.MANA_ADDED]
-    assert [e.data["tapped_for_mana"] for e in added] == [True, False]
+    assert [e.payload.tapped_for_mana for e in added] == [True, False]
 
 
 @R03
@@ -132,7 +132,7 @@ def test_mana_reflection_doubles_the_land_but_not_wild_growth():
     assert len(doubled) == 1
     (applied,) = doubled[0].applied
     assert applied.effect == "Mana Reflection" and applied.outcome == "modified"
-    assert doubled[0].proposed["mana"].total == 1 and doubled[0].data["mana"].total == 2
+    assert doubled[0].proposed.mana.total == 1 and doubled[0].payload.mana.total == 2
 
 
 @R05

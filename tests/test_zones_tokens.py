@@ -38,8 +38,8 @@ def test_refinery_and_three_other_artifacts_destroyed_by_shatterstorm_trigger_fo
     mark = len(game.log)
     game.resolve()
     moved = [e for e in game.log.since(mark) if e.kind is EventKind.ZONE_CHANGED
-             and e.data["from"] == "battlefield"]
-    assert [e.data["object"] for e in moved] == [refinery.id] + [s.id for s in stones]
+             and e.payload.origin == "battlefield"]
+    assert [e.payload.object for e in moved] == [refinery.id] + [s.id for s in stones]
     assert len({e.parent for e in moved}) == 1  # one simultaneous event of the spell
     triggers = refinery_triggers(game, mark)
     assert len(triggers) == 4
@@ -73,7 +73,7 @@ def test_tokens_never_count_even_leaving_with_the_refinery():
     tokens = [game.add("Powerstone"), game.add("Thopter"), game.add("Food")]
     game.destroy([refinery] + tokens)
     triggers = refinery_triggers(game)
-    assert len(triggers) == 1 and game.log[triggers[0].parent].data["object"] == refinery.id
+    assert len(triggers) == 1 and game.log[triggers[0].parent].payload.object == refinery.id
 
 
 @R11
@@ -85,7 +85,7 @@ def test_you_control_is_judged_as_the_objects_last_existed():
     game.gain_control(borrowed, "Alice")
     assert game.controller_of(borrowed) == "Alice"
     game.destroy([refinery, bobs, borrowed])
-    sources = sorted(game.log[t.parent].data["object"] for t in refinery_triggers(game))
+    sources = sorted(game.log[t.parent].payload.object for t in refinery_triggers(game))
     assert sources == [refinery.id, borrowed.id]  # Bob's own artifact doesn't count
 
 
@@ -105,7 +105,7 @@ def test_refinery_sees_another_artifact_leave_while_it_stays():
     vault = game.add("Mana Vault")
     game.exile([vault])
     (trigger,) = refinery_triggers(game)
-    assert game.log[trigger.parent].data["object"] == vault.id
+    assert game.log[trigger.parent].payload.object == vault.id
     resolve_all(game)
     assert len(powerstones(game)) == 1
 
@@ -122,7 +122,7 @@ def test_refinery_and_hangarback_walker_cast_for_x_zero():
     sba = [e for e in game.log if e.kind is EventKind.SBA]
     assert len(sba) == 1 and "toughness" in sba[0].text and sba[0].rules == ("704.5f",)
     died = game.log.children(sba[0].id)[0]
-    assert died.kind is EventKind.ZONE_CHANGED and died.data["to"] == "graveyard"
+    assert died.kind is EventKind.ZONE_CHANGED and died.payload.destination == "graveyard"
     stack = [i.source_name for i in game.state.stack]
     assert sorted(stack) == ["Hangarback Walker", REFINERY]
     resolve_all(game)
@@ -215,7 +215,7 @@ def test_the_creating_effect_decides_that_a_refinery_powerstone_is_tapped():
     resolve_all(game)
     (stone,) = powerstones(game)
     made = [e for e in game.log if e.kind is EventKind.TOKEN_CREATED][0]
-    assert stone.tapped and made.data["tapped"] is True and made.cause is Cause.ABILITY
+    assert stone.tapped and made.payload.tapped is True and made.cause is Cause.ABILITY
 
 
 @R09

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Static, Triggered
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
@@ -36,11 +37,12 @@ from rulekit.state import Zone
 def _refinery_match(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
     """"This artifact or another nontoken artifact you control" put into a graveyard or exile
     from the battlefield: judged as each object last existed (CR 603.10a, ruling R11)."""
-    d = event.data
-    if d.get("from") != Zone.BATTLEFIELD.value or d.get("to") not in (
-            Zone.GRAVEYARD.value, Zone.EXILE.value):
+    d = event.payload
+    if not isinstance(d, p.ZoneChanged) or d.object is None \
+            or d.origin != Zone.BATTLEFIELD.value \
+            or d.destination not in (Zone.GRAVEYARD.value, Zone.EXILE.value):
         return None
-    obj = game.state.objects[d["object"]]
+    obj = game.state.objects[d.object]
     if obj.id != source.id:
         if obj.token or not game.chars(obj).is_a("Artifact"):
             return None
@@ -85,9 +87,9 @@ behaviour("Cultivator's Caravan")(lambda: [ANY_COLOR, crew(3)])
 
 def _attacks_or_blocks(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
     """"Whenever this attacks or blocks": declared attackers only (CR 508.3a)."""
-    if event.data.get("object") != source.id:
+    if p.object_of(event.payload) != source.id:
         return None
-    if event.kind is EventKind.ATTACKS and not event.data.get("declared", True):
+    if isinstance(event.payload, p.Attacks) and not event.payload.declared:
         return None
     return {}
 
@@ -107,9 +109,8 @@ def _loot(res: Any) -> None:
     if victim is None or victim.zone is not Zone.HAND or victim.owner != res.controller:
         raise RulesError(f"{game.target_text(pick)} is not a card in {res.controller}'s hand",
                          rule="701.9a")
-    game.emit(EventKind.ZONE_CHANGED, {
-        "object": victim.id, "from": "hand", "to": "graveyard", "reason": "discard",
-        "text": f"{res.controller} discards {game.describe(victim)}"},
+    game.emit(p.ZoneChanged(object=victim.id, origin="hand", destination="graveyard",
+                            reason="discard", player=res.controller),
         cause=Cause.ABILITY, parent=res.parent, rules=("701.9a",), subject=victim.id)
 
 
@@ -162,14 +163,14 @@ behaviour("Mishra's Factory")(lambda: [
 ])
 
 
-def _arena_enters_tapped(game: Any, obj: Any, data: dict[str, Any]) -> list[ReplacementEffect]:
-    controller = data.get("controller") or (obj.owner if obj is not None else "")
+def _arena_enters_tapped(game: Any, obj: Any, data: Any) -> list[ReplacementEffect]:
+    controller = data.controller or (obj.owner if obj is not None else "")
     if any("Mountain" in game.chars(o).subtypes for o in game.permanents(controller)):
         return []
     return [ReplacementEffect(
         name="Arena of Glory enters tapped", source=obj.id if obj is not None else None,
         controller=controller, kind=EventKind.ZONE_CHANGED,
-        applies=lambda g, d: not d.get("tapped"), apply=lambda g, d: {**d, "tapped": True},
+        applies=lambda g, d: not d.tapped, apply=lambda g, d: d.replace(tapped=True),
         rules=("614.1d",))]
 
 

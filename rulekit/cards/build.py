@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Activated, Keyword, ManaAbility, Static, TargetSpec, Triggered
 from rulekit.costs import Cost
 from rulekit.effects import ContinuousEffect
@@ -44,7 +45,9 @@ def enters(text: str, effect: Callable[[Resolution], None], *,
     """"When this enters, ..." (CR 603.6a): a self-only trigger on arriving."""
 
     def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
-        return {} if event.data.get("new") == source.id and _to_battlefield(event) else None
+        d = event.payload
+        new = d.new if isinstance(d, (p.ZoneChanged, p.TokenCreated)) else None
+        return {} if new == source.id and _to_battlefield(event) else None
 
     return Triggered(text=text, on=frozenset({EventKind.ZONE_CHANGED, EventKind.TOKEN_CREATED}),
                      match=match, effect=effect, target=target, optional=optional,
@@ -52,7 +55,9 @@ def enters(text: str, effect: Callable[[Resolution], None], *,
 
 
 def _to_battlefield(event: Event) -> bool:
-    return event.kind is EventKind.TOKEN_CREATED or event.data.get("to") == Zone.BATTLEFIELD.value
+    d = event.payload
+    return isinstance(d, p.TokenCreated) or (
+        isinstance(d, p.ZoneChanged) and d.destination == Zone.BATTLEFIELD.value)
 
 
 def at_beginning_of(step: Step, text: str, effect: Callable[[Resolution], None], *,
@@ -63,7 +68,7 @@ def at_beginning_of(step: Step, text: str, effect: Callable[[Resolution], None],
     intervening "if" clause (CR 603.4)."""
 
     def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
-        if event.data.get("step") != step.value:
+        if not isinstance(event.payload, p.StepBegan) or event.payload.step != step.value:
             return None
         if yours and game.state.active != game.controller_of(source):
             return None
@@ -93,10 +98,9 @@ def as_enters(text: str, apply: Callable[[Game, GameObject | None, dict[str, Any
     replacement effect on the event that puts it onto the battlefield (CR 614.1c-d, 614.12).
     `choice` names the choice it makes ("color"), which set-up must then be given."""
 
-    def make(game: Game, obj: GameObject | None, data: dict[str, Any]) -> list[ReplacementEffect]:
-        kind = EventKind.TOKEN_CREATED if "card" in data and data.get("from") is None else (
-            EventKind.ZONE_CHANGED)
-        controller = data.get("controller") or (obj.owner if obj is not None else "")
+    def make(game: Game, obj: GameObject | None, data: Any) -> list[ReplacementEffect]:
+        kind = data.kind
+        controller = data.controller or (obj.owner if obj is not None else "")
         src = obj.id if obj is not None else None
         return [ReplacementEffect(
             name=name, source=src, controller=controller, kind=kind,

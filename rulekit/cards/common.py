@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit import payloads as p
 from rulekit.abilities import SpellAbility
 from rulekit.cards.build import (
     keyword,
@@ -11,7 +12,7 @@ from rulekit.cards.build import (
     target,
 )
 from rulekit.effects import ContinuousEffect
-from rulekit.events import Cause, Event, EventKind
+from rulekit.events import Cause, Event
 from rulekit.production import AnyColor
 from rulekit.state import Zone
 
@@ -62,18 +63,17 @@ def name_of(obj: Any) -> str:
 
 
 def leaves_self(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
-    d = event.data
-    if d.get("object") != source.id or d.get("from") != Zone.BATTLEFIELD.value:
+    d = event.payload
+    if not isinstance(d, p.ZoneChanged) or d.object != source.id \
+            or d.origin != Zone.BATTLEFIELD.value:
         return None
     return {"linked": list(source.linked)}  # as it last existed (CR 603.10a)
 
 
 def exile_linked(res: Any, obj: Any, rules: tuple[str, ...]) -> None:
     """Exile `obj`, remembered by the source as "the exiled card" (CR 607.2a)."""
-    res.game.emit(EventKind.ZONE_CHANGED, {
-        "object": obj.id, "from": "battlefield", "to": "exile", "reason": "exile",
-        "linked_to": res.source_id,
-        "text": f"{res.game.describe(obj)} is exiled by {res.source_name}"},
+    res.game.emit(p.ZoneChanged(object=obj.id, origin="battlefield", destination="exile",
+                                reason="exile", linked_to=res.source_id, by=res.source_name),
         cause=Cause.ABILITY, parent=res.parent, rules=rules, subject=obj.id)
 
 
@@ -85,11 +85,8 @@ def return_linked(res: Any, rules: tuple[str, ...]) -> None:
         obj = game.state.objects.get(oid)
         if obj is None or obj.zone is not Zone.EXILE or obj.moved_to is not None:
             continue
-        game.emit(EventKind.ZONE_CHANGED, {
-            "object": oid, "from": "exile", "to": "battlefield", "controller": obj.owner,
-            "reason": "return",
-            "text": f"{game.describe(obj)} returns to the battlefield under {obj.owner}'s "
-            "control"},
+        game.emit(p.ZoneChanged(object=oid, origin="exile", destination="battlefield",
+                                controller=obj.owner, reason="return"),
             cause=Cause.ABILITY, parent=res.parent, rules=rules, subject=oid)
 
 
@@ -98,8 +95,8 @@ def sacrifice_token(res: Any) -> None:
     controller (a player sacrifices only what they control, CR 701.21a)."""
     token = res.current(res.bound["token"])
     if token is None or res.game.controller_of(token) != res.controller:
-        res.game.note(EventKind.NOTE, "The token is gone or under another player's control: "
-                      "nothing is sacrificed", cause=Cause.RULE, parent=res.parent,
+        res.game.note(p.Note(says="The token is gone or under another player's control: "
+                             "nothing is sacrificed"), cause=Cause.RULE, parent=res.parent,
                       rules=("701.21",))
         return
     res.move([token], Zone.GRAVEYARD, reason="sacrifice", rules=("701.21",))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Triggered
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
@@ -76,8 +77,8 @@ def _silkwrap_exile(res: Any) -> None:
     if obj is None:
         return
     if res.current(res.source_id) is None:  # it already left: the creature doesn't move
-        res.game.note(EventKind.NOTE, f"{res.source_name} has already left the battlefield, so "
-                      f"{res.game.describe(obj)} isn't exiled", cause=Cause.RULE,
+        res.game.note(p.Note(says=f"{res.source_name} has already left the battlefield, so "
+                             f"{res.game.describe(obj)} isn't exiled"), cause=Cause.RULE,
                       parent=res.parent, rules=("610.3b",))
         return
     exile_linked(res, obj, ("610.3", "607.2a"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from rulekit import payloads as p
 from rulekit.abilities import SpellAbility, TargetSpec
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
@@ -28,12 +29,12 @@ from rulekit.replacement import ReplacementEffect
 from rulekit.state import Zone
 
 
-def _choose_type(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
-    choices = dict(data.get("choices") or {})
+def _choose_type(game: Any, obj: Any, data: Any) -> Any:
+    choices = dict(data.choices)
     choices["creature_type"] = choice_value(
         "decisions.creature_type", "creature_type",
-        game.decide("creature_type", "Shapeshifter", data.get("controller")))
-    return {**data, "choices": choices}
+        game.decide("creature_type", "Shapeshifter", data.controller))
+    return data.replace(choices=choices)
 
 
 def _mimic_is_type(game: Any, source: Any) -> list[ContinuousEffect]:
@@ -53,24 +54,25 @@ def _mimic_counters(game: Any, source: Any) -> list[ReplacementEffect]:
     me = game.controller_of(source)
     sid = source.id
 
-    def applies(g: Any, d: dict[str, Any], kind: EventKind) -> bool:
+    def applies(g: Any, d: p.ZoneChanged | p.TokenCreated, kind: EventKind) -> bool:
         if not chosen:
             return False
-        if kind is EventKind.ZONE_CHANGED and (d.get("to") != Zone.BATTLEFIELD.value
-                                               or d.get("object") == sid):
+        if isinstance(d, p.ZoneChanged) and (d.destination != Zone.BATTLEFIELD.value
+                                             or d.object == sid):
             return False
-        who = d.get("controller") or (g.state.objects[d["object"]].owner if "object" in d
-                                      else None)
+        entering = d.object if isinstance(d, p.ZoneChanged) else None
+        who = d.controller or (g.state.objects[entering].owner if entering is not None
+                               else None)
         if who != me:
             return False
-        values = entering_values(g, kind, d)  # as it would exist on the battlefield (614.12)
-        types = set(values.subtypes) | {str((d.get("choices") or {}).get("creature_type"))}
+        values = entering_values(g, d)  # as it would exist on the battlefield (614.12)
+        types = set(values.subtypes) | {str(d.choices.get("creature_type"))}
         return values.is_a("Creature") and chosen in types
 
-    def apply(g: Any, d: dict[str, Any]) -> dict[str, Any]:
-        counters = dict(d.get("counters") or {})
+    def apply(g: Any, d: Any) -> Any:
+        counters = dict(d.counters)
         counters["+1/+1"] = counters.get("+1/+1", 0) + 1
-        return {**d, "counters": counters}
+        return d.replace(counters=counters)
 
     return [ReplacementEffect(name="Metallic Mimic", source=sid, controller=me, kind=kind,
                               applies=partial(applies, kind=kind), apply=apply,
@@ -101,7 +103,7 @@ def _copy_with_haste(res: Any) -> None:
     made = create_token_copy(res, original, haste=True)
     if made is not None:
         at_next_end_step(res, "Sacrifice the token.", sacrifice_token,
-                         {"token": made.data["new"]})
+                         {"token": made.payload.new})
 
 
 behaviour("Kiki-Jiki, Mirror Breaker")(lambda: [

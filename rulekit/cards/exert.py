@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit import payloads as p
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
     add_abilities,
@@ -22,7 +23,7 @@ from rulekit.cards.common import (
 )
 from rulekit.copy import create_token_copy
 from rulekit.delayed import at_next_end_step
-from rulekit.events import Cause, EventKind
+from rulekit.events import Cause
 from rulekit.keywords import (
     exert_option,
     when_you_do,
@@ -49,8 +50,7 @@ def _celebrate(res: Any) -> None:
     for obj in sorted(creatures_you_control(game, res.controller), key=lambda o: o.id):
         if obj.id != res.source_id and obj.tapped:
             res.untap(obj)
-    game.emit(EventKind.EXTRA_COMBAT,
-              {"text": "After this combat phase, there is an additional combat phase"},
+    game.emit(p.ExtraCombat(source_name=res.source_name),
               cause=Cause.ABILITY, parent=res.parent, rules=("500.8",))
 
 
@@ -82,7 +82,7 @@ def _crash(res: Any) -> None:
     made = create_token_copy(res, original, tapped=True, attacking=True)
     if made is not None:
         at_next_end_step(res, "Sacrifice the token.", sacrifice_token,
-                         {"token": made.data["new"]})
+                         {"token": made.payload.new})
 
 
 behaviour("Sandstorm Crasher")(lambda: [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Triggered
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
@@ -51,7 +52,7 @@ def _damage_controller(n: int):
 
 
 def _becomes_tapped(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
-    return {} if event.data.get("object") == source.id else None
+    return {} if p.object_of(event.payload) == source.id else None
 
 
 behaviour("City of Brass")(lambda: [
@@ -63,14 +64,11 @@ behaviour("City of Brass")(lambda: [
 
 
 def _enters_tapped(extra_counters: dict[str, int] | None = None):
-    def apply(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
-        data["tapped"] = True
-        if extra_counters:
-            counters = dict(data.get("counters") or {})
-            for k, v in extra_counters.items():
-                counters[k] = counters.get(k, 0) + v
-            data["counters"] = counters
-        return data
+    def apply(game: Any, obj: Any, data: Any) -> Any:
+        counters = dict(data.counters)
+        for k, v in (extra_counters or {}).items():
+            counters[k] = counters.get(k, 0) + v
+        return data.replace(tapped=True, counters=counters)
     return apply
 
 
@@ -99,12 +97,11 @@ behaviour("Calciform Pools")(lambda: [
 
 
 def _choose(key: str, default: str, name: str):
-    def apply(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
-        choices = dict(data.get("choices") or {})
+    def apply(game: Any, obj: Any, data: Any) -> Any:
+        choices = dict(data.choices)
         choices[key] = choice_value(f"decisions.{key}", key,
-                                    game.decide(key, default, data.get("controller")))
-        data["choices"] = choices
-        return data
+                                    game.decide(key, default, data.controller))
+        return data.replace(choices=choices)
     return apply
 
 
@@ -147,13 +144,9 @@ behaviour("Desert")(lambda: [
 ])
 
 
-def _shockland(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
-    pay = yes(game.decide("pay_life", False, data.get("controller")))
-    if pay:
-        data["pay_life"] = 2
-    else:
-        data["tapped"] = True
-    return data
+def _shockland(game: Any, obj: Any, data: Any) -> Any:
+    pay = yes(game.decide("pay_life", False, data.controller))
+    return data.replace(pay_life=2) if pay else data.replace(tapped=True)
 
 
 behaviour("Watery Grave")(lambda: [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Triggered
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
@@ -33,9 +34,10 @@ from rulekit.state import Step, Zone
 def _tapped_for_mana_enchanted(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
     """"Whenever enchanted land is tapped for mana": only when the ability resolved and
     produced mana (CR 106.12a, ruling R04)."""
-    if not event.data.get("tapped_for_mana") or not event.data.get("mana"):
+    d = event.payload
+    if not isinstance(d, p.ManaAdded) or not d.tapped_for_mana or not d.mana:
         return None
-    if event.data.get("source") != source.attached_to:
+    if d.source != source.attached_to:
         return None
     host = game.state.objects[source.attached_to]
     return {"player": game.controller_of(host)}
@@ -88,11 +90,10 @@ behaviour("Mana Reflection")(lambda: [static_replacements(
 
 
 def _land_tapped_for_mana(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
-    if not (event.data.get("tapped_for_mana") and event.data.get("source_is_land")
-            and event.data.get("mana")):
+    d = event.payload
+    if not (isinstance(d, p.ManaAdded) and d.tapped_for_mana and d.source_is_land and d.mana):
         return None
-    return {"player": event.data["player"],
-            "types": sorted(t.value for t in event.data["mana"].types())}
+    return {"player": d.player, "types": sorted(t.value for t in d.mana.types())}
 
 
 def _flare(res: Any) -> None:
@@ -115,9 +116,8 @@ def _contamination(game: Any, source: Any) -> list[ReplacementEffect]:
     return [ReplacementEffect(
         name="Contamination", source=source.id, controller=game.controller_of(source),
         kind=EventKind.MANA_ADDED,
-        applies=lambda g, d: bool(d.get("tapped_for_mana")) and bool(d.get("source_is_land"))
-        and bool(d["mana"]),
-        apply=lambda g, d: {**d, "mana": _one_black(d["mana"])},
+        applies=lambda g, d: d.tapped_for_mana and d.source_is_land and bool(d.mana),
+        apply=lambda g, d: d.replace(mana=_one_black(d.mana)),
         outcome=Outcome.REPLACED, rules=("106.12b", "614.1a"), timestamp=source.timestamp)]
 
 
@@ -158,24 +158,26 @@ behaviour("Contamination")(lambda: [
 def _scales(game: Any, source: Any) -> list[ReplacementEffect]:
     me = game.controller_of(source)
 
-    def on_put(g: Any, d: dict[str, Any]) -> bool:
-        obj = g.state.objects.get(d["object"])
-        return (d["counter"] == "+1/+1" and d["n"] >= 1 and obj is not None
+    def on_put(g: Any, d: p.CountersPut) -> bool:
+        obj = g.state.objects.get(d.object)
+        return (d.counter == "+1/+1" and d.n >= 1 and obj is not None
                 and g.controller_of(obj) == me and g.chars(obj).is_a("Creature"))
 
-    def on_enter(g: Any, d: dict[str, Any]) -> bool:
-        if d.get("to", "battlefield") != "battlefield" or not (d.get("counters") or {}).get("+1/+1"):
+    def on_enter(g: Any, d: p.ZoneChanged | p.TokenCreated) -> bool:
+        if isinstance(d, p.ZoneChanged) and d.destination != "battlefield":
             return False
-        if d.get("controller", me) != me:
+        if not d.counters.get("+1/+1"):
+            return False
+        if (d.controller or me) != me:
             return False
         return _entering_is_creature(g, d)
 
-    def plus_one(g: Any, d: dict[str, Any]) -> dict[str, Any]:
-        if "n" in d:
-            return {**d, "n": d["n"] + 1}
-        counters = dict(d["counters"])
+    def plus_one(g: Any, d: Any) -> Any:
+        if isinstance(d, p.CountersPut):
+            return d.replace(n=d.n + 1)
+        counters = dict(d.counters)
         counters["+1/+1"] += 1
-        return {**d, "counters": counters}
+        return d.replace(counters=counters)
 
     text = "Hardened Scales"
     return [ReplacementEffect(name=text, source=source.id, controller=me, kind=kind,
@@ -186,14 +188,15 @@ def _scales(game: Any, source: Any) -> list[ReplacementEffect]:
                                (EventKind.TOKEN_CREATED, on_enter))]
 
 
-def _entering_is_creature(game: Any, d: dict[str, Any]) -> bool:
+def _entering_is_creature(game: Any, d: p.ZoneChanged | p.TokenCreated) -> bool:
     from rulekit.cards import card
 
-    if d.get("copiable") is not None:
-        return d["copiable"].is_a("Creature")
-    if "card" in d:
-        return card(d["card"]).printed.is_a("Creature")
-    return game.chars(game.state.objects[d["object"]]).is_a("Creature")
+    if d.copiable is not None:
+        return bool(d.copiable.is_a("Creature"))
+    if d.card is not None:
+        return card(d.card).printed.is_a("Creature")
+    assert isinstance(d, p.ZoneChanged) and d.object is not None
+    return game.chars(game.state.objects[d.object]).is_a("Creature")
 
 
 behaviour("Hardened Scales")(lambda: [static_replacements(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit import payloads as p
 from rulekit.abilities import Static, Triggered
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
@@ -78,7 +79,8 @@ behaviour("Powerstone")(lambda: [mana(
 
 
 def _white_spell(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
-    return {} if "W" in event.data.get("colors", []) else None
+    d = event.payload
+    return {} if isinstance(d, p.Cast) and "W" in d.colors else None
 
 
 def _feather(res: Any) -> None:
@@ -96,21 +98,21 @@ def enters_with_x_counters(name: str) -> Static:
     """"This creature enters with X +1/+1 counters on it": X is the spell's X (CR 107.3m);
     a copy or a permanent put onto the battlefield some other way has X = 0."""
 
-    def apply(game: Any, obj: Any, data: dict[str, Any]) -> dict[str, Any]:
-        x = int(data.get("etb_x") or 0)
+    def apply(game: Any, obj: Any, data: Any) -> Any:
+        x = int(data.etb_x or 0)
+        counters = dict(data.counters)
         if x:
-            counters = dict(data.get("counters") or {})
             counters["+1/+1"] = counters.get("+1/+1", 0) + x
-            data["counters"] = counters
-        data["etb_x_used"] = x
-        return data
+        return data.replace(counters=counters, etb_x_used=x)
 
     return as_enters("This creature enters with X +1/+1 counters on it.", apply,
                      name=f"{name} enters with X +1/+1 counters", rules=("614.1c", "107.3m"))
 
 
 def _dies_self(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
-    if event.data.get("object") != source.id or event.data.get("to") != Zone.GRAVEYARD.value:
+    d = event.payload
+    if not isinstance(d, p.ZoneChanged) or d.object != source.id \
+            or d.destination != Zone.GRAVEYARD.value:
         return None
     return {"counters": source.counters.get("+1/+1", 0)}  # as it last existed (CR 603.10a)
 
@@ -163,9 +165,8 @@ def _multiply(name: str, factor: int):
         me = game.controller_of(source)
         return [ReplacementEffect(
             name=name, source=source.id, controller=me, kind=EventKind.MANA_ADDED,
-            applies=lambda g, d: bool(d.get("tapped_for_mana")) and d.get("player") == me
-            and bool(d["mana"]),
-            apply=lambda g, d: {**d, "mana": d["mana"].times(factor)},
+            applies=lambda g, d: d.tapped_for_mana and d.player == me and bool(d.mana),
+            apply=lambda g, d: d.replace(mana=d.mana.times(factor)),
             rules=("106.12b", "614.1a"), timestamp=source.timestamp)]
 
     return make

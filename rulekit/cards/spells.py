@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulekit import payloads as p
 from rulekit.abilities import SpellAbility, TargetSpec
 from rulekit.cards import behaviour
 from rulekit.cards.build import (
@@ -13,7 +14,7 @@ from rulekit.cards.build import (
     until_end_of_turn,
 )
 from rulekit.cards.common import HASTE, is_creature, target_of, until_eot
-from rulekit.events import Cause, EventKind
+from rulekit.events import Cause
 from rulekit.keywords import (
     CostReduction,
     counter_unless_pays,
@@ -125,9 +126,8 @@ def _pyroclasm(res: Any) -> None:
     game = res.game
     creatures = [o for o in game.state.battlefield() if game.chars(o).is_a("Creature")]
     if creatures:  # all at once (CR 120.3)
-        game.emit_batch([(EventKind.DAMAGE, {"source": res.source_id,
-                                             "source_name": res.source_name, "target": o.id,
-                                             "amount": 2}, o.id)
+        game.emit_batch([(p.Damage(source=res.source_id, source_name=res.source_name,
+                                   target=o.id, amount=2), o.id)
                          for o in sorted(creatures, key=lambda o: o.id)],
                         cause=Cause.ABILITY, parent=res.parent, rules=("120.3",))
 

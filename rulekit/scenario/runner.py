@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.errors import RulesError, ScenarioError, UsageError
 from rulekit.events import Event, EventKind
 from rulekit.mana import TYPES, ManaType
+from rulekit.payloads import ManaSpent
 from rulekit.scenario.model import CHARACTERISTIC_LISTS
 from rulekit.state import GameObject, Step, Zone
 
@@ -494,9 +495,9 @@ class _Runner:
             return [item.source_name for item in state.stack]
         if key == "spent":
             return mana_sort([unit_text(u) if n == 1 else f"{n} x {unit_text(u)}"
-                              for e in events if e.kind is EventKind.MANA_SPENT
-                              and e.data.get("player") == sub
-                              for u, n in _pool_items(e.data["mana"])])
+                              for e in events if isinstance(e.payload, ManaSpent)
+                              and e.payload.player == sub
+                              for u, n in _pool_items(e.payload.mana)])
         if key == "decided":  # who made this step's decisions of that kind (CR 616.1, 603.3b...)
             first = events[0].id if events else self.game.log.next_id
             who = [d.player for d in self.game.decisions if d.key == sub and d.event >= first]

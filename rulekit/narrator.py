@@ -1,0 +1,416 @@
+"""The narrator: the one place that turns events into English.
+
+Every view (tables, diagrams, the CLI, the sandbox's messages, screen-reader text) shows the
+words written here; none of them composes event text or reads it back. `narrate` is called
+once, when the event is committed, with `Names` for the objects involved as they are then; the
+event keeps the result as its `text`. The words read well aloud: "Glory-Bound Initiate's 'when
+you do' ability resolves: it gets +1/+3 and lifelink until end of turn".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from rulekit import payloads as p
+from rulekit.mana import pool_text, spent_text
+from rulekit.state import Step
+
+
+class Names(Protocol):
+    """How the narrator names objects: as the game sees them when the event is committed."""
+
+    def describe(self, obj: int) -> str:
+        """`Llanowar Elves (#3)`."""
+        ...
+
+    def name(self, obj: int) -> str:
+        """`Llanowar Elves`."""
+        ...
+
+
+Narration = Callable[[Any, Names], str]
+_NARRATIONS: dict[type[p.Payload], Narration] = {}
+
+
+def says(cls: type[p.Payload]) -> Callable[[Narration], Narration]:
+    def register(fn: Narration) -> Narration:
+        _NARRATIONS[cls] = fn
+        return fn
+
+    return register
+
+
+def narrate(payload: p.Payload, names: Names) -> str:
+    """The event's words."""
+    return _NARRATIONS[type(payload)](payload, names)
+
+
+def prevented(effect: str, kind: str) -> str:
+    """A replacement effect kept an event from happening (CR 615)."""
+    return f"{effect} prevents this {kind} event"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _clause(text: str) -> str:
+    """A sentence as a clause: no trailing period, first letter lower-case unless a name."""
+    text = text.strip().rstrip(".")
+    first = text.split(" ", 1)[0]
+    if first in ("When", "Whenever", "At", "If", "It", "Its", "Add", "Put", "Create", "Return",
+                 "Exile", "Draw", "Target", "Each", "Tap", "Untap", "Counter", "Copy", "You",
+                 "This", "Deal", "Destroy", "Sacrifice", "Gain", "Lose", "That", "Choose",
+                 "Remove", "Search", "Look", "Reveal", "Until", "Attach", "Prevent"):
+        return text[:1].lower() + text[1:]
+    return text
+
+
+def ability_resolves(source_name: str, ability: str) -> str:
+    """`<source>'s '<trigger>' ability resolves: <effect>` for a triggered ability,
+    `<source>'s ability resolves: <effect>` for an activated one."""
+    text = ability.strip()
+    head, sep, effect = text.partition(", ")
+    if sep and head.split(" ", 1)[0] in ("When", "Whenever", "At"):
+        return f"{source_name}'s '{_clause(head)}' ability resolves: {_clause(effect)}"
+    cost, sep, effect = text.partition(": ")
+    if sep and "{" in cost or cost.startswith(("Sacrifice", "Exert", "Remove", "Pay", "Tap")):
+        return f"{source_name}'s ability resolves: {_clause(effect)}"
+    return f"{source_name}'s ability resolves: {_clause(text)}"
+
+
+# ------------------------------------------------------------------ actions and time
+def action_text(a: p.Action) -> str:
+    """A player's action (the root of what it caused), in words."""
+    who = a.player or "The game"
+    match a.action:
+        case "add":
+            return f"Set-up: {a.card} into {a.for_player}'s {a.zone}"
+        case "set_turn":
+            return "Set-up: turn and step"
+        case "set_life":
+            return f"Set-up: {a.for_player}'s life total is {a.x}"
+        case "set_pool":
+            return f"Set-up: mana in {a.for_player}'s pool"
+        case "play_land":
+            return f"{who} plays {a.card}"
+        case "cast":
+            xs = f" with X={a.x}" if a.x is not None else ""
+            fb = " with flashback from the graveyard" if a.flashback else ""
+            return f"{who} casts {a.card}{xs}{fb}"
+        case "activate" | "tap_for_mana" if a.mana:
+            return f"{who} {'taps' if a.taps else 'activates'} {a.card} for mana: {a.ability}"
+        case "activate" | "tap_for_mana":
+            return f"{who} activates {a.card}: {a.ability}"
+        case "pass_priority":
+            return f"{who} passes priority"
+        case "resolve":
+            return f"All players pass: {a.ability} resolves"
+        case "advance":
+            return f"All players pass until {a.until}"
+        case "next_turn":
+            return "All players pass until the next turn's main phase"
+        case "destroy" | "exile":
+            names = ", ".join(a.objects[:5]) + (" ..." if a.count > 5 else "")
+            return f"{a.action.capitalize()} {a.count} permanent(s) at once: {names}"
+        case "gain_control":
+            return f"{a.for_player} gains control of {a.card}"
+        case "declare_attackers":
+            return f"{who} declares attackers"
+        case "declare_blockers":
+            return f"{who} declares blockers"
+    return f"{who}: {a.action.replace('_', ' ')}"
+
+
+@says(p.Action)
+def _action(a: p.Action, names: Names) -> str:
+    return action_text(a)
+
+
+@says(p.TurnBegan)
+def _turn_began(e: p.TurnBegan, names: Names) -> str:
+    return f"Turn {e.turn} begins: {e.player} is the active player"
+
+
+@says(p.StepBegan)
+def _step_began(e: p.StepBegan, names: Names) -> str:
+    return f"{e.active}'s {Step(e.step).label} begins (turn {e.turn})"
+
+
+@says(p.Priority)
+def _priority(e: p.Priority, names: Names) -> str:
+    if e.all:
+        return f"All players pass priority in turn ({', '.join(e.all)})"
+    return f"{e.player} passes priority"
+
+
+@says(p.ManaEmptied)
+def _mana_emptied(e: p.ManaEmptied, names: Names) -> str:
+    return f"{e.player}'s unspent mana {spent_text(e.lost)} empties from their pool"
+
+
+@says(p.ExtraCombat)
+def _extra_combat(e: p.ExtraCombat, names: Names) -> str:
+    return "After this combat phase, there is an additional combat phase"
+
+
+@says(p.Declared)
+def _declared(e: p.Declared, names: Names) -> str:
+    return f"{e.player} declared {e.count} {e.declared[:-1]}(s)"
+
+
+@says(p.Lost)
+def _lost(e: p.Lost, names: Names) -> str:
+    return f"{e.player} loses the game ({e.reason})"
+
+
+# ------------------------------------------------------------------ permanents
+@says(p.Tapped)
+def _tapped(e: p.Tapped, names: Names) -> str:
+    return f"{names.describe(e.object)} becomes tapped"
+
+
+@says(p.Untapped)
+def _untapped(e: p.Untapped, names: Names) -> str:
+    return f"{names.describe(e.object)} becomes untapped"
+
+
+@says(p.UntapSkipped)
+def _untap_skipped(e: p.UntapSkipped, names: Names) -> str:
+    if e.expired:
+        return (f"{names.describe(e.object)} is already untapped: exert's effect ends having "
+                "done nothing")
+    return f"{names.describe(e.object)} doesn't untap ({e.reason})"
+
+
+@says(p.Exerted)
+def _exerted(e: p.Exerted, names: Names) -> str:
+    return (f"{e.player} exerts {names.describe(e.object)}: it won't untap during their next "
+            "untap step")
+
+
+@says(p.CountersPut)
+def _counters_put(e: p.CountersPut, names: Names) -> str:
+    return f"{e.n} {e.counter} counter(s) put on {names.describe(e.object)}"
+
+
+@says(p.CountersRemoved)
+def _counters_removed(e: p.CountersRemoved, names: Names) -> str:
+    return f"{e.n} {e.counter} counter(s) removed from {names.describe(e.object)}"
+
+
+@says(p.Damage)
+def _damage(e: p.Damage, names: Names) -> str:
+    target = e.target if isinstance(e.target, str) else names.describe(e.target)
+    return f"{e.source_name} deals {e.amount} damage to {target}"
+
+
+@says(p.LifeGained)
+def _life_gained(e: p.LifeGained, names: Names) -> str:
+    return f"{e.player} gains {e.amount} life"
+
+
+@says(p.LifeLost)
+def _life_lost(e: p.LifeLost, names: Names) -> str:
+    return f"{e.player} loses {e.amount} life"
+
+
+@says(p.Attacks)
+def _attacks(e: p.Attacks, names: Names) -> str:
+    return f"{names.describe(e.object)} attacks {e.defender}"
+
+
+@says(p.Blocks)
+def _blocks(e: p.Blocks, names: Names) -> str:
+    return f"{names.describe(e.object)} blocks {names.describe(e.attacker)}"
+
+
+@says(p.ControlChanged)
+def _control_changed(e: p.ControlChanged, names: Names) -> str:
+    return f"{e.player} now controls {names.describe(e.object)}"
+
+
+@says(p.Attached)
+def _attached(e: p.Attached, names: Names) -> str:
+    to = names.describe(e.to) if e.to else "nothing"
+    return f"{names.describe(e.object)} becomes attached to {to}"
+
+
+@says(p.EffectBegan)
+def _effect_began(e: p.EffectBegan, names: Names) -> str:
+    return f"Effect begins: {e.effect_text}"
+
+
+@says(p.EffectEnded)
+def _effect_ended(e: p.EffectEnded, names: Names) -> str:
+    return f"Effect ends: {e.effect_text}"
+
+
+# ------------------------------------------------------------------ mana
+@says(p.ManaAdded)
+def _mana_added(e: p.ManaAdded, names: Names) -> str:
+    return f"{e.player} adds {pool_text(e.mana)} from {e.source_name}"
+
+
+@says(p.ManaSpent)
+def _mana_spent(e: p.ManaSpent, names: Names) -> str:
+    text = f"{e.player} spends {spent_text(e.mana)} on {e.purpose}"
+    return text + (": that spell can't be countered" if e.uncounterable is not None else "")
+
+
+# ------------------------------------------------------------------ zones
+_MOVES = {"destroy": "is destroyed", "sacrifice": "is sacrificed", "exile": "is exiled",
+          "bounce": "returns to its owner's hand", "sba": "is put into the graveyard",
+          "dies": "dies"}
+
+
+@says(p.ZoneChanged)
+def _zone_changed(e: p.ZoneChanged, names: Names) -> str:
+    if e.setup:
+        assert e.new is not None
+        if e.destination == "battlefield":
+            tapped = " tapped" if e.tapped else ""
+            return (f"Set-up: {e.card} (#{e.new}) is put onto the battlefield{tapped} under "
+                    f"{e.controller}'s control")
+        return f"Set-up: {e.card} (#{e.new}) is put into the {e.destination} ({e.owner})"
+    assert e.object is not None
+    old = names.describe(e.object)
+    if e.flashback:
+        return f"{old} is exiled instead (it was cast with flashback)"
+    match (e.reason, e.destination):
+        case ("play", _):
+            return f"{names.name(e.object)} enters the battlefield (land play)"
+        case ("resolve", "battlefield"):
+            x = f" (its spell had X={e.etb_x})" if e.x_cost else ""
+            return f"{names.name(e.object)} enters the battlefield{x}"
+        case ("resolve" | "countered", "graveyard"):
+            return f"{old} is put into its owner's graveyard"
+        case ("draw", _):
+            return f"{e.player} draws a card"
+        case ("discard", _):
+            return f"{e.player} discards {old}"
+        case ("exile", _) if e.by:
+            return f"{old} is exiled by {e.by}"
+        case ("return", _):
+            return f"{old} returns to the battlefield under {e.controller}'s control"
+        case ("cipher", _):
+            return f"{names.name(e.object)} is exiled encoded on {e.by}"
+        case ("token", _):
+            return f"{'Token' if e.token else 'Spell copy'} {old} ceases to exist"
+        case (reason, _) if reason in _MOVES:
+            return f"{old} {_MOVES[reason]}"
+        case (reason, _) if reason:
+            return f"{old} moves ({reason})"
+    return f"{old} moves from {e.origin} to {e.destination} (now #{e.new})"
+
+
+@says(p.TokenCreated)
+def _token_created(e: p.TokenCreated, names: Names) -> str:
+    assert e.new is not None
+    how = [w for w, on in (("tapped", e.tapped), ("attacking", e.attacking)) if on]
+    how_text = f" {' and '.join(how)}" if how else ""
+    copy = f", a copy of {e.copy_text}" if e.copy_text else ""
+    return f"{e.controller} creates a{how_text} {names.name(e.new)} token (#{e.new}){copy}"
+
+
+@says(p.Drew)
+def _drew(e: p.Drew, names: Names) -> str:
+    return (f"{e.player} can't draw: the library is empty (in a real game they would lose; "
+            "the kit plays on)")
+
+
+# ------------------------------------------------------------------ stack
+@says(p.Cast)
+def _cast(e: p.Cast, names: Names) -> str:
+    xs = f" with X={e.x}" if e.x_cost else ""
+    return f"{e.card} is put on the stack{xs}"
+
+
+@says(p.Activated)
+def _activated(e: p.Activated, names: Names) -> str:
+    if e.mana_ability:
+        return f"{e.source}'s mana ability is activated"
+    return f"{e.source}'s ability goes on the stack"
+
+
+@says(p.ManaAbilityResolved)
+def _mana_ability(e: p.ManaAbilityResolved, names: Names) -> str:
+    return f"{e.source}'s mana ability resolves at once, without the stack"
+
+
+@says(p.Triggered)
+def _triggered(e: p.Triggered, names: Names) -> str:
+    if e.removed:
+        return f"{e.source_name}'s ability has no legal target and is removed"
+    return f"{e.source_name} triggers: {e.ability}"
+
+
+@says(p.PutOnStack)
+def _put_on_stack(e: p.PutOnStack, names: Names) -> str:
+    targets = f" targeting {e.targets}" if e.targets else ""
+    return f"{e.source_name}'s triggered ability goes on the stack{targets}"
+
+
+@says(p.Resolved)
+def _resolved(e: p.Resolved, names: Names) -> str:
+    if e.item_kind == "spell":
+        return f"{e.text} resolves"
+    return ability_resolves(e.source_name, e.ability)
+
+
+@says(p.Countered)
+def _countered(e: p.Countered, names: Names) -> str:
+    return f"{e.text} is countered"
+
+
+@says(p.Fizzled)
+def _fizzled(e: p.Fizzled, names: Names) -> str:
+    return f"{e.text} doesn't resolve: its target is no longer legal"
+
+
+@says(p.Targeted)
+def _targeted(e: p.Targeted, names: Names) -> str:
+    return f"{e.target} becomes the target of {e.by} ({e.controller})"
+
+
+@says(p.DelayedCreated)
+def _delayed_created(e: p.DelayedCreated, names: Names) -> str:
+    return f"Delayed trigger created: {e.ability} ({e.source_name})"
+
+
+@says(p.SpellCopied)
+def _spell_copied(e: p.SpellCopied, names: Names) -> str:
+    if e.cast:
+        return f"{e.controller} casts a copy of {e.name} without paying its mana cost"
+    x = f" (X={e.x})" if e.x else ""
+    legend = ", except it isn't legendary" if e.nonlegendary else ""
+    return f"{e.controller} puts a copy of {e.name} on the stack{x}{legend}"
+
+
+# ------------------------------------------------------------------ explanations
+@says(p.Note)
+def _note(e: p.Note, names: Names) -> str:
+    return e.says
+
+
+@says(p.Choice)
+def _choice(e: p.Choice, names: Names) -> str:
+    return e.says
+
+
+@says(p.StateBasedActions)
+def _sba(e: p.StateBasedActions, names: Names) -> str:
+    return f"State-based actions: {e.why}"
+
+
+@says(p.CostPaid)
+def _cost_paid(e: p.CostPaid, names: Names) -> str:
+    return e.says
+
+
+def check_complete() -> None:
+    """Every payload type has its narration (a test calls this)."""
+    missing = [cls.__name__ for cls in p.PAYLOADS.values() if cls not in _NARRATIONS]
+    if missing:
+        raise AssertionError(f"payload types the narrator can't say: {missing}")

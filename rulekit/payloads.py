@@ -1,0 +1,490 @@
+"""What each kind of event carries: one frozen payload type per `EventKind`.
+
+A payload is the event's facts as explicit fields (object ids, players, amounts, zones), never
+its English: the narrator (`rulekit.narrator`) turns a payload into words for every view, and
+views read fields. Fields marked `live` carry an engine object the pipeline needs while the
+event is committed (the stack item to push, the effect to start); the log keeps the payload
+without them (`logged()`), so no mutable engine object lives on in the log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar, TypeVar
+
+from rulekit.events import EventKind
+
+P = TypeVar("P", bound="Payload")
+ObjectId = int
+LIVE = {"live": True}
+
+
+def _live() -> Any:
+    """A pipeline-only field (an engine object); the logged payload drops it."""
+    return field(default=None, compare=False, repr=False, metadata=LIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """Base of every event payload."""
+
+    kind: ClassVar[EventKind]
+    JSON_NAMES: ClassVar[Mapping[str, str]] = {}
+
+    def replace(self: P, **changes: Any) -> P:
+        """A copy with some fields changed (replacement effects propose changed events)."""
+        return dataclasses.replace(self, **changes)
+
+    def logged(self: P) -> P:
+        """The payload as the log keeps it: without its live engine objects."""
+        live = {f.name: None for f in dataclasses.fields(self) if f.metadata.get("live")}
+        return dataclasses.replace(self, **live) if live else self
+
+    def fields(self, *, defaults: bool = False) -> dict[str, Any]:
+        """Field name to value, JSON names, live fields left out, defaults left out unless
+        `defaults`."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.metadata.get("live"):
+                continue
+            value = getattr(self, f.name)
+            default = f.default if f.default is not dataclasses.MISSING else (
+                f.default_factory() if f.default_factory is not dataclasses.MISSING else
+                dataclasses.MISSING)
+            if not defaults and value == default and default is not dataclasses.MISSING:
+                continue
+            out[self.JSON_NAMES.get(f.name, f.name)] = value
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: _plain(v) for k, v in sorted(self.fields().items())}
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready copy: enums to values, tuples to lists, mappings to dicts (sorted keys)."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_plain(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, (set, frozenset)) else items
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return value
+
+
+PAYLOADS: dict[EventKind, type[Payload]] = {}
+
+
+def payload(kind: EventKind) -> Any:
+    """Class decorator: a frozen payload type for events of `kind`."""
+    def register(cls: type[P]) -> type[P]:
+        cls = dataclass(frozen=True, slots=True)(cls)
+        cls.kind = kind
+        PAYLOADS[kind] = cls
+        return cls
+
+    return register
+
+
+# ------------------------------------------------------------------ actions and time
+@payload(EventKind.ACTION)
+class Action(Payload):
+    """A player (or the set-up) did something: the root of a causal tree. `action` is the
+    action's name (`rulekit.arguments.ACTION_ARGS`); the other fields are what the narrator
+    needs to say it."""
+
+    action: str
+    player: str | None = None  # who acts (and keeps priority, CR 117.3c)
+    for_player: str | None = None  # set-up and control: whose zone, life, pool, or who gains
+    setup: bool = False
+    keeps_priority: bool = True
+    all_pass: bool = False  # every player passed in succession (CR 117.4)
+    object: ObjectId | None = None
+    card: str | None = None  # the card's name, as it was when the action began
+    ability: str | None = None  # the ability's text (activate) or the resolving item's text
+    x: int | None = None
+    flashback: bool = False
+    taps: bool = False  # a mana ability with {T} in its cost
+    zone: str | None = None
+    mana: bool = False  # activating a mana ability (CR 605.3a)
+    until: str | None = None  # advance: the step's label
+    objects: tuple[str, ...] = ()  # destroy/exile: the first five permanents, described
+    count: int = 0  # destroy/exile: how many
+
+
+@payload(EventKind.TURN_BEGAN)
+class TurnBegan(Payload):
+    turn: int
+    player: str
+
+
+@payload(EventKind.STEP_BEGAN)
+class StepBegan(Payload):
+    step: str
+    active: str
+    turn: int
+    extra_combat: bool = False
+
+
+@payload(EventKind.PRIORITY)
+class Priority(Payload):
+    player: str
+    all: tuple[str, ...] = ()  # every player passed in this order
+
+
+@payload(EventKind.MANA_EMPTIED)
+class ManaEmptied(Payload):
+    player: str
+    lost: Any = None  # rulekit.mana.Mana: what was in the pool
+
+
+@payload(EventKind.EXTRA_COMBAT)
+class ExtraCombat(Payload):
+    source_name: str
+
+
+@payload(EventKind.DECLARED)
+class Declared(Payload):
+    """Attackers or blockers were declared (CR 508.1, 509.1): the step stops waiting."""
+
+    declared: str  # "attackers" or "blockers"
+    player: str
+    count: int
+
+
+@payload(EventKind.LOST)
+class Lost(Payload):
+    player: str
+    reason: str
+
+
+# ------------------------------------------------------------------ permanents
+@payload(EventKind.TAPPED)
+class Tapped(Payload):
+    object: ObjectId
+    as_cost: bool = False
+    crews: ObjectId | None = None  # tapped to crew this Vehicle (CR 702.122)
+
+
+@payload(EventKind.UNTAPPED)
+class Untapped(Payload):
+    object: ObjectId
+    as_cost: bool = False
+    clears_exert: bool = False
+    exert_of: str | None = None  # whose exert effect ends (CR 701.43a)
+
+
+@payload(EventKind.UNTAP_SKIPPED)
+class UntapSkipped(Payload):
+    object: ObjectId
+    reason: str = ""  # the effect that keeps it tapped, in its own words
+    clears_exert: bool = False
+    exert_of: str | None = None
+    expired: bool = False  # already untapped: the exert effect ends having done nothing
+
+
+@payload(EventKind.EXERTED)
+class Exerted(Payload):
+    object: ObjectId
+    player: str
+
+
+@payload(EventKind.COUNTERS_PUT)
+class CountersPut(Payload):
+    object: ObjectId
+    counter: str
+    n: int
+
+
+@payload(EventKind.COUNTERS_REMOVED)
+class CountersRemoved(Payload):
+    object: ObjectId
+    counter: str
+    n: int
+
+
+@payload(EventKind.DAMAGE)
+class Damage(Payload):
+    source: ObjectId | None
+    source_name: str
+    target: ObjectId | str  # an object id or a player's name
+    amount: int
+
+
+@payload(EventKind.LIFE_GAINED)
+class LifeGained(Payload):
+    player: str
+    amount: int
+
+
+@payload(EventKind.LIFE_LOST)
+class LifeLost(Payload):
+    player: str
+    amount: int
+
+
+@payload(EventKind.ATTACKS)
+class Attacks(Payload):
+    object: ObjectId
+    defender: str
+    declared: bool = True  # False: put onto the battlefield attacking (CR 508.4)
+
+
+@payload(EventKind.BLOCKS)
+class Blocks(Payload):
+    object: ObjectId
+    attacker: ObjectId
+
+
+@payload(EventKind.CONTROL_CHANGED)
+class ControlChanged(Payload):
+    object: ObjectId
+    player: str
+
+
+@payload(EventKind.ATTACHED)
+class Attached(Payload):
+    object: ObjectId
+    to: ObjectId | None
+
+
+@payload(EventKind.EFFECT_BEGAN)
+class EffectBegan(Payload):
+    effect_text: str
+    crewed: ObjectId | None = None  # a Vehicle's crew ability resolved (CR 702.122)
+    effect: Any = _live()  # the ContinuousEffect
+
+
+@payload(EventKind.EFFECT_ENDED)
+class EffectEnded(Payload):
+    effect_text: str
+    effect: Any = _live()
+
+
+# ------------------------------------------------------------------ mana
+@payload(EventKind.MANA_ADDED)
+class ManaAdded(Payload):
+    player: str
+    mana: Any  # rulekit.mana.Mana
+    source: ObjectId | None = None
+    source_name: str = ""
+    tapped_for_mana: bool = False  # by a mana ability with {T} in its cost (CR 106.12)
+    source_is_land: bool = False
+    setup: bool = False
+    what_if: bool = False  # asked about, never committed ("could produce", CR 106.7)
+
+
+@payload(EventKind.MANA_SPENT)
+class ManaSpent(Payload):
+    player: str
+    mana: Any  # rulekit.mana.Mana
+    purpose: str  # what it paid for, e.g. "casting Glory-Bound Initiate"
+    cost: str = ""
+    uncounterable: ObjectId | None = None  # Cavern of Souls' rider (CR 106.6)
+
+
+# ------------------------------------------------------------------ zones
+@payload(EventKind.ZONE_CHANGED)
+class ZoneChanged(Payload):
+    """An object moves between zones (a new object, CR 400.7), or set-up puts a card in."""
+
+    JSON_NAMES: ClassVar[Mapping[str, str]] = {"origin": "from", "destination": "to"}
+    origin: str
+    destination: str
+    object: ObjectId | None = None  # None: set-up puts `card` in from nowhere
+    new: ObjectId | None = None  # the new object's id (given when committed)
+    reason: str = ""  # play, resolve, destroy, sacrifice, exile, sba, discard, cipher...
+    player: str | None = None  # who moves it (a land play)
+    controller: str | None = None
+    card: str | None = None  # set-up: the card's name
+    owner: str | None = None
+    setup: bool = False
+    land_play: bool = False
+    tapped: bool = False
+    sick: bool = True
+    counters: Mapping[str, int] = field(default_factory=dict)
+    choices: Mapping[str, str] = field(default_factory=dict)
+    attach_to: ObjectId | None = None
+    token: bool = False
+    attacking: bool = False
+    position: str | None = None
+    linked_to: ObjectId | None = None  # exiled "with" this object (CR 607.2a)
+    etb_x: int | None = None  # the X its spell had (CR 107.3m)
+    x: int = 0
+    targets: tuple[ObjectId | str, ...] = ()
+    pay_life: int = 0
+    copiable: Any = None  # Characteristics it enters as a copy of (CR 707.5)
+    copy_text: str = ""  # what it entered as a copy of, described
+    x_cost: bool = False  # its spell's cost had X (said as it enters)
+    etb_x_used: int | None = None  # the X an "enters with X counters" effect used
+    copy_declined: bool = False  # "you may have it enter as a copy": no (CR 707.5)
+    flashback: bool = False  # exiled instead: it was cast with flashback (CR 702.34a)
+    by: str = ""  # exiled by / encoded on: the other object, described
+
+
+@payload(EventKind.TOKEN_CREATED)
+class TokenCreated(Payload):
+    card: str
+    controller: str
+    new: ObjectId | None = None
+    tapped: bool = False
+    attacking: bool = False
+    copiable: Any = None  # Characteristics (CR 707.2)
+    copy_text: str = ""  # what it is a copy of, described
+    etb_x: int | None = None
+    counters: Mapping[str, int] = field(default_factory=dict)
+    choices: Mapping[str, str] = field(default_factory=dict)
+    etb_x_used: int | None = None
+    copy_declined: bool = False
+
+
+@payload(EventKind.DREW)
+class Drew(Payload):
+    player: str
+    empty: bool = False  # the library was empty
+
+
+# ------------------------------------------------------------------ stack
+@payload(EventKind.CAST)
+class Cast(Payload):
+    object: ObjectId
+    origin: str
+    player: str
+    item_id: int
+    card: str = ""
+    x: int = 0
+    x_cost: bool = False  # the spell's cost has X
+    targets: tuple[ObjectId | str, ...] = ()
+    colors: tuple[str, ...] = ()
+    new: ObjectId | None = None
+    JSON_NAMES: ClassVar[Mapping[str, str]] = {"origin": "from"}
+
+
+@payload(EventKind.ACTIVATED)
+class Activated(Payload):
+    object: ObjectId
+    source: str  # the source, described
+    ability: int | None = None
+    item_id: int | None = None
+    mana_ability: bool = False
+    taps_for_mana: bool = False
+    item: Any = _live()  # the StackItem to put on the stack
+
+
+@payload(EventKind.MANA_ABILITY)
+class ManaAbilityResolved(Payload):
+    """A mana ability resolved at once, without the stack (CR 605.3b)."""
+
+    object: ObjectId
+    source: str
+
+
+@payload(EventKind.TRIGGERED)
+class Triggered(Payload):
+    source_name: str
+    ability: str  # the triggered ability's text
+    removed: bool = False  # it had no legal target and is removed (CR 603.3d)
+
+
+@payload(EventKind.PUT_ON_STACK)
+class PutOnStack(Payload):
+    item_id: int
+    source_name: str
+    targets: str = ""  # its targets, described
+    item: Any = _live()
+
+
+@payload(EventKind.RESOLVED)
+class Resolved(Payload):
+    item_id: int
+    item_kind: str  # "spell" or "ability"
+    source_name: str
+    text: str  # the stack object as the stack shows it
+    ability: str = ""  # the ability's text (not for spells)
+    trigger_event: int | None = None
+
+
+@payload(EventKind.COUNTERED)
+class Countered(Payload):
+    item_id: int
+    text: str  # the stack object as the stack shows it
+
+
+@payload(EventKind.FIZZLED)
+class Fizzled(Payload):
+    item_id: int
+    text: str
+
+
+@payload(EventKind.TARGETED)
+class Targeted(Payload):
+    item_id: int
+    by: str  # the spell or ability that targets, described
+    controller: str  # who controls it
+    target: str  # the target, described
+    object: ObjectId | None = None
+    player: str | None = None  # a targeted player
+
+
+@payload(EventKind.DELAYED_CREATED)
+class DelayedCreated(Payload):
+    source_name: str
+    ability: str  # what the delayed trigger will do, in words
+    delayed: Any = _live()
+
+
+@payload(EventKind.SPELL_COPIED)
+class SpellCopied(Payload):
+    object: ObjectId
+    controller: str
+    item_id: int
+    name: str  # the original, described
+    copiable: Any = None  # Characteristics
+    nonlegendary: bool = False  # "except it isn't legendary"
+    new: ObjectId | None = None
+    targets: tuple[ObjectId | str, ...] = ()
+    x: int = 0
+    cast: bool = False  # cast copy (cipher): "you may cast a copy"
+
+
+# ------------------------------------------------------------------ explanations
+@payload(EventKind.NOTE)
+class Note(Payload):
+    """A rule explains what did (or didn't) happen; `says` is that explanation."""
+
+    says: str
+    undefined: bool = False  # mana of an undefined type (CR 106.5)
+
+
+@payload(EventKind.CHOICE)
+class Choice(Payload):
+    player: str
+    says: str  # what they chose, in words
+
+
+@payload(EventKind.SBA)
+class StateBasedActions(Payload):
+    why: str
+
+
+@payload(EventKind.COST_PAID)
+class CostPaid(Payload):
+    says: str
+
+
+def object_of(payload: Payload | None) -> ObjectId | None:
+    """The object an event is about (tapped, moved, targeted...), if it is about one."""
+    value = getattr(payload, "object", None)
+    return value if isinstance(value, int) else None
+
+
+def check_complete() -> None:
+    """Every event kind has its payload type (a test calls this)."""
+    missing = [k.value for k in EventKind if k not in PAYLOADS]
+    if missing:
+        raise AssertionError(f"event kinds without a payload type: {missing}")
