@@ -170,7 +170,8 @@ def click_ratio(runs: int = 7) -> dict[str, object]:
     """p4: one sandbox action as the kernel handles it (the Sandbox widget's "Tap for mana":
     engine action, tables, diagram re-render) / one `dot` render of the diagram it draws.
     Measured in this process on the widget objects (no Jupyter messaging), alternating."""
-    from rulekit.display.dot import log_diagram, render_svg
+    from rulekit.display.flow import log_diagram
+    from rulekit.display.svg import render_svg
     from rulekit.display.widgets import Sandbox
 
     sandbox = Sandbox("r05_replacement_modifies_production")

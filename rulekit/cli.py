@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -165,19 +166,6 @@ def _shown(path: Path) -> str:
 
 
 # ------------------------------------------------------------------ diagrams
-def _display_module(name: str) -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name and (name == err.name or name.startswith(err.name + ".")):
-            print(f"rulekit: diagrams are not available: {name} is not installed in this "
-                  "checkout yet", file=sys.stderr)
-            raise SystemExit(BAD) from None
-        raise
-
-
 def _diagram(args: argparse.Namespace) -> int:
     from rulekit.scenario import load
 
@@ -195,25 +183,25 @@ def _diagram(args: argparse.Namespace) -> int:
     except ScenarioError as err:
         _say(str(err), err=True)
         return BAD
-    dot = _display_module("rulekit.display.dot")
-    graph = dot.scenario_diagram(scenario, upto_step=args.step)
+    from rulekit.display.flow import scenario_diagram
+    from rulekit.display.svg import GraphvizMissing, run_dot
+
+    graph = scenario_diagram(scenario, upto_step=args.step)
     try:
         if out.suffix == ".dot":
             out.write_text(graph.source, encoding="utf-8")
         else:
-            import graphviz
-
             try:
-                data = graph.pipe(format="svg")
-            except graphviz.ExecutableNotFound:
+                data = run_dot(graph.source)
+            except GraphvizMissing:
                 print("rulekit: can't render SVG: Graphviz's dot is not installed; install "
                       "Graphviz (sudo apt-get install graphviz, or brew install graphviz) or "
                       "write a .dot file", file=sys.stderr)
                 return BAD
-            except graphviz.CalledProcessError as err:  # dot is there and refused the graph
+            except subprocess.CalledProcessError as err:  # dot is there and refused the graph
                 _say(_dot_failed(err), err=True)
                 return BAD
-            out.write_bytes(data)
+            out.write_bytes(data.encode("utf-8"))
     except OSError as err:
         print(f"rulekit: can't write {out}: {err.strerror}", file=sys.stderr)
         return BAD
@@ -227,9 +215,11 @@ def _diagrams(args: argparse.Namespace) -> int:
         print(f"rulekit: --out {args.out} is a file, not a folder: name a folder for the "
               "diagrams (e.g. diagrams); nothing was changed", file=sys.stderr)
         return BAD
-    build = _display_module("rulekit.display.diagrams")
+    from rulekit.display.diagrams import build_all
+    from rulekit.display.svg import GraphvizMissing
+
     try:
-        result = build.build_all(out)
+        result = build_all(out)
     except OSError as err:
         print(f"rulekit: can't write {err.filename or out}: {err.strerror or err}",
               file=sys.stderr)
@@ -237,14 +227,10 @@ def _diagrams(args: argparse.Namespace) -> int:
     except ScenarioError as err:
         _say(str(err), err=True)
         return BAD
-    except Exception as err:
-        import graphviz
-
-        if isinstance(err, graphviz.CalledProcessError):
-            _say(_dot_failed(err), err=True)
-            return BAD
-        if type(err).__name__ != "GraphvizMissing":
-            raise
+    except subprocess.CalledProcessError as err:  # dot is there and refused a graph
+        _say(_dot_failed(err), err=True)
+        return BAD
+    except GraphvizMissing as err:
         print(f"rulekit: {err}", file=sys.stderr)
         return BAD
     if isinstance(result, (list, tuple)):

@@ -234,6 +234,6 @@ class EventLog:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> Any:
         """Jupyter shows the log as its event and trigger flow diagram (lazy import)."""
-        from rulekit.display.dot import mimebundle
+        from rulekit.display.flow import mimebundle
 
         return mimebundle(self, include, exclude)

@@ -192,7 +192,7 @@ class Game:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> Any:
         """Jupyter shows a game as the flow diagram of its log (`rulekit.display`, imported
         only here); without Graphviz, as text saying how to install it."""
-        from rulekit.display.dot import mimebundle
+        from rulekit.display.flow import mimebundle
 
         return mimebundle(self, include, exclude)
 

@@ -15,9 +15,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from rulekit.display.svg import strip_prolog
 from rulekit.export import assets, build, main
 from rulekit.export.index import render
-from rulekit.export.lesson import first_line, inline_svg, lesson_title
+from rulekit.export.lesson import first_line, lesson_title
 
 pytestmark = pytest.mark.notebook
 
@@ -235,7 +236,7 @@ def test_index_escapes_every_text() -> None:
 
 def test_small_helpers() -> None:
     svg = '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "x" "y">\n<!-- by dot\n -->\n<svg a="1"/>'
-    assert inline_svg(svg) == '<svg a="1"/>'
+    assert strip_prolog(svg) == '<svg a="1"/>'
     assert first_line("\n\n   import os  \nx") == "import os"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Intro\n# The *real* title")])
     assert lesson_title(nb, "fallback") == "The real title"

@@ -80,3 +80,61 @@ def test_each_module_imports_only_its_layer_and_below():
                 wrong.append(f"{path.relative_to(PACKAGE)} imports {imported}")
     assert wrong == []
 
+
+
+# The views, cut by what they produce (docs/engine.md, "From an action to a view"): words and
+# plain data at the bottom, then SVG text (Graphviz's `dot` run as a program), then the flow
+# model's DOT text, then what a view shows and writes, then the front-ends. Each display module
+# imports display modules of its own layer or below only; only the front-ends import
+# third-party packages (pandas, ipywidgets).
+VIEW_LAYERS: list[set[str]] = [
+    {"escape", "flow_words", "rows", "reveal"},
+    {"svg"},
+    {"flow"},
+    {"sandbox_view", "diagrams", "dot"},
+    {"tables", "widgets", "lesson"},
+]
+FRONT_ENDS = VIEW_LAYERS[-1]
+DISPLAY = PACKAGE / "display"
+
+
+def _view_of(path: Path) -> str:
+    rel = path.relative_to(DISPLAY).parts
+    return rel[0] if len(rel) > 1 else path.stem
+
+
+def _all_imports(path: Path) -> set[str]:
+    """Every module `path` imports at run time, by full name (functions included)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def test_every_view_module_has_a_layer():
+    views = {_view_of(p) for p in DISPLAY.rglob("*.py")} - {"__init__"}
+    assert views == set().union(*VIEW_LAYERS)
+
+
+def test_views_import_only_their_layer_and_below_and_only_front_ends_need_packages():
+    import sys
+
+    layer = {m: n for n, views in enumerate(VIEW_LAYERS) for m in views}
+    wrong = []
+    for path in sorted(DISPLAY.rglob("*.py")):
+        if path.name == "__init__.py" and path.parent == DISPLAY:
+            continue
+        mine = _view_of(path)
+        for name in _all_imports(path):
+            parts = name.split(".")
+            if parts[:2] == ["rulekit", "display"] and len(parts) > 2 and parts[2] in layer:
+                if layer[parts[2]] > layer[mine]:
+                    wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
+            elif parts[0] != "rulekit" and parts[0] not in sys.stdlib_module_names \
+                    and mine not in FRONT_ENDS:
+                wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert wrong == []

@@ -59,3 +59,32 @@ def test_the_cli_prints_a_walkthrough_with_no_third_party_package(tmp_path):
                          cwd=tmp_path, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "expectation(s) hold" in run.stdout
+
+
+FLOW_SCRIPT = """
+import sys
+sys.path.insert(0, {root!r})
+from rulekit.display.flow import scenario_diagram
+from rulekit.display.svg import render_svg
+from rulekit.scenario import load, shipped
+
+sizes = []
+for path in shipped():
+    graph = scenario_diagram(load(path))
+    assert graph.source.startswith("digraph rulekit {{") and graph.titles, path
+    sizes.append(len(graph.source))
+svg = render_svg(graph)  # Graphviz's dot, run as a program: no Python package needed
+assert "<svg" in svg and "<title>Legend: what the shapes and colors mean</title>" in svg
+heavy = sorted({{m.split(".")[0] for m in sys.modules}} & {{"graphviz", "pandas", "ipywidgets"}})
+assert not heavy, heavy
+print(len(sizes), "diagrams,", sum(sizes), "bytes of DOT")
+"""
+
+
+def test_the_flow_model_draws_every_shipped_scenario_with_no_third_party_package(tmp_path):
+    """`rulekit.display.flow` writes DOT with the standard library alone (issue 15: the
+    browser sandbox draws its diagram from it); SVG needs only Graphviz's `dot` program."""
+    run = subprocess.run([sys.executable, "-S", "-c", FLOW_SCRIPT.format(root=str(ROOT))],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.startswith(f"{len(list((ROOT / 'rulekit' / 'scenarios').glob('*.toml')))} diagrams")

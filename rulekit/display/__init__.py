@@ -1,4 +1,5 @@
-"""Views of the engine: diagrams of the causal log (graphviz), tables, widgets, plain rows.
+"""Views of the engine: diagrams of the causal log (DOT text, SVG by Graphviz), tables, widgets,
+plain rows.
 
 The core (`rulekit.game`, `rulekit.events`) never imports this package at import time; its
 rich-display hooks (`Game._repr_mimebundle_`, `EventLog._repr_mimebundle_`) import it lazily.
@@ -15,17 +16,22 @@ True
 
 from typing import Any
 
-_FROM_DOT = ("INSTALL_MESSAGE", "ROLES", "FlowDiagram", "GraphvizMissing", "log_diagram",
-             "mimebundle", "render_svg", "scenario_diagram")
+_FROM_FLOW = ("ROLES", "FlowDiagram", "log_diagram", "mimebundle", "scenario_diagram")
+_FROM_SVG = ("INSTALL_MESSAGE", "GraphvizMissing", "render_svg")
 
 
 def __getattr__(name: str) -> Any:
-    """The diagram names, imported on first use: `rulekit.display.rows` and the sandbox model
-    must import without the graphviz package (they run in a browser, CR-faithful and stdlib-only)."""
-    if name in _FROM_DOT:
-        from rulekit.display import dot
+    """The diagram names, imported on first use (`rulekit.display.flow` builds the DOT text,
+    `rulekit.display.svg` runs Graphviz): `rulekit.display.rows` and the sandbox model stay
+    light to import (they run in a browser, CR-faithful and stdlib-only)."""
+    if name in _FROM_FLOW:
+        from rulekit.display import flow
 
-        return getattr(dot, name)
+        return getattr(flow, name)
+    if name in _FROM_SVG:
+        from rulekit.display import svg
+
+        return getattr(svg, name)
     raise AttributeError(f"module 'rulekit.display' has no attribute {name!r}")
 
 

@@ -16,9 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import graphviz
-
-from rulekit.display.dot import GraphvizMissing, scenario_diagram
+from rulekit.display.flow import scenario_diagram
+from rulekit.display.svg import dot_version
 
 RULINGS: tuple[str, ...] = tuple(f"R{i:02d}" for i in range(1, 20))
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "scenarios"
@@ -47,10 +46,7 @@ def _topics() -> dict[str, str]:
 
 def require_dot() -> str:
     """The installed Graphviz version (`dot -V`); GraphvizMissing with how to install it."""
-    try:
-        return ".".join(str(n) for n in graphviz.version())
-    except graphviz.ExecutableNotFound:
-        raise GraphvizMissing() from None
+    return dot_version()
 
 
 def _scenario_paths(scenarios: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None

@@ -1,7 +1,7 @@
 """What a sandbox shows, as HTML and DOT, for both of its front-ends: the ipywidgets `Sandbox`
 (`rulekit.display.widgets`) in JupyterLab and the page script of an exported lesson (over
-Pyodide, see `rulekit.sandbox_page`). Standard library only (the diagram needs the pure-Python
-`graphviz` package, imported when asked for), so a message or a caption is written once.
+Pyodide, see `rulekit.sandbox_page`). Standard library only (the diagram is DOT text from
+`rulekit.display.flow`), so a message or a caption is written once.
 
 >>> from rulekit import Game
 >>> from rulekit.sandbox import SandboxModel
@@ -62,8 +62,8 @@ def tables_html(tables: dict[str, Table]) -> str:
 
 def diagram(model: SandboxModel) -> tuple[Any, str]:
     """(the event and trigger diagram of the last few clicks, or of the set-up before any; what
-    it shows in words). The diagram is a `graphviz.Digraph`: `.source` is its DOT."""
-    from rulekit.display.dot import log_diagram
+    it shows in words). The diagram is a `FlowDiagram`: `.source` is its DOT."""
+    from rulekit.display.flow import log_diagram
 
     since = model.diagram_since()
     if since is None:

@@ -35,6 +35,8 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from rulekit.display.escape import html_text
+from rulekit.display.svg import compact as _compact
+from rulekit.display.svg import inline_svg, single_quotes
 from rulekit.display.tables import TABLE_CSS_TEXT, board, event_rows, pools, stack, to_html
 from rulekit.errors import RulesError, UsageError
 
@@ -162,12 +164,6 @@ SANDBOX_MIME = "application/vnd.rulekit.sandbox+json"
 # Bytes of SVG a Stepper may embed with "so far" diagrams before it draws one step per frame
 # (issue 8: a lesson page, all its walkthroughs together, stays under 1 MB).
 DIAGRAM_BUDGET = 250_000
-_BETWEEN_TAGS = re.compile(r">[ \t]*\n\s*<")
-
-
-def _compact(html: str) -> str:
-    """Drop the line breaks (and indentation) between tags: they render as nothing here."""
-    return _BETWEEN_TAGS.sub("><", html)
 
 
 # ------------------------------------------------------------------ shared helpers
@@ -195,62 +191,8 @@ def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
     raise FileNotFoundError(f"no scenario file {text!r} (neither a path nor a shipped scenario)")
 
 
-_SVG_HEAD = re.compile(r"\A.*?(?=<svg\b)", re.S)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_LINK_OPEN = re.compile(r'<g id="a_[^"]*"><a xlink:title="[^"]*">\n?')
-_LINK_CLOSE = re.compile(r"</a>\n?</g>\n?")
-_G_ID = re.compile(r'<g id="[^"]*" class=')
-_FONT_ATTR = re.compile(r' font-family="[^"]*"')
-_TAG = re.compile(r"<[^<>]+>")
-_DQ_ATTR = re.compile(r'(\s[\w:.-]+)="([^"\']*)"')
-_GEOMETRY = re.compile(r'(\s(?:points|d|x|y|viewBox|transform|width|height|font-size)=")([^"]*)"')
-_DECIMAL = re.compile(r"(-?\d+)\.(\d+)")
-_PT_SIZE = re.compile(r'(\s((width|height))=")[\d.]+pt"')
-_VIEWBOX_WH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"')
-
-
-def _round(m: re.Match[str]) -> str:
-    value = round(float(m.group(0)), 1)
-    text = f"{value:.1f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _round_geometry(svg: str) -> str:
-    """Coordinates to one decimal (0.1pt: invisible at any zoom a lesson uses)."""
-    return _GEOMETRY.sub(lambda m: m.group(1) + _DECIMAL.sub(_round, m.group(2)) + '"', svg)
-
-
-def single_quotes(html: str) -> str:
-    """Attribute values quoted with ' instead of " (when they hold no '): the same HTML, but
-    about a tenth smaller once stored as a JSON string (widget state), where " costs two bytes."""
-    return _TAG.sub(lambda m: _DQ_ATTR.sub(r"\1='\2'", m.group(0)), html)
-
-
-def inline_svg(svg: str, *, label: str) -> str:
-    """Graphviz SVG made fit to sit inline in HTML, and smaller: no XML prolog, DOCTYPE or
-    comments; no element ids (several diagrams share a page); no `<a xlink:title>` tooltip
-    wrappers (each element keeps its `<title>`, which browsers show as the tooltip and screen
-    readers read); the font given by CSS (`FRAME_CSS`) instead of on every text; scales down to
-    its container; `role="img"` with a label."""
-    svg = _COMMENT.sub("", _SVG_HEAD.sub("", svg, count=1))
-    opened = len(_LINK_OPEN.findall(svg))
-    if opened and opened == len(_LINK_CLOSE.findall(svg)) and svg.count("<a ") == opened:
-        svg = _LINK_CLOSE.sub("", _LINK_OPEN.sub("", svg))
-    svg = _G_ID.sub("<g class=", svg)
-    svg = _round_geometry(_FONT_ATTR.sub("", svg))
-    # one scale for every diagram: 1 CSS px per point (Graphviz's 16 pt text is 16 px), so
-    # text is never under 14 px and every walkthrough reads the same (docs/classroom.md)
-    box = _VIEWBOX_WH.search(svg)
-    if box is not None:  # exactly the viewBox: Graphviz rounds width and height to whole pt
-        size = {"width": box.group(1), "height": box.group(2)}
-        svg = _PT_SIZE.sub(lambda m: f'{m.group(1)}{size[m.group(3)]}"', svg, count=2)
-    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{html_text(label)}" ', 1)
-    svg = "\n".join(line.strip() for line in svg.splitlines() if line.strip())
-    return _compact(single_quotes(svg))
-
-
 def _diagram_html(graph: Any, *, label: str) -> str:
-    from rulekit.display.dot import GraphvizMissing, render_svg
+    from rulekit.display.svg import GraphvizMissing, render_svg
 
     try:
         svg = render_svg(graph)
@@ -276,8 +218,8 @@ def classroom_script() -> str:
 
 def _diagram_svg(graph: Any, *, new: set[str] | None, label: str) -> str:
     """The inline SVG of `graph`, what group(s) `new` added marked `rk-new` (None: all)."""
-    from rulekit.display.dot import GraphvizMissing, render_svg
     from rulekit.display.reveal import mark_new
+    from rulekit.display.svg import GraphvizMissing, render_svg
 
     try:
         svg = render_svg(graph)
@@ -312,7 +254,8 @@ def announcement(scenario: Scenario, result: StepResult, k: int, last: int) -> s
 def describe_step(result: StepResult, k: int) -> str:
     """A text description of what the step adds to the diagram, from the log: each event
     under the event that caused it, with how ("pays", "triggers", "resolves", ...)."""
-    from rulekit.display.dot import _setup_lines, relation_of
+    from rulekit.display.flow import relation_of
+    from rulekit.display.flow_words import setup_lines as _setup_lines
     from rulekit.events import EventKind
 
     evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
@@ -508,8 +451,9 @@ class Stepper:
         """Frame k: the diagram of every step up to k. The whole scenario is drawn once and
         each frame shows its first k + 1 groups (`rulekit.display.reveal`), so nothing moves
         between frames; a scenario that takes actions back (undo) is drawn frame by frame."""
-        from rulekit.display.dot import GraphvizMissing, render_svg, scenario_diagram
+        from rulekit.display.flow import scenario_diagram
         from rulekit.display.reveal import reveal
+        from rulekit.display.svg import GraphvizMissing, render_svg
 
         sc = self.scenario
         if not _only_grows(self.results):
@@ -530,7 +474,7 @@ class Stepper:
         return out
 
     def _diagram_so_far(self, k: int) -> str:
-        from rulekit.display.dot import scenario_diagram
+        from rulekit.display.flow import scenario_diagram
 
         sc = self.scenario
         what = "the set-up" if k == 0 else f"step {k}"
@@ -540,7 +484,7 @@ class Stepper:
                                     f"{what}"))
 
     def _diagram_of_step(self, k: int) -> str:
-        from rulekit.display.dot import log_diagram
+        from rulekit.display.flow import log_diagram
 
         if k == 0:
             return self._diagram_so_far(0)

@@ -91,9 +91,9 @@ def _versions() -> str:
         except metadata.PackageNotFoundError:
             parts.append(f"{dist}=none")
     try:
-        import graphviz
+        from rulekit.display.svg import dot_version
 
-        parts.append("dot=" + ".".join(map(str, graphviz.version())))
+        parts.append("dot=" + dot_version())
     except Exception:  # no dot: the lessons fail anyway, with their own message
         parts.append("dot=none")
     parts.append(f"python={sys.version_info[:3]}")

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from rulekit.display.svg import strip_prolog
+
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 TEMPLATE = "lesson"
 CELL_TIMEOUT_S = 600
 KERNEL_ENV = {"RULEKIT_LESSON_EXT": "html", "RULEKIT_DIAGRAMS_URL": "diagrams/",
               "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
 
-_BEFORE_SVG = re.compile(r"\A(?:\s+|<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*", re.S)
 _HEADING = re.compile(r"<h([1-6])[^>]*\bid=\"([^\"]*)\"[^>]*>(.*?)</h\1>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 
@@ -47,11 +48,6 @@ class Result:
     size: int = 0
     error: str = ""
     warnings: list[str] = field(default_factory=list)
-
-
-def inline_svg(svg: str) -> str:
-    """An SVG document as markup to paste into HTML: no XML prolog, comments or DOCTYPE."""
-    return _BEFORE_SVG.sub("", svg, count=1)
 
 
 def first_line(source: str) -> str:
@@ -111,7 +107,7 @@ def exporter(widget_renderer_url: str | None):  # nbconvert is imported lazily
         exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
         mathjax_url="", mermaid_js_url="", mermaid_layout_elk_js_url="",
         html_manager_semver_range="1.0.15", **kw)
-    exp.register_filter("rulekit_inline_svg", inline_svg)
+    exp.register_filter("rulekit_inline_svg", strip_prolog)
     return exp
 
 

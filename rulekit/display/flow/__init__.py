@@ -1,0 +1,91 @@
+"""Event and trigger flow diagrams of the engine's causal log, as DOT text (standard library
+only: this package never imports the `graphviz` Python package; Graphviz's `dot` program runs
+only when a diagram's SVG is asked for, in `rulekit.display.svg`).
+
+`log_diagram(game)` draws what happened: one cluster per player action (its bold box on top),
+each event a node under the event that caused it, each edge saying how ("pays", "does",
+"triggers", "resolves", ...). `scenario_diagram(scenario)` draws the same grouped by scenario step,
+with the step's narration as the cluster's label. Both return a `FlowDiagram`: `.source` is its
+DOT text, `.svg()` its SVG with a readable `<title>` for every node, edge and cluster.
+
+The package is cut by what each part produces:
+
+- `grammar`: how each kind of node looks and what each edge says (`ROLES`, `RELATIONS`);
+- `model`: which events are drawn in which group, under which event, and what folds;
+- `draw`: the model drawn as DOT statements, with titles and a legend (`FlowDiagram`);
+- `digraph`: the small DOT writer underneath;
+- the words about events come from `rulekit.display.flow_words`.
+
+>>> from rulekit import Game
+>>> game = Game(["Alice", "Bob"])
+>>> game.tap_for_mana(game.add("Forest"))
+>>> graph = log_diagram(game, title="Tapping a Forest")
+>>> graph.source.startswith("digraph rulekit {")
+True
+>>> "Alice adds {G} from Forest" in graph.source
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rulekit.display.flow.draw import FlowDiagram, draw
+from rulekit.display.flow.grammar import FOLD_AT, RELATIONS, ROLES, group_class, relation_of
+from rulekit.display.flow.model import action_numbers, layout, scenario_groups
+from rulekit.events import EventLog
+
+__all__ = [
+    "FOLD_AT", "RELATIONS", "ROLES", "FlowDiagram", "group_class", "log_diagram", "mimebundle",
+    "relation_of", "scenario_diagram",
+]
+
+
+def log_diagram(game: Any, *, upto_action: int | None = None, since_action: int | None = None,
+                title: str | None = None) -> FlowDiagram:
+    """The event and trigger flow of a game (or of an `EventLog`): actions `since_action` to
+    `upto_action` (both included; numbers as in `event.action`, 1 = the first action),
+    all of them by default. One cluster per player action; consecutive set-up actions share
+    one "Set-up" cluster with a single summary node."""
+    game_obj = game if hasattr(game, "log") else None
+    log: EventLog = game.log if game_obj is not None else game
+    return draw(*layout(log, game=game_obj, since_action=since_action, upto_action=upto_action),
+                title)
+
+
+def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
+                     title: str | None = None) -> FlowDiagram:
+    """The flow of a loaded scenario up to step `upto_step` (all steps by default), one cluster
+    per step labelled with the step's narration. Uses `scenario.steps` (dicts with "narration"
+    and "do"), `scenario.game_at(k)` and, when there is one, `scenario.play()` (its results'
+    recorded actions say which step did what without replaying every step)."""
+    n = len(scenario.steps)
+    last = n if upto_step is None else upto_step
+    if not 0 <= last <= n:
+        raise IndexError(f"step {last} is not in this scenario (0 to {n})")
+    final, groups = scenario_groups(scenario, last)
+    heading = title if title is not None else getattr(scenario, "title", None)
+    return draw(*layout(final.log, game=final, groups=groups), heading)
+
+
+def mimebundle(obj: Any, include: Iterable[str] | None = None,
+               exclude: Iterable[str] | None = None) -> dict[str, Any]:
+    """Jupyter's rich display for a Game or an EventLog: the flow diagram of the last actions
+    as SVG, or the install message as text when Graphviz is missing."""
+    from rulekit.display.svg import GraphvizMissing
+
+    game = obj if hasattr(obj, "log") else None
+    log: EventLog = obj.log if game is not None else obj
+    actions = action_numbers(log)
+    since = actions[-8] if len(actions) > 8 else None
+    graph = draw(*layout(log, game=game, since_action=since), None)
+    bundle: dict[str, Any] = {"text/plain": f"<{type(obj).__name__}: {len(log)} events>"}
+    wanted = set(include) if include is not None else {"image/svg+xml", "text/plain"}
+    wanted -= set(exclude or ())
+    if "image/svg+xml" in wanted:
+        try:
+            bundle["image/svg+xml"] = graph.svg()
+        except GraphvizMissing as err:
+            bundle["text/plain"] = f"{bundle['text/plain']}\n{err}"
+    return {k: v for k, v in bundle.items() if k in wanted or k == "text/plain"}

@@ -1,0 +1,510 @@
+"""The drawer: a flow model (`rulekit.display.flow.model`) drawn as a `FlowDiagram`, DOT text
+with a readable title for every node, edge and cluster. Standard library only: Graphviz runs
+only when the SVG is asked for (`FlowDiagram.svg()`, through `rulekit.display.svg`).
+
+The steps of a turn are drawn one below the other, joined by "then", in the order they began.
+A dashed outline means "did not happen like this": an event as first proposed, a permanent that
+doesn't untap, mana that would have been added but wasn't. Every node shows its CR numbers on a
+smaller line and has a tooltip (its SVG `<title>`). The legend lists only the roles the picture
+uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from rulekit.display.escape import dot_html, dot_text
+from rulekit.display.flow.digraph import Digraph
+from rulekit.display.flow.grammar import (
+    BOOKKEEPING,
+    CLUSTER_PT,
+    EDGE_STYLE,
+    FOLD_ALWAYS,
+    FOLD_AT,
+    FONT,
+    KEEP,
+    LEGEND_ROW,
+    ROLES,
+    SHAPE_WORDS,
+    SMALL_PT,
+    TEXT_PT,
+    TITLE_PT,
+    did_not_happen,
+    group_class,
+    relation_of,
+    role_of,
+)
+from rulekit.display.flow.model import Group, Model
+from rulekit.display.flow_words import (
+    OBJ_NO,
+    OUTCOME_WORDS,
+    WRAP,
+    after_text,
+    choices,
+    explained,
+    proposed_text,
+    setup_lines,
+    step_label,
+    time_passes_text,
+    wrap,
+    wrap_lines,
+)
+from rulekit.events import Event, EventKind
+
+__all__ = ["FlowDiagram", "Node", "draw"]
+
+
+class FlowDiagram(Digraph):
+    """A diagram as DOT text (`.source`) that also knows a readable title for each node, edge
+    and cluster (`.titles`), so its SVG is accessible (`svg()`, and what Jupyter shows)."""
+
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__(name)
+        self.titles: dict[str, str] = {}
+        self.node_count = 0
+
+    def svg(self) -> str:
+        """The SVG text, with `<title>` elements readable by screen readers (runs Graphviz's
+        `dot`; `rulekit.display.svg.GraphvizMissing` when it is not installed)."""
+        from rulekit.display.svg import render_svg
+
+        return render_svg(self)
+
+    def _repr_image_svg_xml(self) -> str:
+        return self.svg()
+
+    def _repr_mimebundle_(self, include: Iterable[str] | None = None,
+                          exclude: Iterable[str] | None = None, **_: Any) -> dict[str, Any]:
+        """Jupyter's rich display: the SVG, or the install message when Graphviz is missing."""
+        from rulekit.display.svg import INSTALL_MESSAGE, GraphvizMissing
+
+        wanted = set(include) if include is not None else {"image/svg+xml"}
+        wanted -= set(exclude or ())
+        if "image/svg+xml" not in wanted:
+            return {}
+        try:
+            return {"image/svg+xml": self.svg()}
+        except GraphvizMissing:
+            return {"text/plain": INSTALL_MESSAGE}
+
+
+@dataclass
+class Node:
+    """One node to draw: its name in the DOT text, legend role, label lines, rules, tooltip."""
+
+    name: str
+    role: str
+    lines: list[str]
+    rules: tuple[str, ...] = ()
+    tooltip: str = ""
+    dashed: bool = False
+    fold: bool = False
+
+
+
+def draw(model: Model, groups: list[Group], roots: dict[int, Event],
+         setup_actions: set[int], title: str | None) -> FlowDiagram:
+    graph = FlowDiagram(name="rulekit")
+    heading = title or "Event and trigger flow"
+    graph.titles["rulekit"] = heading
+    graph.attr(rankdir="TB", fontname=FONT, fontsize=str(TITLE_PT), labelloc="t",
+               labeljust="l", label=f"<<B>{dot_html(heading)}</B>>", nodesep="0.35",
+               ranksep="0.45", newrank="true", bgcolor="white", pad="0.3",
+               tooltip=dot_text(heading))
+    graph.attr("node", fontname=FONT, fontsize=str(TEXT_PT), margin="0.15,0.07")
+    graph.attr("edge", fontname=FONT, fontsize=str(SMALL_PT), color="#333333",
+               fontcolor="#222222", arrowsize="0.9")
+    drawer = Drawer(model, graph)
+    for group in groups:
+        drawer.group(group, roots, setup_actions)
+    drawer.finish()
+    # time flows down: each unit (set-up, action, fold) starts below everything before it
+    units = [u for u in drawer.units if u]
+    for before, after in zip(units, units[1:]):
+        inside = set(before)
+        feeding = {t for t, h, _ in drawer.edges if t in inside and h in inside}
+        for leaf in (n for n in before if n not in feeding):
+            graph.edge(leaf, after[0], style="invis", weight="0",
+                       **{"class": drawer.tag_of.get(after[0], "")})
+    # the legend sits on top, under the title
+    for name in _legend(graph, drawer.used, drawer.any_fold, drawer.role_tags):
+        if units:
+            graph.edge(name, units[0][0], style="invis", weight="0")
+    graph.node_count = drawer.count
+    return graph
+
+
+
+class Drawer:
+    def __init__(self, model: Model, graph: FlowDiagram) -> None:
+        self.model = model
+        self.graph = graph
+        self.count = 0
+        self.used: list[str] = []
+        self.any_fold = False
+        self.role_tags: dict[str, set[str]] = {}  # legend role -> the groups that use it
+        self.edges: list[tuple[str, str, str]] = []
+        self.edge_seen: set[tuple[str, str, str]] = set()
+        self.node_titles: dict[str, str] = {}
+        self.stack_items: dict[Any, int] = {}
+        for e in model.log:
+            if e.kind in (EventKind.PUT_ON_STACK, EventKind.ACTIVATED, EventKind.CAST) \
+                    and e.data.get("item_id") is not None:
+                self.stack_items.setdefault(e.data["item_id"], e.id)
+        self.ghosts: dict[int, str] = {}
+        self.units: list[list[str]] = []  # nodes of each set-up, action or fold, in time order
+        self.latest_step: str | None = None  # the node of the step that began last
+        self.tag = ""  # the SVG class of what is drawn now: "rk-" + the group's key
+        self.tag_of: dict[str, str] = {}  # node name -> its group's class
+
+    # -- nodes and edges
+    def node(self, target: Digraph, n: Node) -> None:
+        role = ROLES[n.role]
+        if n.role not in self.used:
+            self.used.append(n.role)
+        self.role_tags.setdefault(n.role, set()).add(self.tag)
+        if n.fold:
+            self.role_tags.setdefault("fold", set()).add(self.tag)
+        text = "<BR/>".join(dot_html(line) for line in n.lines)
+        if role.font != "#000000":
+            text = f'<FONT COLOR="{role.font}">{text}</FONT>'
+        if n.rules:
+            rules = dot_html("CR " + ", ".join(n.rules))
+            text += f'<BR/><FONT POINT-SIZE="{SMALL_PT}" COLOR="{role.font}">{rules}</FONT>'
+        attrs = role.attrs()
+        if n.dashed and "dashed" not in attrs["style"]:
+            attrs["style"] += ",dashed"
+        attrs["label"] = f"<{text}>"
+        tooltip = n.tooltip or " ".join(n.lines)
+        tooltip = "\n".join([tooltip] + explained(n.rules))
+        attrs["tooltip"] = dot_text(tooltip)
+        if n.fold:
+            attrs["peripheries"] = "2"
+            self.any_fold = True
+        if self.tag:
+            attrs["class"] = self.tag
+            self.tag_of[n.name] = self.tag
+        target.node(n.name, **attrs)
+        self.count += 1
+        if self.units:
+            self.units[-1].append(n.name)
+        self.node_titles[n.name] = " ".join(n.lines)
+        self.graph.titles[n.name] = tooltip
+
+    def edge(self, tail: str, head: str, label: str) -> None:
+        key = (tail, head, label)
+        if tail == head or key in self.edge_seen:
+            return
+        self.edge_seen.add(key)
+        self.edges.append(key)
+
+    def finish(self) -> None:
+        for tail, head, label in self.edges:
+            attrs = dict(EDGE_STYLE.get(label, {}))
+            if label:
+                attrs["label"] = f" {label} "
+            tag = self.tag_of.get(head) or self.tag_of.get(tail)
+            if tag:  # an edge shows from the group of the event it leads to
+                attrs["class"] = tag
+            self.graph.edge(tail, head, **attrs)
+            a, b = self.node_titles.get(tail, tail), self.node_titles.get(head, head)
+            self.graph.titles[f"{tail}->{head}"] = f"{a} — {label or 'then'} → {b}"
+
+    # -- groups
+    def group(self, group: Group, roots: dict[int, Event], setup_actions: set[int]) -> None:
+        name = f"cluster_{group.key}"
+        self.graph.titles[name] = group.label
+        self.tag = group_class(group.key)
+        with self.graph.subgraph(name=name) as c:
+            c.attr(label=f"<<B>{dot_html(wrap(group.label, 60))}</B>>", fontsize=str(CLUSTER_PT),
+                   style="rounded", color="#888888", penwidth="1.2", labeljust="l",
+                   tooltip=dot_text(group.label), margin="12", **{"class": self.tag})
+            if group.folded:
+                self.units.append([])
+                self.fold_actions(c, group, roots)
+                return
+            pending_setup: list[int] = []
+            for n in group.actions:
+                if n in setup_actions:
+                    pending_setup.append(n)
+                    continue
+                if pending_setup:
+                    self.units.append([])
+                    self.setup(c, pending_setup)
+                    pending_setup = []
+                self.units.append([])
+                self.action(c, roots[n])
+            if pending_setup:
+                self.units.append([])
+                self.setup(c, pending_setup)
+            if not group.actions:
+                self.units.append([])
+                self.node(c, Node(f"x_{group.key}", "note",
+                                   wrap_lines(group.empty_note or "Nothing new happens")))
+
+    def setup(self, c: Digraph, actions: list[int]) -> None:
+        model = self.model
+        events = [e for n in actions for e in model.by_action.get(n, ())]
+        lines = setup_lines(events) or ["(nothing)"]
+        name = f"s{min(e.id for e in events)}"
+        for e in events:
+            model.rep[e.id] = name
+        wrapped = [w for line in lines for w in wrap_lines(line, WRAP + 10)]
+        self.node(c, Node(name, "setup", wrapped, tooltip="Set-up: " + "; ".join(lines)))
+
+    def action(self, c: Digraph, root: Event) -> None:
+        model = self.model
+        passes = sum(1 for e in model.by_action.get(root.action, ())
+                     if e.kind is EventKind.PRIORITY)
+        tip = f"{root.text} (action {root.action}, turn {root.turn}, {step_label(root.step)}"
+        tip += f"; {passes} priority pass(es) not drawn)" if passes else ")"
+        name = f"n{root.id}"
+        model.rep[root.id] = name
+        given, said = choices(model, root.id)
+        lines = wrap_lines(root.text) + [w for g in given for w in wrap_lines(g)]
+        self.node(c, Node(name, "action", lines, root.rules, "\n".join([tip] + said)))
+        self.subtree(c, root.id)
+        late = model.late.get(root.action)
+        if late:
+            self.subtree(c, root.id, late)
+
+    def subtree(self, c: Digraph, eid: int, kids: list[int] | None = None) -> None:
+        """Draw the consequences of event `eid` (already drawn), folding repeated shapes. With
+        `kids`, draw those instead: events of action `eid` caused by an earlier action's event."""
+        model = self.model
+        late = kids is not None
+        if kids is None:
+            kids = model.children.get(eid, [])
+        kids = [k for k in kids if k not in model.hidden]
+        by_sig: dict[int, list[int]] = {}
+        for k in kids:
+            by_sig.setdefault(model.sig[k], []).append(k)
+        folded_at: dict[int, list[int]] = {}
+        skip: set[int] = set()
+        for members in by_sig.values():
+            # at lesson scale, what resolves in this picture keeps its own box and arrow
+            # (folding it would draw the "resolves" arrows from the fold of its cause)
+            if len(members) <= FOLD_ALWAYS:
+                members = [m for m in members if m not in model.keep]
+            if len(members) >= FOLD_AT:
+                rest = members[KEEP:]
+                folded_at[rest[0]] = rest
+                skip.update(rest[1:])
+        order = [k for k in kids if k not in skip]
+        run: list[int] = []
+        last_step: str | None = None  # steps are drawn one after the other ("then")
+        for k in order + [0]:
+            e = model.window.get(k)
+            if e is not None and k in model.quiet and k not in folded_at:
+                run.append(k)
+                continue
+            if run:
+                self.time_passes(c, eid, run, last_step)
+                last_step = self.latest_step
+                run = []
+            if e is None:
+                break
+            if k in folded_at:
+                self.fold(c, eid, folded_at[k])
+            elif e.kind in BOOKKEEPING and not late:
+                self.event(c, e, after=last_step)
+                last_step = self.latest_step  # the last step that began below it, if any
+            else:
+                self.event(c, e)
+                if late:  # this action made it happen (e.g. all passed, so it resolves)
+                    self.edge(model.rep[eid], f"p{e.id}" if e.applied else f"n{e.id}", "then")
+
+    def event(self, c: Digraph, e: Event, after: str | None = None) -> None:
+        """Draw event `e` under its parent (or, for a step of the turn, under the step before
+        it, `after`), then its consequences."""
+        model = self.model
+        name = f"n{e.id}"
+        model.rep[e.id] = name
+        tail = after or self.parent_node(c, e)
+        entry = name
+        if e.applied:
+            entry = self.replacements(c, e, name)
+        relation = "then" if after else relation_of(e)
+        if e.kind is EventKind.RESOLVED and self.stack_items.get(
+                e.data.get("item_id"), e.parent) != e.parent:
+            relation = "then"  # the bold "resolves" edge comes from where it went on the stack
+        if tail is not None:
+            self.edge(tail, entry, relation)
+        tip = f"{e.text} ({ROLES[role_of(e)].legend.lower()}; event {e.id}, cause: {e.cause.value})"
+        given, said = choices(model, e.id)
+        lines = wrap_lines(e.text) + [w for g in given for w in wrap_lines(g)]
+        self.node(c, Node(name, role_of(e), lines, e.rules, "\n".join([tip] + said),
+                           dashed=did_not_happen(e)))
+        if e.kind in BOOKKEEPING:
+            self.latest_step = name
+        self.resolves_link(c, e, name)
+        self.subtree(c, e.id)
+
+    def parent_node(self, c: Digraph, e: Event) -> str | None:
+        if e.parent is None:
+            return None
+        if e.parent in self.model.rep:
+            return self.model.rep[e.parent]
+        return self.ghost(c, e.parent)
+
+    def ghost(self, c: Digraph, eid: int) -> str:
+        if eid in self.ghosts:
+            return self.ghosts[eid]
+        try:
+            earlier = self.model.log[eid]
+        except KeyError:
+            return ""
+        name = f"g{eid}"
+        self.ghosts[eid] = name
+        tip = f"Earlier (action {earlier.action}): {earlier.text}"
+        self.node(c, Node(name, "ghost", wrap_lines(f"Earlier: {earlier.text}"), (), tip))
+        return name
+
+    def resolves_link(self, c: Digraph, e: Event, name: str) -> None:
+        """A resolving stack object: draw the edge from where it went on the stack."""
+        if e.kind is not EventKind.RESOLVED:
+            return
+        origin = self.stack_items.get(e.data.get("item_id"))
+        if origin is None or origin == e.parent:
+            return
+        tail = self.model.rep.get(origin) or self.ghost(c, origin)
+        if tail:
+            self.edge(tail, name, "resolves")
+
+    def replacements(self, c: Digraph, e: Event, name: str) -> str:
+        """proposed version -> each replacement effect -> the actual event; returns the entry."""
+        proposed = f"p{e.id}"
+        text = proposed_text(self.model, e, e.proposed or e.applied[0].before)
+        self.node(c, Node(proposed, "proposed", wrap_lines(text), (),
+                           f"{text} (as first proposed, before replacement effects)"))
+        prev, label = proposed, "changed by"
+        for i, a in enumerate(e.applied):
+            rname = f"r{e.id}_{i}"
+            lines = wrap_lines(f"{a.effect}: {OUTCOME_WORDS.get(a.outcome, a.outcome)}")
+            after = after_text(self.model, e, a.after) if a.after is not None else "nothing"
+            lines += wrap_lines(f"→ {after}")
+            self.node(c, Node(rname, "replacement", lines, tuple(a.rules),
+                               f"{a.effect} {a.outcome} the event: now {after}"))
+            self.edge(prev, rname, label)
+            prev, label = rname, a.outcome
+        self.edge(prev, name, label)
+        return proposed
+
+    def fold(self, c: Digraph, parent: int, members: list[int]) -> None:
+        model = self.model
+        first = model.window[members[0]]
+        name = f"f{first.id}"
+        hidden = 0
+        stack = list(members)
+        while stack:
+            eid = stack.pop()
+            model.rep[eid] = name
+            hidden += 1
+            stack += [k for k in model.children.get(eid, []) if k not in model.hidden]
+        n = len(members)
+        lines = [f"× {n:,} more like this"] + wrap_lines(OBJ_NO.sub("", first.text))
+        each = (hidden - n) // n
+        if each:
+            lines.append(f"(each with {each} more event{'s' if each > 1 else ''} below it)")
+        tip = (f"{n:,} more events like “{first.text}” ({hidden - n:,} consequences of theirs "
+               f"not drawn): events {first.id} to {members[-1]}")
+        tail = model.rep.get(parent)
+        self.node(c, Node(name, role_of(first), lines, first.rules, tip, fold=True))
+        if tail is not None:
+            self.edge(tail, name, relation_of(first))
+        for eid in members:  # what they resolved or triggered elsewhere still points here
+            ev = model.window[eid]
+            if ev.kind is EventKind.RESOLVED:
+                self.resolves_link(c, ev, name)
+
+    def time_passes(self, c: Digraph, parent: int, run: list[int], after: str | None) -> str:
+        """Steps (and turns) that began with nothing else happening: one node. Returns it."""
+        model = self.model
+        events: list[Event] = []
+        stack = list(run)
+        while stack:
+            eid = stack.pop()
+            events.append(model.window[eid])
+            stack += [k for k in model.children.get(eid, []) if k not in model.hidden]
+        events.sort(key=lambda e: e.id)
+        if len(events) == 1:
+            self.event(c, events[0], after=after)
+            return model.rep[events[0].id]
+        name = f"t{run[0]}"
+        for e in events:
+            model.rep[e.id] = name
+        text = time_passes_text(events)
+        rules = tuple(dict.fromkeys(r for e in events for r in e.rules))
+        self.node(c, Node(name, "turn", wrap_lines(text), rules,
+                           f"{text} (nothing else happens in these steps)"))
+        self.latest_step = name
+        tail = after or model.rep.get(parent)
+        if tail is not None:
+            self.edge(tail, name, "then" if after else relation_of(events[0]))
+        return name
+
+    def fold_actions(self, c: Digraph, group: Group, roots: dict[int, Event]) -> None:
+        model = self.model
+        first = roots[group.actions[0]]
+        name = f"fa{first.id}"
+        events = [e for n in group.actions for e in model.by_action.get(n, ())]
+        for e in events:
+            model.rep[e.id] = name
+        lines = [f"× {group.folded:,} more actions like this"] + wrap_lines(first.text)
+        tip = f"{group.folded:,} more actions like “{first.text}” (actions {group.span})"
+        self.node(c, Node(name, "action", lines, first.rules, tip, fold=True))
+        for e in events:
+            if e.kind is EventKind.RESOLVED:
+                self.resolves_link(c, e, name)
+
+
+
+def _uses(tags: set[str] | None) -> dict[str, str]:
+    """The class of a legend entry: "rk-uses-s1 rk-uses-s3" for the groups whose boxes have
+    its shape, so a frame that shows only some groups (`reveal`) lists only their shapes."""
+    names = sorted(t.removeprefix("rk-") for t in (tags or ()) if t)
+    return {"class": " ".join(f"rk-uses-{n}" for n in names)} if names else {}
+
+
+def _legend(graph: FlowDiagram, used: list[str], any_fold: bool,
+            role_tags: dict[str, set[str]] | None = None) -> list[str]:
+    """The legend cluster (only the roles this picture uses), in rows; returns its last row."""
+    role_tags = role_tags or {}
+    keys = [k for k in ROLES if k in used]
+    if not keys:
+        return []
+    names: list[str] = []
+    with graph.subgraph(name="cluster_legend") as c:
+        c.attr(label="<<B>Legend</B>>", fontsize=str(CLUSTER_PT), style="rounded",
+               color="#888888", labeljust="l", tooltip="Legend", margin="10")
+        graph.titles["cluster_legend"] = "Legend: what the shapes and colors mean"
+        for key in keys:
+            role = ROLES[key]
+            text = dot_html(role.legend)
+            if role.font != "#000000":
+                text = f'<FONT COLOR="{role.font}">{text}</FONT>'
+            name = f"legend_{key}"
+            c.node(name, label=f"<{text}>", tooltip=dot_text(role.legend),
+                   fontsize=str(SMALL_PT), **role.attrs(), **_uses(role_tags.get(key)))
+            graph.titles[name] = f"Legend: {role.legend} ({SHAPE_WORDS.get(key, role.shape)})"
+            names.append(name)
+        if any_fold:
+            c.node("legend_fold", label="<× N more like this>", shape="box", peripheries="2",
+                   style="filled,rounded", fillcolor="#FFFFFF", fontsize=str(SMALL_PT),
+                   tooltip="Folded: many events of the same shape, drawn once",
+                   **_uses(role_tags.get("fold")))
+            graph.titles["legend_fold"] = "Legend: double outline, many events folded into one"
+            names.append("legend_fold")
+        rows = [names[i:i + LEGEND_ROW] for i in range(0, len(names), LEGEND_ROW)]
+        for row in rows:
+            with c.subgraph() as r:
+                r.attr(rank="same")
+                for a, b in zip(row, row[1:]):
+                    r.edge(a, b, style="invis")
+                for n in row:
+                    r.node(n)
+        for upper, lower in zip(rows, rows[1:]):
+            c.edge(upper[0], lower[0], style="invis")
+    return rows[-1]

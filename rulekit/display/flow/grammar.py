@@ -1,0 +1,175 @@
+"""The visual grammar of the flow diagrams: how each kind of node looks (`ROLES`, what the legend
+calls it), what each edge says (`RELATIONS`), which role an event plays (`role_of`), type sizes
+and when repeated structure folds. No drawing, no Graphviz.
+
+Shape *and* color carry meaning (Okabe-Ito colors, safe for color blindness)::
+
+    player action        box, bold outline, white     the root of everything below it
+    set-up               folder, white                the board the example starts from
+    cost paid            hexagon, orange              cause "cost"
+    on the stack         3-D box, sky blue            a spell cast or an ability activated
+    ability triggers     house, yellow                a triggered ability goes on the stack
+    resolves             arrow-ended box, purple      a spell or ability resolves
+    event                rounded box, white           whatever else happened
+    mana enters a pool   cylinder, bluish green       MANA_ADDED
+    as first proposed    rounded box, dashed          the event before replacement effects
+    replacement effect   arrow, vermillion            changed the event: proposed -> effect -> actual
+    state-based action   octagon, blue (white text)   cause "sba"
+    turn-based action    box with marked corners, grey  steps beginning, untap step, mana emptying
+    rule note            note, white                  e.g. undefined mana is no mana (CR 106.5)
+    earlier event        dotted box, grey text        a cause outside the actions drawn
+    folded               double outline, "× N more"   repeated structure drawn once
+
+Edges carry the causal relation from the child's cause: "does" (action, ability), "pays" (cost),
+"triggers" (bold), "replaced" / "changed by" / "modified" (dashed), "state-based", "turn-based",
+"then" (a rule), and "resolves" (bold) from where a spell or ability went on the stack.
+
+>>> ROLES["cost"].shape, ROLES["cost"].fill
+('hexagon', '#E69F00')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulekit.events import Cause, Event, EventKind
+
+__all__ = [
+    "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOLD_ALWAYS", "FOLD_AT", "FONT", "KEEP",
+    "LEGEND_ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
+    "TEXT_PT", "TITLE_PT", "did_not_happen", "group_class", "relation_of", "role_of",
+]
+
+FONT = "DejaVu Sans,Arial,Helvetica,sans-serif"
+TEXT_PT = 16
+SMALL_PT = 14
+TITLE_PT = 22
+CLUSTER_PT = 18
+LEGEND_ROW = 4  # legend entries in a row
+
+
+@dataclass(frozen=True)
+class Role:
+    """How one kind of node looks, and what the legend calls it."""
+
+    key: str
+    legend: str
+    shape: str
+    fill: str
+    font: str = "#000000"
+    style: str = "filled"
+    penwidth: str = "1.5"
+    extra: tuple[tuple[str, str], ...] = ()  # polygon settings (sides, skew, distortion)
+
+    def attrs(self) -> dict[str, str]:
+        return {"shape": self.shape, "style": self.style, "fillcolor": self.fill,
+                "penwidth": self.penwidth, **dict(self.extra)}
+
+
+# Okabe & Ito (2008) colors: orange, sky blue, bluish green, yellow, blue, vermillion, purple.
+ROLES: dict[str, Role] = {r.key: r for r in (
+    Role("action", "Player action", "box", "#FFFFFF", style="filled,bold", penwidth="3"),
+    Role("setup", "Set-up: the board at the start", "folder", "#FFFFFF"),
+    Role("cost", "Cost paid", "hexagon", "#E69F00", extra=(("margin", "0.02,0.04"),)),
+    Role("stack", "Put on the stack (spell or ability)", "box3d", "#56B4E9"),
+    Role("trigger", "Ability triggers", "house", "#F0E442", extra=(("margin", "0.02,0.04"),)),
+    Role("resolve", "Resolves", "cds", "#CC79A7", extra=(("margin", "0.3,0.12"),)),
+    Role("event", "Event", "box", "#FFFFFF", style="filled,rounded"),
+    Role("mana", "Mana enters a pool", "cylinder", "#009E73"),
+    Role("proposed", "Event as first proposed", "box", "#FFFFFF", style="filled,rounded,dashed"),
+    Role("replacement", "Replacement effect changes it", "rarrow", "#D55E00",
+         extra=(("margin", "0.3,0.12"),)),
+    Role("sba", "State-based action", "octagon", "#0072B2", font="#FFFFFF",
+         extra=(("margin", "0.02,0.04"),)),
+    Role("turn", "Turn-based action", "box", "#DDDDDD", style="filled,diagonals"),
+    Role("note", "Rule note", "note", "#FFFFFF"),
+    Role("ghost", "Earlier event (not in this picture)", "box", "#FFFFFF", font="#444444",
+         style="filled,dotted"),
+)}
+
+# what the legend's screen-reader title calls each shape
+SHAPE_WORDS = {
+    "action": "box with a bold outline", "setup": "folder", "cost": "hexagon",
+    "stack": "3-D box", "trigger": "house", "resolve": "arrow-ended box", "event": "rounded box",
+    "mana": "cylinder", "proposed": "dashed rounded box", "replacement": "arrow",
+    "sba": "octagon", "turn": "box with marked corners", "note": "note with a folded corner",
+    "ghost": "dotted box",
+}
+
+# The causal relation an edge shows, from the child's cause.
+RELATIONS: dict[Cause, str] = {
+    Cause.ACTION: "does",
+    Cause.COST: "pays",
+    Cause.ABILITY: "does",
+    Cause.TRIGGER: "triggers",
+    Cause.REPLACEMENT: "replaced",
+    Cause.SBA: "state-based",
+    Cause.TURN: "turn-based",
+    Cause.RULE: "then",
+    Cause.NOTE: "note",
+}
+EDGE_STYLE: dict[str, dict[str, str]] = {
+    "triggers": {"style": "bold", "penwidth": "2.5"},
+    "resolves": {"style": "bold", "penwidth": "2.5"},
+    "replaced": {"style": "dashed"},
+    "modified": {"style": "dashed"},
+    "prevented": {"style": "dashed"},
+    "changed by": {"style": "dashed"},
+}
+
+BOOKKEEPING = (EventKind.STEP_BEGAN, EventKind.TURN_BEGAN)
+_STACKING = tuple(EventKind(k) for k in ("cast", "spell_copied") if k in EventKind._value2member_map_)
+_TURNISH = tuple(EventKind(k) for k in ("untap_skipped", "extra_combat", "mana_emptied")
+                 if k in EventKind._value2member_map_)
+RESOLVING = (EventKind.RESOLVED, EventKind.MANA_ABILITY, EventKind.FIZZLED, EventKind.COUNTERED)
+FOLD_AT = 4  # a group of this many same-shape siblings (or actions) is folded ...
+KEEP = 2  # ... keeping this many drawn in full
+FOLD_ALWAYS = 12  # more than this many are folded even when they resolve in the picture
+
+
+def role_of(event: Event) -> str:
+    """The legend role of an event's node."""
+    kind = event.kind
+    if kind is EventKind.ACTION:
+        return "action"
+    if event.cause is Cause.COST:
+        return "cost"
+    if kind is EventKind.MANA_ADDED:
+        return "mana"
+    if kind in (EventKind.PUT_ON_STACK, EventKind.TRIGGERED):
+        return "trigger"
+    if kind in _STACKING or (kind is EventKind.ACTIVATED and not event.data.get("mana_ability")):
+        return "stack"
+    if kind in RESOLVING:
+        return "resolve"
+    if kind in (EventKind.NOTE, EventKind.DECLARED):
+        return "note"
+    if event.cause is Cause.SBA or kind in (EventKind.SBA, EventKind.LOST):
+        return "sba"
+    if event.cause is Cause.TURN or kind in BOOKKEEPING + _TURNISH:
+        return "turn"
+    return "event"
+
+
+def relation_of(event: Event) -> str:
+    """What the edge into an event's node says ("pays", "triggers", "resolves", ...)."""
+    if event.kind is EventKind.RESOLVED:
+        return "resolves"
+    return RELATIONS.get(event.cause, "then")
+
+
+def did_not_happen(event: Event) -> bool:
+    """Drawn dashed: a permanent that doesn't untap, mana that would have been added but
+    wasn't, undefined mana."""
+    if event.kind is EventKind.UNTAP_SKIPPED:
+        return True
+    if event.kind is EventKind.MANA_ADDED and not event.data.get("mana"):
+        return True
+    return event.kind is EventKind.NOTE and bool(event.data.get("undefined"))
+
+
+def group_class(key: str) -> str:
+    """The SVG class of everything drawn for one group: its cluster, its nodes and the edges
+    leading into them. Scenario steps are "rk-s0" (the set-up), "rk-s1", ...; actions "rk-a<n>".
+    `rulekit.display.reveal` uses them to show a drawing one group at a time."""
+    return f"rk-{key}"

@@ -1,0 +1,248 @@
+"""The words of the event and trigger diagrams: what an event's data says, what the set-up put
+where, why a step drew nothing, the choices behind an event, rule summaries for tooltips, and
+the wrapping of all of it into a node's lines. Standard library only, no drawing.
+
+The flow model (`rulekit.display.flow`) lays the diagram out; everything it writes about an
+event comes from here, so the wording can later join the engine-wide narrator in one move.
+
+>>> wrap_lines("Alice taps Exotic Orchard (#1) for mana")
+['Alice taps Exotic Orchard (#1)', 'for mana']
+>>> empty_step_note({"do": "undo", "n": 2})
+'Undo: 2 action(s) taken back'
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+from rulekit.events import Event, EventKind, EventLog
+
+__all__ = [
+    "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "choices", "data_text",
+    "empty_step_note", "explained", "names_pattern", "norm", "object_name", "proposed_text",
+    "setup_lines", "step_get", "step_label", "time_passes_text", "wrap", "wrap_lines",
+]
+
+WRAP = 30  # characters per line in a node
+
+# how a replacement effect changed an event, in the effect's box
+OUTCOME_WORDS = {"modified": "modifies it", "replaced": "replaces it", "prevented": "prevents it"}
+
+OBJ_NO = re.compile(r"\s*\(#\d+\)")
+
+
+class Context(Protocol):
+    """What the wording needs from the diagram's model: the game (object names, decisions;
+    None for a bare `EventLog`) and the pattern of the names in it (`names_pattern`)."""
+
+    game: Any
+    names: re.Pattern[str] | None
+
+
+# ----------------------------------------------------------------------------- scenario steps
+def step_get(step: Any, key: str, default: Any = None) -> Any:
+    """A field of a scenario step (a dict, or an object with attributes)."""
+    if isinstance(step, Mapping):
+        return step.get(key, default)
+    return getattr(step, key, default)
+
+
+def action_words(step: Any) -> str:
+    """A scenario step's action in words: `tap for mana`, `declare attackers`."""
+    return str(step_get(step, "do", "") or "the action").replace("_", " ")
+
+
+def empty_step_note(step: Any, error: Any = None) -> str:
+    """The note of a step that drew nothing: for a refused action, which action and why (the
+    engine's own words, as the walkthrough's frame says it)."""
+    do = step_get(step, "do", "")
+    err = step_get(step, "expect_error")
+    if err or error is not None:
+        why = str(error) if error is not None else ""
+        rule = step_get(err, "rule") if err else None
+        if not why:
+            why = "the rules don't allow it" + (f" (CR {rule})" if rule else "")
+        return f"Refused: {action_words(step)}. {why[:1].upper()}{why[1:]}. Nothing changes."
+    if do == "undo":
+        n = step_get(step, "n", 1)
+        return f"Undo: {n} action(s) taken back"
+    if do == "look":
+        return "Look: nothing happens"
+    return "Nothing new happens"
+
+
+def step_label(step: str) -> str:
+    """A step of the turn in words ("precombat main phase"); an unknown one as it is."""
+    from rulekit.state import Step
+
+    try:
+        return Step(step).label
+    except ValueError:
+        return step
+
+
+# ----------------------------------------------------------------------------- names
+def names_pattern(log: EventLog, game: Any) -> re.Pattern[str] | None:
+    """Every card and player name in the log (and the game): what `norm` blanks out."""
+    names: set[str] = set()
+    for e in log:
+        for key in ("card", "source_name", "player", "controller"):
+            value = e.data.get(key)
+            if isinstance(value, str) and value:
+                names.add(value)
+    if game is not None:
+        names.update(getattr(game.state, "players", {}).keys())
+        for obj in getattr(game.state, "objects", {}).values():
+            names.add(obj.card.printed.name)
+    names = {n for n in names if n.strip()}
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n)))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+def norm(model: Context, text: str) -> str:
+    """An event's text without object numbers and names: events that read alike this way
+    have the same shape (folding)."""
+    text = OBJ_NO.sub("", text)
+    return model.names.sub("…", text) if model.names is not None else text
+
+
+def object_name(model: Context, obj_id: Any) -> str:
+    game = model.game
+    if game is not None and isinstance(obj_id, int) and obj_id in game.state.objects:
+        try:
+            return str(game.describe(obj_id))
+        except Exception:  # a name is only a nicety here
+            pass
+    return f"#{obj_id}"
+
+
+# ----------------------------------------------------------------------------- events
+def choices(model: Context, eid: int) -> tuple[list[str], list[str]]:
+    """The decisions that shaped event `eid` and who made them (CR 616.1, 603.3b, 704.5j):
+    (lines for the label: choices the caller gave; lines for the tooltip: all of them)."""
+    game = model.game
+    given: list[str] = []
+    said: list[str] = []
+    for d in getattr(game, "decisions", ()):
+        if d.event != eid:
+            continue
+        answer = d.answer
+        if isinstance(answer, int) and not isinstance(answer, bool) and \
+                answer in game.state.objects:
+            answer = game.describe(answer)
+        text = f"{d.player or 'the game'} chose {d.key.replace('_', ' ')}: {answer}"
+        said.append(text + ("" if d.given else " (the default)"))
+        if d.given:
+            given.append(f"({text})")
+    return given, said
+
+
+def explained(rules: Iterable[str]) -> list[str]:
+    """"CR 605.3a — title: summary" for each rule the kit summarises (for tooltips)."""
+    from rulekit.rules import all_rules
+
+    known = all_rules()
+    return [f"CR {r} — {known[r].title}: {known[r].summary}" for r in rules if r in known]
+
+
+def data_text(model: Context, e: Event, data: Mapping[str, Any], proposed: bool) -> str:
+    """What an event's data says, in a few words: "Alice would add {G} from Forest" for the
+    version first proposed, "Alice adds {B}{B} from Forest" for what a replacement made of it."""
+    from rulekit.mana import Mana, pool_text
+
+    def verb(would: str, does: str) -> str:
+        return f"would {would}" if proposed else does
+
+    kind = e.kind
+    if kind is EventKind.MANA_ADDED:
+        mana = data.get("mana") or Mana()
+        return (f"{data.get('player')} {verb('add', 'adds')} {pool_text(mana)} "
+                f"from {data.get('source_name')}")
+    if kind is EventKind.ZONE_CHANGED:
+        what = object_name(model, data.get("object"))
+        tapped = " tapped" if data.get("tapped") else ""
+        return f"{what} {verb('move', 'moves')} from {data.get('from')} to {data.get('to')}{tapped}"
+    if kind is EventKind.COUNTERS_PUT:
+        return (f"{object_name(model, data.get('object'))} {verb('get', 'gets')} "
+                f"{data.get('n')} {data.get('counter')} counter(s)")
+    if kind in (EventKind.LIFE_GAINED, EventKind.LIFE_LOST):
+        gain = kind is EventKind.LIFE_GAINED
+        return (f"{data.get('player')} {verb('gain' if gain else 'lose', 'gains' if gain else 'loses')}"
+                f" {data.get('amount')} life")
+    if kind is EventKind.DAMAGE:
+        return f"{data.get('source_name')} {verb('deal', 'deals')} {data.get('amount')} damage"
+    if kind in (EventKind.TAPPED, EventKind.UNTAPPED):
+        return f"{object_name(model, data.get('object'))} {verb('become', 'becomes')} {kind.value}"
+    words = kind.value.replace("_", " ")
+    return f"{words} (as first proposed)" if proposed else words
+
+
+def proposed_text(model: Context, e: Event, data: Mapping[str, Any]) -> str:
+    """The event as first proposed, before replacement effects ("... would add ...")."""
+    return data_text(model, e, data, True)
+
+
+def after_text(model: Context, e: Event, data: Mapping[str, Any]) -> str:
+    """The event as a replacement effect left it ("... adds ...")."""
+    return data_text(model, e, data, False)
+
+
+def setup_lines(events: list[Event], limit: int = 8) -> list[str]:
+    """A few lines that say what the set-up put where."""
+    placed: dict[tuple[str, str], Counter[str]] = {}
+    other: list[str] = []
+    for e in events:
+        if e.kind is EventKind.ZONE_CHANGED and e.data.get("setup"):
+            card = str(e.data.get("card", "?"))
+            if e.data.get("tapped"):
+                card += " (tapped)"
+            where = (str(e.data.get("controller", "?")), str(e.data.get("to", "?")))
+            placed.setdefault(where, Counter())[card] += 1
+        elif e.kind is EventKind.STEP_BEGAN:
+            other.append(e.text)
+        elif e.kind is EventKind.ACTION and e.data.get("action") not in ("add", "set_turn"):
+            other.append(e.text.removeprefix("Set-up: "))
+    lines: list[str] = []
+    for (player, zone), cards in placed.items():
+        items = [f"{c} ×{n:,}" if n > 1 else c for c, n in cards.items()]
+        if len(items) > 6:
+            items = items[:6] + [f"+{len(items) - 6} more"]
+        lines.append(f"{player}'s {zone}: " + ", ".join(items))
+    lines += list(dict.fromkeys(other))
+    if len(lines) > limit:
+        lines = lines[:limit - 1] + [f"… and {len(lines) - limit + 1} more"]
+    return lines
+
+
+def time_passes_text(events: list[Event]) -> str:
+    """Steps (and turns) that began with nothing else happening, in one line:
+    "Time passes: turn 2 (Bob) → untap step → upkeep step → ..."."""
+    parts: list[str] = []
+    for e in events:
+        if e.kind is EventKind.TURN_BEGAN:
+            parts.append(f"turn {e.data.get('turn', e.turn)} ({e.data.get('player', '')})")
+        elif e.kind is EventKind.DECLARED:
+            parts[-1:] = [f"{parts[-1]} (no attackers)" if parts else "no attackers"]
+        else:
+            parts.append(step_label(str(e.data.get("step", e.step))))
+    return "Time passes: " + " → ".join(parts)
+
+
+# ----------------------------------------------------------------------------- wrapping
+def wrap(text: str, width: int = WRAP) -> str:
+    return "\n".join(wrap_lines(text, width))
+
+
+def wrap_lines(text: str, width: int = WRAP) -> list[str]:
+    """`text` in lines of at most `width` characters (a long word stays whole); each line
+    break in `text` is kept."""
+    out: list[str] = []
+    for para in str(text).split("\n"):
+        out += textwrap.wrap(para, width, break_on_hyphens=False) or [""]
+    return out
