@@ -10,7 +10,7 @@ are views of it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -132,12 +132,6 @@ class Event:
     payload: Payload | None = None  # None only for a prevented event (nothing happened)
     applied: tuple[Applied, ...] = ()  # replacement effects that changed the proposed event
     proposed: Payload | None = None  # the event as first proposed, when it changed
-
-    @property
-    def data(self) -> Mapping[str, Any]:
-        """The payload's fields by their JSON names (defaults left out): a transitional view
-        for code not yet reading `payload`'s typed fields."""
-        return self.payload.fields(defaults=True) if self.payload is not None else {"prevented": True}
 
     @property
     def prevented(self) -> bool:

@@ -9,11 +9,13 @@ you do' ability resolves: it gets +1/+3 and lifelink until end of turn".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from rulekit import payloads as p
-from rulekit.mana import pool_text, spent_text
+from rulekit.events import Event, EventKind
+from rulekit.mana import Mana, pool_text, spent_text
 from rulekit.state import Step
 
 
@@ -74,6 +76,8 @@ def ability_resolves(source_name: str, ability: str) -> str:
     head, sep, effect = text.partition(", ")
     if sep and head.split(" ", 1)[0] in ("When", "Whenever", "At"):
         return f"{source_name}'s '{_clause(head)}' ability resolves: {_clause(effect)}"
+    if "." not in text and ":" not in text and len(text.split()) <= 4:  # a keyword: "Ward {2}"
+        return f"{source_name}'s {text[:1].lower()}{text[1:]} ability resolves"
     cost, sep, effect = text.partition(": ")
     if sep and "{" in cost or cost.startswith(("Sacrifice", "Exert", "Remove", "Pay", "Tap")):
         return f"{source_name}'s ability resolves: {_clause(effect)}"
@@ -260,6 +264,7 @@ def _mana_spent(e: p.ManaSpent, names: Names) -> str:
 
 
 # ------------------------------------------------------------------ zones
+_STEPS = {s.value for s in Step}
 _MOVES = {"destroy": "is destroyed", "sacrifice": "is sacrificed", "exile": "is exiled",
           "bounce": "returns to its owner's hand", "sba": "is put into the graveyard",
           "dies": "dies"}
@@ -407,6 +412,90 @@ def _sba(e: p.StateBasedActions, names: Names) -> str:
 @says(p.CostPaid)
 def _cost_paid(e: p.CostPaid, names: Names) -> str:
     return e.says
+
+
+# ------------------------------------------------------------------ views' summaries
+def change(e: p.Payload, names: Names, *, proposed: bool) -> str:
+    """What an event does, in a few words, as first proposed ("Alice would add {G} from
+    Forest") or as a replacement effect left it ("Alice adds {B}{B} from Forest")."""
+
+    def verb(would: str, does: str) -> str:
+        return f"would {would}" if proposed else does
+
+    match e:
+        case p.ManaAdded():
+            return (f"{e.player} {verb('add', 'adds')} {pool_text(e.mana or Mana())} "
+                    f"from {e.source_name}")
+        case p.ZoneChanged():
+            what = names.describe(e.object) if e.object is not None else f"#{e.new}"
+            tapped = " tapped" if e.tapped else ""
+            return (f"{what} {verb('move', 'moves')} from {e.origin} to "
+                    f"{e.destination}{tapped}")
+        case p.CountersPut():
+            return (f"{names.describe(e.object)} {verb('get', 'gets')} {e.n} {e.counter} "
+                    "counter(s)")
+        case p.LifeGained() | p.LifeLost():
+            gain = isinstance(e, p.LifeGained)
+            return (f"{e.player} {verb('gain' if gain else 'lose', 'gains' if gain else 'loses')}"
+                    f" {e.amount} life")
+        case p.Damage():
+            return f"{e.source_name} {verb('deal', 'deals')} {e.amount} damage"
+        case p.Tapped() | p.Untapped():
+            return f"{names.describe(e.object)} {verb('become', 'becomes')} {e.kind.value}"
+    words = e.kind.value.replace("_", " ")
+    return f"{words} (as first proposed)" if proposed else words
+
+
+def setup_lines(events: Iterable[Event], limit: int = 8) -> list[str]:
+    """A few lines that say what the set-up put where."""
+    placed: dict[tuple[str, str], Counter[str]] = {}
+    other: list[str] = []
+    for e in events:
+        d = e.payload
+        if isinstance(d, p.ZoneChanged) and d.setup:
+            card = str(d.card) + (" (tapped)" if d.tapped else "")
+            where = (str(d.controller), d.destination)
+            placed.setdefault(where, Counter())[card] += 1
+        elif e.kind is EventKind.STEP_BEGAN:
+            other.append(e.text)
+        elif isinstance(d, p.Action) and d.action not in ("add", "set_turn"):
+            other.append(e.text.removeprefix("Set-up: "))
+    lines: list[str] = []
+    for (player, zone), cards in placed.items():
+        items = [f"{c} ×{n:,}" if n > 1 else c for c, n in cards.items()]
+        if len(items) > 6:
+            items = items[:6] + [f"+{len(items) - 6} more"]
+        lines.append(f"{player}'s {zone}: " + ", ".join(items))
+    lines += list(dict.fromkeys(other))
+    if len(lines) > limit:
+        lines = lines[:limit - 1] + [f"… and {len(lines) - limit + 1} more"]
+    return lines
+
+
+def time_passes_text(events: Iterable[Event]) -> str:
+    """Steps (and turns) that began with nothing else happening, in one line:
+    "Time passes: turn 2 (Bob) → untap step → upkeep step → ..."."""
+    parts: list[str] = []
+    for e in events:
+        d = e.payload
+        if isinstance(d, p.TurnBegan):
+            parts.append(f"turn {d.turn} ({d.player})")
+        elif e.kind is EventKind.DECLARED:
+            parts[-1:] = [f"{parts[-1]} (no attackers)" if parts else "no attackers"]
+        else:  # a step began, or the step's draw: the step
+            step = d.step if isinstance(d, p.StepBegan) else e.step
+            parts.append(Step(step).label if step in _STEPS else step)
+    return "Time passes: " + " → ".join(parts)
+
+
+def names_in(e: p.Payload | None) -> set[str]:
+    """The card and player names an event's words may contain."""
+    found = set()
+    for key in ("card", "source_name", "player", "controller"):
+        value = getattr(e, key, None)
+        if isinstance(value, str) and value:
+            found.add(value)
+    return found
 
 
 def check_complete() -> None:

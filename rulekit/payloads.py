@@ -483,6 +483,12 @@ def object_of(payload: Payload | None) -> ObjectId | None:
     return value if isinstance(value, int) else None
 
 
+def stack_item(payload: Payload | None) -> int | None:
+    """The stack object an event put on the stack, resolved, countered or targets with."""
+    value = getattr(payload, "item_id", None)
+    return value if isinstance(value, int) else None
+
+
 def check_complete() -> None:
     """Every event kind has its payload type (a test calls this)."""
     missing = [k.value for k in EventKind if k not in PAYLOADS]

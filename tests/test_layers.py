@@ -11,8 +11,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rulekit"
 
 LAYERS: list[set[str]] = [
     # 0: plain data and vocabulary
-    {"errors", "rules", "rulings", "mana", "state", "events", "decisions", "characteristics",
-     "costs"},
+    {"errors", "rules", "rulings", "mana", "state", "events", "payloads", "narrator", "decisions",
+     "characteristics", "costs"},
     # 1: abilities, effects and arguments as data
     {"abilities", "production", "effects", "replacement", "attach"},
     # 2: the rules (and the argument checks, which look card names up in the catalog)

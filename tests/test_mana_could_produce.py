@@ -18,7 +18,7 @@ def test_exotic_orchard_without_opposing_lands_adds_no_mana():
     assert game.obj(orchard).tapped, "the {T} cost was still paid"
     note = last(game, EventKind.NOTE)
     assert "undefined" in note.text and note.rules == ("106.5",)
-    assert last(game, EventKind.MANA_ADDED).data["mana"].total == 0
+    assert last(game, EventKind.MANA_ADDED).payload.mana.total == 0
 
 
 @R01

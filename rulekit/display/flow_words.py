@@ -1,9 +1,7 @@
-"""The words of the event and trigger diagrams: what an event's data says, what the set-up put
-where, why a step drew nothing, the choices behind an event, rule summaries for tooltips, and
-the wrapping of all of it into a node's lines. Standard library only, no drawing.
-
-The flow model (`rulekit.display.flow`) lays the diagram out; everything it writes about an
-event comes from here, so the wording can later join the engine-wide narrator in one move.
+"""The words of the event and trigger diagrams that are not an event's own: why a step drew
+nothing, the choices behind an event, rule summaries for tooltips, and the wrapping of all of it
+into a node's lines. Standard library only, no drawing. What events say (including a replaced
+event's before and after, the set-up and time passing) is the narrator's (`rulekit.narrator`).
 
 >>> wrap_lines("Alice taps Exotic Orchard (#1) for mana")
 ['Alice taps Exotic Orchard (#1)', 'for mana']
@@ -15,14 +13,16 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from rulekit.events import Event, EventKind, EventLog
+from rulekit import narrator
+from rulekit.events import Event, EventLog
+from rulekit.narrator import setup_lines, time_passes_text
+from rulekit.payloads import Payload
 
 __all__ = [
-    "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "choices", "data_text",
+    "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "choices",
     "empty_step_note", "explained", "names_pattern", "norm", "object_name", "proposed_text",
     "setup_lines", "step_get", "step_label", "time_passes_text", "wrap", "wrap_lines",
 ]
@@ -90,10 +90,7 @@ def names_pattern(log: EventLog, game: Any) -> re.Pattern[str] | None:
     """Every card and player name in the log (and the game): what `norm` blanks out."""
     names: set[str] = set()
     for e in log:
-        for key in ("card", "source_name", "player", "controller"):
-            value = e.data.get(key)
-            if isinstance(value, str) and value:
-                names.add(value)
+        names.update(narrator.names_in(e.payload))
     if game is not None:
         names.update(getattr(game.state, "players", {}).keys())
         for obj in getattr(game.state, "objects", {}).values():
@@ -151,87 +148,27 @@ def explained(rules: Iterable[str]) -> list[str]:
     return [f"CR {r} — {known[r].title}: {known[r].summary}" for r in rules if r in known]
 
 
-def data_text(model: Context, e: Event, data: Mapping[str, Any], proposed: bool) -> str:
-    """What an event's data says, in a few words: "Alice would add {G} from Forest" for the
-    version first proposed, "Alice adds {B}{B} from Forest" for what a replacement made of it."""
-    from rulekit.mana import Mana, pool_text
-
-    def verb(would: str, does: str) -> str:
-        return f"would {would}" if proposed else does
-
-    kind = e.kind
-    if kind is EventKind.MANA_ADDED:
-        mana = data.get("mana") or Mana()
-        return (f"{data.get('player')} {verb('add', 'adds')} {pool_text(mana)} "
-                f"from {data.get('source_name')}")
-    if kind is EventKind.ZONE_CHANGED:
-        what = object_name(model, data.get("object"))
-        tapped = " tapped" if data.get("tapped") else ""
-        return f"{what} {verb('move', 'moves')} from {data.get('from')} to {data.get('to')}{tapped}"
-    if kind is EventKind.COUNTERS_PUT:
-        return (f"{object_name(model, data.get('object'))} {verb('get', 'gets')} "
-                f"{data.get('n')} {data.get('counter')} counter(s)")
-    if kind in (EventKind.LIFE_GAINED, EventKind.LIFE_LOST):
-        gain = kind is EventKind.LIFE_GAINED
-        return (f"{data.get('player')} {verb('gain' if gain else 'lose', 'gains' if gain else 'loses')}"
-                f" {data.get('amount')} life")
-    if kind is EventKind.DAMAGE:
-        return f"{data.get('source_name')} {verb('deal', 'deals')} {data.get('amount')} damage"
-    if kind in (EventKind.TAPPED, EventKind.UNTAPPED):
-        return f"{object_name(model, data.get('object'))} {verb('become', 'becomes')} {kind.value}"
-    words = kind.value.replace("_", " ")
-    return f"{words} (as first proposed)" if proposed else words
-
-
-def proposed_text(model: Context, e: Event, data: Mapping[str, Any]) -> str:
+def proposed_text(model: Context, e: Event, data: Payload) -> str:
     """The event as first proposed, before replacement effects ("... would add ...")."""
-    return data_text(model, e, data, True)
+    return narrator.change(data, _Names(model), proposed=True)
 
 
-def after_text(model: Context, e: Event, data: Mapping[str, Any]) -> str:
+def after_text(model: Context, e: Event, data: Payload) -> str:
     """The event as a replacement effect left it ("... adds ...")."""
-    return data_text(model, e, data, False)
+    return narrator.change(data, _Names(model), proposed=False)
 
 
-def setup_lines(events: list[Event], limit: int = 8) -> list[str]:
-    """A few lines that say what the set-up put where."""
-    placed: dict[tuple[str, str], Counter[str]] = {}
-    other: list[str] = []
-    for e in events:
-        if e.kind is EventKind.ZONE_CHANGED and e.data.get("setup"):
-            card = str(e.data.get("card", "?"))
-            if e.data.get("tapped"):
-                card += " (tapped)"
-            where = (str(e.data.get("controller", "?")), str(e.data.get("to", "?")))
-            placed.setdefault(where, Counter())[card] += 1
-        elif e.kind is EventKind.STEP_BEGAN:
-            other.append(e.text)
-        elif e.kind is EventKind.ACTION and e.data.get("action") not in ("add", "set_turn"):
-            other.append(e.text.removeprefix("Set-up: "))
-    lines: list[str] = []
-    for (player, zone), cards in placed.items():
-        items = [f"{c} ×{n:,}" if n > 1 else c for c, n in cards.items()]
-        if len(items) > 6:
-            items = items[:6] + [f"+{len(items) - 6} more"]
-        lines.append(f"{player}'s {zone}: " + ", ".join(items))
-    lines += list(dict.fromkeys(other))
-    if len(lines) > limit:
-        lines = lines[:limit - 1] + [f"… and {len(lines) - limit + 1} more"]
-    return lines
+class _Names:
+    """Object names for the narrator from the diagram's game ("#id" without one)."""
 
+    def __init__(self, model: Context) -> None:
+        self._model = model
 
-def time_passes_text(events: list[Event]) -> str:
-    """Steps (and turns) that began with nothing else happening, in one line:
-    "Time passes: turn 2 (Bob) → untap step → upkeep step → ..."."""
-    parts: list[str] = []
-    for e in events:
-        if e.kind is EventKind.TURN_BEGAN:
-            parts.append(f"turn {e.data.get('turn', e.turn)} ({e.data.get('player', '')})")
-        elif e.kind is EventKind.DECLARED:
-            parts[-1:] = [f"{parts[-1]} (no attackers)" if parts else "no attackers"]
-        else:
-            parts.append(step_label(str(e.data.get("step", e.step))))
-    return "Time passes: " + " → ".join(parts)
+    def describe(self, obj: int) -> str:
+        return object_name(self._model, obj)
+
+    def name(self, obj: int) -> str:
+        return OBJ_NO.sub("", object_name(self._model, obj))
 
 
 # ----------------------------------------------------------------------------- wrapping

@@ -52,6 +52,7 @@ from rulekit.display.flow_words import (
     wrap_lines,
 )
 from rulekit.events import Event, EventKind
+from rulekit.payloads import stack_item
 
 __all__ = ["FlowDiagram", "Node", "draw"]
 
@@ -150,9 +151,10 @@ class Drawer:
         self.node_titles: dict[str, str] = {}
         self.stack_items: dict[Any, int] = {}
         for e in model.log:
+            item = stack_item(e.payload)
             if e.kind in (EventKind.PUT_ON_STACK, EventKind.ACTIVATED, EventKind.CAST) \
-                    and e.data.get("item_id") is not None:
-                self.stack_items.setdefault(e.data["item_id"], e.id)
+                    and item is not None:
+                self.stack_items.setdefault(item, e.id)
         self.ghosts: dict[int, str] = {}
         self.units: list[list[str]] = []  # nodes of each set-up, action or fold, in time order
         self.latest_step: str | None = None  # the node of the step that began last
@@ -328,7 +330,7 @@ class Drawer:
             entry = self.replacements(c, e, name)
         relation = "then" if after else relation_of(e)
         if e.kind is EventKind.RESOLVED and self.stack_items.get(
-                e.data.get("item_id"), e.parent) != e.parent:
+                stack_item(e.payload), e.parent) != e.parent:
             relation = "then"  # the bold "resolves" edge comes from where it went on the stack
         if tail is not None:
             self.edge(tail, entry, relation)
@@ -366,7 +368,7 @@ class Drawer:
         """A resolving stack object: draw the edge from where it went on the stack."""
         if e.kind is not EventKind.RESOLVED:
             return
-        origin = self.stack_items.get(e.data.get("item_id"))
+        origin = self.stack_items.get(stack_item(e.payload))
         if origin is None or origin == e.parent:
             return
         tail = self.model.rep.get(origin) or self.ghost(c, origin)
@@ -376,7 +378,8 @@ class Drawer:
     def replacements(self, c: Digraph, e: Event, name: str) -> str:
         """proposed version -> each replacement effect -> the actual event; returns the entry."""
         proposed = f"p{e.id}"
-        text = proposed_text(self.model, e, e.proposed or e.applied[0].before)
+        as_proposed = e.proposed or e.applied[0].before
+        text = proposed_text(self.model, e, as_proposed)
         self.node(c, Node(proposed, "proposed", wrap_lines(text), (),
                            f"{text} (as first proposed, before replacement effects)"))
         prev, label = proposed, "changed by"

@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulekit.events import Cause, Event, EventKind
+from rulekit.payloads import Activated, ManaAdded, Note
 
 __all__ = [
     "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOLD_ALWAYS", "FOLD_AT", "FONT", "KEEP",
@@ -138,7 +139,8 @@ def role_of(event: Event) -> str:
         return "mana"
     if kind in (EventKind.PUT_ON_STACK, EventKind.TRIGGERED):
         return "trigger"
-    if kind in _STACKING or (kind is EventKind.ACTIVATED and not event.data.get("mana_ability")):
+    if kind in _STACKING or (isinstance(event.payload, Activated)
+                             and not event.payload.mana_ability):
         return "stack"
     if kind in RESOLVING:
         return "resolve"
@@ -163,9 +165,10 @@ def did_not_happen(event: Event) -> bool:
     wasn't, undefined mana."""
     if event.kind is EventKind.UNTAP_SKIPPED:
         return True
-    if event.kind is EventKind.MANA_ADDED and not event.data.get("mana"):
+    d = event.payload
+    if isinstance(d, ManaAdded) and not d.mana:
         return True
-    return event.kind is EventKind.NOTE and bool(event.data.get("undefined"))
+    return isinstance(d, Note) and d.undefined
 
 
 def group_class(key: str) -> str:

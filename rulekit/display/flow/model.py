@@ -26,6 +26,7 @@ from rulekit.display.flow_words import (
     step_label,
 )
 from rulekit.events import Cause, Event, EventKind, EventLog
+from rulekit.payloads import Action, Declared, Drew, ZoneChanged, stack_item
 
 __all__ = ["Group", "Model", "action_numbers", "layout", "scenario_groups"]
 
@@ -69,7 +70,7 @@ def action_numbers(log: EventLog) -> list[int]:
 
 
 def is_setup_root(event: Event) -> bool:
-    return event.kind is EventKind.ACTION and bool(event.data.get("setup"))
+    return isinstance(event.payload, Action) and event.payload.setup
 
 
 def scenario_groups(scenario: Any, last: int) -> tuple[Any, list[Group]]:
@@ -174,11 +175,12 @@ def _signatures(model: Model) -> None:
 def _keep_resolutions(model: Model) -> None:
     origins: dict[Any, int] = {}
     for e in model.window.values():
+        item = stack_item(e.payload)
         if e.kind in (EventKind.PUT_ON_STACK, EventKind.ACTIVATED, EventKind.CAST) \
-                and e.data.get("item_id") is not None:
-            origins.setdefault(e.data["item_id"], e.id)
+                and item is not None:
+            origins.setdefault(item, e.id)
     for e in model.window.values():
-        origin = origins.get(e.data.get("item_id")) if e.kind in RESOLVING else None
+        origin = origins.get(stack_item(e.payload)) if e.kind in RESOLVING else None
         if origin is None:
             continue
         model.keep.add(e.id)
@@ -191,15 +193,16 @@ def _keep_resolutions(model: Model) -> None:
 def _turn_draw(e: Event) -> bool:
     """The draw step's draw (CR 504.1), or a draw from an empty library: part of time passing,
     like the step it happens in."""
-    if e.kind is EventKind.DREW and bool(e.data.get("empty")):
+    if isinstance(e.payload, Drew) and e.payload.empty:
         return True
-    return (e.kind is EventKind.ZONE_CHANGED and e.cause is Cause.TURN
-            and e.data.get("reason") == "draw")
+    return (isinstance(e.payload, ZoneChanged) and e.cause is Cause.TURN
+            and e.payload.reason == "draw")
 
 
 def _no_attackers(e: Event) -> bool:
     """The declare attackers step passing with no attackers: part of time passing."""
-    return e.kind is EventKind.DECLARED and e.data.get("attackers") == 0
+    return isinstance(e.payload, Declared) and e.payload.declared == "attackers" \
+        and e.payload.count == 0
 
 
 def _fold_actions(model: Model, groups: list[Group], roots: dict[int, Event]) -> list[Group]:
