@@ -488,16 +488,6 @@ def time_passes_text(events: Iterable[Event]) -> str:
     return "Time passes: " + " → ".join(parts)
 
 
-def names_in(e: p.Payload | None) -> set[str]:
-    """The card and player names an event's words may contain."""
-    found = set()
-    for key in ("card", "source_name", "player", "controller"):
-        value = getattr(e, key, None)
-        if isinstance(value, str) and value:
-            found.add(value)
-    return found
-
-
 def check_complete() -> None:
     """Every payload type has its narration (a test calls this)."""
     missing = [cls.__name__ for cls in p.PAYLOADS.values() if cls not in _NARRATIONS]

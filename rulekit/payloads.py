@@ -489,6 +489,30 @@ def stack_item(payload: Payload | None) -> int | None:
     return value if isinstance(value, int) else None
 
 
+# which object or player an event is about, and names: left out of an event's shape
+_IDENTITY = frozenset({
+    "object", "new", "source", "item_id", "target", "attacker", "to", "crews", "crewed",
+    "linked_to", "uncounterable", "trigger_event", "attach_to", "source_name", "card", "player",
+    "controller", "by", "name", "copy_text", "for_player", "owner", "objects", "defender",
+    "text", "targets", "exert_of", "all", "turn", "active"})
+
+
+def shape(payload: Payload | None) -> tuple[Any, ...]:
+    """What kind of thing an event did, whoever and whatever it involved: events of the same
+    shape read alike once names and object numbers are left out (diagrams fold them)."""
+    if payload is None:
+        return ("prevented",)
+    out: list[tuple[str, Any]] = []
+    for key, value in sorted(payload.fields().items()):
+        if key in _IDENTITY:
+            continue
+        if hasattr(value, "parts"):  # mana: its types and amounts, not its sources
+            value = tuple(sorted((u.type.value, getattr(u.restriction, "text", None), n)
+                                 for u, n in value.parts))
+        out.append((key, repr(_plain(value)) if not isinstance(value, tuple) else value))
+    return (payload.kind.value, tuple(out))
+
+
 def check_complete() -> None:
     """Every event kind has its payload type (a test calls this)."""
     missing = [k.value for k in EventKind if k not in PAYLOADS]

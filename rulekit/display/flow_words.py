@@ -17,13 +17,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from rulekit import narrator
-from rulekit.events import Event, EventLog
+from rulekit.events import Event
 from rulekit.narrator import setup_lines, time_passes_text
 from rulekit.payloads import Payload
 
 __all__ = [
     "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "choices",
-    "empty_step_note", "explained", "names_pattern", "norm", "object_name", "proposed_text",
+    "empty_step_note", "explained", "object_name", "proposed_text",
     "setup_lines", "step_get", "step_label", "time_passes_text", "wrap", "wrap_lines",
 ]
 
@@ -37,10 +37,9 @@ OBJ_NO = re.compile(r"\s*\(#\d+\)")
 
 class Context(Protocol):
     """What the wording needs from the diagram's model: the game (object names, decisions;
-    None for a bare `EventLog`) and the pattern of the names in it (`names_pattern`)."""
+    None for a bare `EventLog`)."""
 
     game: Any
-    names: re.Pattern[str] | None
 
 
 # ----------------------------------------------------------------------------- scenario steps
@@ -86,29 +85,6 @@ def step_label(step: str) -> str:
 
 
 # ----------------------------------------------------------------------------- names
-def names_pattern(log: EventLog, game: Any) -> re.Pattern[str] | None:
-    """Every card and player name in the log (and the game): what `norm` blanks out."""
-    names: set[str] = set()
-    for e in log:
-        names.update(narrator.names_in(e.payload))
-    if game is not None:
-        names.update(getattr(game.state, "players", {}).keys())
-        for obj in getattr(game.state, "objects", {}).values():
-            names.add(obj.card.printed.name)
-    names = {n for n in names if n.strip()}
-    if not names:
-        return None
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n)))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
-
-
-def norm(model: Context, text: str) -> str:
-    """An event's text without object numbers and names: events that read alike this way
-    have the same shape (folding)."""
-    text = OBJ_NO.sub("", text)
-    return model.names.sub("…", text) if model.names is not None else text
-
-
 def object_name(model: Context, obj_id: Any) -> str:
     game = model.game
     if game is not None and isinstance(obj_id, int) and obj_id in game.state.objects:

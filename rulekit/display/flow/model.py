@@ -3,7 +3,7 @@ or a scenario step), which event stands under which, and what folds. Plain data 
 causal log; the drawer (`rulekit.display.flow.draw`) turns it into DOT.
 
 Folding keeps lesson-scale pictures readable: sibling events with the same shape (same kind, cause,
-text once names and object numbers are removed, same replacement effects and the same shape of
+payload once names and object ids are left out (`rulekit.payloads.shape`), same replacement effects and the same shape of
 consequences, recursively) are drawn twice and then once more as "× N more like this"; runs of
 consecutive identical player actions fold the same way; steps that pass with nothing happening
 fold into one "time passes" node; priority passes and set-up actions are not drawn as events.
@@ -11,7 +11,6 @@ fold into one "time passes" node; priority passes and set-up actions are not dra
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,13 +19,11 @@ from typing import Any
 from rulekit.display.flow.grammar import BOOKKEEPING, FOLD_AT, KEEP, RESOLVING
 from rulekit.display.flow_words import (
     empty_step_note,
-    names_pattern,
-    norm,
     step_get,
     step_label,
 )
 from rulekit.events import Cause, Event, EventKind, EventLog
-from rulekit.payloads import Action, Declared, Drew, ZoneChanged, stack_item
+from rulekit.payloads import Action, Declared, Drew, ZoneChanged, shape, stack_item
 
 __all__ = ["Group", "Model", "action_numbers", "layout", "scenario_groups"]
 
@@ -47,7 +44,6 @@ class Group:
 @dataclass
 class Model:
     log: EventLog
-    names: re.Pattern[str] | None
     game: Any = None
     window: dict[int, Event] = field(default_factory=dict)
     children: dict[int, list[int]] = field(default_factory=dict)
@@ -112,7 +108,7 @@ def layout(log: EventLog, *, game: Any = None, since_action: int | None = None,
     """The model of the events of `groups` (by default one group per action from
     `since_action` to `upto_action`, runs of same-shape actions folded): (the model, the
     groups, each action's root event by number, the set-up actions)."""
-    model = Model(log=log, names=names_pattern(log, game), game=game)
+    model = Model(log=log, game=game)
     roots = {e.action: e for e in log if e.kind is EventKind.ACTION and e.parent is None}
     fold_actions = groups is None
     if groups is None:
@@ -162,7 +158,7 @@ def _signatures(model: Model) -> None:
         e = model.window[eid]
         kids = Counter(model.sig[c] for c in model.children.get(eid, ()) if c in model.sig)
         key = (
-            e.kind.value, e.cause.value, norm(model, e.text),
+            e.kind.value, e.cause.value, shape(e.payload),
             tuple((a.effect, a.outcome) for a in e.applied),
             tuple(sorted(kids.items())),
         )
