@@ -98,6 +98,7 @@ def add(game: Game, *, card: str, player: str, zone: str = "battlefield", **stat
     root = _root(game, for_player=player, card=definition.name, zone=zone_.value)
     event = game.emit(data, cause=Cause.ACTION, parent=root, subject=None)
     assert event is not None and isinstance(event.payload, p.ZoneChanged)
+    assert event.payload.new is not None
     return game.obj(event.payload.new)
 
 
@@ -250,6 +251,7 @@ def cast(game: Game, *, object: int, x: int | None = None,
     if units:
         from rulekit.riders import after_spending, spent_data
 
+        assert cast_event.payload.new is not None
         on_stack = game.obj(cast_event.payload.new)
         spent = game.emit(p.ManaSpent(player=player, mana=units, purpose=f"casting {chars.name}",
                                       cost=str(total),

@@ -10,7 +10,7 @@ without them (`logged()`), so no mutable engine object lives on in the log.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar, TypeVar
@@ -80,10 +80,9 @@ def _plain(value: Any) -> Any:
 PAYLOADS: dict[EventKind, type[Payload]] = {}
 
 
-def payload(kind: EventKind) -> Any:
-    """Class decorator: a frozen payload type for events of `kind`."""
+def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
+    """Class decorator: the (frozen dataclass) payload type of events of `kind`."""
     def register(cls: type[P]) -> type[P]:
-        cls = dataclass(frozen=True, slots=True)(cls)
         cls.kind = kind
         PAYLOADS[kind] = cls
         return cls
@@ -93,6 +92,7 @@ def payload(kind: EventKind) -> Any:
 
 # ------------------------------------------------------------------ actions and time
 @payload(EventKind.ACTION)
+@dataclass(frozen=True, slots=True)
 class Action(Payload):
     """A player (or the set-up) did something: the root of a causal tree. `action` is the
     action's name (`rulekit.arguments.ACTION_ARGS`); the other fields are what the narrator
@@ -118,12 +118,14 @@ class Action(Payload):
 
 
 @payload(EventKind.TURN_BEGAN)
+@dataclass(frozen=True, slots=True)
 class TurnBegan(Payload):
     turn: int
     player: str
 
 
 @payload(EventKind.STEP_BEGAN)
+@dataclass(frozen=True, slots=True)
 class StepBegan(Payload):
     step: str
     active: str
@@ -132,23 +134,27 @@ class StepBegan(Payload):
 
 
 @payload(EventKind.PRIORITY)
+@dataclass(frozen=True, slots=True)
 class Priority(Payload):
     player: str
     all: tuple[str, ...] = ()  # every player passed in this order
 
 
 @payload(EventKind.MANA_EMPTIED)
+@dataclass(frozen=True, slots=True)
 class ManaEmptied(Payload):
     player: str
     lost: Any = None  # rulekit.mana.Mana: what was in the pool
 
 
 @payload(EventKind.EXTRA_COMBAT)
+@dataclass(frozen=True, slots=True)
 class ExtraCombat(Payload):
     source_name: str
 
 
 @payload(EventKind.DECLARED)
+@dataclass(frozen=True, slots=True)
 class Declared(Payload):
     """Attackers or blockers were declared (CR 508.1, 509.1): the step stops waiting."""
 
@@ -158,6 +164,7 @@ class Declared(Payload):
 
 
 @payload(EventKind.LOST)
+@dataclass(frozen=True, slots=True)
 class Lost(Payload):
     player: str
     reason: str
@@ -165,6 +172,7 @@ class Lost(Payload):
 
 # ------------------------------------------------------------------ permanents
 @payload(EventKind.TAPPED)
+@dataclass(frozen=True, slots=True)
 class Tapped(Payload):
     object: ObjectId
     as_cost: bool = False
@@ -172,6 +180,7 @@ class Tapped(Payload):
 
 
 @payload(EventKind.UNTAPPED)
+@dataclass(frozen=True, slots=True)
 class Untapped(Payload):
     object: ObjectId
     as_cost: bool = False
@@ -180,6 +189,7 @@ class Untapped(Payload):
 
 
 @payload(EventKind.UNTAP_SKIPPED)
+@dataclass(frozen=True, slots=True)
 class UntapSkipped(Payload):
     object: ObjectId
     reason: str = ""  # the effect that keeps it tapped, in its own words
@@ -189,12 +199,14 @@ class UntapSkipped(Payload):
 
 
 @payload(EventKind.EXERTED)
+@dataclass(frozen=True, slots=True)
 class Exerted(Payload):
     object: ObjectId
     player: str
 
 
 @payload(EventKind.COUNTERS_PUT)
+@dataclass(frozen=True, slots=True)
 class CountersPut(Payload):
     object: ObjectId
     counter: str
@@ -202,6 +214,7 @@ class CountersPut(Payload):
 
 
 @payload(EventKind.COUNTERS_REMOVED)
+@dataclass(frozen=True, slots=True)
 class CountersRemoved(Payload):
     object: ObjectId
     counter: str
@@ -209,6 +222,7 @@ class CountersRemoved(Payload):
 
 
 @payload(EventKind.DAMAGE)
+@dataclass(frozen=True, slots=True)
 class Damage(Payload):
     source: ObjectId | None
     source_name: str
@@ -217,18 +231,21 @@ class Damage(Payload):
 
 
 @payload(EventKind.LIFE_GAINED)
+@dataclass(frozen=True, slots=True)
 class LifeGained(Payload):
     player: str
     amount: int
 
 
 @payload(EventKind.LIFE_LOST)
+@dataclass(frozen=True, slots=True)
 class LifeLost(Payload):
     player: str
     amount: int
 
 
 @payload(EventKind.ATTACKS)
+@dataclass(frozen=True, slots=True)
 class Attacks(Payload):
     object: ObjectId
     defender: str
@@ -236,24 +253,28 @@ class Attacks(Payload):
 
 
 @payload(EventKind.BLOCKS)
+@dataclass(frozen=True, slots=True)
 class Blocks(Payload):
     object: ObjectId
     attacker: ObjectId
 
 
 @payload(EventKind.CONTROL_CHANGED)
+@dataclass(frozen=True, slots=True)
 class ControlChanged(Payload):
     object: ObjectId
     player: str
 
 
 @payload(EventKind.ATTACHED)
+@dataclass(frozen=True, slots=True)
 class Attached(Payload):
     object: ObjectId
     to: ObjectId | None
 
 
 @payload(EventKind.EFFECT_BEGAN)
+@dataclass(frozen=True, slots=True)
 class EffectBegan(Payload):
     effect_text: str
     crewed: ObjectId | None = None  # a Vehicle's crew ability resolved (CR 702.122)
@@ -261,6 +282,7 @@ class EffectBegan(Payload):
 
 
 @payload(EventKind.EFFECT_ENDED)
+@dataclass(frozen=True, slots=True)
 class EffectEnded(Payload):
     effect_text: str
     effect: Any = _live()
@@ -268,6 +290,7 @@ class EffectEnded(Payload):
 
 # ------------------------------------------------------------------ mana
 @payload(EventKind.MANA_ADDED)
+@dataclass(frozen=True, slots=True)
 class ManaAdded(Payload):
     player: str
     mana: Any  # rulekit.mana.Mana
@@ -280,6 +303,7 @@ class ManaAdded(Payload):
 
 
 @payload(EventKind.MANA_SPENT)
+@dataclass(frozen=True, slots=True)
 class ManaSpent(Payload):
     player: str
     mana: Any  # rulekit.mana.Mana
@@ -290,6 +314,7 @@ class ManaSpent(Payload):
 
 # ------------------------------------------------------------------ zones
 @payload(EventKind.ZONE_CHANGED)
+@dataclass(frozen=True, slots=True)
 class ZoneChanged(Payload):
     """An object moves between zones (a new object, CR 400.7), or set-up puts a card in."""
 
@@ -328,6 +353,7 @@ class ZoneChanged(Payload):
 
 
 @payload(EventKind.TOKEN_CREATED)
+@dataclass(frozen=True, slots=True)
 class TokenCreated(Payload):
     card: str
     controller: str
@@ -344,6 +370,7 @@ class TokenCreated(Payload):
 
 
 @payload(EventKind.DREW)
+@dataclass(frozen=True, slots=True)
 class Drew(Payload):
     player: str
     empty: bool = False  # the library was empty
@@ -351,6 +378,7 @@ class Drew(Payload):
 
 # ------------------------------------------------------------------ stack
 @payload(EventKind.CAST)
+@dataclass(frozen=True, slots=True)
 class Cast(Payload):
     object: ObjectId
     origin: str
@@ -366,6 +394,7 @@ class Cast(Payload):
 
 
 @payload(EventKind.ACTIVATED)
+@dataclass(frozen=True, slots=True)
 class Activated(Payload):
     object: ObjectId
     source: str  # the source, described
@@ -377,6 +406,7 @@ class Activated(Payload):
 
 
 @payload(EventKind.MANA_ABILITY)
+@dataclass(frozen=True, slots=True)
 class ManaAbilityResolved(Payload):
     """A mana ability resolved at once, without the stack (CR 605.3b)."""
 
@@ -385,6 +415,7 @@ class ManaAbilityResolved(Payload):
 
 
 @payload(EventKind.TRIGGERED)
+@dataclass(frozen=True, slots=True)
 class Triggered(Payload):
     source_name: str
     ability: str  # the triggered ability's text
@@ -392,6 +423,7 @@ class Triggered(Payload):
 
 
 @payload(EventKind.PUT_ON_STACK)
+@dataclass(frozen=True, slots=True)
 class PutOnStack(Payload):
     item_id: int
     source_name: str
@@ -400,6 +432,7 @@ class PutOnStack(Payload):
 
 
 @payload(EventKind.RESOLVED)
+@dataclass(frozen=True, slots=True)
 class Resolved(Payload):
     item_id: int
     item_kind: str  # "spell" or "ability"
@@ -410,18 +443,21 @@ class Resolved(Payload):
 
 
 @payload(EventKind.COUNTERED)
+@dataclass(frozen=True, slots=True)
 class Countered(Payload):
     item_id: int
     text: str  # the stack object as the stack shows it
 
 
 @payload(EventKind.FIZZLED)
+@dataclass(frozen=True, slots=True)
 class Fizzled(Payload):
     item_id: int
     text: str
 
 
 @payload(EventKind.TARGETED)
+@dataclass(frozen=True, slots=True)
 class Targeted(Payload):
     item_id: int
     by: str  # the spell or ability that targets, described
@@ -432,6 +468,7 @@ class Targeted(Payload):
 
 
 @payload(EventKind.DELAYED_CREATED)
+@dataclass(frozen=True, slots=True)
 class DelayedCreated(Payload):
     source_name: str
     ability: str  # what the delayed trigger will do, in words
@@ -439,6 +476,7 @@ class DelayedCreated(Payload):
 
 
 @payload(EventKind.SPELL_COPIED)
+@dataclass(frozen=True, slots=True)
 class SpellCopied(Payload):
     object: ObjectId
     controller: str
@@ -454,6 +492,7 @@ class SpellCopied(Payload):
 
 # ------------------------------------------------------------------ explanations
 @payload(EventKind.NOTE)
+@dataclass(frozen=True, slots=True)
 class Note(Payload):
     """A rule explains what did (or didn't) happen; `says` is that explanation."""
 
@@ -462,17 +501,20 @@ class Note(Payload):
 
 
 @payload(EventKind.CHOICE)
+@dataclass(frozen=True, slots=True)
 class Choice(Payload):
     player: str
     says: str  # what they chose, in words
 
 
 @payload(EventKind.SBA)
+@dataclass(frozen=True, slots=True)
 class StateBasedActions(Payload):
     why: str
 
 
 @payload(EventKind.COST_PAID)
+@dataclass(frozen=True, slots=True)
 class CostPaid(Payload):
     says: str
 

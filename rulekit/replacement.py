@@ -28,8 +28,9 @@ class ReplacementEffect:
     source: int | None
     controller: str
     kind: EventKind
-    applies: Callable[[Game, Data], bool]
-    apply: Callable[[Game, Data], Data | None]
+    # both take the payload of `kind` (typed per effect; Any here, as each effect has its kind)
+    applies: Callable[[Game, Any], bool]
+    apply: Callable[[Game, Any], Any]
     outcome: Outcome = Outcome.MODIFIED
     rules: tuple[str, ...] = ("614.1",)
     timestamp: int = 0

@@ -92,7 +92,7 @@ def resolve_top(game: Game, parent: int | None) -> None:
             game.emit(p.ZoneChanged(
                 object=obj.id, origin="stack", destination="battlefield",
                 controller=item.controller, etb_x=obj.x, reason="resolve",
-                attach_to=item.targets[0] if spell is not None and item.targets else None,  # type: ignore[arg-type]
+                attach_to=int(item.targets[0]) if spell is not None and item.targets else None,
                 x_cost=bool(chars.mana_cost.x_count)),
                 cause=Cause.RULE, parent=resolved.id,
                 rules=("608.3", "707.10f") if obj.is_copy_spell else ("608.3",), subject=obj.id)

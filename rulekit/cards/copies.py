@@ -101,7 +101,7 @@ def _copy_with_haste(res: Any) -> None:
     if original is None:
         return
     made = create_token_copy(res, original, haste=True)
-    if made is not None:
+    if made is not None and isinstance(made.payload, p.TokenCreated):
         at_next_end_step(res, "Sacrifice the token.", sacrifice_token,
                          {"token": made.payload.new})
 

@@ -80,7 +80,7 @@ def _crash(res: Any) -> None:
     if original is None:
         return
     made = create_token_copy(res, original, tapped=True, attacking=True)
-    if made is not None:
+    if made is not None and isinstance(made.payload, p.TokenCreated):
         at_next_end_step(res, "Sacrifice the token.", sacrifice_token,
                          {"token": made.payload.new})
 

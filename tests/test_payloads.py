@@ -1,0 +1,102 @@
+"""Typed events (issue 15): every event kind has a frozen payload type and the narrator's words
+for it; the log keeps no live engine object; views read fields, never event prose."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from rulekit import Game, narrator, payloads
+from rulekit.events import EventKind
+
+ROOT = Path(__file__).resolve().parents[1]
+EVENT = r"(?:e|ev|event|root|first|last|logged|made|moved|cast)"  # how the code names events
+
+
+def test_every_event_kind_has_a_payload_type_and_words():
+    payloads.check_complete()
+    narrator.check_complete()
+    assert set(payloads.PAYLOADS) == set(EventKind)
+
+
+def test_payloads_are_frozen():
+    event = payloads.Tapped(object=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.object = 4  # type: ignore[misc]
+    assert event.replace(as_cost=True) == payloads.Tapped(object=3, as_cost=True)
+
+
+def test_a_misspelled_field_is_refused_at_once():
+    with pytest.raises(TypeError):
+        payloads.Tapped(objet=3)  # type: ignore[call-arg]
+
+
+def _played() -> Game:
+    game = Game(["Alice", "Bob"])
+    elves = game.add("Llanowar Elves", player="Alice")
+    game.add("Mana Reflection", player="Alice")
+    refinery = game.add("Slagstone Refinery", player="Alice")
+    game.tap_for_mana(elves)
+    game.destroy([refinery])
+    game.resolve()
+    return game
+
+
+def test_the_log_keeps_no_live_engine_object():
+    game = _played()
+    for event in game.log:
+        for value in (event.payload, event.proposed, *(a.before for a in event.applied)):
+            if value is None:
+                continue
+            for f in dataclasses.fields(value):
+                if f.metadata.get("live"):
+                    assert getattr(value, f.name) is None, (event.kind, f.name)
+    json.loads(game.log.dumps())
+
+
+def test_the_narrator_says_each_event_from_its_fields():
+    game = _played()
+    texts = [e.text for e in game.log]
+    assert "Alice adds {G}{G} from Llanowar Elves" in texts
+    assert ("Slagstone Refinery's 'whenever this artifact or another nontoken artifact you "
+            "control is put into a graveyard from the battlefield or is put into exile from the "
+            "battlefield' ability resolves: create a tapped Powerstone token") in texts
+
+
+@pytest.mark.parametrize(("source", "ability", "said"), [
+    ("Glory-Bound Initiate", "When you do, it gets +1/+3 and gains lifelink until end of turn.",
+     "Glory-Bound Initiate's 'when you do' ability resolves: it gets +1/+3 and gains lifelink "
+     "until end of turn"),
+    ("Gilded Goose", "{1}{G}, {T}: Create a Food token.",
+     "Gilded Goose's ability resolves: create a Food token"),
+    ("Tolarian Terror", "Ward {2}", "Tolarian Terror's ward {2} ability resolves"),
+])
+def test_a_resolving_ability_reads_well_aloud(source, ability, said):
+    assert narrator.ability_resolves(source, ability) == said
+
+
+def _views() -> list[Path]:
+    folders = ["display", "export", "scenario", "repo", "lab"]
+    files = [p for f in folders for p in (ROOT / "rulekit" / f).rglob("*.py")]
+    return files + [ROOT / "rulekit" / n for n in ("sandbox.py", "sandbox_page.py", "cli.py")]
+
+
+def test_views_read_fields_never_event_prose():
+    """No event `.data` mapping anywhere, and no regex or substring test on an event's text
+    in the views (the done-when of issue 15)."""
+    wrong = []
+    for path in sorted((ROOT / "rulekit").rglob("*.py")):
+        text = path.read_text("utf-8")
+        for m in re.finditer(rf"\b{EVENT}\.data\b", text):
+            wrong.append(f"{path.relative_to(ROOT)}: {m.group(0)}")
+    for path in _views():
+        text = path.read_text("utf-8")
+        pattern = (rf"(\bin\s+{EVENT}\.text\b|re\.\w+\([^)]*\b{EVENT}\.text\b|"
+                   rf"\b{EVENT}\.text\.(startswith|endswith|find|count|split)\()")
+        for m in re.finditer(pattern, text):
+            wrong.append(f"{path.relative_to(ROOT)}: {m.group(0)}")
+    assert not wrong
