@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from rulekit import EventKind, Game
-from rulekit.display.dot import FOLD_AT, RELATIONS, ROLES, log_diagram, scenario_diagram
+from rulekit.display.flow import FOLD_AT, RELATIONS, ROLES, log_diagram, scenario_diagram
 
 OKABE_ITO = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
 NEUTRAL = {"#FFFFFF", "#DDDDDD"}
@@ -147,6 +147,16 @@ def test_core_import_pulls_in_no_display_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.strip() == "[]"
+
+
+
+def test_the_old_import_path_names_the_same_objects():
+    """`rulekit.display.dot` (the diagrams' module before issue 15 split it) still works."""
+    from rulekit.display import dot, flow, flow_words, svg
+
+    for name in dot.__all__:
+        assert any(getattr(m, name, None) is getattr(dot, name) for m in (flow, flow_words, svg)), name
+    assert dot.scenario_diagram is scenario_diagram and dot.render_svg is svg.render_svg
 
 
 # ------------------------------------------------------------------ structure

@@ -5,7 +5,7 @@ keeps only the steps up to it. Every node stays where it is from one frame to th
 projector, the picture grows downwards instead of being laid out afresh at every step) and
 the kernel runs `dot` once per walkthrough instead of once per frame.
 
-The drawing's clusters, nodes and edges carry the class of their group (`dot.group_class`:
+The drawing's clusters, nodes and edges carry the class of their group (`flow.group_class`:
 "rk-s0" for the set-up, "rk-s1" for step 1, ...); anything without one (the title, the legend)
 is always shown. `reveal` removes the elements of hidden groups and crops the picture's height
 to what is left, so an early frame is not a tall empty canvas.

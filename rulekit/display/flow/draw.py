@@ -104,9 +104,10 @@ class Node:
     fold: bool = False
 
 
-
 def draw(model: Model, groups: list[Group], roots: dict[int, Event],
          setup_actions: set[int], title: str | None) -> FlowDiagram:
+    """The diagram of `groups` (from `rulekit.display.flow.model.layout`) under `title`: one
+    cluster per group in time order, the legend on top."""
     graph = FlowDiagram(name="rulekit")
     heading = title or "Event and trigger flow"
     graph.titles["rulekit"] = heading
@@ -137,8 +138,10 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     return graph
 
 
-
 class Drawer:
+    """Draws groups into a `FlowDiagram`: nodes as it goes, edges at the end (`finish`), and
+    which legend roles and SVG classes the picture uses."""
+
     def __init__(self, model: Model, graph: FlowDiagram) -> None:
         self.model = model
         self.graph = graph
@@ -461,7 +464,6 @@ class Drawer:
         for e in events:
             if e.kind is EventKind.RESOLVED:
                 self.resolves_link(c, e, name)
-
 
 
 def _uses(tags: set[str] | None) -> dict[str, str]:
