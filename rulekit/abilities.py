@@ -16,7 +16,7 @@ from rulekit.events import EventKind
 if TYPE_CHECKING:
     from rulekit.effects import ContinuousEffect
     from rulekit.events import Event
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.production import Production
     from rulekit.replacement import ReplacementEffect
     from rulekit.resolution import Resolution
@@ -46,7 +46,7 @@ class TargetSpec:
     """What an ability or spell may target (CR 115). `legal(game, source, candidate)`."""
 
     text: str
-    legal: Callable[[Game, GameObject, Any], bool]
+    legal: Callable[[RulesContext, GameObject, Any], bool]
     player_target: bool = False  # may target players
     objects: bool = True  # may target permanents
     spells: bool = False  # may target spells on the stack (Mana Leak, Double Major)
@@ -60,7 +60,7 @@ class Activated(Ability):
     effect: Callable[[Resolution], None] | None = None
     target: TargetSpec | None = None
     sorcery_speed: bool = False
-    condition: Callable[[Game, GameObject], str | None] | None = None  # None = may activate
+    condition: Callable[[RulesContext, GameObject], str | None] | None = None  # None = may activate
     rules: tuple[str, ...] = ()
     makes_token_copy: bool = False  # "create a token that's a copy of ..." (the sandbox's copy button)
 
@@ -87,7 +87,7 @@ class Triggered(Ability):
     """
 
     on: frozenset[EventKind] = frozenset()
-    match: Callable[[Game, Event, GameObject], dict[str, Any] | None] | None = None
+    match: Callable[[RulesContext, Event, GameObject], dict[str, Any] | None] | None = None
     effect: Callable[[Resolution], None] | None = None
     target: TargetSpec | None = None
     mana: bool = False  # a triggered mana ability (CR 605.1b): resolves at once, no stack
@@ -97,7 +97,7 @@ class Triggered(Ability):
     # an intervening "if" clause ("When/Whenever/At ..., if ..., ..."): checked as the event
     # happens (false: it doesn't trigger) and again on resolution (false: it does nothing),
     # CR 603.4; called with the game and the source (as it last existed, if it has left)
-    condition: Callable[[Game, GameObject], bool] | None = None
+    condition: Callable[[RulesContext, GameObject], bool] | None = None
     condition_text: str = ""
     rules: tuple[str, ...] = ()
 
@@ -106,10 +106,10 @@ class Triggered(Ability):
 class Static(Ability):
     """A static ability (CR 604): continuous effects and/or replacement effects it generates."""
 
-    continuous: Callable[[Game, GameObject], list[ContinuousEffect]] | None = None
-    replacements: Callable[[Game, GameObject], list[ReplacementEffect]] | None = None
+    continuous: Callable[[RulesContext, GameObject], list[ContinuousEffect]] | None = None
+    replacements: Callable[[RulesContext, GameObject], list[ReplacementEffect]] | None = None
     # replacement effects that apply to this object as it enters (CR 614.1c-d, 614.12)
-    self_etb: Callable[[Game, GameObject, dict[str, Any]], list[ReplacementEffect]] | None = None
+    self_etb: Callable[[RulesContext, GameObject, dict[str, Any]], list[ReplacementEffect]] | None = None
     doesnt_untap: bool = False
     rules: tuple[str, ...] = ()
     # the choice made as it enters ("color", "creature_type"; CR 614.12): set-up, which puts

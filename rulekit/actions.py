@@ -15,7 +15,7 @@ from rulekit.paying import check_cost, pay, plan_mana
 from rulekit.state import StackItem, Step, Zone
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 ACTIONS: dict[str, Callable[..., Any]] = {}
 SETUP_ACTIONS = frozenset({"add", "set_turn", "set_life", "set_pool"})
@@ -27,7 +27,7 @@ def action(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-def _root(game: Game, player: str | None = None, *, keeps_priority: bool = True,
+def _root(game: RulesContext, player: str | None = None, *, keeps_priority: bool = True,
           rules: tuple[str, ...] = (), **said: Any) -> int:
     """The ACTION event every player action starts with: the root of its causal tree. `said`:
     the facts the narrator needs to say it (`rulekit.payloads.Action`); `all_pass`: the action
@@ -39,13 +39,13 @@ def _root(game: Game, player: str | None = None, *, keeps_priority: bool = True,
     return event.id
 
 
-def _need_priority(game: Game, player: str, what: str) -> None:
+def _need_priority(game: RulesContext, player: str, what: str) -> None:
     if game.state.priority != player:
         raise RulesError(f"{player} can't {what} now: {game.state.priority} has priority",
                          rule="117.1")
 
 
-def _sorcery_timing(game: Game, player: str, what: str) -> None:
+def _sorcery_timing(game: RulesContext, player: str, what: str) -> None:
     state = game.state
     if state.active != player or not state.step.is_main or state.stack:
         raise RulesError(
@@ -55,7 +55,7 @@ def _sorcery_timing(game: Game, player: str, what: str) -> None:
 
 # ------------------------------------------------------------------ set-up
 @action
-def add(game: Game, *, card: str, player: str, zone: str = "battlefield", **status: Any) -> Any:
+def add(game: RulesContext, *, card: str, player: str, zone: str = "battlefield", **status: Any) -> Any:
     """Set-up (arguments checked by `rulekit.arguments`): the card as it is, with no
     replacement effects, so anything it would choose as it enters must be given."""
     from rulekit.cards import card as lookup
@@ -103,7 +103,7 @@ def add(game: Game, *, card: str, player: str, zone: str = "battlefield", **stat
 
 
 @action
-def set_turn(game: Game, *, turn: int | None = None, active: str | None = None,
+def set_turn(game: RulesContext, *, turn: int | None = None, active: str | None = None,
              step: str | None = None) -> None:
     state = game.state
     if active is not None and active not in state.players:
@@ -118,7 +118,7 @@ def set_turn(game: Game, *, turn: int | None = None, active: str | None = None,
 
 
 @action
-def set_life(game: Game, *, player: str, life: int) -> None:
+def set_life(game: RulesContext, *, player: str, life: int) -> None:
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
     root = _root(game, for_player=player, x=life)
@@ -129,7 +129,7 @@ def set_life(game: Game, *, player: str, life: int) -> None:
 
 
 @action
-def set_pool(game: Game, *, player: str, mana: list[dict[str, str]]) -> None:
+def set_pool(game: RulesContext, *, player: str, mana: list[dict[str, str]]) -> None:
     """Set-up: mana already in a pool, e.g. `[{"type": "C", "restriction": "powerstone"}]`
     (restriction "cavern" takes a "creature_type")."""
     from rulekit.mana import POWERSTONE, Mana, ManaType, ManaUnit, cavern
@@ -177,7 +177,7 @@ def _setup_choices(definition: Any, given: dict[str, str]) -> dict[str, str]:
 
 # ------------------------------------------------------------- play a land
 @action
-def play_land(game: Game, *, object: int) -> None:
+def play_land(game: RulesContext, *, object: int) -> None:
     obj = game.obj(object)
     player = obj.owner
     chars = game.chars(obj)
@@ -198,7 +198,7 @@ def play_land(game: Game, *, object: int) -> None:
 
 # -------------------------------------------------------------------- cast
 @action
-def cast(game: Game, *, object: int, x: int | None = None,
+def cast(game: RulesContext, *, object: int, x: int | None = None,
          targets: Sequence[Any] = ()) -> None:
     obj = game.obj(object)
     chars = game.chars(obj)
@@ -266,7 +266,7 @@ def cast(game: Game, *, object: int, x: int | None = None,
 
 
 # ---------------------------------------------------------------- activate
-def _pick_ability(game: Game, obj: Any, index: int | None, mana: str | None,
+def _pick_ability(game: RulesContext, obj: Any, index: int | None, mana: str | None,
                   tap_only: bool = False, x: int | None = None) -> tuple[int, Activated]:
     abilities = [(i, a) for i, a in enumerate(game.chars(obj).abilities)
                  if isinstance(a, Activated)]
@@ -303,7 +303,7 @@ def _pick_ability(game: Game, obj: Any, index: int | None, mana: str | None,
 
 
 @action
-def activate(game: Game, *, object: int, ability: int | None = None, mana: str | None = None,
+def activate(game: RulesContext, *, object: int, ability: int | None = None, mana: str | None = None,
              x: int | None = None, targets: Sequence[Any] = (), sacrifice: int | None = None,
              tap: int | None = None, _tap_only: bool = False) -> None:
     obj = game.obj(object)
@@ -351,7 +351,7 @@ def activate(game: Game, *, object: int, ability: int | None = None, mana: str |
     game.settle(root)
 
 
-def _mana_while_paying(game: Game, player: str) -> list[tuple[Any, str | None]]:
+def _mana_while_paying(game: RulesContext, player: str) -> list[tuple[Any, str | None]]:
     """Decision `mana_abilities`: sources whose mana ability is activated while paying, each
     an object (id, `#id`, label) or `"#id:G"` to say which mana it makes."""
     out: list[tuple[Any, str | None]] = []
@@ -362,7 +362,7 @@ def _mana_while_paying(game: Game, player: str) -> list[tuple[Any, str | None]]:
     return out
 
 
-def activate_while_paying(game: Game, player: str, parent: int,
+def activate_while_paying(game: RulesContext, player: str, parent: int,
                           during: list[tuple[Any, str | None]] | None = None) -> None:
     """The mana abilities the caller named (decision `mana_abilities`) activated while
     `player` pays a cost, once it is locked in (CR 601.2g, 605.3a), under event `parent`."""
@@ -370,7 +370,7 @@ def activate_while_paying(game: Game, player: str, parent: int,
         _mana_ability_while_paying(game, ref, mana, player, parent)
 
 
-def _mana_ability_while_paying(game: Game, ref: Any, mana: str | None, player: str,
+def _mana_ability_while_paying(game: RulesContext, ref: Any, mana: str | None, player: str,
                                parent: int) -> None:
     """Activate a mana ability in the middle of casting a spell (CR 601.2g, 605.3a)."""
     obj = game.obj(int(str(ref).lstrip("#")) if str(ref).lstrip("#").isdigit() else ref)
@@ -384,7 +384,7 @@ def _mana_ability_while_paying(game: Game, ref: Any, mana: str | None, player: s
     _activate_mana(game, obj, ab, plan, mana, None, player, parent=parent)
 
 
-def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str | None,
+def _activate_mana(game: RulesContext, obj: Any, ab: ManaAbility, plan: Any, mana: str | None,
                    x: int | None, player: str, parent: int | None = None) -> None:
     """A mana ability doesn't use the stack: pay, then it resolves at once (CR 605.3b).
     `parent`: activated while paying for a spell (CR 601.2g), under that spell's event."""
@@ -425,13 +425,13 @@ def _activate_mana(game: Game, obj: Any, ab: ManaAbility, plan: Any, mana: str |
 
 
 @action
-def tap_for_mana(game: Game, *, object: int, mana: str | None = None) -> None:
+def tap_for_mana(game: RulesContext, *, object: int, mana: str | None = None) -> None:
     activate(game, object=object, mana=mana, _tap_only=True)
 
 
 # --------------------------------------------------------- priority & time
 @action
-def pass_priority(game: Game) -> None:
+def pass_priority(game: RulesContext) -> None:
     from rulekit.stack import pass_priority as do_pass
 
     root = _root(game, game.state.priority, keeps_priority=False, rules=("117.3d",))
@@ -439,7 +439,7 @@ def pass_priority(game: Game) -> None:
 
 
 @action
-def resolve(game: Game) -> None:
+def resolve(game: RulesContext) -> None:
     from rulekit.stack import resolve_top
 
     state = game.state
@@ -452,7 +452,7 @@ def resolve(game: Game) -> None:
 
 
 @action
-def advance(game: Game, to: str | None = None) -> None:
+def advance(game: RulesContext, to: str | None = None) -> None:
     from rulekit.stack import pass_all as do_pass
 
     state = game.state
@@ -482,7 +482,7 @@ def advance(game: Game, to: str | None = None) -> None:
 
 
 @action
-def next_turn(game: Game) -> None:
+def next_turn(game: RulesContext) -> None:
     from rulekit.stack import pass_all as do_pass
 
     state = game.state
@@ -498,7 +498,7 @@ def next_turn(game: Game) -> None:
 
 
 # ------------------------------------------------------- set-up conveniences
-def _battlefield_objects(game: Game, objects: list[int]) -> list[Any]:
+def _battlefield_objects(game: RulesContext, objects: list[int]) -> list[Any]:
     objs = [game.obj(i) for i in objects]
     for o in objs:
         if o.zone is not Zone.BATTLEFIELD:
@@ -508,7 +508,7 @@ def _battlefield_objects(game: Game, objects: list[int]) -> list[Any]:
     return objs
 
 
-def _move_at_once(game: Game, objects: list[int], to: Zone, verb: str, rule: str) -> None:
+def _move_at_once(game: RulesContext, objects: list[int], to: Zone, verb: str, rule: str) -> None:
     """Set-up convenience: move permanents at the same time, as one event batch."""
     from rulekit.resolution import move_together
 
@@ -520,17 +520,17 @@ def _move_at_once(game: Game, objects: list[int], to: Zone, verb: str, rule: str
 
 
 @action
-def destroy(game: Game, *, objects: list[int]) -> None:
+def destroy(game: RulesContext, *, objects: list[int]) -> None:
     _move_at_once(game, objects, Zone.GRAVEYARD, "destroy", "701.8")
 
 
 @action
-def exile(game: Game, *, objects: list[int]) -> None:
+def exile(game: RulesContext, *, objects: list[int]) -> None:
     _move_at_once(game, objects, Zone.EXILE, "exile", "406.2")
 
 
 @action
-def gain_control(game: Game, *, object: int, player: str, until_end_of_turn: bool = True) -> None:
+def gain_control(game: RulesContext, *, object: int, player: str, until_end_of_turn: bool = True) -> None:
     from rulekit.control import gain_control as do_gain
 
     obj = _battlefield_objects(game, [object])[0]
@@ -543,7 +543,7 @@ def gain_control(game: Game, *, object: int, player: str, until_end_of_turn: boo
 
 
 @action
-def declare_attackers(game: Game, *, attackers: Sequence[int] = (),
+def declare_attackers(game: RulesContext, *, attackers: Sequence[int] = (),
                       exert: Sequence[int] = ()) -> None:
     from rulekit.combat import declare_attackers as do_declare
 
@@ -559,7 +559,7 @@ def declare_attackers(game: Game, *, attackers: Sequence[int] = (),
 
 
 @action
-def declare_blockers(game: Game, *, blocks: dict[str, int]) -> None:
+def declare_blockers(game: RulesContext, *, blocks: dict[str, int]) -> None:
     from rulekit.combat import declare_blockers as do_declare
 
     state = game.state

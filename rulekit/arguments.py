@@ -19,9 +19,9 @@ from rulekit.errors import UsageError
 from rulekit.state import Step, Zone
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
-Check = Callable[["Game", str, Any], Any]
+Check = Callable[["RulesContext", str, Any], Any]
 """(game, argument name, value) -> the value in its canonical form, or raise UsageError."""
 
 SETUP_ZONES = ("battlefield", "hand", "graveyard", "exile", "library")
@@ -50,25 +50,25 @@ def _show(value: Any) -> str:
 
 
 # ------------------------------------------------------------------ checks
-def integer(game: Game, name: str, value: Any) -> int:
+def integer(game: RulesContext, name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise UsageError(name, f"expected a whole number, got {_show(value)}")
     return value
 
 
-def boolean(game: Game, name: str, value: Any) -> bool:
+def boolean(game: RulesContext, name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise UsageError(name, f"expected True or False, got {_show(value)}")
     return value
 
 
-def text(game: Game, name: str, value: Any) -> str:
+def text(game: RulesContext, name: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise UsageError(name, f"expected a non-empty string, got {_show(value)}")
     return value
 
 
-def object_id(game: Game, name: str, value: Any) -> int:
+def object_id(game: RulesContext, name: str, value: Any) -> int:
     """An object in this game, given as an id, "#id" or the object itself."""
     from rulekit.state import GameObject
 
@@ -83,7 +83,7 @@ def object_id(game: Game, name: str, value: Any) -> int:
     return value
 
 
-def object_ids(game: Game, name: str, value: Any) -> list[int]:
+def object_ids(game: RulesContext, name: str, value: Any) -> list[int]:
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
         raise UsageError(name, f"expected a list of object ids, got {_show(value)}")
     return [object_id(game, f"{name}[{i}]", v) for i, v in enumerate(value)]
@@ -99,24 +99,24 @@ def _one_of(name: str, value: Any, options: list[str], wrong: str) -> str:
     return value
 
 
-def player(game: Game, name: str, value: Any) -> str:
+def player(game: RulesContext, name: str, value: Any) -> str:
     return _one_of(name, value, list(game.state.players),
                    "there is no player called {value} (players: {options})")
 
 
-def step(game: Game, name: str, value: Any) -> str:
+def step(game: RulesContext, name: str, value: Any) -> str:
     if isinstance(value, Step):
         return value.value
     return _one_of(name, value, [s.value for s in Step],
                    "{value} is not a step; steps are: {options}")
 
 
-def setup_zone(game: Game, name: str, value: Any) -> str:
+def setup_zone(game: RulesContext, name: str, value: Any) -> str:
     return _one_of(name, value.value if isinstance(value, Zone) else value, list(SETUP_ZONES),
                    "{value} is not a zone set-up can put a card in; use one of: {options}")
 
 
-def card_name(game: Game, name: str, value: Any) -> str:
+def card_name(game: RulesContext, name: str, value: Any) -> str:
     from rulekit.cards import card
 
     if not isinstance(value, str):
@@ -127,7 +127,7 @@ def card_name(game: Game, name: str, value: Any) -> str:
         raise UsageError(name, str(err).strip('"')) from None
 
 
-def mana_symbols(game: Game, name: str, value: Any) -> str:
+def mana_symbols(game: RulesContext, name: str, value: Any) -> str:
     """Mana as letters, braces optional: "G", "{R}{R}{G}", "wu"."""
     bare = value.replace("{", "").replace("}", "").upper() if isinstance(value, str) else None
     if not bare or any(c not in MANA_LETTERS for c in bare):
@@ -136,7 +136,7 @@ def mana_symbols(game: Game, name: str, value: Any) -> str:
     return str(value)
 
 
-def counters(game: Game, name: str, value: Any) -> dict[str, int]:
+def counters(game: RulesContext, name: str, value: Any) -> dict[str, int]:
     if not isinstance(value, dict):
         raise UsageError(name, f"expected {{counter kind: how many}}, got {_show(value)}")
     out: dict[str, int] = {}
@@ -151,14 +151,14 @@ def counters(game: Game, name: str, value: Any) -> dict[str, int]:
     return out
 
 
-def choices(game: Game, name: str, value: Any) -> dict[str, str]:
+def choices(game: RulesContext, name: str, value: Any) -> dict[str, str]:
     if not isinstance(value, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         raise UsageError(name, f"expected {{choice: value}} with text values, got {_show(value)}")
     return dict(value)
 
 
-def targets(game: Game, name: str, value: Any) -> list[int | str]:
+def targets(game: RulesContext, name: str, value: Any) -> list[int | str]:
     """Objects (ids) or players (names)."""
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
         raise UsageError(name, f"expected a list of targets, got {_show(value)}")
@@ -171,7 +171,7 @@ def targets(game: Game, name: str, value: Any) -> list[int | str]:
     return out
 
 
-def blocks(game: Game, name: str, value: Any) -> dict[str, int]:
+def blocks(game: RulesContext, name: str, value: Any) -> dict[str, int]:
     """{blocker: attacker}; kept with string keys so an action record is plain JSON."""
     if not isinstance(value, dict):
         raise UsageError(name, f"expected {{blocker id: attacker id}}, got {_show(value)}")
@@ -179,7 +179,7 @@ def blocks(game: Game, name: str, value: Any) -> dict[str, int]:
             for k, v in value.items()}
 
 
-def pool_mana(game: Game, name: str, value: Any) -> list[dict[str, str]]:
+def pool_mana(game: RulesContext, name: str, value: Any) -> list[dict[str, str]]:
     """Set-up mana: [{"type": "C", "restriction": "powerstone"}, ...]."""
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
         raise UsageError(name, f"expected a list of mana like {{'type': 'G'}}, got {_show(value)}")
@@ -205,13 +205,13 @@ def pool_mana(game: Game, name: str, value: Any) -> list[dict[str, str]]:
 
 def optional(check: Check) -> Check:
     """`check`, or None (the action's default)."""
-    def checked(game: Game, name: str, value: Any) -> Any:
+    def checked(game: RulesContext, name: str, value: Any) -> Any:
         return None if value is None else check(game, name, value)
     return checked
 
 
 def at_least(low: int) -> Check:
-    def checked(game: Game, name: str, value: Any) -> int:
+    def checked(game: RulesContext, name: str, value: Any) -> int:
         n = integer(game, name, value)
         if n < low:
             raise UsageError(name, f"expected a whole number of at least {low}, got {n}")
@@ -219,7 +219,7 @@ def at_least(low: int) -> Check:
     return checked
 
 
-def whole_number_x(game: Game, name: str, value: Any) -> int:
+def whole_number_x(game: RulesContext, name: str, value: Any) -> int:
     """X is a number; a negative X is the rules' business (CR 107.3), not a malformed call."""
     return integer(game, name, value)
 
@@ -263,7 +263,7 @@ def _position(name: str, value: Any) -> str:
     return str(value)
 
 
-def check_call(game: Game, action: str, kwargs: dict[str, Any],
+def check_call(game: RulesContext, action: str, kwargs: dict[str, Any],
                decisions: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     """The call's arguments and decisions in canonical form, or UsageError naming what is
     wrong. Runs before the action, so a malformed call changes nothing."""
@@ -300,7 +300,7 @@ def _object_form(name: str, value: Any) -> int:
     return value
 
 
-def check_decisions(game: Game, decisions: dict[str, Any] | None) -> dict[str, list[Any]]:
+def check_decisions(game: RulesContext, decisions: dict[str, Any] | None) -> dict[str, list[Any]]:
     """Known keys only (a misspelled key is never ignored); object answers must be object
     ids ("no" declines a copy)."""
     if decisions is None:

@@ -14,7 +14,7 @@ from rulekit.state import GameObject, Zone
 
 if TYPE_CHECKING:
     from rulekit.characteristics import Characteristics
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 
 def attachment_kind(chars: Characteristics) -> str | None:
@@ -25,7 +25,7 @@ def attachment_kind(chars: Characteristics) -> str | None:
     return None
 
 
-def illegal_attachment(game: Game, chars: Characteristics, source: GameObject | None,
+def illegal_attachment(game: RulesContext, chars: Characteristics, source: GameObject | None,
                        host: GameObject) -> tuple[str, str] | None:
     """Why a permanent with `chars` can't be attached to `host` (reason, rule), or None."""
     kind = attachment_kind(chars)

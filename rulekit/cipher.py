@@ -23,7 +23,7 @@ from rulekit.state import Zone
 
 if TYPE_CHECKING:
     from rulekit.characteristics import Characteristics
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.resolution import Resolution
     from rulekit.state import GameObject
 
@@ -62,7 +62,7 @@ def encode(res: Resolution) -> None:
     assert isinstance(moved.payload, p.ZoneChanged) and moved.payload.new is not None
     card_id, host_id = moved.payload.new, host.id
 
-    def applies(g: Game, o: GameObject, c: Characteristics) -> bool:
+    def applies(g: RulesContext, o: GameObject, c: Characteristics) -> bool:
         card = g.state.objects[card_id]
         return o.id == host_id and card.zone is Zone.EXILE and card.moved_to is None
 
@@ -78,7 +78,7 @@ def encode(res: Resolution) -> None:
 
 
 def _damage_match(card_id: int) -> Any:
-    def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+    def match(game: RulesContext, event: Event, source: GameObject) -> dict[str, Any] | None:
         d = event.payload
         if not isinstance(d, p.Damage) or d.source != source.id or not isinstance(d.target, str):
             return None

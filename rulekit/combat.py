@@ -13,16 +13,16 @@ from rulekit.paying import summoning_sick
 from rulekit.state import GameObject
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 
-def can_exert(game: Game, obj: GameObject) -> Static | None:
+def can_exert(game: RulesContext, obj: GameObject) -> Static | None:
     """The "you may exert this as it attacks" ability, if it has one (CR 701.43)."""
     return next((a for a in game.chars(obj).abilities
                  if isinstance(a, Static) and getattr(a, "exert_option", False)), None)
 
 
-def check_attackers(game: Game, attackers: list[int], exert: list[int]) -> None:
+def check_attackers(game: RulesContext, attackers: list[int], exert: list[int]) -> None:
     """Refuse an illegal declaration before anything happens (CR 508.1, 508.1g, 701.43d)."""
     state = game.state
     active = state.active
@@ -54,7 +54,7 @@ def check_attackers(game: Game, attackers: list[int], exert: list[int]) -> None:
                              "ability doesn't let it be exerted again", rule="701.43")
 
 
-def declare_attackers(game: Game, attackers: list[int], exert: list[int],
+def declare_attackers(game: RulesContext, attackers: list[int], exert: list[int],
                       parent: int | None) -> None:
     state = game.state
     active = state.active
@@ -79,7 +79,7 @@ def declare_attackers(game: Game, attackers: list[int], exert: list[int],
     game.settle(parent)
 
 
-def check_blockers(game: Game, blocks: dict[int, int]) -> None:
+def check_blockers(game: RulesContext, blocks: dict[int, int]) -> None:
     """Refuse an illegal declaration of blockers before anything happens (CR 509.1)."""
     state = game.state
     defender = state.opponents(state.active)[0]
@@ -100,7 +100,7 @@ def check_blockers(game: Game, blocks: dict[int, int]) -> None:
                              f"{game.describe(blocker)} can't block it", rule="702.9b")
 
 
-def declare_blockers(game: Game, blocks: dict[int, int], parent: int) -> None:
+def declare_blockers(game: RulesContext, blocks: dict[int, int], parent: int) -> None:
     check_blockers(game, blocks)
     for blocker_id, attacker_id in sorted(blocks.items()):
         game.emit(p.Blocks(object=blocker_id, attacker=attacker_id),
@@ -111,7 +111,7 @@ def declare_blockers(game: Game, blocks: dict[int, int], parent: int) -> None:
     game.settle(parent)
 
 
-def combat_damage(game: Game, parent: int) -> None:
+def combat_damage(game: RulesContext, parent: int) -> None:
     """Each attacking and blocking creature deals damage equal to its power (CR 510.1);
     trample assigns lethal to blockers and the rest to the player (702.19b)."""
     state = game.state

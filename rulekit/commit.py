@@ -16,9 +16,9 @@ from rulekit.events import EventKind
 from rulekit.state import GameObject, StackItem, Step, Zone
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
-Commit = Callable[["Game", Any], None]
+Commit = Callable[["RulesContext", Any], None]
 COMMITS: dict[EventKind, Commit] = {}
 
 
@@ -30,18 +30,18 @@ def commits(kind: EventKind) -> Callable[[Commit], Commit]:
     return register
 
 
-def _obj(game: Game, obj: int | None) -> GameObject:
+def _obj(game: RulesContext, obj: int | None) -> GameObject:
     assert obj is not None
     return game.state.objects[obj]
 
 
 @commits(EventKind.TAPPED)
-def _tap(game: Game, e: p.Tapped) -> None:
+def _tap(game: RulesContext, e: p.Tapped) -> None:
     _obj(game, e.object).tapped = True
 
 
 @commits(EventKind.UNTAPPED)
-def _untap(game: Game, e: p.Untapped) -> None:
+def _untap(game: RulesContext, e: p.Untapped) -> None:
     obj = _obj(game, e.object)
     obj.tapped = False
     if e.clears_exert:
@@ -49,7 +49,7 @@ def _untap(game: Game, e: p.Untapped) -> None:
 
 
 @commits(EventKind.UNTAP_SKIPPED)
-def _untap_skipped(game: Game, e: p.UntapSkipped) -> None:
+def _untap_skipped(game: RulesContext, e: p.UntapSkipped) -> None:
     if e.clears_exert:
         _end_exert(_obj(game, e.object), e.exert_of)
 
@@ -60,7 +60,7 @@ def _end_exert(obj: GameObject, who: str | None) -> None:
 
 
 @commits(EventKind.EXERTED)
-def _exert(game: Game, e: p.Exerted) -> None:
+def _exert(game: RulesContext, e: p.Exerted) -> None:
     obj = _obj(game, e.object)
     if e.player not in obj.skip_untap_for:
         obj.skip_untap_for += (e.player,)
@@ -69,24 +69,24 @@ def _exert(game: Game, e: p.Exerted) -> None:
 
 
 @commits(EventKind.MANA_ADDED)
-def _mana_added(game: Game, e: p.ManaAdded) -> None:
+def _mana_added(game: RulesContext, e: p.ManaAdded) -> None:
     game.state.players[e.player].pool.add(e.mana)
 
 
 @commits(EventKind.MANA_SPENT)
-def _mana_spent(game: Game, e: p.ManaSpent) -> None:
+def _mana_spent(game: RulesContext, e: p.ManaSpent) -> None:
     game.state.players[e.player].pool.spend(e.mana)
     if e.uncounterable is not None:  # Cavern of Souls' rider (CR 106.6)
         game.state.objects[e.uncounterable].uncounterable = True
 
 
 @commits(EventKind.MANA_EMPTIED)
-def _mana_emptied(game: Game, e: p.ManaEmptied) -> None:
+def _mana_emptied(game: RulesContext, e: p.ManaEmptied) -> None:
     game.state.players[e.player].pool.clear()
 
 
 @commits(EventKind.ZONE_CHANGED)
-def _zone_changed(game: Game, e: p.ZoneChanged) -> None:
+def _zone_changed(game: RulesContext, e: p.ZoneChanged) -> None:
     state = game.state
     if e.origin == Zone.NOWHERE.value and e.card is not None:
         _set_up(game, e)
@@ -97,7 +97,7 @@ def _zone_changed(game: Game, e: p.ZoneChanged) -> None:
         raise AssertionError(f"{old.card.name} is not in the {src.value}")
     if src is Zone.BATTLEFIELD:
         # as it last existed: before the whole simultaneous batch (CR 603.10a)
-        seen = game._look_back.pop(old.id, None)
+        seen = game.books.look_back.pop(old.id, None)
         old.last_known, old.last_controller = seen or (game.chars(old), game.controller_of(old))
     _leave(game, old)
     controller = e.controller or (old.owner if dst is not Zone.STACK else old.controller)
@@ -128,7 +128,7 @@ def _zone_changed(game: Game, e: p.ZoneChanged) -> None:
         state.players[new.controller].life -= e.pay_life
 
 
-def _set_up(game: Game, e: p.ZoneChanged) -> None:
+def _set_up(game: RulesContext, e: p.ZoneChanged) -> None:
     """Set-up puts a card or token straight into a zone, with the status it is given."""
     from rulekit.cards import card
 
@@ -151,7 +151,7 @@ def _set_up(game: Game, e: p.ZoneChanged) -> None:
         host.control_seen = game.controller_of(host)
 
 
-def _leave(game: Game, obj: GameObject) -> None:
+def _leave(game: RulesContext, obj: GameObject) -> None:
     state = game.state
     if obj.zone is Zone.LIBRARY:
         state.libraries[obj.owner].remove(obj.id)
@@ -168,7 +168,7 @@ def _leave(game: Game, obj: GameObject) -> None:
     obj.zone = Zone.NOWHERE if obj.zone is not Zone.NOWHERE else obj.zone
 
 
-def _arrive(game: Game, obj: GameObject, e: p.ZoneChanged | p.TokenCreated) -> None:
+def _arrive(game: RulesContext, obj: GameObject, e: p.ZoneChanged | p.TokenCreated) -> None:
     state = game.state
     state.objects[obj.id] = obj
     if obj.zone is Zone.LIBRARY:
@@ -199,7 +199,7 @@ def _arrive(game: Game, obj: GameObject, e: p.ZoneChanged | p.TokenCreated) -> N
 
 
 @commits(EventKind.TOKEN_CREATED)
-def _token_created(game: Game, e: p.TokenCreated) -> None:
+def _token_created(game: RulesContext, e: p.TokenCreated) -> None:
     from rulekit.cards import card
 
     state = game.state
@@ -219,14 +219,14 @@ def _token_created(game: Game, e: p.TokenCreated) -> None:
 
 
 @commits(EventKind.COUNTERS_PUT)
-def _counters_put(game: Game, e: p.CountersPut) -> None:
+def _counters_put(game: RulesContext, e: p.CountersPut) -> None:
     obj = _obj(game, e.object)
     obj.counters[e.counter] = obj.counters.get(e.counter, 0) + e.n
     game.touched(obj)
 
 
 @commits(EventKind.COUNTERS_REMOVED)
-def _counters_removed(game: Game, e: p.CountersRemoved) -> None:
+def _counters_removed(game: RulesContext, e: p.CountersRemoved) -> None:
     obj = _obj(game, e.object)
     left = obj.counters.get(e.counter, 0) - e.n
     if left:
@@ -237,7 +237,7 @@ def _counters_removed(game: Game, e: p.CountersRemoved) -> None:
 
 
 @commits(EventKind.DAMAGE)
-def _damage(game: Game, e: p.Damage) -> None:
+def _damage(game: RulesContext, e: p.Damage) -> None:
     if isinstance(e.target, str):
         game.state.players[e.target].life -= e.amount
     else:
@@ -247,17 +247,17 @@ def _damage(game: Game, e: p.Damage) -> None:
 
 
 @commits(EventKind.LIFE_GAINED)
-def _life_gained(game: Game, e: p.LifeGained) -> None:
+def _life_gained(game: RulesContext, e: p.LifeGained) -> None:
     game.state.players[e.player].life += e.amount
 
 
 @commits(EventKind.LIFE_LOST)
-def _life_lost(game: Game, e: p.LifeLost) -> None:
+def _life_lost(game: RulesContext, e: p.LifeLost) -> None:
     game.state.players[e.player].life -= e.amount
 
 
 @commits(EventKind.ATTACHED)
-def _attached(game: Game, e: p.Attached) -> None:
+def _attached(game: RulesContext, e: p.Attached) -> None:
     obj = _obj(game, e.object)
     obj.attached_to = e.to
     if e.to is None:
@@ -268,7 +268,7 @@ def _attached(game: Game, e: p.Attached) -> None:
 
 
 @commits(EventKind.EFFECT_BEGAN)
-def _effect_began(game: Game, e: p.EffectBegan) -> None:
+def _effect_began(game: RulesContext, e: p.EffectBegan) -> None:
     game.state.effects.append(e.effect)
     game.touched(None, shape=True)
     if e.crewed is not None:  # a Vehicle's crew ability resolved (CR 702.122)
@@ -276,13 +276,13 @@ def _effect_began(game: Game, e: p.EffectBegan) -> None:
 
 
 @commits(EventKind.EFFECT_ENDED)
-def _effect_ended(game: Game, e: p.EffectEnded) -> None:
+def _effect_ended(game: RulesContext, e: p.EffectEnded) -> None:
     game.state.effects[:] = [x for x in game.state.effects if x is not e.effect]
     game.touched(None, shape=True)
 
 
 @commits(EventKind.CONTROL_CHANGED)
-def _control_changed(game: Game, e: p.ControlChanged) -> None:
+def _control_changed(game: RulesContext, e: p.ControlChanged) -> None:
     obj = _obj(game, e.object)
     obj.sick = True  # CR 302.6: not continuously controlled by the new controller
     obj.control_seen = e.player
@@ -290,37 +290,37 @@ def _control_changed(game: Game, e: p.ControlChanged) -> None:
 
 
 @commits(EventKind.ATTACKS)
-def _attacks(game: Game, e: p.Attacks) -> None:
+def _attacks(game: RulesContext, e: p.Attacks) -> None:
     obj = _obj(game, e.object)
     obj.attacking = True
     obj.declared_attacker = e.declared
 
 
 @commits(EventKind.BLOCKS)
-def _blocks(game: Game, e: p.Blocks) -> None:
+def _blocks(game: RulesContext, e: p.Blocks) -> None:
     obj = _obj(game, e.object)
     obj.blocking = e.attacker
     game.state.objects[e.attacker].blocked = True  # CR 509.1h
 
 
-def _push(game: Game, item: StackItem) -> None:
+def _push(game: RulesContext, item: StackItem) -> None:
     item.origin_event = game.log.next_id  # the event being committed
     game.state.stack.append(item)
 
 
 @commits(EventKind.PUT_ON_STACK)
-def _put_on_stack(game: Game, e: p.PutOnStack) -> None:
+def _put_on_stack(game: RulesContext, e: p.PutOnStack) -> None:
     _push(game, e.item)
 
 
 @commits(EventKind.ACTIVATED)
-def _activated(game: Game, e: p.Activated) -> None:
+def _activated(game: RulesContext, e: p.Activated) -> None:
     if e.item is not None:
         _push(game, e.item)
 
 
 @commits(EventKind.RESOLVED)
-def _resolved(game: Game, e: p.Resolved) -> None:
+def _resolved(game: RulesContext, e: p.Resolved) -> None:
     stack = game.state.stack
     if not stack or stack[-1].id != e.item_id:
         raise AssertionError("only the top of the stack resolves")
@@ -329,12 +329,12 @@ def _resolved(game: Game, e: p.Resolved) -> None:
 
 
 @commits(EventKind.COUNTERED)
-def _countered(game: Game, e: p.Countered) -> None:
+def _countered(game: RulesContext, e: p.Countered) -> None:
     game.state.stack[:] = [i for i in game.state.stack if i.id != e.item_id]
 
 
 @commits(EventKind.STEP_BEGAN)
-def _step_began(game: Game, e: p.StepBegan) -> None:
+def _step_began(game: RulesContext, e: p.StepBegan) -> None:
     state = game.state
     if state.step is Step.END_COMBAT:
         for obj in state.battlefield():  # removed from combat (CR 511.3)
@@ -354,7 +354,7 @@ def _step_began(game: Game, e: p.StepBegan) -> None:
 
 
 @commits(EventKind.TURN_BEGAN)
-def _turn_began(game: Game, e: p.TurnBegan) -> None:
+def _turn_began(game: RulesContext, e: p.TurnBegan) -> None:
     state = game.state
     state.turn = e.turn
     state.active = e.player
@@ -366,7 +366,7 @@ def _turn_began(game: Game, e: p.TurnBegan) -> None:
 
 
 @commits(EventKind.PRIORITY)
-def _priority(game: Game, e: p.Priority) -> None:
+def _priority(game: RulesContext, e: p.Priority) -> None:
     state = game.state
     order = state.order
     if e.all:
@@ -377,18 +377,18 @@ def _priority(game: Game, e: p.Priority) -> None:
 
 
 @commits(EventKind.LOST)
-def _lost(game: Game, e: p.Lost) -> None:
+def _lost(game: RulesContext, e: p.Lost) -> None:
     game.state.players[e.player].lost = True
 
 
 @commits(EventKind.FIZZLED)
-def _fizzled(game: Game, e: p.Fizzled) -> None:
+def _fizzled(game: RulesContext, e: p.Fizzled) -> None:
     game.state.stack[:] = [i for i in game.state.stack if i.id != e.item_id]
     game.state.priority, game.state.passes = game.state.active, 0  # CR 117.3b
 
 
 @commits(EventKind.ACTION)
-def _action(game: Game, e: p.Action) -> None:
+def _action(game: RulesContext, e: p.Action) -> None:
     if e.player and e.keeps_priority:
         game.state.priority, game.state.passes = e.player, 0  # CR 117.3c
     if e.all_pass:
@@ -396,7 +396,7 @@ def _action(game: Game, e: p.Action) -> None:
 
 
 @commits(EventKind.DECLARED)
-def _declared(game: Game, e: p.Declared) -> None:
+def _declared(game: RulesContext, e: p.Declared) -> None:
     """Attackers or blockers were declared: the step stops waiting for them."""
     if e.declared == "attackers":
         game.state.awaiting_attackers = False
@@ -404,12 +404,12 @@ def _declared(game: Game, e: p.Declared) -> None:
         game.state.awaiting_blockers = False
 
 
-def record_only(game: Game, e: p.Payload) -> None:
+def record_only(game: RulesContext, e: p.Payload) -> None:
     """Events that change nothing by themselves (the moves they cause are their children)."""
 
 
 @commits(EventKind.CAST)
-def _cast(game: Game, e: p.Cast) -> None:
+def _cast(game: RulesContext, e: p.Cast) -> None:
     """The card moves to the stack and becomes a spell (CR 601.2a)."""
     _zone_changed(game, p.ZoneChanged(
         object=e.object, origin=e.origin, destination=Zone.STACK.value, controller=e.player,
@@ -422,18 +422,18 @@ def _cast(game: Game, e: p.Cast) -> None:
 
 
 @commits(EventKind.DELAYED_CREATED)
-def _delayed_created(game: Game, e: p.DelayedCreated) -> None:
+def _delayed_created(game: RulesContext, e: p.DelayedCreated) -> None:
     """A delayed triggered ability now waits for its moment (CR 603.7a)."""
     game.state.delayed.append(e.delayed)
 
 
 @commits(EventKind.EXTRA_COMBAT)
-def _extra_combat(game: Game, e: p.ExtraCombat) -> None:
+def _extra_combat(game: RulesContext, e: p.ExtraCombat) -> None:
     game.state.extra_combats += 1  # begins after this combat phase (CR 500.8)
 
 
 @commits(EventKind.SPELL_COPIED)
-def _spell_copied(game: Game, e: p.SpellCopied) -> None:
+def _spell_copied(game: RulesContext, e: p.SpellCopied) -> None:
     """A copy of a spell goes on the stack; it wasn't cast (CR 707.10)."""
     state = game.state
     original = _obj(game, e.object)

@@ -11,10 +11,10 @@ from rulekit.events import Cause
 from rulekit.state import GameObject
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 
-def gain_control(game: Game, obj: GameObject, player: str, *, until_end_of_turn: bool,
+def gain_control(game: RulesContext, obj: GameObject, player: str, *, until_end_of_turn: bool,
                  source: int | None, parent: int, cause: Cause) -> None:
     before = game.controller_of(obj)
     target = obj.id
@@ -32,7 +32,7 @@ def gain_control(game: Game, obj: GameObject, player: str, *, until_end_of_turn:
                   parent=parent, rules=("613.1b", "302.6"), subject=obj.id)
 
 
-def end_effect(game: Game, effect: ContinuousEffect, *, parent: int, cause: Cause,
+def end_effect(game: RulesContext, effect: ContinuousEffect, *, parent: int, cause: Cause,
                rules: tuple[str, ...]) -> None:
     """End an effect; if it changed control, the permanent goes back (and is "sick" again)."""
     affected = []
@@ -48,18 +48,18 @@ def end_effect(game: Game, effect: ContinuousEffect, *, parent: int, cause: Caus
                       parent=parent, rules=("613.1b", "302.6"), subject=obj.id)
 
 
-def detect_control_changes(game: Game, parent: int | None) -> bool:
+def detect_control_changes(game: RulesContext, parent: int | None) -> bool:
     """After the board's shape changed (an Aura such as Control Magic arrived or left, an effect
     began or ended), find permanents whose controller is no longer the one last seen and record
     the change: a new controller means summoning sickness again (CR 613.1b, 302.6). Costs one
     pass over the battlefield per shape change, never per event."""
     state = game.state
-    if getattr(game, "_control_shape", None) == state.shape_version:
+    if game.books.control_shape == state.shape_version:
         return False
-    game._control_shape = state.shape_version  # type: ignore[attr-defined]
+    game.books.control_shape = state.shape_version
     changed = [(o, game.controller_of(o)) for o in state.battlefield()
                if o.control_seen is not None and game.controller_of(o) != o.control_seen]
-    origin = game._shape_event if game._shape_event is not None else parent
+    origin = game.books.shape_event if game.books.shape_event is not None else parent
     for obj, now in changed:
         game.emit(p.ControlChanged(object=obj.id, player=now),
                   cause=Cause.RULE, parent=origin, rules=("613.1b", "302.6"), subject=obj.id)

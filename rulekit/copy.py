@@ -24,14 +24,14 @@ from rulekit.state import Zone
 
 if TYPE_CHECKING:
     from rulekit.characteristics import Characteristics
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.resolution import Resolution
     from rulekit.state import GameObject
 
 HASTE = Keyword(text="Haste", keyword="Haste")  # "except it has haste" (Kiki-Jiki)
 
 
-def copiable_values(game: Game, obj: GameObject) -> Characteristics:
+def copiable_values(game: RulesContext, obj: GameObject) -> Characteristics:
     """What a copy of `obj` becomes (CR 707.2, 707.3): never its status or other effects."""
     return obj.copiable or obj.card.printed
 
@@ -46,7 +46,7 @@ def with_exceptions(values: Characteristics, *, haste: bool = False,
     return values
 
 
-def entering_values(game: Game, data: p.ZoneChanged | p.TokenCreated) -> Characteristics:
+def entering_values(game: RulesContext, data: p.ZoneChanged | p.TokenCreated) -> Characteristics:
     """The copiable values an object will have as it enters (CR 614.12): a copy effect already
     applied to the event, else the token definition, else the object as it is now."""
     if data.copiable is not None:
@@ -91,7 +91,7 @@ def enter_as_copy(text: str, *, name: str) -> Static:
     The copied object's own "as enters" / "enters with" effects then apply too, with new
     choices, and X = 0 (ruling R13)."""
 
-    def make(game: Game, obj: GameObject | None, data: Any) -> list[ReplacementEffect]:
+    def make(game: RulesContext, obj: GameObject | None, data: Any) -> list[ReplacementEffect]:
         kind = EventKind.TOKEN_CREATED if obj is None else EventKind.ZONE_CHANGED
         controller = data.controller or (obj.owner if obj is not None else "")
         return [ReplacementEffect(
@@ -103,7 +103,7 @@ def enter_as_copy(text: str, *, name: str) -> Static:
     return Static(text=text, self_etb=make, rules=("707.5",))
 
 
-def _become_copy(game: Game, data: Any) -> Any:
+def _become_copy(game: RulesContext, data: Any) -> Any:
     creatures = sorted((o for o in game.state.battlefield() if game.chars(o).is_a("Creature")),
                        key=lambda o: o.id)
     pick = game.decide("copy", creatures[0].id if creatures else None, data.controller)

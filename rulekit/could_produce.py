@@ -20,18 +20,18 @@ from rulekit.production import CouldProduceOf, ProduceContext
 from rulekit.replacement import all_orders
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.state import GameObject
 
 
-def could_produce_all(game: Game) -> dict[int, frozenset[ManaType]]:
+def could_produce_all(game: RulesContext) -> dict[int, frozenset[ManaType]]:
     """Could-produce sets for every permanent on the battlefield with a mana ability."""
     sources: list[tuple[GameObject, list[ManaAbility]]] = []
     for obj in game.state.battlefield():
         abilities = [a for a in game.chars(obj).abilities if isinstance(a, ManaAbility)]
         if abilities:
             sources.append((obj, abilities))
-    replacements = game._fresh_index().replacements.get(EventKind.MANA_ADDED, [])
+    replacements = game.replacements_for(EventKind.MANA_ADDED)
     current: dict[int, frozenset[ManaType]] = {obj.id: frozenset() for obj, _ in sources}
     dependent = [any(isinstance(a.production, CouldProduceOf) for a in abs_) for _, abs_ in sources]
     # fixed outputs first (one pass); then iterate only the dependent ones
@@ -52,7 +52,7 @@ def could_produce_all(game: Game) -> dict[int, frozenset[ManaType]]:
     return {k: v for k, v in current.items() if v}
 
 
-def _one(game: Game, obj: GameObject, abilities: list[ManaAbility],
+def _one(game: RulesContext, obj: GameObject, abilities: list[ManaAbility],
          current: dict[int, frozenset[ManaType]], replacements: list[Any],
          group_cache: dict[tuple[int, str, bool], list[Any]]) -> frozenset[ManaType]:
     controller = game.controller_of(obj)

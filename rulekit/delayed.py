@@ -13,7 +13,7 @@ from rulekit.events import Cause, Event
 from rulekit.state import STEPS, DelayedTrigger, PendingTrigger, Step
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.resolution import Resolution
 
 
@@ -34,7 +34,7 @@ def at_next_end_step(res: Resolution, text: str, effect: Callable[[Resolution], 
         cause=Cause.ABILITY, parent=res.parent, rules=("603.7a",), subject=res.source_id)
 
 
-def fire(game: Game, event: Event) -> None:
+def fire(game: RulesContext, event: Event) -> None:
     """A step began: delayed triggers waiting for it trigger now, once each (CR 603.7b).
     Like any trigger this is bookkeeping of the logged STEP_BEGAN event."""
     state = game.state

@@ -16,7 +16,7 @@ from rulekit.costs import Cost
 from rulekit.production import Fixed
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.state import GameObject
 
 # Layers in the order they apply (CR 613.1, 613.4): copy, control, text, type, color,
@@ -32,7 +32,7 @@ class ContinuousEffect:
     layer: str
     timestamp: int
     source: int | None
-    applies_to: Callable[[Game, GameObject, Characteristics], bool]
+    applies_to: Callable[[RulesContext, GameObject, Characteristics], bool]
     modify: Callable[[Characteristics], Characteristics] | None = None
     controller: str | None = None  # layer 2: the new controller
     duration: str = "static"  # "static" | "end_of_turn" | "while_attached" | "while_source"
@@ -70,7 +70,7 @@ def intrinsic_abilities(chars: Characteristics) -> tuple[Ability, ...]:
 
 
 def compute(
-    game: Game, obj: GameObject, base: Characteristics, effects: list[ContinuousEffect]
+    game: RulesContext, obj: GameObject, base: Characteristics, effects: list[ContinuousEffect]
 ) -> Characteristics:
     """Apply layers 2-7 to an object's copiable values (layer 1 is `base`)."""
     chars = base

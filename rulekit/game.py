@@ -20,6 +20,7 @@ from rulekit.arguments import check_call
 from rulekit.cards import CardDef, card
 from rulekit.characteristics import Characteristics
 from rulekit.commit import COMMITS
+from rulekit.context import Bookkeeping
 from rulekit.decisions import Decision
 from rulekit.effects import ContinuousEffect, compute
 from rulekit.errors import RulesError, UsageError
@@ -62,15 +63,10 @@ class Game:
         self._root: int | None = None
         self._decisions: dict[str, list[Any]] = {}
         self.current_action = ""  # the name of the action being performed (its root event says so)
-        self._sba_shape = -1  # the board shape the last state-based action check saw
         self.decisions: list[Decision] = []  # every choice made, with who made it
         self._index = _Index()
-        self._touched: set[int] = set()
-        self._pending_mana: list[Any] = []
+        self.books = Bookkeeping()  # the pipeline's memory between events
         self._cp_cache: tuple[int, dict[int, frozenset[ManaType]]] | None = None
-        self._look_back: dict[int, tuple[Characteristics, str]] = {}  # for one simultaneous batch
-        self._immediate: list[Any] = []  # "until" returns waiting to happen at once (CR 610.3)
-        self._shape_event: int | None = None  # the event that last changed the board's shape
 
     # ------------------------------------------------------------------ views
     def chars(self, obj: GameObject | int) -> Characteristics:
@@ -242,7 +238,7 @@ class Game:
             if isinstance(final, ZoneChanged) and final.origin == Zone.BATTLEFIELD.value:
                 assert final.object is not None
                 obj = self.state.objects[final.object]
-                self._look_back[obj.id] = (self.chars(obj), self.controller_of(obj))
+                self.books.look_back[obj.id] = (self.chars(obj), self.controller_of(obj))
         events: list[Event | None] = []
         for final, proposed, applied, subject in finals:
             all_rules = tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules)))
@@ -281,7 +277,7 @@ class Game:
             for logged in events:
                 if logged is not None:
                     self._collect_triggers(logged, before)
-            if self._immediate:  # "until" effects end right after their event (CR 610.3)
+            if self.books.immediate:  # "until" effects end right after their event (CR 610.3)
                 from rulekit.triggers import run_immediate
 
                 run_immediate(self)
@@ -298,12 +294,12 @@ class Game:
         """Mark an object for the next state-based action check; `shape` when abilities or
         effects on the battlefield may have changed (the listener index is then rebuilt)."""
         if obj is not None:
-            self._touched.add(obj.id)
+            self.books.dirty.add(obj.id)
             if shape and not self._has_listening_abilities(obj):
                 return
         if shape:
             self.state.shape_version += 1
-            self._shape_event = self.log.next_id  # the event being committed
+            self.books.shape_event = self.log.next_id  # the event being committed
 
     def _has_listening_abilities(self, obj: GameObject) -> bool:
         base = obj.last_known or obj.copiable or obj.card.printed
@@ -311,6 +307,14 @@ class Game:
             obj.attached_to)
 
     # ----------------------------------------------------------- index/effects
+    def replacements_for(self, kind: EventKind) -> list[ReplacementEffect]:
+        """The replacement effects that apply to events of `kind` on the board as it is."""
+        return list(self._fresh_index().replacements.get(kind, []))
+
+    def answers_left(self, key: str) -> bool:
+        """Whether the current action's caller still has answers for decision `key`."""
+        return bool(self._decisions.get(key))
+
     def _fresh_index(self) -> _Index:
         if self._index.version == self.state.shape_version:
             return self._index

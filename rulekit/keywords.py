@@ -29,7 +29,7 @@ from rulekit.state import Zone
 
 if TYPE_CHECKING:
     from rulekit.characteristics import Characteristics
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.resolution import Resolution
     from rulekit.state import GameObject, StackItem
 
@@ -49,7 +49,7 @@ def exert_option(text: str = "You may exert this creature as it attacks.", *,
     return ExertOption(text=text, once_per_turn=once_per_turn, rules=("701.43a",))
 
 
-def _exerted_self(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+def _exerted_self(game: RulesContext, event: Event, source: GameObject) -> dict[str, Any] | None:
     return {} if p.object_of(event.payload) == source.id else None
 
 
@@ -117,7 +117,7 @@ def ward(amount: str) -> Triggered:
     can pay it: paying ward isn't casting a spell (ruling R12)."""
     cost = ManaCost.parse(amount)
 
-    def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+    def match(game: RulesContext, event: Event, source: GameObject) -> dict[str, Any] | None:
         d = event.payload
         if not isinstance(d, p.Targeted) or d.object != source.id:
             return None
@@ -139,15 +139,15 @@ def ward(amount: str) -> Triggered:
 
 
 # ----------------------------------------------------------------- counter
-def find_item(game: Game, item_id: int) -> StackItem | None:
+def find_item(game: RulesContext, item_id: int) -> StackItem | None:
     return next((i for i in game.state.stack if i.id == item_id), None)
 
 
-def spell_item(game: Game, obj_id: int) -> StackItem | None:
+def spell_item(game: RulesContext, obj_id: int) -> StackItem | None:
     return next((i for i in game.state.stack if i.kind == "spell" and i.source == obj_id), None)
 
 
-def counter(game: Game, item: StackItem, *, parent: int, rules: tuple[str, ...]) -> None:
+def counter(game: RulesContext, item: StackItem, *, parent: int, rules: tuple[str, ...]) -> None:
     """Counter a spell or ability: off the stack without resolving; a countered spell goes to
     its owner's graveyard (CR 701.6a) — or to exile if it was cast with flashback. A spell
     that can't be countered stays on the stack (CR 101.2)."""
@@ -177,7 +177,7 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
     pool = game.state.players[payer].pool
     ctx = SpendContext("ward" if what.startswith("ward") else "other", text=what)
     plan = plan_payment(pool, cost, ctx)
-    more = bool(game._decisions.get("mana_abilities"))  # mana abilities before paying (605.3a)
+    more = game.answers_left("mana_abilities")  # mana abilities before paying (605.3a)
     pays = _yes(res.decide("pay", plan is not None or more, payer))
     if pays and plan is None and not more:
         raise RulesError(f"{payer} can't pay {cost} for {what}: the pool has {pool_text(pool)}",
@@ -215,7 +215,7 @@ def flashback_cost(chars: Characteristics) -> ManaCost | None:
     return found.cost if found is not None else None
 
 
-def leaving_stack_replacements(game: Game, data: p.ZoneChanged) -> list[ReplacementEffect]:
+def leaving_stack_replacements(game: RulesContext, data: p.ZoneChanged) -> list[ReplacementEffect]:
     """A spell cast with flashback is exiled instead of going anywhere else (CR 702.34a)."""
     assert data.object is not None
     obj = game.state.objects[data.object]
@@ -236,10 +236,10 @@ class CostReduction(Static):
     """"This spell costs {1} less to cast for each ..." (CR 601.2f): `reduction(game, spell)`
     is how much generic mana comes off."""
 
-    reduction: Callable[[Game, GameObject], int] | None = None
+    reduction: Callable[[RulesContext, GameObject], int] | None = None
 
 
-def reduce_cost(game: Game, obj: GameObject, chars: Characteristics,
+def reduce_cost(game: RulesContext, obj: GameObject, chars: Characteristics,
                 total: ManaCost) -> ManaCost:
     """The total cost after the spell's own reductions; never below {0} (CR 601.2f)."""
     less = sum(a.reduction(game, obj) for a in chars.abilities

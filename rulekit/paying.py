@@ -26,7 +26,7 @@ from rulekit.resolution import move_together
 from rulekit.state import GameObject, Zone
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 
 @dataclass
@@ -47,14 +47,14 @@ class CostPlan:
     crew: list[GameObject] = field(default_factory=list)
 
 
-def summoning_sick(game: Game, obj: GameObject) -> bool:
+def summoning_sick(game: RulesContext, obj: GameObject) -> bool:
     """A creature that hasn't been under its controller's control continuously since their
     most recent turn began, and has no haste (CR 302.6, 702.10)."""
     chars = game.chars(obj)
     return chars.is_a("Creature") and obj.sick and not chars.has_keyword("Haste")
 
 
-def plan_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,
+def plan_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,
               rule: str = "601.2h") -> Mana:
     """Which mana in the pool pays `cost`; RulesError (citing `rule`, or 106.6 when restricted mana is
     what's missing) when the pool can't.
@@ -110,7 +110,7 @@ def _chosen_mana(pool: ManaPool, cost: ManaCost, ctx: SpendContext, wanted: str,
     return mana
 
 
-def spend_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,
+def spend_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,
                parent: int, rules: tuple[str, ...]) -> None:
     """Pay `cost` from `player`'s pool while something resolves (e.g. "you may pay {4}", ward):
     one MANA_SPENT event caused by paying a cost; RulesError, citing the first of `rules`,
@@ -124,7 +124,7 @@ def spend_mana(game: Game, player: str, cost: ManaCost, ctx: SpendContext, what:
               cause=Cause.COST, parent=parent, rules=rules)
 
 
-def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: int | None,
+def check_cost(game: RulesContext, player: str, source: GameObject, cost: Cost, *, x: int | None,
                sacrifice: int | None = None, tap_other: int | None = None,
                what: str = "", mana_now: bool = True) -> CostPlan:
     """Check every part of an activation cost; raise RulesError naming the first that fails.
@@ -176,7 +176,7 @@ def check_cost(game: Game, player: str, source: GameObject, cost: Cost, *, x: in
     return plan
 
 
-def plan_mana_later(game: Game, plan: CostPlan) -> None:
+def plan_mana_later(game: RulesContext, plan: CostPlan) -> None:
     """Choose the mana in the pool that pays the plan's mana cost (CR 601.2h)."""
     if plan.mana.is_free():
         return
@@ -184,7 +184,7 @@ def plan_mana_later(game: Game, plan: CostPlan) -> None:
     plan.mana_units = plan_mana(game, plan.player, plan.mana, ctx, plan.purpose)
 
 
-def _pick(game: Game, player: str, wanted: int | None, text: str, ok: object,
+def _pick(game: RulesContext, player: str, wanted: int | None, text: str, ok: object,
           rule: str) -> GameObject:
     candidates = [o for o in game.permanents(player) if ok(o)]  # type: ignore[operator]
     if wanted is not None:
@@ -198,7 +198,7 @@ def _pick(game: Game, player: str, wanted: int | None, text: str, ok: object,
     return candidates[0]
 
 
-def pay(game: Game, plan: CostPlan, parent: int) -> None:
+def pay(game: RulesContext, plan: CostPlan, parent: int) -> None:
     """Pay a checked cost: each part is an event caused by paying the cost (CR 601.2h)."""
     def emit(payload: p.Payload, subject: int | None, rules: tuple[str, ...]) -> None:
         game.emit(payload, cause=Cause.COST, parent=parent, rules=rules, subject=subject)
@@ -226,7 +226,7 @@ def pay(game: Game, plan: CostPlan, parent: int) -> None:
                       parent=parent, rules=("701.21",))
 
 
-def choose_crew(game: Game, player: str, source: GameObject, n: int) -> list[GameObject]:
+def choose_crew(game: RulesContext, player: str, source: GameObject, n: int) -> list[GameObject]:
     """The creatures that pay a crew cost. Decision ``crew`` (one id per answer), else the
     other untapped creatures `player` controls in id order until their power adds up to `n`.
     Summoning-sick creatures may crew: the cost has no {T} symbol."""

@@ -15,7 +15,7 @@ from rulekit.errors import ChoiceNeeded, RulesError
 from rulekit.mana import COLORS, ManaType, Restriction, Rider, sort_types
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.state import GameObject
 
 Output = tuple[ManaType, ...]
@@ -26,7 +26,7 @@ class ProduceContext:
     """Where a production is evaluated: the game, the source, and how to ask what others could
     produce (`probe`, so "could produce" can follow chains without loops)."""
 
-    game: Game
+    game: RulesContext
     source: GameObject
     controller: str
     probe: Callable[[GameObject], frozenset[ManaType]]

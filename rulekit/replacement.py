@@ -15,7 +15,7 @@ from rulekit.events import EventKind, Outcome
 from rulekit.payloads import Payload
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 Data = Payload
 
@@ -29,8 +29,8 @@ class ReplacementEffect:
     controller: str
     kind: EventKind
     # both take the payload of `kind` (typed per effect; Any here, as each effect has its kind)
-    applies: Callable[[Game, Any], bool]
-    apply: Callable[[Game, Any], Any]
+    applies: Callable[[RulesContext, Any], bool]
+    apply: Callable[[RulesContext, Any], Any]
     outcome: Outcome = Outcome.MODIFIED
     rules: tuple[str, ...] = ("614.1",)
     timestamp: int = 0
@@ -51,7 +51,7 @@ def default_order(candidates: list[ReplacementEffect], data: Data) -> Replacemen
 
 
 def run_replacements(
-    game: Game,
+    game: RulesContext,
     data: Data,
     effects: list[ReplacementEffect],
     choose: Chooser = default_order,
@@ -81,7 +81,7 @@ def run_replacements(
     return current, steps
 
 
-def all_orders(game: Game, data: Data, effects: list[ReplacementEffect]) -> list[Data | None]:
+def all_orders(game: RulesContext, data: Data, effects: list[ReplacementEffect]) -> list[Data | None]:
     """Every outcome over every order the applicable effects could be applied in (for "could
     produce", CR 106.7: "in any possible order")."""
     results: list[Data | None] = []
@@ -90,7 +90,7 @@ def all_orders(game: Game, data: Data, effects: list[ReplacementEffect]) -> list
 
 
 def _explore(
-    game: Game,
+    game: RulesContext,
     data: Data,
     effects: list[ReplacementEffect],
     used: set[tuple[Any, ...]],

@@ -15,13 +15,13 @@ if TYPE_CHECKING:
     from rulekit.abilities import Ability
     from rulekit.characteristics import Characteristics
     from rulekit.effects import ContinuousEffect
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 
 class Resolution:
     """The context an effect function receives: its source, controller, targets, X."""
 
-    def __init__(self, game: Game, source: int | None, controller: str, parent: int, *,
+    def __init__(self, game: RulesContext, source: int | None, controller: str, parent: int, *,
                  targets: tuple[Any, ...] = (), x: int = 0, bound: dict[str, Any] | None = None,
                  ability: Ability | None = None, tapped_for_mana: bool = False) -> None:
         self.game = game
@@ -125,7 +125,7 @@ class Resolution:
                    parent=self.parent)
 
 
-def move_together(game: Game, objs: list[GameObject], to: Zone, *, reason: str, cause: Cause,
+def move_together(game: RulesContext, objs: list[GameObject], to: Zone, *, reason: str, cause: Cause,
                   parent: int | None, rules: tuple[str, ...] = ()) -> list[Event | None]:
     """One simultaneous zone change for many objects (CR 603.10a look-back applies)."""
     proposals: list[tuple[p.Payload, int | None]] = [
@@ -135,7 +135,7 @@ def move_together(game: Game, objs: list[GameObject], to: Zone, *, reason: str, 
     return game.emit_batch(proposals, cause=cause, parent=parent, rules=rules)
 
 
-def draw_cards(game: Game, player: str, n: int, *, cause: Cause, parent: int | None) -> None:
+def draw_cards(game: RulesContext, player: str, n: int, *, cause: Cause, parent: int | None) -> None:
     for _ in range(n):
         library = game.state.libraries.get(player, [])
         if not library:

@@ -17,7 +17,7 @@ from rulekit.mana import Mana
 
 if TYPE_CHECKING:
     from rulekit.characteristics import Characteristics
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.state import GameObject
 
 HASTE = Keyword(text="Haste", keyword="Haste")
@@ -35,7 +35,7 @@ def spent_data(spell: GameObject, chars: Characteristics, mana: Mana) -> int | N
     return None
 
 
-def after_spending(game: Game, spell: GameObject, chars: Characteristics, mana: Mana,
+def after_spending(game: RulesContext, spell: GameObject, chars: Characteristics, mana: Mana,
                    spent: Event | None) -> None:
     """The haste rider: a creature spell cast with that mana gains haste until end of turn,
     and so does the permanent it becomes (CR 106.6, 400.7a)."""
@@ -43,7 +43,7 @@ def after_spending(game: Game, spell: GameObject, chars: Characteristics, mana: 
         return
     sid = spell.id
 
-    def applies(g: Game, o: GameObject, c: Characteristics) -> bool:
+    def applies(g: RulesContext, o: GameObject, c: Characteristics) -> bool:
         return o.id == sid or o.id == g.state.objects[sid].moved_to
 
     effect = ContinuousEffect(

@@ -15,15 +15,15 @@ from rulekit.resolution import move_together
 from rulekit.state import GameObject, Zone
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 
-def check_sbas(game: Game, parent: int | None) -> bool:
+def check_sbas(game: RulesContext, parent: int | None) -> bool:
     """Perform every state-based action that applies now; True if any did."""
     state = game.state
-    touched, game._touched = game._touched, set()
-    if game._sba_shape != state.shape_version:
-        game._sba_shape = state.shape_version
+    touched, game.books.dirty = game.books.dirty, set()
+    if game.books.sba_shape != state.shape_version:
+        game.books.sba_shape = state.shape_version
         touched |= set(state.zones[Zone.BATTLEFIELD])
     losers = [p for p in state.players.values() if p.life <= 0 and not p.lost]
     to_graveyard: list[tuple[GameObject, str, str]] = []
@@ -88,7 +88,7 @@ def _once_each(moves: list[tuple[GameObject, str, str]]) -> list[tuple[GameObjec
     return [(obj, text, rule) for obj, text, rule in merged.values()]
 
 
-def _attached_illegally(game: Game, obj: GameObject) -> tuple[str, str] | None:
+def _attached_illegally(game: RulesContext, obj: GameObject) -> tuple[str, str] | None:
     """Why `obj` can't stay attached where it is, with the state-based action that applies:
     704.5m (an Aura goes to the graveyard), 704.5n (Equipment or Fortification comes off),
     704.5p (anything else comes off); None if it is attached legally."""
@@ -105,7 +105,7 @@ def _attached_illegally(game: Game, obj: GameObject) -> tuple[str, str] | None:
     return (problem[0], sba)
 
 
-def _dies_because(game: Game, obj: GameObject) -> tuple[str, str] | None:
+def _dies_because(game: RulesContext, obj: GameObject) -> tuple[str, str] | None:
     chars = game.chars(obj)
     if chars.is_a("Creature") and chars.toughness is not None:
         if chars.toughness <= 0:
@@ -117,7 +117,7 @@ def _dies_because(game: Game, obj: GameObject) -> tuple[str, str] | None:
     return None
 
 
-def _legend_rule(game: Game, touched: set[int]) -> list[tuple[GameObject, str, str]]:
+def _legend_rule(game: RulesContext, touched: set[int]) -> list[tuple[GameObject, str, str]]:
     """Two or more legendary permanents with the same name: their controller chooses one to
     keep (decision `legend_keep`; by default the one that arrived last), the rest go to the
     graveyard (CR 704.5j)."""

@@ -12,11 +12,11 @@ from rulekit.state import Zone
 from rulekit.targets import is_legal
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.state import GameObject
 
 
-def pass_priority(game: Game, parent: int | None) -> None:
+def pass_priority(game: RulesContext, parent: int | None) -> None:
     """The player with priority passes; when all have passed in a row, the top of the stack
     resolves, or the step ends if the stack is empty (CR 117.4)."""
     state = game.state
@@ -34,7 +34,7 @@ def pass_priority(game: Game, parent: int | None) -> None:
         game.advance_step(parent)
 
 
-def pass_all(game: Game, parent: int | None) -> None:
+def pass_all(game: RulesContext, parent: int | None) -> None:
     """Every player passes in succession, starting with the one who has priority (one event
     for the round, CR 117.4): the top of the stack resolves, or the step ends."""
     state = game.state
@@ -53,7 +53,7 @@ def pass_all(game: Game, parent: int | None) -> None:
         game.advance_step(parent)
 
 
-def resolve_top(game: Game, parent: int | None) -> None:
+def resolve_top(game: RulesContext, parent: int | None) -> None:
     """Resolve the top of the stack (CR 608.2), then state-based actions and triggers."""
     state = game.state
     item = state.stack[-1]
@@ -110,11 +110,11 @@ def resolve_top(game: Game, parent: int | None) -> None:
     _after(game, parent)
 
 
-def _to_graveyard(game: Game, obj: GameObject, parent: int) -> None:
+def _to_graveyard(game: RulesContext, obj: GameObject, parent: int) -> None:
     game.emit(p.ZoneChanged(object=obj.id, origin="stack", destination="graveyard",
                             reason="resolve"),
               cause=Cause.RULE, parent=parent, rules=("608.2n",), subject=obj.id)
 
 
-def _after(game: Game, parent: int | None) -> None:
+def _after(game: RulesContext, parent: int | None) -> None:
     game.settle(parent)

@@ -10,10 +10,10 @@ from rulekit.state import Zone
 
 if TYPE_CHECKING:
     from rulekit.abilities import TargetSpec
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 
-def candidates(game: Game, source: int | None, spec: TargetSpec) -> list[Any]:
+def candidates(game: RulesContext, source: int | None, spec: TargetSpec) -> list[Any]:
     """Every legal target now, players first then permanents by id (deterministic)."""
     src = game.state.objects.get(source) if source is not None else None
     out: list[Any] = []
@@ -27,7 +27,7 @@ def candidates(game: Game, source: int | None, spec: TargetSpec) -> list[Any]:
     return out
 
 
-def is_legal(game: Game, source: int | None, spec: TargetSpec, target: Any) -> bool:
+def is_legal(game: RulesContext, source: int | None, spec: TargetSpec, target: Any) -> bool:
     src = game.state.objects.get(source) if source is not None else None
     if isinstance(target, str):
         return spec.player_target and target in game.state.players and spec.legal(game, src, target)  # type: ignore[arg-type]
@@ -41,7 +41,7 @@ def is_legal(game: Game, source: int | None, spec: TargetSpec, target: Any) -> b
     return spec.legal(game, src, obj)  # type: ignore[arg-type]
 
 
-def check_chosen(game: Game, source: int | None, spec: TargetSpec, chosen: list[Any]) -> tuple[int | str, ...]:
+def check_chosen(game: RulesContext, source: int | None, spec: TargetSpec, chosen: list[Any]) -> tuple[int | str, ...]:
     """Validate targets chosen by a player for a spell or activated ability (CR 601.2c)."""
     if len(chosen) != 1:
         raise RulesError(f"choose exactly one target ({spec.text})", rule="601.2c")
@@ -51,7 +51,7 @@ def check_chosen(game: Game, source: int | None, spec: TargetSpec, chosen: list[
     return tuple(chosen)
 
 
-def choose_targets(game: Game, source: int | None, controller: str, spec: TargetSpec) -> tuple[int | str, ...]:
+def choose_targets(game: RulesContext, source: int | None, controller: str, spec: TargetSpec) -> tuple[int | str, ...]:
     """Targets for a triggered ability as it goes on the stack (CR 603.3d): the caller's
     `target` decision, else the first legal candidate."""
     legal = candidates(game, source, spec)
@@ -66,7 +66,7 @@ def choose_targets(game: Game, source: int | None, controller: str, spec: Target
     return (legal[0],) if legal else ()
 
 
-def announce(game: Game, item_id: int, controller: str, name: str, targets: tuple[int | str, ...],
+def announce(game: RulesContext, item_id: int, controller: str, name: str, targets: tuple[int | str, ...],
              parent: int) -> None:
     """Each targeted object "becomes the target" of the spell or ability as it is put on the
     stack (CR 115.1); ward and similar abilities trigger on these events (CR 702.21a)."""
@@ -81,7 +81,7 @@ def announce(game: Game, item_id: int, controller: str, name: str, targets: tupl
             cause=Cause.RULE, parent=parent, rules=("115.1",), subject=t)
 
 
-def target_text(game: Game, target: Any) -> str:
+def target_text(game: RulesContext, target: Any) -> str:
     """A target in words: a player's name, or the object's description ("#id" if it is gone)."""
     if isinstance(target, str):
         return target

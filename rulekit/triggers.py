@@ -11,10 +11,11 @@ from rulekit.events import Cause, Event, EventKind
 from rulekit.state import PendingTrigger, StackItem, Zone
 
 if TYPE_CHECKING:
-    from rulekit.game import Game, _Index
+    from rulekit.context import RulesContext
+    from rulekit.game import _Index
 
 
-def collect(game: Game, event: Event, before: _Index, after: _Index) -> None:
+def collect(game: RulesContext, event: Event, before: _Index, after: _Index) -> None:
     """Find the abilities this event triggers and remember them as pending."""
     if event.kind is EventKind.STEP_BEGAN and game.state.delayed:
         from rulekit.delayed import fire
@@ -45,19 +46,19 @@ def collect(game: Game, event: Event, before: _Index, after: _Index) -> None:
             pending = PendingTrigger(source.id, game.chars(source).name, controller, ability,
                                      event.id, dict(bound))
             if ability.mana:
-                game._pending_mana.append(pending)
+                game.books.pending_mana.append(pending)
             elif getattr(ability, "immediate", False):
-                game._immediate.append(pending)
+                game.books.immediate.append(pending)
             else:
                 game.state.pending.append(pending)
 
 
-def resolve_mana_triggers(game: Game) -> None:
+def resolve_mana_triggers(game: RulesContext) -> None:
     """Triggered mana abilities resolve right after the mana ability that triggered them."""
     from rulekit.resolution import Resolution
 
-    while game._pending_mana:
-        trig = game._pending_mana.pop(0)
+    while game.books.pending_mana:
+        trig = game.books.pending_mana.pop(0)
         ev = game.note(p.Triggered(source_name=trig.source_name, ability=trig.ability.text),
                        cause=Cause.TRIGGER, parent=trig.event, rules=("605.1b", "605.4a"),
                        subject=trig.source)
@@ -67,7 +68,7 @@ def resolve_mana_triggers(game: Game) -> None:
             trig.ability.effect(res)
 
 
-def settle(game: Game, parent: int | None) -> None:
+def settle(game: RulesContext, parent: int | None) -> None:
     """Before a player gets priority: state-based actions until none apply, then waiting
     triggers onto the stack, APNAP (CR 117.5, 704.3, 603.3b); repeat until stable."""
     from rulekit.control import detect_control_changes
@@ -85,7 +86,7 @@ def settle(game: Game, parent: int | None) -> None:
                 put_on_stack(game, mine.pop(_next_trigger(game, player, mine)))
 
 
-def _next_trigger(game: Game, player: str, mine: list[PendingTrigger]) -> int:
+def _next_trigger(game: RulesContext, player: str, mine: list[PendingTrigger]) -> int:
     """Which of `player`'s waiting triggers goes on the stack next (decision `trigger_order`,
     by source id or name); by default the one that triggered first, so it resolves last."""
     if len(mine) == 1:
@@ -101,7 +102,7 @@ def _next_trigger(game: Game, player: str, mine: list[PendingTrigger]) -> int:
                      f"abilities ({names})", rule="603.3b")
 
 
-def put_on_stack(game: Game, trig: PendingTrigger) -> None:
+def put_on_stack(game: RulesContext, trig: PendingTrigger) -> None:
     from rulekit.targets import choose_targets
 
     ability = trig.ability
@@ -128,13 +129,13 @@ def put_on_stack(game: Game, trig: PendingTrigger) -> None:
         announce(game, item.id, trig.controller, item.text, targets, put.id)
 
 
-def run_immediate(game: Game) -> None:
+def run_immediate(game: RulesContext) -> None:
     """One-shot effects that happen right after their event, without the stack: an object
     exiled "until" something leaves the battlefield comes back (CR 610.3, 610.3c)."""
     from rulekit.resolution import Resolution
 
-    while game._immediate:
-        trig = game._immediate.pop(0)
+    while game.books.immediate:
+        trig = game.books.immediate.pop(0)
         if trig.ability.effect:
             trig.ability.effect(Resolution(game, trig.source, trig.controller, trig.event,
                                            bound=trig.bound, ability=trig.ability))

@@ -11,10 +11,10 @@ from rulekit.resolution import draw_cards
 from rulekit.state import STEPS, Step
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
 
 
-def next_step(game: Game) -> tuple[Step, bool]:
+def next_step(game: RulesContext) -> tuple[Step, bool]:
     """The step after the current one, and whether it starts a new turn."""
     state = game.state
     step = state.step
@@ -27,7 +27,7 @@ def next_step(game: Game) -> tuple[Step, bool]:
     return STEPS[STEPS.index(step) + 1], False
 
 
-def advance_step(game: Game, parent: int | None) -> None:
+def advance_step(game: RulesContext, parent: int | None) -> None:
     """End the current step and begin the next one with its turn-based actions."""
     state = game.state
     _end_of_step(game, parent)
@@ -45,7 +45,7 @@ def advance_step(game: Game, parent: int | None) -> None:
     _begin_step(game, step, began.id, parent)
 
 
-def _end_of_step(game: Game, parent: int | None) -> None:
+def _end_of_step(game: RulesContext, parent: int | None) -> None:
     state = game.state
     for player in state.players.values():
         if player.pool:
@@ -54,7 +54,7 @@ def _end_of_step(game: Game, parent: int | None) -> None:
                       parent=parent, rules=("500.4", "106.4"))
 
 
-def _begin_step(game: Game, step: Step, parent: int, root: int | None) -> None:
+def _begin_step(game: RulesContext, step: Step, parent: int, root: int | None) -> None:
     state = game.state
     if step is Step.UNTAP:
         _untap_step(game, parent)
@@ -72,7 +72,7 @@ def _begin_step(game: Game, step: Step, parent: int, root: int | None) -> None:
     game.settle(parent)
 
 
-def _untap_step(game: Game, parent: int) -> None:
+def _untap_step(game: RulesContext, parent: int) -> None:
     """Untap the active player's permanents (CR 502.3), except what an effect keeps tapped."""
     state = game.state
     active = state.active
@@ -107,7 +107,7 @@ def _untap_step(game: Game, parent: int) -> None:
                   rules=("502.3",), subject=obj.id)
 
 
-def _cleanup(game: Game, parent: int) -> None:
+def _cleanup(game: RulesContext, parent: int) -> None:
     """Damage wears off and "until end of turn" effects end (CR 514.2)."""
     state = game.state
     from rulekit.control import end_effect

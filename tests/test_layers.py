@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rulekit"
 
 LAYERS: list[set[str]] = [
     # 0: plain data and vocabulary
-    {"errors", "rules", "rulings", "mana", "state", "events", "payloads", "narrator", "decisions",
+    {"errors", "rules", "rulings", "mana", "state", "events", "payloads", "narrator", "context", "decisions",
      "characteristics", "costs"},
     # 1: abilities, effects and arguments as data
     {"abilities", "production", "effects", "replacement", "attach"},
@@ -137,4 +137,21 @@ def test_views_import_only_their_layer_and_below_and_only_front_ends_need_packag
             elif parts[0] != "rulekit" and parts[0] not in sys.stdlib_module_names \
                     and mine not in FRONT_ENDS:
                 wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert wrong == []
+
+
+def test_rules_modules_see_the_game_only_through_its_narrow_interface():
+    """Below the game (layers 0-2) nothing names `Game`, even for type annotations: the rules
+    are typed against `rulekit.context.RulesContext`, so mypy refuses any use of the rest of
+    `Game` (its action methods, undo, snapshots, display) from a rules module."""
+    below = set().union(*LAYERS[:3])
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if _module_of(path) not in below:
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "rulekit.game":
+                names = {a.name for a in node.names} - {"_Index"}  # the trigger index's type
+                if names:
+                    wrong.append(f"{path.relative_to(PACKAGE)} imports {sorted(names)}")
     assert wrong == []

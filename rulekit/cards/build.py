@@ -16,7 +16,7 @@ from rulekit.state import Step, Zone
 
 if TYPE_CHECKING:
     from rulekit.characteristics import Characteristics
-    from rulekit.game import Game
+    from rulekit.context import RulesContext
     from rulekit.resolution import Resolution
     from rulekit.state import GameObject
 
@@ -33,7 +33,7 @@ def mana(cost: str, production: Production, text: str,
 
 def activated(cost: str, text: str, effect: Callable[[Resolution], None], *,
               target: TargetSpec | None = None, sorcery_speed: bool = False,
-              condition: Callable[[Game, GameObject], str | None] | None = None,
+              condition: Callable[[RulesContext, GameObject], str | None] | None = None,
               makes_token_copy: bool = False) -> Activated:
     return Activated(text=text, cost=Cost.parse(cost) if cost else Cost(), effect=effect,
                      target=target, sorcery_speed=sorcery_speed, condition=condition,
@@ -44,7 +44,7 @@ def enters(text: str, effect: Callable[[Resolution], None], *,
            target: TargetSpec | None = None, optional: bool = False) -> Triggered:
     """"When this enters, ..." (CR 603.6a): a self-only trigger on arriving."""
 
-    def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+    def match(game: RulesContext, event: Event, source: GameObject) -> dict[str, Any] | None:
         d = event.payload
         new = d.new if isinstance(d, (p.ZoneChanged, p.TokenCreated)) else None
         return {} if new == source.id and _to_battlefield(event) else None
@@ -62,12 +62,12 @@ def _to_battlefield(event: Event) -> bool:
 
 def at_beginning_of(step: Step, text: str, effect: Callable[[Resolution], None], *,
                     yours: bool = True,
-                    condition: Callable[[Game, GameObject], bool] | None = None,
+                    condition: Callable[[RulesContext, GameObject], bool] | None = None,
                     condition_text: str = "") -> Triggered:
     """"At the beginning of your [step], ..." (CR 603.2, 503.1, 504.1); `condition` is an
     intervening "if" clause (CR 603.4)."""
 
-    def match(game: Game, event: Event, source: GameObject) -> dict[str, Any] | None:
+    def match(game: RulesContext, event: Event, source: GameObject) -> dict[str, Any] | None:
         if not isinstance(event.payload, p.StepBegan) or event.payload.step != step.value:
             return None
         if yours and game.state.active != game.controller_of(source):
@@ -79,17 +79,17 @@ def at_beginning_of(step: Step, text: str, effect: Callable[[Resolution], None],
                      rules=("603.2", "603.4") if condition else ("603.2",))
 
 
-def static_effects(text: str, make: Callable[[Game, GameObject], list[ContinuousEffect]],
+def static_effects(text: str, make: Callable[[RulesContext, GameObject], list[ContinuousEffect]],
                    **extra: Any) -> Static:
     return Static(text=text, continuous=make, **extra)
 
 
 def static_replacements(text: str,
-                        make: Callable[[Game, GameObject], list[ReplacementEffect]]) -> Static:
+                        make: Callable[[RulesContext, GameObject], list[ReplacementEffect]]) -> Static:
     return Static(text=text, replacements=make)
 
 
-def as_enters(text: str, apply: Callable[[Game, GameObject | None, dict[str, Any]],
+def as_enters(text: str, apply: Callable[[RulesContext, GameObject | None, dict[str, Any]],
                                          dict[str, Any] | None],
               *, name: str, rules: tuple[str, ...] = ("614.1c",), outcome: Outcome = Outcome.MODIFIED,
               kind_filter: Callable[[dict[str, Any]], bool] | None = None,
@@ -98,7 +98,7 @@ def as_enters(text: str, apply: Callable[[Game, GameObject | None, dict[str, Any
     replacement effect on the event that puts it onto the battlefield (CR 614.1c-d, 614.12).
     `choice` names the choice it makes ("color"), which set-up must then be given."""
 
-    def make(game: Game, obj: GameObject | None, data: Any) -> list[ReplacementEffect]:
+    def make(game: RulesContext, obj: GameObject | None, data: Any) -> list[ReplacementEffect]:
         kind = data.kind
         controller = data.controller or (obj.owner if obj is not None else "")
         src = obj.id if obj is not None else None
@@ -111,11 +111,11 @@ def as_enters(text: str, apply: Callable[[Game, GameObject | None, dict[str, Any
 
 
 def to_attached(text: str, layer: str, modify: Callable[[Characteristics], Characteristics],
-                *, rules: tuple[str, ...] = ()) -> Callable[[Game, GameObject],
+                *, rules: tuple[str, ...] = ()) -> Callable[[RulesContext, GameObject],
                                                             list[ContinuousEffect]]:
     """A static ability of an Aura or Equipment that affects the object it is attached to
     ("Enchanted land has ...", "Equipped creature gets ..."): nothing while unattached."""
-    def make(game: Game, source: GameObject) -> list[ContinuousEffect]:
+    def make(game: RulesContext, source: GameObject) -> list[ContinuousEffect]:
         host = source.attached_to
         if host is None:
             return []
@@ -125,8 +125,8 @@ def to_attached(text: str, layer: str, modify: Callable[[Characteristics], Chara
     return make
 
 
-def until_end_of_turn(game: Game, source: int | None, text: str, layer: str,
-                      applies: Callable[[Game, GameObject, Characteristics], bool],
+def until_end_of_turn(game: RulesContext, source: int | None, text: str, layer: str,
+                      applies: Callable[[RulesContext, GameObject, Characteristics], bool],
                       modify: Callable[[Characteristics], Characteristics]) -> ContinuousEffect:
     return ContinuousEffect(text=text, layer=layer, timestamp=game.state.new_timestamp(),
                             source=source, applies_to=applies, modify=modify,
@@ -154,9 +154,9 @@ def target(text: str, legal: Callable[..., bool], *, players: bool = False,
     return TargetSpec(text=text, legal=legal, player_target=players, objects=objects)
 
 
-def you_control(game: Game, source: GameObject, obj: GameObject) -> bool:
+def you_control(game: RulesContext, source: GameObject, obj: GameObject) -> bool:
     return game.controller_of(obj) == game.controller_of(source)
 
 
-def creatures_you_control(game: Game, player: str) -> list[GameObject]:
+def creatures_you_control(game: RulesContext, player: str) -> list[GameObject]:
     return [o for o in game.permanents(player) if game.chars(o).is_a("Creature")]
