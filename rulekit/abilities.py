@@ -14,9 +14,9 @@ from rulekit.costs import Cost
 from rulekit.events import EventKind
 
 if TYPE_CHECKING:
+    from rulekit.context import RulesContext
     from rulekit.effects import ContinuousEffect
     from rulekit.events import Event
-    from rulekit.context import RulesContext
     from rulekit.production import Production
     from rulekit.replacement import ReplacementEffect
     from rulekit.resolution import Resolution

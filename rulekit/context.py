@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from rulekit.characteristics import Characteristics
-    from rulekit.events import Cause, Event, EventLog, EventKind
+    from rulekit.events import Cause, Event, EventKind, EventLog
     from rulekit.mana import ManaType
     from rulekit.payloads import Payload
     from rulekit.replacement import ReplacementEffect

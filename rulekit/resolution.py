@@ -14,8 +14,8 @@ from rulekit.state import GameObject, Zone
 if TYPE_CHECKING:
     from rulekit.abilities import Ability
     from rulekit.characteristics import Characteristics
-    from rulekit.effects import ContinuousEffect
     from rulekit.context import RulesContext
+    from rulekit.effects import ContinuousEffect
 
 
 class Resolution:
