@@ -189,14 +189,14 @@ class SandboxModel:
         return plain
 
     @classmethod
-    def from_position(cls, data: Mapping[str, Any]) -> SandboxModel:
+    def from_position(cls, position: Mapping[str, Any]) -> SandboxModel:
         """A sandbox on the board `position()` described, built by replaying its actions."""
         from rulekit.game import Game
 
-        game = Game(data["players"], life=data["life"])
-        for name, kwargs in data["actions"]:
+        game = Game(position["players"], life=position["life"])
+        for name, kwargs in position["actions"]:
             game.perform(name, **kwargs)
-        return cls(game, history=data.get("history", 3))
+        return cls(game, history=position.get("history", 3))
 
     # ------------------------------------------------------------ what is offered
     def _label(self, obj: Any) -> str:

@@ -271,7 +271,7 @@ def test_scenarios_compare_by_content():
     a = loads(FULL, name="a")
     b = loads(dumps(a), name="b")
     assert a == b and a.path != b.path
-    assert a != Scenario(data={**a.data, "title": "other"})
+    assert a != Scenario(spec={**a.spec, "title": "other"})
 
 
 def test_the_example_in_the_docs_plays_and_passes():
@@ -301,7 +301,7 @@ def test_any_text_survives_the_round_trip():
                                          "choices": {"color": choice}}]},
                 "step": [{"narration": narration, "do": "look"}]}
         sc = loads(dumps(data))
-        assert sc.data == data
+        assert sc.spec == data
         assert dumps(sc) == dumps(data)
 
     check()

@@ -48,7 +48,7 @@ def test_nobody_draws_from_an_empty_library(path):
     """Walkthroughs give each player a library, so no lesson on tapping or exert shows a
     player who would have lost the game (CR 121.4, 704.5b)."""
     sc = load(path)
-    assert sc.data["setup"].get("library", {}).keys() >= set(sc.players)
+    assert sc.spec["setup"].get("library", {}).keys() >= set(sc.players)
     empty = [(r.number, e.text) for r in sc.play() for e in r.events
              if e.kind.value == "drew" and getattr(e.payload, "empty", None)]
     assert empty == []

@@ -53,7 +53,7 @@ def _scenario_cards(names: set[str]) -> dict[str, set[str]]:
     """scenario stem -> the card names its file mentions as values."""
     from rulekit.scenario import load, shipped
 
-    return {p.stem: {s for s in _strings(load(p).data) if s in names} for p in shipped()}
+    return {p.stem: {s for s in _strings(load(p).spec) if s in names} for p in shipped()}
 
 
 def _lesson_cards(root: Path, names: set[str],

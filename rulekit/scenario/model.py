@@ -79,36 +79,36 @@ SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "schema.json")
 # ---------------------------------------------------------------------------- the object
 @dataclass(eq=False)
 class Scenario:
-    """A loaded, validated scenario. `data` is the scenario as plain data (what the TOML says);
-    two scenarios are equal when their data is. Play it with `play()`; get the game after any
+    """A loaded, validated scenario. `spec` is the scenario as plain data (what the TOML says);
+    two scenarios are equal when their specs are. Play it with `play()`; get the game after any
     step with `game_at(k)`."""
 
-    data: dict[str, Any]
+    spec: dict[str, Any]
     path: str = "<scenario>"
     lines: LineMap = field(default_factory=LineMap, repr=False)
     _results: list[StepResult] | None = field(default=None, repr=False)
 
     # -- reading
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Scenario) and self.data == other.data
+        return isinstance(other, Scenario) and self.spec == other.spec
 
     __hash__ = None  # type: ignore[assignment]
 
     @property
     def title(self) -> str:
-        return self.data["title"]
+        return self.spec["title"]
 
     @property
     def rulings(self) -> list[str]:
-        return list(self.data.get("ruling", []))
+        return list(self.spec.get("ruling", []))
 
     @property
     def description(self) -> str:
-        return self.data.get("description", "")
+        return self.spec.get("description", "")
 
     @property
     def status(self) -> str | None:
-        return self.data.get("status")
+        return self.spec.get("status")
 
     @property
     def pending(self) -> bool:
@@ -117,12 +117,12 @@ class Scenario:
 
     @property
     def players(self) -> list[str]:
-        return list(self.data["setup"].get("players", DEFAULT_PLAYERS))
+        return list(self.spec["setup"].get("players", DEFAULT_PLAYERS))
 
     @property
     def steps(self) -> list[dict[str, Any]]:
         """The `[[step]]` tables as written (step k is `steps[k - 1]`)."""
-        return self.data["step"]
+        return self.spec["step"]
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -191,7 +191,7 @@ def loads(text: str, *, name: str = "<scenario>") -> Scenario:
         _Validator(data, lines, name).run()
     except ScenarioError as err:
         raise capped(err) from None
-    return Scenario(data=data, path=name, lines=lines)
+    return Scenario(spec=data, path=name, lines=lines)
 
 
 MAX_MESSAGE = 400
@@ -356,8 +356,8 @@ class _Validator:
     """Checks the schema can't: players, card names, labels and references, action keys."""
 
     def __init__(self, data: dict[str, Any], lines: LineMap, name: str) -> None:
-        self.data, self.lines, self.name = data, lines, name
-        setup = data["setup"]
+        self.spec, self.lines, self.name = data, lines, name
+        setup = self.spec["setup"]
         self.players = list(setup.get("players", DEFAULT_PLAYERS))
         self.labels: dict[str, str] = {}  # label -> card name
         self.permanent_labels: set[str] = set()
@@ -414,8 +414,8 @@ class _Validator:
 
     # -- the scenario
     def run(self) -> None:
-        setup = self.data["setup"]
-        if not self.data["step"]:
+        setup = self.spec["setup"]
+        if not self.spec["step"]:
             self.fail(("step",), "a scenario needs at least one [[step]]")
         if "active" in setup:
             self.player(("setup", "active"), setup["active"])
@@ -454,7 +454,7 @@ class _Validator:
             if host == perm.get("name"):
                 self.fail(at, "a permanent can't be attached to itself")
         self._attachment_cycles(perms)
-        for i, step in enumerate(self.data["step"]):
+        for i, step in enumerate(self.spec["step"]):
             self.step(i, step)
 
     def _attachment_cycles(self, perms: list[dict[str, Any]]) -> None:
@@ -588,7 +588,7 @@ def _ordered(d: dict[str, Any], order: tuple[str, ...]) -> list[tuple[str, Any]]
 def dumps(scenario: Scenario | dict[str, Any]) -> str:
     """Canonical TOML for a scenario: fixed key order, one `[[step]]` per step, expectations as
     dotted keys. `loads(dumps(s)) == s` for every valid scenario."""
-    data = scenario.data if isinstance(scenario, Scenario) else scenario
+    data = scenario.spec if isinstance(scenario, Scenario) else scenario
     out: list[str] = []
     for k, v in _ordered(data, TOP_ORDER):
         if k in ("setup", "step"):

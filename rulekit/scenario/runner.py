@@ -124,7 +124,7 @@ class _Runner:
         from rulekit.game import Game
 
         self.sc = scenario
-        setup = scenario.data["setup"]
+        setup = scenario.spec["setup"]
         self.players = scenario.players
         life = setup.get("life", 20)
         self.base_life = life if isinstance(life, int) else 20
@@ -185,7 +185,7 @@ class _Runner:
     # -- set-up
     def setup(self) -> StepResult:
         sc, game = self.sc, self.game
-        setup = sc.data["setup"]
+        setup = sc.spec["setup"]
         game.perform("set_turn", turn=setup.get("turn", 1),
                      active=setup.get("active", self.players[0]),
                      step=setup.get("step", Step.MAIN1.value))
