@@ -36,12 +36,20 @@ class Payload:
 
     def replace(self: P, **changes: Any) -> P:
         """A copy with some fields changed (replacement effects propose changed events)."""
-        return dataclasses.replace(self, **changes)
+        new = object.__new__(type(self))
+        for name in _NAMES[type(self)]:
+            object.__setattr__(new, name, changes.pop(name) if name in changes
+                               else getattr(self, name))
+        if changes:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(changes)[0]!r}")
+        return new
 
     def logged(self: P) -> P:
         """The payload as the log keeps it: without its live engine objects."""
-        live = {f.name: None for f in dataclasses.fields(self) if f.metadata.get("live")}
-        return dataclasses.replace(self, **live) if live else self
+        live = _LIVE[type(self)]
+        if not live or all(getattr(self, name) is None for name in live):
+            return self
+        return self.replace(**dict.fromkeys(live))
 
     def fields(self, *, defaults: bool = False) -> dict[str, Any]:
         """Field name to value, JSON names, live fields left out, defaults left out unless
@@ -78,12 +86,17 @@ def _plain(value: Any) -> Any:
 
 
 PAYLOADS: dict[EventKind, type[Payload]] = {}
+_NAMES: dict[type[Payload], tuple[str, ...]] = {}  # each payload type's fields
+_LIVE: dict[type[Payload], tuple[str, ...]] = {}  # ... and those the log drops
 
 
 def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
     """Class decorator: the (frozen dataclass) payload type of events of `kind`."""
     def register(cls: type[P]) -> type[P]:
         cls.kind = kind
+        fields = dataclasses.fields(cls)
+        _NAMES[cls] = tuple(f.name for f in fields)
+        _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("live"))
         PAYLOADS[kind] = cls
         return cls
 
