@@ -85,7 +85,7 @@ def lesson_paths(folder: Path) -> list[Path]:
 
 def _versions() -> str:
     parts = []
-    for dist in ("nbconvert", "nbclient", "ipywidgets", "ipykernel", "pandas", "graphviz"):
+    for dist in ("nbconvert", "nbclient", "ipywidgets", "ipykernel", "pandas"):
         try:
             parts.append(f"{dist}={metadata.version(dist)}")
         except metadata.PackageNotFoundError:

@@ -5,8 +5,8 @@
   (Graphviz compiled to WebAssembly) from `@viz-js/viz`, fetched with `npm pack` at build time,
   pinned by version and by the registry's sha512 integrity, cached outside the checkout
   (`assets.cache_dir()`), made into classic scripts once and copied into the site.
-- **The engine**: the standard-library-only part of `rulekit` (with the pure-Python `graphviz`
-  package, which only writes DOT here) zipped from the checkout at every build.
+- **The engine**: the standard-library-only part of `rulekit` (its flow diagrams write their
+  own DOT text, `rulekit.display.flow`) zipped from the checkout at every build.
 
 Why classic scripts holding base64: a page opened from `file://` may neither `fetch()` files
 nor import ES modules, but it may run `<script src>`; the page script (`sandbox.js`) answers
@@ -142,20 +142,6 @@ def classic_pyodide_asm(text: str) -> str:
 
 
 def _licenses(py_pkg: dict[str, bytes], viz_js: bytes) -> str:
-    import graphviz
-
-    gv_version = getattr(graphviz, "__version__", "?")
-    gv_license = ""
-    from importlib import metadata
-
-    try:
-        dist = metadata.distribution("graphviz")
-        for f in dist.files or ():
-            if "LICENSE" in f.name.upper():
-                gv_license = Path(str(dist.locate_file(f))).read_text("utf-8")
-                break
-    except metadata.PackageNotFoundError:
-        pass
     viz_head = viz_js.decode("utf-8", "replace").split("*/", 1)[0].lstrip("/*! \n")
     return "\n".join([
         "The live sandbox's files in this folder, and their licences",
@@ -176,10 +162,7 @@ def _licenses(py_pkg: dict[str, bytes], viz_js: bytes) -> str:
         *("    " + line for line in viz_head.strip().splitlines()),
         "  Graphviz: Eclipse Public License 1.0 (https://graphviz.org/license/); Expat: MIT.", "",
         "engine.js: the rulekit engine (this kit, from its source checkout; compiled to .pyc by",
-        "  the Pyodide above) and the Python",
-        f"  package graphviz {gv_version} (MIT, https://github.com/xflr6/graphviz), which only",
-        "  writes DOT text here. The graphviz package's licence:", "",
-        *("    " + line for line in gv_license.strip().splitlines()), ""])
+        "  the Pyodide above); standard library only.", ""])
 
 
 # Python compiles a module's source each time it is imported, and in WebAssembly that is most of
@@ -388,9 +371,7 @@ def prepare(cache: Path | None = None, *, mode: str = "auto") -> LiveAssets:
 
 def engine_zip() -> bytes:
     """The engine the page runs, zipped from this checkout: rulekit without its views that need
-    third-party packages, and the pure-Python graphviz package (deterministic bytes)."""
-    import graphviz
-
+    third-party packages (deterministic bytes; nothing else, the standard library suffices)."""
     files: list[tuple[str, Path]] = []
     for path in sorted(PACKAGE_DIR.rglob("*")):
         rel = path.relative_to(PACKAGE_DIR).as_posix()
@@ -398,10 +379,6 @@ def engine_zip() -> bytes:
                 or _SKIP_DIRS & set(path.relative_to(PACKAGE_DIR).parts[:-1]):
             continue
         files.append((f"rulekit/{rel}", path))
-    gv_dir = Path(graphviz.__file__).resolve().parent
-    for path in sorted(gv_dir.rglob("*.py")):
-        if "__pycache__" not in path.parts:
-            files.append((f"graphviz/{path.relative_to(gv_dir).as_posix()}", path))
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
         for arc, path in files:
