@@ -132,18 +132,18 @@ def set_life(game: RulesContext, *, player: str, life: int) -> None:
 def set_pool(game: RulesContext, *, player: str, mana: list[dict[str, str]]) -> None:
     """Set-up: mana already in a pool, e.g. `[{"type": "C", "restriction": "powerstone"}]`
     (restriction "cavern" takes a "creature_type")."""
-    from rulekit.mana import POWERSTONE, Mana, ManaType, ManaUnit, cavern
+    from rulekit.mana import Mana, ManaType, ManaUnit, restriction_named
 
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
     units = []
     for m in mana:
-        kind = m.get("restriction")
-        restriction = (None if not kind else POWERSTONE if kind == "powerstone"
-                       else cavern(m.get("creature_type", "Human")) if kind == "cavern" else "?")
-        if restriction == "?":
-            raise RulesError(f"unknown mana restriction {kind!r}")
-        units.append(ManaUnit(ManaType(m["type"]), None, "set-up", restriction))  # type: ignore[arg-type]
+        try:
+            restriction = restriction_named(m.get("restriction"),
+                                            m.get("creature_type", "Human"))
+        except ValueError as err:
+            raise RulesError(str(err)) from None
+        units.append(ManaUnit(ManaType(m["type"]), None, "set-up", restriction))
     root = _root(game, for_player=player)
     game.emit(p.ManaAdded(player=player, mana=Mana.of(units), source=None,
                           source_name="set-up", setup=True),

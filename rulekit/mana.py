@@ -386,3 +386,48 @@ def _assign(avail: dict[ManaUnit, int], usable: list[ManaUnit], needs: list[Mana
         if not chosen[u]:
             del chosen[u]
     return False
+
+
+# ------------------------------------------------------------------ scenario notation
+# How scenarios write a unit of mana: `G`, `C (powerstone)`, `W (cavern:Elf)`; declared here,
+# once, next to the mana it names (the scenario runner and `set_pool` both use it).
+def restriction_named(key: str | None, creature_type: str = "Human") -> Restriction | None:
+    """The spending restriction a scenario names ("powerstone", "cavern"); None for none;
+    ValueError for an unknown name."""
+    if not key:
+        return None
+    if key == "powerstone":
+        return POWERSTONE
+    if key == "cavern":
+        return cavern(creature_type)
+    raise ValueError(f"unknown mana restriction {key!r}")
+
+
+def unit_notation(unit: ManaUnit) -> str:
+    """A unit of mana in scenario notation: `G`, `C (powerstone)`, `W (cavern:Elf)`."""
+    r = unit.restriction
+    if r is None:
+        return unit.type.value
+    if r.key == "cavern":
+        return f"{unit.type.value} (cavern:{r.creature_type})"
+    return f"{unit.type.value} ({r.key})"
+
+
+def notation_parts(text: str) -> dict[str, str]:
+    """`"C (powerstone)"` -> `{"type": "C", "restriction": "powerstone"}` (what `set_pool`
+    takes); `"W (cavern:Elf)"` adds `"creature_type": "Elf"`."""
+    kind, _, rest = text.partition(" ")
+    out = {"type": kind}
+    rest = rest.strip("()")
+    if rest:
+        key, _, creature = rest.partition(":")
+        out["restriction"] = key
+        if creature:
+            out["creature_type"] = creature
+    return out
+
+
+def sort_notation(items: Iterable[str]) -> list[str]:
+    """Mana in notation in WUBRGC order (then by restriction)."""
+    order = {t.value: i for i, t in enumerate(TYPES)}
+    return sorted(items, key=lambda s: (order.get(s[:1], 9), s))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.errors import RulesError, ScenarioError, UsageError
 from rulekit.events import Event, EventKind
-from rulekit.mana import TYPES, ManaType
+from rulekit.mana import ManaType, notation_parts, sort_notation, unit_notation
 from rulekit.payloads import ManaSpent
 from rulekit.scenario.model import CHARACTERISTIC_LISTS
 from rulekit.state import GameObject, Step, Zone
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from rulekit.game import Game
     from rulekit.scenario.model import Scenario
 
-_TYPE_ORDER = {t.value: i for i, t in enumerate(TYPES)}
 
 
 @dataclass(frozen=True)
@@ -86,36 +85,9 @@ class StepResult:
 
 
 # ---------------------------------------------------------------------------- notation
-def unit_text(unit: Any) -> str:
-    """A mana unit in scenario notation: `G`, `C (powerstone)`, `W (cavern:Elf)`."""
-    r = unit.restriction
-    if r is None:
-        return unit.type.value
-    if r.key == "cavern":
-        return f"{unit.type.value} (cavern:{r.creature_type})"
-    return f"{unit.type.value} ({r.key})"
-
-
 def _pool_items(pool: Any) -> list[tuple[Any, int]]:
     """A pool's mana one by one when small (how scenarios write it), counted when huge."""
     return [(u, 1) for u, n in pool.parts for _ in range(n)] if pool.total <= 64 else list(pool.parts)
-
-
-def mana_sort(items: list[str]) -> list[str]:
-    return sorted(items, key=lambda s: (_TYPE_ORDER.get(s[:1], 9), s))
-
-
-def pool_mana_json(text: str) -> dict[str, str]:
-    """`"C (powerstone)"` -> `{"type": "C", "restriction": "powerstone"}` for `set_pool`."""
-    kind, _, rest = text.partition(" ")
-    out = {"type": kind}
-    rest = rest.strip("()")
-    if rest:
-        key, _, creature = rest.partition(":")
-        out["restriction"] = key
-        if creature:
-            out["creature_type"] = creature
-    return out
 
 
 # ---------------------------------------------------------------------------- running
@@ -220,7 +192,7 @@ class _Runner:
                         self.labels[entry["name"]] = obj.id
         for player, mana in setup.get("pool", {}).items():
             self._setup(("setup", "pool", player), "set_pool", player=player,
-                        mana=[pool_mana_json(m) for m in mana])
+                        mana=[notation_parts(m) for m in mana])
         return StepResult(
             number=0, narration=sc.description or sc.title, action={"do": "set-up"},
             events=list(game.log), snapshot=game.snapshot(), labels=self._label_ids(),
@@ -450,10 +422,10 @@ class _Runner:
     def _compare(self, what: str, key: str, want: Any, got: Any, path: tuple[Any, ...]) -> Check:
         line = self.sc.lines.line(path)
         if key == "pool":
-            want = mana_sort(list(want))
+            want = sort_notation(list(want))
             return Check(what, want, got, want == got, line)
         if key in ("could_produce", "colors", "spent"):
-            want = mana_sort(list(want))
+            want = sort_notation(list(want))
             return Check(what, want, got, want == got, line)
         if key in CHARACTERISTIC_LISTS:
             want = sorted(want)
@@ -483,7 +455,7 @@ class _Runner:
         if key == "life":
             return state.players[str(sub)].life
         if key == "pool":
-            return mana_sort([unit_text(u) if n == 1 else f"{n} x {unit_text(u)}"
+            return sort_notation([unit_notation(u) if n == 1 else f"{n} x {unit_notation(u)}"
                               for u, n in _pool_items(state.players[str(sub)].pool)])
         if key == "count":
             name = _card_name(str(sub))
@@ -494,7 +466,7 @@ class _Runner:
         if key == "stack":
             return [item.source_name for item in state.stack]
         if key == "spent":
-            return mana_sort([unit_text(u) if n == 1 else f"{n} x {unit_text(u)}"
+            return sort_notation([unit_notation(u) if n == 1 else f"{n} x {unit_notation(u)}"
                               for e in events if isinstance(e.payload, ManaSpent)
                               and e.payload.player == sub
                               for u, n in _pool_items(e.payload.mana)])
@@ -541,7 +513,7 @@ class _Runner:
             want_id = self._object(want, path)
             return want if host == want_id else (self.label_of(host) or game.describe(host))
         if key == "could_produce":
-            return mana_sort([t.value for t in game.could_produce(obj)])
+            return sort_notation([t.value for t in game.could_produce(obj)])
         raise AssertionError(f"unknown expectation {key}")  # pragma: no cover
 
     def _object(self, ref: str, path: tuple[Any, ...]) -> int:
@@ -590,7 +562,7 @@ def characteristic(game: Game, obj: GameObject, key: str) -> Any:
     if key == "mana_value":
         return chars.mana_cost.mana_value() + chars.mana_cost.x_count * obj.x
     if key == "colors":
-        return mana_sort([c.value for c in chars.colors])
+        return sort_notation([c.value for c in chars.colors])
     if key == "keywords":
         from rulekit.abilities import Keyword
 
