@@ -6,6 +6,7 @@ never touches status such as tapped, counters or attachments.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -91,3 +92,34 @@ class Characteristics:
     def evolve(self, **changes: object) -> Characteristics:
         """A changed copy (characteristics are immutable)."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+REMINDER = re.compile(r"\s*\([^)]*\)")  # reminder text in parentheses
+
+
+@dataclass(frozen=True)
+class CardDef:
+    """A card (or predefined token) as printed: its copiable values and Oracle text."""
+
+    name: str
+    printed: Characteristics
+    token: bool = False
+    part: str = "A"
+
+    @property
+    def oracle(self) -> str:
+        return self.printed.oracle
+
+    def unmodelled(self) -> list[str]:
+        """Oracle paragraphs (reminder text left out) that no ability of the card says: each
+        paragraph must be the text of one ability, or of several in a row (exert and its "when
+        you do"). `Game.add` refuses a card with any, rather than approximate it."""
+        texts = [a.text for a in self.printed.abilities]
+        runs = {" ".join(texts[i:j]) for i in range(len(texts))
+                for j in range(i + 1, len(texts) + 1)}
+        out = []
+        for paragraph in self.oracle.split("\n"):
+            said = REMINDER.sub("", paragraph).strip()
+            if said and said not in runs:
+                out.append(said)
+        return out

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from rulekit.abilities import Static, Triggered
     from rulekit.characteristics import Characteristics
+    from rulekit.effects import ContinuousEffect
     from rulekit.events import Cause, Event, EventKind, EventLog
     from rulekit.mana import ManaType
     from rulekit.payloads import Payload
@@ -36,6 +38,18 @@ class Bookkeeping:
     look_back: dict[int, tuple[Characteristics, str]] = field(default_factory=dict)
     pending_mana: list[Any] = field(default_factory=list)  # triggered mana abilities (605.4a)
     immediate: list[Any] = field(default_factory=list)  # "until" returns due at once (610.3)
+
+
+@dataclass
+class ListenerIndex:
+    """Which battlefield abilities listen for which events, rebuilt when the board's shape
+    changes (a permanent with such abilities arrives or leaves, an effect begins or ends)."""
+
+    version: int = -1
+    triggers: dict[EventKind, list[tuple[GameObject, Triggered]]] = field(default_factory=dict)
+    statics: list[tuple[GameObject, Static]] = field(default_factory=list)
+    effects: list[ContinuousEffect] = field(default_factory=list)
+    replacements: dict[EventKind, list[ReplacementEffect]] = field(default_factory=dict)
 
 
 class RulesContext(Protocol):

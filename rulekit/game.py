@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit import actions as _actions
@@ -20,9 +19,9 @@ from rulekit.arguments import check_call
 from rulekit.cards import CardDef, card
 from rulekit.characteristics import Characteristics
 from rulekit.commit import COMMITS
-from rulekit.context import Bookkeeping
+from rulekit.context import Bookkeeping, ListenerIndex
 from rulekit.decisions import Decision
-from rulekit.effects import ContinuousEffect, compute
+from rulekit.effects import compute
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Applied, Cause, Event, EventKind, EventLog
 from rulekit.mana import ManaPool, ManaType
@@ -30,20 +29,6 @@ from rulekit.narrator import narrate, prevented
 from rulekit.payloads import Cast, Payload, TokenCreated, ZoneChanged
 from rulekit.replacement import ReplacementEffect, default_order, run_replacements
 from rulekit.state import GameObject, GameState, Player, Step, Zone
-
-Data = dict[str, Any]
-
-
-@dataclass
-class _Index:
-    """Which battlefield abilities listen for which events, rebuilt when the board's shape
-    changes (a permanent with such abilities arrives or leaves, an effect begins or ends)."""
-
-    version: int = -1
-    triggers: dict[EventKind, list[tuple[GameObject, Triggered]]] = field(default_factory=dict)
-    statics: list[tuple[GameObject, Static]] = field(default_factory=list)
-    effects: list[ContinuousEffect] = field(default_factory=list)
-    replacements: dict[EventKind, list[ReplacementEffect]] = field(default_factory=dict)
 
 
 class Game:
@@ -64,7 +49,7 @@ class Game:
         self._decisions: dict[str, list[Any]] = {}
         self.current_action = ""  # the name of the action being performed (its root event says so)
         self.decisions: list[Decision] = []  # every choice made, with who made it
-        self._index = _Index()
+        self._index = ListenerIndex()
         self.books = Bookkeeping()  # the pipeline's memory between events
         self._cp_cache: tuple[int, dict[int, frozenset[ManaType]]] | None = None
 
@@ -315,10 +300,10 @@ class Game:
         """Whether the current action's caller still has answers for decision `key`."""
         return bool(self._decisions.get(key))
 
-    def _fresh_index(self) -> _Index:
+    def _fresh_index(self) -> ListenerIndex:
         if self._index.version == self.state.shape_version:
             return self._index
-        index = _Index(version=self.state.shape_version)
+        index = ListenerIndex(version=self.state.shape_version)
         self._index = index  # effects first: abilities below may depend on them
         perms = self.state.battlefield()
         statics: list[tuple[GameObject, Static]] = []
@@ -400,7 +385,7 @@ class Game:
         return _GameNames(self)
 
     # ---------------------------------------------------------------- triggers
-    def _collect_triggers(self, event: Event, before: _Index) -> None:
+    def _collect_triggers(self, event: Event, before: ListenerIndex) -> None:
         from rulekit.triggers import collect
 
         collect(self, event, before, self._fresh_index())

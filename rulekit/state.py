@@ -15,8 +15,7 @@ from rulekit.mana import ManaPool
 
 if TYPE_CHECKING:
     from rulekit.abilities import Activated, SpellAbility, Triggered
-    from rulekit.cards import CardDef
-    from rulekit.characteristics import Characteristics
+    from rulekit.characteristics import CardDef, Characteristics
     from rulekit.effects import ContinuousEffect
 
 

@@ -11,11 +11,11 @@ from rulekit.events import Cause, Event, EventKind
 from rulekit.state import PendingTrigger, StackItem, Zone
 
 if TYPE_CHECKING:
-    from rulekit.context import RulesContext
-    from rulekit.game import _Index
+    from rulekit.context import ListenerIndex, RulesContext
 
 
-def collect(game: RulesContext, event: Event, before: _Index, after: _Index) -> None:
+def collect(game: RulesContext, event: Event, before: ListenerIndex,
+            after: ListenerIndex) -> None:
     """Find the abilities this event triggers and remember them as pending."""
     if event.kind is EventKind.STEP_BEGAN and game.state.delayed:
         from rulekit.delayed import fire

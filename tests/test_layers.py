@@ -10,13 +10,13 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "rulekit"
 
 LAYERS: list[set[str]] = [
-    # 0: plain data and vocabulary
-    {"errors", "rules", "rulings", "mana", "state", "events", "payloads", "narrator", "context", "decisions",
-     "characteristics", "costs"},
-    # 1: abilities, effects and arguments as data
-    {"abilities", "production", "effects", "replacement", "attach"},
+    # 0: vocabulary: errors, rule texts, mana, events and their payloads, costs, decisions
+    {"errors", "rules", "rulings", "mana", "events", "payloads", "decisions", "costs"},
+    # 1: objects, abilities and effects as data; what the rules see of a game; the narrator
+    {"characteristics", "state", "abilities", "production", "effects", "replacement", "attach",
+     "resolution", "context", "narrator"},
     # 2: the rules (and the argument checks, which look card names up in the catalog)
-    {"arguments", "commit", "resolution", "paying", "keywords", "targets", "triggers", "sba", "stack", "turn",
+    {"arguments", "commit", "paying", "keywords", "targets", "triggers", "sba", "stack", "turn",
      "combat", "control", "copy", "could_produce", "delayed", "riders", "cipher", "actions",
      "cards"},
     # 3: the game
@@ -36,13 +36,15 @@ def _layer(module: str) -> int | None:
     return None
 
 
-def _imports(path: Path) -> set[str]:
-    """Top-level rulekit modules `path` imports at run time (anywhere, functions included)."""
+def _imports(path: Path, *, types: bool = False) -> set[str]:
+    """Top-level rulekit modules `path` imports at run time (anywhere, functions included);
+    with `types`, also those imported for type annotations only."""
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test) \
+                    and not types:
                 continue
             if isinstance(child, ast.ImportFrom) and child.module and child.level == 0:
                 parts = child.module.split(".")
@@ -151,7 +153,24 @@ def test_rules_modules_see_the_game_only_through_its_narrow_interface():
             continue
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module == "rulekit.game":
-                names = {a.name for a in node.names} - {"_Index"}  # the trigger index's type
+                names = {a.name for a in node.names}
                 if names:
                     wrong.append(f"{path.relative_to(PACKAGE)} imports {sorted(names)}")
+    assert wrong == []
+
+
+def test_not_even_a_type_annotation_points_up_a_layer():
+    """Counting imports for type annotations too, each engine module names only its own layer
+    or below: no import cycle, of any kind, spans more than one layer."""
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        mine = _layer(_module_of(path))
+        if mine is None:
+            continue
+        for imported in _imports(path, types=True):
+            theirs = _layer(imported)
+            if (str(path.relative_to(PACKAGE)), imported) in RICH_DISPLAY:
+                continue
+            if imported in AROUND or (theirs is not None and theirs > mine):
+                wrong.append(f"{path.relative_to(PACKAGE)} imports {imported}")
     assert wrong == []

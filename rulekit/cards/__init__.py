@@ -9,16 +9,14 @@ abilities by card name.
 from __future__ import annotations
 
 import difflib
-import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache, partial
 from importlib import resources
 from typing import Any
 
 from rulekit.abilities import Ability
-from rulekit.characteristics import Characteristics, parse_type_line
+from rulekit.characteristics import CardDef, Characteristics, parse_type_line
 from rulekit.mana import ManaCost, ManaType
 
 AbilityFactory = Callable[[], list[Ability]]
@@ -37,35 +35,6 @@ def behaviour(name: str) -> Callable[[AbilityFactory], AbilityFactory]:
     return register
 
 
-@dataclass(frozen=True)
-class CardDef:
-    """A card (or predefined token) as printed: its copiable values and Oracle text."""
-
-    name: str
-    printed: Characteristics
-    token: bool = False
-    part: str = "A"
-
-    @property
-    def oracle(self) -> str:
-        return self.printed.oracle
-
-    def unmodelled(self) -> list[str]:
-        """Oracle paragraphs (reminder text left out) that no ability of the card says: each
-        paragraph must be the text of one ability, or of several in a row (exert and its "when
-        you do"). `Game.add` refuses a card with any, rather than approximate it."""
-        texts = [a.text for a in self.printed.abilities]
-        runs = {" ".join(texts[i:j]) for i in range(len(texts))
-                for j in range(i + 1, len(texts) + 1)}
-        out = []
-        for paragraph in self.oracle.split("\n"):
-            said = _REMINDER.sub("", paragraph).strip()
-            if said and said not in runs:
-                out.append(said)
-        return out
-
-
-_REMINDER = re.compile(r"\s*\([^)]*\)")
 
 
 def _pt(value: object) -> int | None:

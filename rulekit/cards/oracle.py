@@ -12,17 +12,17 @@ import re
 
 from rulekit.abilities import Ability
 from rulekit.cards.build import keyword, mana
+from rulekit.characteristics import REMINDER
 from rulekit.production import AnyColor, Fixed
 
 KEYWORDS = ("Flying", "Haste", "Vigilance", "Lifelink", "Trample", "Reach", "Deathtouch",
             "First strike", "Defender")
-_REMINDER = re.compile(r"\s*\([^)]*\)")
 _FIXED = re.compile(r"\{T\}: Add ((?:\{[WUBRGC]\})+)\.")
 
 
 def read_ability(text: str) -> Ability | None:
     """The ability an Oracle paragraph (reminder text aside) says, if it is a simple one."""
-    said = _REMINDER.sub("", text).strip()
+    said = REMINDER.sub("", text).strip()
     if said in KEYWORDS:
         return keyword(said)
     if said == "{T}: Add one mana of any color.":
