@@ -6,13 +6,24 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rulekit import cards, combat, control, stack
 from rulekit import payloads as p
-from rulekit.abilities import Activated, ManaAbility, SpellAbility
+from rulekit.abilities import Activated, ManaAbility, SpellAbility, Static
+from rulekit.attach import illegal_attachment
+from rulekit.combat import check_attackers, check_blockers
+from rulekit.decisions import choice_value
 from rulekit.errors import ChoiceNeeded, RulesError, UsageError
 from rulekit.events import Cause, EventKind
-from rulekit.mana import Mana, SpendContext
-from rulekit.paying import check_cost, pay, plan_mana
+from rulekit.keywords import flashback_cost, reduce_cost
+from rulekit.mana import Mana, ManaType, ManaUnit, SpendContext, restriction_named
+from rulekit.paying import check_cost, pay, plan_mana, plan_mana_later
+from rulekit.production import ProduceContext
+from rulekit.resolution import Resolution, move_together
+from rulekit.riders import after_spending, spent_data
+from rulekit.stack import resolve_top
 from rulekit.state import StackItem, Step, Zone
+from rulekit.targets import announce, check_chosen
+from rulekit.triggers import resolve_mana_triggers
 
 if TYPE_CHECKING:
     from rulekit.context import RulesContext
@@ -58,9 +69,7 @@ def _sorcery_timing(game: RulesContext, player: str, what: str) -> None:
 def add(game: RulesContext, *, card: str, player: str, zone: str = "battlefield", **status: Any) -> Any:
     """Set-up (arguments checked by `rulekit.arguments`): the card as it is, with no
     replacement effects, so anything it would choose as it enters must be given."""
-    from rulekit.cards import card as lookup
-
-    definition = lookup(card)
+    definition = cards.card(card)
     missing = definition.unmodelled()
     if missing:  # refused, never approximated
         raise UsageError("card", f"{definition.name} isn't fully modelled by the kit: no "
@@ -79,8 +88,6 @@ def add(game: RulesContext, *, card: str, player: str, zone: str = "battlefield"
                                     "battlefield; it isn't going there")
     attach = status.get("attached_to")
     if attach is not None:
-        from rulekit.attach import illegal_attachment
-
         if zone_ is not Zone.BATTLEFIELD:
             raise UsageError("attached_to", f"only a permanent on the battlefield is attached to "
                                             f"something, and {chars.name} is going to the {zone}")
@@ -132,7 +139,6 @@ def set_life(game: RulesContext, *, player: str, life: int) -> None:
 def set_pool(game: RulesContext, *, player: str, mana: list[dict[str, str]]) -> None:
     """Set-up: mana already in a pool, e.g. `[{"type": "C", "restriction": "powerstone"}]`
     (restriction "cavern" takes a "creature_type")."""
-    from rulekit.mana import Mana, ManaType, ManaUnit, restriction_named
 
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
@@ -153,8 +159,6 @@ def set_pool(game: RulesContext, *, player: str, mana: list[dict[str, str]]) -> 
 def _setup_choices(definition: Any, given: dict[str, str]) -> dict[str, str]:
     """The choices a permanent makes as it enters (CR 614.12), which set-up must be given:
     exactly the card's, each a meaningful value (returned in canonical form)."""
-    from rulekit.abilities import Static
-    from rulekit.decisions import choice_value
 
     needed = [a.choice for a in definition.printed.abilities
               if isinstance(a, Static) and a.choice]
@@ -203,7 +207,6 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
     obj = game.obj(object)
     chars = game.chars(obj)
     player = obj.owner
-    from rulekit.keywords import flashback_cost, reduce_cost
 
     flashback = flashback_cost(chars) if obj.zone is Zone.GRAVEYARD else None
     if obj.zone is not Zone.HAND and flashback is None:
@@ -222,8 +225,6 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
     spell = next((a for a in chars.abilities if isinstance(a, SpellAbility)), None)
     chosen: tuple[int | str, ...] = ()
     if spell is not None and spell.target is not None:
-        from rulekit.targets import check_chosen
-
         chosen = check_chosen(game, obj.id, spell.target, list(targets))
     elif targets:
         raise RulesError(f"{chars.name} doesn't target", rule="601.2c")
@@ -249,8 +250,6 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
         activate_while_paying(game, player, cast_event.id, during)
         units = plan_mana(game, player, total, ctx, chars.name) if not total.is_free() else Mana()
     if units:
-        from rulekit.riders import after_spending, spent_data
-
         assert cast_event.payload.new is not None
         on_stack = game.obj(cast_event.payload.new)
         spent = game.emit(p.ManaSpent(player=player, mana=units, purpose=f"casting {chars.name}",
@@ -259,8 +258,6 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
                           cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
         after_spending(game, on_stack, chars, units, spent)  # mana riders (CR 106.6)
     if chosen:
-        from rulekit.targets import announce
-
         announce(game, item_id, player, chars.name, chosen, cast_event.id)
     game.settle(root)
 
@@ -284,8 +281,6 @@ def _pick_ability(game: RulesContext, obj: Any, index: int | None, mana: str | N
     if len(abilities) == 1:
         return abilities[0]
     if mana is not None:
-        from rulekit.production import ProduceContext
-
         ok = []
         for i, a in abilities:
             if isinstance(a, ManaAbility) and a.production is not None:
@@ -327,8 +322,6 @@ def activate(game: RulesContext, *, object: int, ability: int | None = None, man
         return
     chosen: tuple[int | str, ...] = ()
     if ab.target is not None:
-        from rulekit.targets import check_chosen
-
         chosen = check_chosen(game, obj.id, ab.target, list(targets))
     root = _root(game, player, rules=("602.2",), card=name, ability=ab.text)
     item = StackItem(id=game.state.new_id(), kind="ability", controller=player, source=obj.id,
@@ -339,14 +332,11 @@ def activate(game: RulesContext, *, object: int, ability: int | None = None, man
                           cause=Cause.ACTION, parent=root, rules=("602.2a",), subject=obj.id)
     assert activated is not None
     if during:  # CR 602.2b, 601.2g: mana abilities once the total cost is locked in
-        from rulekit.paying import plan_mana_later
 
         activate_while_paying(game, player, activated.id, during)
         plan_mana_later(game, plan)
     pay(game, plan, activated.id)
     if chosen:
-        from rulekit.targets import announce
-
         announce(game, item.id, player, item.text, chosen, activated.id)
     game.settle(root)
 
@@ -388,9 +378,6 @@ def _activate_mana(game: RulesContext, obj: Any, ab: ManaAbility, plan: Any, man
                    x: int | None, player: str, parent: int | None = None) -> None:
     """A mana ability doesn't use the stack: pay, then it resolves at once (CR 605.3b).
     `parent`: activated while paying for a spell (CR 601.2g), under that spell's event."""
-    from rulekit.production import ProduceContext
-    from rulekit.resolution import Resolution
-    from rulekit.triggers import resolve_mana_triggers
 
     assert ab.production is not None
     ctx = ProduceContext(game, obj, player, game.could_produce, x=x or 0)
@@ -432,16 +419,12 @@ def tap_for_mana(game: RulesContext, *, object: int, mana: str | None = None) ->
 # --------------------------------------------------------- priority & time
 @action
 def pass_priority(game: RulesContext) -> None:
-    from rulekit.stack import pass_priority as do_pass
-
     root = _root(game, game.state.priority, keeps_priority=False, rules=("117.3d",))
-    do_pass(game, root)
+    stack.pass_priority(game, root)
 
 
 @action
 def resolve(game: RulesContext) -> None:
-    from rulekit.stack import resolve_top
-
     state = game.state
     if not state.stack:
         raise RulesError("the stack is empty: there is nothing to resolve", rule="405.5")
@@ -453,8 +436,6 @@ def resolve(game: RulesContext) -> None:
 
 @action
 def advance(game: RulesContext, to: str | None = None) -> None:
-    from rulekit.stack import pass_all as do_pass
-
     state = game.state
     target = Step(to) if to else None
     if target is Step.UNTAP:  # the game never stops there
@@ -465,7 +446,7 @@ def advance(game: RulesContext, to: str | None = None) -> None:
     guard, seen, moved = 0, len(game.log), False
     while True:
         before = state.step
-        do_pass(game, root)
+        stack.pass_all(game, root)
         guard += 1
         # a step began, even one with the same name (an extra combat's steps, CR 500.8)
         moved = moved or any(e.kind is EventKind.STEP_BEGAN for e in game.log.since(seen))
@@ -483,14 +464,12 @@ def advance(game: RulesContext, to: str | None = None) -> None:
 
 @action
 def next_turn(game: RulesContext) -> None:
-    from rulekit.stack import pass_all as do_pass
-
     state = game.state
     turn = state.turn
     root = _root(game, keeps_priority=False, rules=("117.4", "500.2"))
     guard = 0
     while not (state.turn > turn and state.step is Step.MAIN1 and not state.stack):
-        do_pass(game, root)
+        stack.pass_all(game, root)
         guard += 1
         if guard > 500:
             raise RuntimeError("next_turn passed priority 500 times without reaching the next "
@@ -510,7 +489,6 @@ def _battlefield_objects(game: RulesContext, objects: list[int]) -> list[Any]:
 
 def _move_at_once(game: RulesContext, objects: list[int], to: Zone, verb: str, rule: str) -> None:
     """Set-up convenience: move permanents at the same time, as one event batch."""
-    from rulekit.resolution import move_together
 
     objs = _battlefield_objects(game, objects)
     root = _root(game, rules=(rule,), objects=tuple(game.describe(o) for o in objs[:5]),
@@ -531,13 +509,11 @@ def exile(game: RulesContext, *, objects: list[int]) -> None:
 
 @action
 def gain_control(game: RulesContext, *, object: int, player: str, until_end_of_turn: bool = True) -> None:
-    from rulekit.control import gain_control as do_gain
-
     obj = _battlefield_objects(game, [object])[0]
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
     root = _root(game, rules=("613.1b",), for_player=player, card=game.describe(obj))
-    do_gain(game, obj, player, until_end_of_turn=until_end_of_turn, source=None, parent=root,
+    control.gain_control(game, obj, player, until_end_of_turn=until_end_of_turn, source=None, parent=root,
             cause=Cause.ACTION)
     game.settle(root)
 
@@ -545,30 +521,24 @@ def gain_control(game: RulesContext, *, object: int, player: str, until_end_of_t
 @action
 def declare_attackers(game: RulesContext, *, attackers: Sequence[int] = (),
                       exert: Sequence[int] = ()) -> None:
-    from rulekit.combat import declare_attackers as do_declare
-
     state = game.state
     if not state.awaiting_attackers:
         raise RulesError("attackers are declared only at the start of the declare attackers step",
                          rule="508.1")
-    from rulekit.combat import check_attackers
 
     check_attackers(game, list(attackers), list(exert))  # before anything is logged
     root = _root(game, state.active, rules=("508.1",))
-    do_declare(game, list(attackers), list(exert), root)
+    combat.declare_attackers(game, list(attackers), list(exert), root)
 
 
 @action
 def declare_blockers(game: RulesContext, *, blocks: dict[str, int]) -> None:
-    from rulekit.combat import declare_blockers as do_declare
-
     state = game.state
     if state.step is not Step.DECLARE_BLOCKERS or not state.awaiting_blockers:
         raise RulesError("blockers are declared only at the start of the declare blockers step",
                          rule="509.1")
     defender = state.opponents(state.active)[0]
-    from rulekit.combat import check_blockers
 
     check_blockers(game, {int(k): int(v) for k, v in blocks.items()})
     root = _root(game, defender, rules=("509.1",))
-    do_declare(game, {int(k): int(v) for k, v in blocks.items()}, root)
+    combat.declare_blockers(game, {int(k): int(v) for k, v in blocks.items()}, root)

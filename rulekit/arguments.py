@@ -14,9 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rulekit.cards import card
 from rulekit.decisions import DECISIONS, OBJECT_DECISIONS
 from rulekit.errors import UsageError
-from rulekit.state import Step, Zone
+from rulekit.state import GameObject, Step, Zone
 
 if TYPE_CHECKING:
     from rulekit.context import RulesContext
@@ -70,7 +71,6 @@ def text(game: RulesContext, name: str, value: Any) -> str:
 
 def object_id(game: RulesContext, name: str, value: Any) -> int:
     """An object in this game, given as an id, "#id" or the object itself."""
-    from rulekit.state import GameObject
 
     if isinstance(value, GameObject):
         value = value.id
@@ -117,8 +117,6 @@ def setup_zone(game: RulesContext, name: str, value: Any) -> str:
 
 
 def card_name(game: RulesContext, name: str, value: Any) -> str:
-    from rulekit.cards import card
-
     if not isinstance(value, str):
         raise UsageError(name, f"expected a card name, got {_show(value)}")
     try:
@@ -289,7 +287,6 @@ def check_call(game: RulesContext, action: str, kwargs: dict[str, Any],
 def _object_form(name: str, value: Any) -> int:
     """An object named by a decision: an id or "#id". Whether it exists is checked when the
     decision is used (the object may be made by the action itself, like a card just drawn)."""
-    from rulekit.state import GameObject
 
     if isinstance(value, GameObject):
         return value.id

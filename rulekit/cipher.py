@@ -20,6 +20,7 @@ from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
 from rulekit.state import Zone
+from rulekit.targets import announce, choose_targets
 
 if TYPE_CHECKING:
     from rulekit.characteristics import Characteristics
@@ -91,7 +92,6 @@ def _damage_match(card_id: int) -> Any:
 def _cast_copy(res: Resolution) -> None:
     """Copy the encoded card and cast the copy without paying its mana cost (CR 702.99a,
     707.12): it goes on the stack with new targets, then resolves like the original."""
-    from rulekit.targets import announce, choose_targets
 
     game = res.game
     card = game.state.objects[res.bound["card"]]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulekit import payloads as p
+from rulekit.cards import card
 from rulekit.events import EventKind
 from rulekit.state import GameObject, StackItem, Step, Zone
 
@@ -130,7 +131,6 @@ def _zone_changed(game: RulesContext, e: p.ZoneChanged) -> None:
 
 def _set_up(game: RulesContext, e: p.ZoneChanged) -> None:
     """Set-up puts a card or token straight into a zone, with the status it is given."""
-    from rulekit.cards import card
 
     state = game.state
     assert e.card is not None and e.controller is not None and e.new is not None
@@ -200,8 +200,6 @@ def _arrive(game: RulesContext, obj: GameObject, e: p.ZoneChanged | p.TokenCreat
 
 @commits(EventKind.TOKEN_CREATED)
 def _token_created(game: RulesContext, e: p.TokenCreated) -> None:
-    from rulekit.cards import card
-
     state = game.state
     assert e.new is not None
     obj = GameObject(

@@ -20,15 +20,19 @@ from rulekit.cards import CardDef, card
 from rulekit.characteristics import Characteristics
 from rulekit.commit import COMMITS
 from rulekit.context import Bookkeeping, ListenerIndex
+from rulekit.could_produce import could_produce_all
 from rulekit.decisions import Decision
 from rulekit.effects import compute
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Applied, Cause, Event, EventKind, EventLog
+from rulekit.keywords import leaving_stack_replacements
 from rulekit.mana import ManaPool, ManaType
 from rulekit.narrator import narrate, prevented
 from rulekit.payloads import Cast, Payload, TokenCreated, ZoneChanged
 from rulekit.replacement import ReplacementEffect, default_order, run_replacements
 from rulekit.state import GameObject, GameState, Player, Step, Zone
+from rulekit.targets import target_text
+from rulekit.triggers import collect, run_immediate, settle
 
 
 class Game:
@@ -122,13 +126,10 @@ class Game:
                 if controller is None or self.controller_of(o) == controller]
 
     def target_text(self, target: Any) -> str:
-        from rulekit.targets import target_text
-
         return target_text(self, target)
 
     def could_produce(self, obj: GameObject | int) -> frozenset[ManaType]:
         """The types of mana this permanent could produce now (CR 106.7, ruling R02)."""
-        from rulekit.could_produce import could_produce_all
 
         version = self.state.version
         if self._cp_cache is None or self._cp_cache[0] != version:
@@ -263,7 +264,6 @@ class Game:
                 if logged is not None:
                     self._collect_triggers(logged, before)
             if self.books.immediate:  # "until" effects end right after their event (CR 610.3)
-                from rulekit.triggers import run_immediate
 
                 run_immediate(self)
         return events
@@ -336,8 +336,6 @@ class Game:
         entering: GameObject | None
         if isinstance(data, ZoneChanged) and data.origin == Zone.STACK.value \
                 and data.destination != Zone.BATTLEFIELD.value:
-            from rulekit.keywords import leaving_stack_replacements
-
             return leaving_stack_replacements(self, data)  # flashback (CR 702.34a)
         if isinstance(data, ZoneChanged) and data.destination == Zone.BATTLEFIELD.value \
                 and data.object is not None:
@@ -386,8 +384,6 @@ class Game:
 
     # ---------------------------------------------------------------- triggers
     def _collect_triggers(self, event: Event, before: ListenerIndex) -> None:
-        from rulekit.triggers import collect
-
         collect(self, event, before, self._fresh_index())
 
     # --------------------------------------------------------------- decisions
@@ -561,7 +557,6 @@ class Game:
     # -------------------------------------------------------- derived helpers
     def settle(self, parent: int | None) -> None:
         """State-based actions, then put waiting triggers on the stack (CR 117.5)."""
-        from rulekit.triggers import settle
 
         settle(self, parent)
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit import payloads as p
 from rulekit.abilities import Activated, Keyword, Static, TargetSpec, Triggered
 from rulekit.costs import Cost
+from rulekit.decisions import yes
 from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
@@ -192,8 +193,6 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
 
 
 def _yes(answer: Any) -> bool:
-    from rulekit.decisions import yes
-
     return yes(answer)
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rulekit import payloads as p
 from rulekit.abilities import SpellAbility, Triggered
+from rulekit.combat import declare_attackers
 from rulekit.events import Cause
 from rulekit.resolution import Resolution
 from rulekit.state import Zone
@@ -21,8 +22,6 @@ def pass_priority(game: RulesContext, parent: int | None) -> None:
     resolves, or the step ends if the stack is empty (CR 117.4)."""
     state = game.state
     if state.awaiting_attackers:
-        from rulekit.combat import declare_attackers
-
         declare_attackers(game, [], [], parent)  # passing first: no attackers (CR 508.1)
     game.emit(p.Priority(player=state.priority), cause=Cause.ACTION, parent=parent,
               rules=("117.3d",))
@@ -39,8 +38,6 @@ def pass_all(game: RulesContext, parent: int | None) -> None:
     for the round, CR 117.4): the top of the stack resolves, or the step ends."""
     state = game.state
     if state.awaiting_attackers:
-        from rulekit.combat import declare_attackers
-
         declare_attackers(game, [], [], parent)  # passing first: no attackers (CR 508.1)
     order = state.order
     start = order.index(state.priority)

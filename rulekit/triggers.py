@@ -7,8 +7,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulekit import payloads as p
+from rulekit.control import detect_control_changes
+from rulekit.delayed import fire
+from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
+from rulekit.resolution import Resolution
+from rulekit.sba import check_sbas
 from rulekit.state import PendingTrigger, StackItem, Zone
+from rulekit.targets import announce, choose_targets
 
 if TYPE_CHECKING:
     from rulekit.context import ListenerIndex, RulesContext
@@ -18,8 +24,6 @@ def collect(game: RulesContext, event: Event, before: ListenerIndex,
             after: ListenerIndex) -> None:
     """Find the abilities this event triggers and remember them as pending."""
     if event.kind is EventKind.STEP_BEGAN and game.state.delayed:
-        from rulekit.delayed import fire
-
         fire(game, event)
     d = event.payload
     leaving = isinstance(d, p.ZoneChanged) and d.origin == Zone.BATTLEFIELD.value
@@ -55,7 +59,6 @@ def collect(game: RulesContext, event: Event, before: ListenerIndex,
 
 def resolve_mana_triggers(game: RulesContext) -> None:
     """Triggered mana abilities resolve right after the mana ability that triggered them."""
-    from rulekit.resolution import Resolution
 
     while game.books.pending_mana:
         trig = game.books.pending_mana.pop(0)
@@ -71,8 +74,6 @@ def resolve_mana_triggers(game: RulesContext) -> None:
 def settle(game: RulesContext, parent: int | None) -> None:
     """Before a player gets priority: state-based actions until none apply, then waiting
     triggers onto the stack, APNAP (CR 117.5, 704.3, 603.3b); repeat until stable."""
-    from rulekit.control import detect_control_changes
-    from rulekit.sba import check_sbas
 
     while True:
         while check_sbas(game, parent) or detect_control_changes(game, parent):
@@ -91,7 +92,6 @@ def _next_trigger(game: RulesContext, player: str, mine: list[PendingTrigger]) -
     by source id or name); by default the one that triggered first, so it resolves last."""
     if len(mine) == 1:
         return 0
-    from rulekit.errors import RulesError
 
     wanted = game.decide("trigger_order", mine[0].source, player)
     for i, trig in enumerate(mine):
@@ -103,8 +103,6 @@ def _next_trigger(game: RulesContext, player: str, mine: list[PendingTrigger]) -
 
 
 def put_on_stack(game: RulesContext, trig: PendingTrigger) -> None:
-    from rulekit.targets import choose_targets
-
     ability = trig.ability
     targets: tuple[int | str, ...] = ()
     if ability.target is not None:
@@ -124,15 +122,12 @@ def put_on_stack(game: RulesContext, trig: PendingTrigger) -> None:
                                  targets=tgt),
                     cause=Cause.TRIGGER, parent=trig.event, rules=("603.3",), subject=trig.source)
     if targets and put is not None:
-        from rulekit.targets import announce
-
         announce(game, item.id, trig.controller, item.text, targets, put.id)
 
 
 def run_immediate(game: RulesContext) -> None:
     """One-shot effects that happen right after their event, without the stack: an object
     exiled "until" something leaves the battlefield comes back (CR 610.3, 610.3c)."""
-    from rulekit.resolution import Resolution
 
     while game.books.immediate:
         trig = game.books.immediate.pop(0)

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from rulekit import payloads as p
 from rulekit.abilities import Static
+from rulekit.combat import combat_damage
+from rulekit.control import end_effect
 from rulekit.events import Cause
 from rulekit.resolution import draw_cards
 from rulekit.state import STEPS, Step
@@ -64,8 +66,6 @@ def _begin_step(game: RulesContext, step: Step, parent: int, root: int | None) -
     elif step is Step.DRAW and state.turn > 1:
         draw_cards(game, state.active, 1, cause=Cause.TURN, parent=parent)
     elif step is Step.COMBAT_DAMAGE:
-        from rulekit.combat import combat_damage
-
         combat_damage(game, parent)
     elif step is Step.CLEANUP:
         _cleanup(game, parent)
@@ -110,7 +110,6 @@ def _untap_step(game: RulesContext, parent: int) -> None:
 def _cleanup(game: RulesContext, parent: int) -> None:
     """Damage wears off and "until end of turn" effects end (CR 514.2)."""
     state = game.state
-    from rulekit.control import end_effect
 
     for effect in list(state.effects):
         if effect.duration == "end_of_turn":

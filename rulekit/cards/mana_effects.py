@@ -7,7 +7,7 @@ from typing import Any
 
 from rulekit import payloads as p
 from rulekit.abilities import Triggered
-from rulekit.cards import behaviour
+from rulekit.cards import behaviour, card
 from rulekit.cards.build import (
     add_abilities,
     as_enters,
@@ -189,8 +189,6 @@ def _scales(game: Any, source: Any) -> list[ReplacementEffect]:
 
 
 def _entering_is_creature(game: Any, d: p.ZoneChanged | p.TokenCreated) -> bool:
-    from rulekit.cards import card
-
     if d.copiable is not None:
         return bool(d.copiable.is_a("Creature"))
     if d.card is not None:

@@ -14,6 +14,7 @@ from rulekit.cards.build import (
     until_end_of_turn,
 )
 from rulekit.cards.common import HASTE, is_creature, target_of, until_eot
+from rulekit.control import gain_control
 from rulekit.events import Cause
 from rulekit.keywords import (
     CostReduction,
@@ -73,8 +74,6 @@ behaviour("Tolarian Terror")(lambda: [
 
 
 def _treason(res: Any) -> None:
-    from rulekit.control import gain_control
-
     obj = target_of(res)
     if obj is None:
         return
