@@ -11,6 +11,8 @@ Anything else escaping the engine is a bug in rulekit.
 
 from __future__ import annotations
 
+from rulekit.rules import all_rules
+
 MESSAGE_LIMIT = 300
 """Longest reason an error keeps: a value quoted in a message (a 10 KB card name, a 400 KB
 title) is cut, so every message stays one readable line."""
@@ -27,8 +29,6 @@ def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
 
 def rule_name(rule: str) -> str | None:
     """The rule's title in plain words, from the kit's list of cited rules (None if unknown)."""
-    from rulekit.rules import all_rules
-
     found = all_rules().get(rule)
     if found is None:
         return None

@@ -139,7 +139,7 @@ class Game:
     def pool(self, player: str) -> ManaPool:
         """A copy of `player`'s mana pool: iterate it for each mana, or read `.parts` (counts,
         by type, source and restriction) and `.total`, which work at any size."""
-        from rulekit.arguments import player as check_player
+        from rulekit.arguments import player as check_player  # the argument check, as perform's
 
         return ManaPool(self.state.players[check_player(self, "player", player)].pool.contents())
 

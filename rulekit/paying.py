@@ -116,7 +116,7 @@ def spend_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContex
     one MANA_SPENT event caused by paying a cost; RulesError, citing the first of `rules`,
     when the pool can't pay. Mana abilities named by decision `mana_abilities` are activated
     first (CR 605.3a: whenever a player is asked to pay mana)."""
-    from rulekit.actions import activate_while_paying
+    from rulekit.actions import activate_while_paying  # actions uses paying: a same-layer cycle
 
     activate_while_paying(game, player, parent)
     units = plan_mana(game, player, cost, ctx, what, rule=rules[0])

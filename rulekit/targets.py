@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulekit import payloads as p
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Cause
 from rulekit.state import Zone
@@ -71,8 +72,6 @@ def announce(game: RulesContext, item_id: int, controller: str, name: str, targe
              parent: int) -> None:
     """Each targeted object "becomes the target" of the spell or ability as it is put on the
     stack (CR 115.1); ward and similar abilities trigger on these events (CR 702.21a)."""
-    from rulekit import payloads as p
-
     for t in targets:
         if isinstance(t, str):
             continue
