@@ -23,6 +23,7 @@ import nbformat
 import pytest
 
 from rulekit.repo.coverage import lessons_by_ruling
+from rulekit.repo.outline import outline
 from rulekit.rulings import all_rulings
 from rulekit.scenario import load, shipped_dir
 
@@ -60,7 +61,7 @@ def markdown(nb: nbformat.NotebookNode) -> str:
 
 
 def headings(nb: nbformat.NotebookNode) -> list[str]:
-    return [line.strip() for line in markdown(nb).splitlines() if line.lstrip().startswith("#")]
+    return [h.markdown for h in outline(nb).headings]
 
 
 def scenarios_used(nb: nbformat.NotebookNode) -> list[str]:
@@ -125,7 +126,7 @@ def test_lesson_structure(path):
     box = re.search(r"lesson\.rulings_box\(([^)]*)\)", code(nb))
     wanted = LESSON_RULINGS.get(path.stem) or set(ID.findall(box.group(1) if box else ""))
     wanted = {f"R{n}" if not n.startswith("R") else n for n in wanted}
-    section_ids = {m.group(0) for h in headings(nb) if h.startswith("## ") for m in ID.finditer(h)}
+    section_ids = {r for h in outline(nb).headings if h.level == 2 for r in h.rulings}
     assert section_ids == wanted  # a "## ... (Rxx)" section per ruling, and no others
     assert headings(nb)[0].startswith("# Lesson")
     text, src = markdown(nb), code(nb)
@@ -179,8 +180,7 @@ def test_rulings_table_links_match_the_exported_heading_ids():
     table = rulings_table_html(ROOT)
     for rid, entries in lessons_by_ruling(ROOT).items():
         for entry in entries:
-            path, _, heading = entry.partition(": ")
-            text = heading.lstrip("#").strip()
+            path, text = entry.notebook, entry.heading.text
             rendered = add_anchor(f"<h2>{html_module.escape(text, quote=False)}</h2>")
             anchor = re.search(r'id="([^"]+)"', rendered).group(1)
             href = f"{Path(path).stem}.ipynb#{anchor}"

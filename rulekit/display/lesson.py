@@ -15,12 +15,11 @@ so the links match the exported site.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from rulekit.display.escape import html_text, markdown_plain
+from rulekit.display.escape import html_text
 from rulekit.scenario.model import skip_slow_optional_imports
 
 if TYPE_CHECKING:
@@ -96,14 +95,6 @@ def rulings_box(*ids: str) -> HTML:
                 f"font-size:20px'>Rulings in this lesson</caption><tbody>{rows}</tbody></table>")
 
 
-def _anchor(heading: str) -> str:
-    """The id nbconvert gives a heading (its text, spaces as hyphens, URL-quoted the way
-    nbconvert quotes it); JupyterLab's id is the same unquoted, which browsers also match."""
-    text = re.sub(r"^#+\s*", "", heading).strip()
-    text = re.sub(r"[`*_]", "", text)
-    return quote(text.replace(" ", "-"), safe="?/:@!$&'()*+,;=")
-
-
 def rulings_table_html(root: Path | None = None) -> str:
     """The coverage table as HTML: one row per ruling with its topic, CR numbers, lesson
     sections (links), scenarios, tests and diagrams, all discovered by `rulekit.repo.coverage`."""
@@ -120,10 +111,8 @@ def rulings_table_html(root: Path | None = None) -> str:
         r = cov.ruling
         lessons = []
         for entry in cov.lessons:
-            path, _, heading = entry.partition(": ")
-            name = Path(path).stem
-            title = re.sub(r"^#+\s*", "", heading)
-            href = f"{quote(name)}.{ext}#{_anchor(heading)}"
+            name, title = entry.stem, entry.heading.text
+            href = f"{quote(name)}.{ext}#{entry.heading.anchor}"
             short = f"Lesson {int(name[:2])}" if name[:2].isdigit() else name
             lessons.append(f"<a href='{html_text(href)}' title='{html_text(name)}'>"
                            f"{html_text(short)}</a>: {html_text(title)}")
@@ -154,36 +143,16 @@ def rulings_table_html(root: Path | None = None) -> str:
 
 
 def lessons(root: Path | None = None) -> list[tuple[str, str, list[str]]]:
-    """(notebook stem, title, ruling ids) of each lesson notebook (not `00_start_here`): the
-    title is the notebook's first `#` heading, the rulings those named in its headings."""
-    import json
+    """(notebook stem, title, ruling ids) of each lesson notebook (not `00_start_here`), from
+    its outline (`rulekit.repo.outline`): the title, and the rulings its headings name."""
+    from rulekit.repo.coverage import repo_root
+    from rulekit.repo.outline import read_outline
 
-    from rulekit.repo.coverage import lessons_by_ruling, repo_root
-
-    root = root or repo_root()
-    by_notebook: dict[str, list[str]] = {}
-    for rid, entries in sorted(lessons_by_ruling(root).items()):
-        for entry in entries:
-            stem = Path(entry.partition(": ")[0]).stem
-            if rid not in by_notebook.setdefault(stem, []):
-                by_notebook[stem].append(rid)
     out = []
-    for path in sorted((root / "notebooks").glob("*.ipynb")):
-        if path.stem.startswith("00"):
-            continue
-        title = path.stem
-        try:
-            nb = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
-            continue
-        for cell in nb.get("cells", []):
-            src = cell.get("source", "")
-            text = "".join(src) if isinstance(src, list) else str(src)
-            first = next((line for line in text.splitlines() if line.startswith("# ")), None)
-            if cell.get("cell_type") == "markdown" and first:
-                title = markdown_plain(first[2:])
-                break
-        out.append((path.stem, title, by_notebook.get(path.stem, [])))
+    for path in sorted(((root or repo_root()) / "notebooks").glob("*.ipynb")):
+        found = None if path.stem.startswith("00") else read_outline(path)
+        if found is not None:
+            out.append((path.stem, found.title, list(found.rulings)))
     return out
 
 

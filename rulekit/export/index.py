@@ -13,6 +13,7 @@ from rulekit.export.ownership import GENERATOR_TAG
 
 if TYPE_CHECKING:
     from rulekit.export import BuildReport
+    from rulekit.repo.coverage import Section
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -39,17 +40,15 @@ def _norm(text: str) -> str:
     return " ".join(_MD.sub("", text).split()).lower()
 
 
-def _lesson_link(entry: str, pages: dict[str, dict[str, object]]) -> str:
-    """A coverage lesson entry ("notebooks/x.ipynb: ## Heading (R04)") as a link to its section."""
-    path, _, heading = entry.partition(": ")
-    stem = Path(path).stem
+def _lesson_link(entry: Section, pages: dict[str, dict[str, object]]) -> str:
+    """A lesson section that covers a ruling as a link to it."""
+    stem = entry.stem
     page = pages.get(stem)
-    title = str(page.get("title") or stem) if page else stem  # the lesson's title, not its file
-    label = f"{title}: {heading.lstrip('#').strip()}" if heading else title
+    label = f"{entry.title}: {entry.heading.text}"  # the lesson's title, not its file
     if page is None:
         return f'{escape(label)} <span class="missing">(page not built)</span>'
     anchor = ""
-    want = _norm(heading)
+    want = _norm(entry.heading.text)
     for hid, text in page.get("headings", []):  # type: ignore[attr-defined]
         if _norm(str(text)) == want:
             anchor = str(hid)
@@ -77,8 +76,7 @@ def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> st
     lesson_items = []
     for e in report.lessons:
         stem = str(e["stem"])
-        ids = sorted({m for _h, t in e.get("headings", [])  # type: ignore[attr-defined]
-                      for m in re.findall(r"\bR(?:0[1-9]|1[0-9])\b", str(t))})
+        ids = [str(i) for i in e.get("rulings", [])]  # type: ignore[attr-defined]
         tail = f' <span class="rulings">({escape(", ".join(ids))})</span>' if ids else ""
         # numbered as the lessons are (00_start_here is lesson 0)
         number = re.match(r"(\d+)", stem)
