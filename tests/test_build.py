@@ -229,7 +229,7 @@ def test_index_escapes_every_text() -> None:
     cov = [Coverage(Ruling("R01", hostile, hostile, (hostile,), ""), tests=[hostile],
                     lessons=[Section("notebooks/01_x.ipynb", hostile, Heading(2, hostile))],
                     diagrams=[f"diagrams/{hostile}.svg"])]
-    page = render(report, cov, None)
+    page = render(report, cov, link_diagrams=False)
     assert "<script" not in page
     assert "&lt;script&gt;" in page
 

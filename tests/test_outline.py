@@ -46,6 +46,12 @@ def test_anchor_is_the_id_nbconvert_gives_the_heading():
                    "Mana of an `undefined` type (R01)"):
         page = markdown2html_mistune(f"## {source}")
         assert unescape(page.split('id="', 1)[1].split('"', 1)[0]) == Heading(2, source).anchor
+    lessons = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+    headings = [h for path in lessons for h in (read_outline(path) or outline({})).headings]
+    assert len(headings) > 50
+    for h in headings:  # every heading of every lesson
+        page = markdown2html_mistune(h.markdown)
+        assert unescape(page.split('id="', 1)[1].split('"', 1)[0]) == h.anchor, h.markdown
 
 
 def test_read_outline_reads_a_file_and_skips_what_is_not_a_notebook(tmp_path: Path):

@@ -5,7 +5,6 @@ each worker keeps its exporter and handles several notebooks.
 
 from __future__ import annotations
 
-import html
 import os
 import re
 import subprocess
@@ -21,8 +20,6 @@ KERNEL_ENV = {"RULEKIT_LESSON_EXT": "html", "RULEKIT_DIAGRAMS_URL": "diagrams/",
               "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
 
 _BEFORE_SVG = re.compile(r"\A(?:\s+|<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>)*", re.S)
-_HEADING = re.compile(r"<h([1-6])[^>]*\bid=\"([^\"]*)\"[^>]*>(.*?)</h\1>", re.S)
-_TAG = re.compile(r"<[^>]+>")
 
 
 @dataclass
@@ -43,7 +40,6 @@ class Result:
     ok: bool
     seconds: float
     title: str = ""
-    headings: list[tuple[str, str]] = field(default_factory=list)  # (anchor id, text)
     rulings: list[str] = field(default_factory=list)  # the ruling ids its headings name
     size: int = 0
     error: str = ""
@@ -61,15 +57,6 @@ def first_line(source: str) -> str:
             text = line.strip()
             return text if len(text) <= 80 else text[:77] + "..."
     return "(empty cell)"
-
-
-def headings_of(page: str) -> list[tuple[str, str]]:
-    """(anchor id, plain text) of every heading nbconvert anchored in the page."""
-    out = []
-    for _level, anchor, inner in _HEADING.findall(page):
-        inner = inner.split('<a class="anchor-link"', 1)[0]
-        out.append((html.unescape(anchor), html.unescape(_TAG.sub("", inner)).strip()))
-    return out
 
 
 @cache
@@ -165,7 +152,7 @@ def run(job: Job) -> Result:
                       error=_describe(exc, rel, nb, current["index"]))
     Path(job.page).write_text(page, "utf-8")
     return Result(job.notebook, job.page, True, time.perf_counter() - start, title=title,
-                  headings=headings_of(page), rulings=list(found.rulings), size=len(page.encode("utf-8")),
+                  rulings=list(found.rulings), size=len(page.encode("utf-8")),
                   warnings=_stderr_warnings(nb, rel))
 
 
