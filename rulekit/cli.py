@@ -263,7 +263,7 @@ def _coverage(args: argparse.Namespace) -> int:
         for label, items in (("tests", c.tests), ("lessons", c.lessons),
                              ("diagrams", c.diagrams), ("scenarios", c.scenarios)):
             if items:
-                print(f"     {label:<9} " + f"\n     {'':<9} ".join(items))
+                print(f"     {label:<9} " + f"\n     {'':<9} ".join(map(str, items)))
             else:
                 print(f"     {label:<9} -")
     missing = [(c.ruling.id, k) for c in rows

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import nbformat
 
+from rulekit.repo.outline import outline
 from rulekit.scenario import shipped_dir
 
 STEM = re.compile(r"^(\d\d)_[a-z0-9_]+$")
@@ -72,9 +73,8 @@ def shape_problems(nb: nbformat.NotebookNode, stem: str) -> list[str]:
         return [i for i, c in enumerate(cells)
                 if c.cell_type == "markdown" and _first_line(c).startswith(prefix)]
 
-    sections = {rid: i for i, c in enumerate(cells) if c.cell_type == "markdown"
-                for line in c.source.splitlines() if line.startswith("## ")
-                for rid in RULING.findall(line)}
+    sections = {rid: i for i, c in enumerate(cells)  # the cell of each "## ... (Rxx)"
+                for h in outline({"cells": [c]}).headings if h.level == 2 for rid in h.rulings}
     if set(sections) != set(box_ids):
         problems.append(f"ruling sections {sorted(sections)} differ from the rulings box "
                         f"{sorted(box_ids)}")

@@ -18,7 +18,7 @@ import pytest
 from rulekit.display.svg import strip_prolog
 from rulekit.export import assets, build, main
 from rulekit.export.index import render
-from rulekit.export.lesson import first_line, lesson_title
+from rulekit.export.lesson import first_line
 
 pytestmark = pytest.mark.notebook
 
@@ -220,16 +220,17 @@ def test_the_pinned_bundle_verifies(tmp_path: Path) -> None:
 
 def test_index_escapes_every_text() -> None:
     from rulekit.export import BuildReport
-    from rulekit.repo.coverage import Coverage
+    from rulekit.repo.coverage import Coverage, Section
+    from rulekit.repo.outline import Heading
     from rulekit.rulings import Ruling
 
     hostile = '<script>alert("x")</script>'
     report = BuildReport(out=Path("."), widgets_note=hostile)
-    report.lessons = [{"stem": "01_x", "title": hostile, "headings": [["h", hostile]]}]
+    report.lessons = [{"stem": "01_x", "title": hostile, "rulings": [hostile]}]
     cov = [Coverage(Ruling("R01", hostile, hostile, (hostile,), ""), tests=[hostile],
-                    lessons=[f"notebooks/01_x.ipynb: ## {hostile}"],
+                    lessons=[Section("notebooks/01_x.ipynb", hostile, Heading(2, hostile))],
                     diagrams=[f"diagrams/{hostile}.svg"])]
-    page = render(report, cov, None)
+    page = render(report, cov, link_diagrams=False)
     assert "<script" not in page
     assert "&lt;script&gt;" in page
 
@@ -238,8 +239,6 @@ def test_small_helpers() -> None:
     svg = '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "x" "y">\n<!-- by dot\n -->\n<svg a="1"/>'
     assert strip_prolog(svg) == '<svg a="1"/>'
     assert first_line("\n\n   import os  \nx") == "import os"
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Intro\n# The *real* title")])
-    assert lesson_title(nb, "fallback") == "The real title"
 
 
 @pytest.mark.browser

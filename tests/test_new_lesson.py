@@ -40,7 +40,7 @@ def test_the_template_is_not_a_lesson():
     template = ROOT / "notebooks" / "templates" / "lesson.ipynb"
     assert template.is_file()
     assert template not in lesson_paths(ROOT / "notebooks")
-    assert not any("templates" in e for entries in lessons_by_ruling(ROOT).values()
+    assert not any("templates" in e.notebook for entries in lessons_by_ruling(ROOT).values()
                    for e in entries)
 
 

@@ -23,6 +23,7 @@ import nbformat
 import pytest
 
 from rulekit.repo.coverage import lessons_by_ruling
+from rulekit.repo.outline import outline
 from rulekit.rulings import all_rulings
 from rulekit.scenario import load, shipped_dir
 
@@ -60,7 +61,7 @@ def markdown(nb: nbformat.NotebookNode) -> str:
 
 
 def headings(nb: nbformat.NotebookNode) -> list[str]:
-    return [line.strip() for line in markdown(nb).splitlines() if line.lstrip().startswith("#")]
+    return [h.markdown for h in outline(nb).headings]
 
 
 def scenarios_used(nb: nbformat.NotebookNode) -> list[str]:
@@ -125,7 +126,7 @@ def test_lesson_structure(path):
     box = re.search(r"lesson\.rulings_box\(([^)]*)\)", code(nb))
     wanted = LESSON_RULINGS.get(path.stem) or set(ID.findall(box.group(1) if box else ""))
     wanted = {f"R{n}" if not n.startswith("R") else n for n in wanted}
-    section_ids = {m.group(0) for h in headings(nb) if h.startswith("## ") for m in ID.finditer(h)}
+    section_ids = {r for h in outline(nb).headings if h.level == 2 for r in h.rulings}
     assert section_ids == wanted  # a "## ... (Rxx)" section per ruling, and no others
     assert headings(nb)[0].startswith("# Lesson")
     text, src = markdown(nb), code(nb)
@@ -155,36 +156,21 @@ def test_every_ruling_has_a_lesson_section():
     assert sorted(found) == sorted(all_rulings())
 
 
-def test_rulings_table_links_each_ruling_to_its_lesson():
+def test_rulings_table_links_each_ruling_to_its_lesson_sections():
+    """The start-here table links every ruling to its lesson sections (the `.ipynb` and the
+    heading's id: `rulekit.repo.outline` checks that id against nbconvert's)."""
+    from rulekit.display.escape import html_text
     from rulekit.display.lesson import lessons, rulings_table_html
 
     html = rulings_table_html(ROOT)
-    for rid in all_rulings():
-        assert f">{rid}</th>" in html
-    assert "href='01_tapping_and_summoning_sickness.ipynb#" in html
+    for rid, sections in lessons_by_ruling(ROOT).items():
+        row = html.split(f'<tr id="{rid}">', 1)[1].split("</tr>", 1)[0]
+        for s in sections:
+            assert f'href="{html_text(s.stem)}.ipynb#{html_text(s.heading.anchor)}"' in row, rid
+    assert 'href="01_tapping_and_summoning_sickness.ipynb#' in html
     assert [stem for stem, _, _ in lessons(ROOT)][:len(LESSON_RULINGS)] == list(LESSON_RULINGS)
     assert all(set(ids) == LESSON_RULINGS[stem] for stem, _, ids in lessons(ROOT)
                if stem in LESSON_RULINGS)
-
-
-def test_rulings_table_links_match_the_exported_heading_ids():
-    """The links in the rulings table land on the lesson section: the fragment is the id
-    nbconvert gives the heading (JupyterLab's is the same, unquoted)."""
-    import html as html_module
-
-    from nbconvert.filters.strings import add_anchor
-
-    from rulekit.display.lesson import rulings_table_html
-
-    table = rulings_table_html(ROOT)
-    for rid, entries in lessons_by_ruling(ROOT).items():
-        for entry in entries:
-            path, _, heading = entry.partition(": ")
-            text = heading.lstrip("#").strip()
-            rendered = add_anchor(f"<h2>{html_module.escape(text, quote=False)}</h2>")
-            anchor = re.search(r'id="([^"]+)"', rendered).group(1)
-            href = f"{Path(path).stem}.ipynb#{anchor}"
-            assert f"href='{html_module.escape(href)}'".replace("&#x27;", "&#39;") in table, rid
 
 
 # ------------------------------------------------------------------ executed

@@ -76,8 +76,11 @@ def test_lessons_are_found_by_headings(tmp_path: Path):
              {"cell_type": "code", "source": "# R06 in code"},
              {"cell_type": "markdown", "source": "### Two at once (R01, R02)"}]
     (nb / "02_tapping.ipynb").write_text(json.dumps({"cells": cells}), encoding="utf-8")
-    found = lessons_by_ruling(tmp_path)
+    found = {rid: [str(s) for s in sections]
+             for rid, sections in lessons_by_ruling(tmp_path).items()}
     assert found == {"R04": ["notebooks/02_tapping.ipynb: ## Tapped for mana (R04)"],
                      "R01": ["notebooks/02_tapping.ipynb: ### Two at once (R01, R02)"],
                      "R02": ["notebooks/02_tapping.ipynb: ### Two at once (R01, R02)"]}
+    assert {s.title for sections in lessons_by_ruling(tmp_path).values()
+            for s in sections} == {"Tapping"}
     assert lessons_exist(tmp_path) and not diagrams_exist(tmp_path)

@@ -2,7 +2,8 @@
 
 - `stepper(name)` / `sandbox(board)`: the lesson widgets (see `rulekit.display.widgets`);
 - `show_rulings_table()`: the rulings R01-R19 with links to their lessons, their tests,
-  scenarios and diagrams — generated from `rulekit.repo.coverage.coverage()`, never typed;
+  scenarios and diagrams — generated from `rulekit.repo.coverage.coverage()`, never typed
+  (the same table as the site's index: `rulekit.display.coverage_table`);
 - `rulings_box(*ids)`: the rulings a lesson covers, in our own words, with CR numbers;
 - `predict(question, answer_html)`: a "predict, then reveal" question as HTML `<details>`
   (reveals in any browser, no kernel needed).
@@ -15,12 +16,11 @@ so the links match the exported site.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from rulekit.display.escape import html_text, markdown_plain
+from rulekit.display.escape import html_text
 from rulekit.scenario.model import skip_slow_optional_imports
 
 if TYPE_CHECKING:
@@ -96,94 +96,43 @@ def rulings_box(*ids: str) -> HTML:
                 f"font-size:20px'>Rulings in this lesson</caption><tbody>{rows}</tbody></table>")
 
 
-def _anchor(heading: str) -> str:
-    """The id nbconvert gives a heading (its text, spaces as hyphens, URL-quoted the way
-    nbconvert quotes it); JupyterLab's id is the same unquoted, which browsers also match."""
-    text = re.sub(r"^#+\s*", "", heading).strip()
-    text = re.sub(r"[`*_]", "", text)
-    return quote(text.replace(" ", "-"), safe="?/:@!$&'()*+,;=")
+# inline: a notebook's output is reached by no style sheet (see rulekit.display.coverage_table)
+_TABLE_STYLE = {
+    "table": f"{_BOX};border-collapse:collapse",
+    "caption": "text-align:left;font-weight:bold;font-size:20px;padding:4px 0",
+    "col": f"{_CELL};border:1px solid #555;vertical-align:top;background:#1b1b1b;color:#fff",
+    "cell": f"{_CELL};border:1px solid #555;vertical-align:top",
+    "list": "margin:0;padding-left:1.1em",
+    "code": "font-size:14px;overflow-wrap:break-word",
+    "missing": "color:#a00000;font-weight:bold",
+}
 
 
 def rulings_table_html(root: Path | None = None) -> str:
-    """The coverage table as HTML: one row per ruling with its topic, CR numbers, lesson
-    sections (links), scenarios, tests and diagrams, all discovered by `rulekit.repo.coverage`."""
+    """The coverage table (`rulekit.display.coverage_table`) for a notebook: links to the
+    lessons' `.ipynb` sections and to `../diagrams/` (or where `RULEKIT_LESSON_EXT` and
+    `RULEKIT_DIAGRAMS_URL` say, when the site build executes the notebook)."""
+    from rulekit.display.coverage_table import Targets, rows, table_html
     from rulekit.repo.coverage import coverage
 
-    ext = os.environ.get("RULEKIT_LESSON_EXT", "ipynb").lstrip(".")
-    diagrams_url = os.environ.get("RULEKIT_DIAGRAMS_URL", "../diagrams/")
-    cell = "padding:6px 10px;border:1px solid #555;vertical-align:top;text-align:left"
-    head = "".join(f"<th scope='col' style='{cell};background:#1b1b1b;color:#fff'>{h}</th>"
-                   for h in ("Ruling", "What it says", "CR", "Lesson", "Walkthroughs",
-                             "Tests", "Diagram"))
-    rows = []
-    for cov in coverage(root):
-        r = cov.ruling
-        lessons = []
-        for entry in cov.lessons:
-            path, _, heading = entry.partition(": ")
-            name = Path(path).stem
-            title = re.sub(r"^#+\s*", "", heading)
-            href = f"{quote(name)}.{ext}#{_anchor(heading)}"
-            short = f"Lesson {int(name[:2])}" if name[:2].isdigit() else name
-            lessons.append(f"<a href='{html_text(href)}' title='{html_text(name)}'>"
-                           f"{html_text(short)}</a>: {html_text(title)}")
-        scenarios = [html_text(Path(s).name) for s in cov.scenarios]
-        tests = [html_text(t.split("::", 1)[-1]) for t in cov.tests]
-        if tests:
-            n = len(tests)
-            test_html = (f"<details><summary>{n} test{'s' if n != 1 else ''}</summary>"
-                         f"<div style='font-size:15px'>{'<br>'.join(tests)}</div></details>")
-        else:
-            test_html = "<b style='color:#a00000'>none yet</b>"
-        diagrams = [f"<a href='{html_text(diagrams_url + Path(d).name)}'>"
-                    f"{html_text(Path(d).name)}</a>" for d in cov.diagrams]
-        missing = "<b style='color:#a00000'>none yet</b>"
-        rows.append(
-            f"<tr><th scope='row' style='{cell}'>{html_text(r.id)}</th>"
-            f"<td style='{cell}'><b>{html_text(r.topic)}</b><br>{html_text(r.plain)}</td>"
-            f"<td style='{cell};white-space:nowrap'>{'<br>'.join(html_text(n) for n in r.rules)}"
-            f"</td><td style='{cell}'>{'<br>'.join(lessons) or missing}</td>"
-            f"<td style='{cell};font-size:15px'>{'<br>'.join(scenarios) or missing}</td>"
-            f"<td style='{cell}'>{test_html}</td>"
-            f"<td style='{cell}'>{'<br>'.join(diagrams) or missing}</td></tr>")
-    return (f"<table class='rk-coverage' style='{_BOX};border-collapse:collapse'>"
-            "<caption style='text-align:left;font-weight:bold;font-size:20px;padding:4px 0'>"
-            "The rulings R01-R19 and where the kit covers each one (generated by "
-            "<code>rulekit.repo.coverage.coverage()</code>)</caption>"
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    targets = Targets(lesson_ext=os.environ.get("RULEKIT_LESSON_EXT", "ipynb"),
+                      diagrams_url=os.environ.get("RULEKIT_DIAGRAMS_URL", "../diagrams/"))
+    return table_html(rows(coverage(root), targets), style=_TABLE_STYLE, caption=(
+        "The rulings R01-R19 and where the kit covers each one (generated by "
+        "rulekit.repo.coverage.coverage())"))
 
 
 def lessons(root: Path | None = None) -> list[tuple[str, str, list[str]]]:
-    """(notebook stem, title, ruling ids) of each lesson notebook (not `00_start_here`): the
-    title is the notebook's first `#` heading, the rulings those named in its headings."""
-    import json
+    """(notebook stem, title, ruling ids) of each lesson notebook (not `00_start_here`), from
+    its outline (`rulekit.repo.outline`): the title, and the rulings its headings name."""
+    from rulekit.repo.coverage import repo_root
+    from rulekit.repo.outline import read_outline
 
-    from rulekit.repo.coverage import lessons_by_ruling, repo_root
-
-    root = root or repo_root()
-    by_notebook: dict[str, list[str]] = {}
-    for rid, entries in sorted(lessons_by_ruling(root).items()):
-        for entry in entries:
-            stem = Path(entry.partition(": ")[0]).stem
-            if rid not in by_notebook.setdefault(stem, []):
-                by_notebook[stem].append(rid)
     out = []
-    for path in sorted((root / "notebooks").glob("*.ipynb")):
-        if path.stem.startswith("00"):
-            continue
-        title = path.stem
-        try:
-            nb = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
-            continue
-        for cell in nb.get("cells", []):
-            src = cell.get("source", "")
-            text = "".join(src) if isinstance(src, list) else str(src)
-            first = next((line for line in text.splitlines() if line.startswith("# ")), None)
-            if cell.get("cell_type") == "markdown" and first:
-                title = markdown_plain(first[2:])
-                break
-        out.append((path.stem, title, by_notebook.get(path.stem, [])))
+    for path in sorted(((root or repo_root()) / "notebooks").glob("*.ipynb")):
+        found = None if path.stem.startswith("00") else read_outline(path)
+        if found is not None:
+            out.append((path.stem, found.title, list(found.rulings)))
     return out
 
 

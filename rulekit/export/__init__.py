@@ -195,7 +195,7 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
         report.built.append(result)
         if result.ok:
             entries[stem] = {"key": keys[result.notebook], "title": result.title,
-                             "headings": result.headings, "seconds": round(result.seconds, 2),
+                             "rulings": result.rulings, "seconds": round(result.seconds, 2),
                              "bytes": result.size, "page": f"{stem}.html",
                              "sha256": sha256_file(Path(result.page)),
                              "notebook": str(Path(result.notebook).resolve())}

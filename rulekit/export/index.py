@@ -1,18 +1,22 @@
-"""`site/index.html`: the lessons and the rulings coverage table (R01-R19 -> lessons, tests,
-diagrams), from `rulekit.repo.coverage.coverage()`. Every piece of text is HTML-escaped."""
+"""`site/index.html`: the lessons and the rulings coverage table (R01-R19 -> lessons,
+walkthroughs, tests, diagrams; `rulekit.display.coverage_table`, the same table as the
+`00_start_here` lesson's). Every piece of text is HTML-escaped."""
 
 from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulekit.display.coverage_table import Targets, rows, table_html
 from rulekit.export.ownership import GENERATOR_TAG
 
 if TYPE_CHECKING:
     from rulekit.export import BuildReport
+    from rulekit.repo.coverage import Coverage
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -24,7 +28,7 @@ ol.lessons li { margin: .35em 0; } .rulings { color: #444; font-size: .85em; }
 table { border-collapse: collapse; width: 100%; font-size: 17px; }
 th, td { border: 1px solid #bbb; padding: .35em .5em; text-align: left; vertical-align: top; }
 th { background: #eef2f7; } tr:nth-child(even) td { background: #fafafa; }
-td code { font-size: 14px; word-break: break-all; } td ul { margin: 0; padding-left: 1.1em; }
+td code { font-size: 14px; overflow-wrap: break-word; } td ul { margin: 0; padding-left: 1.1em; }
 .missing { color: #a00; font-weight: 600; }
 .note { background: #fff4d6; border-left: 6px solid #b35900; padding: .5em .9em; }
 details summary { cursor: pointer; }
@@ -32,76 +36,23 @@ details summary { cursor: pointer; }
 @media (max-width: 600px) { main { padding: .5rem .5rem 2rem; } td code { font-size: 13px; } }
 """
 
-_MD = re.compile(r"[*_`#]")
 
-
-def _norm(text: str) -> str:
-    return " ".join(_MD.sub("", text).split()).lower()
-
-
-def _lesson_link(entry: str, pages: dict[str, dict[str, object]]) -> str:
-    """A coverage lesson entry ("notebooks/x.ipynb: ## Heading (R04)") as a link to its section."""
-    path, _, heading = entry.partition(": ")
-    stem = Path(path).stem
-    page = pages.get(stem)
-    title = str(page.get("title") or stem) if page else stem  # the lesson's title, not its file
-    label = f"{title}: {heading.lstrip('#').strip()}" if heading else title
-    if page is None:
-        return f'{escape(label)} <span class="missing">(page not built)</span>'
-    anchor = ""
-    want = _norm(heading)
-    for hid, text in page.get("headings", []):  # type: ignore[attr-defined]
-        if _norm(str(text)) == want:
-            anchor = str(hid)
-            break
-    href = f"{stem}.html" + (f"#{anchor}" if anchor else "")
-    return f'<a href="{escape(href)}">{escape(label)}</a>'
-
-
-def _list(items: list[str], *, limit: int = 0, what: str = "") -> str:
-    if not items:
-        return '<span class="missing">none yet</span>'
-    lis = "".join(f"<li>{i}</li>" for i in items)
-    if limit and len(items) >= limit:
-        return (f"<details><summary>{len(items)} {escape(what)}</summary><ul>{lis}</ul>"
-                "</details>")
-    return f"<ul>{lis}</ul>"
-
-
-def _tests(tests: list[str]) -> str:
-    return "test" if len(tests) == 1 else "tests"
-
-
-def render(report: BuildReport, coverage: list, diagram_root: Path | None) -> str:
-    pages = {str(e["stem"]): e for e in report.lessons}
+def render(report: BuildReport, coverage: Sequence[Coverage], link_diagrams: bool = True) -> str:
+    """The index page: the lessons built (`report.lessons`) and the coverage table, whose
+    lesson links go to the built pages and diagram links (if `link_diagrams`) to `diagrams/`."""
     lesson_items = []
     for e in report.lessons:
         stem = str(e["stem"])
-        ids = sorted({m for _h, t in e.get("headings", [])  # type: ignore[attr-defined]
-                      for m in re.findall(r"\bR(?:0[1-9]|1[0-9])\b", str(t))})
+        ids = [str(i) for i in e.get("rulings", [])]  # type: ignore[attr-defined]
         tail = f' <span class="rulings">({escape(", ".join(ids))})</span>' if ids else ""
         # numbered as the lessons are (00_start_here is lesson 0)
         number = re.match(r"(\d+)", stem)
         value = f' value="{int(number.group(1))}"' if number else ""
         lesson_items.append(f'<li{value}><a href="{escape(stem)}.html">'
                             f'{escape(str(e["title"]))}</a>{tail}</li>')
-    rows = []
-    for c in coverage:
-        r = c.ruling
-        lessons = [_lesson_link(x, pages) for x in c.lessons]
-        tests = [f"<code>{escape(t)}</code>" for t in c.tests]
-        diagrams = []
-        for d in c.diagrams:
-            name = Path(d).name
-            if diagram_root is not None and (diagram_root / "diagrams" / name).is_file():
-                diagrams.append(f'<a href="diagrams/{escape(name)}">{escape(name)}</a>')
-            else:
-                diagrams.append(escape(d))
-        rows.append(
-            f'<tr id="{escape(r.id)}"><th scope="row">{escape(r.id)}</th>'
-            f"<td>{escape(r.topic)}<br><small>CR {escape(', '.join(r.rules))}</small></td>"
-            f"<td>{_list(lessons)}</td><td>{_list(tests, limit=1, what=_tests(tests))}</td>"
-            f"<td>{_list(diagrams)}</td></tr>")
+    targets = Targets(lesson_ext="html", diagrams_url="diagrams/" if link_diagrams else None,
+                      built=frozenset(str(e["stem"]) for e in report.lessons))
+    table = table_html(rows(coverage, targets))
     note = f'<p class="note">{escape(report.widgets_note)}</p>' if report.widgets_note else ""
     if report.sandbox_note:
         note += f'<p class="note">{escape(report.sandbox_note)}</p>'
@@ -134,13 +85,7 @@ Oracle text.</p>
 {lessons_html}
 <h2>Rulings and where they are covered</h2>
 <div class="wide">
-<table>
-<thead><tr><th scope="col">Ruling</th><th scope="col">Topic and rules</th>
-<th scope="col">Lessons</th><th scope="col">Tests</th><th scope="col">Diagrams</th></tr></thead>
-<tbody>
-{"".join(rows)}
-</tbody>
-</table>
+{table}
 </div>
 </main>
 </body>
@@ -169,5 +114,5 @@ def write_index(out: Path, report: BuildReport, cov: list | None = None) -> Path
                 dest.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(src, dest / src.name)
     path = out / "index.html"
-    path.write_text(render(report, cov, root), "utf-8")
+    path.write_text(render(report, cov), "utf-8")
     return path

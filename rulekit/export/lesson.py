@@ -5,9 +5,7 @@ each worker keeps its exporter and handles several notebooks.
 
 from __future__ import annotations
 
-import html
 import os
-import re
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -22,8 +20,6 @@ CELL_TIMEOUT_S = 600
 KERNEL_ENV = {"RULEKIT_LESSON_EXT": "html", "RULEKIT_DIAGRAMS_URL": "diagrams/",
               "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
 
-_HEADING = re.compile(r"<h([1-6])[^>]*\bid=\"([^\"]*)\"[^>]*>(.*?)</h\1>", re.S)
-_TAG = re.compile(r"<[^>]+>")
 
 
 @dataclass
@@ -44,7 +40,7 @@ class Result:
     ok: bool
     seconds: float
     title: str = ""
-    headings: list[tuple[str, str]] = field(default_factory=list)  # (anchor id, text)
+    rulings: list[str] = field(default_factory=list)  # the ruling ids its headings name
     size: int = 0
     error: str = ""
     warnings: list[str] = field(default_factory=list)
@@ -56,32 +52,6 @@ def first_line(source: str) -> str:
             text = line.strip()
             return text if len(text) <= 80 else text[:77] + "..."
     return "(empty cell)"
-
-
-def lesson_title(nb: object, fallback: str) -> str:
-    """The notebook's title: metadata `title`, else its first `# ` heading, else `fallback`."""
-    meta = getattr(nb, "metadata", {}) or {}
-    if meta.get("title"):
-        return str(meta["title"])
-    for cell in getattr(nb, "cells", []):
-        if cell.get("cell_type") != "markdown":
-            continue
-        for line in str(cell.get("source", "")).splitlines():
-            m = re.match(r"\s*#\s+(.+?)\s*#*\s*$", line)
-            if m:  # as the heading reads: no markup, no markdown emphasis or escapes
-                from rulekit.display.escape import markdown_plain
-
-                return markdown_plain(m.group(1))
-    return fallback
-
-
-def headings_of(page: str) -> list[tuple[str, str]]:
-    """(anchor id, plain text) of every heading nbconvert anchored in the page."""
-    out = []
-    for _level, anchor, inner in _HEADING.findall(page):
-        inner = inner.split('<a class="anchor-link"', 1)[0]
-        out.append((html.unescape(anchor), html.unescape(_TAG.sub("", inner)).strip()))
-    return out
 
 
 @cache
@@ -140,6 +110,7 @@ def run(job: Job) -> Result:
     from nbclient import NotebookClient
 
     from rulekit.lab.kernels import kernel_config
+    from rulekit.repo.outline import outline
 
     start = time.perf_counter()
     # for the kernels this worker starts: links between lessons point at the exported pages,
@@ -163,7 +134,8 @@ def run(job: Job) -> Result:
             log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
             client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
-        title = lesson_title(nb, path.stem)
+        found = outline(nb, path.stem)  # title and rulings (rulekit.repo.outline)
+        title = found.title
         nb.metadata["title"] = title
         resources = {"metadata": {"name": title, "path": str(path.parent)},
                      "rulekit_css": _css(), "rulekit_js": _js(),
@@ -175,7 +147,7 @@ def run(job: Job) -> Result:
                       error=_describe(exc, rel, nb, current["index"]))
     Path(job.page).write_text(page, "utf-8")
     return Result(job.notebook, job.page, True, time.perf_counter() - start, title=title,
-                  headings=headings_of(page), size=len(page.encode("utf-8")),
+                  rulings=list(found.rulings), size=len(page.encode("utf-8")),
                   warnings=_stderr_warnings(nb, rel))
 
 

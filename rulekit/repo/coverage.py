@@ -5,21 +5,19 @@ the engine, which never imports it.
 Coverage is discovered, never typed: tests by parsing `tests/**/*.py` with `ast` for
 `@pytest.mark.ruling("Rxx")` (also through a module-level alias such as
 `R04 = pytest.mark.ruling("R04")`, class decorators and `pytestmark`); lessons by reading the
-markdown headings of `notebooks/*.ipynb` that name the id (e.g. `## Tapped for mana (R04)`);
+markdown headings of `notebooks/*.ipynb` that name the id (e.g. `## Tapped for mana (R04)`, read by
+`rulekit.repo.outline`);
 diagrams as `diagrams/R04*.svg`; scenarios by their `ruling = [...]` list.
 """
 
 from __future__ import annotations
 
 import ast
-import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulekit.repo.outline import Heading, read_outline
 from rulekit.rulings import Ruling, all_rulings
-
-_ID = re.compile(r"\bR(0[1-9]|1[0-9])\b")
 
 
 def repo_root() -> Path:
@@ -27,17 +25,32 @@ def repo_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
+@dataclass(frozen=True)
+class Section:
+    """A lesson section: the notebook (`notebooks/x.ipynb`), the lesson's title, the heading."""
+    notebook: str
+    title: str
+    heading: Heading
+
+    @property
+    def stem(self) -> str:
+        return Path(self.notebook).stem
+
+    def __str__(self) -> str:
+        return f"{self.notebook}: {self.heading.markdown}"  # notebooks/x.ipynb: ## A (R04)
+
+
 @dataclass
 class Coverage:
     ruling: Ruling
     tests: list[str] = field(default_factory=list)  # pytest node ids
-    lessons: list[str] = field(default_factory=list)  # "notebooks/x.ipynb: ## heading"
+    lessons: list[Section] = field(default_factory=list)
     diagrams: list[str] = field(default_factory=list)  # "diagrams/R04-....svg"
     scenarios: list[str] = field(default_factory=list)  # "rulekit/scenarios/....toml"
 
     def to_json(self) -> dict[str, object]:
         return {"id": self.ruling.id, "topic": self.ruling.topic, "rules": list(self.ruling.rules),
-                "tests": self.tests, "lessons": self.lessons, "diagrams": self.diagrams,
+                "tests": self.tests, "lessons": [str(s) for s in self.lessons], "diagrams": self.diagrams,
                 "scenarios": self.scenarios}
 
 
@@ -127,28 +140,19 @@ def tests_by_ruling(root: Path) -> dict[str, list[str]]:
 
 
 # ------------------------------------------------------------------ lessons, diagrams
-def lessons_by_ruling(root: Path) -> dict[str, list[str]]:
-    """{ruling id: ["notebooks/x.ipynb: ## heading", ...]} from markdown headings."""
-    out: dict[str, list[str]] = {}
+def lessons_by_ruling(root: Path) -> dict[str, list[Section]]:
+    """{ruling id: [lesson sections whose heading names it]}, notebooks in file-name order."""
+    out: dict[str, list[Section]] = {}
     for path in sorted((root / "notebooks").glob("*.ipynb")):
-        try:
-            nb = json.loads(path.read_text("utf-8"))
-        except (ValueError, OSError):
+        found = read_outline(path)
+        if found is None:
             continue
         rel = path.relative_to(root).as_posix()
-        for cell in nb.get("cells", []):
-            if cell.get("cell_type") != "markdown":
-                continue
-            src = cell.get("source", "")
-            text = "".join(src) if isinstance(src, list) else str(src)
-            for line in text.splitlines():
-                if not line.lstrip().startswith("#"):
-                    continue
-                for m in _ID.finditer(line):
-                    entry = f"{rel}: {line.strip()}"
-                    lst = out.setdefault(m.group(0), [])
-                    if entry not in lst:
-                        lst.append(entry)
+        for heading in found.headings:
+            for rid in heading.rulings:
+                section = Section(rel, found.title, heading)
+                if section not in out.setdefault(rid, []):
+                    out[rid].append(section)
     return out
 
 
