@@ -34,7 +34,9 @@ else:
 from rulekit.display.frames import StepFrames
 frames = StepFrames("r07_paying_tap")
 print(json.dumps({
-    "frames": [hashlib.sha256(h.encode()).hexdigest() for h in frames],
+    # (ids are unique per process: the same scenario shown twice gets "-2"; not compared)
+    "frames": [hashlib.sha256(h.replace(frames.uid + "-", "ID-").encode()).hexdigest()
+               for h in frames],
     "announcements": frames.announcements,
     "document": frames.frame_document(1),
     "loaded": sorted(m for m in sys.modules if m.startswith("ipywidgets") and sys.modules[m]),
@@ -54,7 +56,8 @@ def test_frames_build_without_ipywidgets():
     assert "class='rk-narration'" in out["document"] and "<svg" in out["document"]
     # the widget shows the very same frames, and reads the same words aloud
     stepper = Stepper("r07_paying_tap")
-    assert out["frames"] == [hashlib.sha256(h.encode()).hexdigest()
+    uid = stepper.steps.uid
+    assert out["frames"] == [hashlib.sha256(h.replace(uid + "-", "ID-").encode()).hexdigest()
                              for h in stepper.frame_html]
     assert out["announcements"] == stepper.announcements
     assert [f.value for f in stepper.frames] == stepper.frame_html
@@ -70,3 +73,19 @@ def test_frames_are_an_iterable_of_each_steps_html():
         assert page.count("class='rk-narration'") == 1
     assert "Event and trigger diagram of step 2" in html[2]
     assert StepFrames("r07_paying_tap", diagram=False).diagram_mode == "none"
+
+
+def test_each_diagram_is_described_by_its_steps_text():
+    """aria-describedby of a frame's diagram names the frame's "Describe this step" text, by an
+    id no other walkthrough in the page has (the same scenario shown twice included)."""
+    import re
+
+    first, again = StepFrames("r07_paying_tap"), StepFrames("r07_paying_tap")
+    assert first.uid != again.uid
+    for frames in (first, again):
+        for k, html in enumerate(frames):
+            svg = re.findall(r"<svg [^>]*aria-describedby='([^']+)'", html)
+            ids = re.findall(r"<div id='([^']+)'>(.*?)</div></details>", html)
+            assert svg == [f"{frames.uid}-describe-{k}"], (k, svg)
+            assert [i for i, _ in ids] == svg
+            assert re.sub(r"<[^>]+>", "", ids[0][1]).strip()

@@ -306,13 +306,26 @@ def _events_details(game: Game, evs: list[Any], *, title: str, open_up_to: int =
             f"({len(evs)})</h4></summary>{to_html(event_rows(game, evs), css=False)}</details>")
 
 # ------------------------------------------------------------------ the frames
+_IDS: dict[str, int] = {}
+
+
+def _page_id(name: str) -> str:
+    """An HTML id prefix for a walkthrough of `name`, unique in this Python process (so in a
+    notebook's page, where one scenario may be shown twice) and the same on every run."""
+    base = "rk-" + (re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "walkthrough")
+    _IDS[base] = _IDS.get(base, 0) + 1
+    return base if _IDS[base] == 1 else f"{base}-{_IDS[base]}"
+
+
 class StepFrames:
     """The HTML of every step of a walkthrough, built up front from one engine run.
 
     `StepFrames(scenario_or_path)`: a `Scenario`, a file path, a shipped file's name or a ruling
     id (see `resolve_scenario`). Attributes: `scenario`, `results` (one `StepResult` per
     frame), `last` (the last step's number), `diagram_mode` ("so far", "step" or "none"),
-    `frame_html` (each frame's HTML) and `announcements` (what a screen reader says at each
+    `frame_html` (each frame's HTML), `uid` (the prefix of its HTML ids: frame k's
+    description, which its diagram's aria-describedby names, is `{uid}-describe-{k}`) and
+    `announcements` (what a screen reader says at each
     step). Iterating yields the frames' HTML in order."""
 
     def __init__(self, scenario: Scenario | str | os.PathLike[str], *,
@@ -320,6 +333,7 @@ class StepFrames:
         self.scenario = resolve_scenario(scenario)
         self.results = self.scenario.play()
         self.last = len(self.results) - 1
+        self.uid = _page_id(Path(self.scenario.path).stem if self.scenario.path else "")
         self.diagram_mode, diagrams = self._diagrams(diagram, diagram_budget)
         self.frame_html = [self._frame(k, diagrams[k]) for k in range(len(self.results))]
         self.announcements = [announcement(self.scenario, r, k, self.last)
@@ -428,8 +442,10 @@ class StepFrames:
                 parts.append("<div class='rk-refused' role='note'><b>Refused — the game "
                              f"says:</b> {html_text(result.error)}<br>Nothing changes.</div>")
         parts.append(_checks_html(result))
+        # the diagram's text description (its aria-describedby), behind a toggle for everyone
+        described = f"{self.uid}-describe-{k}"
         parts.append("<details class='rk-describe'><summary>Describe this step</summary>"
-                     f"{describe_step(result, k)}</details>")
+                     f"<div id='{described}'>{describe_step(result, k)}</div></details>")
         parts.append("<div class='rk-row'><div>")
         parts.append(to_html(board(game), caption="Board", css=False,
                              empty="No permanents on the battlefield."))
@@ -442,6 +458,7 @@ class StepFrames:
             parts.append(_events_details(game, result.events, title="Events in this step"))
         parts.append("</div>")
         # the diagram is compact and single-quoted already (`inline_svg`): not scanned again
+        diagram_html = diagram_html.replace("<svg ", f"<svg aria-describedby='{described}' ", 1)
         return _compact(single_quotes("".join(parts))) + diagram_html + "</div>"
 
     def frame_document(self, k: int) -> str:

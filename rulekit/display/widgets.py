@@ -100,6 +100,16 @@ WIDGET_CSS = (
     "align-items:center;height:auto;gap:0 8px}"
     ".rk-controls .widget-toggle-buttons>.widget-label{width:auto;margin:0}"
     ".rk-controls .widget-toggle-buttons>div{flex-wrap:wrap;display:flex}"
+    ".rk-controls>.widget-toggle-buttons{width:auto;flex:0 1 auto;max-width:100%}"
+    # JupyterLab: a walkthrough's output takes the width of its cell's prompt column too
+    ".jp-OutputArea-child:has(.rk-stepper)>.jp-OutputArea-prompt{display:none}"
+    # presenter mode (the Present button; also in JupyterLab, which loads no page CSS of ours)
+    ".rk-stepper.rk-presenting{position:fixed;inset:0;z-index:1000;background:#fff;"
+    "height:100vh!important;width:100vw!important;padding:8px 16px;box-sizing:border-box}"
+    ".rk-stepper:fullscreen{background:#fff;padding:8px 16px;box-sizing:border-box}"
+    ".rk-present{font-size:18px;height:38px;padding:0 14px;border:2px solid #0b4f9c;"
+    "background:#fff;color:#0b4f9c;font-weight:600;margin-left:6px}"
+    ".rk-present[aria-pressed='true']{background:#0b4f9c;color:#fff}"
     ".rk-frames{min-width:0;overflow:visible}"
     ".rk-frames .widget-html,.rk-frames .widget-html-content{min-width:0;line-height:1.4}"
     ".rk-sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);"
@@ -170,9 +180,9 @@ class Stepper:
         # (a number box, not a drop-down: selection widgets sync their index, and jslink
         # copies values as they are)
         self.speed = widgets.BoundedIntText(
-            value=interval, min=500, max=30_000, step=500, description="Play speed (ms a step)",
+            value=interval, min=500, max=30_000, step=500, description="Speed (ms a step)",
             tooltip="How many milliseconds Play shows each step (1000 ms = 1 second)",
-            style=_LABEL, layout=widgets.Layout(width="300px"))
+            style=_LABEL, layout=widgets.Layout(width="260px"))
         controls: list[widgets.Widget] = [self.play, self.slider, self.number]
         self.buttons: widgets.ToggleButtons | None = None
         if buttons:
@@ -196,12 +206,13 @@ class Stepper:
             f"<style>{WIDGET_CSS}</style><h3>Walkthrough: {html_text(self.scenario.title)}"
             f"</h3>{classroom_script()}", layout=widgets.Layout(flex="none"))
         title.add_class("rk-title")
-        bar = widgets.HBox([self.play, self.slider, self.number, self.speed],
-                           layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        rows: list[widgets.Widget] = [bar]
+        # one row that wraps: as few lines as the width allows (each line is a line less for
+        # the step's narration on a projector)
+        parts: list[widgets.Widget] = [self.play, self.slider, self.number]
         if self.buttons is not None:
-            rows.append(self.buttons)
-        self.controls = widgets.VBox(rows)
+            parts.append(self.buttons)
+        self.controls = widgets.HBox(parts + [self.speed], layout=widgets.Layout(
+            flex_flow="row wrap", align_items="center"))
         self.controls.add_class("rk-controls")
         self.stack.add_class("rk-frames")
         # a step change read aloud (kernel side, for JupyterLab; an exported page's script
