@@ -17,6 +17,9 @@ def test_lab_saves_widget_state_from_its_own_settings_folder():
                     .split("=", 1)[1])
     overrides = json.loads((settings / "overrides.json").read_text("utf-8"))
     assert overrides["@jupyter-widgets/jupyterlab-manager:plugin"]["saveState"] is True
+    # no "get Jupyter news?" pop-up over a projected walkthrough, and no request to the web
+    notes = overrides["@jupyterlab/apputils-extension:notification"]
+    assert notes == {"fetchNews": "false", "checkForUpdates": False}
     assert settings.is_relative_to(Path(lab.__file__).parent)  # not the user's home
 
 

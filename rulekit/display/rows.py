@@ -41,6 +41,30 @@ class Table:
         return {"columns": list(self.columns), "rows": [dict(r) for r in self.rows]}
 
 
+# Projector-friendly table style: >= 18px type, black on white, a dark header row, clear grid.
+TABLE_CSS: list[dict[str, Any]] = [
+    {"selector": "", "props": [("border-collapse", "collapse"), ("font-size", "18px"),
+                               ("line-height", "1.35"), ("color", "#000"),
+                               ("background", "#fff"), ("margin", "0.25em 0 0.75em 0"),
+                               ("font-family", "'DejaVu Sans', Arial, Helvetica, sans-serif")]},
+    {"selector": "caption", "props": [("caption-side", "top"), ("text-align", "left"),
+                                      ("font-weight", "bold"), ("font-size", "20px"),
+                                      ("padding", "0 0 0.25em 0"), ("color", "#000")]},
+    {"selector": "th", "props": [("background", "#1b1b1b"), ("color", "#fff"),
+                                 ("font-weight", "bold"), ("text-align", "left"),
+                                 ("padding", "6px 12px"), ("border", "1px solid #1b1b1b")]},
+    {"selector": "td", "props": [("padding", "6px 12px"), ("border", "1px solid #555"),
+                                 ("vertical-align", "top"), ("color", "#000")]},
+    {"selector": "tbody tr:nth-child(even) td", "props": [("background", "#eeeeee")]},
+]
+
+# The same style as a plain style sheet for `table.rk-table` (pages that hold many tables).
+TABLE_CSS_TEXT = "".join(
+    "table.rk-table" + (" " + rule["selector"] if rule["selector"] else "") + "{"
+    + ";".join(f"{k}:{v}" for k, v in rule["props"]) + "}"
+    for rule in TABLE_CSS)
+
+
 def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
@@ -185,7 +209,7 @@ def events_table(evs: list[Event]) -> Table:
 
 def table_html(table: Table, *, caption: str | None = None, empty: str = "(none)") -> str:
     """`table` as a `table.rk-table` with every cell and the caption HTML-escaped, or `empty`
-    in a paragraph when it has no rows (style it with `rulekit.display.tables.TABLE_CSS_TEXT`)."""
+    in a paragraph when it has no rows (styled by `TABLE_CSS_TEXT`)."""
     from rulekit.display.escape import html_text
 
     if not table.rows:

@@ -20,12 +20,14 @@ notebook. Both escape every cell, so player and card names such as ``<script>`` 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from rulekit.display.rows import (
     BOARD_COLUMNS,
+    TABLE_CSS,
+    TABLE_CSS_TEXT,
     Table,
     board_table,
     events_table,
@@ -44,29 +46,6 @@ __all__ = [
     "to_html",
     "TABLE_CSS", "TABLE_CSS_TEXT",
 ]
-
-# Projector-friendly table style: >= 18px type, black on white, a dark header row, clear grid.
-TABLE_CSS: list[dict[str, Any]] = [
-    {"selector": "", "props": [("border-collapse", "collapse"), ("font-size", "18px"),
-                               ("line-height", "1.35"), ("color", "#000"),
-                               ("background", "#fff"), ("margin", "0.25em 0 0.75em 0"),
-                               ("font-family", "'DejaVu Sans', Arial, Helvetica, sans-serif")]},
-    {"selector": "caption", "props": [("caption-side", "top"), ("text-align", "left"),
-                                      ("font-weight", "bold"), ("font-size", "20px"),
-                                      ("padding", "0 0 0.25em 0"), ("color", "#000")]},
-    {"selector": "th", "props": [("background", "#1b1b1b"), ("color", "#fff"),
-                                 ("font-weight", "bold"), ("text-align", "left"),
-                                 ("padding", "6px 12px"), ("border", "1px solid #1b1b1b")]},
-    {"selector": "td", "props": [("padding", "6px 12px"), ("border", "1px solid #555"),
-                                 ("vertical-align", "top"), ("color", "#000")]},
-    {"selector": "tbody tr:nth-child(even) td", "props": [("background", "#eeeeee")]},
-]
-
-# The same style as a plain style sheet for `table.rk-table` (pages that hold many tables).
-TABLE_CSS_TEXT = "".join(
-    "table.rk-table" + (" " + rule["selector"] if rule["selector"] else "") + "{"
-    + ";".join(f"{k}:{v}" for k, v in rule["props"]) + "}"
-    for rule in TABLE_CSS)
 
 _uuids = itertools.count(1)
 

@@ -1,19 +1,19 @@
 """ipywidgets for the lessons: a `Stepper` through a shipped scenario and a live `Sandbox`.
 
-**Stepper** — every frame is computed up front from the real engine run (frame 0 = the set-up):
-the narration, whether the step's expectations held, the board, mana pools, stack and the events of
-the step as tables, and the event and trigger diagram so far as inline SVG (the scenario is drawn
-once and each frame reveals the steps up to it, so nothing moves as you step: see
-`rulekit.display.reveal`). The frames are
-`widgets.HTML` children of a `widgets.Stack`; a `Play`, an `IntSlider`, a `BoundedIntText` (its
-spinner is a keyboard back/forward) and `ToggleButtons` of step numbers are tied to
-`Stack.selected_index` with `widgets.jslink` only, so stepping needs no Python: it keeps working in
-an exported HTML page with no kernel.
+Both are thin: the content is built elsewhere, without ipywidgets.
 
-**Sandbox** — buttons drive a live `Game` (these need a kernel): tap for mana, activate an ability,
-declare attackers with exert, make a token copy, destroy several permanents at once, pass
-priority, resolve, next step, next turn, undo. An illegal move shows the `RulesError` in place and
-changes nothing.
+**Stepper** — the frames are `rulekit.display.frames.StepFrames` (every step's HTML, computed up
+front from the real engine run; frame 0 = the set-up), shown as `widgets.HTML` children of a
+`widgets.Stack`; a `Play`, an `IntSlider`, a `BoundedIntText` (its spinner is a keyboard
+back/forward) and `ToggleButtons` of step numbers are tied to `Stack.selected_index` with
+`widgets.jslink` only, so stepping needs no Python: it keeps working in an exported HTML page with
+no kernel.
+
+**Sandbox** — the ipywidgets front-end of the pure model `rulekit.sandbox.SandboxModel`:
+buttons drive a live `Game` (these need a kernel): tap for mana, activate an ability, declare
+attackers with exert, make a token copy, destroy several permanents at once, pass priority,
+resolve, next step, next turn, undo. An illegal move shows the `RulesError` in place and changes
+nothing.
 
 >>> from rulekit.display.widgets import Stepper, Sandbox
 >>> len(Stepper("r07_paying_tap.toml").frames)               # the set-up and six steps
@@ -26,8 +26,6 @@ True
 from __future__ import annotations
 
 import os
-import re
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -35,59 +33,27 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from rulekit.display.escape import html_text
-from rulekit.display.svg import compact as _compact
-from rulekit.display.svg import inline_svg, single_quotes
-from rulekit.display.tables import TABLE_CSS_TEXT, board, event_rows, pools, stack, to_html
+from rulekit.display.frames import (
+    DIAGRAM_BUDGET,
+    FONT,
+    FRAME_CSS,
+    StepFrames,
+    _compact,
+    _diagram_html,
+    classroom_script,
+    inline_svg,
+    resolve_scenario,
+)
 from rulekit.errors import RulesError, UsageError
 
 if TYPE_CHECKING:
     from rulekit.game import Game
-    from rulekit.scenario import Scenario, StepResult
+    from rulekit.scenario import Scenario
 
-__all__ = ["FRAME_CSS", "SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "Stepper", "inline_svg", "resolve_scenario"]
-
-FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
-
-# One small style sheet per frame (each frame must stand on its own in an exported page).
-FRAME_CSS = (
-    f".rk-frame{{font-family:{FONT};font-size:18px;line-height:1.4;color:#000;"
-    "background:#fff;padding:8px 12px;box-sizing:border-box;max-width:100%;min-width:0;"
-    "overflow-wrap:break-word}"
-    ".rk-frame h3{font-size:24px;margin:0 0 8px 0;color:#000}"
-    ".rk-frame h4{font-size:20px;margin:12px 0 4px 0;color:#000}"
-    ".rk-stepno{font-size:18px;font-weight:bold;margin:0 0 4px 0}"
-    ".rk-narration{font-size:22px;line-height:1.4;margin:0 0 8px 0;padding:6px 12px;"
-    "border-left:8px solid #0072b2;background:#eef5fb}"
-    ".rk-does{margin:4px 0}"
-    ".rk-ok{color:#005a1e;font-weight:bold}"
-    ".rk-bad{color:#a00000;font-weight:bold}"
-    ".rk-refused{border:3px solid #a00000;background:#fff0f0;padding:6px 12px;margin:6px 0}"
-    ".rk-pending{border:2px dashed #8a5a00;background:#fff8e6;padding:4px 10px}"
-    ".rk-row{display:flex;flex-wrap:wrap;gap:0 28px;align-items:flex-start}"
-    ".rk-row>div{max-width:100%}"
-    # wide tables scroll with the step's text (a scrolling box that takes focus: its
-    # "Describe this step" toggle), never the page
-    ".rk-text{overflow-x:auto;min-width:0}"
-    ".rk-empty{font-style:italic;margin:4px 0 12px 0}"
-    ".rk-figure{min-width:0}"
-    ".rk-figure-title{font-weight:bold;margin:0 0 4px 0}"
-    # one scale for every diagram (1 CSS px per point: text 14-22 px), never shrunk to fit;
-    # the pane scrolls instead, and opens at its newest part (flex column-reverse)
-    ".rk-diagram{overflow:auto;max-width:100%;display:flex;flex-direction:column-reverse;"
-    "border:1px solid #888;background:#fff}"
-    ".rk-diagram>svg{flex:none;margin-bottom:auto;max-width:none!important;height:auto}"
-    f".rk-diagram svg text{{font-family:{FONT}}}"
-    ".rk-diagram .rk-new.cluster>path,.rk-diagram .rk-new.cluster>polygon{stroke:#d55e00;"
-    "stroke-width:4px}"
-    # earlier steps quieter: their boxes' colors paler (text stays black on them; the blue
-    # state-based box with white text keeps its color), what the step added at full strength
-    ".rk-diagram svg:has(.rk-new) g.node:not(.rk-new):not([class*='rk-uses'])>"
-    ":is(polygon,path,ellipse):not([fill='#0072b2']){fill-opacity:.4}"
-    ".rk-frame details>summary{cursor:pointer;margin:10px 0 4px 0;font-weight:bold}"
-    ".rk-describe{border:2px solid #0072b2;border-radius:4px;padding:2px 10px;margin:6px 0}"
-    ".rk-describe ul{margin:4px 0;padding-left:22px}"
-    + TABLE_CSS_TEXT
-)
+# FRAME_CSS, inline_svg and resolve_scenario live in `rulekit.display.frames` (imported here
+# for the notebooks and tests that import them from this module)
+__all__ = ["FRAME_CSS", "SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "StepFrames", "Stepper",
+           "inline_svg", "resolve_scenario"]
 
 # Bigger controls for projectors (ipywidgets reads these CSS variables), and the walkthrough's
 # layout: on a screen at least 900 px wide and 500 px high a walkthrough is one screen tall,
@@ -134,6 +100,16 @@ WIDGET_CSS = (
     "align-items:center;height:auto;gap:0 8px}"
     ".rk-controls .widget-toggle-buttons>.widget-label{width:auto;margin:0}"
     ".rk-controls .widget-toggle-buttons>div{flex-wrap:wrap;display:flex}"
+    ".rk-controls>.widget-toggle-buttons{width:auto;flex:0 1 auto;max-width:100%}"
+    # JupyterLab: a walkthrough's output takes the width of its cell's prompt column too
+    ".jp-OutputArea-child:has(.rk-stepper)>.jp-OutputArea-prompt{display:none}"
+    # presenter mode (the Present button; also in JupyterLab, which loads no page CSS of ours)
+    ".rk-stepper.rk-presenting{position:fixed;inset:0;z-index:1000;background:#fff;"
+    "height:100vh!important;width:100vw!important;padding:8px 16px;box-sizing:border-box}"
+    ".rk-stepper:fullscreen{background:#fff;padding:8px 16px;box-sizing:border-box}"
+    ".rk-present{font-size:18px;height:38px;padding:0 14px;border:2px solid #0b4f9c;"
+    "background:#fff;color:#0b4f9c;font-weight:600;margin-left:6px}"
+    ".rk-present[aria-pressed='true']{background:#0b4f9c;color:#fff}"
     ".rk-frames{min-width:0;overflow:visible}"
     ".rk-frames .widget-html,.rk-frames .widget-html-content{min-width:0;line-height:1.4}"
     ".rk-sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);"
@@ -161,195 +137,25 @@ _LABEL = {"description_width": "initial"}
 # live sandbox of an exported page; JupyterLab shows the widget and ignores it)
 SANDBOX_MIME = "application/vnd.rulekit.sandbox+json"
 
-# Bytes of SVG a Stepper may embed with "so far" diagrams before it draws one step per frame
-# (issue 8: a lesson page, all its walkthroughs together, stays under 1 MB).
-DIAGRAM_BUDGET = 250_000
-
-
-# ------------------------------------------------------------------ shared helpers
-def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
-    """A loaded scenario from: a `Scenario`; a path to a file; the name of a shipped file
-    (`"r07_paying_tap"` or `"r07_paying_tap.toml"`); or a ruling id (`"R07"`: its first shipped
-    scenario)."""
-    from rulekit.scenario import Scenario, by_ruling, load, shipped_dir
-
-    if isinstance(ref, Scenario):
-        return ref
-    path = Path(ref)
-    if path.is_file():
-        return load(path)
-    text = os.fspath(ref)
-    if re.fullmatch(r"R\d\d", text):
-        found = by_ruling().get(text)
-        if found is None:
-            raise LookupError(f"no shipped scenario covers ruling {text}")
-        return load(found)
-    name = text if text.endswith(".toml") else f"{text}.toml"
-    candidate = shipped_dir() / name
-    if candidate.is_file():
-        return load(candidate)
-    raise FileNotFoundError(f"no scenario file {text!r} (neither a path nor a shipped scenario)")
-
-
-def _diagram_html(graph: Any, *, label: str) -> str:
-    from rulekit.display.svg import GraphvizMissing, render_svg
-
-    try:
-        svg = render_svg(graph)
-    except GraphvizMissing as err:
-        return f"<p class='rk-empty'>{html_text(err)}</p>"
-    return f"<div class='rk-diagram'>{inline_svg(svg, label=label)}</div>"
-
-
-def classroom_script() -> str:
-    """The classroom script (`rulekit/templates/lesson/classroom.js`: controls named, a live
-    region, the diagram pane following the step, presenter mode) as an element that runs it
-    once it is in a page: an image that can't load, whose error handler evaluates the script.
-    A widget's HTML runs no `<script>`, and JupyterLab runs no page script of ours; an exported
-    page runs the same script from its `<head>` first, and it runs once per page."""
-    import base64
-
-    code = (Path(__file__).resolve().parent.parent / "templates" / "lesson" / "classroom.js"
-            ).read_bytes()
-    b64 = base64.b64encode(code).decode("ascii")
-    return (f"<img alt='' hidden src='data:,' class='rk-script' "
-            f"onerror=\"if(!window.rkClassroom){{(0,eval)(atob('{b64}'))}}\">")
-
-
-def _diagram_svg(graph: Any, *, new: set[str] | None, label: str) -> str:
-    """The inline SVG of `graph`, what group(s) `new` added marked `rk-new` (None: all)."""
-    from rulekit.display.reveal import mark_new
-    from rulekit.display.svg import GraphvizMissing, render_svg
-
-    try:
-        svg = render_svg(graph)
-    except GraphvizMissing as err:
-        return f"<p class='rk-empty'>{html_text(err)}</p>"
-    return mark_new(inline_svg(svg, label=label), new)
-
-
-def _figure(title: str, body: str, *, pane: bool = True) -> str:
-    """A frame's diagram: its title, then the scrolling pane (keyboard-scrollable)."""
-    if not pane:
-        return f"<div class='rk-figure'><p class='rk-figure-title'>{html_text(title)}</p>{body}</div>"
-    return (f"<div class='rk-figure'><p class='rk-figure-title'>{html_text(title)}</p>"
-            f"<div class='rk-diagram' tabindex='0' role='group' aria-label='{html_text(title)} "
-            f"(scrolls)'>{body}</div></div>")
-
-
-def announcement(scenario: Scenario, result: StepResult, k: int, last: int) -> str:
-    """What a screen reader says when the walkthrough shows step k: where, the narration,
-    what happened."""
-    if k == 0:
-        text = " ".join((scenario.description.strip() or "The board before the first step.")
-                        .split())
-        return f"Set-up, step 0 of {last}. {text}"
-    parts = [f"Step {k} of {last}.", result.narration.strip()]
-    parts += [f"What happens: {t}" for t in _root_texts(result)]
-    if result.error is not None:
-        parts.append(f"Refused: {result.error}. Nothing changes.")
-    return " ".join(p for p in parts if p)
-
-
-def describe_step(result: StepResult, k: int) -> str:
-    """A text description of what the step adds to the diagram, from the log: each event
-    under the event that caused it, with how ("pays", "triggers", "resolves", ...)."""
-    from rulekit.display.flow import relation_of
-    from rulekit.display.flow_words import setup_lines as _setup_lines
-    from rulekit.events import EventKind
-
-    evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
-    if k == 0:
-        lines = _setup_lines(list(result.game.log)) or ["Nothing is on the battlefield."]
-        items = "".join(f"<li>{html_text(line)}</li>" for line in lines)
-        return f"<p>The diagram starts with the set-up:</p><ul>{items}</ul>"
-    if not evs:
-        why = (f"the action was refused: {result.error}" if result.error is not None
-               else "nothing new happened")
-        return f"<p>This step adds a note to the diagram: {html_text(why)}.</p>"
-    ids = {e.id for e in evs}
-    kids: dict[int | None, list[Any]] = {}
-    for e in evs:
-        kids.setdefault(e.parent if e.parent in ids else None, []).append(e)
-
-    def tree(parent: int | None, depth: int) -> str:
-        out = []
-        for e in kids.get(parent, []):
-            how = "" if parent is None else f"{relation_of(e)}: "
-            below = tree(e.id, depth + 1) if depth < 12 else ""
-            rules = f" (CR {', '.join(e.rules)})" if e.rules else ""
-            out.append(f"<li>{html_text(how + e.text + rules)}{below}</li>")
-        return f"<ul>{''.join(out)}</ul>" if out else ""
-
-    return (f"<p>This step adds {len(evs)} event{'s' if len(evs) != 1 else ''} to the "
-            f"diagram, each under its cause:</p>{tree(None, 0)}")
-
-
-def _only_grows(results: list[StepResult]) -> bool:
-    """Each step only adds actions to the game before it (no undo): the diagram of step k is
-    the diagram of step k + 1 without its last group."""
-    for before, after in zip(results, results[1:]):
-        old, new = before.actions, after.actions
-        if len(new) < len(old) or new[:len(old)] != old:
-            return False
-    return True
-
-
-def _checks_html(result: StepResult) -> str:
-    checks = result.checks
-    if not checks:
-        return ""
-    if result.ok:
-        n = len(checks)
-        return (f"<p class='rk-ok'>✓ The engine agrees: {'the' if n == 1 else 'all'} {n} "
-                f"expectation{'s' if n != 1 else ''} of this step held.</p>")
-    items = "".join(
-        f"<li><code>{html_text(c.description)}</code>: expected {html_text(c.expected)}, "
-        f"got {html_text(c.actual)}</li>" for c in result.failures)
-    return (f"<div class='rk-bad'>✗ {len(result.failures)} of {len(checks)} expectations "
-            f"did not hold:<ul>{items}</ul></div>")
-
-
-def _root_texts(result: StepResult) -> list[str]:
-    from rulekit.events import EventKind
-
-    return [e.text for e in result.events if e.kind is EventKind.ACTION and e.parent is None]
-
-
-def _events_details(game: Game, evs: list[Any], *, title: str, open_up_to: int = 8) -> str:
-    """The events as a table in a `<details>` (opens and closes without a kernel; open when
-    there are only a few)."""
-    from rulekit.events import EventKind
-
-    evs = [e for e in evs if e.kind is not EventKind.PRIORITY]
-    if not evs:
-        return f"<h4>{html_text(title)}</h4><p class='rk-empty'>No events.</p>"
-    flag = " open" if len(evs) <= open_up_to else ""
-    return (f"<details{flag}><summary><h4 style='display:inline'>{html_text(title)} "
-            f"({len(evs)})</h4></summary>{to_html(event_rows(game, evs), css=False)}</details>")
-
-
 # ------------------------------------------------------------------ Stepper
 class Stepper:
     """Step through a shipped scenario, forward and back, with or without a kernel.
 
     `Stepper(scenario_or_path)`: a `Scenario`, a file path, a shipped file's name or a ruling id
-    (see `resolve_scenario`). Attributes: `scenario`, `results` (one `StepResult` per frame),
-    `frame_html` (the HTML of each frame), `frames` (`widgets.HTML`), `stack`
-    (`widgets.Stack`), the controls `play`, `slider`, `number` and `buttons`, `links` (the
-    jslinks) and `widget` (what the notebook shows)."""
+    (see `resolve_scenario`). Attributes: `steps` (the `StepFrames`: every frame's HTML, built
+    without ipywidgets), its `scenario`, `results` (one `StepResult` per frame), `frame_html`,
+    `announcements` and `diagram_mode`; `frames` (`widgets.HTML`), `stack` (`widgets.Stack`), the
+    controls `play`, `slider`, `number` and `buttons`, `links` (the jslinks) and `widget` (what
+    the notebook shows)."""
 
     def __init__(self, scenario: Scenario | str | os.PathLike[str], *,
                  diagram: str | bool = "auto", diagram_budget: int = DIAGRAM_BUDGET,
                  buttons: bool = True, interval: int = 4000) -> None:
-        self.scenario = resolve_scenario(scenario)
-        self.results = self.scenario.play()
-        self.last = len(self.results) - 1
-        self._id = re.sub(r"[^a-z0-9]+", "", Path(self.scenario.path).stem.lower())[:16] or "sc"
-        self.diagram_mode, diagrams = self._diagrams(diagram, diagram_budget)
-        self.frame_html = [self._frame(k, diagrams[k]) for k in range(len(self.results))]
-        self.announcements = [announcement(self.scenario, r, k, self.last)
-                              for k, r in enumerate(self.results)]
+        self.steps = StepFrames(scenario, diagram=diagram, diagram_budget=diagram_budget)
+        self.scenario, self.results, self.last = (self.steps.scenario, self.steps.results,
+                                                  self.steps.last)
+        self.diagram_mode = self.steps.diagram_mode
+        self.frame_html, self.announcements = self.steps.frame_html, self.steps.announcements
         # one Layout and one style shared by every frame: each widget model is stored in the
         # exported page, so sharing keeps it small
         shared_layout, shared_style = widgets.Layout(width="100%"), HTMLStyle()
@@ -374,9 +180,9 @@ class Stepper:
         # (a number box, not a drop-down: selection widgets sync their index, and jslink
         # copies values as they are)
         self.speed = widgets.BoundedIntText(
-            value=interval, min=500, max=30_000, step=500, description="Play speed (ms a step)",
+            value=interval, min=500, max=30_000, step=500, description="Speed (ms a step)",
             tooltip="How many milliseconds Play shows each step (1000 ms = 1 second)",
-            style=_LABEL, layout=widgets.Layout(width="300px"))
+            style=_LABEL, layout=widgets.Layout(width="260px"))
         controls: list[widgets.Widget] = [self.play, self.slider, self.number]
         self.buttons: widgets.ToggleButtons | None = None
         if buttons:
@@ -400,12 +206,13 @@ class Stepper:
             f"<style>{WIDGET_CSS}</style><h3>Walkthrough: {html_text(self.scenario.title)}"
             f"</h3>{classroom_script()}", layout=widgets.Layout(flex="none"))
         title.add_class("rk-title")
-        bar = widgets.HBox([self.play, self.slider, self.number, self.speed],
-                           layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        rows: list[widgets.Widget] = [bar]
+        # one row that wraps: as few lines as the width allows (each line is a line less for
+        # the step's narration on a projector)
+        parts: list[widgets.Widget] = [self.play, self.slider, self.number]
         if self.buttons is not None:
-            rows.append(self.buttons)
-        self.controls = widgets.VBox(rows)
+            parts.append(self.buttons)
+        self.controls = widgets.HBox(parts + [self.speed], layout=widgets.Layout(
+            flex_flow="row wrap", align_items="center"))
         self.controls.add_class("rk-controls")
         self.stack.add_class("rk-frames")
         # a step change read aloud (kernel side, for JupyterLab; an exported page's script
@@ -430,125 +237,9 @@ class Stepper:
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
 
-    # -- diagrams
-    def _diagrams(self, mode: str | bool, budget: int) -> tuple[str, list[str]]:
-        """The diagram HTML of every frame and the mode used: "so far" (each frame shows every
-        step up to it, cut from one drawing of the whole scenario), "step" (each frame draws its
-        own step only: the page grows linearly, not quadratically, with the number of steps),
-        "none"; "auto" is "so far" unless that needs more than `budget` bytes of SVG."""
-        frames = range(len(self.results))
-        if mode in (False, None, "none"):
-            return "none", ["" for _ in frames]
-        if mode not in ("auto", "so far", "step"):
-            raise ValueError(f"diagram must be 'auto', 'so far', 'step' or False, not {mode!r}")
-        if mode in ("auto", "so far"):
-            so_far = self._diagrams_so_far()
-            if mode == "so far" or sum(map(len, so_far)) <= budget:
-                return "so far", so_far
-        return "step", [self._diagram_of_step(k) for k in frames]
-
-    def _diagrams_so_far(self) -> list[str]:
-        """Frame k: the diagram of every step up to k. The whole scenario is drawn once and
-        each frame shows its first k + 1 groups (`rulekit.display.reveal`), so nothing moves
-        between frames; a scenario that takes actions back (undo) is drawn frame by frame."""
-        from rulekit.display.flow import scenario_diagram
-        from rulekit.display.reveal import reveal
-        from rulekit.display.svg import GraphvizMissing, render_svg
-
-        sc = self.scenario
-        if not _only_grows(self.results):
-            return [self._diagram_so_far(k) for k in range(len(self.results))]
-        try:
-            whole = inline_svg(render_svg(scenario_diagram(sc)), label=sc.title)
-        except GraphvizMissing as err:
-            return [f"<p class='rk-empty'>{html_text(err)}</p>"] * len(self.results)
-        from rulekit.display.reveal import mark_new
-
-        out = []
-        for k in range(len(self.results)):
-            what = "the set-up" if k == 0 else f"step {k}"
-            svg = reveal(whole, {f"s{j}" for j in range(k + 1)},
-                         label=f"Event and trigger diagram of {sc.title}, up to {what}")
-            out.append(_figure(f"Event and trigger diagram up to {what}",
-                               mark_new(svg, {f"s{k}"})))
-        return out
-
-    def _diagram_so_far(self, k: int) -> str:
-        from rulekit.display.flow import scenario_diagram
-
-        sc = self.scenario
-        what = "the set-up" if k == 0 else f"step {k}"
-        return _figure(f"Event and trigger diagram up to {what}",
-                       _diagram_svg(scenario_diagram(sc, upto_step=k), new={f"s{k}"},
-                                    label=f"Event and trigger diagram of {sc.title}, up to "
-                                    f"{what}"))
-
-    def _diagram_of_step(self, k: int) -> str:
-        from rulekit.display.flow import log_diagram
-
-        if k == 0:
-            return self._diagram_so_far(0)
-        result, before = self.results[k], self.results[k - 1]
-        first, last = len(before.actions) + 1, len(result.actions)
-        head = f"Event and trigger diagram of step {k}"
-        if last < first:
-            why = ("the action was refused, so nothing happened" if result.error is not None
-                   else "actions were taken back" if len(result.actions) < len(before.actions)
-                   else "nothing new happened")
-            return _figure(head, f"<p class='rk-empty rk-new'>No diagram: {why}.</p>",
-                           pane=False)
-        graph = log_diagram(result.game, since_action=first, upto_action=last,
-                            title=f"Step {k}")
-        return _figure(head, _diagram_svg(graph, new=None, label=f"Event and trigger diagram "
-                                          f"of step {k} of {self.scenario.title}"))
-
-    # -- frames
-    def _frame(self, k: int, diagram_html: str) -> str:
-        sc, result = self.scenario, self.results[k]
-        game = result.game
-        n = self.last
-        parts = [f"<div class='rk-frame' data-step='{k}' role='group' "
-                 f"aria-label='{html_text(sc.title)}: step {k} of {n}'>",
-                 f"<style>{FRAME_CSS}</style><div class='rk-text'>"]
-        if k == 0:
-            parts.append("<p class='rk-stepno'>Set-up (step 0)</p>")
-            text = " ".join((sc.description.strip() or "The board before the first step.")
-                            .split())
-            parts.append(f"<p class='rk-narration'>{html_text(text)}</p>")
-            if sc.pending:
-                parts.append("<p class='rk-pending'>This walkthrough is marked "
-                             "<code>pending-engine</code>: the engine may not do all of it "
-                             "yet.</p>")
-        else:
-            parts.append(f"<p class='rk-stepno'>Step {k} of {n}</p>")
-            parts.append(f"<p class='rk-narration'>{html_text(result.narration)}</p>")
-            for text in _root_texts(result):
-                parts.append(f"<p class='rk-does'><b>What happens:</b> {html_text(text)}</p>")
-            if result.error is not None:
-                parts.append("<div class='rk-refused' role='note'><b>Refused — the game "
-                             f"says:</b> {html_text(result.error)}<br>Nothing changes.</div>")
-        parts.append(_checks_html(result))
-        parts.append("<details class='rk-describe'><summary>Describe this step</summary>"
-                     f"{describe_step(result, k)}</details>")
-        parts.append("<div class='rk-row'><div>")
-        parts.append(to_html(board(game), caption="Board", css=False,
-                             empty="No permanents on the battlefield."))
-        parts.append("</div><div>")
-        parts.append(to_html(pools(game), caption="Players: life and mana pools", css=False))
-        parts.append(to_html(stack(game), caption="Stack (top first)", css=False,
-                             empty="The stack is empty."))
-        parts.append("</div></div>")
-        if k > 0:
-            parts.append(_events_details(game, result.events, title="Events in this step"))
-        parts.append("</div>")
-        # the diagram is compact and single-quoted already (`inline_svg`): not scanned again
-        return _compact(single_quotes("".join(parts))) + diagram_html + "</div>"
-
     def frame_document(self, k: int) -> str:
-        """Frame k as a standalone HTML page (to look at or screenshot in a browser)."""
-        return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-                f"<title>{html_text(self.scenario.title)} — step {k}</title></head>"
-                f"<body style='margin:0;background:#fff'>{self.frame_html[k]}</body></html>")
+        """Frame k as a standalone HTML page (see `StepFrames.frame_document`)."""
+        return self.steps.frame_document(k)
 
 
 # ------------------------------------------------------------------ Sandbox

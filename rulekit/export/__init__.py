@@ -245,7 +245,8 @@ def _prepare_live(out: Path, report: BuildReport, mode: str,
                   echo: Callable[[str], None]) -> dict[str, object] | None:
     """The live sandbox's runtime in `out/_static/sandbox/` and what every page needs to start
     it (None, with `report.sandbox_note` saying why, when the runtime can't be had)."""
-    from rulekit.display.widgets import FRAME_CSS, WIDGET_CSS
+    from rulekit.display.frames import FRAME_CSS
+    from rulekit.display.widgets import WIDGET_CSS
     from rulekit.export.lesson import TEMPLATE, TEMPLATES
 
     found = _live.prepare(mode=mode)

@@ -4,6 +4,8 @@ set up for lessons without touching the user's own JupyterLab settings:
 - widget state is saved with the notebook (`saveState`, from `rulekit/lab/settings/overrides.json`,
   JupyterLab's app settings folder for this server only), so a reopened lesson shows its
   walkthroughs before anything runs;
+- no "Would you like to get notified about official Jupyter news?" pop-up over a projected
+  walkthrough, and no news or update requests to the web (same file);
 - a saved lesson is written as committed, its outputs and widget state kept beside it
   (`rulekit.lab.contents`): `git status` stays clean;
 - kernels use IPC sockets (`rulekit.lab.kernels`); the server listens on 127.0.0.1 only.

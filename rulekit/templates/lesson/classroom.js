@@ -99,7 +99,7 @@
   }
 
   function addPresent(root) {
-    var bar = root.querySelector(".rk-controls .widget-hbox");
+    var bar = root.querySelector(".rk-controls");
     if (!bar || root.querySelector(".rk-present")) { return; }
     var b = document.createElement("button");
     b.type = "button";
@@ -148,6 +148,16 @@
     root.appendChild(live);
     new MutationObserver(function () { refresh(root); }).observe(root,
       {childList: true, subtree: true});
+    // a new size (window, JupyterLab's side bar, presentation mode): the diagram pane shows
+    // the current step's part again
+    if (window.ResizeObserver) {
+      var waiting = false;
+      new ResizeObserver(function () {
+        if (waiting) { return; }
+        waiting = true;
+        requestAnimationFrame(function () { waiting = false; showNew(root); });
+      }).observe(root);
+    }
     refresh(root);
   }
 

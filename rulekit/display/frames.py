@@ -1,0 +1,411 @@
+"""A walkthrough's step frames as plain HTML: no ipywidgets (issue 15, "views cut by what they
+produce").
+
+`StepFrames(scenario)` plays a scenario once with the real engine and builds, for every step
+(frame 0 = the set-up), the HTML the classroom view shows: the narration, whether the step's
+expectations held, a text description of what the step adds to the diagram, the board, mana
+pools, stack and the step's events as tables, and the event and trigger diagram so far as
+inline SVG (the scenario is drawn once and each frame reveals the steps up to it, so nothing
+moves as you step: see `rulekit.display.reveal`), and what a screen reader says at each step.
+`rulekit.display.widgets.Stepper` puts these frames in ipywidgets; an exported page keeps them
+as they are.
+
+>>> frames = StepFrames("r07_paying_tap.toml")
+>>> len(frames)                                     # the set-up and six steps
+7
+>>> "class='rk-narration'" in frames.frame_html[1]
+True
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rulekit.display.escape import html_text
+from rulekit.display.rows import (
+    TABLE_CSS_TEXT,
+    board_table,
+    events_table,
+    pools_table,
+    stack_table,
+    table_html,
+)
+from rulekit.display.svg import GraphvizMissing, inline_svg, render_svg, single_quotes
+from rulekit.display.svg import compact as _compact
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+    from rulekit.scenario import Scenario, StepResult
+
+__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "StepFrames", "announcement", "classroom_script",
+           "describe_step", "inline_svg", "resolve_scenario", "single_quotes"]
+
+FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
+
+# One small style sheet per frame (each frame must stand on its own in an exported page).
+FRAME_CSS = (
+    f".rk-frame{{font-family:{FONT};font-size:18px;line-height:1.4;color:#000;"
+    "background:#fff;padding:8px 12px;box-sizing:border-box;max-width:100%;min-width:0;"
+    "overflow-wrap:break-word}"
+    ".rk-frame h3{font-size:24px;margin:0 0 8px 0;color:#000}"
+    ".rk-frame h4{font-size:20px;margin:12px 0 4px 0;color:#000}"
+    ".rk-stepno{font-size:18px;font-weight:bold;margin:0 0 4px 0}"
+    ".rk-narration{font-size:22px;line-height:1.4;margin:0 0 8px 0;padding:6px 12px;"
+    "border-left:8px solid #0072b2;background:#eef5fb}"
+    ".rk-does{margin:4px 0}"
+    ".rk-ok{color:#005a1e;font-weight:bold}"
+    ".rk-bad{color:#a00000;font-weight:bold}"
+    ".rk-refused{border:3px solid #a00000;background:#fff0f0;padding:6px 12px;margin:6px 0}"
+    ".rk-pending{border:2px dashed #8a5a00;background:#fff8e6;padding:4px 10px}"
+    ".rk-row{display:flex;flex-wrap:wrap;gap:0 28px;align-items:flex-start}"
+    ".rk-row>div{max-width:100%}"
+    # wide tables scroll with the step's text (a scrolling box that takes focus: its
+    # "Describe this step" toggle), never the page
+    ".rk-text{overflow-x:auto;min-width:0}"
+    ".rk-empty{font-style:italic;margin:4px 0 12px 0}"
+    ".rk-figure{min-width:0}"
+    ".rk-figure-title{font-weight:bold;margin:0 0 4px 0}"
+    # one scale for every diagram (1 CSS px per point: text 14-22 px), never shrunk to fit;
+    # the pane scrolls instead, and opens at its newest part (flex column-reverse)
+    ".rk-diagram{overflow:auto;max-width:100%;display:flex;flex-direction:column-reverse;"
+    "border:1px solid #888;background:#fff}"
+    ".rk-diagram>svg{flex:none;margin-bottom:auto;max-width:none!important;height:auto}"
+    f".rk-diagram svg text{{font-family:{FONT}}}"
+    ".rk-diagram .rk-new.cluster>path,.rk-diagram .rk-new.cluster>polygon{stroke:#d55e00;"
+    "stroke-width:4px}"
+    # earlier steps quieter: their boxes' colors paler (text stays black on them; the blue
+    # state-based box with white text keeps its color), what the step added at full strength
+    ".rk-diagram svg:has(.rk-new) g.node:not(.rk-new):not([class*='rk-uses'])>"
+    ":is(polygon,path,ellipse):not([fill='#0072b2']){fill-opacity:.4}"
+    ".rk-frame details>summary{cursor:pointer;margin:10px 0 4px 0;font-weight:bold}"
+    ".rk-describe{border:2px solid #0072b2;border-radius:4px;padding:2px 10px;margin:6px 0}"
+    ".rk-describe ul{margin:4px 0;padding-left:22px}"
+    + TABLE_CSS_TEXT
+)
+
+# Bytes of SVG a Stepper may embed with "so far" diagrams before it draws one step per frame
+# (issue 8: a lesson page, all its walkthroughs together, stays under 1 MB).
+DIAGRAM_BUDGET = 250_000
+def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
+    """A loaded scenario from: a `Scenario`; a path to a file; the name of a shipped file
+    (`"r07_paying_tap"` or `"r07_paying_tap.toml"`); or a ruling id (`"R07"`: its first shipped
+    scenario)."""
+    from rulekit.scenario import Scenario, by_ruling, load, shipped_dir
+
+    if isinstance(ref, Scenario):
+        return ref
+    path = Path(ref)
+    if path.is_file():
+        return load(path)
+    text = os.fspath(ref)
+    if re.fullmatch(r"R\d\d", text):
+        found = by_ruling().get(text)
+        if found is None:
+            raise LookupError(f"no shipped scenario covers ruling {text}")
+        return load(found)
+    name = text if text.endswith(".toml") else f"{text}.toml"
+    candidate = shipped_dir() / name
+    if candidate.is_file():
+        return load(candidate)
+    raise FileNotFoundError(f"no scenario file {text!r} (neither a path nor a shipped scenario)")
+
+def _diagram_html(graph: Any, *, label: str) -> str:
+    try:
+        svg = render_svg(graph)
+    except GraphvizMissing as err:
+        return f"<p class='rk-empty'>{html_text(err)}</p>"
+    return f"<div class='rk-diagram'>{inline_svg(svg, label=label)}</div>"
+
+
+def _diagram_svg(graph: Any, *, new: set[str] | None, label: str) -> str:
+    """The inline SVG of `graph`, what group(s) `new` added marked `rk-new` (None: all)."""
+    from rulekit.display.reveal import mark_new
+
+    try:
+        svg = render_svg(graph)
+    except GraphvizMissing as err:
+        return f"<p class='rk-empty'>{html_text(err)}</p>"
+    return mark_new(inline_svg(svg, label=label), new)
+
+
+# ------------------------------------------------------------------ pieces of a frame
+def classroom_script() -> str:
+    """The classroom script (`rulekit/templates/lesson/classroom.js`: controls named, a live
+    region, the diagram pane following the step, presenter mode) as an element that runs it
+    once it is in a page: an image that can't load, whose error handler evaluates the script.
+    A widget's HTML runs no `<script>`, and JupyterLab runs no page script of ours; an exported
+    page runs the same script from its `<head>` first, and it runs once per page."""
+    import base64
+
+    code = (Path(__file__).resolve().parent.parent / "templates" / "lesson" / "classroom.js"
+            ).read_bytes()
+    b64 = base64.b64encode(code).decode("ascii")
+    return (f"<img alt='' hidden src='data:,' class='rk-script' "
+            f"onerror=\"if(!window.rkClassroom){{(0,eval)(atob('{b64}'))}}\">")
+
+
+def _figure(title: str, body: str, *, pane: bool = True) -> str:
+    """A frame's diagram: its title, then the scrolling pane (keyboard-scrollable)."""
+    if not pane:
+        return f"<div class='rk-figure'><p class='rk-figure-title'>{html_text(title)}</p>{body}</div>"
+    return (f"<div class='rk-figure'><p class='rk-figure-title'>{html_text(title)}</p>"
+            f"<div class='rk-diagram' tabindex='0' role='group' aria-label='{html_text(title)} "
+            f"(scrolls)'>{body}</div></div>")
+
+
+def announcement(scenario: Scenario, result: StepResult, k: int, last: int) -> str:
+    """What a screen reader says when the walkthrough shows step k: where, the narration,
+    what happened."""
+    if k == 0:
+        text = " ".join((scenario.description.strip() or "The board before the first step.")
+                        .split())
+        return f"Set-up, step 0 of {last}. {text}"
+    parts = [f"Step {k} of {last}.", result.narration.strip()]
+    parts += [f"What happens: {t}" for t in _root_texts(result)]
+    if result.error is not None:
+        parts.append(f"Refused: {result.error}. Nothing changes.")
+    return " ".join(p for p in parts if p)
+
+
+def describe_step(result: StepResult, k: int) -> str:
+    """A text description of what the step adds to the diagram, from the log: each event
+    under the event that caused it, with how ("pays", "triggers", "resolves", ...)."""
+    from rulekit.display.flow.grammar import relation_of
+    from rulekit.events import EventKind
+    from rulekit.narrator import setup_lines as _setup_lines
+
+    evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
+    if k == 0:
+        lines = _setup_lines(list(result.game.log)) or ["Nothing is on the battlefield."]
+        items = "".join(f"<li>{html_text(line)}</li>" for line in lines)
+        return f"<p>The diagram starts with the set-up:</p><ul>{items}</ul>"
+    if not evs:
+        why = (f"the action was refused: {result.error}" if result.error is not None
+               else "nothing new happened")
+        return f"<p>This step adds a note to the diagram: {html_text(why)}.</p>"
+    ids = {e.id for e in evs}
+    kids: dict[int | None, list[Any]] = {}
+    for e in evs:
+        kids.setdefault(e.parent if e.parent in ids else None, []).append(e)
+
+    def tree(parent: int | None, depth: int) -> str:
+        out = []
+        for e in kids.get(parent, []):
+            how = "" if parent is None else f"{relation_of(e)}: "
+            below = tree(e.id, depth + 1) if depth < 12 else ""
+            rules = f" (CR {', '.join(e.rules)})" if e.rules else ""
+            out.append(f"<li>{html_text(how + e.text + rules)}{below}</li>")
+        return f"<ul>{''.join(out)}</ul>" if out else ""
+
+    return (f"<p>This step adds {len(evs)} event{'s' if len(evs) != 1 else ''} to the "
+            f"diagram, each under its cause:</p>{tree(None, 0)}")
+
+
+def _only_grows(results: list[StepResult]) -> bool:
+    """Each step only adds actions to the game before it (no undo): the diagram of step k is
+    the diagram of step k + 1 without its last group."""
+    for before, after in zip(results, results[1:]):
+        old, new = before.actions, after.actions
+        if len(new) < len(old) or new[:len(old)] != old:
+            return False
+    return True
+
+
+def _checks_html(result: StepResult) -> str:
+    checks = result.checks
+    if not checks:
+        return ""
+    if result.ok:
+        n = len(checks)
+        return (f"<p class='rk-ok'>✓ The engine agrees: {'the' if n == 1 else 'all'} {n} "
+                f"expectation{'s' if n != 1 else ''} of this step held.</p>")
+    items = "".join(
+        f"<li><code>{html_text(c.description)}</code>: expected {html_text(c.expected)}, "
+        f"got {html_text(c.actual)}</li>" for c in result.failures)
+    return (f"<div class='rk-bad'>✗ {len(result.failures)} of {len(checks)} expectations "
+            f"did not hold:<ul>{items}</ul></div>")
+
+
+def _root_texts(result: StepResult) -> list[str]:
+    from rulekit.events import EventKind
+
+    return [e.text for e in result.events if e.kind is EventKind.ACTION and e.parent is None]
+
+
+def _events_details(game: Game, evs: list[Any], *, title: str, open_up_to: int = 8) -> str:
+    """The events as a table in a `<details>` (opens and closes without a kernel; open when
+    there are only a few)."""
+    from rulekit.events import EventKind
+
+    evs = [e for e in evs if e.kind is not EventKind.PRIORITY]
+    if not evs:
+        return f"<h4>{html_text(title)}</h4><p class='rk-empty'>No events.</p>"
+    flag = " open" if len(evs) <= open_up_to else ""
+    return (f"<details{flag}><summary><h4 style='display:inline'>{html_text(title)} "
+            f"({len(evs)})</h4></summary>{table_html(events_table(evs))}</details>")
+
+# ------------------------------------------------------------------ the frames
+_IDS: dict[str, int] = {}
+
+
+def _page_id(name: str) -> str:
+    """An HTML id prefix for a walkthrough of `name`, unique in this Python process (so in a
+    notebook's page, where one scenario may be shown twice) and the same on every run."""
+    base = "rk-" + (re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "walkthrough")
+    _IDS[base] = _IDS.get(base, 0) + 1
+    return base if _IDS[base] == 1 else f"{base}-{_IDS[base]}"
+
+
+class StepFrames:
+    """The HTML of every step of a walkthrough, built up front from one engine run.
+
+    `StepFrames(scenario_or_path)`: a `Scenario`, a file path, a shipped file's name or a ruling
+    id (see `resolve_scenario`). Attributes: `scenario`, `results` (one `StepResult` per
+    frame), `last` (the last step's number), `diagram_mode` ("so far", "step" or "none"),
+    `frame_html` (each frame's HTML), `uid` (the prefix of its HTML ids: frame k's
+    description, which its diagram's aria-describedby names, is `{uid}-describe-{k}`) and
+    `announcements` (what a screen reader says at each
+    step). Iterating yields the frames' HTML in order."""
+
+    def __init__(self, scenario: Scenario | str | os.PathLike[str], *,
+                 diagram: str | bool = "auto", diagram_budget: int = DIAGRAM_BUDGET) -> None:
+        self.scenario = resolve_scenario(scenario)
+        self.results = self.scenario.play()
+        self.last = len(self.results) - 1
+        self.uid = _page_id(Path(self.scenario.path).stem if self.scenario.path else "")
+        self.diagram_mode, diagrams = self._diagrams(diagram, diagram_budget)
+        self.frame_html = [self._frame(k, diagrams[k]) for k in range(len(self.results))]
+        self.announcements = [announcement(self.scenario, r, k, self.last)
+                              for k, r in enumerate(self.results)]
+
+    def __len__(self) -> int:
+        return len(self.frame_html)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.frame_html)
+
+    # -- diagrams
+    def _diagrams(self, mode: str | bool, budget: int) -> tuple[str, list[str]]:
+        """The diagram HTML of every frame and the mode used: "so far" (each frame shows every
+        step up to it, cut from one drawing of the whole scenario), "step" (each frame draws its
+        own step only: the page grows linearly, not quadratically, with the number of steps),
+        "none"; "auto" is "so far" unless that needs more than `budget` bytes of SVG."""
+        frames = range(len(self.results))
+        if mode in (False, None, "none"):
+            return "none", ["" for _ in frames]
+        if mode not in ("auto", "so far", "step"):
+            raise ValueError(f"diagram must be 'auto', 'so far', 'step' or False, not {mode!r}")
+        if mode in ("auto", "so far"):
+            so_far = self._diagrams_so_far()
+            if mode == "so far" or sum(map(len, so_far)) <= budget:
+                return "so far", so_far
+        return "step", [self._diagram_of_step(k) for k in frames]
+
+    def _diagrams_so_far(self) -> list[str]:
+        """Frame k: the diagram of every step up to k. The whole scenario is drawn once and
+        each frame shows its first k + 1 groups (`rulekit.display.reveal`), so nothing moves
+        between frames; a scenario that takes actions back (undo) is drawn frame by frame."""
+        from rulekit.display.flow import scenario_diagram
+        from rulekit.display.reveal import reveal
+
+        sc = self.scenario
+        if not _only_grows(self.results):
+            return [self._diagram_so_far(k) for k in range(len(self.results))]
+        try:
+            whole = inline_svg(render_svg(scenario_diagram(sc)), label=sc.title)
+        except GraphvizMissing as err:
+            return [f"<p class='rk-empty'>{html_text(err)}</p>"] * len(self.results)
+        from rulekit.display.reveal import mark_new
+
+        out = []
+        for k in range(len(self.results)):
+            what = "the set-up" if k == 0 else f"step {k}"
+            svg = reveal(whole, {f"s{j}" for j in range(k + 1)},
+                         label=f"Event and trigger diagram of {sc.title}, up to {what}")
+            out.append(_figure(f"Event and trigger diagram up to {what}",
+                               mark_new(svg, {f"s{k}"})))
+        return out
+
+    def _diagram_so_far(self, k: int) -> str:
+        from rulekit.display.flow import scenario_diagram
+
+        sc = self.scenario
+        what = "the set-up" if k == 0 else f"step {k}"
+        return _figure(f"Event and trigger diagram up to {what}",
+                       _diagram_svg(scenario_diagram(sc, upto_step=k), new={f"s{k}"},
+                                    label=f"Event and trigger diagram of {sc.title}, up to "
+                                    f"{what}"))
+
+    def _diagram_of_step(self, k: int) -> str:
+        from rulekit.display.flow import log_diagram
+
+        if k == 0:
+            return self._diagram_so_far(0)
+        result, before = self.results[k], self.results[k - 1]
+        first, last = len(before.actions) + 1, len(result.actions)
+        head = f"Event and trigger diagram of step {k}"
+        if last < first:
+            why = ("the action was refused, so nothing happened" if result.error is not None
+                   else "actions were taken back" if len(result.actions) < len(before.actions)
+                   else "nothing new happened")
+            return _figure(head, f"<p class='rk-empty rk-new'>No diagram: {why}.</p>",
+                           pane=False)
+        graph = log_diagram(result.game, since_action=first, upto_action=last,
+                            title=f"Step {k}")
+        return _figure(head, _diagram_svg(graph, new=None, label=f"Event and trigger diagram "
+                                          f"of step {k} of {self.scenario.title}"))
+
+    # -- frames
+    def _frame(self, k: int, diagram_html: str) -> str:
+        sc, result = self.scenario, self.results[k]
+        game = result.game
+        n = self.last
+        parts = [f"<div class='rk-frame' data-step='{k}' role='group' "
+                 f"aria-label='{html_text(sc.title)}: step {k} of {n}'>",
+                 f"<style>{FRAME_CSS}</style><div class='rk-text'>"]
+        if k == 0:
+            parts.append("<p class='rk-stepno'>Set-up (step 0)</p>")
+            text = " ".join((sc.description.strip() or "The board before the first step.")
+                            .split())
+            parts.append(f"<p class='rk-narration'>{html_text(text)}</p>")
+            if sc.pending:
+                parts.append("<p class='rk-pending'>This walkthrough is marked "
+                             "<code>pending-engine</code>: the engine may not do all of it "
+                             "yet.</p>")
+        else:
+            parts.append(f"<p class='rk-stepno'>Step {k} of {n}</p>")
+            parts.append(f"<p class='rk-narration'>{html_text(result.narration)}</p>")
+            for text in _root_texts(result):
+                parts.append(f"<p class='rk-does'><b>What happens:</b> {html_text(text)}</p>")
+            if result.error is not None:
+                parts.append("<div class='rk-refused' role='note'><b>Refused — the game "
+                             f"says:</b> {html_text(result.error)}<br>Nothing changes.</div>")
+        parts.append(_checks_html(result))
+        # the diagram's text description (its aria-describedby), behind a toggle for everyone
+        described = f"{self.uid}-describe-{k}"
+        parts.append("<details class='rk-describe'><summary>Describe this step</summary>"
+                     f"<div id='{described}'>{describe_step(result, k)}</div></details>")
+        parts.append("<div class='rk-row'><div>")
+        parts.append(table_html(board_table(game), caption="Board",
+                                empty="No permanents on the battlefield."))
+        parts.append("</div><div>")
+        parts.append(table_html(pools_table(game), caption="Players: life and mana pools"))
+        parts.append(table_html(stack_table(game), caption="Stack (top first)",
+                                empty="The stack is empty."))
+        parts.append("</div></div>")
+        if k > 0:
+            parts.append(_events_details(game, result.events, title="Events in this step"))
+        parts.append("</div>")
+        # the diagram is compact and single-quoted already (`inline_svg`): not scanned again
+        diagram_html = diagram_html.replace("<svg ", f"<svg aria-describedby='{described}' ", 1)
+        return _compact(single_quotes("".join(parts))) + diagram_html + "</div>"
+
+    def frame_document(self, k: int) -> str:
+        """Frame k as a standalone HTML page (to look at or screenshot in a browser)."""
+        return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+                f"<title>{html_text(self.scenario.title)} — step {k}</title></head>"
+                f"<body style='margin:0;background:#fff'>{self.frame_html[k]}</body></html>")

@@ -1,0 +1,92 @@
+"""A walkthrough's step frames are plain HTML built without ipywidgets (issue 15: views cut by
+what they produce): `rulekit.display.frames` imports and builds every frame in a Python where
+ipywidgets can't be imported, and the `Stepper` widget shows exactly those frames."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulekit.display.frames import StepFrames
+from rulekit.display.widgets import Stepper
+
+pytestmark = pytest.mark.usefixtures("dot")  # see conftest.py
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# ipywidgets and pandas made unimportable (a `None` in sys.modules makes `import ipywidgets`
+# raise ImportError), then the frames of a walkthrough built and summed up as JSON
+NO_WIDGETS = """
+import hashlib, json, sys
+sys.modules["ipywidgets"] = sys.modules["pandas"] = None
+try:
+    import ipywidgets  # noqa: F401
+except ImportError:
+    pass
+else:
+    raise SystemExit("ipywidgets was importable: the test would prove nothing")
+from rulekit.display.frames import StepFrames
+frames = StepFrames("r07_paying_tap")
+print(json.dumps({
+    # (ids are unique per process: the same scenario shown twice gets "-2"; not compared)
+    "frames": [hashlib.sha256(h.replace(frames.uid + "-", "ID-").encode()).hexdigest()
+               for h in frames],
+    "announcements": frames.announcements,
+    "document": frames.frame_document(1),
+    "loaded": sorted(m for m in sys.modules
+                     if m.startswith(("ipywidgets", "pandas")) and sys.modules[m]),
+}))
+"""
+
+
+def test_frames_build_without_ipywidgets():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", NO_WIDGETS], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout)
+    assert out["loaded"] == []
+    assert len(out["frames"]) == 7  # the set-up and six steps
+    assert out["document"].startswith("<!DOCTYPE html>")
+    assert "class='rk-narration'" in out["document"] and "<svg" in out["document"]
+    # the widget shows the very same frames, and reads the same words aloud
+    stepper = Stepper("r07_paying_tap")
+    uid = stepper.steps.uid
+    assert out["frames"] == [hashlib.sha256(h.replace(uid + "-", "ID-").encode()).hexdigest()
+                             for h in stepper.frame_html]
+    assert out["announcements"] == stepper.announcements
+    assert [f.value for f in stepper.frames] == stepper.frame_html
+
+
+def test_frames_are_an_iterable_of_each_steps_html():
+    frames = StepFrames("r07_paying_tap", diagram="step")
+    html = list(frames)
+    assert len(html) == len(frames) == frames.last + 1 == len(frames.results)
+    assert frames.diagram_mode == "step"
+    for k, page in enumerate(html):
+        assert f"data-step='{k}'" in page
+        assert page.count("class='rk-narration'") == 1
+    assert "Event and trigger diagram of step 2" in html[2]
+    assert StepFrames("r07_paying_tap", diagram=False).diagram_mode == "none"
+
+
+def test_each_diagram_is_described_by_its_steps_text():
+    """aria-describedby of a frame's diagram names the frame's "Describe this step" text, by an
+    id no other walkthrough in the page has (the same scenario shown twice included)."""
+    import re
+
+    first, again = StepFrames("r07_paying_tap"), StepFrames("r07_paying_tap")
+    assert first.uid != again.uid
+    for frames in (first, again):
+        for k, html in enumerate(frames):
+            svg = re.findall(r"<svg [^>]*aria-describedby='([^']+)'", html)
+            ids = re.findall(r"<div id='([^']+)'>(.*?)</div></details>", html)
+            assert svg == [f"{frames.uid}-describe-{k}"], (k, svg)
+            assert [i for i, _ in ids] == svg
+            assert re.sub(r"<[^>]+>", "", ids[0][1]).strip()
