@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from rulekit.context import RulesContext
     from rulekit.effects import ContinuousEffect
     from rulekit.events import Event
+    from rulekit.payloads import Payload
     from rulekit.production import Production
     from rulekit.replacement import ReplacementEffect
     from rulekit.resolution import Resolution
@@ -43,10 +44,11 @@ class Keyword(Ability):
 
 @dataclass(frozen=True, eq=False)
 class TargetSpec:
-    """What an ability or spell may target (CR 115). `legal(game, source, candidate)`."""
+    """What an ability or spell may target (CR 115). `legal(game, source, candidate)`: the
+    source is None for a spell being cast from nowhere the game tracks yet (set-up checks)."""
 
     text: str
-    legal: Callable[[RulesContext, GameObject, Any], bool]
+    legal: Callable[[RulesContext, GameObject | None, Any], bool]
     player_target: bool = False  # may target players
     objects: bool = True  # may target permanents
     spells: bool = False  # may target spells on the stack (Mana Leak, Double Major)
@@ -109,7 +111,9 @@ class Static(Ability):
     continuous: Callable[[RulesContext, GameObject], list[ContinuousEffect]] | None = None
     replacements: Callable[[RulesContext, GameObject], list[ReplacementEffect]] | None = None
     # replacement effects that apply to this object as it enters (CR 614.1c-d, 614.12)
-    self_etb: Callable[[RulesContext, GameObject, dict[str, Any]], list[ReplacementEffect]] | None = None
+    # the entering object (None for a token) and the payload of the event that brings it
+    self_etb: Callable[[RulesContext, GameObject | None, Payload],
+                       list[ReplacementEffect]] | None = None
     doesnt_untap: bool = False
     rules: tuple[str, ...] = ()
     # the choice made as it enters ("color", "creature_type"; CR 614.12): set-up, which puts

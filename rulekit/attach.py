@@ -48,7 +48,7 @@ def illegal_attachment(game: RulesContext, chars: Characteristics, source: GameO
         enchant = next((a for a in chars.abilities if isinstance(a, SpellAbility)
                         and a.target is not None), None)
         if enchant is not None and enchant.target is not None and not enchant.target.legal(
-                game, source, host):  # type: ignore[arg-type]
+                game, source, host):
             return (f"{chars.name} can't enchant {host_chars.name}: its ability says "
                     f"'{enchant.text}'", "303.4c")
     return None

@@ -349,7 +349,7 @@ class Game:
         out: list[ReplacementEffect] = []
         for ability in base.abilities:
             if isinstance(ability, Static) and ability.self_etb:
-                out += ability.self_etb(self, entering, data)  # type: ignore[arg-type]
+                out += ability.self_etb(self, entering, data)
         return out
 
     def _order_chooser(self) -> Callable[[list[ReplacementEffect], Payload], ReplacementEffect]:

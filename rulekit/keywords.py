@@ -96,8 +96,8 @@ def _crewed(res: Resolution) -> None:
 def equip(cost: str) -> Activated:
     """"Equip [cost]": attach to target creature you control; only as a sorcery (CR 702.6a)."""
     spec = TargetSpec(text="target creature you control",
-                      legal=lambda g, s, o: not isinstance(o, str) and g.chars(o).is_a("Creature")
-                      and g.controller_of(o) == g.controller_of(s))
+                      legal=lambda g, s, o: s is not None and not isinstance(o, str)
+                      and g.chars(o).is_a("Creature") and g.controller_of(o) == g.controller_of(s))
     return Activated(text=f"Equip {cost}", cost=Cost.parse(cost), effect=_attach_equipment,
                      target=spec, sorcery_speed=True, rules=("702.6a",))
 

@@ -20,27 +20,27 @@ def candidates(game: RulesContext, source: int | None, spec: TargetSpec) -> list
     src = game.state.objects.get(source) if source is not None else None
     out: list[Any] = []
     if spec.player_target:
-        out += [p for p in game.state.players if spec.legal(game, src, p)]  # type: ignore[arg-type]
+        out += [p for p in game.state.players if spec.legal(game, src, p)]
     if spec.objects:
-        out += [o.id for o in game.state.battlefield() if spec.legal(game, src, o)]  # type: ignore[arg-type]
+        out += [o.id for o in game.state.battlefield() if spec.legal(game, src, o)]
     if spec.spells:
         out += [o.id for o in game.state.in_zone(Zone.STACK)
-                if o.id != source and spec.legal(game, src, o)]  # type: ignore[arg-type]
+                if o.id != source and spec.legal(game, src, o)]
     return out
 
 
 def is_legal(game: RulesContext, source: int | None, spec: TargetSpec, target: Any) -> bool:
     src = game.state.objects.get(source) if source is not None else None
     if isinstance(target, str):
-        return spec.player_target and target in game.state.players and spec.legal(game, src, target)  # type: ignore[arg-type]
+        return spec.player_target and target in game.state.players and spec.legal(game, src, target)
     obj = game.state.objects.get(target)
     if obj is None or obj.moved_to is not None:
         return False
     if obj.zone is Zone.STACK:  # a spell (CR 115.1)
-        return spec.spells and obj.id != source and spec.legal(game, src, obj)  # type: ignore[arg-type]
+        return spec.spells and obj.id != source and spec.legal(game, src, obj)
     if obj.zone is not Zone.BATTLEFIELD or not spec.objects:
         return False
-    return spec.legal(game, src, obj)  # type: ignore[arg-type]
+    return spec.legal(game, src, obj)
 
 
 def check_chosen(game: RulesContext, source: int | None, spec: TargetSpec, chosen: list[Any]) -> tuple[int | str, ...]:

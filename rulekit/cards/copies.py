@@ -159,6 +159,6 @@ behaviour("Double Major")(lambda: [SpellAbility(
     text="Copy target creature spell you control, except it isn't legendary if the spell is "
     "legendary.", effect=_double_major,
     target=TargetSpec(text="target creature spell you control", objects=False, spells=True,
-                      legal=lambda g, s, o: not isinstance(o, str) and g.chars(o).is_a(
-                          "Creature") and g.controller_of(o) == g.controller_of(s)),
+                      legal=lambda g, s, o: s is not None and not isinstance(o, str)
+                      and g.chars(o).is_a("Creature") and g.controller_of(o) == g.controller_of(s)),
     rules=("707.10",))])
