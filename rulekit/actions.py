@@ -16,6 +16,7 @@ from rulekit.errors import ChoiceNeeded, RulesError, UsageError
 from rulekit.events import Cause, EventKind
 from rulekit.keywords import flashback_cost, reduce_cost
 from rulekit.mana import Mana, ManaType, ManaUnit, SpendContext, restriction_named
+from rulekit.narrator import item_name
 from rulekit.paying import check_cost, pay, plan_mana, plan_mana_later
 from rulekit.production import ProduceContext
 from rulekit.resolution import Resolution, move_together
@@ -337,7 +338,7 @@ def activate(game: RulesContext, *, object: int, ability: int | None = None, man
         plan_mana_later(game, plan)
     pay(game, plan, activated.id)
     if chosen:
-        announce(game, item.id, player, item.text, chosen, activated.id)
+        announce(game, item.id, player, item_name(item), chosen, activated.id)
     game.settle(root)
 
 
@@ -430,7 +431,7 @@ def resolve(game: RulesContext) -> None:
         raise RulesError("the stack is empty: there is nothing to resolve", rule="405.5")
     top = state.stack[-1]
     root = _root(game, keeps_priority=False, rules=("117.4", "608.1"), all_pass=True,
-                 ability=top.text)
+                 item=item_name(top))
     resolve_top(game, root)
 
 

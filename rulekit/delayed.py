@@ -30,7 +30,8 @@ def at_next_end_step(res: Resolution, text: str, effect: Callable[[Resolution], 
         source_name=res.source_name,
         ability=Triggered(text=text, effect=effect, rules=("603.7a", "603.7b")),
         event=res.parent, bound=dict(bound), turn_after=state.turn if later else state.turn + 1)
-    return game.emit(p.DelayedCreated(delayed=delayed, ability=text, source_name=res.source_name),
+    return game.emit(p.DelayedCreated(delayed=delayed, ability=text, source_name=res.source_name,
+                                      step=Step.END.value),
         cause=Cause.ABILITY, parent=res.parent, rules=("603.7a",), subject=res.source_id)
 
 

@@ -24,6 +24,7 @@ from rulekit.effects import ContinuousEffect
 from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
 from rulekit.mana import ManaCost, SpendContext, plan_payment, pool_text
+from rulekit.narrator import item_name
 from rulekit.paying import spend_mana
 from rulekit.replacement import ReplacementEffect
 from rulekit.state import Zone
@@ -154,10 +155,10 @@ def counter(game: RulesContext, item: StackItem, *, parent: int, rules: tuple[st
     that can't be countered stays on the stack (CR 101.2)."""
     spell = game.state.objects.get(item.source) if item.kind == "spell" and item.source else None
     if spell is not None and spell.uncounterable:
-        game.note(p.Note(says=f"{item.text} can't be countered, so it isn't"),
+        game.note(p.Note(says=f"{item_name(item)} can't be countered, so it isn't"),
                   cause=Cause.RULE, parent=parent, rules=("101.2",), subject=item.source)
         return
-    event = game.emit(p.Countered(item_id=item.id, text=item.text),
+    event = game.emit(p.Countered(item_id=item.id, text=item_name(item)),
                       cause=Cause.ABILITY, parent=parent, rules=rules + ("701.6a",),
                       subject=item.source)
     if event is None or item.kind != "spell" or item.source is None:

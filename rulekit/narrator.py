@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from rulekit import payloads as p
 from rulekit.events import Event, EventKind
 from rulekit.mana import Mana, pool_text, spent_text
-from rulekit.state import Step
+from rulekit.state import StackItem, Step
 
 
 class Names(Protocol):
@@ -69,19 +69,39 @@ def _clause(text: str) -> str:
     return text
 
 
+def _parts(ability: str) -> tuple[str, str]:
+    """An ability's text split for reading aloud: (how to name it, what it does)."""
+    text = ability.strip()
+    head, sep, effect = text.partition(", ")
+    if sep and head.split(" ", 1)[0] in ("When", "Whenever", "At"):  # triggered
+        return f"'{_clause(head)}' ability", _clause(effect)
+    if text and "." not in text and ":" not in text and len(text.split()) <= 4:  # "Ward {2}"
+        return f"{text[:1].lower()}{text[1:]} ability", ""
+    cost, sep, effect = text.partition(": ")
+    if sep and ("{" in cost or cost.startswith(("Sacrifice", "Exert", "Remove", "Pay", "Tap"))):
+        return "ability", _clause(effect)  # activated: the cost is not what resolves
+    return "ability", _clause(text)
+
+
+def stack_object(kind: str, source_name: str, ability: str, text: str) -> str:
+    """A spell or ability on the stack, named as one says it aloud: `Lightning Bolt`,
+    `Glory-Bound Initiate's 'when you do' ability`, `Tolarian Terror's ward {2} ability`."""
+    if kind == "spell":
+        return text
+    return f"{source_name}'s {_parts(ability)[0]}"
+
+
+def item_name(item: StackItem) -> str:
+    """`stack_object` of a stack item."""
+    return stack_object(item.kind, item.source_name,
+                        item.ability.text if item.ability is not None else "", item.text)
+
+
 def ability_resolves(source_name: str, ability: str) -> str:
     """`<source>'s '<trigger>' ability resolves: <effect>` for a triggered ability,
     `<source>'s ability resolves: <effect>` for an activated one."""
-    text = ability.strip()
-    head, sep, effect = text.partition(", ")
-    if sep and head.split(" ", 1)[0] in ("When", "Whenever", "At"):
-        return f"{source_name}'s '{_clause(head)}' ability resolves: {_clause(effect)}"
-    if "." not in text and ":" not in text and len(text.split()) <= 4:  # a keyword: "Ward {2}"
-        return f"{source_name}'s {text[:1].lower()}{text[1:]} ability resolves"
-    cost, sep, effect = text.partition(": ")
-    if sep and "{" in cost or cost.startswith(("Sacrifice", "Exert", "Remove", "Pay", "Tap")):
-        return f"{source_name}'s ability resolves: {_clause(effect)}"
-    return f"{source_name}'s ability resolves: {_clause(text)}"
+    name, effect = _parts(ability)
+    return f"{source_name}'s {name} resolves" + (f": {effect}" if effect else "")
 
 
 # ------------------------------------------------------------------ actions and time
@@ -110,7 +130,7 @@ def action_text(a: p.Action) -> str:
         case "pass_priority":
             return f"{who} passes priority"
         case "resolve":
-            return f"All players pass: {a.ability} resolves"
+            return f"All players pass: {a.item} resolves"
         case "advance":
             return f"All players pass until {a.until}"
         case "next_turn":
@@ -354,7 +374,9 @@ def _triggered(e: p.Triggered, names: Names) -> str:
 @says(p.PutOnStack)
 def _put_on_stack(e: p.PutOnStack, names: Names) -> str:
     targets = f" targeting {e.targets}" if e.targets else ""
-    return f"{e.source_name}'s triggered ability goes on the stack{targets}"
+    named = stack_object("ability", e.source_name, e.ability, "") if e.ability \
+        else f"{e.source_name}'s triggered ability"
+    return f"{named} goes on the stack{targets}"
 
 
 @says(p.Resolved)
@@ -381,7 +403,8 @@ def _targeted(e: p.Targeted, names: Names) -> str:
 
 @says(p.DelayedCreated)
 def _delayed_created(e: p.DelayedCreated, names: Names) -> str:
-    return f"Delayed trigger created: {e.ability} ({e.source_name})"
+    return (f"{e.source_name} sets up a delayed trigger: at the beginning of the next "
+            f"{Step(e.step).label}, {_clause(e.ability)}")
 
 
 @says(p.SpellCopied)

@@ -126,6 +126,7 @@ class Action(Payload):
     zone: str | None = None
     mana: bool = False  # activating a mana ability (CR 605.3a)
     until: str | None = None  # advance: the step's label
+    item: str | None = None  # resolve: the top of the stack, named aloud (narrator.item_name)
     objects: tuple[str, ...] = ()  # destroy/exile: the first five permanents, described
     count: int = 0  # destroy/exile: how many
 
@@ -440,6 +441,7 @@ class Triggered(Payload):
 class PutOnStack(Payload):
     item_id: int
     source_name: str
+    ability: str = ""  # the triggered ability's text
     targets: str = ""  # its targets, described
     item: Any = _live()
 
@@ -459,14 +461,14 @@ class Resolved(Payload):
 @dataclass(frozen=True, slots=True)
 class Countered(Payload):
     item_id: int
-    text: str  # the stack object as the stack shows it
+    text: str  # the stack object, named aloud (narrator.item_name)
 
 
 @payload(EventKind.FIZZLED)
 @dataclass(frozen=True, slots=True)
 class Fizzled(Payload):
     item_id: int
-    text: str
+    text: str  # the stack object, named aloud (narrator.item_name)
 
 
 @payload(EventKind.TARGETED)
@@ -485,6 +487,7 @@ class Targeted(Payload):
 class DelayedCreated(Payload):
     source_name: str
     ability: str  # what the delayed trigger will do, in words
+    step: str  # it triggers at the beginning of the next one of these steps
     delayed: Any = _live()
 
 

@@ -8,6 +8,7 @@ from rulekit import payloads as p
 from rulekit.abilities import SpellAbility, Triggered
 from rulekit.combat import declare_attackers
 from rulekit.events import Cause
+from rulekit.narrator import item_name
 from rulekit.resolution import Resolution
 from rulekit.state import Zone
 from rulekit.targets import is_legal
@@ -62,7 +63,7 @@ def resolve_top(game: RulesContext, parent: int | None) -> None:
     if spec is not None and item.targets and not any(
         is_legal(game, item.source, spec, t) for t in item.targets
     ):
-        fizzled = game.emit(p.Fizzled(item_id=item.id, text=item.text),
+        fizzled = game.emit(p.Fizzled(item_id=item.id, text=item_name(item)),
             cause=Cause.RULE, parent=parent, rules=("608.2b",), subject=item.source)
         if obj is not None and fizzled is not None:
             _to_graveyard(game, obj, fizzled.id)

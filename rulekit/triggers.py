@@ -11,6 +11,7 @@ from rulekit.control import detect_control_changes
 from rulekit.delayed import fire
 from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
+from rulekit.narrator import item_name
 from rulekit.resolution import Resolution
 from rulekit.sba import check_sbas
 from rulekit.state import PendingTrigger, StackItem, Zone
@@ -119,10 +120,10 @@ def put_on_stack(game: RulesContext, trig: PendingTrigger) -> None:
     )
     tgt = ", ".join(game.target_text(t) for t in targets)
     put = game.emit(p.PutOnStack(item=item, item_id=item.id, source_name=trig.source_name,
-                                 targets=tgt),
+                                 ability=ability.text, targets=tgt),
                     cause=Cause.TRIGGER, parent=trig.event, rules=("603.3",), subject=trig.source)
     if targets and put is not None:
-        announce(game, item.id, trig.controller, item.text, targets, put.id)
+        announce(game, item.id, trig.controller, item_name(item), targets, put.id)
 
 
 def run_immediate(game: RulesContext) -> None:

@@ -343,7 +343,8 @@ def test_window_of_actions_and_earlier_causes():
     dot = parse(log_diagram(game, since_action=3).source)
     assert set(dot.clusters) == {"cluster_a3", "cluster_legend"}
     ghost = f"g{[e for e in game.log if e.kind is EventKind.PUT_ON_STACK][0].id}"
-    assert dot.label(ghost).startswith("Earlier: City of Brass's triggered ability")
+    assert dot.label(ghost).startswith("Earlier: City of Brass's 'whenever this land becomes "
+                                       "tapped' ability goes on the stack")
     assert dot.edge(ghost, node_of(game, EventKind.RESOLVED))["label"].strip() == "resolves"
 
 
@@ -536,7 +537,7 @@ def test_lesson_6_refinery_triggers_each_resolve_visibly():
 
     dot = parse(scenario_diagram(load(shipped_dir() / "r11_refinery_leaves_together.toml"))
                 .source)
-    triggers = dot.find("triggered ability goes on the stack")
+    triggers = dot.find("ability goes on the stack")
     assert len(triggers) == 4
     for node in triggers:
         out = [a["label"].strip() for t, _h, a in dot.visible_edges() if t == node]

@@ -53,7 +53,8 @@ def test_svg_titles_are_sentences_for_screen_readers():
     assert "\nCR 107.5 — " in nodes  # each rule number explained in words (data/rules.toml)
     assert "Action 2 · turn 1, precombat main phase" in found["cluster"]
     edges = " | ".join(found["edge"])
-    assert "City of Brass (#1) becomes tapped — triggers → City of Brass's triggered" in edges
+    assert ("City of Brass (#1) becomes tapped — triggers → City of Brass's 'whenever this land "
+            "becomes tapped' ability goes on the stack") in edges
     # no Graphviz-internal names are left for a screen reader to read out
     for text in found["node"] + found["edge"] + found["cluster"]:
         assert not re.fullmatch(r"(cluster_)?[a-z]+\d*(_\d+)?(->\w+)?", text), text
