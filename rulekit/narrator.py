@@ -53,6 +53,11 @@ def prevented(effect: str, kind: str) -> str:
     return f"{effect} prevents this {kind} event"
 
 
+def _count(n: int, thing: str) -> str:
+    """`1 attacker`, `2 attackers`, `0 attackers`: said aloud, never "attacker(s)"."""
+    return f"{n:,} {thing}" + ("" if n == 1 else "s")
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -137,7 +142,7 @@ def action_text(a: p.Action) -> str:
             return "All players pass until the next turn's main phase"
         case "destroy" | "exile":
             names = ", ".join(a.objects[:5]) + (" ..." if a.count > 5 else "")
-            return f"{a.action.capitalize()} {a.count} permanent(s) at once: {names}"
+            return f"{a.action.capitalize()} {_count(a.count, 'permanent')} at once: {names}"
         case "gain_control":
             return f"{a.for_player} gains control of {a.card}"
         case "declare_attackers":
@@ -181,7 +186,7 @@ def _extra_combat(e: p.ExtraCombat, names: Names) -> str:
 
 @says(p.Declared)
 def _declared(e: p.Declared, names: Names) -> str:
-    return f"{e.player} declared {e.count} {e.declared[:-1]}(s)"
+    return f"{e.player} declared {_count(e.count, e.declared[:-1])}"
 
 
 @says(p.Lost)
@@ -216,12 +221,12 @@ def _exerted(e: p.Exerted, names: Names) -> str:
 
 @says(p.CountersPut)
 def _counters_put(e: p.CountersPut, names: Names) -> str:
-    return f"{e.n} {e.counter} counter(s) put on {names.describe(e.object)}"
+    return f"{_count(e.n, e.counter + ' counter')} put on {names.describe(e.object)}"
 
 
 @says(p.CountersRemoved)
 def _counters_removed(e: p.CountersRemoved, names: Names) -> str:
-    return f"{e.n} {e.counter} counter(s) removed from {names.describe(e.object)}"
+    return f"{_count(e.n, e.counter + ' counter')} removed from {names.describe(e.object)}"
 
 
 @says(p.Damage)
@@ -455,8 +460,8 @@ def change(e: p.Payload, names: Names, *, proposed: bool) -> str:
             return (f"{what} {verb('move', 'moves')} from {e.origin} to "
                     f"{e.destination}{tapped}")
         case p.CountersPut():
-            return (f"{names.describe(e.object)} {verb('get', 'gets')} {e.n} {e.counter} "
-                    "counter(s)")
+            return (f"{names.describe(e.object)} {verb('get', 'gets')} "
+                    f"{_count(e.n, e.counter + ' counter')}")
         case p.LifeGained() | p.LifeLost():
             gain = isinstance(e, p.LifeGained)
             return (f"{e.player} {verb('gain' if gain else 'lose', 'gains' if gain else 'loses')}"
