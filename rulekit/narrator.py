@@ -50,16 +50,12 @@ def narrate(payload: p.Payload, names: Names) -> str:
 
 def prevented(effect: str, kind: str) -> str:
     """A replacement effect kept an event from happening (CR 615)."""
-    return f"{effect} prevents this {kind} event"
+    return f"{effect} prevents this {kind.replace('_', ' ')} event"
 
 
 def _count(n: int, thing: str) -> str:
     """`1 attacker`, `2 attackers`, `0 attackers`: said aloud, never "attacker(s)"."""
     return f"{n:,} {thing}" + ("" if n == 1 else "s")
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _clause(text: str) -> str:
