@@ -148,6 +148,8 @@ def _first_lesson(site: Path) -> Path:
 
 
 def test_keyboard_reaches_the_controls_and_steps(lesson_site, browser) -> None:
+    from rulekit.export.checks import diagram_descriptions
+
     site, _ = lesson_site
     visit, _has = _open(browser, site, _first_lesson(site), (1366, 768))
     page = visit.page
@@ -191,6 +193,12 @@ def test_keyboard_reaches_the_controls_and_steps(lesson_site, browser) -> None:
         frame.locator(".rk-describe summary").click()
         text = frame.locator(".rk-describe").inner_text()
         assert "This step adds" in text or "note" in text
+        # ... and what a screen reader offers with the diagram (aria-describedby), open or
+        # closed toggle alike
+        frame.locator(".rk-describe summary").click()
+        said = diagram_descriptions(page)
+        assert len(said) == page.locator(".rk-stepper").count(), said
+        assert all(said) and said[0].split()[:3] == text.split()[3:6], (said[0], text)
     finally:
         page.close()
 

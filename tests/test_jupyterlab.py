@@ -475,7 +475,7 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
       lessons' Run All 87 s, walking at 1366x768 36 s, axe-core 24 s, the subset 32 s).
 
     Screenshots: test-artifacts/jupyterlab/<lesson>-<size>.png (the first walkthrough)."""
-    from rulekit.export.checks import axe, undescribed
+    from rulekit.export.checks import DIAGRAMS, axe, diagram_descriptions, undescribed
 
     base, token, folder, _clone = lab_server
     lessons = _stepper_lessons(folder)
@@ -528,6 +528,10 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
                             page.locator(".jp-NotebookPanel .rk-stepper").nth(i))
                         described += seen
                         unlinked += [f"{lesson.stem} walkthrough {i} {b}" for b in bad]
+                    # what Chromium gives a screen reader with each diagram
+                    said = diagram_descriptions(page, ".jp-NotebookPanel " + DIAGRAMS)
+                    if not said or not all(said):
+                        unlinked.append(f"{lesson.stem}: diagram descriptions {said!r:.300}")
                 lap("axe and aria-describedby")
                 if not lesson.stem.startswith(OTHER_SIZES_LESSONS):
                     continue

@@ -7,7 +7,9 @@ what the browser tests assert, usable by anyone who builds the site (a school's 
   and the diagram elements the step added (`.rk-new`) are on screen together;
 - `diagram_font_px(page)`: the smallest rendered size of any visible diagram text;
 - `undescribed(stepper)`: the shown diagrams whose aria-describedby does not name one element
-  with text (their "Describe this step").
+  with text (their "Describe this step");
+- `diagram_descriptions(page)`: what Chromium gives screen readers as each shown diagram's
+  description (its accessibility tree, through the DevTools protocol).
 
 They rely only on the page contract documented in `docs/classroom.md`.
 """
@@ -17,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["StepFit", "axe", "diagram_font_px", "goto_step", "undescribed", "walk"]
+__all__ = ["StepFit", "axe", "diagram_descriptions", "diagram_font_px", "goto_step",
+           "undescribed", "walk"]
 
 SERIOUS = ("critical", "serious")
 
@@ -184,3 +187,25 @@ def undescribed(stepper: Any) -> tuple[int, list[str]]:
     why)."""
     got = stepper.evaluate(DESCRIBED_JS)
     return int(got["seen"]), list(got["bad"])
+
+
+DIAGRAMS = ".rk-stepper .rk-frame .rk-diagram svg[role=img]"
+
+
+def diagram_descriptions(page: Any, selector: str = DIAGRAMS) -> list[str]:
+    """Chromium's computed accessible description of every element matching `selector` (by
+    default every diagram shown), in page order: what a screen reader offers with it."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Accessibility.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        out = []
+        for node in cdp.send("DOM.querySelectorAll", {"nodeId": root,
+                                                      "selector": selector})["nodeIds"]:
+            found = cdp.send("Accessibility.getPartialAXTree",
+                             {"nodeId": node, "fetchRelatives": False})["nodes"]
+            out.append(str(((found[0].get("description") or {}) if found else {})
+                           .get("value", "")))
+        return out
+    finally:
+        cdp.detach()
