@@ -7,7 +7,8 @@ docs/classroom.md (rk-stepper, rk-controls, rk-narration, rk-new):
   diagram text is never under 14 px, and every diagram is drawn at the same scale;
 - a phone (390 px): no page scrolls sideways;
 - axe-core (pinned, `rulekit.export.axe`): no critical or serious violation on any page, at
-  step 0 and at the last step of every walkthrough;
+  step 0 and at the last step of every walkthrough; each diagram's aria-describedby names its
+  "Describe this step" text;
 - the keyboard: the first walkthrough's controls within 4 Tabs of its section's heading;
   presenter mode (full screen, Right/Space, Left, Home, End, Escape); the live region;
   "Describe this step".
@@ -100,10 +101,11 @@ def test_no_page_scrolls_sideways_on_a_phone(lesson_site, browser) -> None:
 
 
 def test_axe_finds_no_critical_or_serious_violation(lesson_site, browser) -> None:
-    from rulekit.export.checks import axe, goto_step
+    """... and every diagram is linked to its text description (aria-describedby)."""
+    from rulekit.export.checks import axe, goto_step, undescribed
 
     site, _ = lesson_site
-    found = {}
+    found, unlinked, described = {}, [], 0
     for page in [site / "index.html", *_pages(site)]:
         visit, has = _open(browser, site, page, (1366, 768))
         try:
@@ -123,14 +125,21 @@ def test_axe_finds_no_critical_or_serious_violation(lesson_site, browser) -> Non
             if has:
                 steppers = visit.page.locator(".rk-stepper")
                 for i in range(steppers.count()):
+                    seen, bad = undescribed(steppers.nth(i))  # at step 0
+                    described += seen
+                    unlinked += [f"{page.name} walkthrough {i} {b}" for b in bad]
                     n = steppers.nth(i).locator(".rk-controls .widget-toggle-buttons button")
                     goto_step(steppers.nth(i), n.count() - 1)
+                    seen, bad = undescribed(steppers.nth(i))  # at its last step
+                    described += seen
+                    unlinked += [f"{page.name} walkthrough {i} last step {b}" for b in bad]
                 bad = axe(visit.page)
                 if bad:
                     found[f"{page.name} last step"] = bad
         finally:
             visit.page.close()
     assert found == {}, found
+    assert described >= 2 * 21 and unlinked == [], (described, unlinked)
 
 
 def _first_lesson(site: Path) -> Path:
@@ -139,6 +148,8 @@ def _first_lesson(site: Path) -> Path:
 
 
 def test_keyboard_reaches_the_controls_and_steps(lesson_site, browser) -> None:
+    from rulekit.export.checks import diagram_descriptions
+
     site, _ = lesson_site
     visit, _has = _open(browser, site, _first_lesson(site), (1366, 768))
     page = visit.page
@@ -182,6 +193,12 @@ def test_keyboard_reaches_the_controls_and_steps(lesson_site, browser) -> None:
         frame.locator(".rk-describe summary").click()
         text = frame.locator(".rk-describe").inner_text()
         assert "This step adds" in text or "note" in text
+        # ... and what a screen reader offers with the diagram (aria-describedby), open or
+        # closed toggle alike
+        frame.locator(".rk-describe summary").click()
+        said = diagram_descriptions(page)
+        assert len(said) == page.locator(".rk-stepper").count(), said
+        assert all(said) and said[0].split()[:3] == text.split()[3:6], (said[0], text)
     finally:
         page.close()
 

@@ -86,7 +86,9 @@ def test_each_diagram_is_described_by_its_steps_text():
     for frames in (first, again):
         for k, html in enumerate(frames):
             svg = re.findall(r"<svg [^>]*aria-describedby='([^']+)'", html)
-            ids = re.findall(r"<div id='([^']+)'>(.*?)</div></details>", html)
+            ids = re.findall(r"<div id='([^']+)' hidden>(.*?)</div>", html)
             assert svg == [f"{frames.uid}-describe-{k}"], (k, svg)
             assert [i for i, _ in ids] == svg
             assert re.sub(r"<[^>]+>", "", ids[0][1]).strip()
+            # the same text as the "Describe this step" toggle shows
+            assert f"<summary>Describe this step</summary>{ids[0][1]}</details>" in html

@@ -339,25 +339,6 @@ SIZES = [(1366, 768), (1920, 1080), (1280, 720)]
 PRESENTING = (1920, 1080)
 OTHER_SIZES_LESSONS = ("06_", "07_")  # every lesson at SIZES[0]; these at every size too
 
-# every shown frame's diagram is described: its aria-describedby names one element, in the
-# page, whose text is not empty (issue 16: "Describe this step" linked to the diagram)
-DESCRIBED_JS = """(root) => {
-  const bad = [];
-  let seen = 0;
-  for (const f of root.querySelectorAll('.rk-frame')) {
-    if (!f.getClientRects().length) continue;
-    for (const svg of f.querySelectorAll('.rk-diagram svg[role=img]')) {
-      seen += 1;
-      const id = svg.getAttribute('aria-describedby');
-      const found = id ? document.querySelectorAll('#' + CSS.escape(id)) : [];
-      if (found.length !== 1 || !found[0].textContent.trim())
-        bad.push(`step ${f.dataset.step}: aria-describedby=${id}, ${found.length} found`);
-    }
-  }
-  return {seen, bad};
-}"""
-
-
 def _stepper_lessons(folder: Path) -> list[tuple[Path, int]]:
     """Each lesson whose code shows walkthroughs, with how many (one `Stepper(` each)."""
     out = []
@@ -431,6 +412,41 @@ def _shoot(page, path: Path) -> None:
     page.screenshot(path=str(path))
 
 
+def _present(page) -> list[str]:
+    """The first walkthrough's Present button, in JupyterLab: it fills the screen, the keyboard
+    steps it (Home, then Right to the last step) and every step fits; Escape leaves. What went
+    wrong, if anything."""
+    from rulekit.export.checks import FIT_JS, SCROLL_JS
+
+    stepper = page.locator(".jp-NotebookPanel .rk-stepper").first
+    stepper.evaluate(SCROLL_JS)
+    step = lambda: int(stepper.locator(".rk-frame").first.get_attribute("data-step"))  # noqa: E731
+    last = stepper.locator(".rk-controls .widget-toggle-buttons button").count() - 1
+    stepper.locator(".rk-present").click()
+    page.wait_for_timeout(500)
+    box, view = stepper.bounding_box(), page.viewport_size
+    wrong = [] if box and box["x"] <= 0.5 and box["y"] <= 0.5 and \
+        box["width"] >= view["width"] - 1 and box["height"] >= view["height"] - 1 else \
+        [f"Present: not full screen: {box}"]
+    page.keyboard.press("Home")
+    for k in range(last + 1):
+        page.wait_for_timeout(150)
+        if step() != k:
+            wrong.append(f"Present: step {step()}, not {k}")
+            break
+        got = stepper.evaluate(FIT_JS)
+        if not (got["controls"] and got["narration"] and got["fresh"]):
+            wrong.append(f"Present step {k}: {', '.join(got['why'])}")
+        if k == last:
+            page.screenshot(path=str(ARTIFACTS / "present-button-1920x1080.png"))
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(300)
+    if "rk-presenting" in (stepper.get_attribute("class") or ""):
+        wrong.append("Present: Escape did not leave")
+    return wrong
+
+
 def _presentation_mode(page) -> None:
     """View > Appearance > Presentation Mode, as a teacher would
     (`application:toggle-presentation-mode`)."""
@@ -449,16 +465,19 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
       is scrolled into view; axe-core finds no critical or serious violation in the notebook's
       outputs (JupyterLab's own interface is not ours) with every walkthrough at step 0, then
       at its last step; every diagram shown is described (its aria-describedby names its
-      "Describe this step" text);
+      "Describe this step" text, and Chromium's accessibility tree gives that text);
     - a representative subset (`OTHER_SIZES_LESSONS`: lesson 6, the largest diagram, and
       lesson 7, four walkthroughs and the longest set-up text) also at 1920x1080 and 1280x720,
       and at 1920x1080 in JupyterLab's presentation mode (View > Appearance > Presentation
-      Mode). Every lesson at every size passed too when this was written, but that takes
-      about 7 minutes on 2 busy cores; this takes about 3 (measured: 190 s, of which the
-      lessons' Run All 87 s, walking at 1366x768 36 s, axe-core 24 s, the subset 32 s).
+      Mode); and its first walkthrough's Present button at 1920x1080 (full screen, stepped
+      with the keyboard, every step fits, Escape leaves).
+
+    Every lesson at every size passed too when this was written, but that took about 7 minutes
+    on 2 busy cores; this takes about 3 (measured: 195 s, of which the lessons' Run All 85 s,
+    walking at 1366x768 34 s, axe-core and the descriptions 30 s, the subset 37 s).
 
     Screenshots: test-artifacts/jupyterlab/<lesson>-<size>.png (the first walkthrough)."""
-    from rulekit.export.checks import axe
+    from rulekit.export.checks import SCROLL_JS, axe, diagram_descriptions, undescribed
 
     base, token, folder, _clone = lab_server
     lessons = _stepper_lessons(folder)
@@ -467,7 +486,7 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
     outside: list[str] = []
-    steps, misfits, found, undescribed, described = 0, [], {}, [], 0
+    steps, misfits, found, unlinked, described = 0, [], {}, [], 0
     phases: dict[str, float] = {}
     clock = [time.monotonic()]
 
@@ -507,10 +526,22 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
                     if bad:
                         found[f"{lesson.stem} {'last step' if last else 'step 0'}"] = bad
                     for i in range(walkthroughs):
-                        got = page.locator(".jp-NotebookPanel .rk-stepper").nth(i).evaluate(
-                            DESCRIBED_JS)
-                        described += got["seen"]
-                        undescribed += [f"{lesson.stem} walkthrough {i} {b}" for b in got["bad"]]
+                        seen, bad = undescribed(
+                            page.locator(".jp-NotebookPanel .rk-stepper").nth(i))
+                        described += seen
+                        unlinked += [f"{lesson.stem} walkthrough {i} {b}" for b in bad]
+                    # what Chromium gives a screen reader with each diagram (each walkthrough
+                    # in view: JupyterLab skips laying out cells far off screen)
+                    for i in range(walkthroughs):
+                        stepper = page.locator(".jp-NotebookPanel .rk-stepper").nth(i)
+                        stepper.evaluate(SCROLL_JS)
+                        stepper.evaluate("(e) => e.setAttribute('data-rk-probe', '')")
+                        said = diagram_descriptions(page, "[data-rk-probe] .rk-frame "
+                                                    ".rk-diagram svg[role=img]")
+                        stepper.evaluate("(e) => e.removeAttribute('data-rk-probe')")
+                        if len(said) != 1 or not said[0].strip():
+                            unlinked.append(f"{lesson.stem} walkthrough {i}: described as "
+                                            f"{said!r:.200}")
                 lap("axe and aria-describedby")
                 if not lesson.stem.startswith(OTHER_SIZES_LESSONS):
                     continue
@@ -518,6 +549,9 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
                     page.set_viewport_size({"width": w, "height": h})
                     page.wait_for_timeout(300)
                     check(page, f"{lesson.stem} {w}x{h}", f"{lesson.stem}-{w}x{h}")
+                page.set_viewport_size({"width": PRESENTING[0], "height": PRESENTING[1]})
+                misfits += [f"{lesson.stem} {why}" for why in _present(page)]
+                lap("Present button")
                 page.set_viewport_size({"width": PRESENTING[0], "height": PRESENTING[1]})
                 _presentation_mode(page)
                 assert page.locator(".jp-mod-presentationMode").count(), \
@@ -538,5 +572,5 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
     assert steps >= 100 + 3 * 25, f"only {steps} steps were checked"
     assert misfits == [], f"{len(misfits)} of {steps} steps don't fit:\n" + "\n".join(misfits)
     assert found == {}, found
-    assert described >= 2 * 21 and undescribed == [], (described, undescribed)
+    assert described >= 2 * 21 and unlinked == [], (described, unlinked)
     assert not [u for u in outside if not u.startswith("data:")], outside

@@ -174,3 +174,22 @@ def test_not_even_a_type_annotation_points_up_a_layer():
             if imported in AROUND or (theirs is not None and theirs > mine):
                 wrong.append(f"{path.relative_to(PACKAGE)} imports {imported}")
     assert wrong == []
+
+
+# views that run without ipywidgets (a browser's Pyodide, an export, a school's own page): the
+# step frames, the plain tables, the sandbox's HTML, escaping and revealing a drawing
+NO_WIDGETS = {"display/frames.py", "display/rows.py", "display/sandbox_view.py",
+              "display/escape.py", "display/reveal.py", "sandbox.py", "sandbox_page.py"}
+
+
+def test_pure_views_never_import_ipywidgets():
+    wrong = []
+    for name in sorted(NO_WIDGETS):
+        tree = ast.parse((PACKAGE / name).read_text("utf-8"))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            wrong += [f"{name} imports {n}" for n in names
+                      if n.split(".")[0] == "ipywidgets"
+                      or n in ("rulekit.display.widgets", "rulekit.display.lesson")]
+    assert wrong == []

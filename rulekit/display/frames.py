@@ -385,10 +385,12 @@ class StepFrames:
                 parts.append("<div class='rk-refused' role='note'><b>Refused — the game "
                              f"says:</b> {html_text(result.error)}<br>Nothing changes.</div>")
         parts.append(_checks_html(result))
-        # the diagram's text description (its aria-describedby), behind a toggle for everyone
-        described = f"{self.uid}-describe-{k}"
+        # the diagram's text description, behind a toggle for everyone, and again as the
+        # diagram's aria-describedby (a hidden copy: browsers leave what is inside a closed
+        # <details> out of the accessibility tree, so it could not describe the diagram)
+        described, description = f"{self.uid}-describe-{k}", describe_step(result, k)
         parts.append("<details class='rk-describe'><summary>Describe this step</summary>"
-                     f"<div id='{described}'>{describe_step(result, k)}</div></details>")
+                     f"{description}</details><div id='{described}' hidden>{description}</div>")
         parts.append("<div class='rk-row'><div>")
         parts.append(table_html(board_table(game), caption="Board",
                                 empty="No permanents on the battlefield."))

@@ -171,7 +171,7 @@ class Stepper:
         self.slider = widgets.IntSlider(
             value=0, min=0, max=n, step=1, description="Step", continuous_update=True,
             tooltip="Drag, or focus and use the arrow keys, to move between steps",
-            style=_LABEL, layout=widgets.Layout(width="min(420px, 100%)"))
+            style=_LABEL, layout=widgets.Layout(width="min(320px, 100%)"))
         self.number = widgets.BoundedIntText(
             value=0, min=0, max=n, step=1, description="Go to step",
             tooltip="Type a step number (0 = set-up), or use the up and down arrow keys "
@@ -182,7 +182,7 @@ class Stepper:
         self.speed = widgets.BoundedIntText(
             value=interval, min=500, max=30_000, step=500, description="Speed (ms a step)",
             tooltip="How many milliseconds Play shows each step (1000 ms = 1 second)",
-            style=_LABEL, layout=widgets.Layout(width="260px"))
+            style=_LABEL, layout=widgets.Layout(width="250px"))
         controls: list[widgets.Widget] = [self.play, self.slider, self.number]
         self.buttons: widgets.ToggleButtons | None = None
         if buttons:

@@ -5,7 +5,11 @@ what the browser tests assert, usable by anyone who builds the site (a school's 
 - `walk(page, index)`: step walkthrough `index` through every step (its step buttons) and
   report, per step, whether its controls (`.rk-controls`), its narration (`.rk-narration`)
   and the diagram elements the step added (`.rk-new`) are on screen together;
-- `diagram_font_px(page)`: the smallest rendered size of any visible diagram text.
+- `diagram_font_px(page)`: the smallest rendered size of any visible diagram text;
+- `undescribed(stepper)`: the shown diagrams whose aria-describedby does not name one element
+  with text (their "Describe this step");
+- `diagram_descriptions(page)`: what Chromium gives screen readers as each shown diagram's
+  description (its accessibility tree, through the DevTools protocol).
 
 They rely only on the page contract documented in `docs/classroom.md`.
 """
@@ -15,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["StepFit", "axe", "diagram_font_px", "goto_step", "walk"]
+__all__ = ["StepFit", "axe", "diagram_descriptions", "diagram_font_px", "goto_step",
+           "undescribed", "walk"]
 
 SERIOUS = ("critical", "serious")
 
@@ -54,9 +59,12 @@ FIT_JS = """(root) => {
   const clip = (r, c) => ({left: Math.max(r.left, c.left), top: Math.max(r.top, c.top),
       right: Math.min(r.right, c.right), bottom: Math.min(r.bottom, c.bottom)});
   let view = {left: 0, top: 0, right: vw, bottom: vh};
-  // in JupyterLab, what its notebook panel shows
+  // in JupyterLab, what its notebook panel shows (unless the walkthrough is presented:
+  // then it fills the screen, above the panel)
   const panel = root.closest('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook');
-  if (panel) view = clip(view, panel.getBoundingClientRect());
+  const presented = document.fullscreenElement === root ||
+      root.classList.contains('rk-presenting');
+  if (panel && !presented) view = clip(view, panel.getBoundingClientRect());
   const inView = (e) => { const r = e.getBoundingClientRect();
       return r.width > 0 && r.left >= view.left - 1 && r.top >= view.top - 1 &&
           r.right <= view.right + 1 && r.bottom <= view.bottom + 1; };
@@ -153,3 +161,51 @@ def diagram_font_px(page: Any) -> float:
       }
       return low;
     }"""))
+
+
+# every shown frame's diagram (an `svg` with role img) has an aria-describedby that names
+# exactly one element in the page, whose text is not empty
+DESCRIBED_JS = """(root) => {
+  const bad = [];
+  let seen = 0;
+  for (const f of root.querySelectorAll('.rk-frame')) {
+    if (!f.getClientRects().length) continue;
+    for (const svg of f.querySelectorAll('.rk-diagram svg[role=img]')) {
+      seen += 1;
+      const id = svg.getAttribute('aria-describedby');
+      const found = id ? document.querySelectorAll('#' + CSS.escape(id)) : [];
+      if (found.length !== 1 || !found[0].textContent.trim())
+        bad.push(`step ${f.dataset.step}: aria-describedby=${id}, ${found.length} found`);
+    }
+  }
+  return {seen, bad};
+}"""
+
+
+def undescribed(stepper: Any) -> tuple[int, list[str]]:
+    """(how many diagrams the walkthrough shows now, the ones not described: their step and
+    why)."""
+    got = stepper.evaluate(DESCRIBED_JS)
+    return int(got["seen"]), list(got["bad"])
+
+
+DIAGRAMS = ".rk-stepper .rk-frame .rk-diagram svg[role=img]"
+
+
+def diagram_descriptions(page: Any, selector: str = DIAGRAMS) -> list[str]:
+    """Chromium's computed accessible description of every element matching `selector` (by
+    default every diagram shown), in page order: what a screen reader offers with it."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Accessibility.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        out = []
+        for node in cdp.send("DOM.querySelectorAll", {"nodeId": root,
+                                                      "selector": selector})["nodeIds"]:
+            found = cdp.send("Accessibility.getPartialAXTree",
+                             {"nodeId": node, "fetchRelatives": False})["nodes"]
+            out.append(str(((found[0].get("description") or {}) if found else {})
+                           .get("value", "")))
+        return out
+    finally:
+        cdp.detach()
