@@ -113,7 +113,8 @@ def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
         return load(candidate)
     raise FileNotFoundError(f"no scenario file {text!r} (neither a path nor a shipped scenario)")
 
-def _diagram_html(graph: Any, *, label: str) -> str:
+def diagram_html(graph: Any, *, label: str) -> str:
+    """A diagram as inline SVG in its `rk-diagram` box (or the reason it can't be drawn)."""
     try:
         svg = render_svg(graph)
     except GraphvizMissing as err:

@@ -38,12 +38,12 @@ from rulekit.display.frames import (
     FONT,
     FRAME_CSS,
     StepFrames,
-    _compact,
-    _diagram_html,
     classroom_script,
+    diagram_html,
     inline_svg,
     resolve_scenario,
 )
+from rulekit.display.svg import compact
 from rulekit.errors import RulesError, UsageError
 
 if TYPE_CHECKING:
@@ -396,7 +396,7 @@ class Sandbox:
         from rulekit.display.sandbox_view import diagram, tables_html
 
         # wide tables scroll in their own (keyboard-scrollable) box, never off the page
-        self.tables.value = _compact(f"<div class='rk-frame rk-tables' tabindex='0' "
+        self.tables.value = compact(f"<div class='rk-frame rk-tables' tabindex='0' "
                                      "role='group' aria-label='Board, players and stack'>"
                                      f"<style>{FRAME_CSS}</style>"
                                      f"{tables_html(self.model.tables())}</div>")
@@ -407,7 +407,7 @@ class Sandbox:
         self.diagram.value = (
             f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
             f"<h4>Event and trigger diagram: {what}</h4>"
-            f"{_diagram_html(graph, label=f'Event and trigger diagram of {what}')}"
+            f"{diagram_html(graph, label=f'Event and trigger diagram of {what}')}"
             "</div>")
 
     # -- doing things
