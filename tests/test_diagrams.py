@@ -150,15 +150,6 @@ def test_core_import_pulls_in_no_display_library():
 
 
 
-def test_the_old_import_path_names_the_same_objects():
-    """`rulekit.display.dot` (the diagrams' module before issue 15 split it) still works."""
-    from rulekit.display import dot, flow, flow_words, svg
-
-    for name in dot.__all__:
-        assert any(getattr(m, name, None) is getattr(dot, name) for m in (flow, flow_words, svg)), name
-    assert dot.scenario_diagram is scenario_diagram and dot.render_svg is svg.render_svg
-
-
 # ------------------------------------------------------------------ structure
 def test_one_cluster_per_action_labelled_and_setup_folded():
     game = reflection_game()

@@ -93,7 +93,7 @@ VIEW_LAYERS: list[set[str]] = [
     {"escape", "flow_words", "rows", "reveal", "coverage_table"},
     {"svg"},
     {"flow"},
-    {"sandbox_view", "diagrams", "dot", "frames"},
+    {"sandbox_view", "diagrams", "frames"},
     {"tables", "widgets", "lesson"},
 ]
 FRONT_ENDS = VIEW_LAYERS[-1]
