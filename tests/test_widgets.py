@@ -13,8 +13,10 @@ from ipywidgets.widgets.widget_link import Link
 
 from rulekit import Game
 from rulekit.display.escape import html_text
+from rulekit.display.frames import resolve_scenario
 from rulekit.display.reveal import groups_of, reveal
-from rulekit.display.widgets import Sandbox, Stepper, inline_svg, resolve_scenario
+from rulekit.display.svg import inline_svg
+from rulekit.display.widgets import Sandbox, Stepper
 from rulekit.scenario import load, loads, shipped_dir
 
 pytestmark = pytest.mark.usefixtures("dot")  # see conftest.py

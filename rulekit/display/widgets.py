@@ -40,7 +40,6 @@ from rulekit.display.frames import (
     StepFrames,
     classroom_script,
     diagram_html,
-    inline_svg,
     resolve_scenario,
 )
 from rulekit.display.svg import compact
@@ -50,10 +49,7 @@ if TYPE_CHECKING:
     from rulekit.game import Game
     from rulekit.scenario import Scenario
 
-# FRAME_CSS, inline_svg and resolve_scenario live in `rulekit.display.frames` (imported here
-# for the notebooks and tests that import them from this module)
-__all__ = ["FRAME_CSS", "SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "StepFrames", "Stepper",
-           "inline_svg", "resolve_scenario"]
+__all__ = ["SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "Stepper"]
 
 # Bigger controls for projectors (ipywidgets reads these CSS variables), and the walkthrough's
 # layout: on a screen at least 900 px wide and 500 px high a walkthrough is one screen tall,
