@@ -482,7 +482,9 @@ def setup_lines(events: Iterable[Event], limit: int = 8) -> list[str]:
             placed.setdefault(where, Counter())[card] += 1
         elif e.kind is EventKind.STEP_BEGAN:
             other.append(e.text)
-        elif isinstance(d, p.Action) and d.action not in ("add", "set_turn"):
+        elif isinstance(d, p.ManaAdded) and d.setup:
+            other.append(f"{d.player}'s mana pool: {pool_text(d.mana)}")
+        elif isinstance(d, p.Action) and d.action not in ("add", "set_turn", "set_pool"):
             other.append(e.text.removeprefix("Set-up: "))
     lines: list[str] = []
     for (player, zone), cards in placed.items():

@@ -125,6 +125,24 @@ class Mirror:
         return rows[0]
 
 
+def _message_under(live: Any, control: str) -> None:
+    """The outcome of a click shows right under the button clicked (issue 16): with the button
+    in view at 1366x768, the message's first lines are in view too, no more than a line below."""
+    page = live.visit.page
+    size = page.viewport_size
+    page.set_viewport_size({"width": 1366, "height": 768})
+    try:
+        button = live.box.locator(f"button[data-control='{control}']")
+        button.evaluate("(b) => b.scrollIntoView({block: 'center'})")
+        b = button.bounding_box()
+        msg = live.box.locator(".rk-live-ui .rk-message").bounding_box()
+        assert b is not None and msg is not None
+        assert 0 <= msg["y"] - (b["y"] + b["height"]) <= 24, (b, msg)
+        assert msg["y"] + min(msg["height"], 60) <= 768, (b, msg)
+    finally:
+        page.set_viewport_size(size)
+
+
 def _tap_and_refuse(m: Mirror) -> None:
     g = m.model.game
     active = g.state.active
@@ -137,6 +155,7 @@ def _tap_and_refuse(m: Mirror) -> None:
     assert m.row("Board", "id", land)["tapped"] == "yes"
     shown = m.click("tap", permanent=land)  # it is tapped now: {T} can't be paid
     assert shown.startswith("Refused:") and CR.search(shown), shown
+    _message_under(m.live, "tap")
     assert m.row(PLAYERS, "player", active)["mana pool"] == after  # nothing changed
     shown = m.click("undo")
     assert shown.startswith("Undone:")

@@ -384,7 +384,7 @@ class StepFrames:
                 parts.append(f"<p class='rk-does'><b>What happens:</b> {html_text(text)}</p>")
             if result.error is not None:
                 parts.append("<div class='rk-refused' role='note'><b>Refused — the game "
-                             f"says:</b> {html_text(result.error)}<br>Nothing changes.</div>")
+                             f"says:</b> {html_text(result.error)}.<br>Nothing changes.</div>")
         parts.append(_checks_html(result))
         # the diagram's text description, behind a toggle for everyone, and again as the
         # diagram's aria-describedby (a hidden copy: browsers leave what is inside a closed

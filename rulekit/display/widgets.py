@@ -336,8 +336,9 @@ class Sandbox:
         head = w.HTML(layout=plain, style=html_style,
                       value=f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
                       f"{html_text(title)}</h3><p style='font-size:16px;margin:0 0 6px 0'>"
-                      "The buttons need a running kernel (JupyterLab): in an exported page "
-                      "this is only a picture of the starting position.</p>")
+                      "The buttons need a running kernel (JupyterLab); in an exported page "
+                      "this is a picture of the starting position: press <i>Start the live "
+                      "sandbox</i> where the page offers it.</p>")
         self.widget = w.VBox([head, controls, self.tables, self.diagram],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("rk-widget")

@@ -253,6 +253,11 @@
 
   Sandbox.prototype.click = function (name) {
     var started = performance.now(), view = null;
+    // the outcome shows under the button clicked, where the eye already is (issue 16)
+    var clicked = this.box.querySelector("button[data-control='" + name + "']");
+    if (clicked && clicked.nextSibling !== this.message) {
+      clicked.insertAdjacentElement("afterend", this.message);
+    }
     try {
       view = JSON.parse(this.rt.page.click(this.id, name, JSON.stringify(this.values())));
     } catch (err) {
