@@ -50,6 +50,18 @@ def _sandbox_lesson(notebooks: Path) -> Path | None:
     return None
 
 
+def _only_from(base: str, outside: list[str]):
+    """A Playwright route handler: requests to the JupyterLab server go through, every other
+    one is blocked and remembered in `outside`."""
+    def route(r) -> None:
+        if r.request.url.startswith(base + "/"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+    return route
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -167,14 +179,7 @@ def test_run_all_tap_save_reopen_and_git_stays_clean(jupyterlab, browser) -> Non
     try:
         page = context.new_page()
 
-        def route(r) -> None:
-            if r.request.url.startswith(base + "/"):
-                r.continue_()
-            else:
-                outside.append(r.request.url)
-                r.abort()
-
-        page.route("**/*", route)
+        page.route("**/*", _only_from(base, outside))
         try:
             page.goto(url, timeout=120_000)
             page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
@@ -494,13 +499,6 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
         phases[name] = round(phases.get(name, 0.0) + now - clock[0], 1)
         clock[0] = now
 
-    def route(r) -> None:
-        if r.request.url.startswith(base + "/"):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-
     def check(page, where: str, shot: str) -> None:
         nonlocal steps, misfits
         n, off = _walk_every_walkthrough(page, where)
@@ -511,7 +509,7 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
     try:
         for lesson, walkthroughs in lessons:
             page = context.new_page()
-            page.route("**/*", route)
+            page.route("**/*", _only_from(base, outside))
             try:
                 page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
                 lap("other")

@@ -18,13 +18,12 @@ from typing import Any, Protocol
 
 from rulekit import narrator
 from rulekit.events import Event
-from rulekit.narrator import setup_lines, time_passes_text
 from rulekit.payloads import Payload
 
 __all__ = [
     "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "choices",
     "empty_step_note", "explained", "object_name", "proposed_text",
-    "setup_lines", "step_get", "step_label", "time_passes_text", "wrap", "wrap_lines",
+    "step_get", "step_label", "wrap", "wrap_lines",
 ]
 
 WRAP = 30  # characters per line in a node

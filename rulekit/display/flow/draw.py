@@ -45,13 +45,12 @@ from rulekit.display.flow_words import (
     choices,
     explained,
     proposed_text,
-    setup_lines,
     step_label,
-    time_passes_text,
     wrap,
     wrap_lines,
 )
 from rulekit.events import Event, EventKind
+from rulekit.narrator import setup_lines, time_passes_text
 from rulekit.payloads import stack_item
 
 __all__ = ["FlowDiagram", "Node", "draw"]
