@@ -2,7 +2,10 @@
 #   make lessons    build the lesson site (python -m rulekit.export --out site)
 #   make new-lesson TITLE="..." RULINGS=R05,R06   start the next lesson from the template
 #   make lab        JupyterLab on the notebooks (saves widget state; outputs never committed)
-#   make test       ruff check + mypy + pytest (extra args: make test PYTEST_ARGS='-k ruling -x')
+#   make check      the fast tier, after every edit: ruff + mypy + the tests that start no browser,
+#                   kernel or server and aren't slow (under a minute of pytest on 2 cores)
+#   make test       everything: ruff + mypy + the whole suite on every core (pytest-xdist)
+#                   (extra args for either: make test PYTEST_ARGS='-k ruling -x')
 #   make diagrams   regenerate diagrams/ (committed)
 #   make bench      run benchmarks/run.py
 #   make fuzz       10,000 seeded random action sequences against the error contract, a summary
@@ -20,13 +23,18 @@ STAMP_DEPS := $(VENV)/.stamp-deps
 # read: a SITE variable set for something else must not redirect the build)
 SITE := site
 PYTEST_ARGS ?=
+# the fast tier (tests/conftest.py checks that every test that starts a browser, a kernel or a
+# server carries its marker, so this expression can't pull one in by mistake)
+FAST := not browser and not notebook and not lab and not slow
+# pytest-xdist workers: one per core
+WORKERS ?= auto
 LAB_ARGS ?=
 FUZZ_ARGS ?=
 LINT_PATHS = $(wildcard rulekit tests benchmarks)
 SYSDEPS := bash tools/ensure-system-deps
 
 .DEFAULT_GOAL := test
-.PHONY: lessons lab new-lesson test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
+.PHONY: lessons lab new-lesson check test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
 
 # --- bootstrap -------------------------------------------------------------------------------
 
@@ -58,11 +66,20 @@ lint: $(STAMP_DEPS)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
 
-# The whole suite: lint, then unit, property, scenario, notebook, browser and JupyterLab tests.
+# The fast tier: lint, then the engine, rules, scenario, error-contract, property (a bounded
+# hypothesis profile), fuzz (bounded), CLI and packaging tests.
+check: $(STAMP_DEPS) sysdeps-dot
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -m "$(FAST)" -n $(WORKERS) --hypothesis-profile=check $(PYTEST_ARGS)
+
+# The whole suite: lint, then unit, property, scenario, notebook, browser and JupyterLab tests,
+# spread over the cores (the tests of one JupyterLab server, and of one built site's pages, stay
+# on one worker: --dist loadgroup, see the xdist_group marks).
 test: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lessons: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/python -m rulekit.export --out $(SITE)

@@ -185,8 +185,7 @@ def click_ratio(runs: int = 7) -> dict[str, object]:
         sandbox.tap_button.click()
         click = time.perf_counter() - start
         assert sandbox.last_error is None, sandbox.last_error
-        n = len(game.actions)
-        graph = log_diagram(game, since_action=max(sandbox._start + 1, n - sandbox.history + 1))
+        graph = log_diagram(game, since_action=sandbox.model.diagram_since())
         start = time.perf_counter()
         render_svg(graph)
         dot = time.perf_counter() - start

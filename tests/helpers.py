@@ -1,8 +1,16 @@
-"""Small helpers shared by the engine tests (build boards, read pools and the log)."""
+"""Small helpers shared by the tests (build boards, read pools and the log, run the CLI)."""
 
 from __future__ import annotations
 
+import io
+import subprocess
+import sys
+from contextlib import chdir, redirect_stderr, redirect_stdout
+from pathlib import Path
+
 from rulekit import EventKind, Game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def pool(game: Game, player: str = "Alice") -> list[str]:
@@ -33,3 +41,35 @@ def last(game: Game, kind: EventKind):
 
 def types(found) -> list[str]:
     return sorted(t.value for t in found)
+
+
+def rulekit_cli(*args: str, cwd: Path | None = None,
+                process: bool = False) -> subprocess.CompletedProcess[str]:
+    """`python -m rulekit ARGS` as a user runs it: its exit code, stdout and stderr.
+
+    In this process by default (`rulekit.cli.main(argv)` with the output captured: the same
+    code and text in milliseconds instead of a Python start); `process=True` runs the real
+    `python -m rulekit`, for the tests of what only a process shows (no traceback on a usage
+    error, the exit code the shell sees)."""
+    argv = [sys.executable, "-m", "rulekit", *args]
+    where = cwd or ROOT
+    if process:
+        return subprocess.run(argv, cwd=where, text=True, capture_output=True, timeout=120)
+    from rulekit.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err), chdir(where):
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # argparse's usage errors
+            code = exit_.code if isinstance(exit_.code, int) else 1
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+
+
+def cast_from_hand(game: Game, card: str, land: str, n: int, **kwargs: object):
+    """Put `card` into Alice's hand, tap `n` of `land` for mana (see `mana`) and cast it with
+    `kwargs` (targets, x, decisions): the set-up most spell tests share. Returns the spell."""
+    spell = game.add(card, zone="hand")
+    mana(game, land, n)
+    game.cast(spell, **kwargs)
+    return spell

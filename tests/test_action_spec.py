@@ -4,6 +4,7 @@ scenario format's actions (ACTION_KEYS, schema.json) and the argument names agre
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 from rulekit import Game
 from rulekit.arguments import ACTION_ARGS
@@ -45,13 +46,18 @@ def test_the_schema_lists_the_scenario_actions():
 
 
 def test_one_rule_for_the_scenario_of_a_ruling():
-    """The diagram of R05, `Stepper("R05")` and the lessons show the same scenario."""
-    from rulekit.display.diagrams import choose, shipped_scenarios
+    """The diagram of R05 (`diagrams/R05.dot`, what `make diagrams` writes), `Stepper("R05")`
+    and the lessons show the same scenario: each ruling's committed diagram carries the title
+    of the scenario that `Stepper(ruling)` plays, and no other scenario's."""
     from rulekit.display.widgets import resolve_scenario
     from rulekit.scenario import by_ruling
 
+    root = Path(__file__).resolve().parent.parent
     chosen = by_ruling()
-    assert len(chosen) == 19 and choose(shipped_scenarios()) == chosen
+    assert sorted(chosen) == [f"R{i:02d}" for i in range(1, 20)]
     for rid, path in chosen.items():
-        assert resolve_scenario(rid).path == str(path) or resolve_scenario(rid).title == \
-            resolve_scenario(path).title
+        played = resolve_scenario(rid)
+        assert Path(played.path).resolve() == path.resolve(), rid
+        header = (root / "diagrams" / f"{rid}.dot").read_text("utf-8").splitlines()[1]
+        tooltip = header.split(' tooltip="', 1)[1]
+        assert tooltip.endswith("\\n" + played.title.replace('"', '\\"') + '"'), (rid, tooltip)

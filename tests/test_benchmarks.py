@@ -51,6 +51,7 @@ def test_could_produce_board_is_the_issue_board():
     assert len(times) == 1
 
 
+@pytest.mark.slow  # a Python per floor cell, importing pandas and ipywidgets
 def test_p3_floor_cells_are_the_lessons_imports_and_run(tmp_path):
     imports = lessons.lesson_imports()
     for path in lessons.lesson_paths(lessons.NOTEBOOKS):
@@ -97,6 +98,7 @@ def test_one_lesson_rebuild_rebuilds_just_the_edited_notebook(tmp_path, monkeypa
 
 
 @pytest.mark.browser
+@pytest.mark.notebook
 def test_live_sandbox_figures_are_measured(lesson_site, browser):
     """p6 runs on a built site: one start, two clicks (no timing compared with a goal)."""
     import live

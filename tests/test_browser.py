@@ -18,7 +18,7 @@ import pytest
 
 from rulekit.export import lesson_paths
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.notebook]  # the pages of the built site
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = Path(os.environ.get("RULEKIT_TEST_NOTEBOOKS", ROOT / "notebooks"))

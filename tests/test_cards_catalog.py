@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,13 +13,14 @@ from rulekit.authoring.cards import CardEntry, entries, find
 from rulekit.cards import catalog
 from rulekit.export.cards import render
 from rulekit.scenario import shipped
+from tests.helpers import rulekit_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def cards(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rulekit", "cards", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+def cards(*args: str, process: bool = False) -> subprocess.CompletedProcess[str]:
+    """`python -m rulekit cards ARGS` (in this process unless `process`; see helpers)."""
+    return rulekit_cli("cards", *args, process=process)
 
 
 def test_json_lists_the_whole_catalog_with_uses():

@@ -1,17 +1,20 @@
-"""`python -m rulekit`: run, check, diagram(s) and coverage, run as a user would (subprocess)."""
+"""`python -m rulekit`: run, check, diagram(s) and coverage, as a user runs them. Most tests call
+the CLI in this process (`helpers.rulekit_cli`: the same exit code and output); the ones that
+check what only a process shows (no traceback, the exit code, terminal escapes) start
+`python -m rulekit`."""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from rulekit.scenario import shipped
+from tests.helpers import rulekit_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "bad_scenarios"
@@ -19,9 +22,8 @@ OUTPUT_SCHEMA = json.loads(
     (ROOT / "rulekit" / "scenario" / "run_output.schema.json").read_text("utf-8"))
 
 
-def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rulekit", *args], cwd=cwd, text=True,
-                          capture_output=True, timeout=120)
+def cli(*args: str, cwd: Path = ROOT, process: bool = False) -> subprocess.CompletedProcess[str]:
+    return rulekit_cli(*args, cwd=cwd, process=process)
 
 
 def passing() -> Path:
@@ -29,7 +31,7 @@ def passing() -> Path:
 
 
 def test_run_prints_narration_state_and_events_and_exits_0():
-    done = cli("run", str(passing()))
+    done = cli("run", str(passing()), process=True)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Step 1: tap_for_mana" in out and "Alice taps Exotic Orchard" in out
@@ -119,6 +121,8 @@ def test_usage_errors_exit_2_without_traceback():
         done = cli(*args)
         assert done.returncode == 2, args
         assert "Traceback" not in done.stderr
+    done = cli("run", process=True)  # and as the shell sees it
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stdout == ""
 
 
 def test_diagram_writes_dot_or_says_why_not(tmp_path):
@@ -184,7 +188,7 @@ def test_run_shows_control_characters_as_escapes_never_raw(tmp_path):
         '[[setup.permanent]]\ncard = "Forest"\n\n[[step]]\n'
         'narration = "Ring \\u0007 the bell, \\u001b[31mred\\r and \\u202egoing back"\n'
         'do = "tap_for_mana"\nobject = "Forest"\n', "utf-8")
-    done = cli("run", str(scenario))
+    done = cli("run", str(scenario), process=True)
     assert done.returncode == 0, done.stderr
     raw = [c for c in done.stdout if (ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) < 0xa0
            or c == "\u202e"]

@@ -4,7 +4,7 @@ blockers, Vehicles and crew, blockers, trample, lifelink, an additional combat p
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step
-from tests.helpers import events, mana
+from tests.helpers import cast_from_hand, events, mana
 
 R14 = pytest.mark.ruling("R14")
 R16 = pytest.mark.ruling("R16")
@@ -179,9 +179,7 @@ def test_a_vigilant_exerted_creature_tapped_later_stays_tapped_in_the_next_untap
 def test_a_stolen_creature_exerted_under_act_of_treason_untaps_in_its_owners_untap_step():
     game = Game()
     initiate = game.add("Glory-Bound Initiate", player="Bob", tapped=True)
-    treason = game.add("Act of Treason", zone="hand")
-    mana(game, "Mountain", 3)
-    game.cast(treason, targets=[initiate])
+    cast_from_hand(game, "Act of Treason", "Mountain", 3, targets=[initiate])
     game.resolve()
     assert game.controller_of(initiate) == "Alice" and not initiate.tapped
     to_attack(game)
@@ -242,9 +240,7 @@ def test_the_board_table_lists_every_player_an_exert_waits_for():
 def test_the_exert_effect_ends_at_the_exerting_players_next_untap_step():
     game = Game()
     initiate = game.add("Glory-Bound Initiate", player="Bob")
-    treason = game.add("Act of Treason", zone="hand")
-    mana(game, "Mountain", 3)
-    game.cast(treason, targets=[initiate])
+    cast_from_hand(game, "Act of Treason", "Mountain", 3, targets=[initiate])
     game.resolve()
     to_attack(game)
     game.declare_attackers([initiate], exert=[initiate])

@@ -4,7 +4,7 @@
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step, Zone
-from tests.helpers import events, mana
+from tests.helpers import cast_from_hand, events, mana
 
 R12 = pytest.mark.ruling("R12")
 
@@ -17,9 +17,7 @@ def current(game: Game, name: str, zone: str = "battlefield"):
 def test_act_of_treason_gains_control_untaps_and_gives_haste_until_end_of_turn():
     game = Game()
     bears = game.add("Grizzly Bears", player="Bob", tapped=True)
-    treason = game.add("Act of Treason", zone="hand")
-    mana(game, "Mountain", 3)
-    game.cast(treason, targets=[bears])
+    cast_from_hand(game, "Act of Treason", "Mountain", 3, targets=[bears])
     game.resolve()
     assert game.controller_of(bears) == "Alice" and not bears.tapped
     assert bears.sick and game.chars(bears).has_keyword("Haste")
@@ -35,9 +33,7 @@ def test_act_of_treason_gains_control_untaps_and_gives_haste_until_end_of_turn()
 def test_control_magic_steals_and_the_creature_is_summoning_sick_for_its_new_controller():
     game = Game()
     bears = game.add("Grizzly Bears", player="Bob")
-    magic = game.add("Control Magic", zone="hand")
-    mana(game, "Island", 4)
-    game.cast(magic, targets=[bears])
+    magic = cast_from_hand(game, "Control Magic", "Island", 4, targets=[bears])
     game.resolve()
     aura = current(game, "Control Magic")
     assert aura.attached_to == bears.id and game.controller_of(bears) == "Alice"
@@ -134,9 +130,7 @@ def test_equipment_stays_on_the_battlefield_unattached_when_its_creature_dies():
 def test_oblivion_ring_exiles_and_returns_the_card_when_it_leaves():
     game = Game()
     bears = game.add("Grizzly Bears", player="Bob")
-    ring = game.add("Oblivion Ring", zone="hand")
-    mana(game, "Plains", 3)
-    game.cast(ring)
+    cast_from_hand(game, "Oblivion Ring", "Plains", 3)
     game.resolve(target=bears.id)  # the ring enters; its trigger targets as it goes on the stack
     game.resolve()
     on_battlefield = current(game, "Oblivion Ring")
@@ -152,9 +146,7 @@ def test_oblivion_ring_exiles_and_returns_the_card_when_it_leaves():
 def test_oblivion_ring_leaving_before_its_etb_resolves_exiles_forever():
     game = Game()
     bears = game.add("Grizzly Bears", player="Bob")
-    ring = game.add("Oblivion Ring", zone="hand")
-    mana(game, "Plains", 3)
-    game.cast(ring)
+    cast_from_hand(game, "Oblivion Ring", "Plains", 3)
     game.resolve(target=bears.id)
     game.destroy([current(game, "Oblivion Ring")])
     game.resolve()  # leaves trigger: nothing exiled yet
@@ -165,9 +157,7 @@ def test_oblivion_ring_leaving_before_its_etb_resolves_exiles_forever():
 def test_silkwrap_returns_the_creature_at_once_without_the_stack():
     game = Game()
     bears = game.add("Grizzly Bears", player="Bob")
-    wrap = game.add("Silkwrap", zone="hand")
-    mana(game, "Plains", 2)
-    game.cast(wrap)
+    cast_from_hand(game, "Silkwrap", "Plains", 2)
     game.resolve(target=bears.id)
     game.resolve()
     mark = len(game.log)
@@ -181,9 +171,7 @@ def test_silkwrap_returns_the_creature_at_once_without_the_stack():
 def test_silkwrap_gone_before_its_trigger_resolves_exiles_nothing():
     game = Game()
     bears = game.add("Grizzly Bears", player="Bob")
-    wrap = game.add("Silkwrap", zone="hand")
-    mana(game, "Plains", 2)
-    game.cast(wrap)
+    cast_from_hand(game, "Silkwrap", "Plains", 2)
     game.resolve(target=bears.id)
     game.destroy([current(game, "Silkwrap")])
     game.resolve()
@@ -195,9 +183,7 @@ def test_silkwrap_targets_only_cheap_creatures_an_opponent_controls():
     game = Game()
     mine = game.add("Grizzly Bears")
     big = game.add("Gigantosaurus", player="Bob")
-    wrap = game.add("Silkwrap", zone="hand")
-    mana(game, "Plains", 2)
-    game.cast(wrap)
+    cast_from_hand(game, "Silkwrap", "Plains", 2)
     game.resolve()  # no legal target: the trigger is removed (CR 603.3d)
     assert game.state.stack == [] and "no legal target" in list(game.log)[-1].text
     game.undo()
@@ -214,9 +200,7 @@ def test_silkwrap_targets_only_cheap_creatures_an_opponent_controls():
 def test_ward_is_paid_with_powerstone_mana_and_the_spell_resolves():
     game = Game()
     terror = game.add("Tolarian Terror", player="Bob")
-    shock = game.add("Shock", zone="hand")
-    mana(game, "Mountain", 1)
-    game.cast(shock, targets=[terror])
+    cast_from_hand(game, "Shock", "Mountain", 1, targets=[terror])
     targeted = events(game, EventKind.TARGETED)
     assert [e.payload.object for e in targeted] == [terror.id]
     assert [i.text for i in game.state.stack] == ["Shock", "Tolarian Terror: Ward {2}"]
@@ -249,9 +233,7 @@ def test_ward_not_paid_counters_the_spell_into_the_graveyard():
 def test_ward_refuses_a_payment_the_pool_cant_make_and_nothing_changes():
     game = Game()
     terror = game.add("Tolarian Terror", player="Bob")
-    shock = game.add("Shock", zone="hand")
-    mana(game, "Mountain", 1)
-    game.cast(shock, targets=[terror])
+    cast_from_hand(game, "Shock", "Mountain", 1, targets=[terror])
     before = game.snapshot_json()
     with pytest.raises(RulesError, match="can't pay"):
         game.resolve(pay=True)
@@ -276,9 +258,7 @@ def test_ward_counters_an_opponents_triggered_ability_too():
 def test_ward_ignores_its_controllers_own_spells():
     game = Game()
     terror = game.add("Tolarian Terror")
-    growth = game.add("Giant Growth", zone="hand")
-    mana(game, "Forest", 1)
-    game.cast(growth, targets=[terror])
+    cast_from_hand(game, "Giant Growth", "Forest", 1, targets=[terror])
     assert [i.text for i in game.state.stack] == ["Giant Growth"]
 
 
@@ -287,9 +267,7 @@ def test_tolarian_terror_costs_one_less_per_instant_and_sorcery_in_your_graveyar
     for name in ("Shock", "Pyroclasm", "Giant Growth"):
         game.add(name, zone="graveyard")
     game.add("Grizzly Bears", zone="graveyard")  # not an instant or sorcery
-    terror = game.add("Tolarian Terror", zone="hand")
-    mana(game, "Island", 4)
-    game.cast(terror)
+    cast_from_hand(game, "Tolarian Terror", "Island", 4)
     (spent,) = events(game, EventKind.MANA_SPENT)
     assert spent.payload.cost == "{3}{U}"
 
@@ -373,16 +351,12 @@ def test_metallic_mimic_puts_an_extra_counter_on_creatures_of_the_chosen_type():
     mimic = game.add("Metallic Mimic", choices={"creature_type": "Construct"})
     assert "Construct" in game.chars(mimic).subtypes
     game.add("Hardened Scales")
-    walker = game.add("Hangarback Walker", zone="hand")
-    mana(game, "Wastes", 2)
-    game.cast(walker, x=1)
+    walker = cast_from_hand(game, "Hangarback Walker", "Wastes", 2, x=1)
     game.resolve()
     entered = game.obj(walker.moved_to)
     entered = game.obj(entered.moved_to)
     assert entered.counters == {"+1/+1": 3}  # X=1, +1 Mimic, +1 Scales
-    bears = game.add("Grizzly Bears", zone="hand")
-    mana(game, "Forest", 2)
-    game.cast(bears)
+    bears = cast_from_hand(game, "Grizzly Bears", "Forest", 2)
     game.resolve()
     assert game.obj(game.obj(bears.moved_to).moved_to).counters == {}
 
@@ -393,9 +367,7 @@ def test_pyroclasm_deals_damage_to_each_creature_at_once():
     bears = game.add("Grizzly Bears")
     theirs = game.add("Grizzly Bears", player="Bob")
     big = game.add("Gigantosaurus", player="Bob")
-    clasm = game.add("Pyroclasm", zone="hand")
-    mana(game, "Mountain", 2)
-    game.cast(clasm)
+    cast_from_hand(game, "Pyroclasm", "Mountain", 2)
     game.resolve()
     damage = events(game, EventKind.DAMAGE)
     assert [e.payload.target for e in damage] == [bears.id, theirs.id, big.id]
@@ -418,9 +390,7 @@ def test_shock_hits_a_player_or_a_creature_but_not_an_artifact():
 def test_naturalize_destroys_an_artifact_or_enchantment():
     game = Game()
     ring = game.add("Always Watching", player="Bob")
-    nat = game.add("Naturalize", zone="hand")
-    mana(game, "Forest", 2)
-    game.cast(nat, targets=[ring])
+    cast_from_hand(game, "Naturalize", "Forest", 2, targets=[ring])
     game.resolve()
     assert game.find_all("Always Watching", zone="graveyard")
 
@@ -429,9 +399,7 @@ def test_boomerang_returns_a_permanent_to_its_owners_hand():
     game = Game()
     bears = game.add("Grizzly Bears", player="Bob")
     game.gain_control(bears, "Alice")
-    boomerang = game.add("Boomerang", zone="hand")
-    mana(game, "Island", 2)
-    game.cast(boomerang, targets=[bears])
+    cast_from_hand(game, "Boomerang", "Island", 2, targets=[bears])
     game.resolve()
     back = game.obj(bears.moved_to)
     assert back.zone is Zone.HAND and back.owner == "Bob"

@@ -4,7 +4,7 @@ Counterpart with flashback, Stolen Identity, Double Major copying a creature spe
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step, Zone
-from tests.helpers import mana
+from tests.helpers import cast_from_hand, mana
 
 R13 = pytest.mark.ruling("R13")
 R15 = pytest.mark.ruling("R15")
@@ -27,18 +27,14 @@ def kiki_copy(game: Game, original, **decisions) -> object:
 
 
 def counterpart(game: Game, original, **decisions) -> object:
-    spell = game.add("Cackling Counterpart", zone="hand")
-    mana(game, "Island", 3)
-    game.cast(spell, targets=[original])
+    cast_from_hand(game, "Cackling Counterpart", "Island", 3, targets=[original])
     game.resolve(**decisions)
     made = [e for e in game.log if e.kind is EventKind.TOKEN_CREATED][-1]
     return game.obj(made.payload.new)
 
 
 def clone(game: Game, **decisions) -> object:
-    spell = game.add("Clone", zone="hand")
-    mana(game, "Island", 4)
-    game.cast(spell)
+    spell = cast_from_hand(game, "Clone", "Island", 4)
     game.resolve(**decisions)
     return game.obj(spell.moved_to).moved_to and game.obj(game.obj(spell.moved_to).moved_to)
 
@@ -90,9 +86,7 @@ def test_clone_copying_a_metallic_mimic_chooses_a_new_type_and_gets_its_static()
     copy = clone(game, copy=mimic.id, creature_type="Bear")
     assert game.chars(copy).name == "Metallic Mimic" and not copy.token
     assert copy.choices == {"creature_type": "Bear"}
-    bears = game.add("Grizzly Bears", zone="hand")
-    mana(game, "Forest", 2)
-    game.cast(bears)
+    bears = cast_from_hand(game, "Grizzly Bears", "Forest", 2)
     game.resolve()
     assert game.obj(bears.moved_to).moved_to and game.obj(
         game.obj(bears.moved_to).moved_to).counters == {"+1/+1": 1}
@@ -115,9 +109,7 @@ def test_replacement_effects_of_the_copied_object_apply_after_the_copy_effect():
 def test_clone_may_decline_and_then_dies_as_a_0_0():
     game = Game()
     game.add("Grizzly Bears")
-    spell = game.add("Clone", zone="hand")
-    mana(game, "Island", 4)
-    game.cast(spell)
+    cast_from_hand(game, "Clone", "Island", 4)
     game.resolve(copy="no")
     assert game.find_all("Clone", zone="graveyard")
 
@@ -126,9 +118,7 @@ def test_clone_refuses_a_noncreature_and_nothing_changes():
     game = Game()
     game.add("Grizzly Bears")
     stone = game.add("Powerstone")
-    spell = game.add("Clone", zone="hand")
-    mana(game, "Island", 4)
-    game.cast(spell)
+    cast_from_hand(game, "Clone", "Island", 4)
     before = game.snapshot_json()
     with pytest.raises(RulesError, match="not a creature"):
         game.resolve(copy=stone.id)
@@ -168,9 +158,7 @@ def test_sandstorm_crasher_token_of_a_clone_is_what_the_clone_copied():
 def test_copying_a_token_copies_what_its_creating_effect_stated():
     game = Game()
     thopter = game.add("Thopter", counters={"+1/+1": 2})
-    giant = game.add("Giant Growth", zone="hand")
-    mana(game, "Forest", 1)
-    game.cast(giant, targets=[thopter])
+    cast_from_hand(game, "Giant Growth", "Forest", 1, targets=[thopter])
     game.resolve()
     assert game.chars(thopter).pt == "6/6"
     copy = counterpart(game, thopter)
@@ -247,9 +235,7 @@ def test_the_crasher_token_copies_only_what_is_printed_on_a_changed_creature():
     crasher = game.add("Sandstorm Crasher")
     bears = game.add("Grizzly Bears", counters={"+1/+1": 1})
     game.add("Bonesplitter", attached_to=bears.id)
-    giant = game.add("Giant Growth", zone="hand")
-    mana(game, "Forest", 1)
-    game.cast(giant, targets=[bears])
+    cast_from_hand(game, "Giant Growth", "Forest", 1, targets=[bears])
     game.resolve()
     assert game.chars(bears).pt == "8/6"
     game.advance("declare_attackers")
@@ -354,9 +340,7 @@ def test_flashback_costs_its_flashback_cost_and_other_cards_cant_be_cast_from_gr
 def test_stolen_identity_copies_an_opponents_creature_and_declines_cipher():
     game = Game()
     bears = game.add("Grizzly Bears", player="Bob")
-    spell = game.add("Stolen Identity", zone="hand")
-    mana(game, "Island", 6)
-    game.cast(spell, targets=[bears])
+    cast_from_hand(game, "Stolen Identity", "Island", 6, targets=[bears])
     game.resolve()
     (token,) = tokens(game)
     assert game.controller_of(token) == "Alice" and game.chars(token).name == "Grizzly Bears"

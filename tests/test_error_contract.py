@@ -40,22 +40,72 @@ def call_with(action: str, argument: str, value: Any, good: dict[str, Any]) -> d
 CASES = [(action, argument, i) for action, spec in ACTION_ARGS.items() for argument in spec
          for i in range(len(BAD_VALUES))]
 
+# The values of BAD_VALUES that an argument takes after all, and why. Every other case must be
+# refused with a UsageError naming the argument (or, in RULES_SAY_NO, by the rules).
+ACCEPTED: dict[tuple[str, str, Any], str] = {
+    **{("add", flag, "True"): "a status flag is a boolean"
+       for flag in ("tapped", "sick", "token", "attacking")},
+    ("add", "counters", "{}"): "no counters",
+    ("add", "choices", "{}"): "no choices",
+    ("set_turn", "turn", "1000000000"): "any turn number from 1",
+    ("set_life", "life", "-7"): "a life total can be negative (CR 119.6)",
+    ("set_life", "life", "1000000000"): "or large",
+    ("set_pool", "mana", "[]"): "an empty pool",
+    ("activate", "x", "-7"): "the Forest's ability has no X, so x is not used",
+    ("activate", "x", "1000000000"): "the same",
+    ("activate", "targets", "[]"): "the Forest's ability targets nothing",
+    ("destroy", "objects", "[]"): "destroying nothing",
+    ("exile", "objects", "[]"): "exiling nothing",
+    ("gain_control", "until_end_of_turn", "True"): "a boolean",
+}
+# well-formed calls the rules refuse in this position, with the rule the refusal names
+RULES_SAY_NO: dict[tuple[str, str, Any], str] = {
+    ("cast", "x", "-7"): "601.2",  # the Forest is not in a hand
+    ("cast", "x", "1000000000"): "601.2",
+    ("cast", "targets", "[]"): "601.2",
+    ("activate", "ability", "1000000000"): "no such ability",
+    ("declare_attackers", "attackers", "[]"): "508.1",  # not the declare attackers step
+    ("declare_attackers", "exert", "[]"): "508.1",
+    ("declare_blockers", "blocks", "{}"): "509.1",
+}
+
+
+def expected(action: str, argument: str, i: int) -> tuple[str, str]:
+    key = (action, argument, repr(BAD_VALUES[i]))
+    if key in ACCEPTED:
+        return "accepted", ACCEPTED[key]
+    if key in RULES_SAY_NO:
+        return "rules", RULES_SAY_NO[key]
+    return "usage", argument
+
+
+def test_the_expectations_name_real_cases():
+    cases = {(a, b, repr(BAD_VALUES[i])) for a, b, i in CASES}
+    assert set(ACCEPTED) <= cases and set(RULES_SAY_NO) <= cases
+
 
 @pytest.mark.parametrize(("action", "argument", "i"), CASES,
                          ids=[f"{a}-{b}-{i}" for a, b, i in CASES])
 def test_every_argument_of_every_action_refuses_garbage_cleanly(action, argument, i):
+    """Each bad value is refused with the documented error (UsageError naming the argument),
+    unless it is listed above as well-formed; a refusal changes nothing."""
     game, good = position()
     before, log_len = game.snapshot_json(), len(game.log)
     kwargs = call_with(action, argument, BAD_VALUES[i], good)
-    try:
-        game.perform(action, **kwargs)
-    except UsageError as err:
-        assert err.argument.split("[")[0].split(".")[0].split(" ")[0] == argument, str(err)
-        assert len(str(err)) <= 400
-    except RulesError:
-        pass  # well-formed after all (e.g. x=-7), and the rules said no
+    outcome, detail = expected(action, argument, i)
+    if outcome == "accepted":
+        game.perform(action, **kwargs)  # must not raise
+        return
+    if outcome == "rules":
+        with pytest.raises(RulesError) as refused:
+            game.perform(action, **kwargs)
+        assert detail in str(refused.value)
     else:
-        return  # a value that is fine for this argument (e.g. life=-7)
+        with pytest.raises(UsageError) as err:
+            game.perform(action, **kwargs)
+        assert err.value.argument.split("[")[0].split(".")[0].split(" ")[0] == argument, \
+            str(err.value)
+        assert len(str(err.value)) <= 400
     assert game.snapshot_json() == before and len(game.log) == log_len
 
 

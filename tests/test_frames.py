@@ -45,6 +45,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.slow  # a fresh Python that can't import ipywidgets
 def test_frames_build_without_ipywidgets():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", NO_WIDGETS], capture_output=True, text=True,

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from rulekit.lab import gitfilter
 
@@ -44,16 +45,28 @@ def clean(text: str) -> str:
 
 
 def test_the_filter_gives_back_the_committed_notebooks():
+    """What the filter does, in this process (`gitfilter.strip`, the function nbstripout runs),
+    for every lesson; the command git runs is checked on the same notebooks below (slow)."""
     for path in NOTEBOOKS:
         committed = path.read_text("utf-8")
         saved = as_jupyterlab_saves_it(committed)
         assert saved != committed
+        nb = gitfilter.strip(nbformat.reads(saved, as_version=4))
+        assert nbformat.writes(nb) + "\n" == committed, path.name
+        nb = gitfilter.strip(nbformat.reads(committed, as_version=4))
+        assert nbformat.writes(nb) + "\n" == committed, path.name  # stripping dirties nothing
+
+
+@pytest.mark.slow  # two nbstripout processes per lesson
+def test_the_filter_command_gives_back_the_committed_notebooks():
+    for path in NOTEBOOKS:
+        committed = path.read_text("utf-8")
+        saved = as_jupyterlab_saves_it(committed)
         assert clean(saved) == committed, path.name
         assert clean(committed) == committed, path.name  # installing the filter dirties nothing
-        nb = gitfilter.strip(nbformat.reads(saved, as_version=4))
-        assert nbformat.writes(nb) + "\n" == committed, path.name  # the same, in process
 
 
+@pytest.mark.slow  # git runs nbstripout
 def test_install_strips_on_git_add(tmp_path):
     def git(*args: str) -> str:
         return subprocess.run(["git", "-C", str(tmp_path), *args], capture_output=True,
@@ -91,6 +104,7 @@ def run(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
+@pytest.mark.slow  # imports jupyter_server
 def test_jupyterlab_saves_a_lesson_as_committed_and_reopens_it_with_its_outputs(tmp_path,
                                                                               monkeypatch):
     """`make lab`'s contents manager: Save writes the committed bytes (git status clean with no

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.notebook]
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab]
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "jupyterlab"

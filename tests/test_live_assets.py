@@ -178,6 +178,7 @@ def test_a_position_that_is_not_json_data_is_left_out():
     assert model.position() is None
 
 
+@pytest.mark.slow  # node compiles the standard library
 def test_the_shipped_standard_library_is_compiled_where_it_counts():
     """The modules that starting Python and the engine import come as .pyc made by the pinned
     Pyodide (Python's start in the page is mostly compiling source); the rest stay source."""

@@ -22,7 +22,7 @@ import pytest
 
 from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.notebook]  # the pages of the built site
 
 CR = re.compile(r"CR \d{3}\.\d+[a-z]?")
 EXERT = ("Sandstorm Crasher", "Glory-Bound Initiate")

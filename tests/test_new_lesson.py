@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -14,6 +13,7 @@ import pytest
 
 from rulekit.authoring.new_lesson import create, next_number, slug
 from rulekit.export import build
+from tests.helpers import rulekit_cli
 from tests.lesson_shape import shape_problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,10 +27,10 @@ def notebooks(tmp_path: Path) -> Path:
     return folder
 
 
-def new_lesson(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rulekit", "new-lesson", *args,
-                           "--notebooks", str(folder)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+def new_lesson(folder: Path, *args: str, process: bool = False
+               ) -> subprocess.CompletedProcess[str]:
+    """`python -m rulekit new-lesson ARGS` (in this process unless `process`; see helpers)."""
+    return rulekit_cli("new-lesson", *args, "--notebooks", str(folder), process=process)
 
 
 def test_the_template_is_not_a_lesson():

@@ -4,7 +4,7 @@ import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Zone
 from rulekit.cards import card
-from tests.helpers import mana
+from tests.helpers import cast_from_hand, mana
 
 R09 = pytest.mark.ruling("R09")
 R11 = pytest.mark.ruling("R11")
@@ -32,9 +32,7 @@ def test_refinery_and_three_other_artifacts_destroyed_by_shatterstorm_trigger_fo
     game = Game()
     refinery = game.add(REFINERY)
     stones = [game.add("Fellwar Stone") for _ in range(3)]
-    storm = game.add("Shatterstorm", zone="hand")
-    mana(game, "Mountain", 4)
-    game.cast(storm)
+    cast_from_hand(game, "Shatterstorm", "Mountain", 4)
     mark = len(game.log)
     game.resolve()
     moved = [e for e in game.log.since(mark) if e.kind is EventKind.ZONE_CHANGED
@@ -146,9 +144,7 @@ def test_look_back_uses_the_whole_board_as_it_was_before_the_batch():
 def test_a_token_that_leaves_the_battlefield_ceases_to_exist():
     game = Game()
     thopter = game.add("Thopter")
-    boomerang = game.add("Boomerang", zone="hand")
-    mana(game, "Island", 2)
-    game.cast(boomerang, targets=[thopter])
+    cast_from_hand(game, "Boomerang", "Island", 2, targets=[thopter])
     game.resolve()
     in_hand = game.obj(thopter.moved_to)
     assert in_hand.moved_to is not None  # it went to the hand, then ceased to exist
@@ -167,9 +163,7 @@ def test_thopter_and_food_are_token_definitions():
 
 def test_gilded_goose_makes_food_and_food_gains_three_life():
     game = Game()
-    goose = game.add("Gilded Goose", zone="hand")
-    mana(game, "Forest", 1)
-    game.cast(goose)
+    cast_from_hand(game, "Gilded Goose", "Forest", 1)
     game.resolve()  # the Goose
     game.resolve()  # its enters trigger
     (food,) = game.find_all("Food")
@@ -222,9 +216,7 @@ def test_the_creating_effect_decides_that_a_refinery_powerstone_is_tapped():
 def test_a_token_copy_of_a_tapped_powerstone_enters_untapped():
     game = Game()
     stone = game.add("Powerstone", tapped=True)
-    identity = game.add("Stolen Identity", zone="hand")
-    mana(game, "Island", 6)
-    game.cast(identity, targets=[stone])
+    cast_from_hand(game, "Stolen Identity", "Island", 6, targets=[stone])
     game.resolve()
     copy = powerstones(game)[-1]
     assert copy.id != stone.id and copy.token and not copy.tapped
@@ -240,8 +232,6 @@ def test_a_copy_of_a_powerstone_the_refinery_made_tapped_enters_untapped():
     game.destroy([game.add(REFINERY)])
     resolve_all(game)
     (stone,) = powerstones(game)
-    identity = game.add("Stolen Identity", zone="hand")
-    mana(game, "Island", 6)
-    game.cast(identity, targets=[stone])
+    cast_from_hand(game, "Stolen Identity", "Island", 6, targets=[stone])
     game.resolve()
     assert [p.tapped for p in powerstones(game)] == [True, False]
