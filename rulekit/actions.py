@@ -52,6 +52,14 @@ def _root(game: RulesContext, player: str | None = None, *, keeps_priority: bool
 
 
 def _need_priority(game: RulesContext, player: str, what: str) -> None:
+    state = game.state
+    for waiting, who, step, rule in ((state.awaiting_attackers, "attackers", "declare attackers",
+                                      "508.1"),
+                                     (state.awaiting_blockers, "blockers", "declare blockers",
+                                      "509.1")):
+        if waiting:  # the turn-based action comes first; priority only after it (CR 117.3a)
+            raise RulesError(f"{player} can't {what} now: no player has priority until "
+                             f"{who} are declared at the start of the {step} step", rule=rule)
     if game.state.priority != player:
         raise RulesError(f"{player} can't {what} now: {game.state.priority} has priority",
                          rule="117.1")
@@ -116,6 +124,9 @@ def set_turn(game: RulesContext, *, turn: int | None = None, active: str | None 
     state = game.state
     if active is not None and active not in state.players:
         raise RulesError(f"there is no player called {active!r}")
+    if step == Step.CLEANUP.value:  # nobody could act there (CR 514.3)
+        raise RulesError("the game doesn't stop in the cleanup step: normally no player gets "
+                         "priority there; set up the end step instead", rule="514.3")
     root = _root(game)
     if turn is not None or active is not None:
         game.emit(p.TurnBegan(turn=turn or state.turn, player=active or state.active),
@@ -442,6 +453,10 @@ def advance(game: RulesContext, to: str | None = None) -> None:
     if target is Step.UNTAP:  # the game never stops there
         raise RulesError("the game doesn't stop in the untap step: no player gets priority "
                          "there, so advance to the upkeep", rule="502.4")
+    if target is Step.CLEANUP:  # it stops there only if 514.3a gives priority
+        raise RulesError("the game doesn't stop in the cleanup step: normally no player gets "
+                         "priority there, so advance to the end step or to the next turn",
+                         rule="514.3")
     label = target.label if target else "the next step"
     root = _root(game, keeps_priority=False, rules=("117.4", "500.2"), until=label)
     guard, seen, moved = 0, len(game.log), False
@@ -528,7 +543,7 @@ def declare_attackers(game: RulesContext, *, attackers: Sequence[int] = (),
                          rule="508.1")
 
     check_attackers(game, list(attackers), list(exert))  # before anything is logged
-    root = _root(game, state.active, rules=("508.1",))
+    root = _root(game, state.active, keeps_priority=False, rules=("508.1",))
     combat.declare_attackers(game, list(attackers), list(exert), root)
 
 
@@ -541,5 +556,6 @@ def declare_blockers(game: RulesContext, *, blocks: dict[str, int]) -> None:
     defender = state.opponents(state.active)[0]
 
     check_blockers(game, {int(k): int(v) for k, v in blocks.items()})
-    root = _root(game, defender, rules=("509.1",))
+    # a turn-based action, not a spell: the defender doesn't keep priority (CR 117.3a, 509.2)
+    root = _root(game, defender, keeps_priority=False, rules=("509.1",))
     combat.declare_blockers(game, {int(k): int(v) for k, v in blocks.items()}, root)

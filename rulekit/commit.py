@@ -395,11 +395,15 @@ def _action(game: RulesContext, e: p.Action) -> None:
 
 @commits(EventKind.DECLARED)
 def _declared(game: RulesContext, e: p.Declared) -> None:
-    """Attackers or blockers were declared: the step stops waiting for them."""
+    """Attackers or blockers were declared: the step stops waiting for them, and after this
+    turn-based action (CR 508.1, 509.1) the active player gets priority, whoever declared
+    (CR 117.3a)."""
+    state = game.state
     if e.declared == "attackers":
-        game.state.awaiting_attackers = False
+        state.awaiting_attackers = False
     elif e.declared == "blockers":
-        game.state.awaiting_blockers = False
+        state.awaiting_blockers = False
+    state.priority, state.passes = state.active, 0
 
 
 def record_only(game: RulesContext, e: p.Payload) -> None:

@@ -33,3 +33,10 @@ def last(game: Game, kind: EventKind):
 
 def types(found) -> list[str]:
     return sorted(t.value for t in found)
+
+
+def end_the_turn(game: Game) -> None:
+    """Advance through the end step and the cleanup step (where nobody normally gets priority,
+    CR 514.3) into the next turn's upkeep."""
+    game.advance("end")
+    game.advance()
