@@ -125,8 +125,6 @@ def _zone_changed(game: RulesContext, e: p.ZoneChanged) -> None:
         source.linked = source.linked + (new.id,)
     if e.land_play and e.player is not None:
         state.players[e.player].lands_played += 1
-    if e.pay_life:
-        state.players[new.controller].life -= e.pay_life
 
 
 def _set_up(game: RulesContext, e: p.ZoneChanged) -> None:

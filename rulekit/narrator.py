@@ -238,6 +238,8 @@ def _life_gained(e: p.LifeGained, names: Names) -> str:
 
 @says(p.LifeLost)
 def _life_lost(e: p.LifeLost, names: Names) -> str:
+    if e.paid_for:  # CR 119.4: the payment is a loss of life
+        return f"{e.player} pays {e.amount} life for {e.paid_for}, so loses {e.amount} life"
     return f"{e.player} loses {e.amount} life"
 
 

@@ -256,6 +256,7 @@ class LifeGained(Payload):
 class LifeLost(Payload):
     player: str
     amount: int
+    paid_for: str = ""  # life paid (for this permanent's choice): paying life is losing it
 
 
 @payload(EventKind.ATTACKS)
@@ -356,7 +357,7 @@ class ZoneChanged(Payload):
     etb_x: int | None = None  # the X its spell had (CR 107.3m)
     x: int = 0
     targets: tuple[ObjectId | str, ...] = ()
-    pay_life: int = 0
+    pay_life: int = 0  # life its controller pays as it enters (lost in a LifeLost of its own)
     copiable: Any = None  # Characteristics it enters as a copy of (CR 707.5)
     copy_text: str = ""  # what it entered as a copy of, described
     x_cost: bool = False  # its spell's cost had X (said as it enters)
