@@ -412,9 +412,10 @@ def _activate_mana(game: RulesContext, obj: Any, ab: ManaAbility, plan: Any, man
     if not output:
         undefined = not ab.production.options(ctx)
         text = (f"{name} would add mana of an undefined type, so it adds no mana" if undefined
-                else f"{name}'s ability makes zero mana right now")
+                else f"{name}'s ability makes zero mana right now, so it adds nothing (and "
+                     "there is no type of mana it could produce)")
         game.note(p.Note(says=text, undefined=undefined), cause=Cause.RULE, parent=resolving.id,
-                  rules=("106.5",) if undefined else ("605.3a",), subject=obj.id)
+                  rules=("106.5",) if undefined else ("106.7",), subject=obj.id)
     res.add_mana(output, restriction=restriction, rider=ab.production.rider)
     if ab.effect is not None:
         ab.effect(res)
