@@ -334,6 +334,10 @@ def _zone_changed(e: p.ZoneChanged, names: Names) -> str:
             return f"{names.name(e.object)} enters the battlefield{x}"
         case ("resolve" | "countered", "graveyard"):
             return f"{old} is put into its owner's graveyard"
+        case ("resolve" | "countered", "exile"):  # a replacement effect (Rest in Peace)
+            return f"{old} is exiled instead of going to its owner's graveyard"
+        case ("destroy" | "sacrifice" | "sba" | "dies" as reason, "exile"):
+            return f"{old} {_MOVES[reason]}, and is exiled instead of going to the graveyard"
         case ("draw", _):
             return f"{e.player} draws a card"
         case ("discard", _):
