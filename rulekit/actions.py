@@ -51,6 +51,12 @@ def _root(game: RulesContext, player: str | None = None, *, keeps_priority: bool
     return event.id
 
 
+def _not_phased_out(game: RulesContext, obj: Any) -> None:
+    if obj.phased_out:
+        raise RulesError(f"{game.describe(obj)} is phased out: until it phases in, it is "
+                         "treated as though it doesn't exist", rule="702.26b")
+
+
 def _need_priority(game: RulesContext, player: str, what: str) -> None:
     state = game.state
     for waiting, who, step, rule in ((state.awaiting_attackers, "attackers", "declare attackers",
@@ -316,6 +322,7 @@ def activate(game: RulesContext, *, object: int, ability: int | None = None, man
     obj = game.obj(object)
     if obj.zone is not Zone.BATTLEFIELD:
         raise RulesError(f"{game.describe(obj)} is not on the battlefield", rule="602.2")
+    _not_phased_out(game, obj)
     player = game.controller_of(obj)
     index, ab = _pick_ability(game, obj, ability, mana, _tap_only, x)
     name = game.describe(obj)
@@ -376,6 +383,7 @@ def _mana_ability_while_paying(game: RulesContext, ref: Any, mana: str | None, p
                                parent: int) -> None:
     """Activate a mana ability in the middle of casting a spell (CR 601.2g, 605.3a)."""
     obj = game.obj(int(str(ref).lstrip("#")) if str(ref).lstrip("#").isdigit() else ref)
+    _not_phased_out(game, obj)
     if obj.zone is not Zone.BATTLEFIELD or game.controller_of(obj) != player:
         raise RulesError(f"{game.describe(obj)} is not a permanent {player} controls, so "
                          f"{player} can't activate its mana ability", rule="602.2")
@@ -499,6 +507,7 @@ def _battlefield_objects(game: RulesContext, objects: list[int]) -> list[Any]:
     for o in objs:
         if o.zone is not Zone.BATTLEFIELD:
             raise RulesError(f"{game.describe(o)} is not on the battlefield", rule="701.8a")
+        _not_phased_out(game, o)
     if len({o.id for o in objs}) != len(objs):
         raise RulesError("the same permanent is named twice")
     return objs

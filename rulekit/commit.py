@@ -41,6 +41,17 @@ def _tap(game: RulesContext, e: p.Tapped) -> None:
     _obj(game, e.object).tapped = True
 
 
+@commits(EventKind.PHASED)
+def _phased(game: RulesContext, e: p.Phased) -> None:
+    obj = _obj(game, e.object)
+    obj.phased_out = not e.phased_in
+    obj.phased_out_under = None if e.phased_in else e.player
+    obj.phased_indirectly = e.indirectly and not e.phased_in
+    if not e.phased_in:  # removed from combat (CR 506.4)
+        obj.attacking, obj.blocking, obj.declared_attacker = False, None, False
+    game.touched(obj, shape=True)  # its abilities stop (or start) working
+
+
 @commits(EventKind.UNTAPPED)
 def _untap(game: RulesContext, e: p.Untapped) -> None:
     obj = _obj(game, e.object)
@@ -356,7 +367,7 @@ def _turn_began(game: RulesContext, e: p.TurnBegan) -> None:
     state.active = e.player
     for player in state.players.values():
         player.lands_played = 0
-    for obj in state.battlefield():
+    for obj in state.battlefield() + state.phased_out():  # phasing changes no control (702.26d)
         if game.controller_of(obj) == state.active:
             obj.sick = False  # CR 302.6: controlled continuously since this turn began
 

@@ -216,6 +216,16 @@ def _tapped(e: p.Tapped, names: Names) -> str:
     return f"{names.describe(e.object)} becomes tapped"
 
 
+@says(p.Phased)
+def _phased(e: p.Phased, names: Names) -> str:
+    how = " with what it is attached to" if e.indirectly else ""
+    if e.phased_in:
+        return (f"{names.describe(e.object)} phases in{how}: the same permanent as before, "
+                "never having left the battlefield")
+    return (f"{names.describe(e.object)} phases out{how}: until it phases in, it is treated as "
+            "though it doesn't exist")
+
+
 @says(p.Untapped)
 def _untapped(e: p.Untapped, names: Names) -> str:
     return f"{names.describe(e.object)} becomes untapped"

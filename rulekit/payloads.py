@@ -193,6 +193,17 @@ class Tapped(Payload):
     crews: ObjectId | None = None  # tapped to crew this Vehicle (CR 702.122)
 
 
+@payload(EventKind.PHASED)
+@dataclass(frozen=True, slots=True)
+class Phased(Payload):
+    """A permanent phases out (treated as though it doesn't exist) or back in (CR 702.26)."""
+
+    object: ObjectId
+    phased_in: bool
+    player: str  # whose untap step: it phases in again in that player's untap step
+    indirectly: bool = False  # attached to a permanent that phased ("indirectly", CR 702.26)
+
+
 @payload(EventKind.UNTAPPED)
 @dataclass(frozen=True, slots=True)
 class Untapped(Payload):

@@ -89,10 +89,32 @@ def _begin_step(game: RulesContext, step: Step, parent: int, root: int | None) -
     game.settle(parent)
 
 
-def _untap_step(game: RulesContext, parent: int) -> None:
-    """Untap the active player's permanents (CR 502.3), except what an effect keeps tapped."""
+def _phasing(game: RulesContext, parent: int) -> None:
+    """First in the untap step, all at once: the active player's phased-in permanents with
+    phasing phase out, and what phased out under that player phases in (CR 502.1, 702.26a);
+    what is attached to a permanent phasing out phases out with it, indirectly."""
     state = game.state
     active = state.active
+    going = [o for o in sorted(state.battlefield(), key=lambda o: o.id)
+             if game.controller_of(o) == active and game.chars(o).has_keyword("Phasing")]
+    attached = [o for o in sorted(state.battlefield(), key=lambda o: o.id)
+                if o.attached_to in {g.id for g in going} and o not in going]
+    coming = [o for o in state.phased_out() if o.phased_out_under == active]
+    batch: list[tuple[p.Payload, int | None]] = [
+        (p.Phased(object=o.id, phased_in=False, player=active, indirectly=o in attached), o.id)
+        for o in going + attached]
+    batch += [(p.Phased(object=o.id, phased_in=True, player=active,
+                        indirectly=o.phased_indirectly), o.id) for o in coming]
+    if batch:
+        game.emit_batch(batch, cause=Cause.TURN, parent=parent, rules=("502.1", "702.26a"))
+
+
+def _untap_step(game: RulesContext, parent: int) -> None:
+    """Phasing first (CR 502.1), then untap the active player's permanents (502.3), except
+    what an effect keeps tapped."""
+    state = game.state
+    active = state.active
+    _phasing(game, parent)
     for obj in sorted(state.battlefield(), key=lambda o: o.id):
         exerted_here = active in obj.skip_untap_for  # one of several exerts (CR 701.43a)
         if game.controller_of(obj) != active:

@@ -178,3 +178,66 @@ def test_after_the_draw_and_after_combat_damage_the_active_player_gets_priority(
     game2.pass_priority()  # nobody blocks, both pass: combat damage
     assert game2.state.step is Step.COMBAT_DAMAGE and game2.state.players["Bob"].life == 18
     assert (game2.state.priority, game2.state.passes) == ("Alice", 0)
+
+
+# ------------------------------------------------------- phasing (CR 502.1, 702.26)
+def _libraries(game: Game) -> None:
+    for player in ("Alice", "Bob"):
+        for _ in range(6):
+            game.add("Island", player=player, zone="library")
+
+
+def test_a_crocodile_phases_out_then_in_and_is_not_summoning_sick():
+    """Sandbar Crocodile arrives (summoning sick), phases out in Alice's next untap step and
+    is treated as though it doesn't exist; it phases in during the one after and attacks at
+    once: phasing changes neither zone nor control (CR 702.26d, 302.6)."""
+    game = Game()
+    _libraries(game)
+    croc = game.add("Sandbar Crocodile", sick=True)
+    shock = game.add("Shock", player="Bob", zone="hand")
+    game.next_turn()
+    game.next_turn()  # Alice's turn 3: it phased out first thing in her untap step
+    assert croc.phased_out and croc.zone.value == "battlefield"
+    assert game.permanents("Alice") == []
+    phased = [e for e in game.log if e.kind is EventKind.PHASED]
+    assert [(e.turn, e.step, e.payload.phased_in) for e in phased] == [(3, "untap", False)]
+    game.advance("declare_attackers")
+    before = game.snapshot_json()
+    with pytest.raises(RulesError) as err:
+        game.declare_attackers([croc])
+    assert err.value.rule == "702.26b" and game.snapshot_json() == before
+    game.pass_priority()  # Alice declares no attackers and passes: Bob has priority
+    assert game.state.priority == "Bob"
+    game.tap_for_mana(game.add("Mountain", player="Bob"))
+    before = game.snapshot_json()
+    with pytest.raises(RulesError) as err:
+        game.cast(shock, targets=[croc])  # it can't be targeted: it "doesn't exist"
+    assert err.value.rule == "115.1" and game.snapshot_json() == before
+    game.next_turn()
+    game.next_turn()  # Alice's turn 5: it phases in, the same permanent
+    assert not croc.phased_out and not croc.sick and croc.moved_to is None
+    game.advance("declare_attackers")
+    game.declare_attackers([croc])
+    game.advance("end_of_combat")
+    assert game.state.players["Bob"].life == 14
+
+
+def test_phasing_comes_before_untapping_and_takes_attached_equipment_along():
+    """In the untap step phasing happens first (CR 502.1), so a tapped Crocodile phasing in
+    untaps in the same step; a Bonesplitter attached to it phases out and in with it."""
+    game = Game()
+    _libraries(game)
+    croc = game.add("Sandbar Crocodile", tapped=True)
+    splitter = game.add("Bonesplitter", attached_to=croc)
+    game.next_turn()
+    game.next_turn()
+    assert croc.phased_out and splitter.phased_out and croc.tapped
+    game.next_turn()
+    game.next_turn()
+    assert not croc.phased_out and not splitter.phased_out
+    assert not croc.tapped and splitter.attached_to == croc.id
+    assert game.chars(croc).pt == "8/4", "the Bonesplitter works again"
+    untap = [e for e in game.log if e.turn == 5 and e.step == "untap"
+             and e.kind in (EventKind.PHASED, EventKind.UNTAPPED)]
+    assert [e.kind for e in untap] == [EventKind.PHASED, EventKind.PHASED, EventKind.UNTAPPED]
+    assert untap[1].payload.indirectly
