@@ -319,7 +319,7 @@ def _mana_spent(e: p.ManaSpent, names: Names) -> str:
 # ------------------------------------------------------------------ zones
 _STEPS = {s.value for s in Step}
 _MOVES = {"destroy": "is destroyed", "sacrifice": "is sacrificed", "exile": "is exiled",
-          "bounce": "returns to its owner's hand", "sba": "is put into the graveyard",
+          "bounce": "returns to its owner's hand", "sba": "is put into its owner's graveyard",
           "dies": "dies"}
 
 
@@ -346,8 +346,10 @@ def _zone_changed(e: p.ZoneChanged, names: Names) -> str:
             return f"{old} is put into its owner's graveyard"
         case ("resolve" | "countered", "exile"):  # a replacement effect (Rest in Peace)
             return f"{old} is exiled instead of going to its owner's graveyard"
-        case ("destroy" | "sacrifice" | "sba" | "dies" as reason, "exile"):
+        case ("destroy" | "sacrifice" as reason, "exile"):
             return f"{old} {_MOVES[reason]}, and is exiled instead of going to the graveyard"
+        case ("sba" | "dies", "exile"):
+            return f"{old} would be put into its owner's graveyard, and is exiled instead"
         case ("draw", _):
             return f"{e.player} draws a card"
         case ("discard", _):

@@ -292,3 +292,18 @@ def test_with_rest_in_peace_what_would_die_is_exiled_and_the_refinery_still_trig
     assert storm.moved_to is not None
     assert [i.source_name for i in game.state.stack] == ["Slagstone Refinery"] * 2
     assert game.state.in_zone(Zone.GRAVEYARD) == []
+
+
+def test_with_rest_in_peace_a_creature_that_dies_to_a_state_based_action_is_exiled():
+    """Endless One cast with X=0 is a 0/0: the state-based action would put it into its
+    owner's graveyard (CR 704.5f); Rest in Peace exiles it instead."""
+    game = Game()
+    game.add("Rest in Peace")
+    one = game.add("Endless One", zone="hand")
+    game.cast(one, x=0)
+    game.resolve()
+    (gone,) = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
+               and e.cause is Cause.SBA]
+    assert gone.payload.destination == "exile" and gone.applied[0].effect == "Rest in Peace"
+    assert gone.text.endswith("would be put into its owner's graveyard, and is exiled instead")
+    assert [o.card.name for o in game.state.in_zone(Zone.EXILE)] == ["Endless One"]
