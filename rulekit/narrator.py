@@ -202,6 +202,8 @@ def _extra_combat(e: p.ExtraCombat, names: Names) -> str:
 
 @says(p.Declared)
 def _declared(e: p.Declared, names: Names) -> str:
+    if not e.count:
+        return f"{e.player} declared no {e.declared}"
     return f"{e.player} declared {_count(e.count, e.declared[:-1])}"
 
 
@@ -557,8 +559,9 @@ def time_passes_text(events: Iterable[Event]) -> str:
         d = e.payload
         if isinstance(d, p.TurnBegan):
             parts.append(f"turn {d.turn} ({d.player})")
-        elif e.kind is EventKind.DECLARED:
-            parts[-1:] = [f"{parts[-1]} (no attackers)" if parts else "no attackers"]
+        elif isinstance(d, p.Declared):
+            none = f"no {d.declared}"
+            parts[-1:] = [f"{parts[-1]} ({none})" if parts else none]
         elif isinstance(d, p.StepBegan):
             parts.append(Step(d.step).label if d.step in _STEPS else d.step)
         else:  # the step's draw (CR 504.1), said within its step

@@ -241,3 +241,20 @@ def test_phasing_comes_before_untapping_and_takes_attached_equipment_along():
              and e.kind in (EventKind.PHASED, EventKind.UNTAPPED)]
     assert [e.kind for e in untap] == [EventKind.PHASED, EventKind.PHASED, EventKind.UNTAPPED]
     assert untap[1].payload.indirectly
+
+
+def test_passing_before_blockers_are_declared_declares_none():
+    """As with attackers, passing while blockers are still to be declared is declaring none
+    (CR 509.1); then the active player has priority and the step goes on as usual."""
+    game = Game()
+    bears, _ = _bears_attack(game)
+    game.declare_attackers([bears])
+    game.advance("declare_blockers")
+    game.pass_priority()
+    (declared,) = [e for e in events(game, EventKind.DECLARED)
+                   if e.payload.declared == "blockers"]
+    assert (declared.payload.player, declared.payload.count) == ("Bob", 0)
+    assert not game.state.awaiting_blockers and game.state.priority == "Bob"
+    with pytest.raises(RulesError) as err:
+        game.declare_blockers({})
+    assert err.value.rule == "509.1"
