@@ -106,7 +106,7 @@ def check_blockers(game: RulesContext, blocks: dict[int, int]) -> None:
                              f"{game.describe(blocker)} can't block it", rule="702.9b")
 
 
-def declare_blockers(game: RulesContext, blocks: dict[int, int], parent: int) -> None:
+def declare_blockers(game: RulesContext, blocks: dict[int, int], parent: int | None) -> None:
     check_blockers(game, blocks)
     for blocker_id, attacker_id in sorted(blocks.items()):
         game.emit(p.Blocks(object=blocker_id, attacker=attacker_id),
