@@ -76,6 +76,7 @@ def plan_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContext
             raise RulesError(f"{player} can't pay {cost} for {what}: the pool has "
                              f"{pool_text(pool)}", rule=rule)
         # one plain sentence: which of the mana can't pay, and why (CR 106.6)
+        held = tuple(sorted(pool.parts, key=lambda part: part[0].restriction is not None))
         reasons: dict[Restriction, list[tuple[ManaUnit, int]]] = {}
         for u, n in barred:
             assert u.restriction is not None
@@ -83,7 +84,7 @@ def plan_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContext
         said = "; ".join(
             f"the {spent_text(Mana(tuple(units)))} is {r.made_by} mana, which {r.text}"
             for r, units in reasons.items())
-        raise RulesError(f"{player} can't pay {cost} for {what}: of the {spent_text(Mana(pool.parts))} in "
+        raise RulesError(f"{player} can't pay {cost} for {what}: of the {spent_text(Mana(held))} in "
                          f"the pool, {said}", rule="106.6")
     return plan
 
