@@ -99,6 +99,11 @@ def stack_object(kind: str, source_name: str, ability: str, text: str) -> str:
     return f"{source_name}'s {_parts(ability)[0]}"
 
 
+def named_short(ability: str) -> bool:
+    """Whether the narrator names this ability short ("Slagstone Refinery's trigger")."""
+    return _parts(ability)[0] == "trigger"
+
+
 def ability_in_full(e: p.Payload) -> str:
     """The whole text of an ability the event names short ("Slagstone Refinery's trigger"),
     for tooltips; "" when its name already says it."""
@@ -417,7 +422,8 @@ def _put_on_stack(e: p.PutOnStack, names: Names) -> str:
     targets = f" targeting {e.targets}" if e.targets else ""
     named = stack_object("ability", e.source_name, e.ability, "") if e.ability \
         else f"{e.source_name}'s triggered ability"
-    return f"{named} goes on the stack{targets}"
+    for_what = f" for {e.for_what}" if e.for_what else ""
+    return f"{named}{for_what} goes on the stack{targets}"
 
 
 @says(p.Resolved)

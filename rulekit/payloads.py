@@ -455,6 +455,7 @@ class PutOnStack(Payload):
     source_name: str
     ability: str = ""  # the triggered ability's text
     targets: str = ""  # its targets, described
+    for_what: str = ""  # a trigger named short: the object whose move it triggered on
     item: Any = _live()
 
 
@@ -564,7 +565,7 @@ _IDENTITY = frozenset({
     "object", "new", "source", "item_id", "target", "attacker", "to", "crews", "crewed",
     "linked_to", "uncounterable", "trigger_event", "attach_to", "source_name", "card", "player",
     "controller", "by", "name", "copy_text", "for_player", "owner", "objects", "defender",
-    "text", "targets", "exert_of", "all", "turn", "active"})
+    "text", "targets", "exert_of", "all", "turn", "active", "paid_for", "for_what"})
 
 
 def shape(payload: Payload | None) -> tuple[Any, ...]:

@@ -534,8 +534,10 @@ def test_lesson_6_refinery_triggers_each_resolve_visibly():
 
     dot = parse(scenario_diagram(load(shipped_dir() / "r11_refinery_leaves_together.toml"))
                 .source)
-    triggers = dot.find("Slagstone Refinery's trigger goes on the stack")
+    triggers = dot.find("Slagstone Refinery's trigger for ")
     assert len(triggers) == 4
+    fors = sorted(dot.label(n).split(" for ")[1].split(" goes on")[0] for n in triggers)
+    assert fors == ["Fellwar Stone (#4)", "Memnite (#2)", "Springleaf Drum (#3)", "itself"]
     for node in triggers:  # named short, the whole text in the tooltip (audit N16)
         assert "trigger: Whenever this artifact or another nontoken artifact" in \
             dot.nodes[node]["tooltip"]
