@@ -566,3 +566,16 @@ def test_r06_replacement_boxes_show_the_counters_each_effect_leaves():
     assert len(two) == 1 and len(three) == 1
     assert "Hangarback Walker enters with X" in dot.label(two[0])
     assert "Hardened Scales" in dot.label(three[0])
+
+
+def test_watery_graves_life_payment_is_its_own_box_under_the_land_entering():
+    """Paying life is losing life (CR 119.4): the diagram shows the loss as its own event,
+    drawn under the land's entering, not folded into it."""
+    game = Game()
+    grave = game.add("Watery Grave", zone="hand")
+    game.play_land(grave, pay_life=True)
+    dot = parse(log_diagram(game).source)
+    (paid,) = dot.find("pays 2 life for Watery Grave")
+    lost = next(e for e in game.log if e.kind is EventKind.LIFE_LOST)
+    assert paid == f"n{lost.id}"
+    assert any(h == paid for _t, h, _a in dot.visible_edges())
