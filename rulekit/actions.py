@@ -51,7 +51,21 @@ def _root(game: RulesContext, player: str | None = None, *, keeps_priority: bool
     return event.id
 
 
+def _not_phased_out(game: RulesContext, obj: Any) -> None:
+    if obj.phased_out:
+        raise RulesError(f"{game.describe(obj)} is phased out: until it phases in, it is "
+                         "treated as though it doesn't exist", rule="702.26b")
+
+
 def _need_priority(game: RulesContext, player: str, what: str) -> None:
+    state = game.state
+    for waiting, who, step, rule in ((state.awaiting_attackers, "attackers", "declare attackers",
+                                      "508.1"),
+                                     (state.awaiting_blockers, "blockers", "declare blockers",
+                                      "509.1")):
+        if waiting:  # the turn-based action comes first; priority only after it (CR 117.3a)
+            raise RulesError(f"{player} can't {what} now: no player has priority until "
+                             f"{who} are declared at the start of the {step} step", rule=rule)
     if game.state.priority != player:
         raise RulesError(f"{player} can't {what} now: {game.state.priority} has priority",
                          rule="117.1")
@@ -116,6 +130,9 @@ def set_turn(game: RulesContext, *, turn: int | None = None, active: str | None 
     state = game.state
     if active is not None and active not in state.players:
         raise RulesError(f"there is no player called {active!r}")
+    if step == Step.CLEANUP.value:  # nobody could act there (CR 514.3)
+        raise RulesError("the game doesn't stop in the cleanup step: normally no player gets "
+                         "priority there; set up the end step instead", rule="514.3")
     root = _root(game)
     if turn is not None or active is not None:
         game.emit(p.TurnBegan(turn=turn or state.turn, player=active or state.active),
@@ -305,6 +322,7 @@ def activate(game: RulesContext, *, object: int, ability: int | None = None, man
     obj = game.obj(object)
     if obj.zone is not Zone.BATTLEFIELD:
         raise RulesError(f"{game.describe(obj)} is not on the battlefield", rule="602.2")
+    _not_phased_out(game, obj)
     player = game.controller_of(obj)
     index, ab = _pick_ability(game, obj, ability, mana, _tap_only, x)
     name = game.describe(obj)
@@ -365,6 +383,7 @@ def _mana_ability_while_paying(game: RulesContext, ref: Any, mana: str | None, p
                                parent: int) -> None:
     """Activate a mana ability in the middle of casting a spell (CR 601.2g, 605.3a)."""
     obj = game.obj(int(str(ref).lstrip("#")) if str(ref).lstrip("#").isdigit() else ref)
+    _not_phased_out(game, obj)
     if obj.zone is not Zone.BATTLEFIELD or game.controller_of(obj) != player:
         raise RulesError(f"{game.describe(obj)} is not a permanent {player} controls, so "
                          f"{player} can't activate its mana ability", rule="602.2")
@@ -401,9 +420,10 @@ def _activate_mana(game: RulesContext, obj: Any, ab: ManaAbility, plan: Any, man
     if not output:
         undefined = not ab.production.options(ctx)
         text = (f"{name} would add mana of an undefined type, so it adds no mana" if undefined
-                else f"{name}'s ability makes zero mana right now")
+                else f"{name}'s ability makes zero mana right now, so it adds nothing (and "
+                     "there is no type of mana it could produce)")
         game.note(p.Note(says=text, undefined=undefined), cause=Cause.RULE, parent=resolving.id,
-                  rules=("106.5",) if undefined else ("605.3a",), subject=obj.id)
+                  rules=("106.5",) if undefined else ("106.7",), subject=obj.id)
     res.add_mana(output, restriction=restriction, rider=ab.production.rider)
     if ab.effect is not None:
         ab.effect(res)
@@ -442,6 +462,10 @@ def advance(game: RulesContext, to: str | None = None) -> None:
     if target is Step.UNTAP:  # the game never stops there
         raise RulesError("the game doesn't stop in the untap step: no player gets priority "
                          "there, so advance to the upkeep", rule="502.4")
+    if target is Step.CLEANUP:  # it stops there only if 514.3a gives priority
+        raise RulesError("the game doesn't stop in the cleanup step: normally no player gets "
+                         "priority there, so advance to the end step or to the next turn",
+                         rule="514.3")
     label = target.label if target else "the next step"
     root = _root(game, keeps_priority=False, rules=("117.4", "500.2"), until=label)
     guard, seen, moved = 0, len(game.log), False
@@ -483,6 +507,7 @@ def _battlefield_objects(game: RulesContext, objects: list[int]) -> list[Any]:
     for o in objs:
         if o.zone is not Zone.BATTLEFIELD:
             raise RulesError(f"{game.describe(o)} is not on the battlefield", rule="701.8a")
+        _not_phased_out(game, o)
     if len({o.id for o in objs}) != len(objs):
         raise RulesError("the same permanent is named twice")
     return objs
@@ -528,7 +553,7 @@ def declare_attackers(game: RulesContext, *, attackers: Sequence[int] = (),
                          rule="508.1")
 
     check_attackers(game, list(attackers), list(exert))  # before anything is logged
-    root = _root(game, state.active, rules=("508.1",))
+    root = _root(game, state.active, keeps_priority=False, rules=("508.1",))
     combat.declare_attackers(game, list(attackers), list(exert), root)
 
 
@@ -541,5 +566,6 @@ def declare_blockers(game: RulesContext, *, blocks: dict[str, int]) -> None:
     defender = state.opponents(state.active)[0]
 
     check_blockers(game, {int(k): int(v) for k, v in blocks.items()})
-    root = _root(game, defender, rules=("509.1",))
+    # a turn-based action, not a spell: the defender doesn't keep priority (CR 117.3a, 509.2)
+    root = _root(game, defender, keeps_priority=False, rules=("509.1",))
     combat.declare_blockers(game, {int(k): int(v) for k, v in blocks.items()}, root)

@@ -32,6 +32,9 @@ def check_attackers(game: RulesContext, attackers: list[int], exert: list[int]) 
     for obj in objs:
         name = game.describe(obj)
         chars = game.chars(obj)
+        if obj.phased_out:
+            raise RulesError(f"{name} is phased out: it is treated as though it doesn't exist",
+                             rule="702.26b")
         if game.controller_of(obj) != active or not chars.is_a("Creature"):
             raise RulesError(f"{name} is not a creature {active} controls", rule="508.1a")
         if obj.tapped:
@@ -85,6 +88,9 @@ def check_blockers(game: RulesContext, blocks: dict[int, int]) -> None:
     defender = state.opponents(state.active)[0]
     for blocker_id, attacker_id in blocks.items():
         blocker, attacker = game.obj(blocker_id), game.obj(attacker_id)
+        if blocker.phased_out:
+            raise RulesError(f"{game.describe(blocker)} is phased out: it is treated as though "
+                             "it doesn't exist", rule="702.26b")
         if game.controller_of(blocker) != defender or not game.chars(blocker).is_a("Creature"):
             raise RulesError(f"{game.describe(blocker)} is not a creature {defender} controls",
                              rule="509.1a")
@@ -100,7 +106,7 @@ def check_blockers(game: RulesContext, blocks: dict[int, int]) -> None:
                              f"{game.describe(blocker)} can't block it", rule="702.9b")
 
 
-def declare_blockers(game: RulesContext, blocks: dict[int, int], parent: int) -> None:
+def declare_blockers(game: RulesContext, blocks: dict[int, int], parent: int | None) -> None:
     check_blockers(game, blocks)
     for blocker_id, attacker_id in sorted(blocks.items()):
         game.emit(p.Blocks(object=blocker_id, attacker=attacker_id),

@@ -41,6 +41,17 @@ def _tap(game: RulesContext, e: p.Tapped) -> None:
     _obj(game, e.object).tapped = True
 
 
+@commits(EventKind.PHASED)
+def _phased(game: RulesContext, e: p.Phased) -> None:
+    obj = _obj(game, e.object)
+    obj.phased_out = not e.phased_in
+    obj.phased_out_under = None if e.phased_in else e.player
+    obj.phased_indirectly = e.indirectly and not e.phased_in
+    if not e.phased_in:  # removed from combat (CR 506.4)
+        obj.attacking, obj.blocking, obj.declared_attacker = False, None, False
+    game.touched(obj, shape=True)  # its abilities stop (or start) working
+
+
 @commits(EventKind.UNTAPPED)
 def _untap(game: RulesContext, e: p.Untapped) -> None:
     obj = _obj(game, e.object)
@@ -125,8 +136,6 @@ def _zone_changed(game: RulesContext, e: p.ZoneChanged) -> None:
         source.linked = source.linked + (new.id,)
     if e.land_play and e.player is not None:
         state.players[e.player].lands_played += 1
-    if e.pay_life:
-        state.players[new.controller].life -= e.pay_life
 
 
 def _set_up(game: RulesContext, e: p.ZoneChanged) -> None:
@@ -358,7 +367,7 @@ def _turn_began(game: RulesContext, e: p.TurnBegan) -> None:
     state.active = e.player
     for player in state.players.values():
         player.lands_played = 0
-    for obj in state.battlefield():
+    for obj in state.battlefield() + state.phased_out():  # phasing changes no control (702.26d)
         if game.controller_of(obj) == state.active:
             obj.sick = False  # CR 302.6: controlled continuously since this turn began
 
@@ -395,11 +404,15 @@ def _action(game: RulesContext, e: p.Action) -> None:
 
 @commits(EventKind.DECLARED)
 def _declared(game: RulesContext, e: p.Declared) -> None:
-    """Attackers or blockers were declared: the step stops waiting for them."""
+    """Attackers or blockers were declared: the step stops waiting for them, and after this
+    turn-based action (CR 508.1, 509.1) the active player gets priority, whoever declared
+    (CR 117.3a)."""
+    state = game.state
     if e.declared == "attackers":
-        game.state.awaiting_attackers = False
+        state.awaiting_attackers = False
     elif e.declared == "blockers":
-        game.state.awaiting_blockers = False
+        state.awaiting_blockers = False
+    state.priority, state.passes = state.active, 0
 
 
 def record_only(game: RulesContext, e: p.Payload) -> None:

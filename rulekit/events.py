@@ -30,6 +30,7 @@ class EventKind(str, Enum):
     TAPPED = "tapped"
     UNTAPPED = "untapped"
     UNTAP_SKIPPED = "untap_skipped"  # an effect kept a permanent from untapping
+    PHASED = "phased"  # a permanent phased in or out (CR 702.26)
     MANA_ADDED = "mana_added"
     MANA_SPENT = "mana_spent"
     COST_PAID = "cost_paid"

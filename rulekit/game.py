@@ -28,7 +28,7 @@ from rulekit.events import Applied, Cause, Event, EventKind, EventLog
 from rulekit.keywords import leaving_stack_replacements
 from rulekit.mana import ManaPool, ManaType
 from rulekit.narrator import narrate, prevented
-from rulekit.payloads import Cast, Payload, TokenCreated, ZoneChanged
+from rulekit.payloads import Cast, LifeLost, Payload, TokenCreated, ZoneChanged
 from rulekit.replacement import ReplacementEffect, default_order, run_replacements
 from rulekit.state import GameObject, GameState, Player, Step, Zone
 from rulekit.targets import target_text
@@ -226,6 +226,7 @@ class Game:
                 obj = self.state.objects[final.object]
                 self.books.look_back[obj.id] = (self.chars(obj), self.controller_of(obj))
         events: list[Event | None] = []
+        paid: list[tuple[ZoneChanged, Event]] = []  # life paid as they enter, lost next
         for final, proposed, applied, subject in finals:
             all_rules = tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules)))
             if final is None:  # prevented: logged for the record, nothing committed
@@ -259,6 +260,8 @@ class Game:
             self.log.append(event)
             self.state.version += 1
             events.append(event)
+            if isinstance(final, ZoneChanged) and final.pay_life:
+                paid.append((final, event))
         if not setup:
             for logged in events:
                 if logged is not None:
@@ -266,7 +269,19 @@ class Game:
             if self.books.immediate:  # "until" effects end right after their event (CR 610.3)
 
                 run_immediate(self)
+        for entered, event in paid:
+            self._pay_life_as_it_enters(entered, event)
         return events
+
+    def _pay_life_as_it_enters(self, entered: ZoneChanged, event: Event) -> None:
+        """Life paid as a permanent enters (a shockland's choice) is lost in an event of its
+        own, caused by that replacement effect (CR 119.4: paying life is losing life)."""
+        assert entered.new is not None
+        obj = self.state.objects[entered.new]
+        self.emit(LifeLost(player=obj.controller, amount=entered.pay_life,
+                           paid_for=self.chars(obj).name),
+                  cause=Cause.REPLACEMENT, parent=event.id, rules=("119.4", "614.12"),
+                  subject=obj.id)
 
     def note(self, payload: Payload, *, cause: Cause, parent: int | None,
              rules: Iterable[str] = (), subject: int | None = None) -> Event:

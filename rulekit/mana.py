@@ -104,6 +104,11 @@ class Restriction:
     text: str
     creature_type: str = ""
 
+    @property
+    def made_by(self) -> str:
+        """Whose mana it is, said aloud: "Powerstone", "Cavern of Souls"."""
+        return {"powerstone": "Powerstone", "cavern": "Cavern of Souls"}.get(self.key, self.key)
+
     def allows(self, ctx: SpendContext) -> bool:
         if self.key == "powerstone":
             # "This mana can't be spent to cast a nonartifact spell."

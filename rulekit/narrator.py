@@ -70,11 +70,18 @@ def _clause(text: str) -> str:
     return text
 
 
+_LONG_CONDITION = 8
+"""A trigger condition longer than this many words is named as players say it ("Slagstone
+Refinery's trigger"), not quoted in full; the full text stays in the tooltips."""
+
+
 def _parts(ability: str) -> tuple[str, str]:
     """An ability's text split for reading aloud: (how to name it, what it does)."""
     text = ability.strip()
     head, sep, effect = text.partition(", ")
     if sep and head.split(" ", 1)[0] in ("When", "Whenever", "At"):  # triggered
+        if len(head.split()) > _LONG_CONDITION:
+            return "trigger", _clause(effect)
         return f"'{_clause(head)}' ability", _clause(effect)
     if text and "." not in text and ":" not in text and len(text.split()) <= 4:  # "Ward {2}"
         return f"{text[:1].lower()}{text[1:]} ability", ""
@@ -90,6 +97,24 @@ def stack_object(kind: str, source_name: str, ability: str, text: str) -> str:
     if kind == "spell":
         return text
     return f"{source_name}'s {_parts(ability)[0]}"
+
+
+def named_short(ability: str) -> bool:
+    """Whether the narrator names this ability short ("Slagstone Refinery's trigger")."""
+    return _parts(ability)[0] == "trigger"
+
+
+def ability_in_full(e: p.Payload) -> str:
+    """The whole text of an ability the event names short ("Slagstone Refinery's trigger"),
+    for tooltips; "" when its name already says it."""
+    ability = getattr(e, "ability", "")
+    source = getattr(e, "source_name", "")
+    if not isinstance(ability, str) or not ability or not isinstance(e, (p.PutOnStack,
+                                                                         p.Resolved)):
+        return ""
+    if _parts(ability)[0] != "trigger":
+        return ""
+    return f"{source}'s trigger: {ability}"
 
 
 def item_name(item: StackItem) -> str:
@@ -182,6 +207,8 @@ def _extra_combat(e: p.ExtraCombat, names: Names) -> str:
 
 @says(p.Declared)
 def _declared(e: p.Declared, names: Names) -> str:
+    if not e.count:
+        return f"{e.player} declared no {e.declared}"
     return f"{e.player} declared {_count(e.count, e.declared[:-1])}"
 
 
@@ -194,6 +221,16 @@ def _lost(e: p.Lost, names: Names) -> str:
 @says(p.Tapped)
 def _tapped(e: p.Tapped, names: Names) -> str:
     return f"{names.describe(e.object)} becomes tapped"
+
+
+@says(p.Phased)
+def _phased(e: p.Phased, names: Names) -> str:
+    how = " with what it is attached to" if e.indirectly else ""
+    if e.phased_in:
+        return (f"{names.describe(e.object)} phases in{how}: the same permanent as before, "
+                "never having left the battlefield")
+    return (f"{names.describe(e.object)} phases out{how}: until it phases in, it is treated as "
+            "though it doesn't exist")
 
 
 @says(p.Untapped)
@@ -238,6 +275,8 @@ def _life_gained(e: p.LifeGained, names: Names) -> str:
 
 @says(p.LifeLost)
 def _life_lost(e: p.LifeLost, names: Names) -> str:
+    if e.paid_for:  # CR 119.4: the payment is a loss of life
+        return f"{e.player} pays {e.amount} life for {e.paid_for}, so loses {e.amount} life"
     return f"{e.player} loses {e.amount} life"
 
 
@@ -287,7 +326,7 @@ def _mana_spent(e: p.ManaSpent, names: Names) -> str:
 # ------------------------------------------------------------------ zones
 _STEPS = {s.value for s in Step}
 _MOVES = {"destroy": "is destroyed", "sacrifice": "is sacrificed", "exile": "is exiled",
-          "bounce": "returns to its owner's hand", "sba": "is put into the graveyard",
+          "bounce": "returns to its owner's hand", "sba": "is put into its owner's graveyard",
           "dies": "dies"}
 
 
@@ -312,6 +351,12 @@ def _zone_changed(e: p.ZoneChanged, names: Names) -> str:
             return f"{names.name(e.object)} enters the battlefield{x}"
         case ("resolve" | "countered", "graveyard"):
             return f"{old} is put into its owner's graveyard"
+        case ("resolve" | "countered", "exile"):  # a replacement effect (Rest in Peace)
+            return f"{old} is exiled instead of going to its owner's graveyard"
+        case ("destroy" | "sacrifice" as reason, "exile"):
+            return f"{old} {_MOVES[reason]}, and is exiled instead of going to the graveyard"
+        case ("sba" | "dies", "exile"):
+            return f"{old} would be put into its owner's graveyard, and is exiled instead"
         case ("draw", _):
             return f"{e.player} draws a card"
         case ("discard", _):
@@ -377,7 +422,8 @@ def _put_on_stack(e: p.PutOnStack, names: Names) -> str:
     targets = f" targeting {e.targets}" if e.targets else ""
     named = stack_object("ability", e.source_name, e.ability, "") if e.ability \
         else f"{e.source_name}'s triggered ability"
-    return f"{named} goes on the stack{targets}"
+    for_what = f" for {e.for_what}" if e.for_what else ""
+    return f"{named}{for_what} goes on the stack{targets}"
 
 
 @says(p.Resolved)
@@ -453,8 +499,11 @@ def change(e: p.Payload, names: Names, *, proposed: bool) -> str:
         case p.ZoneChanged():
             what = names.describe(e.object) if e.object is not None else f"#{e.new}"
             tapped = " tapped" if e.tapped else ""
+            paid = f", paying {e.pay_life} life" if e.pay_life else ""
             return (f"{what} {verb('move', 'moves')} from {e.origin} to "
-                    f"{e.destination}{tapped}")
+                    f"{e.destination}{tapped}{_entering(e)}{paid}")
+        case p.TokenCreated():
+            return f"token {verb('be created', 'created')}{_entering(e)}"
         case p.CountersPut():
             return (f"{names.describe(e.object)} {verb('get', 'gets')} "
                     f"{_count(e.n, e.counter + ' counter')}")
@@ -468,6 +517,16 @@ def change(e: p.Payload, names: Names, *, proposed: bool) -> str:
             return f"{names.describe(e.object)} {verb('become', 'becomes')} {e.kind.value}"
     words = e.kind.value.replace("_", " ")
     return f"{words} (as first proposed)" if proposed else words
+
+
+def _entering(e: p.ZoneChanged | p.TokenCreated) -> str:
+    """How an object enters, as replacement effects shaped it: " (as a copy of Grizzly Bears,
+    3 +1/+1 counters, creature type: Goblin)" (the counters it enters with: CR 614.1c)."""
+    how = [f"as a copy of {e.copy_text}"] if e.copy_text else []
+    how += [_count(n, k + " counter") for k, n in sorted(e.counters.items())
+            if n or e.etb_x_used is not None]
+    how += [f"{k.replace('_', ' ')}: {v}" for k, v in sorted(e.choices.items())]
+    return f" ({', '.join(how)})" if how else ""
 
 
 def setup_lines(events: Iterable[Event], limit: int = 8) -> list[str]:
@@ -499,19 +558,35 @@ def setup_lines(events: Iterable[Event], limit: int = 8) -> list[str]:
 
 
 def time_passes_text(events: Iterable[Event]) -> str:
-    """Steps (and turns) that began with nothing else happening, in one line:
-    "Time passes: turn 2 (Bob) → untap step → upkeep step → ..."."""
+    """Steps (and turns) that began with only the turn's own actions in them, in one line:
+    "Time passes: turn 2 (Bob) → untap step → upkeep → draw step (Bob draws a card) → ..."."""
     parts: list[str] = []
     for e in events:
         d = e.payload
         if isinstance(d, p.TurnBegan):
             parts.append(f"turn {d.turn} ({d.player})")
-        elif e.kind is EventKind.DECLARED:
-            parts[-1:] = [f"{parts[-1]} (no attackers)" if parts else "no attackers"]
-        else:  # a step began, or the step's draw: the step
-            step = d.step if isinstance(d, p.StepBegan) else e.step
-            parts.append(Step(step).label if step in _STEPS else step)
+        elif isinstance(d, p.Declared):
+            none = f"no {d.declared}"
+            parts[-1:] = [f"{parts[-1]} ({none})" if parts else none]
+        elif isinstance(d, p.StepBegan):
+            parts.append(Step(d.step).label if d.step in _STEPS else d.step)
+        else:  # the step's draw (CR 504.1), said within its step
+            drew = f"{d.player} draws a card" if isinstance(d, (p.ZoneChanged, p.Drew)) \
+                and d.player else "a card is drawn"
+            if isinstance(d, p.Drew) and d.empty:
+                drew = f"{d.player} can't draw: the library is empty"
+            parts[-1:] = [f"{parts[-1]} ({drew})" if parts else drew]
     return "Time passes: " + " → ".join(parts)
+
+
+def time_passes_tooltip(events: Iterable[Event]) -> str:
+    """The time-passes line, and that nothing else happened in those steps, unless a card was
+    drawn in one of them (then the line says so)."""
+    events = list(events)
+    text = time_passes_text(events)
+    drew = any(not isinstance(e.payload, (p.TurnBegan, p.StepBegan))
+               and e.kind is not EventKind.DECLARED for e in events)
+    return text if drew else f"{text} (nothing else happens in these steps)"
 
 
 def check_complete() -> None:

@@ -17,6 +17,7 @@ from rulekit.mana import (
     ManaPool,
     ManaType,
     ManaUnit,
+    Restriction,
     SpendContext,
     plan_payment,
     pool_text,
@@ -69,11 +70,22 @@ def plan_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContext
     if wanted is not None and wanted != default:
         return _chosen_mana(pool, cost, ctx, str(wanted), player, what, rule)
     if plan is None:
-        have = pool_text(pool)
-        restricted = any(u.restriction and not u.restriction.allows(ctx) for u, _ in pool.parts)
-        why = " (some of it can't be spent on this)" if restricted else ""
-        raise RulesError(f"{player} can't pay {cost} for {what}: the pool has {have}{why}",
-                         rule="106.6" if restricted else rule)
+        barred = [(u, n) for u, n in pool.parts
+                  if u.restriction is not None and not u.restriction.allows(ctx)]
+        if not barred:
+            raise RulesError(f"{player} can't pay {cost} for {what}: the pool has "
+                             f"{pool_text(pool)}", rule=rule)
+        # one plain sentence: which of the mana can't pay, and why (CR 106.6)
+        held = tuple(sorted(pool.parts, key=lambda part: part[0].restriction is not None))
+        reasons: dict[Restriction, list[tuple[ManaUnit, int]]] = {}
+        for u, n in barred:
+            assert u.restriction is not None
+            reasons.setdefault(u.restriction, []).append((u, n))
+        said = "; ".join(
+            f"the {spent_text(Mana(tuple(units)))} is {r.made_by} mana, which {r.text}"
+            for r, units in reasons.items())
+        raise RulesError(f"{player} can't pay {cost} for {what}: of the {spent_text(Mana(held))} in "
+                         f"the pool, {said}", rule="106.6")
     return plan
 
 

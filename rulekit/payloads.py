@@ -193,6 +193,17 @@ class Tapped(Payload):
     crews: ObjectId | None = None  # tapped to crew this Vehicle (CR 702.122)
 
 
+@payload(EventKind.PHASED)
+@dataclass(frozen=True, slots=True)
+class Phased(Payload):
+    """A permanent phases out (treated as though it doesn't exist) or back in (CR 702.26)."""
+
+    object: ObjectId
+    phased_in: bool
+    player: str  # whose untap step: it phases in again in that player's untap step
+    indirectly: bool = False  # attached to a permanent that phased ("indirectly", CR 702.26)
+
+
 @payload(EventKind.UNTAPPED)
 @dataclass(frozen=True, slots=True)
 class Untapped(Payload):
@@ -256,6 +267,7 @@ class LifeGained(Payload):
 class LifeLost(Payload):
     player: str
     amount: int
+    paid_for: str = ""  # life paid (for this permanent's choice): paying life is losing it
 
 
 @payload(EventKind.ATTACKS)
@@ -356,7 +368,7 @@ class ZoneChanged(Payload):
     etb_x: int | None = None  # the X its spell had (CR 107.3m)
     x: int = 0
     targets: tuple[ObjectId | str, ...] = ()
-    pay_life: int = 0
+    pay_life: int = 0  # life its controller pays as it enters (lost in a LifeLost of its own)
     copiable: Any = None  # Characteristics it enters as a copy of (CR 707.5)
     copy_text: str = ""  # what it entered as a copy of, described
     x_cost: bool = False  # its spell's cost had X (said as it enters)
@@ -443,6 +455,7 @@ class PutOnStack(Payload):
     source_name: str
     ability: str = ""  # the triggered ability's text
     targets: str = ""  # its targets, described
+    for_what: str = ""  # a trigger named short: the object whose move it triggered on
     item: Any = _live()
 
 
@@ -552,7 +565,7 @@ _IDENTITY = frozenset({
     "object", "new", "source", "item_id", "target", "attacker", "to", "crews", "crewed",
     "linked_to", "uncounterable", "trigger_event", "attach_to", "source_name", "card", "player",
     "controller", "by", "name", "copy_text", "for_player", "owner", "objects", "defender",
-    "text", "targets", "exert_of", "all", "turn", "active"})
+    "text", "targets", "exert_of", "all", "turn", "active", "paid_for", "for_what"})
 
 
 def shape(payload: Payload | None) -> tuple[Any, ...]:

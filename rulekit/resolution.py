@@ -145,4 +145,5 @@ def draw_cards(game: RulesContext, player: str, n: int, *, cause: Cause, parent:
         top = game.state.objects[library[0]]
         game.emit(p.ZoneChanged(object=top.id, origin="library", destination="hand",
                                 reason="draw", player=player),
-                  cause=cause, parent=parent, rules=("121.1",), subject=top.id)
+                  cause=cause, parent=parent,
+                  rules=("504.1", "121.1") if cause is Cause.TURN else ("121.1",), subject=top.id)

@@ -31,8 +31,8 @@ def check_sbas(game: RulesContext, parent: int | None) -> bool:
     unattach: list[tuple[GameObject, str]] = []
     for obj_id in sorted(touched):
         obj = state.objects.get(obj_id)
-        if obj is None or obj.moved_to is not None:
-            continue
+        if obj is None or obj.moved_to is not None or obj.phased_out:
+            continue  # a phased-out permanent is treated as though it doesn't exist (702.26b)
         if obj.token and obj.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE):
             cease.append(obj)
             continue

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from rulekit import payloads as p
 from rulekit.abilities import SpellAbility, Triggered
-from rulekit.combat import declare_attackers
+from rulekit.combat import declare_attackers, declare_blockers
 from rulekit.events import Cause
 from rulekit.narrator import item_name
 from rulekit.resolution import Resolution
@@ -24,6 +24,8 @@ def pass_priority(game: RulesContext, parent: int | None) -> None:
     state = game.state
     if state.awaiting_attackers:
         declare_attackers(game, [], [], parent)  # passing first: no attackers (CR 508.1)
+    if state.awaiting_blockers:
+        declare_blockers(game, {}, parent)  # passing first: no blockers (CR 509.1)
     game.emit(p.Priority(player=state.priority), cause=Cause.ACTION, parent=parent,
               rules=("117.3d",))
     if state.passes < len(state.players):
@@ -40,6 +42,8 @@ def pass_all(game: RulesContext, parent: int | None) -> None:
     state = game.state
     if state.awaiting_attackers:
         declare_attackers(game, [], [], parent)  # passing first: no attackers (CR 508.1)
+    if state.awaiting_blockers:
+        declare_blockers(game, {}, parent)  # passing first: no blockers (CR 509.1)
     order = state.order
     start = order.index(state.priority)
     players = order[start:] + order[:start]

@@ -118,6 +118,11 @@ class GameObject:
     blocking: int | None = None
     blocked: bool = False  # an attacker that had blockers declared stays blocked (CR 509.1h)
     crewed: bool = False
+    # phased out: on the battlefield, but treated as though it doesn't exist (CR 702.26b);
+    # it phases in during the untap step of the player it phased out under (702.26a)
+    phased_out: bool = False
+    phased_out_under: str | None = None
+    phased_indirectly: bool = False
     targets: tuple[Any, ...] = ()  # a spell's chosen targets
     cast_from: Zone | None = None
     is_copy_spell: bool = False
@@ -137,7 +142,7 @@ class GameObject:
             "controller": self.controller,
             "zone": self.zone.value,
         }
-        for key in ("token", "tapped", "attacking", "blocked", "crewed"):
+        for key in ("token", "tapped", "attacking", "blocked", "crewed", "phased_out"):
             if getattr(self, key):
                 out[key] = True
         if self.zone is Zone.BATTLEFIELD:
@@ -286,8 +291,16 @@ class GameState:
         return [self.objects[i] for i in self.zones[zone]]
 
     def battlefield(self, controller: str | None = None) -> list[GameObject]:
+        """Permanents, phased-out ones left out: they are treated as though they don't exist
+        (CR 702.26b)."""
         objs = [self.objects[i] for i in self.zones[Zone.BATTLEFIELD]]
-        return [o for o in objs if controller is None or o.controller == controller]
+        return [o for o in objs if not o.phased_out
+                and (controller is None or o.controller == controller)]
+
+    def phased_out(self) -> list[GameObject]:
+        """Phased-out permanents, by id (still on the battlefield, CR 702.26d)."""
+        return [o for o in (self.objects[i] for i in self.zones[Zone.BATTLEFIELD])
+                if o.phased_out]
 
     def owned_in(self, zone: Zone, owner: str) -> list[GameObject]:
         if zone is Zone.LIBRARY:

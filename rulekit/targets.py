@@ -34,7 +34,7 @@ def is_legal(game: RulesContext, source: int | None, spec: TargetSpec, target: A
     if isinstance(target, str):
         return spec.player_target and target in game.state.players and spec.legal(game, src, target)
     obj = game.state.objects.get(target)
-    if obj is None or obj.moved_to is not None:
+    if obj is None or obj.moved_to is not None or obj.phased_out:  # CR 702.26b
         return False
     if obj.zone is Zone.STACK:  # a spell (CR 115.1)
         return spec.spells and obj.id != source and spec.legal(game, src, obj)

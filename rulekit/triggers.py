@@ -11,7 +11,7 @@ from rulekit.control import detect_control_changes
 from rulekit.delayed import fire
 from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
-from rulekit.narrator import item_name
+from rulekit.narrator import item_name, named_short
 from rulekit.resolution import Resolution
 from rulekit.sba import check_sbas
 from rulekit.state import PendingTrigger, StackItem, Zone
@@ -120,10 +120,23 @@ def put_on_stack(game: RulesContext, trig: PendingTrigger) -> None:
     )
     tgt = ", ".join(game.target_text(t) for t in targets)
     put = game.emit(p.PutOnStack(item=item, item_id=item.id, source_name=trig.source_name,
-                                 ability=ability.text, targets=tgt),
+                                 ability=ability.text, targets=tgt,
+                                 for_what=_triggered_for(game, trig)),
                     cause=Cause.TRIGGER, parent=trig.event, rules=("603.3",), subject=trig.source)
     if targets and put is not None:
         announce(game, item.id, trig.controller, item_name(item), targets, put.id)
+
+
+def _triggered_for(game: RulesContext, trig: PendingTrigger) -> str:
+    """For a trigger named short, the object whose zone change it triggered on, described
+    ("Memnite (#3)", or "itself"), so that several of its triggers can be told apart; else
+    ""."""
+    if trig.event is None or not named_short(trig.ability.text):
+        return ""
+    cause = game.log[trig.event].payload
+    if isinstance(cause, p.ZoneChanged) and cause.object is not None:
+        return "itself" if cause.object == trig.source else game.describe(cause.object)
+    return ""
 
 
 def run_immediate(game: RulesContext) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from rulekit import payloads as p
 from rulekit.abilities import Static
 from rulekit.combat import combat_damage
-from rulekit.control import end_effect
+from rulekit.control import detect_control_changes, end_effect
 from rulekit.events import Cause
 from rulekit.resolution import draw_cards
 from rulekit.state import STEPS, Step
@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 
 
 def next_step(game: RulesContext) -> tuple[Step, bool]:
-    """The step after the current one, and whether it starts a new turn."""
+    """The step after the current one once all players have passed in it, and whether it
+    starts a new turn. A cleanup step players had priority in is followed by another cleanup
+    step (CR 514.3a); one without priority ends the turn straight away (`_begin_step`)."""
     state = game.state
     step = state.step
     if step is Step.END_COMBAT and state.extra_combats > 0:
@@ -25,15 +27,17 @@ def next_step(game: RulesContext) -> tuple[Step, bool]:
     if step is Step.DECLARE_ATTACKERS and not any(o.attacking for o in state.battlefield()):
         return Step.END_COMBAT, False  # no attackers: skip blockers and damage (CR 508.8)
     if step is Step.CLEANUP:
-        return Step.UNTAP, True
+        return Step.CLEANUP, False  # players had priority in it: another one (CR 514.3a)
     return STEPS[STEPS.index(step) + 1], False
 
 
-def advance_step(game: RulesContext, parent: int | None) -> None:
-    """End the current step and begin the next one with its turn-based actions."""
+def advance_step(game: RulesContext, parent: int | None,
+                 then: tuple[Step, bool] | None = None) -> None:
+    """End the current step and begin the next one (`then`: which, and whether it starts a
+    new turn; by default `next_step`) with its turn-based actions."""
     state = game.state
     _end_of_step(game, parent)
-    step, new_turn = next_step(game)
+    step, new_turn = then if then is not None else next_step(game)
     if new_turn:
         order = state.order
         nxt = order[(order.index(state.active) + 1) % len(order)]
@@ -69,13 +73,48 @@ def _begin_step(game: RulesContext, step: Step, parent: int, root: int | None) -
         combat_damage(game, parent)
     elif step is Step.CLEANUP:
         _cleanup(game, parent)
+        while detect_control_changes(game, parent):  # "until end of turn" control ended (514.2)
+            pass
+        # normally no player gets priority in the cleanup step (CR 514.3): only if state-based
+        # actions were performed or triggers were waiting does the active player get it (514.3a)
+        seen = len(game.log)
+        game.settle(parent)
+        if len(game.log) == seen:
+            advance_step(game, root, then=(Step.UNTAP, True))
+            return
+        game.note(p.Note(says=f"{state.active} gets priority in the cleanup step: something "
+                         "happened in it, so players may act, and another cleanup step follows"),
+                  cause=Cause.RULE, parent=parent, rules=("514.3a",))
+        return
     game.settle(parent)
 
 
-def _untap_step(game: RulesContext, parent: int) -> None:
-    """Untap the active player's permanents (CR 502.3), except what an effect keeps tapped."""
+def _phasing(game: RulesContext, parent: int) -> None:
+    """First in the untap step, all at once: the active player's phased-in permanents with
+    phasing phase out, and what phased out under that player phases in (CR 502.1, 702.26a);
+    what is attached to a permanent phasing out phases out with it, indirectly."""
     state = game.state
     active = state.active
+    going = [o for o in sorted(state.battlefield(), key=lambda o: o.id)
+             if game.controller_of(o) == active and game.chars(o).has_keyword("Phasing")]
+    attached = [o for o in sorted(state.battlefield(), key=lambda o: o.id)
+                if o.attached_to in {g.id for g in going} and o not in going]
+    coming = [o for o in state.phased_out() if o.phased_out_under == active]
+    batch: list[tuple[p.Payload, int | None]] = [
+        (p.Phased(object=o.id, phased_in=False, player=active, indirectly=o in attached), o.id)
+        for o in going + attached]
+    batch += [(p.Phased(object=o.id, phased_in=True, player=active,
+                        indirectly=o.phased_indirectly), o.id) for o in coming]
+    if batch:
+        game.emit_batch(batch, cause=Cause.TURN, parent=parent, rules=("502.1", "702.26a"))
+
+
+def _untap_step(game: RulesContext, parent: int) -> None:
+    """Phasing first (CR 502.1), then untap the active player's permanents (502.3), except
+    what an effect keeps tapped."""
+    state = game.state
+    active = state.active
+    _phasing(game, parent)
     for obj in sorted(state.battlefield(), key=lambda o: o.id):
         exerted_here = active in obj.skip_untap_for  # one of several exerts (CR 701.43a)
         if game.controller_of(obj) != active:

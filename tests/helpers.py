@@ -73,3 +73,9 @@ def cast_from_hand(game: Game, card: str, land: str, n: int, **kwargs: object):
     mana(game, land, n)
     game.cast(spell, **kwargs)
     return spell
+
+def end_the_turn(game: Game) -> None:
+    """Advance through the end step and the cleanup step (where nobody normally gets priority,
+    CR 514.3) into the next turn's upkeep."""
+    game.advance("end")
+    game.advance()

@@ -4,7 +4,7 @@ blockers, Vehicles and crew, blockers, trample, lifelink, an additional combat p
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step
-from tests.helpers import cast_from_hand, events, mana
+from tests.helpers import cast_from_hand, end_the_turn, events, mana
 
 R14 = pytest.mark.ruling("R14")
 R16 = pytest.mark.ruling("R16")
@@ -185,9 +185,10 @@ def test_a_stolen_creature_exerted_under_act_of_treason_untaps_in_its_owners_unt
     to_attack(game)
     game.declare_attackers([initiate], exert=[initiate])
     assert initiate.exerted_by == "Alice"
-    game.advance("cleanup")
-    assert game.controller_of(initiate) == "Bob" and initiate.tapped
-    game.next_turn()  # Bob's untap step
+    game.advance("end")
+    assert game.controller_of(initiate) == "Alice" and initiate.tapped
+    game.advance()  # cleanup: control returns (CR 514.2); then Bob's untap step
+    assert game.controller_of(initiate) == "Bob"
     assert untap_events(game, initiate, 2) == [("untapped", False)]
     assert not initiate.tapped
 
@@ -399,7 +400,7 @@ def test_summoning_sick_creatures_can_crew_and_the_vehicle_attacks_and_loots():
     hand = [o.card.name for o in game.state.owned_in("hand", "Alice")]
     graveyard = [o.card.name for o in game.state.owned_in("graveyard", "Alice")]
     assert hand == [] and len(graveyard) == 1
-    game.advance("cleanup")
+    end_the_turn(game)
     assert not copter.crewed and game.chars(copter).types == ("Artifact",)
 
 
@@ -433,7 +434,7 @@ def test_mishras_factory_becomes_a_creature_and_pumps_an_assembly_worker():
     game.activate(other, ability=2, targets=[factory])
     game.resolve()
     assert game.chars(factory).pt == "3/3"
-    game.advance("cleanup")
+    end_the_turn(game)
     assert game.chars(factory).types == ("Land",) and game.chars(factory).pt == ""
 
 
@@ -484,7 +485,7 @@ def test_arena_of_glory_mana_gives_the_creature_spell_haste():
     to_attack(game)
     game.declare_attackers([creature])
     assert creature.attacking
-    game.advance("cleanup")
+    end_the_turn(game)
     assert not game.chars(creature).has_keyword("Haste"), "until end of turn"
 
 

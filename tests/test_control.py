@@ -4,7 +4,7 @@
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step, Zone
-from tests.helpers import cast_from_hand, events, mana
+from tests.helpers import cast_from_hand, end_the_turn, events, mana
 
 R12 = pytest.mark.ruling("R12")
 
@@ -25,9 +25,13 @@ def test_act_of_treason_gains_control_untaps_and_gives_haste_until_end_of_turn()
     assert changed.rules == ("613.1b", "302.6") and changed.cause is Cause.ABILITY
     game.advance("declare_attackers")
     game.declare_attackers([bears])  # haste: it may attack this turn
-    game.advance("cleanup")
+    end_the_turn(game)
     assert game.controller_of(bears) == "Bob" and not game.chars(bears).has_keyword("Haste")
-    assert bears.sick  # sick again for Bob until his turn begins
+    back = events(game, EventKind.CONTROL_CHANGED)[-1]
+    assert back.payload.player == "Bob"
+    cleanup = [e for e in events(game, EventKind.STEP_BEGAN) if e.payload.step == "cleanup"][-1]
+    bobs_turn = events(game, EventKind.TURN_BEGAN)[-1]
+    assert cleanup.id < back.id < bobs_turn.id  # in the cleanup step (CR 514.2), still turn 1
 
 
 def test_control_magic_steals_and_the_creature_is_summoning_sick_for_its_new_controller():

@@ -298,7 +298,13 @@ def test_the_draw_steps_draw_is_part_of_time_passing():
              and getattr(e.payload, "reason", None) == "draw"]
     assert len(draws) == 2
     assert all(f"n{e.id}" not in dot.drawn() for e in draws)
-    assert not dot.find("draws a card") and dot.find("Time passes:")
+    passing = dot.find("Time passes:")
+    assert passing and set(dot.find("draws a card")) <= set(passing)
+    said = " ".join(dot.label(n) for n in passing).replace("<BR/>", " ")
+    assert "draw step (Bob draws a card)" in said and "draw step (Alice draws a card)" in said
+    assert said.count("draw step") == 2, "each draw step is listed once, with its draw (504.1)"
+    for node in dot.find("draws a card"):
+        assert "nothing else happens" not in dot.nodes[node]["tooltip"]
 
 
 def test_state_based_action_is_drawn_as_such():
@@ -529,8 +535,13 @@ def test_lesson_6_refinery_triggers_each_resolve_visibly():
 
     dot = parse(scenario_diagram(load(shipped_dir() / "r11_refinery_leaves_together.toml"))
                 .source)
-    triggers = dot.find("ability goes on the stack")
+    triggers = dot.find("Slagstone Refinery's trigger for ")
     assert len(triggers) == 4
+    fors = sorted(dot.label(n).split(" for ")[1].split(" goes on")[0] for n in triggers)
+    assert fors == ["Fellwar Stone (#4)", "Memnite (#2)", "Springleaf Drum (#3)", "itself"]
+    for node in triggers:  # named short, the whole text in the tooltip (audit N16)
+        assert "trigger: Whenever this artifact or another nontoken artifact" in \
+            dot.nodes[node]["tooltip"]
     for node in triggers:
         out = [a["label"].strip() for t, _h, a in dot.visible_edges() if t == node]
         assert "resolves" in out, node
@@ -543,3 +554,29 @@ def test_a_refused_steps_note_says_which_action_and_why():
     note = dot.label(dot.members["cluster_s1"][0])
     assert note.startswith("Refused: tap for mana. Llanowar Elves")
     assert "summoning sickness" in note and "CR 302.6" in note
+
+
+def test_r06_replacement_boxes_show_the_counters_each_effect_leaves():
+    """Audit N10: the two replacement boxes differ, and show the ruling's numbers: Hangarback
+    Walker enters with 2 +1/+1 counters, then 3 with Hardened Scales (CR 614.1c, 107.3m)."""
+    from rulekit.scenario import load, shipped_dir
+
+    dot = parse(scenario_diagram(load(shipped_dir() / "r06_x_in_enters.toml")).source)
+    two = dot.find("battlefield (2 +1/+1 counters)")
+    three = dot.find("battlefield (3 +1/+1 counters)")
+    assert len(two) == 1 and len(three) == 1
+    assert "Hangarback Walker enters with X" in dot.label(two[0])
+    assert "Hardened Scales" in dot.label(three[0])
+
+
+def test_watery_graves_life_payment_is_its_own_box_under_the_land_entering():
+    """Paying life is losing life (CR 119.4): the diagram shows the loss as its own event,
+    drawn under the land's entering, not folded into it."""
+    game = Game()
+    grave = game.add("Watery Grave", zone="hand")
+    game.play_land(grave, pay_life=True)
+    dot = parse(log_diagram(game).source)
+    (paid,) = dot.find("pays 2 life for Watery Grave")
+    lost = next(e for e in game.log if e.kind is EventKind.LIFE_LOST)
+    assert paid == f"n{lost.id}"
+    assert any(h == paid for _t, h, _a in dot.visible_edges())

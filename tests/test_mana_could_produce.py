@@ -77,6 +77,18 @@ def test_gaeas_cradle_with_no_creatures_could_produce_nothing():
 
 
 @R02
+def test_gaeas_cradle_tapped_with_no_creatures_adds_nothing_and_cites_106_7():
+    """The note cites 106.7 (nothing it could produce), not 605.3a (when mana abilities may
+    be activated), the audit's N6."""
+    game = Game()
+    cradle = game.add("Gaea's Cradle")
+    game.tap_for_mana(cradle)
+    (note,) = [e for e in game.log if e.kind is EventKind.NOTE and e.subject == cradle.id]
+    assert note.rules == ("106.7",) and "makes zero mana" in note.text
+    assert game.pool("Alice").total == 0
+
+
+@R02
 def test_exotic_orchard_counts_colors_only():
     game = Game()
     orchard = game.add("Exotic Orchard")

@@ -58,6 +58,10 @@ def test_powerstone_mana_cannot_cast_a_nonartifact_spell():
         game.cast(bears)
     assert err.value.rule == "106.6"
     assert game.snapshot_json() == before
+    # one sentence that names the mana and its restriction, no stacked parentheses (N13)
+    assert ("of the {C}{C} in the pool, the {C}{C} is Powerstone mana, which can't be spent "
+            "to cast a nonartifact spell") in str(err.value)
+    assert ") (" not in str(err.value).split(" (CR ")[0]
 
 
 @R12

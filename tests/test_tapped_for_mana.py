@@ -212,3 +212,28 @@ def test_watery_grave_enters_untapped_for_two_life():
     grave = game.add("Watery Grave", zone="hand")
     game.play_land(grave, pay_life=True)
     assert not game.obj(grave.moved_to).tapped and game.state.players["Alice"].life == 18
+
+
+def test_watery_graves_two_life_is_a_life_loss_event_caused_by_its_replacement():
+    """Paying life is losing life (CR 119.4): the 2 life is its own LIFE_LOST event, a child
+    of the land's entering, caused by its "as this land enters" replacement effect."""
+    game = Game()
+    grave = game.add("Watery Grave", zone="hand")
+    game.play_land(grave, pay_life=True)
+    (lost,) = [e for e in game.log if e.kind is EventKind.LIFE_LOST]
+    entered = game.log[lost.parent]
+    assert entered.kind is EventKind.ZONE_CHANGED and entered.payload.new == grave.moved_to
+    assert [a.effect for a in entered.applied] == ["Watery Grave: pay 2 life or enter tapped"]
+    assert lost.cause is Cause.REPLACEMENT and "119.4" in lost.rules
+    assert (lost.payload.player, lost.payload.amount) == ("Alice", 2)
+    assert lost.text == "Alice pays 2 life for Watery Grave, so loses 2 life"
+
+
+def test_watery_grave_cant_be_paid_for_with_one_life_and_nothing_changes():
+    game = Game()
+    game.set_life("Alice", 1)
+    grave = game.add("Watery Grave", zone="hand")
+    before = game.snapshot_json()
+    with pytest.raises(RulesError) as err:
+        game.play_land(grave, pay_life=True)
+    assert err.value.rule == "119.4" and game.snapshot_json() == before

@@ -235,3 +235,65 @@ def test_a_copy_of_a_powerstone_the_refinery_made_tapped_enters_untapped():
     cast_from_hand(game, "Stolen Identity", "Island", 6, targets=[stone])
     game.resolve()
     assert [p.tapped for p in powerstones(game)] == [True, False]
+
+
+# ------------------------------------------------------------------ Rest in Peace
+def test_rest_in_peace_exiles_all_graveyards_as_it_enters():
+    """"When this enchantment enters, exile all graveyards." (a triggered ability, CR 603.6a)"""
+    game = Game()
+    mine = game.add("Grizzly Bears", zone="graveyard")
+    theirs = game.add("Forest", player="Bob", zone="graveyard")
+    rip = game.add("Rest in Peace", zone="hand")
+    game.add("Plains")
+    game.add("Plains")
+    for land in game.find_all("Plains"):
+        game.tap_for_mana(land)
+    game.cast(rip)
+    game.resolve()  # the enchantment enters; its trigger goes on the stack
+    assert [i.source_name for i in game.state.stack] == ["Rest in Peace"]
+    game.resolve()
+    assert game.obj(mine.moved_to).zone is Zone.EXILE
+    assert game.obj(theirs.moved_to).zone is Zone.EXILE
+    assert game.state.in_zone(Zone.GRAVEYARD) == []
+
+
+@R11
+def test_with_rest_in_peace_what_would_die_is_exiled_and_the_refinery_still_triggers():
+    """Rest in Peace replaces "put into a graveyard" with exile (CR 614.1a); the Refinery
+    watches exile from the battlefield too (603.6c), so it still triggers for each nontoken
+    artifact and for itself; the finished Shatterstorm is exiled as well."""
+    game = Game()
+    game.add("Rest in Peace")
+    refinery = game.add("Slagstone Refinery")
+    memnite = game.add("Memnite")
+    game.add("Powerstone", token=True)
+    storm = game.add("Shatterstorm", zone="hand")
+    mana(game, "Mountain", 4)
+    game.cast(storm)
+    game.resolve()
+    moved = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
+             and e.payload.reason == "destroy"]
+    assert {e.payload.destination for e in moved} == {"exile"}
+    assert all([a.effect for a in e.applied] == ["Rest in Peace"] for e in moved)
+    assert game.obj(refinery.moved_to).zone is Zone.EXILE
+    assert game.obj(memnite.moved_to).zone is Zone.EXILE
+    assert [o.card.name for o in game.state.in_zone(Zone.EXILE)
+            if o.card.name == "Shatterstorm"] == ["Shatterstorm"], "the spell is exiled too"
+    assert storm.moved_to is not None
+    assert [i.source_name for i in game.state.stack] == ["Slagstone Refinery"] * 2
+    assert game.state.in_zone(Zone.GRAVEYARD) == []
+
+
+def test_with_rest_in_peace_a_creature_that_dies_to_a_state_based_action_is_exiled():
+    """Endless One cast with X=0 is a 0/0: the state-based action would put it into its
+    owner's graveyard (CR 704.5f); Rest in Peace exiles it instead."""
+    game = Game()
+    game.add("Rest in Peace")
+    one = game.add("Endless One", zone="hand")
+    game.cast(one, x=0)
+    game.resolve()
+    (gone,) = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED
+               and e.cause is Cause.SBA]
+    assert gone.payload.destination == "exile" and gone.applied[0].effect == "Rest in Peace"
+    assert gone.text.endswith("would be put into its owner's graveyard, and is exiled instead")
+    assert [o.card.name for o in game.state.in_zone(Zone.EXILE)] == ["Endless One"]

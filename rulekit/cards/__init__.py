@@ -2,7 +2,7 @@
 
 `catalog.toml` holds each card's real Oracle text and printed characteristics (data); the
 modules named by mechanic (`lands`, `mana_sources`, `mana_effects`, `artifacts`, `copies`,
-`exert`, `control`, `spells`; shared pieces in `common` and `build`) register each card's
+`exert`, `control`, `spells`, `zones`; shared pieces in `common` and `build`) register each card's
 abilities by card name.
 """
 
@@ -91,6 +91,7 @@ def _register_behaviours() -> None:
         mana_effects,
         mana_sources,
         spells,
+        zones,
     )
 
 

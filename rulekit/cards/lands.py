@@ -15,6 +15,7 @@ from rulekit.cards.build import (
     target,
 )
 from rulekit.decisions import choice_value, yes
+from rulekit.errors import RulesError
 from rulekit.events import Event, EventKind
 from rulekit.mana import (
     UNCOUNTERABLE,
@@ -146,6 +147,9 @@ behaviour("Desert")(lambda: [
 
 def _shockland(game: Any, obj: Any, data: Any) -> Any:
     pay = yes(game.decide("pay_life", False, data.controller))
+    if pay and game.state.players[data.controller].life < 2:
+        raise RulesError(f"{data.controller} has {game.state.players[data.controller].life} "
+                         "life and can't pay 2 life", rule="119.4")
     return data.replace(pay_life=2) if pay else data.replace(tapped=True)
 
 

@@ -16,7 +16,7 @@ from rulekit.characteristics import REMINDER
 from rulekit.production import AnyColor, Fixed
 
 KEYWORDS = ("Flying", "Haste", "Vigilance", "Lifelink", "Trample", "Reach", "Deathtouch",
-            "First strike", "Defender")
+            "First strike", "Defender", "Phasing")
 _FIXED = re.compile(r"\{T\}: Add ((?:\{[WUBRGC]\})+)\.")
 
 

@@ -155,7 +155,15 @@ def pools_table(game: Game) -> Table:
         notes = []
         if name == state.active:
             notes.append(f"active player (turn {state.turn}, {state.step.label})")
-        if name == state.priority:
+        if state.awaiting_attackers or state.awaiting_blockers:
+            # a turn-based action first: nobody has priority until it's done (CR 508.1, 509.1)
+            declarer = state.active if state.awaiting_attackers else \
+                state.opponents(state.active)[0]
+            if name == declarer:
+                notes.append("declares " + ("attackers" if state.awaiting_attackers
+                                            else "blockers") + " (then the active player "
+                             "gets priority)")
+        elif name == state.priority:
             notes.append("has priority")
         rows.append({"player": name, "life": player.life, "mana pool": pool_text(player.pool),
                      "turn": ", ".join(notes)})

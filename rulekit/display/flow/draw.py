@@ -50,7 +50,12 @@ from rulekit.display.flow_words import (
     wrap_lines,
 )
 from rulekit.events import Event, EventKind
-from rulekit.narrator import setup_lines, time_passes_text
+from rulekit.narrator import (
+    ability_in_full,
+    setup_lines,
+    time_passes_text,
+    time_passes_tooltip,
+)
 from rulekit.payloads import stack_item
 
 __all__ = ["FlowDiagram", "Node", "draw"]
@@ -337,6 +342,8 @@ class Drawer:
         if tail is not None:
             self.edge(tail, entry, relation)
         tip = f"{e.text} ({ROLES[role_of(e)].legend.lower()}; event {e.id}, cause: {e.cause.value})"
+        if e.payload is not None and (full := ability_in_full(e.payload)):
+            tip += f"\n{full}"
         given, said = choices(model, e.id)
         lines = wrap_lines(e.text) + [w for g in given for w in wrap_lines(g)]
         self.node(c, Node(name, role_of(e), lines, e.rules, "\n".join([tip] + said),
@@ -443,7 +450,7 @@ class Drawer:
         text = time_passes_text(events)
         rules = tuple(dict.fromkeys(r for e in events for r in e.rules))
         self.node(c, Node(name, "turn", wrap_lines(text), rules,
-                           f"{text} (nothing else happens in these steps)"))
+                           time_passes_tooltip(events)))
         self.latest_step = name
         tail = after or model.rep.get(parent)
         if tail is not None:

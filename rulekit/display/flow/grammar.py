@@ -120,7 +120,7 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
 
 BOOKKEEPING = (EventKind.STEP_BEGAN, EventKind.TURN_BEGAN)
 _STACKING = tuple(EventKind(k) for k in ("cast", "spell_copied") if k in EventKind._value2member_map_)
-_TURNISH = tuple(EventKind(k) for k in ("untap_skipped", "extra_combat", "mana_emptied")
+_TURNISH = tuple(EventKind(k) for k in ("untap_skipped", "extra_combat", "mana_emptied", "phased")
                  if k in EventKind._value2member_map_)
 RESOLVING = (EventKind.RESOLVED, EventKind.MANA_ABILITY, EventKind.FIZZLED, EventKind.COUNTERED)
 FOLD_AT = 4  # a group of this many same-shape siblings (or actions) is folded ...
