@@ -7,6 +7,7 @@ game's state to the notation of expectations. It never fixes up what the engine 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -243,6 +244,8 @@ class _Runner:
                 if name == "undo":
                     self._undo(kwargs["n"], number, at)
                 else:
+                    if "player" in step and name != "gain_control":
+                        self._who_acts(name, step["player"], kwargs["object"])
                     game.perform(name, **kwargs)
             except RulesError as err:
                 if expected_error is None:
@@ -264,6 +267,7 @@ class _Runner:
                 same = game.snapshot_json() == before_snapshot and len(game.log) == mark
                 checks.append(Check("nothing changed", True, same, same,
                                     sc.lines.line(at + ("expect_error",))))
+        self._limits(at)
         events = list(game.log.since(mark)) if len(game.log) >= mark else []
         if step.get("do") == "undo":
             events = []
@@ -276,6 +280,38 @@ class _Runner:
             snapshot=game.snapshot(), error=error, checks=checks, labels=self._label_ids(),
             line=sc.lines.line(at), actions=list(game.actions),
             init=(tuple(self.players), self.base_life))
+
+    def _who_acts(self, name: str, player: str, obj_id: int) -> None:
+        """`player = "Alice"` on a step: the action is Alice's. Refused, as the engine refuses
+        what the rules forbid (a RulesError, nothing changed), when the rules give it to
+        someone else: an object's controller activates its abilities (CR 602.2), and a player
+        casts their own cards (CR 601.3)."""
+        game = self.game
+        obj = game.obj(obj_id)
+        if name == "cast":
+            if obj.owner != player:
+                raise RulesError(f"{player} can't cast {game.describe(obj)}: it is "
+                                 f"{obj.owner}'s card, in {obj.owner}'s {obj.zone.value}",
+                                 rule="601.3")
+            return
+        controller = game.controller_of(obj)
+        if controller != player:
+            raise RulesError(f"{player} can't activate an ability of {game.describe(obj)}: "
+                             f"{controller} controls it, and only an object's controller "
+                             "activates its abilities", rule="602.2")
+
+    def _limits(self, at: tuple[Any, ...]) -> None:
+        """What a step may build (docs/scenarios.md, "Limits"): refused at the step's line."""
+        from rulekit.scenario.model import MAX_COUNTERS, MAX_OBJECTS
+
+        state = self.game.state
+        if len(state.objects) > MAX_OBJECTS:
+            self.fail(at + ("do",), f"after this step the game holds {len(state.objects):,} "
+                      f"objects: more than a lesson can follow (limit {MAX_OBJECTS:,})")
+        counters = sum(n for o in state.battlefield() for n in o.counters.values())
+        if counters > MAX_COUNTERS:
+            self.fail(at + ("do",), f"after this step the permanents have {counters:,} "
+                      f"counters: more than a lesson can follow (limit {MAX_COUNTERS:,})")
 
     def _call(self, step: dict[str, Any], at: tuple[Any, ...]) -> tuple[str, dict[str, Any]] | None:
         do = step["do"]
@@ -352,12 +388,48 @@ class _Runner:
 
         if not isinstance(value, str):
             return value
+        if key == "pay_with":
+            return self._pay_with(value, at)
+        if key == "mana_abilities":
+            ref, colon, mana = value.partition(":")
+            obj = self._source(ref, at)
+            return f"#{str(obj).lstrip('#')}:{mana}" if colon else obj
+        if key == "trigger_order" and value not in self.labels and (
+                self.is_card_name(value) or _object_number(value)):
+            return value  # the engine takes a source's id or its name
         if value in self.labels or value in self.unbound or value in self.undone:
             return self.resolve(value, at)
-        if key not in OBJECT_DECISIONS | {"target"} or value.startswith("#") or \
+        if key not in OBJECT_DECISIONS | {"target", "trigger_order"} or value.startswith("#") or \
                 (key == "copy" and value == "no") or (key == "target" and value in self.players):
             return value
         return self.resolve(value, at, zone=None)
+
+    def is_card_name(self, value: str) -> bool:
+        from rulekit.cards import card
+
+        try:
+            card(value)
+        except LookupError:
+            return False
+        return True
+
+    def _source(self, ref: str, at: tuple[Any, ...]) -> int | str:
+        """A mana source named in a decision: `#7` or `7` as is, else a label or a card name
+        on the battlefield (with "did you mean" for a typo)."""
+        ref = ref.strip()
+        if _object_number(ref):
+            return ref
+        return int(self.resolve(ref, at))
+
+    def _pay_with(self, text: str, at: tuple[Any, ...]) -> str:
+        """`pay_with` with its sources named by label: `"C from stone1"` and `"C#stone1"` both
+        become `"C#7"` (the {C} that came from object 7); `"C#7"` stays as it is."""
+        def by_label(m: re.Match[str]) -> str:
+            ref = m.group(2) or m.group(3)
+            source = self._source(ref, at)
+            return f"{m.group(1)}#{str(source).lstrip('#')}"
+
+        return _PAY_SOURCE.sub(by_label, text)
 
     def _error_check(self, expected: dict[str, Any], error: RulesError | None,
                      at: tuple[Any, ...]) -> Check:
@@ -570,6 +642,15 @@ def characteristic(game: Game, obj: GameObject, key: str) -> Any:
     if key == "abilities":
         return sorted(a.text for a in chars.abilities)
     return sorted(getattr(chars, key))
+
+
+_PAY_SOURCE = re.compile(r"(\{?[WUBRGCwubrgc]\}?)(?:\s+from\s+([^\s,]+)|#([A-Za-z_][\w]*))")
+
+
+def _object_number(text: str) -> bool:
+    """`7` or `#7`: an object id as the engine writes it (ASCII digits only)."""
+    digits = text.removeprefix("#")
+    return digits.isascii() and digits.isdigit()
 
 
 def _card_name(name: str) -> str:
