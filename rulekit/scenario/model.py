@@ -251,7 +251,10 @@ def capped(err: ScenarioError) -> ScenarioError:
     if len(reason) <= MAX_MESSAGE and len(path) <= MAX_MESSAGE and \
             (reason, path) == (err.reason, err.path):
         return err
-    return ScenarioError(shorten(reason), path=shorten(path), line=err.line)
+    out = ScenarioError(shorten(reason), path=shorten(path), line=err.line)
+    if hasattr(err, "played"):
+        out.played = err.played  # type: ignore[attr-defined]
+    return out
 
 
 def _display(path: str | os.PathLike[str]) -> str:
@@ -407,8 +410,7 @@ def _schema_message(err: Any, path: Path_) -> str:
     if v == "maxLength":
         return f"{_at(loc)}{len(err.instance):,} characters; at most {err.validator_value}"
     if v == "maxItems":
-        return (f"{_at(loc)}{len(err.instance):,} entries; at most {err.validator_value} "
-                f"(limit {err.validator_value})")
+        return f"{_at(loc)}{len(err.instance):,} entries (limit {err.validator_value:,})"
     if custom:
         return f"{_at(loc)}{custom}, not {json.dumps(err.instance, ensure_ascii=False)[:60]}"
     if v == "oneOf":

@@ -91,6 +91,22 @@ def _pool_items(pool: Any) -> list[tuple[Any, int]]:
     return [(u, 1) for u, n in pool.parts for _ in range(n)] if pool.total <= 64 else list(pool.parts)
 
 
+def notation(unit: Any) -> str:
+    """One mana in expectation notation: its type, its restriction in parentheses, then what
+    it does when spent (CR 106.6) after a `+`: `"G"`, `"C (powerstone)"`, `"R +haste"`
+    (Arena of Glory), `"W (cavern:Elf) +uncounterable"` (Cavern of Souls)."""
+    text = unit_notation(unit)
+    return f"{text} +{unit.rider.key}" if unit.rider is not None else text
+
+
+def _controller_named(entry: str, players: list[str]) -> str | None:
+    """`"Hangarback Walker (Bob)"` -> "Bob" when Bob is a player, else None."""
+    if entry.endswith(")") and " (" in entry:
+        who = entry[entry.rindex(" (") + 2:-1]
+        return who if who in players else None
+    return None
+
+
 # ---------------------------------------------------------------------------- running
 class _Runner:
     def __init__(self, scenario: Scenario) -> None:
@@ -527,25 +543,33 @@ class _Runner:
         if key == "life":
             return state.players[str(sub)].life
         if key == "pool":
-            return sort_notation([unit_notation(u) if n == 1 else f"{n} x {unit_notation(u)}"
-                              for u, n in _pool_items(state.players[str(sub)].pool)])
+            return sort_notation([notation(u) if n == 1 else f"{n} x {notation(u)}"
+                                  for u, n in _pool_items(state.players[str(sub)].pool)])
         if key == "count":
             name = _card_name(str(sub))
             return sum(1 for o in state.battlefield() if game.chars(o).name == name)
         if key == "tokens":
             name = _card_name(str(sub))
             return sum(1 for o in state.battlefield() if o.token and game.chars(o).name == name)
-        if key == "stack":
-            return [item.source_name for item in state.stack]
+        if key == "stack":  # "Name", or "Name (Player)" to say who controls it
+            named = [isinstance(w, str) and _controller_named(w, self.players) is not None
+                     for w in want]
+            return [f"{item.source_name} ({item.controller})" if named[i:i + 1] == [True]
+                    else item.source_name for i, item in enumerate(state.stack)]
         if key == "spent":
-            return sort_notation([unit_notation(u) if n == 1 else f"{n} x {unit_notation(u)}"
-                              for e in events if isinstance(e.payload, ManaSpent)
+            return sort_notation([notation(u) if n == 1 else f"{n} x {notation(u)}"
+                                  for e in events if isinstance(e.payload, ManaSpent)
                               and e.payload.player == sub
                               for u, n in _pool_items(e.payload.mana)])
         if key == "decided":  # who made this step's decisions of that kind (CR 616.1, 603.3b...)
             first = events[0].id if events else self.game.log.next_id
             who = [d.player for d in self.game.decisions if d.key == sub and d.event >= first]
-            return who[0] if isinstance(want, str) and len(set(who)) == 1 else who
+            if isinstance(want, str):
+                return who[0] if len(set(who)) == 1 else who
+            if all(a != b for a, b in zip(want, want[1:], strict=False)):
+                # "Alice, then Bob": who chose in which order, however many prompts each had
+                return [p for i, p in enumerate(who) if i == 0 or who[i - 1] != p]
+            return who
         if key == "events":
             return sorted({e.kind.value for e in events})
         if key == "no_events":
@@ -667,8 +691,18 @@ def play(scenario: Scenario) -> list[StepResult]:
     runner = _Runner(scenario)
     results = [_guard(scenario, ("setup",), runner.setup)]
     for i in range(len(scenario.steps)):
-        results.append(_guard(scenario, ("step", i), runner.step, i))
+        try:
+            results.append(_guard(scenario, ("step", i), runner.step, i))
+        except ScenarioError as err:
+            # the steps played before it: their failed expectations are reported too
+            err.played = list(results)  # type: ignore[attr-defined]
+            raise
     return results
+
+
+def played_before(err: ScenarioError) -> list[StepResult]:
+    """The steps played before the step that made the file unusable (`[]` if none were)."""
+    return list(getattr(err, "played", []))
 
 
 def _guard(scenario: Scenario, path: tuple[Any, ...], fn: Any, *args: Any) -> StepResult:
