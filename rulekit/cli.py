@@ -169,11 +169,15 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _shown(path: Path) -> str:
+    """The path as `check` names it: relative when inside the current folder, on one line
+    (a newline or a zero-width space in a file name is shown escaped)."""
+    from rulekit.scenario.model import one_line
+
     try:
         rel = os.path.relpath(path)
     except ValueError:
-        return str(path)
-    return rel if not rel.startswith("..") else str(path)
+        return one_line(str(path))
+    return one_line(rel if not rel.startswith("..") else str(path))
 
 
 # ------------------------------------------------------------------ diagrams
