@@ -521,3 +521,126 @@ pool.Alice = ["R +haste", "R +haste"]
     check = sc.play()[1].checks[0]
     assert check.ok, check
     assert not loads(text.replace('["R +haste", "R +haste"]', '["R", "R"]')).ok
+
+
+ADVANCE_TO_BEGINNING = '''
+title = "Stop as the draw step begins"
+
+[setup]
+turn = 2
+step = "upkeep"
+
+[setup.library]
+Alice = ["Forest", "Forest"]
+
+[[setup.permanent]]
+card = "Mana Vault"
+name = "vault"
+tapped = true
+
+[[step]]
+narration = "The draw step begins: Mana Vault's trigger waits on the stack."
+do = "advance"
+to = "draw"
+resolve_triggers = false
+
+[step.expect]
+step = "draw"
+stack = ["Mana Vault (Alice)"]
+life.Alice = 20
+
+[[step]]
+narration = "It resolves."
+do = "resolve"
+
+[step.expect]
+life.Alice = 19
+stack = []
+
+[[step]]
+narration = "Take both back."
+do = "undo"
+n = 2
+
+[step.expect]
+step = "upkeep"
+stack = []
+'''
+
+
+def test_advance_can_stop_as_a_step_begins_with_its_triggers_waiting():
+    sc = loads(ADVANCE_TO_BEGINNING)
+    results = sc.play()
+    assert sc.ok, [c for r in results for c in r.failures]
+    assert [i["text"] for i in results[1].snapshot["stack"]][0].startswith("Mana Vault")
+    # a plain advance resolves the trigger on the way: the same step then fails its checks
+    first = ADVANCE_TO_BEGINNING[:ADVANCE_TO_BEGINNING.index('[[step]]\nnarration = "It res')]
+    plain = loads(first.replace("resolve_triggers = false\n", ""))
+    failed = {c.description for c in plain.play()[1].failures}
+    assert failed == {"life.Alice", "stack"}
+
+
+def test_an_advance_that_stops_early_is_undone_as_one_step():
+    results = loads(ADVANCE_TO_BEGINNING).play()
+    assert results[3].snapshot == results[0].snapshot  # undo n = 2: the advance and the resolve
+    assert len(results[1].actions) - len(results[0].actions) > 1  # several passes of priority
+
+
+def test_advance_to_beginning_takes_no_decisions_and_refuses_like_advance():
+    with pytest.raises(ScenarioError, match="takes no decisions"):
+        loads(ADVANCE_TO_BEGINNING.replace('resolve_triggers = false\n',
+                                           'resolve_triggers = false\ndecisions = { may = true }\n'
+                                           )).play()
+    blockers = ADVANCE_TO_BEGINNING.replace('step = "upkeep"', 'step = "declare_attackers"')
+    blockers = blockers.replace('to = "draw"', 'to = "declare_blockers"')
+    blockers = blockers.replace('[step.expect]\nstep = "draw"',
+                                'expect_error = { rule = "508.8" }\n\n[step.expect]\nstep = "draw"')
+    head = blockers[:blockers.index("[step.expect]")]
+    result = loads(head).play()[1]
+    assert result.ok and result.error is not None and result.error.rule == "508.8"
+    assert result.snapshot == loads(head).play()[0].snapshot
+
+
+LEGEND_TOKEN = '''
+title = "Keep the token copy of a legend"
+
+[setup]
+pool.Alice = ["U", "U", "U"]
+hand.Alice = ["Cackling Counterpart"]
+
+[[setup.permanent]]
+card = "Rofellos, Llanowar Emissary"
+name = "rofellos"
+
+[[step]]
+narration = "Alice casts Cackling Counterpart on Rofellos."
+do = "cast"
+card = "Cackling Counterpart"
+targets = ["rofellos"]
+
+[[step]]
+narration = "It resolves: a token copy of Rofellos. Alice keeps the token (CR 704.5j)."
+do = "resolve"
+labels = { rofellos_copy = "Rofellos, Llanowar Emissary" }
+decisions = { legend_keep = "rofellos_copy" }
+
+[step.expect]
+zone.rofellos = "graveyard"
+zone.rofellos_copy = "battlefield"
+tokens."Rofellos, Llanowar Emissary" = 1
+'''
+
+
+def test_a_token_made_in_a_step_can_be_named_by_that_steps_decisions():
+    sc = loads(LEGEND_TOKEN)
+    results = sc.play()
+    assert sc.ok, [c for r in results for c in r.failures]
+    kept = [d for d in results[2].game.decisions if d.key == "legend_keep"]
+    assert [(d.answer, d.given) for d in kept] == [(results[2].labels["rofellos_copy"], True)]
+    # keeping the original instead: the expectations see the difference
+    other = loads(LEGEND_TOKEN.replace('legend_keep = "rofellos_copy"', 'legend_keep = "rofellos"'))
+    assert {c.description for c in other.play()[2].failures} == {
+        "zone.rofellos", "zone.rofellos_copy", "tokens.Rofellos, Llanowar Emissary"}
+    # the try ahead is taken back: the step made one token, once, and replays the same
+    assert [e.kind.value for e in results[2].events].count("token_created") == 1
+    assert results[2].snapshot == sc.game_at(2).snapshot()

@@ -35,7 +35,7 @@ ACTION_KEYS: dict[str, tuple[str, ...]] = {
     "tap_for_mana": ("object", "mana", "player"),
     "pass_priority": (),
     "resolve": (),
-    "advance": ("to",),
+    "advance": ("to", "resolve_triggers"),
     "next_turn": (),
     "declare_attackers": ("attackers", "exert"),
     "declare_blockers": ("blocks",),
@@ -63,7 +63,7 @@ SETUP_ORDER = ("players", "life", "turn", "active", "step", "pool", "hand", "gra
 PERMANENT_ORDER = ("card", "name", "controller", "owner", "tapped", "sick", "token", "counters",
                    "choices", "attached_to", "attacking")
 STEP_ORDER = ("narration", "do", "card", "object", "ability", "mana", "x", "targets", "sacrifice",
-              "tap", "to", "attackers", "exert", "blocks", "objects", "player",
+              "tap", "to", "resolve_triggers", "attackers", "exert", "blocks", "objects", "player",
               "until_end_of_turn", "n", "decisions", "expect_error", "labels", "expect")
 EXPECT_ORDER = ("turn", "step", "active", "life", "pool", "spent", "decided", "tapped", "sick", "counters",
                 "damage", "pt", "zone", "controller", "attached", "could_produce", "types",

@@ -121,7 +121,8 @@ class _Runner:
         self.labels: dict[str, int] = {}  # label -> the id it was first given
         self.unbound: dict[str, int] = {}  # label -> step that failed to bind it
         self.undone: dict[str, int] = {}  # label -> the step whose undo took its object back
-        self.setup_actions = 0  # the game's actions that are the set-up (undo can't reach them)
+        self.step_actions: list[int] = []  # game actions of each step that took any, in order
+        self.ahead: dict[str, int] = {}  # labels of the current step's new objects, tried ahead
 
     # -- labels and references
     def current(self, obj_id: int) -> GameObject:
@@ -219,12 +220,14 @@ class _Runner:
     def _undo(self, n: Any, number: int, at: tuple[Any, ...]) -> None:
         """Take back `n` of the steps' actions; never the set-up (its labels would dangle)."""
         game = self.game
-        taken = len(game.actions) - self.setup_actions
+        taken = len(self.step_actions)
         if isinstance(n, int) and n > taken:
             self.fail(at + (("n",) if "n" in self.sc.steps[number - 1] else ("do",)),
                       f"undo n = {n} reaches into the set-up: the steps so far took "
                       f"{taken} action(s), and undo takes back only those")
-        game.undo(n)
+        # a step's action can be several of the game's (advance with resolve_triggers = false)
+        game.undo(sum(self.step_actions[-n:]) if isinstance(n, int) and n > 0 else n)
+        del self.step_actions[-n:]
         for label, first in list(self.labels.items()):  # objects the undo took back
             if first not in game.state.objects:
                 del self.labels[label]
@@ -245,14 +248,17 @@ class _Runner:
         step = sc.steps[index]
         number = index + 1
         at = ("step", index)
-        if index == 0:
-            self.setup_actions = len(game.actions)
         mark = len(game.log)
+        actions_before = len(game.actions)
         before_ids = set(game.state.objects)
         before_snapshot = game.snapshot_json()
         error: RulesError | None = None
         checks: list[Check] = []
-        call = self._call(step, at)
+        self.ahead = self._labels_ahead(step, at)
+        try:
+            call = self._call(step, at)
+        finally:
+            self.ahead = {}
         expected_error = step.get("expect_error")
         if call is not None:
             name, kwargs = call
@@ -262,7 +268,11 @@ class _Runner:
                 else:
                     if "player" in step and name != "gain_control":
                         self._who_acts(name, step["player"], kwargs["object"])
-                    game.perform(name, **kwargs)
+                    if name == "advance" and step.get("resolve_triggers") is False:
+                        self._advance_to_beginning(kwargs, at)
+                    else:
+                        game.perform(name, **kwargs)
+                    self.step_actions.append(len(game.actions) - actions_before)
             except RulesError as err:
                 if expected_error is None:
                     hint = f'expect_error = {{ rule = "{err.rule}" }}' if err.rule else \
@@ -296,6 +306,93 @@ class _Runner:
             snapshot=game.snapshot(), error=error, checks=checks, labels=self._label_ids(),
             line=sc.lines.line(at), actions=list(game.actions),
             init=(tuple(self.players), self.base_life))
+
+    def _labels_ahead(self, step: dict[str, Any], at: tuple[Any, ...]) -> dict[str, int]:
+        """Labels this step gives to objects it creates, used by its own decisions (the token
+        copy of a legend kept by `legend_keep`): the step is tried once without those answers,
+        the new objects' ids noted, and the try taken back (the engine is deterministic, so the
+        same action makes the same objects with the same ids)."""
+        wanted = set(step.get("labels", {})) - set(self.labels)
+        answers = step.get("decisions", {})
+        named = {v for value in answers.values()
+                 for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)}
+        if not wanted & named or step.get("do") in ("look", "undo"):
+            return {}
+        trial = {k: v for k, v in step.items() if k != "decisions"}
+        trial["decisions"] = {
+            k: kept for k, v in answers.items()
+            if (kept := [x for x in (v if isinstance(v, list) else [v]) if x not in wanted])}
+        if not trial["decisions"]:
+            del trial["decisions"]
+        game = self.game
+        before, done = set(game.state.objects), len(game.actions)
+        call = self._call(trial, at)
+        if call is None:
+            return {}
+        try:
+            game.perform(call[0], **call[1])
+        except (RulesError, UsageError):
+            return {}  # the real try says what is wrong
+        found: dict[str, int] = {}
+        try:
+            for label, card_name in step["labels"].items():
+                if label in wanted & named:
+                    new = self._new_object(card_name, before)
+                    if new is not None:
+                        found[label] = new
+        finally:
+            game.undo(len(game.actions) - done)
+        return found
+
+    def _new_object(self, card_name: str, before: set[int]) -> int | None:
+        """The first object that appeared since `before` with that name (not one that is only
+        an old object in a new zone, and no labelled one)."""
+        game = self.game
+        objects = game.state.objects
+        successors = {o.moved_to for o in objects.values() if o.moved_to is not None}
+        taken = set(self.labels.values())
+        name = _card_name(card_name)
+        for i in sorted(i for i in objects if i not in before and i not in successors
+                        and i not in taken):
+            if name in (game.chars(objects[i]).name, objects[i].card.name):
+                return i
+        return None
+
+    def _advance_to_beginning(self, kwargs: dict[str, Any], at: tuple[Any, ...]) -> None:
+        """`advance` with `resolve_triggers = false`: every player passes in turn (CR 117.4)
+        until step `to` (or the next step) begins, and stops there, before anyone passes
+        again: what triggered as it began waits on the stack (CR 603.3: triggered abilities go on
+        the stack the next time a player would receive priority). Triggers of the steps on the
+        way resolve, as with a plain `advance`. Either it gets there or the
+        game is as it was."""
+        game = self.game
+        if "decisions" in kwargs:
+            self.fail(at + ("decisions",), "an advance with resolve_triggers = false takes no "
+                      "decisions: the triggers wait on the stack; answer them in the next step")
+        target = Step(kwargs["to"]) if kwargs.get("to") else None
+        if target is Step.UNTAP:
+            game.perform("advance", to="untap")  # the engine's refusal (CR 502.4)
+        start, seen = len(game.actions), len(game.log)
+        try:
+            for _ in range(_MAX_PASSES):
+                before = game.state.step
+                game.perform("pass_priority")
+                began = any(e.kind is EventKind.STEP_BEGAN for e in game.log.since(seen))
+                seen = len(game.log)
+                if began and (target is None or game.state.step is target):
+                    return
+                if (target in (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE)
+                        and before is Step.DECLARE_ATTACKERS
+                        and game.state.step is Step.END_COMBAT):
+                    raise RulesError(f"there is no {target.label} this turn: no creature "
+                                     "attacked, so combat goes straight to the end of combat "
+                                     "step", rule="508.8")
+            where = target.label if target else "the next step"
+            raise RulesError(f"passing priority {_MAX_PASSES} times did not reach {where}")
+        except BaseException:
+            if len(game.actions) > start:
+                game.undo(len(game.actions) - start)
+            raise
 
     def _who_acts(self, name: str, player: str, obj_id: int) -> None:
         """`player = "Alice"` on a step: the action is Alice's. Refused, as the engine refuses
@@ -404,6 +501,8 @@ class _Runner:
 
         if not isinstance(value, str):
             return value
+        if value in self.ahead:
+            return self.ahead[value]
         if key == "pay_with":
             return self._pay_with(value, at)
         if key == "mana_abilities":
@@ -465,18 +564,12 @@ class _Runner:
     def _bind(self, label: str, card_name: str, before: set[int], number: int,
               at: tuple[Any, ...]) -> Check:
         game = self.game
-        objects = game.state.objects
-        successors = {o.moved_to for o in objects.values() if o.moved_to is not None}
-        taken = set(self.labels.values())
         name = _card_name(card_name)
-        fresh = sorted(i for i in objects if i not in before and i not in successors
-                       and i not in taken)
         line = self.sc.lines.line(at + ("labels", label))
-        for i in fresh:
-            obj = objects[i]
-            if name in (game.chars(obj).name, obj.card.name):
-                self.labels[label] = i
-                return Check(f"labels.{label}", f"a new {name}", game.describe(obj), True, line)
+        found = self._new_object(card_name, before)
+        if found is not None:
+            self.labels[label] = found
+            return Check(f"labels.{label}", f"a new {name}", game.describe(found), True, line)
         self.unbound[label] = number
         return Check(f"labels.{label}", f"a new {name}", "no new object by that name", False, line)
 
@@ -667,6 +760,8 @@ def characteristic(game: Game, obj: GameObject, key: str) -> Any:
         return sorted(a.text for a in chars.abilities)
     return sorted(getattr(chars, key))
 
+
+_MAX_PASSES = 400  # priority passes an advance to the beginning of a step may take
 
 _PAY_SOURCE = re.compile(r"(\{?[WUBRGCwubrgc]\}?)(?:\s+from\s+([^\s,]+)|#([A-Za-z_][\w]*))")
 
