@@ -273,3 +273,15 @@ def test_what_a_step_builds_is_bounded(monkeypatch):
     with pytest.raises(ScenarioError, match=r"permanents have 3 counters.*\(limit 2\)"):
         loads(one.replace('do = "destroy"\nobjects = ["Hangarback Walker"]', 'do = "look"'),
               name="t.toml").play()
+
+
+def test_run_json_lists_the_failures_before_the_refusal(capsys, monkeypatch):
+    monkeypatch.chdir(CORPUS.parent.parent)
+    path = "tests/bad_scenarios/failure_then_refused.toml"
+    assert main(["run", "--json", path]) == 2
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["error"]["line"] == 20 and "the action was refused" in doc["error"]["message"]
+    assert doc["failures"] == [f'{path}:16: step 1: pool.Alice: expected ["R"], got ["G"]']
+    assert main(["check", path]) == 2
+    out = capsys.readouterr().out
+    assert out.index(f"{path}:16: step 1: pool.Alice") < out.index(f"{path}:20: step 2")
