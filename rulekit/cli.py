@@ -89,16 +89,27 @@ def main(argv: Sequence[str] | None = None, *, standalone: bool = False) -> int:
 # ------------------------------------------------------------------ run
 def _run(args: argparse.Namespace) -> int:
     from rulekit.scenario import load
-    from rulekit.scenario.text import error_json, failure_lines, render, to_json
+    from rulekit.scenario.runner import played_before
+    from rulekit.scenario.text import error_json, failure_lines, render, to_json, unusable_lines
 
     try:
         scenario = load(args.file)
-        results = scenario.play()
     except ScenarioError as err:
         if args.json:
             print(json.dumps(error_json(err.path or args.file, err.line, str(err)), indent=1))
         else:
             _say(str(err), err=True)
+        return BAD
+    try:
+        results = scenario.play()
+    except ScenarioError as err:
+        if args.json:
+            doc = error_json(err.path or args.file, err.line, str(err))
+            doc["failures"] = failure_lines(scenario, played_before(err))
+            print(json.dumps(doc, indent=1))
+        else:
+            for line in unusable_lines(scenario, err):
+                _say(line, err=True)
         return BAD
     ok = all(r.ok for r in results)
     if args.json:
@@ -114,7 +125,7 @@ def _run(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ check
 def _check(args: argparse.Namespace) -> int:
     from rulekit.scenario import find, load, shipped
-    from rulekit.scenario.text import failure_lines
+    from rulekit.scenario.text import failure_lines, unusable_lines
 
     files = find(args.paths) if args.paths else shipped()
     passed = failed = skipped = 0
@@ -132,7 +143,7 @@ def _check(args: argparse.Namespace) -> int:
             results = scenario.play()
             problems = failure_lines(scenario, results)
         except ScenarioError as err:
-            results, problems = None, [str(err)]
+            results, problems = None, unusable_lines(scenario, err)
             code = BAD
         else:
             code = FAILED if problems else OK
@@ -158,11 +169,15 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _shown(path: Path) -> str:
+    """The path as `check` names it: relative when inside the current folder, on one line
+    (a newline or a zero-width space in a file name is shown escaped)."""
+    from rulekit.scenario.model import one_line
+
     try:
         rel = os.path.relpath(path)
     except ValueError:
-        return str(path)
-    return rel if not rel.startswith("..") else str(path)
+        return one_line(str(path))
+    return one_line(rel if not rel.startswith("..") else str(path))
 
 
 # ------------------------------------------------------------------ diagrams

@@ -305,3 +305,342 @@ def test_any_text_survives_the_round_trip():
         assert dumps(sc) == dumps(data)
 
     check()
+
+
+# ------------------------------------------------- what a teacher writes (issue 24)
+LABELLED_MANA = '''
+title = "Labels, not object ids"
+
+[setup]
+hand.Alice = ["Mana Vault", "Grizzly Bears"]
+
+[[setup.permanent]]
+card = "Powerstone"
+name = "stone"
+token = true
+
+[[setup.permanent]]
+card = "Wastes"
+name = "wastes"
+
+[[setup.permanent]]
+card = "Forest"
+name = "forest1"
+
+[[setup.permanent]]
+card = "Forest"
+name = "forest2"
+
+[[setup.permanent]]
+card = "Powerstone"
+name = "bob_stone"
+controller = "Bob"
+token = true
+
+[[step]]
+narration = "Alice taps her Powerstone, then (next step) Wastes."
+do = "tap_for_mana"
+object = "stone"
+player = "Alice"
+
+[[step]]
+narration = "Alice taps Wastes."
+do = "tap_for_mana"
+object = "wastes"
+
+[[step]]
+narration = "Alice casts Mana Vault with the Wastes' {C}: the Powerstone's is kept."
+do = "cast"
+card = "Mana Vault"
+decisions = { pay_with = "C from wastes" }
+
+[step.expect]
+pool.Alice = ["C (powerstone)"]
+
+[[step]]
+narration = "Alice tries to tap Bob's Powerstone."
+do = "tap_for_mana"
+object = "bob_stone"
+player = "Alice"
+expect_error = { rule = "602.2", contains = "Bob controls it" }
+
+[[step]]
+narration = "Mana Vault resolves."
+do = "resolve"
+
+[[step]]
+narration = "Alice casts Grizzly Bears, tapping both Forests while paying."
+do = "cast"
+card = "Grizzly Bears"
+decisions = { mana_abilities = ["forest1", "forest2:G"], pay_with = "G#forest1 G from forest2" }
+
+[step.expect]
+tapped.forest1 = true
+tapped.forest2 = true
+pool.Alice = ["C (powerstone)"]
+spent.Alice = ["G", "G"]
+'''
+
+
+def test_pay_with_and_mana_abilities_take_labels():
+    sc = loads(LABELLED_MANA)
+    results = sc.play()
+    assert sc.ok, [c for r in results for c in r.failures]
+    game = results[6].game
+    ids = {label: results[6].labels[label] for label in ("wastes", "forest1", "forest2")}
+    answers = [(d.key, d.answer) for d in game.decisions if d.given]
+    # what reached the engine: object ids, as if the author had counted them
+    assert ("pay_with", f"C#{ids['wastes']}") in answers
+    assert ("mana_abilities", ids["forest1"]) in answers
+    assert ("mana_abilities", f"#{ids['forest2']}:G") in answers
+    assert ("pay_with", f"G#{ids['forest1']} G#{ids['forest2']}") in answers
+    # the engine's own default would have spent the Powerstone's {C} on an artifact
+    default = loads(LABELLED_MANA.replace('decisions = { pay_with = "C from wastes" }', ""))
+    assert [c.actual for c in default.play()[3].checks] == [["C"]]
+
+
+def test_ids_keep_working_in_pay_with():
+    sc = loads(LABELLED_MANA)
+    wastes = sc.play()[0].labels["wastes"]
+    again = loads(LABELLED_MANA.replace('"C from wastes"', f'"C#{wastes}"'))
+    assert again.ok
+
+
+def test_an_action_names_the_player_who_takes_it_and_the_rules_refuse_a_stranger():
+    results = loads(LABELLED_MANA).play()
+    refused = results[4]
+    assert refused.error is not None and refused.error.rule == "602.2"
+    assert "Alice can't activate an ability of Powerstone" in str(refused.error)
+    assert refused.snapshot == results[3].snapshot  # nothing changed
+    assert refused.events == []
+
+
+def test_casting_someone_elses_card_is_refused_with_cr_601_3():
+    text = '''
+title = "Bob's card"
+[setup]
+pool.Alice = ["G", "G"]
+hand.Bob = [{ card = "Grizzly Bears", name = "bears" }]
+
+[[step]]
+narration = "Alice tries to cast Bob's Grizzly Bears."
+do = "cast"
+card = "bears"
+player = "Alice"
+expect_error = { rule = "601.3" }
+'''
+    results = loads(text).play()
+    assert results[1].ok and "it is Bob's card" in str(results[1].error)
+    with pytest.raises(ScenarioError, match="doesn't take 'player'"):
+        loads(text.replace('do = "cast"', 'do = "resolve"').replace('card = "bears"\n', ""))
+
+
+TWO_TRIGGERS = '''
+title = "Stack entries name their controllers"
+[setup]
+pool.Alice = ["W", "W"]
+hand.Alice = ["Silvercoat Lion"]
+
+[[setup.permanent]]
+card = "Angel's Feather"
+name = "feather1"
+
+[[setup.permanent]]
+card = "Angel's Feather"
+name = "feather2"
+
+[[setup.permanent]]
+card = "Angel's Feather"
+name = "feather3"
+
+[[setup.permanent]]
+card = "Angel's Feather"
+name = "feather4"
+controller = "Bob"
+
+[[setup.permanent]]
+card = "Angel's Feather"
+name = "feather5"
+controller = "Bob"
+
+[[step]]
+narration = "Alice casts Silvercoat Lion: her Feather and Bob's trigger."
+do = "cast"
+card = "Silvercoat Lion"
+
+[step.expect]
+stack = ["Silvercoat Lion (Alice)", "Angel's Feather (Alice)", "Angel's Feather (Alice)",
+         "Angel's Feather (Alice)", "Angel's Feather (Bob)", "Angel's Feather (Bob)"]
+decided.trigger_order = ["Alice", "Bob"]
+'''
+
+
+def test_a_stack_expectation_can_name_controllers():
+    sc = loads(TWO_TRIGGERS)
+    (decided, check) = sc.play()[1].checks
+    assert check.description == "stack" and check.ok, check
+    # APNAP (CR 603.3b): Alice's triggers go on the stack first, Bob's on top
+    alice_last = "\"Angel's Feather (Alice)\", \"Angel's Feather (Bob)\""
+    wrong = loads(TWO_TRIGGERS.replace(alice_last, alice_last.replace("Alice", "X")
+                                       .replace("Bob", "Alice").replace("X", "Bob")))
+    assert not wrong.play()[1].checks[1].ok
+    plain = loads(TWO_TRIGGERS.replace(" (Alice)", "").replace(" (Bob)", ""))
+    assert plain.play()[1].checks[1].ok
+
+
+def test_decided_says_who_chose_in_which_order():
+    # Alice ordered her three triggers (two prompts), then Bob his two (one prompt)
+    checks = loads(TWO_TRIGGERS).play()[1].checks
+    assert checks[0].description == "decided.trigger_order" and checks[0].ok, checks[0]
+    every_prompt = loads(TWO_TRIGGERS.replace('["Alice", "Bob"]', '["Alice", "Alice", "Bob"]'))
+    assert every_prompt.play()[1].checks[0].ok
+    wrong = loads(TWO_TRIGGERS.replace('["Alice", "Bob"]', '["Bob", "Alice"]'))
+    assert not wrong.play()[1].checks[0].ok
+
+
+def test_pool_notation_shows_riders():
+    text = '''
+title = "Arena of Glory's mana gives haste"
+[setup]
+pool.Alice = ["R"]
+
+[[setup.permanent]]
+card = "Arena of Glory"
+name = "arena"
+
+[[step]]
+narration = "Alice exerts Arena of Glory for {R}{R}."
+do = "activate"
+object = "arena"
+ability = "Exert"
+
+[step.expect]
+pool.Alice = ["R +haste", "R +haste"]
+'''
+    sc = loads(text)
+    check = sc.play()[1].checks[0]
+    assert check.ok, check
+    assert not loads(text.replace('["R +haste", "R +haste"]', '["R", "R"]')).ok
+
+
+ADVANCE_TO_BEGINNING = '''
+title = "Stop as the draw step begins"
+
+[setup]
+turn = 2
+step = "upkeep"
+
+[setup.library]
+Alice = ["Forest", "Forest"]
+
+[[setup.permanent]]
+card = "Mana Vault"
+name = "vault"
+tapped = true
+
+[[step]]
+narration = "The draw step begins: Mana Vault's trigger waits on the stack."
+do = "advance"
+to = "draw"
+resolve_triggers = false
+
+[step.expect]
+step = "draw"
+stack = ["Mana Vault (Alice)"]
+life.Alice = 20
+
+[[step]]
+narration = "It resolves."
+do = "resolve"
+
+[step.expect]
+life.Alice = 19
+stack = []
+
+[[step]]
+narration = "Take both back."
+do = "undo"
+n = 2
+
+[step.expect]
+step = "upkeep"
+stack = []
+'''
+
+
+def test_advance_can_stop_as_a_step_begins_with_its_triggers_waiting():
+    sc = loads(ADVANCE_TO_BEGINNING)
+    results = sc.play()
+    assert sc.ok, [c for r in results for c in r.failures]
+    assert [i["text"] for i in results[1].snapshot["stack"]][0].startswith("Mana Vault")
+    # a plain advance resolves the trigger on the way: the same step then fails its checks
+    first = ADVANCE_TO_BEGINNING[:ADVANCE_TO_BEGINNING.index('[[step]]\nnarration = "It res')]
+    plain = loads(first.replace("resolve_triggers = false\n", ""))
+    failed = {c.description for c in plain.play()[1].failures}
+    assert failed == {"life.Alice", "stack"}
+
+
+def test_an_advance_that_stops_early_is_undone_as_one_step():
+    results = loads(ADVANCE_TO_BEGINNING).play()
+    assert results[3].snapshot == results[0].snapshot  # undo n = 2: the advance and the resolve
+    assert len(results[1].actions) - len(results[0].actions) > 1  # several passes of priority
+
+
+def test_advance_to_beginning_takes_no_decisions_and_refuses_like_advance():
+    with pytest.raises(ScenarioError, match="takes no decisions"):
+        loads(ADVANCE_TO_BEGINNING.replace('resolve_triggers = false\n',
+                                           'resolve_triggers = false\ndecisions = { may = true }\n'
+                                           )).play()
+    blockers = ADVANCE_TO_BEGINNING.replace('step = "upkeep"', 'step = "declare_attackers"')
+    blockers = blockers.replace('to = "draw"', 'to = "declare_blockers"')
+    blockers = blockers.replace('[step.expect]\nstep = "draw"',
+                                'expect_error = { rule = "508.8" }\n\n[step.expect]\nstep = "draw"')
+    head = blockers[:blockers.index("[step.expect]")]
+    result = loads(head).play()[1]
+    assert result.ok and result.error is not None and result.error.rule == "508.8"
+    assert result.snapshot == loads(head).play()[0].snapshot
+
+
+LEGEND_TOKEN = '''
+title = "Keep the token copy of a legend"
+
+[setup]
+pool.Alice = ["U", "U", "U"]
+hand.Alice = ["Cackling Counterpart"]
+
+[[setup.permanent]]
+card = "Rofellos, Llanowar Emissary"
+name = "rofellos"
+
+[[step]]
+narration = "Alice casts Cackling Counterpart on Rofellos."
+do = "cast"
+card = "Cackling Counterpart"
+targets = ["rofellos"]
+
+[[step]]
+narration = "It resolves: a token copy of Rofellos. Alice keeps the token (CR 704.5j)."
+do = "resolve"
+labels = { rofellos_copy = "Rofellos, Llanowar Emissary" }
+decisions = { legend_keep = "rofellos_copy" }
+
+[step.expect]
+zone.rofellos = "graveyard"
+zone.rofellos_copy = "battlefield"
+tokens."Rofellos, Llanowar Emissary" = 1
+'''
+
+
+def test_a_token_made_in_a_step_can_be_named_by_that_steps_decisions():
+    sc = loads(LEGEND_TOKEN)
+    results = sc.play()
+    assert sc.ok, [c for r in results for c in r.failures]
+    kept = [d for d in results[2].game.decisions if d.key == "legend_keep"]
+    assert [(d.answer, d.given) for d in kept] == [(results[2].labels["rofellos_copy"], True)]
+    # keeping the original instead: the expectations see the difference
+    other = loads(LEGEND_TOKEN.replace('legend_keep = "rofellos_copy"', 'legend_keep = "rofellos"'))
+    assert {c.description for c in other.play()[2].failures} == {
+        "zone.rofellos", "zone.rofellos_copy", "tokens.Rofellos, Llanowar Emissary"}
+    # the try ahead is taken back: the step made one token, once, and replays the same
+    assert [e.kind.value for e in results[2].events].count("token_created") == 1
+    assert results[2].snapshot == sc.game_at(2).snapshot()

@@ -30,12 +30,12 @@ ZONE_LISTS = ("hand", "graveyard", "exile", "library")
 ACTION_KEYS: dict[str, tuple[str, ...]] = {
     "look": (),
     "play_land": ("card",),
-    "cast": ("card", "x", "targets"),
-    "activate": ("object", "ability", "mana", "x", "targets", "sacrifice", "tap"),
-    "tap_for_mana": ("object", "mana"),
+    "cast": ("card", "x", "targets", "player"),
+    "activate": ("object", "ability", "mana", "x", "targets", "sacrifice", "tap", "player"),
+    "tap_for_mana": ("object", "mana", "player"),
     "pass_priority": (),
     "resolve": (),
-    "advance": ("to",),
+    "advance": ("to", "resolve_triggers"),
     "next_turn": (),
     "declare_attackers": ("attackers", "exert"),
     "declare_blockers": ("blocks",),
@@ -46,6 +46,16 @@ ACTION_KEYS: dict[str, tuple[str, ...]] = {
 }
 COMMON_STEP_KEYS = ("narration", "do", "decisions", "expect_error", "labels", "expect")
 
+# What a teaching scenario may build (docs/scenarios.md, "Limits"). The schema bounds each
+# list (at most 100 permanents in the set-up, 100 cards per zone list, 1,000 mana per pool, 20,000
+# steps); these bound what they add up to, so every file plays in about a second.
+MAX_SETUP_COUNTERS = 1_000
+"""Counters on all the set-up's permanents together."""
+MAX_OBJECTS = 10_000
+"""Objects a game may hold after any step (cards, tokens, spells, abilities, left zones)."""
+MAX_COUNTERS = 10_000
+"""Counters on all permanents together after any step."""
+
 # canonical key order when writing a scenario back
 TOP_ORDER = ("title", "ruling", "status", "description", "setup", "step")
 SETUP_ORDER = ("players", "life", "turn", "active", "step", "pool", "hand", "graveyard", "exile",
@@ -53,7 +63,7 @@ SETUP_ORDER = ("players", "life", "turn", "active", "step", "pool", "hand", "gra
 PERMANENT_ORDER = ("card", "name", "controller", "owner", "tapped", "sick", "token", "counters",
                    "choices", "attached_to", "attacking")
 STEP_ORDER = ("narration", "do", "card", "object", "ability", "mana", "x", "targets", "sacrifice",
-              "tap", "to", "attackers", "exert", "blocks", "objects", "player",
+              "tap", "to", "resolve_triggers", "attackers", "exert", "blocks", "objects", "player",
               "until_end_of_turn", "n", "decisions", "expect_error", "labels", "expect")
 EXPECT_ORDER = ("turn", "step", "active", "life", "pool", "spent", "decided", "tapped", "sick", "counters",
                 "damage", "pt", "zone", "controller", "attached", "could_produce", "types",
@@ -187,6 +197,7 @@ def loads(text: str, *, name: str = "<scenario>") -> Scenario:
     """Validate scenario text (TOML)."""
     try:
         data, lines = parse(text, name)
+        _check_numbers(data, lines, name)
         _check_schema(data, lines, name)
         _Validator(data, lines, name).run()
     except ScenarioError as err:
@@ -206,11 +217,44 @@ def shorten(text: str, limit: int = MAX_MESSAGE) -> str:
     return f"{text[:limit]}... ({len(text) - limit:,} more characters cut)"
 
 
+def one_line(text: str) -> str:
+    r"""`text` with every control character (newline and tab included), format character
+    (zero-width space, bidirectional marks, category Cf) and lone surrogate shown as an
+    escape: a message is one line that reads the same in any terminal.
+
+    >>> one_line("forest1\u200b\nnext")
+    'forest1\\u200b\\nnext'
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_escape_char(c) for c in text)
+
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_char(c: str) -> str:
+    import unicodedata
+
+    if c in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[c]
+    if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+        return c
+    n = ord(c)
+    return f"\\x{n:02x}" if n < 0x100 else (f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}")
+
+
 def capped(err: ScenarioError) -> ScenarioError:
-    """`err`, or the same error with its message shortened (see `MAX_MESSAGE`)."""
-    if len(err.reason) <= MAX_MESSAGE and len(err.path) <= MAX_MESSAGE:
+    """`err`, or the same error as one line (see `one_line`) with its message shortened (see
+    `MAX_MESSAGE`)."""
+    reason, path = one_line(err.reason), one_line(err.path)
+    if len(reason) <= MAX_MESSAGE and len(path) <= MAX_MESSAGE and \
+            (reason, path) == (err.reason, err.path):
         return err
-    return ScenarioError(shorten(err.reason), path=shorten(err.path), line=err.line)
+    out = ScenarioError(shorten(reason), path=shorten(path), line=err.line)
+    if hasattr(err, "played"):
+        out.played = err.played  # type: ignore[attr-defined]
+    return out
 
 
 def _display(path: str | os.PathLike[str]) -> str:
@@ -255,6 +299,34 @@ def skip_slow_optional_imports() -> None:
 
     if "jsonschema" not in sys.modules:
         sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+
+MAX_NUMBER = 10**12
+"""Largest whole number anywhere in a scenario (the schema bounds each field more tightly)."""
+
+
+def _check_numbers(data: dict[str, Any], lines: LineMap, name: str) -> None:
+    """No scenario field takes a decimal number (`life = 20.0`, `turn = 2e0`, nan, inf), and
+    no number is astronomically long; the first one in the file is refused at its line."""
+    bad: list[tuple[int, str]] = []
+    todo: list[tuple[Path_, Any]] = [((), data)]
+    while todo:
+        path, v = todo.pop()
+        if isinstance(v, dict):
+            todo.extend((path + (k,), x) for k, x in v.items())
+        elif isinstance(v, list):
+            todo.extend((path + (i,), x) for i, x in enumerate(v))
+        elif isinstance(v, float):
+            whole = f" (write {int(v)})" if v.is_integer() else ""
+            bad.append((lines.line(path), f"{_at(where(path))}expected a whole number, got the "
+                        f"decimal number {v!r}{whole}"))
+        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_NUMBER:
+            bad.append((lines.line(path), f"{_at(where(path))}a number with "
+                        f"{len(str(abs(v))):,} digits: far more than a scenario needs "
+                        f"(limit {MAX_NUMBER:,})"))
+    if bad:
+        line, message = min(bad)
+        raise ScenarioError(message, path=name, line=line)
 
 
 def _check_schema(data: dict[str, Any], lines: LineMap, name: str) -> None:
@@ -338,7 +410,7 @@ def _schema_message(err: Any, path: Path_) -> str:
     if v == "maxLength":
         return f"{_at(loc)}{len(err.instance):,} characters; at most {err.validator_value}"
     if v == "maxItems":
-        return f"{_at(loc)}{len(err.instance):,} entries; at most {err.validator_value}"
+        return f"{_at(loc)}{len(err.instance):,} entries (limit {err.validator_value:,})"
     if custom:
         return f"{_at(loc)}{custom}, not {json.dumps(err.instance, ensure_ascii=False)[:60]}"
     if v == "oneOf":
@@ -350,6 +422,8 @@ def _schema_message(err: Any, path: Path_) -> str:
 
 # ---------------------------------------------------------------------------- semantic checks
 _LABEL_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+RESERVED_LABELS = frozenset({"no", "yes", "n", "y", "true", "false", "none"})
+"""Words a decision answer can be (`copy = "no"`, `may = "yes"`): never labels."""
 
 
 class _Validator:
@@ -393,6 +467,10 @@ class _Validator:
 
         if label in self.labels:
             self.fail(path, f"the label {label!r} is used twice")
+        if label in RESERVED_LABELS:
+            self.fail(path, f"{label!r} can't be a label: decisions use it as an answer "
+                      "(copy = \"no\", may = \"yes\"), so a step naming it would be "
+                      "ambiguous; choose another label")
         if self.is_card(label) and card(label).name != card_name:
             self.fail(path, f"the label {label!r} is also the name of the card "
                             f"{card(label).name!r}, but it labels {card_name}: a step naming "
@@ -435,6 +513,13 @@ class _Validator:
                     if isinstance(entry, dict) and "name" in entry:
                         self.new_label(where_, entry["name"], real)
         perms = setup.get("permanent", [])
+        counters = 0
+        for i, perm in enumerate(perms):
+            counters += sum(perm.get("counters", {}).values())
+            if counters > MAX_SETUP_COUNTERS:
+                self.fail(("setup", "permanent", i, "counters"),
+                          f"{counters:,} counters on the set-up's permanents so far: more than "
+                          f"a lesson can show (limit {MAX_SETUP_COUNTERS:,} in all)")
         for i, perm in enumerate(perms):
             at: Path_ = ("setup", "permanent", i)
             real = self.card(at + ("card",), perm["card"])

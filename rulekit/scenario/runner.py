@@ -7,6 +7,7 @@ game's state to the notation of expectations. It never fixes up what the engine 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -90,6 +91,22 @@ def _pool_items(pool: Any) -> list[tuple[Any, int]]:
     return [(u, 1) for u, n in pool.parts for _ in range(n)] if pool.total <= 64 else list(pool.parts)
 
 
+def notation(unit: Any) -> str:
+    """One mana in expectation notation: its type, its restriction in parentheses, then what
+    it does when spent (CR 106.6) after a `+`: `"G"`, `"C (powerstone)"`, `"R +haste"`
+    (Arena of Glory), `"W (cavern:Elf) +uncounterable"` (Cavern of Souls)."""
+    text = unit_notation(unit)
+    return f"{text} +{unit.rider.key}" if unit.rider is not None else text
+
+
+def _controller_named(entry: str, players: list[str]) -> str | None:
+    """`"Hangarback Walker (Bob)"` -> "Bob" when Bob is a player, else None."""
+    if entry.endswith(")") and " (" in entry:
+        who = entry[entry.rindex(" (") + 2:-1]
+        return who if who in players else None
+    return None
+
+
 # ---------------------------------------------------------------------------- running
 class _Runner:
     def __init__(self, scenario: Scenario) -> None:
@@ -104,7 +121,8 @@ class _Runner:
         self.labels: dict[str, int] = {}  # label -> the id it was first given
         self.unbound: dict[str, int] = {}  # label -> step that failed to bind it
         self.undone: dict[str, int] = {}  # label -> the step whose undo took its object back
-        self.setup_actions = 0  # the game's actions that are the set-up (undo can't reach them)
+        self.step_actions: list[int] = []  # game actions of each step that took any, in order
+        self.ahead: dict[str, int] = {}  # labels of the current step's new objects, tried ahead
 
     # -- labels and references
     def current(self, obj_id: int) -> GameObject:
@@ -202,12 +220,14 @@ class _Runner:
     def _undo(self, n: Any, number: int, at: tuple[Any, ...]) -> None:
         """Take back `n` of the steps' actions; never the set-up (its labels would dangle)."""
         game = self.game
-        taken = len(game.actions) - self.setup_actions
+        taken = len(self.step_actions)
         if isinstance(n, int) and n > taken:
             self.fail(at + (("n",) if "n" in self.sc.steps[number - 1] else ("do",)),
                       f"undo n = {n} reaches into the set-up: the steps so far took "
                       f"{taken} action(s), and undo takes back only those")
-        game.undo(n)
+        # a step's action can be several of the game's (advance with resolve_triggers = false)
+        game.undo(sum(self.step_actions[-n:]) if isinstance(n, int) and n > 0 else n)
+        del self.step_actions[-n:]
         for label, first in list(self.labels.items()):  # objects the undo took back
             if first not in game.state.objects:
                 del self.labels[label]
@@ -228,14 +248,17 @@ class _Runner:
         step = sc.steps[index]
         number = index + 1
         at = ("step", index)
-        if index == 0:
-            self.setup_actions = len(game.actions)
         mark = len(game.log)
+        actions_before = len(game.actions)
         before_ids = set(game.state.objects)
         before_snapshot = game.snapshot_json()
         error: RulesError | None = None
         checks: list[Check] = []
-        call = self._call(step, at)
+        self.ahead = self._labels_ahead(step, at)
+        try:
+            call = self._call(step, at)
+        finally:
+            self.ahead = {}
         expected_error = step.get("expect_error")
         if call is not None:
             name, kwargs = call
@@ -243,7 +266,13 @@ class _Runner:
                 if name == "undo":
                     self._undo(kwargs["n"], number, at)
                 else:
-                    game.perform(name, **kwargs)
+                    if "player" in step and name != "gain_control":
+                        self._who_acts(name, step["player"], kwargs["object"])
+                    if name == "advance" and step.get("resolve_triggers") is False:
+                        self._advance_to_beginning(kwargs, at)
+                    else:
+                        game.perform(name, **kwargs)
+                    self.step_actions.append(len(game.actions) - actions_before)
             except RulesError as err:
                 if expected_error is None:
                     hint = f'expect_error = {{ rule = "{err.rule}" }}' if err.rule else \
@@ -264,6 +293,7 @@ class _Runner:
                 same = game.snapshot_json() == before_snapshot and len(game.log) == mark
                 checks.append(Check("nothing changed", True, same, same,
                                     sc.lines.line(at + ("expect_error",))))
+        self._limits(at)
         events = list(game.log.since(mark)) if len(game.log) >= mark else []
         if step.get("do") == "undo":
             events = []
@@ -276,6 +306,125 @@ class _Runner:
             snapshot=game.snapshot(), error=error, checks=checks, labels=self._label_ids(),
             line=sc.lines.line(at), actions=list(game.actions),
             init=(tuple(self.players), self.base_life))
+
+    def _labels_ahead(self, step: dict[str, Any], at: tuple[Any, ...]) -> dict[str, int]:
+        """Labels this step gives to objects it creates, used by its own decisions (the token
+        copy of a legend kept by `legend_keep`): the step is tried once without those answers,
+        the new objects' ids noted, and the try taken back (the engine is deterministic, so the
+        same action makes the same objects with the same ids)."""
+        wanted = set(step.get("labels", {})) - set(self.labels)
+        answers = step.get("decisions", {})
+        named = {v for value in answers.values()
+                 for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)}
+        if not wanted & named or step.get("do") in ("look", "undo"):
+            return {}
+        trial = {k: v for k, v in step.items() if k != "decisions"}
+        trial["decisions"] = {
+            k: kept for k, v in answers.items()
+            if (kept := [x for x in (v if isinstance(v, list) else [v]) if x not in wanted])}
+        if not trial["decisions"]:
+            del trial["decisions"]
+        game = self.game
+        before, done = set(game.state.objects), len(game.actions)
+        call = self._call(trial, at)
+        if call is None:
+            return {}
+        try:
+            game.perform(call[0], **call[1])
+        except (RulesError, UsageError):
+            return {}  # the real try says what is wrong
+        found: dict[str, int] = {}
+        try:
+            for label, card_name in step["labels"].items():
+                if label in wanted & named:
+                    new = self._new_object(card_name, before)
+                    if new is not None:
+                        found[label] = new
+        finally:
+            game.undo(len(game.actions) - done)
+        return found
+
+    def _new_object(self, card_name: str, before: set[int]) -> int | None:
+        """The first object that appeared since `before` with that name (not one that is only
+        an old object in a new zone, and no labelled one)."""
+        game = self.game
+        objects = game.state.objects
+        successors = {o.moved_to for o in objects.values() if o.moved_to is not None}
+        taken = set(self.labels.values())
+        name = _card_name(card_name)
+        for i in sorted(i for i in objects if i not in before and i not in successors
+                        and i not in taken):
+            if name in (game.chars(objects[i]).name, objects[i].card.name):
+                return i
+        return None
+
+    def _advance_to_beginning(self, kwargs: dict[str, Any], at: tuple[Any, ...]) -> None:
+        """`advance` with `resolve_triggers = false`: every player passes in turn (CR 117.4)
+        until step `to` (or the next step) begins, and stops there, before anyone passes
+        again: what triggered as it began waits on the stack (CR 603.3: triggered abilities go on
+        the stack the next time a player would receive priority). Triggers of the steps on the
+        way resolve, as with a plain `advance`. Either it gets there or the
+        game is as it was."""
+        game = self.game
+        if "decisions" in kwargs:
+            self.fail(at + ("decisions",), "an advance with resolve_triggers = false takes no "
+                      "decisions: the triggers wait on the stack; answer them in the next step")
+        target = Step(kwargs["to"]) if kwargs.get("to") else None
+        if target is Step.UNTAP:
+            game.perform("advance", to="untap")  # the engine's refusal (CR 502.4)
+        start, seen = len(game.actions), len(game.log)
+        try:
+            for _ in range(_MAX_PASSES):
+                before = game.state.step
+                game.perform("pass_priority")
+                began = any(e.kind is EventKind.STEP_BEGAN for e in game.log.since(seen))
+                seen = len(game.log)
+                if began and (target is None or game.state.step is target):
+                    return
+                if (target in (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE)
+                        and before is Step.DECLARE_ATTACKERS
+                        and game.state.step is Step.END_COMBAT):
+                    raise RulesError(f"there is no {target.label} this turn: no creature "
+                                     "attacked, so combat goes straight to the end of combat "
+                                     "step", rule="508.8")
+            where = target.label if target else "the next step"
+            raise RulesError(f"passing priority {_MAX_PASSES} times did not reach {where}")
+        except BaseException:
+            if len(game.actions) > start:
+                game.undo(len(game.actions) - start)
+            raise
+
+    def _who_acts(self, name: str, player: str, obj_id: int) -> None:
+        """`player = "Alice"` on a step: the action is Alice's. Refused, as the engine refuses
+        what the rules forbid (a RulesError, nothing changed), when the rules give it to
+        someone else: an object's controller activates its abilities (CR 602.2), and a player
+        casts their own cards (CR 601.3)."""
+        game = self.game
+        obj = game.obj(obj_id)
+        if name == "cast":
+            if obj.owner != player:
+                raise RulesError(f"{player} can't cast {game.describe(obj)}: it is "
+                                 f"{obj.owner}'s card, in {obj.owner}'s {obj.zone.value}",
+                                 rule="601.3")
+            return
+        controller = game.controller_of(obj)
+        if controller != player:
+            raise RulesError(f"{player} can't activate an ability of {game.describe(obj)}: "
+                             f"{controller} controls it, and only an object's controller "
+                             "activates its abilities", rule="602.2")
+
+    def _limits(self, at: tuple[Any, ...]) -> None:
+        """What a step may build (docs/scenarios.md, "Limits"): refused at the step's line."""
+        from rulekit.scenario.model import MAX_COUNTERS, MAX_OBJECTS
+
+        state = self.game.state
+        if len(state.objects) > MAX_OBJECTS:
+            self.fail(at + ("do",), f"after this step the game holds {len(state.objects):,} "
+                      f"objects: more than a lesson can follow (limit {MAX_OBJECTS:,})")
+        counters = sum(n for o in state.battlefield() for n in o.counters.values())
+        if counters > MAX_COUNTERS:
+            self.fail(at + ("do",), f"after this step the permanents have {counters:,} "
+                      f"counters: more than a lesson can follow (limit {MAX_COUNTERS:,})")
 
     def _call(self, step: dict[str, Any], at: tuple[Any, ...]) -> tuple[str, dict[str, Any]] | None:
         do = step["do"]
@@ -352,12 +501,50 @@ class _Runner:
 
         if not isinstance(value, str):
             return value
+        if value in self.ahead:
+            return self.ahead[value]
+        if key == "pay_with":
+            return self._pay_with(value, at)
+        if key == "mana_abilities":
+            ref, colon, mana = value.partition(":")
+            obj = self._source(ref, at)
+            return f"#{str(obj).lstrip('#')}:{mana}" if colon else obj
+        if key == "trigger_order" and value not in self.labels and (
+                self.is_card_name(value) or _object_number(value)):
+            return value  # the engine takes a source's id or its name
         if value in self.labels or value in self.unbound or value in self.undone:
             return self.resolve(value, at)
-        if key not in OBJECT_DECISIONS | {"target"} or value.startswith("#") or \
+        if key not in OBJECT_DECISIONS | {"target", "trigger_order"} or value.startswith("#") or \
                 (key == "copy" and value == "no") or (key == "target" and value in self.players):
             return value
         return self.resolve(value, at, zone=None)
+
+    def is_card_name(self, value: str) -> bool:
+        from rulekit.cards import card
+
+        try:
+            card(value)
+        except LookupError:
+            return False
+        return True
+
+    def _source(self, ref: str, at: tuple[Any, ...]) -> int | str:
+        """A mana source named in a decision: `#7` or `7` as is, else a label or a card name
+        on the battlefield (with "did you mean" for a typo)."""
+        ref = ref.strip()
+        if _object_number(ref):
+            return ref
+        return int(self.resolve(ref, at))
+
+    def _pay_with(self, text: str, at: tuple[Any, ...]) -> str:
+        """`pay_with` with its sources named by label: `"C from stone1"` and `"C#stone1"` both
+        become `"C#7"` (the {C} that came from object 7); `"C#7"` stays as it is."""
+        def by_label(m: re.Match[str]) -> str:
+            ref = m.group(2) or m.group(3)
+            source = self._source(ref, at)
+            return f"{m.group(1)}#{str(source).lstrip('#')}"
+
+        return _PAY_SOURCE.sub(by_label, text)
 
     def _error_check(self, expected: dict[str, Any], error: RulesError | None,
                      at: tuple[Any, ...]) -> Check:
@@ -377,18 +564,12 @@ class _Runner:
     def _bind(self, label: str, card_name: str, before: set[int], number: int,
               at: tuple[Any, ...]) -> Check:
         game = self.game
-        objects = game.state.objects
-        successors = {o.moved_to for o in objects.values() if o.moved_to is not None}
-        taken = set(self.labels.values())
         name = _card_name(card_name)
-        fresh = sorted(i for i in objects if i not in before and i not in successors
-                       and i not in taken)
         line = self.sc.lines.line(at + ("labels", label))
-        for i in fresh:
-            obj = objects[i]
-            if name in (game.chars(obj).name, obj.card.name):
-                self.labels[label] = i
-                return Check(f"labels.{label}", f"a new {name}", game.describe(obj), True, line)
+        found = self._new_object(card_name, before)
+        if found is not None:
+            self.labels[label] = found
+            return Check(f"labels.{label}", f"a new {name}", game.describe(found), True, line)
         self.unbound[label] = number
         return Check(f"labels.{label}", f"a new {name}", "no new object by that name", False, line)
 
@@ -455,25 +636,33 @@ class _Runner:
         if key == "life":
             return state.players[str(sub)].life
         if key == "pool":
-            return sort_notation([unit_notation(u) if n == 1 else f"{n} x {unit_notation(u)}"
-                              for u, n in _pool_items(state.players[str(sub)].pool)])
+            return sort_notation([notation(u) if n == 1 else f"{n} x {notation(u)}"
+                                  for u, n in _pool_items(state.players[str(sub)].pool)])
         if key == "count":
             name = _card_name(str(sub))
             return sum(1 for o in state.battlefield() if game.chars(o).name == name)
         if key == "tokens":
             name = _card_name(str(sub))
             return sum(1 for o in state.battlefield() if o.token and game.chars(o).name == name)
-        if key == "stack":
-            return [item.source_name for item in state.stack]
+        if key == "stack":  # "Name", or "Name (Player)" to say who controls it
+            named = [isinstance(w, str) and _controller_named(w, self.players) is not None
+                     for w in want]
+            return [f"{item.source_name} ({item.controller})" if named[i:i + 1] == [True]
+                    else item.source_name for i, item in enumerate(state.stack)]
         if key == "spent":
-            return sort_notation([unit_notation(u) if n == 1 else f"{n} x {unit_notation(u)}"
-                              for e in events if isinstance(e.payload, ManaSpent)
+            return sort_notation([notation(u) if n == 1 else f"{n} x {notation(u)}"
+                                  for e in events if isinstance(e.payload, ManaSpent)
                               and e.payload.player == sub
                               for u, n in _pool_items(e.payload.mana)])
         if key == "decided":  # who made this step's decisions of that kind (CR 616.1, 603.3b...)
             first = events[0].id if events else self.game.log.next_id
             who = [d.player for d in self.game.decisions if d.key == sub and d.event >= first]
-            return who[0] if isinstance(want, str) and len(set(who)) == 1 else who
+            if isinstance(want, str):
+                return who[0] if len(set(who)) == 1 else who
+            if all(a != b for a, b in zip(want, want[1:], strict=False)):
+                # "Alice, then Bob": who chose in which order, however many prompts each had
+                return [p for i, p in enumerate(who) if i == 0 or who[i - 1] != p]
+            return who
         if key == "events":
             return sorted({e.kind.value for e in events})
         if key == "no_events":
@@ -572,6 +761,17 @@ def characteristic(game: Game, obj: GameObject, key: str) -> Any:
     return sorted(getattr(chars, key))
 
 
+_MAX_PASSES = 400  # priority passes an advance to the beginning of a step may take
+
+_PAY_SOURCE = re.compile(r"(\{?[WUBRGCwubrgc]\}?)(?:\s+from\s+([^\s,]+)|#([A-Za-z_][\w]*))")
+
+
+def _object_number(text: str) -> bool:
+    """`7` or `#7`: an object id as the engine writes it (ASCII digits only)."""
+    digits = text.removeprefix("#")
+    return digits.isascii() and digits.isdigit()
+
+
 def _card_name(name: str) -> str:
     from rulekit.cards import card
 
@@ -586,8 +786,18 @@ def play(scenario: Scenario) -> list[StepResult]:
     runner = _Runner(scenario)
     results = [_guard(scenario, ("setup",), runner.setup)]
     for i in range(len(scenario.steps)):
-        results.append(_guard(scenario, ("step", i), runner.step, i))
+        try:
+            results.append(_guard(scenario, ("step", i), runner.step, i))
+        except ScenarioError as err:
+            # the steps played before it: their failed expectations are reported too
+            err.played = list(results)  # type: ignore[attr-defined]
+            raise
     return results
+
+
+def played_before(err: ScenarioError) -> list[StepResult]:
+    """The steps played before the step that made the file unusable (`[]` if none were)."""
+    return list(getattr(err, "played", []))
 
 
 def _guard(scenario: Scenario, path: tuple[Any, ...], fn: Any, *args: Any) -> StepResult:

@@ -235,10 +235,27 @@ def parse(text: str, name: str) -> tuple[dict[str, Any], LineMap]:
         raise ScenarioError(f"invalid TOML: {reason}", path=name, line=line) from None
     except RecursionError:
         raise ScenarioError("values are nested too deeply", path=name, line=1) from None
+    except ValueError:  # Python's integer-string limit (4,300 digits), not a TOMLDecodeError
+        raise _long_number(text, name) from None
     if _count_nodes(data, MAX_NODES) > MAX_NODES:
         raise ScenarioError(f"the scenario has more than {MAX_NODES} values: far more than a "
                             "walkthrough needs", path=name, line=1)
     return data, lines
+
+
+_DIGITS = re.compile(r"[0-9][0-9_]*")
+
+
+def _long_number(text: str, name: str) -> ScenarioError:
+    """The error for a number too long for Python to read (tomllib raises ValueError)."""
+    best, line = 0, 1
+    for lineno, ln in enumerate(text.split("\n"), start=1):
+        for m in _DIGITS.finditer(ln):
+            digits = len(m.group(0).replace("_", ""))
+            if digits > best:
+                best, line = digits, lineno
+    return ScenarioError(f"a number with {best:,} digits: numbers in a scenario are small "
+                         "(a life total, a count, a turn)", path=name, line=line)
 
 
 def _count_nodes(value: Any, limit: int) -> int:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rulekit.errors import ScenarioError
 from rulekit.events import Event
-from rulekit.scenario.model import Scenario, shorten
-from rulekit.scenario.runner import Check, StepResult, jsonable
+from rulekit.scenario.model import Scenario, one_line, shorten
+from rulekit.scenario.runner import Check, StepResult, jsonable, played_before
 
 # -------------------------------------------------------------------------- text
 
@@ -95,9 +96,16 @@ def failure_lines(scenario: Scenario, results: list[StepResult]) -> list[str]:
     each, in the order of their lines in the file."""
     failed = sorted(((c.line, r.number, i, c) for r in results
                      for i, c in enumerate(r.failures)), key=lambda t: t[:3])
-    return [f"{scenario.path}:{line}: step {number}: {c.description}: "
-            f"expected {shorten(_fmt(c.expected), 200)}, got {shorten(_fmt(c.actual), 200)}"
+    return [one_line(f"{scenario.path}:{line}: step {number}: {c.description}: "
+                     f"expected {shorten(_fmt(c.expected), 200)}, got "
+                     f"{shorten(_fmt(c.actual), 200)}")
             for line, number, _i, c in failed]
+
+
+def unusable_lines(scenario: Scenario, err: ScenarioError) -> list[str]:
+    """What to say about a file that became unusable part-way: the failed expectations of the
+    steps played before (`failure_lines`), then the error itself."""
+    return [*failure_lines(scenario, played_before(err)), str(err)]
 
 
 def render(scenario: Scenario, results: list[StepResult]) -> str:
