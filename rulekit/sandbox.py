@@ -95,9 +95,9 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
           "combination' (e.g. WU); leave empty for the ability's default",
           options=tuple((m, m) for m in MANA_CHOICES), placeholder="W U B R G C, or e.g. WU"),
     Field("ability", "Ability", "choice", "An activated ability of the chosen permanent"),
-    Field("target", "Target", "choice",
-          "A target for the spell, ability or trigger; or the permanent an ability's cost taps "
-          "or sacrifices (Springleaf Drum, Gilded Goose)"),
+    Field("target", "Target, or tap/sacrifice for a cost", "choice",
+          "A target for the spell, ability or trigger; or, not a target, the permanent an "
+          "ability's cost taps or sacrifices (Springleaf Drum, Gilded Goose: CR 605.1a)"),
     Field("x", "X", "number", "The value of X, if the cost has {X}"),
     Field("hand_card", "Card in hand", "choice",
           "A card in a hand to cast (or, for a land, play)"),
