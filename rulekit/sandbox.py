@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulekit.decisions import DECISIONS
+from rulekit.decisions import DECISIONS, written_id
 from rulekit.display.rows import Table, board_table, events_table, pools_table, stack_table
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import EventKind
@@ -418,9 +418,14 @@ def choices(values: Mapping[str, Any]) -> dict[str, Any]:
                                         "replacement_order=Contamination)")
         answers = [a.strip() for a in answer.split(",") if a.strip()] if key.strip() != \
             "pay_with" else [answer.strip()]
-        out[key.strip()] = [int(a.lstrip("#")) if a.lstrip("#").isdigit() else a
-                            for a in answers]
+        out[key.strip()] = [_id_or_text(f"decisions.{key.strip()}", a) for a in answers]
     return out
+
+
+def _id_or_text(name: str, answer: str) -> int | str:
+    """An answer written as an id ("5", "#5": ASCII digits only) is that id; other text as is."""
+    found = written_id(name, answer)
+    return answer if found is None else found
 
 
 def _need(values: Mapping[str, Any], name: str, what: str) -> Any:
