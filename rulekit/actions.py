@@ -294,8 +294,9 @@ def _pick_ability(game: RulesContext, obj: Any, index: int | None, mana: str | N
         plain = [(i, a) for i, a in ok if not a.cost.sacrifice_self and not a.cost.remove_counters]
         if plain or ok:
             return (plain or ok)[0]
+    # announcing the activation says which ability it is (CR 602.2a; 605.3a for mana ones)
     raise ChoiceNeeded(f"{game.describe(obj)} has several abilities",
-                       options=[f"{i}: {a.text}" for i, a in abilities])
+                       options=[f"{i}: {a.text}" for i, a in abilities], rule="602.2a")
 
 
 @action

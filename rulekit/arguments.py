@@ -317,7 +317,7 @@ _DECLINE = (None, False, "no", "none")
 """What declines a `copy` or an `encode` (CR 707.2's "you may", cipher's "you may")."""
 
 _MANA_FOR = re.compile(r"[WUBRGC]", re.ASCII | re.IGNORECASE)
-_PAY_WITH = re.compile(r"\{?[WUBRGC](?:#[0-9]+)?\}?(?:#[0-9]+)?", re.ASCII | re.IGNORECASE)
+_PAY_WITH = re.compile(r"\{[WUBRGC]#[0-9]+\}|\{?[WUBRGC]\}?(?:#[0-9]+)?", re.ASCII | re.IGNORECASE)
 
 
 def _mana_ability_form(name: str, value: Any) -> int | str:

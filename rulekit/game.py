@@ -21,7 +21,7 @@ from rulekit.characteristics import Characteristics
 from rulekit.commit import COMMITS
 from rulekit.context import Bookkeeping, ListenerIndex
 from rulekit.could_produce import could_produce_all
-from rulekit.decisions import Decision, bounded_int
+from rulekit.decisions import LARGEST, Decision, bounded_int, show_number
 from rulekit.effects import compute
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Applied, Cause, Event, EventKind, EventLog
@@ -403,7 +403,7 @@ class Game:
         if isinstance(ref, GameObject):
             return ref
         if isinstance(ref, bool) or not isinstance(ref, int) or ref not in self.state.objects:
-            raise UsageError("object", f"there is no object {ref!r} in this game")
+            raise UsageError("object", f"there is no object {_shown(ref)} in this game")
         return self.state.objects[ref]
 
     def perform(self, name: str, *, decisions: dict[str, Any] | None = None,
@@ -454,7 +454,8 @@ class Game:
         """Take back the last `n` actions (set-up included) by replaying the others."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise UsageError("n", f"undo takes how many actions to take back (1 or more), got "
-                                  f"{n!r}")
+                                  f"{_shown(n)}")
+        bounded_int("n", n)
         if n > len(self.actions):
             have = len(self.actions)
             raise UsageError("n", "there is nothing to undo" if not have else
@@ -672,6 +673,8 @@ def _starting_life(life: Any) -> int:
 
 
 def _shown(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
+        return show_number(value)
     try:
         text = repr(value)
     except ValueError:
