@@ -105,6 +105,11 @@ class Game:
 
     def find_all(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
                  controller: str | None = None) -> list[GameObject]:
+        if not isinstance(name, str):
+            raise UsageError("name", f"expected a card name, got {_shown(name)}")
+        if zone and not (isinstance(zone, str) and zone in {z.value for z in Zone}):
+            raise UsageError("zone", f"{_shown(zone)} is not a zone; zones are: "
+                                     f"{', '.join(z.value for z in Zone if z is not Zone.NOWHERE)}")
         zones = [Zone(zone)] if zone else [z for z in Zone if z is not Zone.NOWHERE]
         out = []
         for z in zones:
@@ -403,7 +408,9 @@ class Game:
         if isinstance(ref, GameObject):
             return ref
         if isinstance(ref, bool) or not isinstance(ref, int) or ref not in self.state.objects:
-            raise UsageError("object", f"there is no object {_shown(ref)} in this game")
+            raise UsageError("object", f"there is no object {_shown(ref)} in this game"
+                             if not isinstance(ref, int) or abs(ref) <= LARGEST else
+                             f"no object has so large an id ({show_number(ref)})")
         return self.state.objects[ref]
 
     def perform(self, name: str, *, decisions: dict[str, Any] | None = None,

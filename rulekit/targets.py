@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulekit import payloads as p
-from rulekit.decisions import written_id
+from rulekit.decisions import bounded_int, written_id
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Cause
 from rulekit.state import Zone
@@ -90,4 +90,4 @@ def target_text(game: RulesContext, target: Any) -> str:
         raise UsageError("target", "a target is an object id or a player's name, not "
                                    f"{type(target).__name__ if isinstance(target, int) else repr(target)[:60]}")
     obj = game.state.objects.get(target)
-    return game.describe(obj) if obj is not None else f"#{target}"
+    return game.describe(obj) if obj is not None else f"#{bounded_int('target', target)}"

@@ -225,6 +225,26 @@ def test_d7_huge_integers_are_usage_errors_everywhere():
         game.tap_for_mana("9" * 5000)
 
 
+@pytest.mark.parametrize("view", ["chars", "controller_of", "describe", "obj", "could_produce",
+                                  "mana_value", "target_text", "pool", "find", "find_all"])
+def test_d7_views_refuse_huge_numbers_with_a_usage_error(view):
+    game = Game()
+    game.add("Forest")
+    with pytest.raises(UsageError, match="digits"):
+        getattr(game, view)(HUGE)
+
+
+def test_d7_find_refuses_what_is_not_a_name_or_zone():
+    game = Game()
+    game.add("Forest")
+    with pytest.raises(UsageError, match="name: expected a card name"):
+        game.find(None)
+    for zone in ("moon", [1]):
+        with pytest.raises(UsageError, match="is not a zone"):
+            game.find("Forest", zone=zone)
+    assert game.find("Forest", zone="battlefield").id == 1
+
+
 def test_d7_the_largest_number_allowed_still_dumps_snapshots_and_replays():
     game = Game()
     game.add("Grizzly Bears", counters={"+1/+1": LARGEST})
@@ -357,3 +377,20 @@ def test_d16_choosing_among_several_abilities_cites_the_announcement_rule():
         game.activate(factory)
     assert err.value.rule == "602.2a" and "CR 602.2a" in str(err.value)
     assert "choose one of: 0:" in str(err.value)
+
+
+def test_d14_the_kernel_model_refuses_a_bad_ability_index_or_x_too():
+    game = Game()
+    vault = game.add("Mana Vault")
+    game.add("Forest")
+    model = SandboxModel(game)
+    before = state_of(game)
+    for values in ({"permanent": vault.id, "ability": 99}, {"permanent": vault.id, "ability": "0"}):
+        outcome = model.click("activate", values)
+        assert outcome.kind == "refused" and outcome.text.startswith("ability:")
+    assert state_of(game) == before
+    endless = game.add("Endless One", zone="hand")
+    before = state_of(game)
+    outcome = model.click("cast", {"hand_card": endless.id, "x": "²"})
+    assert outcome.kind == "refused" and outcome.text.startswith("x:")
+    assert state_of(game) == before
