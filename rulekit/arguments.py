@@ -19,6 +19,7 @@ from rulekit.cards import card
 from rulekit.decisions import (
     DECISIONS,
     LARGEST,
+    NAMING_DECISIONS,
     OBJECT_DECISIONS,
     bounded_int,
     show_number,
@@ -380,6 +381,7 @@ def _answer(key: str, value: Any) -> Any:
         return _name_or_object(name, value)
     if key == "pay_with":
         return _pay_with_form(name, value)
+    assert key not in NAMING_DECISIONS, key  # each of those is handled above
     return _plain(name, value)
 
 

@@ -46,6 +46,12 @@ DECISIONS: dict[str, str] = {
 OBJECT_DECISIONS = frozenset({"copy", "crew", "discard", "encode", "legend_keep", "sacrifice"})
 """Decisions whose answers name an object (by id, `#id` or an object)."""
 
+NAMING_DECISIONS = OBJECT_DECISIONS | {"mana_abilities", "target", "trigger_order"}
+"""Every decision whose answer may name an object: the `OBJECT_DECISIONS`, plus `target` (or a
+player), `trigger_order` (or a source's name) and `mana_abilities` (or "#id:G"). A
+`GameObject` given to one becomes its id in the action record; given to any other decision, it
+is a UsageError (`rulekit.arguments.check_decisions`)."""
+
 
 def yes(answer: Any) -> bool:
     """A yes/no answer: False, None, 0, "" and "no"/"false" (any case) mean no."""

@@ -11,7 +11,7 @@ import pytest
 from rulekit import Game, RulesError, UsageError, sandbox_page
 from rulekit import actions as rk_actions
 from rulekit import game as rk_game
-from rulekit.decisions import DECISIONS, LARGEST
+from rulekit.decisions import DECISIONS, LARGEST, NAMING_DECISIONS
 from rulekit.errors import ChoiceNeeded
 from rulekit.sandbox import SandboxModel, choices
 
@@ -52,21 +52,17 @@ def test_d1_mana_abilities_given_as_objects_are_recorded_as_ids_and_replay():
 def test_d1_every_object_decision_turns_an_object_into_its_id():
     game, lion, plains = feathers_and_lion()
     seen = {}
-    for key in ("copy", "crew", "discard", "encode", "legend_keep", "sacrifice", "target",
-                "trigger_order", "mana_abilities"):
-        try:
-            game.pass_priority(**{key: plains[0]})
-        except (RulesError, UsageError):
-            pass
-        else:
-            seen[key] = game.actions[-1][1]["decisions"][key]
-            game.undo()
-    assert seen and all(v == [plains[0].id] for v in seen.values()), seen
+    assert NAMING_DECISIONS == {"copy", "crew", "discard", "encode", "legend_keep", "sacrifice",
+                                "target", "trigger_order", "mana_abilities"}
+    for key in sorted(NAMING_DECISIONS):  # an answer nothing asks for is kept, unused
+        game.pass_priority(**{key: plains[0]})
+        seen[key] = game.actions[-1][1]["decisions"][key]
+        assert game.replay().snapshot_json() == game.snapshot_json()
+        game.undo()
+    assert seen == {key: [plains[0].id] for key in NAMING_DECISIONS}
 
 
-@pytest.mark.parametrize("key", sorted(set(DECISIONS) - {
-    "copy", "crew", "discard", "encode", "legend_keep", "sacrifice", "target", "trigger_order",
-    "mana_abilities"}))
+@pytest.mark.parametrize("key", sorted(set(DECISIONS) - NAMING_DECISIONS))
 def test_d1_an_object_where_no_object_belongs_is_a_usage_error(key):
     game, _, plains = feathers_and_lion()
     before = state_of(game)
