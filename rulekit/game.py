@@ -553,7 +553,7 @@ class Game:
     def declare_blockers(self, blocks: dict[int, int] | None = None, **decisions: Any) -> None:
         """Declare blockers: {blocker id: attacker id} (CR 509.1)."""
         if blocks is not None and not isinstance(blocks, dict):
-            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {blocks!r}")
+            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {_shown(blocks)}")
         self.perform("declare_blockers", blocks={_ref(k): _ref(v) for k, v in (blocks or {}).items()},
                      decisions=decisions)
 
