@@ -468,8 +468,9 @@ RESOLVE_LIMIT = 10_000
 with a non-empty stack resolves one, CR 117.4). More is refused (RulesError naming the
 limit), as a loop would be: resolve them with `resolve()` instead."""
 STEP_LIMIT = 200
-"""Steps one `advance` or `next_turn` may begin: a turn has 12 that give priority, so more
-than this means the engine went round without arriving (a bug, not a position)."""
+"""Steps one `advance` or `next_turn` may begin: a turn has 12 (a few more with an extra
+combat), so more than this means the engine went round without arriving (a bug, not a
+position)."""
 
 
 def _count_pass(resolving: bool, resolved: int, steps: int, goal: str) -> tuple[int, int]:

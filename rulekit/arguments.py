@@ -315,7 +315,7 @@ def _object_form(name: str, value: Any) -> int:
 
 
 _DECLINE = (None, False, "no", "none")
-"""What declines a `copy` or an `encode` (CR 707.2's "you may", cipher's "you may")."""
+"""What declines a `copy` (Clone's "you may") or an `encode` (cipher's, CR 702.99a)."""
 
 _MANA_FOR = re.compile(r"[WUBRGC]", re.ASCII | re.IGNORECASE)
 _PAY_WITH = re.compile(r"\{[WUBRGC]#[0-9]+\}|\{?[WUBRGC]\}?(?:#[0-9]+)?", re.ASCII | re.IGNORECASE)

@@ -34,6 +34,8 @@ from rulekit.state import JOURNALS, OBJECT_FIELDS, GameObject, GameState, Player
 from rulekit.targets import target_text
 from rulekit.triggers import collect, run_immediate, settle
 
+_ZONE_NAMES = tuple(z.value for z in Zone if z is not Zone.NOWHERE)
+
 
 class Game:
     """A game of Magic as the kit models it. Start with `Game(["Alice", "Bob"])`, set up the
@@ -107,9 +109,9 @@ class Game:
                  controller: str | None = None) -> list[GameObject]:
         if not isinstance(name, str):
             raise UsageError("name", f"expected a card name, got {_shown(name)}")
-        if zone and not (isinstance(zone, str) and zone in {z.value for z in Zone}):
+        if zone and not (isinstance(zone, str) and zone in _ZONE_NAMES):
             raise UsageError("zone", f"{_shown(zone)} is not a zone; zones are: "
-                                     f"{', '.join(z.value for z in Zone if z is not Zone.NOWHERE)}")
+                                     f"{', '.join(_ZONE_NAMES)}")
         zones = [Zone(zone)] if zone else [z for z in Zone if z is not Zone.NOWHERE]
         out = []
         for z in zones:

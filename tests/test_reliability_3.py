@@ -235,7 +235,7 @@ def test_d7_find_refuses_what_is_not_a_name_or_zone():
     game.add("Forest")
     with pytest.raises(UsageError, match="name: expected a card name"):
         game.find(None)
-    for zone in ("moon", [1]):
+    for zone in ("moon", [1], "nowhere"):
         with pytest.raises(UsageError, match="is not a zone"):
             game.find("Forest", zone=zone)
     assert game.find("Forest", zone="battlefield").id == 1
