@@ -11,7 +11,7 @@ from rulekit import payloads as p
 from rulekit.abilities import Activated, ManaAbility, SpellAbility, Static
 from rulekit.attach import illegal_attachment
 from rulekit.combat import check_attackers, check_blockers
-from rulekit.decisions import choice_value
+from rulekit.decisions import choice_value, written_id
 from rulekit.errors import ChoiceNeeded, RulesError, UsageError
 from rulekit.events import Cause, EventKind
 from rulekit.keywords import flashback_cost, reduce_cost
@@ -311,8 +311,9 @@ def _pick_ability(game: RulesContext, obj: Any, index: int | None, mana: str | N
         plain = [(i, a) for i, a in ok if not a.cost.sacrifice_self and not a.cost.remove_counters]
         if plain or ok:
             return (plain or ok)[0]
+    # announcing the activation says which ability it is (CR 602.2a; 605.3a for mana ones)
     raise ChoiceNeeded(f"{game.describe(obj)} has several abilities",
-                       options=[f"{i}: {a.text}" for i, a in abilities])
+                       options=[f"{i}: {a.text}" for i, a in abilities], rule="602.2a")
 
 
 @action
@@ -382,7 +383,8 @@ def activate_while_paying(game: RulesContext, player: str, parent: int,
 def _mana_ability_while_paying(game: RulesContext, ref: Any, mana: str | None, player: str,
                                parent: int) -> None:
     """Activate a mana ability in the middle of casting a spell (CR 601.2g, 605.3a)."""
-    obj = game.obj(int(str(ref).lstrip("#")) if str(ref).lstrip("#").isdigit() else ref)
+    found = written_id("decisions.mana_abilities", ref) if isinstance(ref, str) else ref
+    obj = game.obj(found if found is not None else ref)
     _not_phased_out(game, obj)
     if obj.zone is not Zone.BATTLEFIELD or game.controller_of(obj) != player:
         raise RulesError(f"{game.describe(obj)} is not a permanent {player} controls, so "
@@ -468,11 +470,12 @@ def advance(game: RulesContext, to: str | None = None) -> None:
                          rule="514.3")
     label = target.label if target else "the next step"
     root = _root(game, keeps_priority=False, rules=("117.4", "500.2"), until=label)
-    guard, seen, moved = 0, len(game.log), False
+    steps, resolved, seen, moved = 0, 0, len(game.log), False
     while True:
         before = state.step
+        resolving = bool(state.stack)
         stack.pass_all(game, root)
-        guard += 1
+        resolved, steps = _count_pass(resolving, resolved, steps, f"reaching {label}")
         # a step began, even one with the same name (an extra combat's steps, CR 500.8)
         moved = moved or any(e.kind is EventKind.STEP_BEGAN for e in game.log.since(seen))
         seen = len(game.log)
@@ -482,9 +485,32 @@ def advance(game: RulesContext, to: str | None = None) -> None:
                 and before is Step.DECLARE_ATTACKERS and state.step is Step.END_COMBAT):
             raise RulesError(f"there is no {target.label} this turn: no creature attacked, so "
                              "combat goes straight to the end of combat step", rule="508.8")
-        if guard > 500:
-            raise RuntimeError("advance passed priority 500 times without reaching "
-                               f"{label}: this is a bug in rulekit")
+
+
+RESOLVE_LIMIT = 10_000
+"""The most spells and abilities one `advance` or `next_turn` resolves on its way (each pass
+with a non-empty stack resolves one, CR 117.4). More is refused (RulesError naming the
+limit), as a loop would be: resolve them with `resolve()` instead."""
+STEP_LIMIT = 200
+"""Steps one `advance` or `next_turn` may begin: a turn has 12 (a few more with an extra
+combat), so more than this means the engine went round without arriving (a bug, not a
+position)."""
+
+
+def _count_pass(resolving: bool, resolved: int, steps: int, goal: str) -> tuple[int, int]:
+    """Count one full round of passes: it resolved the top of the stack or ended a step."""
+    if resolving:
+        resolved += 1
+        if resolved > RESOLVE_LIMIT:
+            raise RulesError(f"more than {RESOLVE_LIMIT:,} spells and abilities would resolve "
+                             f"before {goal}; the kit resolves at most {RESOLVE_LIMIT:,} in one "
+                             "action (resolve them with resolve(), or take fewer triggers)",
+                             rule="117.4")
+        return resolved, steps
+    steps += 1
+    if steps > STEP_LIMIT:
+        raise RuntimeError(f"{STEP_LIMIT} steps passed without {goal}: this is a bug in rulekit")
+    return resolved, steps
 
 
 @action
@@ -492,13 +518,12 @@ def next_turn(game: RulesContext) -> None:
     state = game.state
     turn = state.turn
     root = _root(game, keeps_priority=False, rules=("117.4", "500.2"))
-    guard = 0
+    resolved = steps = 0
     while not (state.turn > turn and state.step is Step.MAIN1 and not state.stack):
+        resolving = bool(state.stack)
         stack.pass_all(game, root)
-        guard += 1
-        if guard > 500:
-            raise RuntimeError("next_turn passed priority 500 times without reaching the next "
-                               "turn's main phase: this is a bug in rulekit")
+        resolved, steps = _count_pass(resolving, resolved, steps,
+                                      "reaching the next turn's main phase")
 
 
 # ------------------------------------------------------- set-up conveniences

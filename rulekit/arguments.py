@@ -10,12 +10,21 @@ The scenario runner, the sandbox and the fuzz tests call actions by these names.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulekit.cards import card
-from rulekit.decisions import DECISIONS, OBJECT_DECISIONS
+from rulekit.decisions import (
+    DECISIONS,
+    LARGEST,
+    NAMING_DECISIONS,
+    OBJECT_DECISIONS,
+    bounded_int,
+    show_number,
+    written_id,
+)
 from rulekit.errors import UsageError
 from rulekit.state import GameObject, Step, Zone
 
@@ -46,7 +55,12 @@ def _hint(value: str, options: list[str]) -> str:
 
 
 def _show(value: Any) -> str:
-    text = repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
+        return show_number(value)
+    try:
+        text = repr(value)
+    except ValueError:  # something holding a number Python refuses to print
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -54,7 +68,7 @@ def _show(value: Any) -> str:
 def integer(game: RulesContext, name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise UsageError(name, f"expected a whole number, got {_show(value)}")
-    return value
+    return bounded_int(name, value)
 
 
 def boolean(game: RulesContext, name: str, value: Any) -> bool:
@@ -74,12 +88,12 @@ def object_id(game: RulesContext, name: str, value: Any) -> int:
 
     if isinstance(value, GameObject):
         value = value.id
-    elif isinstance(value, str) and value.lstrip("#").isdigit():
-        value = int(value.lstrip("#"))
+    elif isinstance(value, str):
+        value = written_id(name, value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise UsageError(name, f"expected an object id (a whole number), got {_show(value)}")
     if value not in game.state.objects:
-        raise UsageError(name, f"there is no object #{value} in this game")
+        raise UsageError(name, f"there is no object #{bounded_int(name, value)} in this game")
     return value
 
 
@@ -144,6 +158,7 @@ def counters(game: RulesContext, name: str, value: Any) -> dict[str, int]:
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise UsageError(f"{name}[{kind!r}]", f"expected how many counters (a whole number, 0 "
                                                   f"or more), got {_show(n)}")
+        bounded_int(f"{name}[{kind!r}]", n)
         if n:
             out[kind] = n
     return out
@@ -162,7 +177,7 @@ def targets(game: RulesContext, name: str, value: Any) -> list[int | str]:
         raise UsageError(name, f"expected a list of targets, got {_show(value)}")
     out: list[int | str] = []
     for i, v in enumerate(value):
-        if isinstance(v, str) and not v.lstrip("#").isdigit():
+        if isinstance(v, str) and written_id(f"{name}[{i}]", v) is None:
             out.append(player(game, f"{name}[{i}]", v))
         else:
             out.append(object_id(game, f"{name}[{i}]", v))
@@ -290,16 +305,90 @@ def _object_form(name: str, value: Any) -> int:
 
     if isinstance(value, GameObject):
         return value.id
-    if isinstance(value, str) and value.lstrip("#").isdigit():
-        return int(value.lstrip("#"))
+    if isinstance(value, str):
+        found = written_id(name, value)
+        if found is not None:
+            return found
     if isinstance(value, bool) or not isinstance(value, int):
         raise UsageError(name, f"expected an object id, got {_show(value)}")
+    return bounded_int(name, value)
+
+
+_DECLINE = (None, False, "no", "none")
+"""What declines a `copy` (Clone's "you may") or an `encode` (cipher's, CR 702.99a)."""
+
+_MANA_FOR = re.compile(r"[WUBRGC]", re.ASCII | re.IGNORECASE)
+_PAY_WITH = re.compile(r"\{[WUBRGC]#[0-9]+\}|\{?[WUBRGC]\}?(?:#[0-9]+)?", re.ASCII | re.IGNORECASE)
+
+
+def _mana_ability_form(name: str, value: Any) -> int | str:
+    """`mana_abilities`: an object (id, "#id" or the object), or "#id:G" saying which mana."""
+    if isinstance(value, str) and ":" in value:
+        ref, _, mana = value.partition(":")
+        found = written_id(name, ref.strip())
+        letters = mana.strip().strip("{}")
+        if found is None or not _MANA_FOR.fullmatch(letters):
+            raise UsageError(name, f"{_show(value)} is not a permanent and a type of mana such "
+                                   "as '#7:G'")
+        bounded_int(name, found)
+        return value
+    return _object_form(name, value)
+
+
+def _name_or_object(name: str, value: Any) -> int | str:
+    """`target` (an object or a player's name) and `trigger_order` (a source, by id or
+    name): an object becomes its id; text is kept as written (checked: an id in it is
+    written with the digits 0-9)."""
+    if isinstance(value, str):
+        written_id(name, value)
+        return value
+    return _object_form(name, value)
+
+
+def _plain(name: str, value: Any) -> Any:
+    """Any other decision's answer: text, yes/no or a (bounded) whole number, so the action
+    record holds only plain data and replays (a live object there would be stale later)."""
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, int):
+        return bounded_int(name, value)
+    what = "an object" if isinstance(value, GameObject) else _show(value)
+    raise UsageError(name, f"expected text, yes/no or a whole number, got {what}")
+
+
+def _pay_with_form(name: str, value: Any) -> Any:
+    """`pay_with`: mana symbols, each with at most one '#id' ("G C#7"); "G#1#2" is refused."""
+    value = _plain(name, value)
+    if isinstance(value, str):
+        text = value.replace(",", " ")
+        if _PAY_WITH.sub(" ", text).strip():
+            raise UsageError(name, f"{_show(value)} is not a list of mana such as 'G C#7' (a "
+                                   "type letter, optionally #the id of the one source it came "
+                                   "from)")
     return value
 
 
+def _answer(key: str, value: Any) -> Any:
+    """One answer to decision `key` in the form the action record keeps (plain data)."""
+    name = f"decisions.{key}"
+    if key in OBJECT_DECISIONS:
+        if key in ("copy", "encode") and value in _DECLINE:
+            return value
+        return _object_form(name, value)
+    if key == "mana_abilities":
+        return _mana_ability_form(name, value)
+    if key in ("target", "trigger_order"):
+        return _name_or_object(name, value)
+    if key == "pay_with":
+        return _pay_with_form(name, value)
+    assert key not in NAMING_DECISIONS, key  # each of those is handled above
+    return _plain(name, value)
+
+
 def check_decisions(game: RulesContext, decisions: dict[str, Any] | None) -> dict[str, list[Any]]:
-    """Known keys only (a misspelled key is never ignored); object answers must be object
-    ids ("no" declines a copy)."""
+    """Known keys only (a misspelled key is never ignored); every answer in plain form: an
+    answer naming an object becomes its id (an object itself, "7" or "#7"), so the action
+    record replays; anything else that isn't text, yes/no or a whole number is refused."""
     if decisions is None:
         return {}
     if not isinstance(decisions, dict):
@@ -312,8 +401,5 @@ def check_decisions(game: RulesContext, decisions: dict[str, Any] | None) -> dic
                              f"{', '.join(DECISIONS)}"
                              f"{_hint(key, list(DECISIONS)) if isinstance(key, str) else ''}")
         listed = list(answers) if isinstance(answers, (list, tuple)) else [answers]
-        if key in OBJECT_DECISIONS:
-            listed = [a if key == "copy" and a in (None, False, "no", "none")
-                      else _object_form(f"decisions.{key}", a) for a in listed]
-        out[key] = listed
+        out[key] = [_answer(key, a) for a in listed]
     return out

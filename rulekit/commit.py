@@ -228,7 +228,8 @@ def _token_created(game: RulesContext, e: p.TokenCreated) -> None:
 @commits(EventKind.COUNTERS_PUT)
 def _counters_put(game: RulesContext, e: p.CountersPut) -> None:
     obj = _obj(game, e.object)
-    obj.counters[e.counter] = obj.counters.get(e.counter, 0) + e.n
+    # a new dict, never changed in place: `state.JOURNALS` keeps the old one for a rollback
+    obj.counters = {**obj.counters, e.counter: obj.counters.get(e.counter, 0) + e.n}
     game.touched(obj)
 
 
@@ -236,10 +237,10 @@ def _counters_put(game: RulesContext, e: p.CountersPut) -> None:
 def _counters_removed(game: RulesContext, e: p.CountersRemoved) -> None:
     obj = _obj(game, e.object)
     left = obj.counters.get(e.counter, 0) - e.n
+    counters = {k: n for k, n in obj.counters.items() if k != e.counter}
     if left:
-        obj.counters[e.counter] = left
-    else:
-        obj.counters.pop(e.counter, None)
+        counters = {**obj.counters, e.counter: left}
+    obj.counters = counters  # a new dict (see `_counters_put`)
     game.touched(obj)
 
 

@@ -46,6 +46,12 @@ DECISIONS: dict[str, str] = {
 OBJECT_DECISIONS = frozenset({"copy", "crew", "discard", "encode", "legend_keep", "sacrifice"})
 """Decisions whose answers name an object (by id, `#id` or an object)."""
 
+NAMING_DECISIONS = OBJECT_DECISIONS | {"mana_abilities", "target", "trigger_order"}
+"""Every decision whose answer may name an object: the `OBJECT_DECISIONS`, plus `target` (or a
+player), `trigger_order` (or a source's name) and `mana_abilities` (or "#id:G"). A
+`GameObject` given to one becomes its id in the action record; given to any other decision, it
+is a UsageError (`rulekit.arguments.check_decisions`)."""
+
 
 def yes(answer: Any) -> bool:
     """A yes/no answer: False, None, 0, "" and "no"/"false" (any case) mean no."""
@@ -74,6 +80,43 @@ class Decision:
             self.answer)
         return {"action": self.action, "event": self.event, "key": self.key,
                 "player": self.player, "answer": answer, "given": self.given}
+
+
+LARGEST = 10**9
+"""The largest whole number any argument or decision may be, either way (a life total, a
+number of counters, X, an id): far beyond any game, and far below the 4,300 digits Python
+refuses to print, so the log, the snapshot and a replay always work."""
+_ID_DIGITS = len(str(LARGEST))
+
+
+def show_number(n: int) -> str:
+    """How long `n` is, in words (`str(n)` fails past 4,300 digits)."""
+    about = int(n.bit_length() * 0.30103) + 1
+    return f"a number with about {about:,} digits"
+
+
+def bounded_int(name: str, value: int) -> int:
+    """`value` if it is at most `LARGEST` either way, else UsageError naming `name`."""
+    if abs(value) > LARGEST:
+        raise UsageError(name, f"{show_number(value)} is too large: a whole number here is at most "
+                               f"{LARGEST:,} either way")
+    return value
+
+
+def written_id(name: str, value: str) -> int | None:
+    """The id written in `value` ("7" or "#7"), or None if it isn't written as a number.
+    Only the ASCII digits 0-9 are digits here: "²" or "٣" (which `str.isdigit` accepts and
+    `int` refuses or reads differently) is a UsageError naming `name`."""
+    body = value.lstrip("#")
+    if body.isascii() and body.isdigit():
+        if len(body) > _ID_DIGITS:
+            raise UsageError(name, f"a number with {len(body):,} digits is not an object id in "
+                                   f"this game (ids are at most {LARGEST:,})")
+        return int(body)
+    if body and all(c.isnumeric() or c.isascii() and c.isdigit() for c in body):
+        raise UsageError(name, f"{repr(value)[:60]} is not written with the digits 0-9; an id is "
+                               "a number such as 7 or '#7'")
+    return None
 
 
 COLORS = "WUBRG"

@@ -21,7 +21,7 @@ from rulekit.characteristics import Characteristics
 from rulekit.commit import COMMITS
 from rulekit.context import Bookkeeping, ListenerIndex
 from rulekit.could_produce import could_produce_all
-from rulekit.decisions import Decision
+from rulekit.decisions import LARGEST, Decision, bounded_int, show_number
 from rulekit.effects import compute
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Applied, Cause, Event, EventKind, EventLog
@@ -30,9 +30,11 @@ from rulekit.mana import ManaPool, ManaType
 from rulekit.narrator import narrate, prevented
 from rulekit.payloads import Cast, LifeLost, Payload, TokenCreated, ZoneChanged
 from rulekit.replacement import ReplacementEffect, default_order, run_replacements
-from rulekit.state import GameObject, GameState, Player, Step, Zone
+from rulekit.state import JOURNALS, OBJECT_FIELDS, GameObject, GameState, Player, Step, Zone
 from rulekit.targets import target_text
 from rulekit.triggers import collect, run_immediate, settle
+
+_ZONE_NAMES = tuple(z.value for z in Zone if z is not Zone.NOWHERE)
 
 
 class Game:
@@ -40,9 +42,8 @@ class Game:
     board with `add`, then play with the action methods (`tap_for_mana`, `cast`, ...)."""
 
     def __init__(self, players: Iterable[str] = ("Alice", "Bob"), *, life: int = 20) -> None:
-        names = list(players)
-        if len(names) < 2 or len(set(names)) != len(names):
-            raise ValueError("a game needs at least two players with different names")
+        names = _player_names(players)
+        life = _starting_life(life)
         self._init_args = (tuple(names), life)
         self.state = GameState(players={n: Player(n, life) for n in names})
         self.state.active = self.state.priority = names[0]
@@ -106,6 +107,11 @@ class Game:
 
     def find_all(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
                  controller: str | None = None) -> list[GameObject]:
+        if not isinstance(name, str):
+            raise UsageError("name", f"expected a card name, got {_shown(name)}")
+        if zone and not (isinstance(zone, str) and zone in _ZONE_NAMES):
+            raise UsageError("zone", f"{_shown(zone)} is not a zone; zones are: "
+                                     f"{', '.join(_ZONE_NAMES)}")
         zones = [Zone(zone)] if zone else [z for z in Zone if z is not Zone.NOWHERE]
         out = []
         for z in zones:
@@ -419,7 +425,9 @@ class Game:
         if isinstance(ref, GameObject):
             return ref
         if isinstance(ref, bool) or not isinstance(ref, int) or ref not in self.state.objects:
-            raise UsageError("object", f"there is no object {ref!r} in this game")
+            raise UsageError("object", f"there is no object {_shown(ref)} in this game"
+                             if not isinstance(ref, int) or abs(ref) <= LARGEST else
+                             f"no object has so large an id ({show_number(ref)})")
         return self.state.objects[ref]
 
     def perform(self, name: str, *, decisions: dict[str, Any] | None = None,
@@ -435,12 +443,22 @@ class Game:
         self._action_no = len(self.actions) + 1
         self._decisions = {k: list(v) for k, v in answers.items()}
         decided = len(self.decisions)
+        restore = _Checkpoint(self) if len(self.state.objects) <= CHECKPOINT_OBJECTS else None
         try:
-            result = fn(self, **kwargs)
+            if restore is None:
+                result = fn(self, **kwargs)
+            else:
+                with restore:
+                    result = fn(self, **kwargs)
         except Exception:
             del self.decisions[decided:]
             if len(self.log) != mark:
-                self._rebuild(self.actions)
+                try:  # replaying the records is exact by construction
+                    self._rebuild(self.actions)
+                except Exception:  # noqa: BLE001  (records that don't replay: a bug in rulekit)
+                    if restore is None:
+                        raise
+                    restore.put_back(mark)  # the game as it was, and the action's own error
             raise
         finally:
             self._decisions = {}
@@ -460,7 +478,8 @@ class Game:
         """Take back the last `n` actions (set-up included) by replaying the others."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise UsageError("n", f"undo takes how many actions to take back (1 or more), got "
-                                  f"{n!r}")
+                                  f"{_shown(n)}")
+        bounded_int("n", n)
         if n > len(self.actions):
             have = len(self.actions)
             raise UsageError("n", "there is nothing to undo" if not have else
@@ -551,7 +570,7 @@ class Game:
     def declare_blockers(self, blocks: dict[int, int] | None = None, **decisions: Any) -> None:
         """Declare blockers: {blocker id: attacker id} (CR 509.1)."""
         if blocks is not None and not isinstance(blocks, dict):
-            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {blocks!r}")
+            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {_shown(blocks)}")
         self.perform("declare_blockers", blocks={_ref(k): _ref(v) for k, v in (blocks or {}).items()},
                      decisions=decisions)
 
@@ -577,6 +596,114 @@ class Game:
 
     def advance_step(self, parent: int | None) -> None:
         _turn.advance_step(self, parent)
+
+
+class _Checkpoint:
+    """The game as it is before an action, kept cheaply, so that a refused action whose
+    rollback replay fails (a bug in rulekit: the records are plain data and replay) still
+    leaves the game exactly as it was, never half done. Objects are kept as they are first
+    written to (`state.JOURNALS`); players and the containers (zones, the stack, waiting
+    triggers, effects) are copied: C-level copies of dicts and lists. Stack items and waiting
+    triggers are not changed once made (only the one being put on the stack is)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        s = game.state
+        self.journal: dict[int, Any] = {}
+        self.state = dict(s.__dict__)
+        self.containers = (dict(s.objects), {z: dict(ids) for z, ids in s.zones.items()},
+                           {p: list(ids) for p, ids in s.libraries.items()}, list(s.stack),
+                           list(s.effects), list(s.pending), list(s.delayed),
+                           dict(s.attachments))
+        self.players = [(pl, dict(pl.__dict__), dict(pl.pool._counts))
+                        for pl in s.players.values()]
+        b = game.books
+        self.books = (dict(b.__dict__), set(b.dirty), dict(b.look_back), list(b.pending_mana),
+                      list(b.immediate))
+        self.game_fields = (game._action_no, game.current_action, game._root)
+
+    def __enter__(self) -> _Checkpoint:
+        JOURNALS.append(self.journal)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        assert JOURNALS[-1] is self.journal
+        JOURNALS.pop()
+
+    def put_back(self, mark: int) -> None:
+        """Everything as it was when this checkpoint was made; the log cut to `mark` events."""
+        game, s = self.game, self.game.state
+        for obj, values, counters in self.journal.values():
+            if values is not None:
+                for name, value in zip(OBJECT_FIELDS, values):
+                    object.__setattr__(obj, name, value)
+                object.__setattr__(obj, "counters", counters)
+        for pl, values, counts in self.players:
+            pl.__dict__.update(values)
+            pl.pool._counts.clear()
+            pl.pool._counts.update(counts)
+        s.__dict__.update(self.state)
+        (s.objects, s.zones, s.libraries, s.stack, s.effects, s.pending, s.delayed,
+         s.attachments) = self.containers
+        values, dirty, look_back, pending_mana, immediate = self.books
+        game.books.__dict__.update(values)
+        (game.books.dirty, game.books.look_back, game.books.pending_mana,
+         game.books.immediate) = dirty, look_back, pending_mana, immediate
+        log = EventLog()
+        for event in list(game.log)[:mark]:
+            log.append(event)
+        game.log = log
+        game._action_no, game.current_action, game._root = self.game_fields
+        game._index = ListenerIndex()  # rebuilt on first use
+        game._cp_cache = None
+
+
+CHECKPOINT_OBJECTS = 1000
+"""Up to this many objects in the game, every action keeps a `_Checkpoint` (copies of the
+containers: about a microsecond per hundred objects); beyond, a refused action is rolled back
+by replaying the records only."""
+
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+
+def _player_names(players: Any) -> list[str]:
+    """The players' names, checked (`Game`'s `players`): a list or tuple of 2 to 8 different,
+    non-empty names. A bare string is refused (`Game("AB")` is not players A and B)."""
+    if not isinstance(players, (list, tuple)):
+        raise UsageError("players", "expected a list of player names such as ['Alice', 'Bob'], "
+                                    f"got {_shown(players)}")
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise UsageError(f"players[{i}]", f"a player's name is non-empty text, got "
+                                              f"{_shown(name)}")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise UsageError("players", f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
+                                    f"{len(players)}")
+    if len(set(players)) != len(players):
+        twice = next(n for n in players if players.count(n) > 1)
+        raise UsageError("players", f"every player needs a different name; {twice!r} is there "
+                                    "twice")
+    return list(players)
+
+
+def _starting_life(life: Any) -> int:
+    """`Game`'s `life`: a whole number (not a bool, a float, NaN or text), bounded like every
+    number an action takes (`rulekit.decisions.LARGEST`)."""
+    if isinstance(life, bool) or not isinstance(life, int):
+        raise UsageError("life", f"expected a whole number such as 20, got {_shown(life)}")
+    return bounded_int("life", life)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
+        return show_number(value)
+    try:
+        text = repr(value)
+    except ValueError:
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _GameNames:

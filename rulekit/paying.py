@@ -89,7 +89,7 @@ def plan_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContext
     return plan
 
 
-_UNIT = re.compile(r"\{?([WUBRGC])(?:#(\d+))?\}?(?:#(\d+))?")
+_UNIT = re.compile(r"\{?([WUBRGC])(?:#([0-9]+))?\}?(?:#([0-9]+))?", re.ASCII)
 
 
 def _chosen_mana(pool: ManaPool, cost: ManaCost, ctx: SpendContext, wanted: str, player: str,
@@ -99,12 +99,15 @@ def _chosen_mana(pool: ManaPool, cost: ManaCost, ctx: SpendContext, wanted: str,
     allowed; together they must pay the cost exactly."""
     text = wanted.upper().replace(",", " ")
     if _UNIT.sub("", text).strip():
-        raise UsageError("pay_with", f"{wanted!r} is not a list of mana such as 'G C#7' "
+        raise UsageError("decisions.pay_with", f"{wanted!r} is not a list of mana such as 'G C#7' "
                          "(a type letter, optionally #the source's id)")
     left = dict(pool.parts)
     order = sorted(left, key=lambda u: u.restriction is None)  # restricted first, stable
     chosen: dict[ManaUnit, int] = {}
     for m in _UNIT.finditer(text):
+        if m.group(2) and m.group(3):
+            raise UsageError("decisions.pay_with", f"{m.group(0)!r} names two sources for one mana; write "
+                             "one '#id' per symbol, for example 'G#1 G#2'")
         kind, source = ManaType(m.group(1)), m.group(2) or m.group(3)
         unit = next((u for u in order if u.type is kind and left[u] > 0
                      and (source is None or str(u.source) == source)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulekit.decisions import DECISIONS
+from rulekit.decisions import DECISIONS, written_id
 from rulekit.display.rows import Table, board_table, events_table, pools_table, stack_table
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import EventKind
@@ -325,7 +325,10 @@ class SandboxModel:
         g = self.game
         obj = _need(v, "permanent", "a permanent")
         index = _need(v, "ability", "an ability")
-        ability = g.chars(g.obj(obj)).abilities[index]
+        abilities = g.chars(g.obj(obj)).abilities
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(abilities):
+            raise UsageError("ability", f"{index!r:.40} is not one of the permanent's abilities")
+        ability = abilities[index]
         cost = getattr(ability, "cost", None)
         chosen: dict[str, Any] = {}
         target = v.get("target", NO_TARGET)
@@ -335,7 +338,7 @@ class SandboxModel:
             chosen[key] = [target] if key == "targets" else target
         has_x = cost is not None and cost.has_x
         g.activate(obj, index, mana=mana_choice(v.get("mana")),
-                   x=int(v.get("x") or 0) if has_x else None, **chosen, **choices(v))
+                   x=_x(v) if has_x else None, **chosen, **choices(v))
 
     def _cast(self, v: Mapping[str, Any]) -> None:
         g = self.game
@@ -346,7 +349,7 @@ class SandboxModel:
             return
         target = v.get("target", NO_TARGET)
         targets = [target] if target not in (NO_TARGET, None) else []
-        g.cast(obj, x=int(v.get("x") or 0) if chars.mana_cost.x_count else None,
+        g.cast(obj, x=_x(v) if chars.mana_cost.x_count else None,
                targets=targets, **choices(v))
 
     def _attack(self, v: Mapping[str, Any]) -> None:
@@ -418,9 +421,25 @@ def choices(values: Mapping[str, Any]) -> dict[str, Any]:
                                         "replacement_order=Contamination)")
         answers = [a.strip() for a in answer.split(",") if a.strip()] if key.strip() != \
             "pay_with" else [answer.strip()]
-        out[key.strip()] = [int(a.lstrip("#")) if a.lstrip("#").isdigit() else a
-                            for a in answers]
+        out[key.strip()] = [_id_or_text(f"decisions.{key.strip()}", a) for a in answers]
     return out
+
+
+def _x(values: Mapping[str, Any]) -> int:
+    """The X box: a whole number (or its ASCII digits); empty means 0."""
+    x = values.get("x") or 0
+    if isinstance(x, str):
+        found = written_id("x", x.strip()) if x.strip() else 0
+        if found is None:
+            raise UsageError("x", f"{x!r:.40} is not a whole number")
+        x = found
+    return x  # the engine checks it further (a whole number, bounded)
+
+
+def _id_or_text(name: str, answer: str) -> int | str:
+    """An answer written as an id ("5", "#5": ASCII digits only) is that id; other text as is."""
+    found = written_id(name, answer)
+    return answer if found is None else found
 
 
 def _need(values: Mapping[str, Any], name: str, what: str) -> Any:

@@ -7,8 +7,9 @@ no rules live here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from rulekit.mana import ManaPool
@@ -134,6 +135,16 @@ class GameObject:
     last_known: Characteristics | None = None
     last_controller: str | None = None
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if JOURNALS:  # an action is running: keep the fields as they were before the first change
+            journal = JOURNALS[-1]
+            if id(self) not in journal:
+                try:
+                    journal[id(self)] = (self, _object_fields(self), dict(self.counters))
+                except AttributeError:  # being made: a new object, dropped with its id
+                    journal[id(self)] = (self, None, None)
+        object.__setattr__(self, name, value)
+
     def status_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id,
@@ -164,6 +175,14 @@ class GameObject:
         if self.copiable is not None:
             out["copiable"] = self.copiable.name
         return out
+
+
+OBJECT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(GameObject))
+_object_fields = attrgetter(*OBJECT_FIELDS)
+JOURNALS: list[dict[int, tuple[GameObject, tuple[Any, ...] | None, dict[str, int] | None]]] = []
+"""One journal per running action (innermost last): each object written to during the
+action, with its fields as they were (`Game.perform` puts them back if a refused action's
+rollback replay fails). Counters are changed by replacing the dict, so the copy holds."""
 
 
 @dataclass

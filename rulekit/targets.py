@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulekit import payloads as p
+from rulekit.decisions import bounded_int, written_id
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Cause
 from rulekit.state import Zone
@@ -59,8 +60,9 @@ def choose_targets(game: RulesContext, source: int | None, controller: str, spec
     legal = candidates(game, source, spec)
     wanted = game.decide("target", legal[0] if legal else None, controller)  # CR 603.3d
     if wanted is not None:
-        wanted = wanted if isinstance(wanted, str) and not wanted.lstrip("#").isdigit() else int(
-            str(wanted).lstrip("#"))
+        if isinstance(wanted, str):  # checked by `arguments.check_decisions`: an id or a name
+            found = written_id("decisions.target", wanted)
+            wanted = wanted if found is None else found
         if wanted not in legal:
             raise RulesError(f"{target_text(game, wanted)} is not a legal target: {spec.text}",
                              rule="115.1")
@@ -85,7 +87,7 @@ def target_text(game: RulesContext, target: Any) -> str:
     if isinstance(target, str):
         return target
     if isinstance(target, bool) or not isinstance(target, int):
-        raise UsageError("target", f"a target is an object id or a player's name, not "
-                                   f"{target!r:.60}")
+        raise UsageError("target", "a target is an object id or a player's name, not "
+                                   f"{type(target).__name__ if isinstance(target, int) else repr(target)[:60]}")
     obj = game.state.objects.get(target)
-    return game.describe(obj) if obj is not None else f"#{target}"
+    return game.describe(obj) if obj is not None else f"#{bounded_int('target', target)}"

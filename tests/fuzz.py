@@ -23,6 +23,7 @@ exits 1 if there is any finding. `make fuzz` runs it; tests/test_fuzz.py runs a 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -50,7 +51,11 @@ REPLACEMENTS = ["Mana Reflection", "Nyxbloom Ancient", "Hardened Scales", "Conta
                 "Vivid Crag", "Watery Grave", "Clone"]
 # argument values that mean nothing for any parameter: the contract says UsageError/RulesError
 JUNK: list[Any] = [None, "nope", -1, 0, 1.5, "2", "#1", [], {}, [None], {1: None}, 10**18,
-                   True, "", "\x1b[2J", ("x",), float("nan")]
+                   True, "", "\x1b[2J", ("x",), float("nan"),
+                   # what reliability review 3 found the list lacked: digits other than 0-9,
+                   # numbers past Python's 4,300-digit printing limit, infinities
+                   "²", "#²", "٣", "#１", 10**5000, -(10**5000), "9" * 5000, float("inf"),
+                   float("-inf")]
 MISSPELLED = ["replacment_order", "colour", "sacrifise", "targt"]
 
 # every public action method of Game (ACTIONS through their wrappers, `set_pool` through
@@ -79,8 +84,18 @@ class Call:
         return getattr(game, self.method)(*self.args, **self.kwargs)
 
     def __str__(self) -> str:
-        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        parts = [_repr(a) for a in self.args] + [f"{k}={_repr(v)}"
+                                                 for k, v in self.kwargs.items()]
         return f"game.{self.method}({', '.join(parts)})"
+
+
+def _repr(value: Any) -> str:
+    """`repr`, short, even for a number too long to print (a 5,000-digit junk value)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<a {type(value).__name__} too long to print>"
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 @dataclass
@@ -198,8 +213,18 @@ class Fuzzer:
         legal = candidates(self.game, source, spec)
         return [self.rng.choice(legal)] if legal else []
 
+    def live_or_id(self) -> Any:
+        """An object as a caller may name it: the live `GameObject`, its id or "#id"."""
+        objs = list(self.game.state.objects.values())
+        if not objs:
+            return self.any_id()
+        obj = self.rng.choice(objs)
+        return self.rng.choice([obj, obj, obj.id, f"#{obj.id}"])
+
     def decision_value(self, key: str) -> Any:
         rng = self.rng
+        if rng.random() < 0.12:  # any decision may be answered with an object (review 3, D1)
+            return self.live_or_id()
         if key in OBJECT_DECISIONS:
             if key == "copy" and rng.random() < 0.2:
                 return "no"
@@ -216,6 +241,9 @@ class Fuzzer:
             "pay_life": lambda: rng.choice(["yes", "no"]),
             "replacement_order": lambda: rng.choice(REPLACEMENTS),
             "target": lambda: rng.choice([*self.game.state.players, self.any_id()]),
+            "mana_abilities": lambda: rng.choice(
+                [self.live_or_id(), f"#{self.any_id()}:{rng.choice(MANA)}"]),
+            "trigger_order": lambda: rng.choice([self.live_or_id(), rng.choice(CARDS)]),
         }
         if key in known:
             return known[key]()
@@ -662,6 +690,11 @@ class Checker:
                 self.finding("misspelled decision key accepted", call, "no error")
             if call.kind == "add" and call.args[0] in catalog():
                 stats.cards[call.args[0]] += 1
+            if call.kind not in ("undo", "view") and len(game.actions) > done:
+                try:  # the action record must be plain data, so that it replays (review 3, D1)
+                    json.dumps(game.actions[-1], allow_nan=False)
+                except (TypeError, ValueError) as exc:
+                    self.finding("action record is not plain data", call, _short(exc))
         dumped = None
         if not refused and call.kind != "view":
             # a refused call or a view left the log as it was (its length and the state were

@@ -109,3 +109,23 @@ def test_broken_bookkeeping_is_a_finding():
     assert fuzz.inconsistencies(game) == [
         f"#{forest.id} is in the battlefield but not listed there",
         f"#{forest.id} has counters {{'+1/+1': -1}}"]
+
+
+def test_the_fuzzer_tries_the_input_classes_review_3_found_missing():
+    """Non-ASCII digits, numbers past the 4,300-digit printing limit, infinities, and a live
+    object (or its id) as the answer to every decision key."""
+    import math
+    import random
+
+    from rulekit.state import GameObject
+
+    assert any(isinstance(j, str) and not j.isascii() and j.lstrip("#").isnumeric()
+               for j in fuzz.JUNK)
+    assert any(type(j) is int and j.bit_length() > 15_000 for j in fuzz.JUNK)
+    assert any(isinstance(j, float) and math.isinf(j) for j in fuzz.JUNK)
+    game = Game()
+    game.add("Forest")
+    fuzzer = fuzz.Fuzzer(random.Random(3), game)
+    for key in DECISIONS:
+        answers = [fuzzer.decision_value(key) for _ in range(80)]
+        assert any(isinstance(a, GameObject) for a in answers), key

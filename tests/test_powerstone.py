@@ -160,7 +160,7 @@ def test_a_malformed_payment_names_the_argument():
     game.tap_for_mana(game.add("Forest"))
     with pytest.raises(UsageError) as err:
         game.cast(game.add("Grizzly Bears", zone="hand"), pay_with="two forests")
-    assert err.value.argument == "pay_with"
+    assert err.value.argument == "decisions.pay_with"  # checked with the other decisions
 
 
 # -------------------------------------------- Cavern of Souls: "can't be countered"

@@ -352,6 +352,7 @@
         sandbox.rt = rt;
         progress(1, 1, "Building the position…");
         var view = JSON.parse(rt.page.start(JSON.stringify(position)));
+        if (view.error) throw new Error(view.error);
         sandbox.id = view.id;
         var ui = sandbox.build(view);
         start.hidden = true;
