@@ -20,7 +20,7 @@ from rulekit.export import assets, build, main
 from rulekit.export.index import render
 from rulekit.export.lesson import first_line
 
-pytestmark = pytest.mark.notebook
+pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("build")]  # one `built` site
 
 STEPPER = '''import ipywidgets as widgets
 from rulekit import Game

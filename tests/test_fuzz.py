@@ -12,6 +12,8 @@ from rulekit.actions import ACTIONS
 from rulekit.decisions import DECISIONS
 from rulekit.events import EventLog
 
+pytestmark = pytest.mark.xdist_group("fuzz")  # its module fixture is built once
+
 
 @pytest.fixture(scope="module")
 def bounded() -> fuzz.Stats:

@@ -31,7 +31,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab]
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab,
+              pytest.mark.xdist_group("jupyterlab")]  # one server, one worker
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "jupyterlab"
