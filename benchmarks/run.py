@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE))
 import engine  # noqa: E402
 import lessons  # noqa: E402
 import live  # noqa: E402
+import suite  # noqa: E402
 
 PENDING = "n/a (engine part 2 pending)"
 # key, goal text, test of the goal (given the value and all the figures; None: a figure with
@@ -65,6 +66,10 @@ TABLE = [
      "random legal play over the whole catalog (10 recorded games x 60 actions), actions/s"),
     ("p7_reflection_64_ms", "< 100", lambda v, r: v < 100,
      "a Forest tapped with 64 Mana Reflections (2^64 mana), ms"),
+    ("suite_check_s", "< 60", lambda v, r: v < 60,
+     "the pytest phase of `make check` (the fast tier, every core), s"),
+    ("suite_full_s", "<= 420", lambda v, r: v <= 420,
+     "the pytest phase of `make test` (the whole suite, every core), s"),
 ]
 
 
@@ -136,6 +141,8 @@ def met_goals(results: dict[str, object]) -> dict[str, bool | None]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="5 runs of each engine timing instead of 7")
+    parser.add_argument("--no-full-suite", action="store_true",
+                        help="skip suite_full_s (the whole suite, about 10 minutes)")
     args = parser.parse_args(argv)
     runs = 5 if args.quick else 7
     loads = 5
@@ -190,6 +197,14 @@ def main(argv: list[str] | None = None) -> int:
     results["p7_reflection_64_ms"], reflection = engine.reflection_ms(64, max(runs, 5))
     raw["p7"] = {"actions_per_s": rates, "actions": engine.legal_mix(),
                  "reflection_64_ms": reflection}
+    print("suite: make check's pytest" + ("" if args.no_full_suite else
+                                          ", then make test's") + " ...", flush=True)
+    runs_of_suite = suite.suite_figures(full=not args.no_full_suite)
+    for key, run_of in (("suite_check_s", "check"), ("suite_full_s", "full")):
+        got = runs_of_suite.get(run_of)
+        # a red suite's time is no figure of the suite: n/a, and raw.json says why
+        results[key] = got["s"] if isinstance(got, dict) and got["exit"] == 0 else None
+    raw["suite"] = runs_of_suite
     raw["seconds"] = round(time.perf_counter() - started, 1)
 
     met = met_goals(results)

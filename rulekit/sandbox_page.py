@@ -47,10 +47,12 @@ def _view(model: SandboxModel, values: dict[str, Any], *, board: bool = True
     return out
 
 
-def _values(model: SandboxModel, raw: Any) -> dict[str, Any]:
+def _values(model: SandboxModel, raw: Any, *, offered: bool = True) -> dict[str, Any]:
     """The inputs' values as the page sent them (JSON), checked against the sandbox's fields:
-    a choice must be one of its options, several choices a list of them, a text a string, a
-    number a whole number; else UsageError naming the input. Unknown names are dropped."""
+    a choice must be one of its options (`offered`: the options of now; else any id or
+    text, as for `state`, which is asked about values sent before the game moved on), several
+    choices a list of them, a text a string, a number a whole number; else UsageError naming
+    the input. Unknown names are dropped."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -60,14 +62,19 @@ def _values(model: SandboxModel, raw: Any) -> dict[str, Any]:
         field = model.fields(values)[name]
         value = values[name]
         allowed = [v for _, v in field.options]
+
+        def fits(v: Any, allowed: list[Any] = allowed) -> bool:
+            if isinstance(v, bool):
+                return False
+            return v in allowed if offered else isinstance(v, int | str)
+
         if field.kind == "choice":
-            if value is not None and (isinstance(value, bool) or value not in allowed):
+            if value is not None and not fits(value):
                 raise UsageError(name, f"{_shown(value)} is not one of the choices offered")
         elif field.kind == "multi":
             if value is None:
                 continue
-            if not isinstance(value, list) or any(
-                    isinstance(v, bool) or v not in allowed for v in value):
+            if not isinstance(value, list) or not all(fits(v) for v in value):
                 raise UsageError(name, f"expected a list of the choices offered, got "
                                        f"{_shown(value)}")
         elif field.kind == "text":
@@ -168,6 +175,7 @@ def state(sid: int, values: str) -> str:
     """`SandboxModel.to_json(values)`: what the kernel's model gives for the same clicks."""
     try:
         model = _model(sid)
-        return json.dumps(model.to_json(_values(model, _parse(values, "values"))))
+        return json.dumps(model.to_json(_values(model, _parse(values, "values"),
+                                                offered=False)))
     except UsageError as err:
         return _refused(err)

@@ -16,11 +16,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import engine  # noqa: E402
 import lessons  # noqa: E402
 import run  # noqa: E402
+import suite  # noqa: E402
 
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
               "p3_over_floor", "p3_one_lesson_s", "p3_one_empty_s", "p4_click_ratio",
               "p5_page_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s", "p6_click_ms",
-              "p6_assets_mb", "p7_fuzz_actions_per_s", "p7_reflection_64_ms"]
+              "p6_assets_mb", "p7_fuzz_actions_per_s", "p7_reflection_64_ms",
+              "suite_check_s", "suite_full_s"]
 
 
 def test_the_table_has_exactly_the_issue_figures():
@@ -127,3 +129,45 @@ def test_p7_reflection_board_makes_two_to_the_64():
     assert len(game.find_all("Mana Reflection")) == 64
     median, times = engine.reflection_ms(64, runs=1)  # asserts the pool holds 2^64 itself
     assert len(times) == 1 and median > 0
+
+
+# ------------------------------------------------------------------ every benchmark, once
+def test_every_engine_and_sandbox_benchmark_runs_once_at_its_smallest_size():
+    """Each function `make bench` calls that needs no built site, once, smallest size: a
+    refactor that breaks one fails here, not in the next `make bench` (the p4 click broke
+    silently once). The site's figures (p3, p5, p6) are run by the notebook and browser tiers
+    below and in test_one_lesson_rebuild_rebuilds_just_the_edited_notebook."""
+    assert len(engine.refinery_run(10, runs=1)[1]) == 1  # p1 times this at 1,000 and 10,000
+    assert len(engine.could_produce_ms(runs=1)[1]) == 1
+    p4 = lessons.click_ratio(runs=1)
+    assert p4["ratio"] > 0 and len(p4["click_s"]) == 1 and "tap" in p4["action"]
+    assert engine.reflection_ms(n=4, runs=1)[0] >= 0
+    assert engine.fuzz_actions_per_s(runs=1, games=1, actions=5)[0] > 0
+
+
+def test_the_suite_figures_run_pytest_as_the_makefile_does(tmp_path):
+    makefile = (ROOT / "Makefile").read_text("utf-8")
+    assert f"FAST := {suite.FAST}\n" in makefile
+    assert '-m "$(FAST)" -n $(WORKERS) --hypothesis-profile=check' in makefile
+    assert "-n $(WORKERS) --dist loadgroup" in makefile
+    # one real run, of a test file of its own
+    (tmp_path / "test_one.py").write_text("def test_one():\n    assert True\n")
+    got = suite.pytest_seconds([str(tmp_path / "test_one.py")])
+    assert got["exit"] == 0 and "1 passed" in got["summary"] and got["s"] > 0
+
+
+@pytest.mark.notebook
+def test_the_build_ratio_runs_once_on_small_notebooks(tmp_path, monkeypatch):
+    small = lessons.one_cell_notebooks(tmp_path / "lessons", 1, "1 + 1")
+    monkeypatch.setattr(lessons, "NOTEBOOKS", small)
+    figures = lessons.build_ratio(runs=1, work=tmp_path / "work")
+    assert figures["ratio"] > 0
+
+
+@pytest.mark.browser
+@pytest.mark.notebook
+def test_the_page_figures_are_measured(lesson_site):
+    site, report = lesson_site
+    figures = lessons.page_figures(site, loads=1)
+    assert figures["page_kb"] > 0 and figures["load_s"] > 0 and figures["requests"] == 0
+    assert "Chromium" in run.machine()  # asks the browser its version

@@ -41,36 +41,59 @@ def _open(browser, site: Path, page: Path, size: tuple[int, int]):
     return open_page(browser, page, site, stepper=stepper, viewport=size), stepper
 
 
+@pytest.fixture(scope="module")
+def opened(lesson_site, browser):
+    """Every page of the site (the index first), opened once for this module's checks of every
+    page: {page: (visit, has walkthroughs)}. Each test brings the pages to its window size and
+    every walkthrough back to step 0 (`_at`), as a teacher resizing the window would; opening
+    a page costs seconds, and the same pages were opened once per test before."""
+    site, _ = lesson_site
+    visits = {page: _open(browser, site, page, SIZES[0])
+              for page in [site / "index.html", *_pages(site)]}
+    yield visits
+    for visit, _has in visits.values():
+        visit.page.close()
+
+
+def _at(visit, has: bool, size: tuple[int, int]) -> None:
+    """The page at `size`, every walkthrough at step 0, scrolled to the top."""
+    from rulekit.export.checks import goto_step
+
+    visit.page.set_viewport_size({"width": size[0], "height": size[1]})
+    for i in range(visit.page.locator(".rk-stepper").count() if has else 0):
+        goto_step(visit.page.locator(".rk-stepper").nth(i), 0)
+    visit.page.evaluate("() => window.scrollTo(0, 0)")
+    visit.page.wait_for_timeout(200)
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_every_step_fits_one_screen(lesson_site, browser, size) -> None:
+def test_every_step_fits_one_screen(opened, size) -> None:
     from rulekit.export.checks import diagram_font_px, goto_step, walk
 
-    site, _ = lesson_site
     out = ARTIFACTS / f"{size[0]}x{size[1]}"
     out.mkdir(parents=True, exist_ok=True)
     misfits, fonts, scales, steps = [], [], set(), 0
-    for page in _pages(site):
-        visit, has = _open(browser, site, page, size)
-        try:
-            for i in range(visit.page.locator(".rk-stepper").count() if has else 0):
-                fits = walk(visit.page, i)
-                steps += len(fits)
-                misfits += [f"{page.stem} walkthrough {i} step {f.step}: {', '.join(f.why)}"
-                            for f in fits if not f.ok]
-                fonts.append(diagram_font_px(visit.page))  # at the last step
-                scales.update(visit.page.evaluate(
-                    "() => Array.from(document.querySelectorAll('.rk-diagram svg'))"
-                    ".filter((s) => s.getClientRects().length)"
-                    ".map((s) => Math.round(s.getScreenCTM().a * 1000) / 1000)"))
-                stepper = visit.page.locator(".rk-stepper").nth(i)
-                if i == 0:
-                    stepper.screenshot(path=str(out / f"{page.stem}-last.png"))
-                    goto_step(stepper, 0)
-                    stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
-                    visit.page.screenshot(path=str(out / f"{page.stem}-step0.png"))
-            assert visit.console_errors == [], visit.console_errors
-        finally:
-            visit.page.close()
+    for page, (visit, has) in opened.items():
+        if page.name == "index.html":
+            continue
+        _at(visit, has, size)
+        for i in range(visit.page.locator(".rk-stepper").count() if has else 0):
+            fits = walk(visit.page, i)
+            steps += len(fits)
+            misfits += [f"{page.stem} walkthrough {i} step {f.step}: {', '.join(f.why)}"
+                        for f in fits if not f.ok]
+            fonts.append(diagram_font_px(visit.page))  # at the last step
+            scales.update(visit.page.evaluate(
+                "() => Array.from(document.querySelectorAll('.rk-diagram svg'))"
+                ".filter((s) => s.getClientRects().length)"
+                ".map((s) => Math.round(s.getScreenCTM().a * 1000) / 1000)"))
+            stepper = visit.page.locator(".rk-stepper").nth(i)
+            if i == 0:
+                stepper.screenshot(path=str(out / f"{page.stem}-last.png"))
+                goto_step(stepper, 0)
+                stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+                visit.page.screenshot(path=str(out / f"{page.stem}-step0.png"))
+        assert visit.console_errors == [], visit.console_errors
     assert steps > 50, "every walkthrough of every page was stepped"
     assert misfits == [], f"{len(misfits)} of {steps} steps don't fit:\n" + "\n".join(misfits)
     if size == (1366, 768):
@@ -78,66 +101,56 @@ def test_every_step_fits_one_screen(lesson_site, browser, size) -> None:
         assert scales == {1.0}, f"diagrams drawn at different scales: {sorted(scales)}"
 
 
-def test_no_page_scrolls_sideways_on_a_phone(lesson_site, browser) -> None:
-    site, _ = lesson_site
+def test_no_page_scrolls_sideways_on_a_phone(opened) -> None:
     out = ARTIFACTS / "390x844"
     out.mkdir(parents=True, exist_ok=True)
     wide = []
-    for page in [site / "index.html", *_pages(site)]:
-        visit, _has = _open(browser, site, page, (390, 844))
-        try:
-            visit.page.wait_for_timeout(200)
-            got = visit.page.evaluate("""() => ({
-              page: document.documentElement.scrollWidth,
-              cut: Array.from(document.querySelectorAll('.rk-narration'))
-                   .filter((e) => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1)
-                   .length})""")
-            if got["page"] > 390 or got["cut"]:
-                wide.append(f"{page.name}: {got}")
-            visit.page.screenshot(path=str(out / f"{page.stem}.png"))
-        finally:
-            visit.page.close()
+    for page, (visit, has) in opened.items():
+        _at(visit, has, (390, 844))
+        got = visit.page.evaluate("""() => ({
+          page: document.documentElement.scrollWidth,
+          cut: Array.from(document.querySelectorAll('.rk-narration'))
+               .filter((e) => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1)
+               .length})""")
+        if got["page"] > 390 or got["cut"]:
+            wide.append(f"{page.name}: {got}")
+        visit.page.screenshot(path=str(out / f"{page.stem}.png"))
     assert wide == [], wide
 
 
-def test_axe_finds_no_critical_or_serious_violation(lesson_site, browser) -> None:
+def test_axe_finds_no_critical_or_serious_violation(opened) -> None:
     """... and every diagram is linked to its text description (aria-describedby)."""
     from rulekit.export.checks import axe, goto_step, undescribed
 
-    site, _ = lesson_site
     found, unlinked, described = {}, [], 0
-    for page in [site / "index.html", *_pages(site)]:
-        visit, has = _open(browser, site, page, (1366, 768))
-        try:
-            visit.page.wait_for_timeout(300)
+    for page, (visit, has) in opened.items():
+        _at(visit, has, (1366, 768))
+        bad = axe(visit.page)
+        # the sandbox's control groups fit their boxes: no stray scrollbars
+        bars = visit.page.evaluate("""() => Array.from(
+            document.querySelectorAll('.rk-sandbox .widget-box')).filter((e) => {
+              const s = getComputedStyle(e);
+              return /(auto|scroll)/.test(s.overflowX + s.overflowY) &&
+                (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1);
+            }).length""")
+        if bars:
+            bad = {**bad, "sandbox scrollbars": [f"{bars} box(es)"]}
+        if bad:
+            found[f"{page.name} step 0"] = bad
+        if has:
+            steppers = visit.page.locator(".rk-stepper")
+            for i in range(steppers.count()):
+                seen, bad = undescribed(steppers.nth(i))  # at step 0
+                described += seen
+                unlinked += [f"{page.name} walkthrough {i} {b}" for b in bad]
+                n = steppers.nth(i).locator(".rk-controls .widget-toggle-buttons button")
+                goto_step(steppers.nth(i), n.count() - 1)
+                seen, bad = undescribed(steppers.nth(i))  # at its last step
+                described += seen
+                unlinked += [f"{page.name} walkthrough {i} last step {b}" for b in bad]
             bad = axe(visit.page)
-            # the sandbox's control groups fit their boxes: no stray scrollbars
-            bars = visit.page.evaluate("""() => Array.from(
-                document.querySelectorAll('.rk-sandbox .widget-box')).filter((e) => {
-                  const s = getComputedStyle(e);
-                  return /(auto|scroll)/.test(s.overflowX + s.overflowY) &&
-                    (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1);
-                }).length""")
-            if bars:
-                bad = {**bad, "sandbox scrollbars": [f"{bars} box(es)"]}
             if bad:
-                found[f"{page.name} step 0"] = bad
-            if has:
-                steppers = visit.page.locator(".rk-stepper")
-                for i in range(steppers.count()):
-                    seen, bad = undescribed(steppers.nth(i))  # at step 0
-                    described += seen
-                    unlinked += [f"{page.name} walkthrough {i} {b}" for b in bad]
-                    n = steppers.nth(i).locator(".rk-controls .widget-toggle-buttons button")
-                    goto_step(steppers.nth(i), n.count() - 1)
-                    seen, bad = undescribed(steppers.nth(i))  # at its last step
-                    described += seen
-                    unlinked += [f"{page.name} walkthrough {i} last step {b}" for b in bad]
-                bad = axe(visit.page)
-                if bad:
-                    found[f"{page.name} last step"] = bad
-        finally:
-            visit.page.close()
+                found[f"{page.name} last step"] = bad
     assert found == {}, found
     assert described >= 2 * 21 and unlinked == [], (described, unlinked)
 
