@@ -573,6 +573,13 @@ def gain_control(game: RulesContext, *, object: int, player: str, until_end_of_t
 def declare_attackers(game: RulesContext, *, attackers: Sequence[int] = (),
                       exert: Sequence[int] = ()) -> None:
     state = game.state
+    for i in attackers:  # the ruling's reason first (R17): it was never declared
+        obj = game.obj(i)
+        if obj.attacking and not obj.declared_attacker:
+            raise RulesError(f"{game.describe(obj)} was put onto the battlefield attacking and "
+                             "was never declared as an attacker, so it can't be declared now, "
+                             "nor exerted (exerting is paid as attackers are declared, "
+                             "CR 701.43d)", rule="508.4")
     if not state.awaiting_attackers:
         raise RulesError("attackers are declared only at the start of the declare attackers step",
                          rule="508.1")

@@ -80,8 +80,10 @@ def test_sandstorm_crasher_token_enters_tapped_and_attacking_and_cant_be_exerted
     assert made.payload.tapped and made.payload.attacking and "508.4" in made.rules
     assert [e.subject for e in events(game, EventKind.ATTACKS)] == [crasher.id]
     assert token.skip_untap_for == () and game.state.stack == []  # no exert, no trigger
-    with pytest.raises(RulesError):
+    with pytest.raises(RulesError) as refused:
         game.declare_attackers([token], exert=[token])
+    assert refused.value.rule == "508.4" and "never declared" in str(refused.value)
+    assert "701.43d" in str(refused.value)  # the ruling's reason, not "declared twice"
     assert not initiate.attacking  # the original stays home
 
 
