@@ -578,8 +578,8 @@ def declare_attackers(game: RulesContext, *, attackers: Sequence[int] = (),
         if obj.attacking and not obj.declared_attacker:
             raise RulesError(f"{game.describe(obj)} was put onto the battlefield attacking and "
                              "was never declared as an attacker, so it can't be declared now, "
-                             "nor exerted (exerting is paid as attackers are declared, "
-                             "CR 701.43d)", rule="508.4")
+                             "nor exerted, which happens only as a creature is declared as an "
+                             "attacker", rule="508.4")
     if not state.awaiting_attackers:
         raise RulesError("attackers are declared only at the start of the declare attackers step",
                          rule="508.1")
