@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rulekit import cards, combat, control, stack
+from rulekit import combat, control, stack
 from rulekit import payloads as p
 from rulekit.abilities import Activated, ManaAbility, SpellAbility, Static
 from rulekit.attach import illegal_attachment
@@ -84,7 +84,7 @@ def _sorcery_timing(game: RulesContext, player: str, what: str) -> None:
 def add(game: RulesContext, *, card: str, player: str, zone: str = "battlefield", **status: Any) -> Any:
     """Set-up (arguments checked by `rulekit.arguments`): the card as it is, with no
     replacement effects, so anything it would choose as it enters must be given."""
-    definition = cards.card(card)
+    definition = game.card(card)
     missing = definition.unmodelled()
     if missing:  # refused, never approximated
         raise UsageError("card", f"{definition.name} isn't fully modelled by the kit: no "

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rulekit.cards import card
 from rulekit.decisions import (
     DECISIONS,
     LARGEST,
@@ -134,7 +133,7 @@ def card_name(game: RulesContext, name: str, value: Any) -> str:
     if not isinstance(value, str):
         raise UsageError(name, f"expected a card name, got {_show(value)}")
     try:
-        return card(value).name
+        return game.card(value).name
     except LookupError as err:
         raise UsageError(name, str(err).strip('"')) from None
 

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulekit import payloads as p
-from rulekit.cards import card
 from rulekit.events import EventKind
 from rulekit.state import GameObject, StackItem, Step, Zone
 
@@ -143,7 +142,7 @@ def _set_up(game: RulesContext, e: p.ZoneChanged) -> None:
 
     state = game.state
     assert e.card is not None and e.controller is not None and e.new is not None
-    definition = card(e.card)
+    definition = game.card(e.card)
     obj = GameObject(
         id=e.new,
         card=definition,
@@ -213,7 +212,7 @@ def _token_created(game: RulesContext, e: p.TokenCreated) -> None:
     assert e.new is not None
     obj = GameObject(
         id=e.new,
-        card=card(e.card),
+        card=game.card(e.card),
         owner=e.controller,
         controller=e.controller,
         zone=Zone.BATTLEFIELD,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from rulekit.abilities import Static, Triggered
-    from rulekit.characteristics import Characteristics
+    from rulekit.characteristics import CardDef, Characteristics
     from rulekit.effects import ContinuousEffect
     from rulekit.events import Cause, Event, EventKind, EventLog
     from rulekit.mana import ManaType
@@ -90,6 +90,12 @@ class RulesContext(Protocol):
     def could_produce(self, obj: GameObject | int) -> frozenset[ManaType]: ...
 
     def replacements_for(self, kind: EventKind) -> list[ReplacementEffect]: ...
+
+    # -- the content: the card catalog lives outside the rules (XMage's CardRepository)
+    def card(self, name: str) -> CardDef: ...
+
+    # -- paying: mana abilities activated while a cost is paid (CR 605.3a)
+    def mana_while_paying(self, player: str, parent: int) -> None: ...
 
     # -- words and choices
     def describe(self, obj: GameObject | int) -> str: ...

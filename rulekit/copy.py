@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit import payloads as p
 from rulekit.abilities import Keyword, Static
-from rulekit.cards import card
 from rulekit.errors import RulesError
 from rulekit.events import Cause, Event, EventKind
 from rulekit.replacement import ReplacementEffect
@@ -52,7 +51,7 @@ def entering_values(game: RulesContext, data: p.ZoneChanged | p.TokenCreated) ->
     if data.copiable is not None:
         return data.copiable  # type: ignore[no-any-return]
     if isinstance(data, p.TokenCreated):
-        return card(data.card).printed
+        return game.card(data.card).printed
     assert data.object is not None
     return game.chars(game.state.objects[data.object])
 

@@ -96,6 +96,16 @@ class Game:
         name = self.chars(obj).name
         return f"{name} (#{obj.id})"
 
+    def card(self, name: str) -> CardDef:
+        """The catalog's card called `name` (LookupError naming the nearest if none): the rules
+        reach the cards only through here, as XMage's rules reach its card repository."""
+        return card(name)
+
+    def mana_while_paying(self, player: str, parent: int) -> None:
+        """The mana abilities the caller named (decision `mana_abilities`) activated while
+        `player` pays a cost mid-resolution (CR 605.3a), under event `parent`."""
+        _actions.activate_while_paying(self, player, parent)
+
     def find(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
              controller: str | None = None) -> GameObject:
         """The first object (lowest id) with this name in a zone; RulesError if none."""

@@ -131,9 +131,7 @@ def spend_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContex
     one MANA_SPENT event caused by paying a cost; RulesError, citing the first of `rules`,
     when the pool can't pay. Mana abilities named by decision `mana_abilities` are activated
     first (CR 605.3a: whenever a player is asked to pay mana)."""
-    from rulekit.actions import activate_while_paying  # actions uses paying: a same-layer cycle
-
-    activate_while_paying(game, player, parent)
+    game.mana_while_paying(player, parent)
     units = plan_mana(game, player, cost, ctx, what, rule=rules[0])
     game.emit(p.ManaSpent(player=player, mana=units, purpose=what, cost=str(cost)),
               cause=Cause.COST, parent=parent, rules=rules)

@@ -6,7 +6,6 @@ from typing import Any
 
 from rulekit import payloads as p
 from rulekit.abilities import Static, Triggered
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
     add_abilities,
@@ -18,6 +17,7 @@ from rulekit.cards.build import (
     to_attached,
 )
 from rulekit.cards.common import ANY_COLOR, FLYING, is_creature, target_of, until_eot
+from rulekit.cards.registry import behaviour
 from rulekit.characteristics import Characteristics
 from rulekit.decisions import yes
 from rulekit.errors import RulesError

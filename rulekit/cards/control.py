@@ -6,7 +6,6 @@ from typing import Any
 
 from rulekit import payloads as p
 from rulekit.abilities import Triggered
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     add_abilities,
     enters,
@@ -24,6 +23,7 @@ from rulekit.cards.common import (
     return_linked,
     target_of,
 )
+from rulekit.cards.registry import behaviour
 from rulekit.characteristics import Characteristics
 from rulekit.effects import ContinuousEffect
 from rulekit.events import Cause, EventKind

@@ -7,7 +7,6 @@ from typing import Any
 
 from rulekit import payloads as p
 from rulekit.abilities import SpellAbility, TargetSpec
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
     as_enters,
@@ -16,6 +15,7 @@ from rulekit.cards.build import (
     target,
 )
 from rulekit.cards.common import HASTE, is_creature_you_control, name_of, sacrifice_token, target_of
+from rulekit.cards.registry import behaviour
 from rulekit.cipher import cipher, encode
 from rulekit.copy import copy_spell, create_token_copy, enter_as_copy, entering_values
 from rulekit.decisions import choice_value

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit import payloads as p
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     add_abilities,
     creatures_you_control,
@@ -21,6 +20,7 @@ from rulekit.cards.common import (
     target_of,
     until_eot,
 )
+from rulekit.cards.registry import behaviour
 from rulekit.copy import create_token_copy
 from rulekit.delayed import at_next_end_step
 from rulekit.events import Cause

@@ -6,7 +6,6 @@ from typing import Any
 
 from rulekit import payloads as p
 from rulekit.abilities import Triggered
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
     as_enters,
@@ -14,6 +13,7 @@ from rulekit.cards.build import (
     mana,
     target,
 )
+from rulekit.cards.registry import behaviour
 from rulekit.decisions import choice_value, yes
 from rulekit.errors import RulesError
 from rulekit.events import Event, EventKind

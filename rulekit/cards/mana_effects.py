@@ -7,7 +7,6 @@ from typing import Any
 
 from rulekit import payloads as p
 from rulekit.abilities import Triggered
-from rulekit.cards import behaviour, card
 from rulekit.cards.build import (
     add_abilities,
     as_enters,
@@ -21,6 +20,7 @@ from rulekit.cards.build import (
 from rulekit.cards.common import ANY_COLOR, enchant, is_land
 from rulekit.cards.lands import _choose
 from rulekit.cards.mana_sources import _multiply
+from rulekit.cards.registry import behaviour
 from rulekit.errors import RulesError, UsageError
 from rulekit.events import Event, EventKind, Outcome
 from rulekit.mana import (
@@ -192,7 +192,7 @@ def _entering_is_creature(game: Any, d: p.ZoneChanged | p.TokenCreated) -> bool:
     if d.copiable is not None:
         return bool(d.copiable.is_a("Creature"))
     if d.card is not None:
-        return card(d.card).printed.is_a("Creature")
+        return bool(game.card(d.card).printed.is_a("Creature"))
     assert isinstance(d, p.ZoneChanged) and d.object is not None
     return game.chars(game.state.objects[d.object]).is_a("Creature")
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from rulekit import payloads as p
 from rulekit.abilities import Static, Triggered
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
     as_enters,
@@ -18,6 +17,7 @@ from rulekit.cards.build import (
     target,
     until_end_of_turn,
 )
+from rulekit.cards.registry import behaviour
 from rulekit.decisions import yes
 from rulekit.events import Event, EventKind
 from rulekit.mana import (

@@ -6,7 +6,6 @@ from typing import Any
 
 from rulekit import payloads as p
 from rulekit.abilities import SpellAbility, TargetSpec
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     add_abilities,
     pump,
@@ -14,6 +13,7 @@ from rulekit.cards.build import (
     until_end_of_turn,
 )
 from rulekit.cards.common import HASTE, is_creature, target_of, until_eot
+from rulekit.cards.registry import behaviour
 from rulekit.control import gain_control
 from rulekit.events import Cause
 from rulekit.keywords import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit.cards import behaviour
 from rulekit.cards.build import enters, static_replacements
+from rulekit.cards.registry import behaviour
 from rulekit.events import EventKind, Outcome
 from rulekit.replacement import ReplacementEffect
 from rulekit.state import Zone
