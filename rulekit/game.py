@@ -1,8 +1,8 @@
 """The `Game`: state + causal log + one event pipeline, with atomic, replayable actions.
 
 Every change goes through `Game.emit`: propose an event, let replacement effects change it
-(CR 614, 616), commit it (`rulekit.commit`), log it with its cause, and collect what it triggered
-(CR 603.2). Player actions (`rulekit.actions`) validate first; if one still fails part-way, the
+(CR 614, 616), commit it (`rulekit.engine.commit`), log it with its cause, and collect what it triggered
+(CR 603.2). Player actions (`rulekit.engine.actions`) validate first; if one still fails part-way, the
 game is rebuilt by replaying the earlier actions, so a refused action never leaves a trace.
 """
 
@@ -12,27 +12,27 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rulekit import actions as _actions
-from rulekit import turn as _turn
-from rulekit.abilities import Static, Triggered
-from rulekit.arguments import check_call
 from rulekit.cards import CardDef, card
-from rulekit.characteristics import Characteristics
-from rulekit.commit import COMMITS
-from rulekit.context import Bookkeeping, ListenerIndex
-from rulekit.could_produce import could_produce_all
-from rulekit.decisions import LARGEST, Decision, bounded_int, show_number
-from rulekit.effects import compute
-from rulekit.errors import RulesError, UsageError
-from rulekit.events import Applied, Cause, Event, EventKind, EventLog
-from rulekit.keywords import leaving_stack_replacements
-from rulekit.mana import ManaPool, ManaType
-from rulekit.narrator import narrate, prevented
-from rulekit.payloads import Cast, LifeLost, Payload, TokenCreated, ZoneChanged
-from rulekit.replacement import ReplacementEffect, default_order, run_replacements
-from rulekit.state import JOURNALS, OBJECT_FIELDS, GameObject, GameState, Player, Step, Zone
-from rulekit.targets import target_text
-from rulekit.triggers import collect, run_immediate, settle
+from rulekit.core.decisions import LARGEST, Decision, bounded_int, show_number
+from rulekit.core.errors import RulesError, UsageError
+from rulekit.core.events import Applied, Cause, Event, EventKind, EventLog
+from rulekit.core.mana import ManaPool, ManaType
+from rulekit.core.payloads import Cast, LifeLost, Payload, TokenCreated, ZoneChanged
+from rulekit.engine import actions as _actions
+from rulekit.engine import turn as _turn
+from rulekit.engine.arguments import check_call
+from rulekit.engine.commit import COMMITS
+from rulekit.engine.could_produce import could_produce_all
+from rulekit.engine.keywords import leaving_stack_replacements
+from rulekit.engine.targets import target_text
+from rulekit.engine.triggers import collect, run_immediate, settle
+from rulekit.objects.abilities import Static, Triggered
+from rulekit.objects.characteristics import Characteristics
+from rulekit.objects.context import Bookkeeping, ListenerIndex
+from rulekit.objects.effects import compute
+from rulekit.objects.narrator import narrate, prevented
+from rulekit.objects.replacement import ReplacementEffect, default_order, run_replacements
+from rulekit.objects.state import JOURNALS, OBJECT_FIELDS, GameObject, GameState, Player, Step, Zone
 
 _ZONE_NAMES = tuple(z.value for z in Zone if z is not Zone.NOWHERE)
 
@@ -155,7 +155,9 @@ class Game:
     def pool(self, player: str) -> ManaPool:
         """A copy of `player`'s mana pool: iterate it for each mana, or read `.parts` (counts,
         by type, source and restriction) and `.total`, which work at any size."""
-        from rulekit.arguments import player as check_player  # the argument check, as perform's
+        from rulekit.engine.arguments import (
+            player as check_player,  # the argument check, as perform's
+        )
 
         return ManaPool(self.state.players[check_player(self, "player", player)].pool.contents())
 
@@ -444,7 +446,7 @@ class Game:
                 **kwargs: Any) -> Any:
         """Run one action by name, atomically: it happens whole, or it raises and changes
         nothing: `UsageError` for a malformed call (checked first, against
-        `rulekit.arguments.ACTION_ARGS`), `RulesError` for what the rules forbid. Every public
+        `rulekit.engine.arguments.ACTION_ARGS`), `RulesError` for what the rules forbid. Every public
         action method goes through here."""
         kwargs, answers = check_call(self, name, kwargs, decisions)
         fn = _actions.ACTIONS[name]
@@ -700,7 +702,7 @@ def _player_names(players: Any) -> list[str]:
 
 def _starting_life(life: Any) -> int:
     """`Game`'s `life`: a whole number (not a bool, a float, NaN or text), bounded like every
-    number an action takes (`rulekit.decisions.LARGEST`)."""
+    number an action takes (`rulekit.core.decisions.LARGEST`)."""
     if isinstance(life, bool) or not isinstance(life, int):
         raise UsageError("life", f"expected a whole number such as 20, got {_shown(life)}")
     return bounded_int("life", life)

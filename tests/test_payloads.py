@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from rulekit import Game, narrator, payloads
-from rulekit.events import EventKind
+from rulekit import Game
+from rulekit.core import payloads
+from rulekit.core.events import EventKind
+from rulekit.objects import narrator
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENT = r"(?:e|ev|event|root|first|last|logged|made|moved|cast)"  # how the code names events

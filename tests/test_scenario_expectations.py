@@ -176,7 +176,7 @@ def test_who_made_a_decision_is_an_expectation():
 
 
 def test_the_schema_knows_every_decision():
-    from rulekit.decisions import DECISIONS
+    from rulekit.core.decisions import DECISIONS
     from rulekit.scenario.model import schema
 
     decided = schema()["$defs"]["expect"]["properties"]["decided"]

@@ -1,26 +1,37 @@
-"""Import cycles in `rulekit/` (docs/engine.md, "Import cycles left"): counting every import,
-type-only and function-local ones too, no cycle spans more than 3 modules, except the one
-listed below with its reason; the rules never import the card catalog (the game hands it to
-them: `RulesContext.card`)."""
+"""The engine's import tiers (docs/engine.md, "Tiers"), one folder each: a module imports only
+its own tier or those below, even for type annotations, and never the views or the tools around
+the engine; counting every import (type-only and function-local too), no import cycle spans
+more than 3 modules, but the one listed with its reason; the rules never import the card
+catalog (the game hands it to them: `RulesContext.card`)."""
 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "rulekit"
 LARGEST = 3
 
+# the engine, bottom to top: vocabulary; objects, abilities and effects as data (what the rules
+# see of a game, the narrator); the rules that act; the cards (content); the game
+TIERS = ["rulekit.core", "rulekit.objects", "rulekit.engine", "rulekit.cards", "rulekit.game"]
+# around the engine: the sandbox model and its page, the scenario player, the views, the tools
+AROUND = ["rulekit.sandbox", "rulekit.sandbox_page", "rulekit.scenario", "rulekit.display",
+          "rulekit.export", "rulekit.repo", "rulekit.cli", "rulekit.__main__", "rulekit.authoring",
+          "rulekit.lab"]
+
+
 # Jupyter's rich display of a Game or an EventLog draws its diagram: the one place the engine
 # reaches a view, imported lazily inside `_repr_mimebundle_` only (not an engine dependency)
-RICH_DISPLAY = {("rulekit.events", "rulekit.display.flow"), ("rulekit.game", "rulekit.display.flow")}
+RICH_DISPLAY = {("rulekit.core.events", "rulekit.display.flow"), ("rulekit.game", "rulekit.display.flow")}
 
 # Objects, abilities and effects as data name each other in type annotations only (a
 # GameObject has abilities, an ability's callbacks take the RulesContext that hands out
 # GameObjects): one cycle, held by `if TYPE_CHECKING:` imports, never run.
 TYPE_ONLY = {frozenset({
-    "rulekit.abilities", "rulekit.characteristics", "rulekit.context", "rulekit.effects",
-    "rulekit.production", "rulekit.replacement", "rulekit.resolution", "rulekit.state"})}
+    "rulekit.objects.abilities", "rulekit.objects.characteristics", "rulekit.objects.context", "rulekit.objects.effects",
+    "rulekit.objects.production", "rulekit.objects.replacement", "rulekit.objects.resolution", "rulekit.objects.state"})}
 
 
 def _name(path: Path) -> str:
@@ -31,7 +42,8 @@ def _name(path: Path) -> str:
 MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
-def _imports(name: str, *, run_time_only: bool = False) -> set[str]:
+@cache
+def _imports(name: str, *, run_time_only: bool = False) -> frozenset[str]:
     """The rulekit modules `name` imports anywhere in it (functions included); with
     `run_time_only`, leaving out the `if TYPE_CHECKING:` blocks."""
     path = MODULES[name]
@@ -56,7 +68,7 @@ def _imports(name: str, *, run_time_only: bool = False) -> set[str]:
             visit(child)
 
     visit(ast.parse(path.read_text("utf-8")))
-    return {m for m in found if m in MODULES and m != name}
+    return frozenset(m for m in found if m in MODULES and m != name)
 
 
 def _graph(*, run_time_only: bool = False) -> dict[str, set[str]]:
@@ -113,9 +125,139 @@ def test_at_run_time_no_cycle_spans_more_than_three_modules():
 def test_the_rules_never_import_the_card_catalog():
     """Only the game (and the tools around the engine) reach the catalog; the rules get a card
     by name from `RulesContext.card`, as XMage's rules reach its CardRepository."""
-    allowed = ("rulekit.game", "rulekit.cards", "rulekit.scenario", "rulekit.authoring",
-               "rulekit.export", "rulekit.display", "rulekit.repo", "rulekit.lab", "rulekit.cli",
-               "rulekit.sandbox")
-    wrong = sorted(m for m in MODULES if not m.startswith(allowed)
-                   and any(i.startswith("rulekit.cards") for i in _imports(m)))
+    below = TIERS.index("rulekit.cards")
+    wrong = sorted(m for m in MODULES if (t := _tier(m)) is not None and t < below
+                   and any(_tier(i) == below for i in _imports(m)))
+    assert wrong == []
+
+
+def _tier(module: str) -> int | None:
+    for n, tier in enumerate(TIERS):
+        if module == tier or module.startswith(tier + "."):
+            return n
+    return None
+
+
+def _around(module: str) -> bool:
+    return any(module == a or module.startswith(a + ".") for a in AROUND)
+
+
+def test_every_module_is_in_a_tier_or_around_the_engine():
+    assert sorted(m for m in MODULES if m != "rulekit" and _tier(m) is None
+                  and not _around(m)) == []
+
+
+def test_at_most_twelve_modules_at_the_top_of_the_package():
+    assert len(list(PACKAGE.glob("*.py"))) <= 12
+
+
+def _upward(*, run_time_only: bool) -> list[str]:
+    """Imports of an engine module that reach a higher tier or the packages around it."""
+    wrong = []
+    for module in sorted(MODULES):
+        mine = _tier(module)
+        if mine is None:
+            continue
+        for imported in sorted(_imports(module, run_time_only=run_time_only)):
+            if (module, imported) in RICH_DISPLAY:
+                continue
+            theirs = _tier(imported)
+            if _around(imported) or (theirs is not None and theirs > mine):
+                wrong.append(f"{module} imports {imported}")
+    return wrong
+
+
+def test_each_module_imports_only_its_tier_and_below():
+    assert _upward(run_time_only=True) == []
+
+
+def test_not_even_a_type_annotation_points_up_a_tier():
+    assert _upward(run_time_only=False) == []
+
+
+def test_rules_modules_see_the_game_only_through_its_narrow_interface():
+    """Below the game nothing names `Game`, even for type annotations: the rules are typed
+    against `rulekit.objects.context.RulesContext`, so mypy refuses any use of the rest of
+    `Game` (its action methods, undo, snapshots, display) from a rules module."""
+    assert sorted(m for m in MODULES if (t := _tier(m)) is not None and t < TIERS.index("rulekit.game")
+                  and "rulekit.game" in _imports(m)) == []
+
+
+
+
+# The views, cut by what they produce (docs/engine.md, "From an action to a view"): words and
+# plain data at the bottom, then SVG text (Graphviz's `dot` run as a program), then the flow
+# model's DOT text, then what a view shows and writes, then the front-ends. Each display module
+# imports display modules of its own tier or below only; only the front-ends import
+# third-party packages (pandas, ipywidgets).
+VIEW_TIERS: list[set[str]] = [
+    {"escape", "flow_words", "rows", "reveal", "coverage_table"},
+    {"svg"},
+    {"flow"},
+    {"sandbox_view", "diagrams", "frames"},
+    {"tables", "widgets", "lesson"},
+]
+FRONT_ENDS = VIEW_TIERS[-1]
+DISPLAY = PACKAGE / "display"
+
+
+def _view_of(path: Path) -> str:
+    rel = path.relative_to(DISPLAY).parts
+    return rel[0] if len(rel) > 1 else path.stem
+
+
+def _all_imports(path: Path) -> set[str]:
+    """Every module `path` imports at run time, by full name (functions included)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def test_every_view_module_has_a_tier():
+    views = {_view_of(p) for p in DISPLAY.rglob("*.py")} - {"__init__"}
+    assert views == set().union(*VIEW_TIERS)
+
+
+def test_views_import_only_their_tier_and_below_and_only_front_ends_need_packages():
+    import sys
+
+    tier = {m: n for n, views in enumerate(VIEW_TIERS) for m in views}
+    wrong = []
+    for path in sorted(DISPLAY.rglob("*.py")):
+        if path.name == "__init__.py" and path.parent == DISPLAY:
+            continue
+        mine = _view_of(path)
+        for name in _all_imports(path):
+            parts = name.split(".")
+            if parts[:2] == ["rulekit", "display"] and len(parts) > 2 and parts[2] in tier:
+                if tier[parts[2]] > tier[mine]:
+                    wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
+            elif parts[0] != "rulekit" and parts[0] not in sys.stdlib_module_names \
+                    and mine not in FRONT_ENDS:
+                wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert wrong == []
+
+
+
+# views that run without ipywidgets (a browser's Pyodide, an export, a school's own page): the
+# step frames, the plain tables, the sandbox's HTML, escaping and revealing a drawing
+NO_WIDGETS = {"display/frames.py", "display/rows.py", "display/sandbox_view.py",
+              "display/escape.py", "display/reveal.py", "sandbox.py", "sandbox_page.py"}
+
+
+def test_pure_views_never_import_ipywidgets():
+    wrong = []
+    for name in sorted(NO_WIDGETS):
+        tree = ast.parse((PACKAGE / name).read_text("utf-8"))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            wrong += [f"{name} imports {n}" for n in names
+                      if n.split(".")[0] == "ipywidgets"
+                      or n in ("rulekit.display.widgets", "rulekit.display.lesson")]
     assert wrong == []

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Static, Triggered
 from rulekit.cards.build import (
     activated,
     add_abilities,
@@ -18,20 +16,22 @@ from rulekit.cards.build import (
 )
 from rulekit.cards.common import ANY_COLOR, FLYING, is_creature, target_of, until_eot
 from rulekit.cards.registry import behaviour
-from rulekit.characteristics import Characteristics
-from rulekit.decisions import yes
-from rulekit.errors import RulesError
-from rulekit.events import Cause, Event, EventKind
-from rulekit.keywords import (
+from rulekit.core import payloads as p
+from rulekit.core.decisions import yes
+from rulekit.core.errors import RulesError
+from rulekit.core.events import Cause, Event, EventKind
+from rulekit.core.mana import (
+    HASTE_RIDER,
+)
+from rulekit.engine.keywords import (
     crew,
     equip,
 )
-from rulekit.mana import (
-    HASTE_RIDER,
-)
-from rulekit.production import AnyColor, Fixed
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Zone
+from rulekit.objects.abilities import Static, Triggered
+from rulekit.objects.characteristics import Characteristics
+from rulekit.objects.production import AnyColor, Fixed
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Zone
 
 
 def _refinery_match(game: Any, event: Event, source: Any) -> dict[str, Any] | None:

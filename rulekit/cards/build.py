@@ -5,20 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Activated, Keyword, ManaAbility, Static, TargetSpec, Triggered
-from rulekit.costs import Cost
-from rulekit.effects import ContinuousEffect
-from rulekit.events import Event, EventKind, Outcome
-from rulekit.production import Production
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Step, Zone
+from rulekit.core import payloads as p
+from rulekit.core.costs import Cost
+from rulekit.core.events import Event, EventKind, Outcome
+from rulekit.objects.abilities import Activated, Keyword, ManaAbility, Static, TargetSpec, Triggered
+from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.production import Production
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Step, Zone
 
 if TYPE_CHECKING:
-    from rulekit.characteristics import Characteristics
-    from rulekit.context import RulesContext
-    from rulekit.resolution import Resolution
-    from rulekit.state import GameObject
+    from rulekit.objects.characteristics import Characteristics
+    from rulekit.objects.context import RulesContext
+    from rulekit.objects.resolution import Resolution
+    from rulekit.objects.state import GameObject
 
 
 def keyword(name: str, text: str | None = None) -> Keyword:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import SpellAbility
 from rulekit.cards.build import (
     keyword,
     mana,
     target,
 )
-from rulekit.effects import ContinuousEffect
-from rulekit.events import Cause, Event
-from rulekit.production import AnyColor
-from rulekit.state import Zone
+from rulekit.core import payloads as p
+from rulekit.core.events import Cause, Event
+from rulekit.objects.abilities import SpellAbility
+from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.production import AnyColor
+from rulekit.objects.state import Zone
 
 
 def enchant(what: str, legal: Any) -> Any:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Triggered
 from rulekit.cards.build import (
     add_abilities,
     enters,
@@ -24,12 +22,14 @@ from rulekit.cards.common import (
     target_of,
 )
 from rulekit.cards.registry import behaviour
-from rulekit.characteristics import Characteristics
-from rulekit.effects import ContinuousEffect
-from rulekit.events import Cause, EventKind
-from rulekit.keywords import (
+from rulekit.core import payloads as p
+from rulekit.core.events import Cause, EventKind
+from rulekit.engine.keywords import (
     UntilReturn,
 )
+from rulekit.objects.abilities import Triggered
+from rulekit.objects.characteristics import Characteristics
+from rulekit.objects.effects import ContinuousEffect
 
 
 def _always_watching(game: Any, source: Any) -> list[ContinuousEffect]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import SpellAbility, TargetSpec
 from rulekit.cards.build import (
     activated,
     as_enters,
@@ -16,17 +14,19 @@ from rulekit.cards.build import (
 )
 from rulekit.cards.common import HASTE, is_creature_you_control, name_of, sacrifice_token, target_of
 from rulekit.cards.registry import behaviour
-from rulekit.cipher import cipher, encode
-from rulekit.copy import copy_spell, create_token_copy, enter_as_copy, entering_values
-from rulekit.decisions import choice_value
-from rulekit.delayed import at_next_end_step
-from rulekit.effects import ContinuousEffect
-from rulekit.events import EventKind
-from rulekit.keywords import (
+from rulekit.core import payloads as p
+from rulekit.core.decisions import choice_value
+from rulekit.core.events import EventKind
+from rulekit.engine.cipher import cipher, encode
+from rulekit.engine.copy import copy_spell, create_token_copy, enter_as_copy, entering_values
+from rulekit.engine.delayed import at_next_end_step
+from rulekit.engine.keywords import (
     flashback,
 )
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Zone
+from rulekit.objects.abilities import SpellAbility, TargetSpec
+from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Zone
 
 
 def _choose_type(game: Any, obj: Any, data: Any) -> Any:

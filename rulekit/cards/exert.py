@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
 from rulekit.cards.build import (
     add_abilities,
     creatures_you_control,
@@ -21,10 +20,11 @@ from rulekit.cards.common import (
     until_eot,
 )
 from rulekit.cards.registry import behaviour
-from rulekit.copy import create_token_copy
-from rulekit.delayed import at_next_end_step
-from rulekit.events import Cause
-from rulekit.keywords import (
+from rulekit.core import payloads as p
+from rulekit.core.events import Cause
+from rulekit.engine.copy import create_token_copy
+from rulekit.engine.delayed import at_next_end_step
+from rulekit.engine.keywords import (
     exert_option,
     when_you_do,
 )

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Triggered
 from rulekit.cards.build import (
     add_abilities,
     as_enters,
@@ -21,14 +19,16 @@ from rulekit.cards.common import ANY_COLOR, enchant, is_land
 from rulekit.cards.lands import _choose
 from rulekit.cards.mana_sources import _multiply
 from rulekit.cards.registry import behaviour
-from rulekit.errors import RulesError, UsageError
-from rulekit.events import Event, EventKind, Outcome
-from rulekit.mana import (
+from rulekit.core import payloads as p
+from rulekit.core.errors import RulesError, UsageError
+from rulekit.core.events import Event, EventKind, Outcome
+from rulekit.core.mana import (
     Mana,
     ManaType,
 )
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Step, Zone
+from rulekit.objects.abilities import Triggered
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Step, Zone
 
 
 def _tapped_for_mana_enchanted(game: Any, event: Event, source: Any) -> dict[str, Any] | None:

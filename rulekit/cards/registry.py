@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rulekit.abilities import Ability
+from rulekit.objects.abilities import Ability
 
 AbilityFactory = Callable[[], list[Ability]]
 _BEHAVIOURS: dict[str, AbilityFactory] = {}

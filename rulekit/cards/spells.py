@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import SpellAbility, TargetSpec
 from rulekit.cards.build import (
     add_abilities,
     pump,
@@ -14,18 +12,20 @@ from rulekit.cards.build import (
 )
 from rulekit.cards.common import HASTE, is_creature, target_of, until_eot
 from rulekit.cards.registry import behaviour
-from rulekit.control import gain_control
-from rulekit.events import Cause
-from rulekit.keywords import (
+from rulekit.core import payloads as p
+from rulekit.core.events import Cause
+from rulekit.core.mana import (
+    ManaCost,
+)
+from rulekit.engine.control import gain_control
+from rulekit.engine.keywords import (
     CostReduction,
     counter_unless_pays,
     spell_item,
     ward,
 )
-from rulekit.mana import (
-    ManaCost,
-)
-from rulekit.state import Zone
+from rulekit.objects.abilities import SpellAbility, TargetSpec
+from rulekit.objects.state import Zone
 
 
 def _excavate(res: Any) -> None:

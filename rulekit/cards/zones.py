@@ -8,9 +8,9 @@ from typing import Any
 
 from rulekit.cards.build import enters, static_replacements
 from rulekit.cards.registry import behaviour
-from rulekit.events import EventKind, Outcome
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Zone
+from rulekit.core.events import EventKind, Outcome
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Zone
 
 _INSTEAD = "If a card or token would be put into a graveyard from anywhere, exile it instead."
 

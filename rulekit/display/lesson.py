@@ -83,7 +83,7 @@ _CELL = "padding:6px 10px;text-align:left"  # nbconvert's page style right-align
 def rulings_box(*ids: str) -> HTML:
     """The rulings a lesson covers, in our own words (`rulekit/data/rulings.toml`), with the
     Comprehensive Rules numbers each one rests on."""
-    from rulekit.rulings import ruling
+    from rulekit.core.rulings import ruling
 
     rows = "".join(
         f"<tr><th scope='row' style='padding:6px 10px;text-align:left;vertical-align:top'>"

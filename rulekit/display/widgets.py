@@ -32,6 +32,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
+from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.escape import html_text
 from rulekit.display.frames import (
     DIAGRAM_BUDGET,
@@ -43,7 +44,6 @@ from rulekit.display.frames import (
     resolve_scenario,
 )
 from rulekit.display.svg import compact
-from rulekit.errors import RulesError, UsageError
 
 if TYPE_CHECKING:
     from rulekit.game import Game

@@ -21,7 +21,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from rulekit.errors import ScenarioError
+from rulekit.core.errors import ScenarioError
 from rulekit.scenario.model import (
     ACTION_KEYS,
     PENDING,

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from rulekit.errors import ScenarioError
+from rulekit.core.errors import ScenarioError
 from rulekit.scenario.source import LineMap, Path_, parse, read_text
 
 if TYPE_CHECKING:
@@ -587,7 +587,7 @@ class _Validator:
             self.expect(at + ("expect",), step["expect"])
 
     def expect(self, at: Path_, exp: dict[str, Any]) -> None:
-        from rulekit.events import EventKind
+        from rulekit.core.events import EventKind
 
         for key in OBJECT_KEYED:
             for ref in exp.get(key, {}):

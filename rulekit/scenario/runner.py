@@ -11,12 +11,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulekit.errors import RulesError, ScenarioError, UsageError
-from rulekit.events import Event, EventKind
-from rulekit.mana import ManaType, notation_parts, sort_notation, unit_notation
-from rulekit.payloads import ManaSpent
+from rulekit.core.errors import RulesError, ScenarioError, UsageError
+from rulekit.core.events import Event, EventKind
+from rulekit.core.mana import ManaType, notation_parts, sort_notation, unit_notation
+from rulekit.core.payloads import ManaSpent
+from rulekit.objects.state import GameObject, Step, Zone
 from rulekit.scenario.model import CHARACTERISTIC_LISTS
-from rulekit.state import GameObject, Step, Zone
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -473,7 +473,7 @@ class _Runner:
     def _ability(self, obj_id: int, ability: Any, at: tuple[Any, ...]) -> int | None:
         if ability is None or isinstance(ability, int):
             return ability
-        from rulekit.abilities import Activated
+        from rulekit.objects.abilities import Activated
 
         abilities = self.game.chars(self.game.obj(obj_id)).abilities
         matches = [i for i, a in enumerate(abilities)
@@ -497,7 +497,7 @@ class _Runner:
         """Labels become object ids. An answer that must name an object (`OBJECT_DECISIONS`,
         `target`) and is no label is a card name in some zone, a player (`target`) or `no`
         (`copy`); anything else is the author's typo, reported here with "did you mean"."""
-        from rulekit.decisions import OBJECT_DECISIONS
+        from rulekit.core.decisions import OBJECT_DECISIONS
 
         if not isinstance(value, str):
             return value
@@ -753,7 +753,7 @@ def characteristic(game: Game, obj: GameObject, key: str) -> Any:
     if key == "colors":
         return sort_notation([c.value for c in chars.colors])
     if key == "keywords":
-        from rulekit.abilities import Keyword
+        from rulekit.objects.abilities import Keyword
 
         return sorted(a.keyword for a in chars.abilities if isinstance(a, Keyword) and a.keyword)
     if key == "abilities":
