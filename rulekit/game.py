@@ -29,7 +29,7 @@ from rulekit.engine.triggers import collect, run_immediate, settle
 from rulekit.objects.abilities import Static, Triggered
 from rulekit.objects.characteristics import Characteristics
 from rulekit.objects.context import Bookkeeping, ListenerIndex
-from rulekit.objects.effects import compute
+from rulekit.objects.effects import Layer, compute
 from rulekit.objects.narrator import narrate, prevented
 from rulekit.objects.replacement import ReplacementEffect, default_order, run_replacements
 from rulekit.objects.state import JOURNALS, OBJECT_FIELDS, GameObject, GameState, Player, Step, Zone
@@ -87,7 +87,7 @@ class Game:
         controller = obj.controller
         if obj.zone is Zone.BATTLEFIELD:
             for effect in self._fresh_index().effects:
-                if effect.layer == "2" and effect.applies_to(self, obj, obj.card.printed):
+                if effect.layer is Layer.CONTROL and effect.applies_to(self, obj, obj.card.printed):
                     controller = effect.controller or controller
         return controller
 

@@ -9,7 +9,7 @@ from rulekit.core import payloads as p
 from rulekit.core.costs import Cost
 from rulekit.core.events import Event, EventKind, Outcome
 from rulekit.objects.abilities import Activated, Keyword, ManaAbility, Static, TargetSpec, Triggered
-from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.effects import ContinuousEffect, Layer
 from rulekit.objects.production import Production
 from rulekit.objects.replacement import ReplacementEffect
 from rulekit.objects.state import Step, Zone
@@ -110,7 +110,7 @@ def as_enters(text: str, apply: Callable[[RulesContext, GameObject | None, dict[
     return Static(text=text, self_etb=make, choice=choice)
 
 
-def to_attached(text: str, layer: str, modify: Callable[[Characteristics], Characteristics],
+def to_attached(text: str, layer: Layer, modify: Callable[[Characteristics], Characteristics],
                 *, rules: tuple[str, ...] = ()) -> Callable[[RulesContext, GameObject],
                                                             list[ContinuousEffect]]:
     """A static ability of an Aura or Equipment that affects the object it is attached to
@@ -125,7 +125,7 @@ def to_attached(text: str, layer: str, modify: Callable[[Characteristics], Chara
     return make
 
 
-def until_end_of_turn(game: RulesContext, source: int | None, text: str, layer: str,
+def until_end_of_turn(game: RulesContext, source: int | None, text: str, layer: Layer,
                       applies: Callable[[RulesContext, GameObject, Characteristics], bool],
                       modify: Callable[[Characteristics], Characteristics]) -> ContinuousEffect:
     return ContinuousEffect(text=text, layer=layer, timestamp=game.state.new_timestamp(),

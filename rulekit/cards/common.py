@@ -12,7 +12,7 @@ from rulekit.cards.build import (
 from rulekit.core import payloads as p
 from rulekit.core.events import Cause, Event
 from rulekit.objects.abilities import SpellAbility
-from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.effects import ContinuousEffect, Layer
 from rulekit.objects.production import AnyColor
 from rulekit.objects.state import Zone
 
@@ -47,7 +47,7 @@ def target_of(res: Any) -> Any:
         res.targets[0], str) else None
 
 
-def until_eot(res: Any, text: str, layer: str, ids: frozenset[int], modify: Any,
+def until_eot(res: Any, text: str, layer: Layer, ids: frozenset[int], modify: Any,
          rules: tuple[str, ...] = ("611.2c",)) -> None:
     """An "until end of turn" effect of a resolving spell or ability: the set of objects it
     affects is fixed now (CR 611.2c)."""

@@ -24,7 +24,7 @@ from rulekit.engine.keywords import (
     flashback,
 )
 from rulekit.objects.abilities import SpellAbility, TargetSpec
-from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.effects import ContinuousEffect, Layer
 from rulekit.objects.replacement import ReplacementEffect
 from rulekit.objects.state import Zone
 
@@ -44,7 +44,7 @@ def _mimic_is_type(game: Any, source: Any) -> list[ContinuousEffect]:
     sid = source.id
     return [ContinuousEffect(
         text=f"{name_of(source)} (#{sid}) is a {chosen} in addition to its other types",
-        layer="4", timestamp=source.timestamp, source=sid, applies_to=lambda g, o, c: o.id == sid,
+        layer=Layer.TYPE, timestamp=source.timestamp, source=sid, applies_to=lambda g, o, c: o.id == sid,
         modify=lambda c: c if chosen in c.subtypes else c.evolve(subtypes=c.subtypes + (chosen,)),
         rules=("613.1d",))]
 

@@ -28,6 +28,7 @@ from rulekit.engine.keywords import (
     exert_option,
     when_you_do,
 )
+from rulekit.objects.effects import Layer
 
 
 def _glory(res: Any) -> None:
@@ -35,8 +36,8 @@ def _glory(res: Any) -> None:
     if me is None:
         return
     name, ids = res.game.describe(me), frozenset({me.id})
-    until_eot(res, f"{name} gets +1/+3 until end of turn", "7c", ids, pump(1, 3))
-    until_eot(res, f"{name} gains lifelink until end of turn", "6", ids, add_abilities(LIFELINK))
+    until_eot(res, f"{name} gets +1/+3 until end of turn", Layer.PT_MODIFYING, ids, pump(1, 3))
+    until_eot(res, f"{name} gains lifelink until end of turn", Layer.ABILITY, ids, add_abilities(LIFELINK))
 
 
 behaviour("Glory-Bound Initiate")(lambda: [
@@ -64,7 +65,7 @@ behaviour("Combat Celebrant")(lambda: [
 
 def _tahcrop(res: Any) -> None:
     ids = frozenset(o.id for o in creatures_you_control(res.game, res.controller))
-    until_eot(res, f"Creatures {res.controller} controls get +1/+1 until end of turn", "7c", ids,
+    until_eot(res, f"Creatures {res.controller} controls get +1/+1 until end of turn", Layer.PT_MODIFYING, ids,
          pump(1, 1))
 
 

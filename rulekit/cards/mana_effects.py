@@ -27,6 +27,7 @@ from rulekit.core.mana import (
     ManaType,
 )
 from rulekit.objects.abilities import Triggered
+from rulekit.objects.effects import Layer
 from rulekit.objects.replacement import ReplacementEffect
 from rulekit.objects.state import Step, Zone
 
@@ -80,7 +81,7 @@ behaviour("Abundant Growth")(lambda: [
     enters("When this Aura enters, draw a card.", _draw_one),
     static_effects('Enchanted land has "{T}: Add one mana of any color."',
                    to_attached("Enchanted land has \"{T}: Add one mana of any color.\"",
-                                      "6", add_abilities(ANY_COLOR))),
+                                      Layer.ABILITY, add_abilities(ANY_COLOR))),
 ])
 
 

@@ -26,6 +26,7 @@ from rulekit.core.mana import (
 )
 from rulekit.engine.paying import spend_mana
 from rulekit.objects.abilities import Static, Triggered
+from rulekit.objects.effects import Layer
 from rulekit.objects.production import AnyColor, Combination, CouldProduceOf, Fixed, ProduceContext
 from rulekit.objects.replacement import ReplacementEffect
 from rulekit.objects.state import Step, Zone
@@ -200,7 +201,7 @@ def _shade(res: Any) -> None:
     if me is not None:
         sid = me.id
         res.add_effect(until_end_of_turn(res.game, sid, f"{res.game.describe(me)} gets +1/+1 "
-                                         "until end of turn", "7c",
+                                         "until end of turn", Layer.PT_MODIFYING,
                                          lambda g, o, c: o.id == sid, pump(1, 1)))
 
 

@@ -25,6 +25,7 @@ from rulekit.engine.keywords import (
     ward,
 )
 from rulekit.objects.abilities import SpellAbility, TargetSpec
+from rulekit.objects.effects import Layer
 from rulekit.objects.state import Zone
 
 
@@ -45,7 +46,7 @@ def _giant_growth(res: Any) -> None:
             oid = obj.id
             res.add_effect(until_end_of_turn(res.game, res.source_id,
                                              f"{res.game.describe(obj)} gets +3/+3 until end of "
-                                             "turn", "7c", _is_object(oid),
+                                             "turn", Layer.PT_MODIFYING, _is_object(oid),
                                              pump(3, 3)))
 
 
@@ -81,7 +82,7 @@ def _treason(res: Any) -> None:
                  parent=res.parent, cause=Cause.ABILITY)
     if obj.tapped:
         res.untap(obj)
-    until_eot(res, f"{res.game.describe(obj)} gains haste until end of turn", "6",
+    until_eot(res, f"{res.game.describe(obj)} gains haste until end of turn", Layer.ABILITY,
          frozenset({obj.id}), add_abilities(HASTE))
 
 

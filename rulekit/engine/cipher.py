@@ -19,7 +19,7 @@ from rulekit.core.errors import RulesError
 from rulekit.core.events import Cause, Event, EventKind
 from rulekit.engine.targets import announce, choose_targets
 from rulekit.objects.abilities import SpellAbility, Static, Triggered
-from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.effects import ContinuousEffect, Layer
 from rulekit.objects.state import Zone
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def encode(res: Resolution) -> None:
                         match=_damage_match(card_id), effect=_cast_copy, rules=("702.99a",))
     effect = ContinuousEffect(
         text=f"{game.describe(host)} has \"{TRIGGER_TEXT}\" while {name} is encoded on it",
-        layer="6", timestamp=game.state.new_timestamp(), source=card_id, applies_to=applies,
+        layer=Layer.ABILITY, timestamp=game.state.new_timestamp(), source=card_id, applies_to=applies,
         modify=lambda c: c.evolve(abilities=c.abilities + (trigger,)),
         duration="while_encoded", rules=("702.99a", "702.99c"), id=game.state.new_id())
     game.emit(p.EffectBegan(effect=effect, effect_text=effect.text),

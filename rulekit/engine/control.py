@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from rulekit.core import payloads as p
 from rulekit.core.events import Cause
-from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.effects import ContinuousEffect, Layer
 from rulekit.objects.state import GameObject
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ def gain_control(game: RulesContext, obj: GameObject, player: str, *, until_end_
     effect = ContinuousEffect(
         text=f"{player} controls {game.describe(obj)}"
         + (" until end of turn" if until_end_of_turn else ""),
-        layer="2", timestamp=game.state.new_timestamp(), source=source,
+        layer=Layer.CONTROL, timestamp=game.state.new_timestamp(), source=source,
         applies_to=lambda g, o, c: o.id == target, controller=player,
         duration="end_of_turn" if until_end_of_turn else "static",
         rules=("613.1b", "611.2"), id=game.state.new_id())
@@ -36,7 +36,7 @@ def end_effect(game: RulesContext, effect: ContinuousEffect, *, parent: int, cau
                rules: tuple[str, ...]) -> None:
     """End an effect; if it changed control, the permanent goes back (and is "sick" again)."""
     affected = []
-    if effect.layer == "2":
+    if effect.layer is Layer.CONTROL:
         affected = [(o, game.controller_of(o)) for o in game.state.battlefield()
                     if effect.applies_to(game, o, o.card.printed)]
     game.emit(p.EffectEnded(effect=effect, effect_text=effect.text), cause=cause,

@@ -24,7 +24,7 @@ from rulekit.core.events import Cause, Event, EventKind
 from rulekit.core.mana import ManaCost, SpendContext, plan_payment, pool_text
 from rulekit.engine.paying import spend_mana
 from rulekit.objects.abilities import Activated, Keyword, Static, TargetSpec, Triggered
-from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.effects import ContinuousEffect, Layer
 from rulekit.objects.narrator import item_name
 from rulekit.objects.replacement import ReplacementEffect
 from rulekit.objects.state import Zone
@@ -86,7 +86,7 @@ def _crewed(res: Resolution) -> None:
     game, mid = res.game, me.id
     effect = ContinuousEffect(
         text=f"{game.describe(me)} becomes an artifact creature until end of turn (crewed)",
-        layer="4", timestamp=game.state.new_timestamp(), source=mid,
+        layer=Layer.TYPE, timestamp=game.state.new_timestamp(), source=mid,
         applies_to=lambda g, o, c: o.id == mid, modify=_artifact_creature,
         duration="end_of_turn", rules=("702.122a", "613.1d"), id=game.state.new_id())
     game.emit(p.EffectBegan(effect=effect, effect_text=effect.text, crewed=mid),

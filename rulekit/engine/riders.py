@@ -13,7 +13,7 @@ from rulekit.core import payloads as p
 from rulekit.core.events import Cause, Event
 from rulekit.core.mana import Mana
 from rulekit.objects.abilities import Keyword
-from rulekit.objects.effects import ContinuousEffect
+from rulekit.objects.effects import ContinuousEffect, Layer
 
 if TYPE_CHECKING:
     from rulekit.objects.characteristics import Characteristics
@@ -48,7 +48,7 @@ def after_spending(game: RulesContext, spell: GameObject, chars: Characteristics
 
     effect = ContinuousEffect(
         text=f"{chars.name} (#{sid}) gains haste until end of turn (Arena of Glory's mana was "
-        "spent on it)", layer="6", timestamp=game.state.new_timestamp(), source=None,
+        "spent on it)", layer=Layer.ABILITY, timestamp=game.state.new_timestamp(), source=None,
         applies_to=applies, modify=lambda c: c.evolve(abilities=c.abilities + (HASTE,)),
         duration="end_of_turn", rules=("106.6", "400.7a"), id=game.state.new_id())
     game.emit(p.EffectBegan(effect=effect, effect_text=effect.text),

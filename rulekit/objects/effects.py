@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from rulekit.core.costs import Cost
@@ -19,9 +20,23 @@ if TYPE_CHECKING:
     from rulekit.objects.context import RulesContext
     from rulekit.objects.state import GameObject
 
-# Layers in the order they apply (CR 613.1, 613.4): copy, control, text, type, color,
-# ability, then power/toughness (characteristic-defining, setting, modifying, switching).
-LAYERS = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
+class Layer(str, Enum):
+    """CR 613's layers, in the order they apply (613.1, 613.4); the value is the rule's own id
+    ("7c"), which the log's JSON shows."""
+
+    COPY = "1"  # 613.1a copy effects
+    CONTROL = "2"  # 613.1b control-changing effects
+    TEXT = "3"  # 613.1c text-changing effects
+    TYPE = "4"  # 613.1d type-changing effects
+    COLOR = "5"  # 613.1e color-changing effects
+    ABILITY = "6"  # 613.1f ability-adding and -removing effects
+    PT_DEFINING = "7a"  # 613.4a characteristic-defining abilities that set power/toughness
+    PT_SETTING = "7b"  # 613.4b effects that set power and/or toughness
+    PT_MODIFYING = "7c"  # 613.4c effects (and counters) that modify power and/or toughness
+    PT_SWITCHING = "7d"  # 613.4d effects that switch power and toughness
+
+
+LAYERS = tuple(Layer)
 
 
 @dataclass(frozen=True, eq=False)
@@ -29,7 +44,7 @@ class ContinuousEffect:
     """One continuous effect. `modify` changes characteristics; `controller` sets control."""
 
     text: str
-    layer: str
+    layer: Layer
     timestamp: int
     source: int | None
     applies_to: Callable[[RulesContext, GameObject, Characteristics], bool]
@@ -40,12 +55,12 @@ class ContinuousEffect:
     id: int = 0
 
     def to_json(self) -> dict[str, object]:
-        return {"text": self.text, "layer": self.layer, "duration": self.duration,
+        return {"text": self.text, "layer": self.layer.value, "duration": self.duration,
                 "source": self.source, "timestamp": self.timestamp}
 
     def __post_init__(self) -> None:
-        if self.layer not in LAYERS:
-            raise ValueError(f"unknown layer {self.layer}")
+        if not isinstance(self.layer, Layer):
+            raise ValueError(f"unknown layer {self.layer!r}: use rulekit.objects.effects.Layer")
 
 
 def _land_mana(subtype: str) -> ManaAbility:
@@ -76,13 +91,13 @@ def compute(
     chars = base
     for layer in LAYERS[1:]:
         for effect in effects:
-            if effect.layer == layer and effect.modify and effect.applies_to(game, obj, chars):
+            if effect.layer is layer and effect.modify and effect.applies_to(game, obj, chars):
                 chars = effect.modify(chars)
-        if layer == "4":
+        if layer is Layer.TYPE:
             extra = intrinsic_abilities(chars)
             if extra:
                 chars = chars.evolve(abilities=extra + chars.abilities)
-        if layer == "7c" and chars.power is not None and chars.toughness is not None:
+        if layer is Layer.PT_MODIFYING and chars.power is not None and chars.toughness is not None:
             plus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
             if plus:
                 chars = chars.evolve(power=chars.power + plus, toughness=chars.toughness + plus)
