@@ -32,7 +32,17 @@ from rulekit.objects.context import Bookkeeping, ListenerIndex
 from rulekit.objects.effects import Layer, compute
 from rulekit.objects.narrator import narrate, prevented
 from rulekit.objects.replacement import ReplacementEffect, default_order, run_replacements
-from rulekit.objects.state import JOURNALS, OBJECT_FIELDS, GameObject, GameState, Player, Step, Zone
+from rulekit.objects.state import (
+    JOURNALS,
+    OBJECT_FIELDS,
+    DelayedTrigger,
+    GameObject,
+    GameState,
+    PendingTrigger,
+    Player,
+    Step,
+    Zone,
+)
 
 _ZONE_NAMES = tuple(z.value for z in Zone if z is not Zone.NOWHERE)
 
@@ -105,6 +115,25 @@ class Game:
         """The mana abilities the caller named (decision `mana_abilities`) activated while
         `player` pays a cost mid-resolution (CR 605.3a), under event `parent`."""
         _actions.activate_while_paying(self, player, parent)
+
+    # -- the only places the id counter and the waiting triggers change (`tests/test_tiers.py`)
+    def new_id(self) -> int:
+        """A fresh object or stack-item id (CR 400.7: a new object); ids never repeat."""
+        return self.state.new_id()
+
+    def queue_trigger(self, trigger: PendingTrigger, *,
+                      fired: DelayedTrigger | None = None) -> None:
+        """A triggered ability waits to be put on the stack the next time a player would
+        receive priority (CR 603.3); a delayed trigger that `fired` triggers only once (603.7c)."""
+        if fired is not None:
+            self.state.delayed.remove(fired)
+        self.state.pending.append(trigger)
+
+    def take_triggers(self) -> list[PendingTrigger]:
+        """The waiting triggers, in the order they triggered, now leaving the queue to be put on
+        the stack (CR 603.3b)."""
+        pending, self.state.pending = self.state.pending, []
+        return pending
 
     def find(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
              controller: str | None = None) -> GameObject:
@@ -258,7 +287,7 @@ class Game:
                 events.append(None)
                 continue
             if isinstance(final, (ZoneChanged, TokenCreated, Cast)) and final.new is None:
-                final = final.replace(new=self.state.new_id())
+                final = final.replace(new=self.new_id())
             COMMITS[final.kind](self, final)
             event = Event(
                 id=self.log.next_id,

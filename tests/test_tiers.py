@@ -261,3 +261,48 @@ def test_pure_views_never_import_ipywidgets():
                       if n.split(".")[0] == "ipywidgets"
                       or n in ("rulekit.display.widgets", "rulekit.display.lesson")]
     assert wrong == []
+
+
+# The pipeline's own bookkeeping of the state, in one place each (`Game.new_id`,
+# `Game.queue_trigger`, `Game.take_triggers`; the delayed triggers are created by their commit)
+ONE_PLACE = {
+    "new_id": {"rulekit.game", "rulekit.objects.state"},
+    "pending": {"rulekit.game", "rulekit.objects.state"},
+}
+MUTATORS = {"append", "remove", "pop", "clear", "extend", "insert"}
+
+
+def _state_changes(name: str) -> set[str]:
+    """What `name` does to the id counter, the waiting triggers and the delayed triggers:
+    'new_id' (calls `state.new_id`), 'pending' (touches `state.pending`), 'delayed' (mutates
+    `state.delayed`)."""
+    found: set[str] = set()
+    tree = ast.parse(MODULES[name].read_text("utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute | ast.Name):
+            owner = node.value.attr if isinstance(node.value, ast.Attribute) else node.value.id
+            if owner != "state":
+                continue
+            if node.attr in ("new_id", "next_id") and name not in ("rulekit.engine.commit",):
+                found.add("new_id")
+            if node.attr == "pending":
+                found.add("pending")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in MUTATORS and isinstance(node.func.value, ast.Attribute) \
+                and node.func.value.attr == "delayed":
+            found.add("delayed")
+    return found
+
+
+def test_ids_and_the_trigger_queue_change_in_one_place_each():
+    wrong = sorted(f"{m}: {what}" for m in MODULES for what in _state_changes(m)
+                   if m not in ONE_PLACE.get(what, {"rulekit.game", "rulekit.engine.commit"}))
+    assert wrong == []
+
+
+def test_the_state_change_finder_sees_a_stray_change(tmp_path, monkeypatch):
+    stray = tmp_path / "stray.py"
+    stray.write_text("def f(game):\n    game.state.pending.append(1)\n    game.state.new_id()\n"
+                     "    game.state.delayed.remove(2)\n")
+    monkeypatch.setitem(MODULES, "rulekit.stray", stray)
+    assert _state_changes("rulekit.stray") == {"pending", "new_id", "delayed"}

@@ -130,7 +130,7 @@ def until_end_of_turn(game: RulesContext, source: int | None, text: str, layer: 
                       modify: Callable[[Characteristics], Characteristics]) -> ContinuousEffect:
     return ContinuousEffect(text=text, layer=layer, timestamp=game.state.new_timestamp(),
                             source=source, applies_to=applies, modify=modify,
-                            duration="end_of_turn", id=game.state.new_id())
+                            duration="end_of_turn", id=game.new_id())
 
 
 def pump(p: int, t: int) -> Callable[[Characteristics], Characteristics]:

@@ -55,7 +55,7 @@ def until_eot(res: Any, text: str, layer: Layer, ids: frozenset[int], modify: An
     res.add_effect(ContinuousEffect(
         text=text, layer=layer, timestamp=game.state.new_timestamp(), source=res.source_id,
         applies_to=lambda g, o, c: o.id in ids, modify=modify, duration="end_of_turn",
-        rules=rules, id=game.state.new_id()))
+        rules=rules, id=game.new_id()))
 
 
 def name_of(obj: Any) -> str:

@@ -584,8 +584,13 @@ def shape(payload: Payload | None) -> tuple[Any, ...]:
     return (payload.kind.value, tuple(out))
 
 
-def check_complete() -> None:
-    """Every event kind has its payload type (a test calls this)."""
-    missing = [k.value for k in EventKind if k not in PAYLOADS]
+def check_complete(payloads: dict[EventKind, type[Payload]] | None = None) -> None:
+    """Every event kind has its payload type: checked as this module is imported, so a new kind
+    without one stops the engine from loading at all."""
+    found = PAYLOADS if payloads is None else payloads
+    missing = [k.value for k in EventKind if k not in found]
     if missing:
         raise AssertionError(f"event kinds without a payload type: {missing}")
+
+
+check_complete()

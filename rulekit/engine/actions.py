@@ -257,7 +257,7 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
     root = _root(game, player, rules=("601.2",) + (("702.34a",) if flashback else ()),
                  card=chars.name, x=(x or 0) if cost.x_count else None,
                  flashback=flashback is not None)
-    item_id = game.state.new_id()
+    item_id = game.new_id()
     cast_event = game.emit(p.Cast(
         object=obj.id, origin=obj.zone.value, player=player, card=chars.name, x=x or 0,
         x_cost=bool(cost.x_count), targets=tuple(chosen), item_id=item_id,
@@ -344,7 +344,7 @@ def activate(game: RulesContext, *, object: int, ability: int | None = None, man
     if ab.target is not None:
         chosen = check_chosen(game, obj.id, ab.target, list(targets))
     root = _root(game, player, rules=("602.2",), card=name, ability=ab.text)
-    item = StackItem(id=game.state.new_id(), kind="ability", controller=player, source=obj.id,
+    item = StackItem(id=game.new_id(), kind="ability", controller=player, source=obj.id,
                      source_name=game.chars(obj).name, text=f"{game.chars(obj).name}: {ab.text}",
                      ability=ab, targets=chosen, x=x or 0)
     activated = game.emit(p.Activated(object=obj.id, source=name, ability=index, item=item,

@@ -73,7 +73,7 @@ def encode(res: Resolution) -> None:
         text=f"{game.describe(host)} has \"{TRIGGER_TEXT}\" while {name} is encoded on it",
         layer=Layer.ABILITY, timestamp=game.state.new_timestamp(), source=card_id, applies_to=applies,
         modify=lambda c: c.evolve(abilities=c.abilities + (trigger,)),
-        duration="while_encoded", rules=("702.99a", "702.99c"), id=game.state.new_id())
+        duration="while_encoded", rules=("702.99a", "702.99c"), id=game.new_id())
     game.emit(p.EffectBegan(effect=effect, effect_text=effect.text),
               cause=Cause.ABILITY, parent=moved.id, rules=effect.rules, subject=host_id)
 
@@ -113,7 +113,7 @@ def _cast_copy(res: Resolution) -> None:
             game.note(p.Note(says=f"a copy of {name} has no legal target, so it can't be "
                              "cast"), cause=Cause.RULE, parent=res.parent, rules=("601.2c",))
             return
-    new, item_id = game.state.new_id(), game.state.new_id()
+    new, item_id = game.new_id(), game.new_id()
     cast = game.emit(p.SpellCopied(
         object=card.id, new=new, item_id=item_id, controller=res.controller, name=name,
         copiable=card.card.printed, x=0, targets=tuple(targets), cast=True),

@@ -475,3 +475,16 @@ for _kind in (
     EventKind.DREW,
 ):
     COMMITS[_kind] = record_only
+
+
+def check_complete(commits: dict[EventKind, Commit] | None = None) -> None:
+    """Every event kind has its commit, or is declared record-only above: checked as this
+    module is imported, so a new kind without one stops the engine from loading, rather than
+    failing the first time such an event is emitted."""
+    found = COMMITS if commits is None else commits
+    missing = [k.value for k in EventKind if k not in found]
+    if missing:
+        raise AssertionError(f"event kinds without a commit (or record_only): {missing}")
+
+
+check_complete()

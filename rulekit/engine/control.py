@@ -24,7 +24,7 @@ def gain_control(game: RulesContext, obj: GameObject, player: str, *, until_end_
         layer=Layer.CONTROL, timestamp=game.state.new_timestamp(), source=source,
         applies_to=lambda g, o, c: o.id == target, controller=player,
         duration="end_of_turn" if until_end_of_turn else "static",
-        rules=("613.1b", "611.2"), id=game.state.new_id())
+        rules=("613.1b", "611.2"), id=game.new_id())
     game.emit(p.EffectBegan(effect=effect, effect_text=effect.text), cause=cause,
               parent=parent, rules=effect.rules, subject=obj.id)
     if game.controller_of(obj) != before:

@@ -76,7 +76,7 @@ def copy_spell(res: Resolution, spell: GameObject, *, nonlegendary: bool = False
     game = res.game
     original = copiable_values(game, spell)
     values = with_exceptions(original, nonlegendary=nonlegendary)
-    new, item_id = game.state.new_id(), game.state.new_id()
+    new, item_id = game.new_id(), game.new_id()
     return game.emit(p.SpellCopied(
         object=spell.id, new=new, item_id=item_id, controller=res.controller,
         name=game.describe(spell), copiable=values, x=spell.x, targets=tuple(spell.targets),

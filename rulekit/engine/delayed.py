@@ -43,8 +43,7 @@ def fire(game: RulesContext, event: Event) -> None:
     for delayed in list(state.delayed):
         if delayed.when.value != step or state.turn < delayed.turn_after:
             continue
-        state.delayed.remove(delayed)
-        state.pending.append(PendingTrigger(
+        game.queue_trigger(PendingTrigger(
             source=delayed.source if delayed.source is not None else 0,
             source_name=delayed.source_name, controller=delayed.controller,
-            ability=delayed.ability, event=event.id, bound=dict(delayed.bound)))
+            ability=delayed.ability, event=event.id, bound=dict(delayed.bound)), fired=delayed)

@@ -88,7 +88,7 @@ def _crewed(res: Resolution) -> None:
         text=f"{game.describe(me)} becomes an artifact creature until end of turn (crewed)",
         layer=Layer.TYPE, timestamp=game.state.new_timestamp(), source=mid,
         applies_to=lambda g, o, c: o.id == mid, modify=_artifact_creature,
-        duration="end_of_turn", rules=("702.122a", "613.1d"), id=game.state.new_id())
+        duration="end_of_turn", rules=("702.122a", "613.1d"), id=game.new_id())
     game.emit(p.EffectBegan(effect=effect, effect_text=effect.text, crewed=mid),
               cause=Cause.ABILITY, parent=res.parent, rules=effect.rules, subject=mid)
 

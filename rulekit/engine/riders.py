@@ -50,6 +50,6 @@ def after_spending(game: RulesContext, spell: GameObject, chars: Characteristics
         text=f"{chars.name} (#{sid}) gains haste until end of turn (Arena of Glory's mana was "
         "spent on it)", layer=Layer.ABILITY, timestamp=game.state.new_timestamp(), source=None,
         applies_to=applies, modify=lambda c: c.evolve(abilities=c.abilities + (HASTE,)),
-        duration="end_of_turn", rules=("106.6", "400.7a"), id=game.state.new_id())
+        duration="end_of_turn", rules=("106.6", "400.7a"), id=game.new_id())
     game.emit(p.EffectBegan(effect=effect, effect_text=effect.text),
               cause=Cause.ABILITY, parent=spent.id, rules=effect.rules, subject=sid)

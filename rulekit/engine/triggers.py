@@ -55,7 +55,7 @@ def collect(game: RulesContext, event: Event, before: ListenerIndex,
             elif getattr(ability, "immediate", False):
                 game.books.immediate.append(pending)
             else:
-                game.state.pending.append(pending)
+                game.queue_trigger(pending)
 
 
 def resolve_mana_triggers(game: RulesContext) -> None:
@@ -79,9 +79,9 @@ def settle(game: RulesContext, parent: int | None) -> None:
     while True:
         while check_sbas(game, parent) or detect_control_changes(game, parent):
             pass
-        if not game.state.pending:
+        pending = game.take_triggers()
+        if not pending:
             return
-        pending, game.state.pending = game.state.pending, []
         for player in game.state.apnap():
             mine = [t for t in pending if t.controller == player]
             while mine:  # the player orders their own triggers (CR 603.3b)
@@ -114,7 +114,7 @@ def put_on_stack(game: RulesContext, trig: PendingTrigger) -> None:
                       cause=Cause.RULE, parent=trig.event, rules=("603.3d",), subject=trig.source)
             return
     item = StackItem(
-        id=game.state.new_id(), kind="ability", controller=trig.controller, source=trig.source,
+        id=game.new_id(), kind="ability", controller=trig.controller, source=trig.source,
         source_name=trig.source_name, text=f"{trig.source_name}: {ability.text}", ability=ability,
         targets=targets, trigger_event=trig.event, bound=dict(trig.bound),
     )

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from rulekit.objects.characteristics import CardDef, Characteristics
     from rulekit.objects.effects import ContinuousEffect
     from rulekit.objects.replacement import ReplacementEffect
-    from rulekit.objects.state import GameObject, GameState
+    from rulekit.objects.state import DelayedTrigger, GameObject, GameState, PendingTrigger
 
 
 @dataclass
@@ -75,6 +75,14 @@ class RulesContext(Protocol):
     def advance_step(self, parent: int | None) -> None: ...
 
     def touched(self, obj: GameObject | None, *, shape: bool = False) -> None: ...
+
+    # -- the pipeline's own bookkeeping of the state: ids, the triggers waiting (CR 603.3)
+    def new_id(self) -> int: ...
+
+    def queue_trigger(self, trigger: PendingTrigger, *,
+                      fired: DelayedTrigger | None = None) -> None: ...
+
+    def take_triggers(self) -> list[PendingTrigger]: ...
 
     # -- objects as the rules see them
     def obj(self, ref: GameObject | int) -> GameObject: ...
