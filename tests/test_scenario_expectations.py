@@ -181,3 +181,13 @@ def test_the_schema_knows_every_decision():
 
     decided = schema()["$defs"]["expect"]["properties"]["decided"]
     assert sorted(decided["propertyNames"]["enum"]) == sorted(DECISIONS)
+
+
+def test_every_expectation_name_has_one_reader():
+    """The runner reads each expectation through a registry keyed by its name (as `COMMITS`
+    is keyed by event kind): the names a scenario may write and the readers are the same set
+    ("contents" is read zone by zone)."""
+    from rulekit.scenario.model import EXPECT_ORDER
+    from rulekit.scenario.runner import EXPECTATIONS
+
+    assert set(EXPECTATIONS) == set(EXPECT_ORDER) - {"contents"}

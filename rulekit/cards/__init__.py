@@ -59,7 +59,7 @@ def card_from_entry(entry: dict[str, Any]) -> CardDef:
         abilities=tuple(factory()),
         oracle=entry.get("oracle", ""),
     )
-    return CardDef(name, printed, bool(entry.get("token", False)), entry.get("part", "A"))
+    return CardDef(name, printed, bool(entry.get("token", False)))
 
 
 def _register_behaviours() -> None:

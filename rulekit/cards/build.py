@@ -154,9 +154,5 @@ def target(text: str, legal: Callable[..., bool], *, players: bool = False,
     return TargetSpec(text=text, legal=legal, player_target=players, objects=objects)
 
 
-def you_control(game: RulesContext, source: GameObject, obj: GameObject) -> bool:
-    return game.controller_of(obj) == game.controller_of(source)
-
-
 def creatures_you_control(game: RulesContext, player: str) -> list[GameObject]:
     return [o for o in game.permanents(player) if game.chars(o).is_a("Creature")]

@@ -79,12 +79,6 @@ def spent_text(mana: Mana) -> str:
     return "".join(_amount_text(u.type.symbol, n) for u, n in mana.parts) or "no mana"
 
 
-def types_text(types: Iterable[ManaType]) -> str:
-    """`{W}{G}` style text for a collection of types; "nothing" when empty."""
-    ordered = sort_types(types)
-    return "".join(t.symbol for t in ordered) if ordered else "nothing"
-
-
 @dataclass(frozen=True)
 class SpendContext:
     """What mana is being spent on, so restrictions can be judged (CR 106.6)."""

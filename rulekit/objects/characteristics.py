@@ -62,9 +62,6 @@ class Characteristics:
     def is_a(self, card_type: str) -> bool:
         return card_type in self.types
 
-    def has_subtype(self, subtype: str) -> bool:
-        return subtype in self.subtypes
-
     def has_keyword(self, keyword: str) -> bool:
         return any(getattr(a, "keyword", None) == keyword for a in self.abilities)
 
@@ -104,7 +101,6 @@ class CardDef:
     name: str
     printed: Characteristics
     token: bool = False
-    part: str = "A"
 
     @property
     def oracle(self) -> str:

@@ -56,10 +56,6 @@ class Step(str, Enum):
     def is_main(self) -> bool:
         return self in (Step.MAIN1, Step.MAIN2)
 
-    @property
-    def is_combat(self) -> bool:
-        return self in COMBAT_STEPS
-
 
 _STEP_LABELS = {
     Step.UNTAP: "untap step",
@@ -76,13 +72,6 @@ _STEP_LABELS = {
     Step.CLEANUP: "cleanup step",
 }
 STEPS: tuple[Step, ...] = tuple(Step)
-COMBAT_STEPS = (
-    Step.BEGIN_COMBAT,
-    Step.DECLARE_ATTACKERS,
-    Step.DECLARE_BLOCKERS,
-    Step.COMBAT_DAMAGE,
-    Step.END_COMBAT,
-)
 
 
 @dataclass(slots=True)

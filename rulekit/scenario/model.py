@@ -141,10 +141,6 @@ class Scenario:
         """The line in the file where `path` (e.g. `"step", 2, "expect"`) is written."""
         return self.lines.line(tuple(path))
 
-    def step_line(self, number: int, *rest: str | int) -> int:
-        """Line of step `number` (1-based) or one of its keys."""
-        return self.lines.line(("step", number - 1, *rest))
-
     # -- playing
     def play(self) -> list[StepResult]:
         """Play the scenario: `results[0]` is the set-up, `results[k]` step k. Played once and
@@ -421,7 +417,6 @@ def _schema_message(err: Any, path: Path_) -> str:
 
 
 # ---------------------------------------------------------------------------- semantic checks
-_LABEL_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 RESERVED_LABELS = frozenset({"no", "yes", "n", "y", "true", "false", "none"})
 """Words a decision answer can be (`copy = "no"`, `may = "yes"`): never labels."""
 
