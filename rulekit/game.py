@@ -44,6 +44,7 @@ from rulekit.objects.state import (
     Zone,
 )
 
+_CONTROL = Layer.CONTROL  # read once (hot: every controller_of)
 _ZONE_NAMES = tuple(z.value for z in Zone if z is not Zone.NOWHERE)
 
 
@@ -97,7 +98,7 @@ class Game:
         controller = obj.controller
         if obj.zone is Zone.BATTLEFIELD:
             for effect in self._fresh_index().effects:
-                if effect.layer is Layer.CONTROL and effect.applies_to(self, obj, obj.card.printed):
+                if effect.layer is _CONTROL and effect.applies_to(self, obj, obj.card.printed):
                     controller = effect.controller or controller
         return controller
 
@@ -132,7 +133,9 @@ class Game:
     def take_triggers(self) -> list[PendingTrigger]:
         """The waiting triggers, in the order they triggered, now leaving the queue to be put on
         the stack (CR 603.3b)."""
-        pending, self.state.pending = self.state.pending, []
+        pending = self.state.pending
+        if pending:
+            self.state.pending = []
         return pending
 
     def find(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
