@@ -125,7 +125,7 @@ class Game:
     def queue_trigger(self, trigger: PendingTrigger, *,
                       fired: DelayedTrigger | None = None) -> None:
         """A triggered ability waits to be put on the stack the next time a player would
-        receive priority (CR 603.3); a delayed trigger that `fired` triggers only once (603.7c)."""
+        receive priority (CR 603.3); a delayed trigger that `fired` triggers only once (603.7b)."""
         if fired is not None:
             self.state.delayed.remove(fired)
         self.state.pending.append(trigger)
