@@ -512,11 +512,14 @@ class Game:
         self.actions.append((name, record))
         return result
 
-    def _rebuild(self, actions: list[tuple[str, dict[str, Any]]]) -> None:
+    def _replayed(self, actions: list[tuple[str, dict[str, Any]]]) -> Game:
         fresh = Game(self._init_args[0], life=self._init_args[1])
         for name, kwargs in actions:
             fresh.perform(name, **kwargs)
-        self.__dict__.update(fresh.__dict__)
+        return fresh
+
+    def _rebuild(self, actions: list[tuple[str, dict[str, Any]]]) -> None:
+        self.__dict__.update(self._replayed(actions).__dict__)
 
     def undo(self, n: int = 1) -> None:
         """Take back the last `n` actions (set-up included) by replaying the others."""
@@ -533,10 +536,7 @@ class Game:
 
     def replay(self) -> Game:
         """A new game built by replaying this game's actions (same log, same state)."""
-        fresh = Game(self._init_args[0], life=self._init_args[1])
-        for name, kwargs in self.actions:
-            fresh.perform(name, **kwargs)
-        return fresh
+        return self._replayed(self.actions)
 
     # Public action methods: thin, documented wrappers over `perform`.
     def add(self, card_name: str, *, player: str | None = None, zone: str = "battlefield",
