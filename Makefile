@@ -10,7 +10,8 @@
 #   make bench      run benchmarks/run.py
 #   make fuzz       10,000 seeded random action sequences against the error contract, a summary
 #                   table (extra args: make fuzz FUZZ_ARGS='--sequences 500 --seed 3')
-#   make lint       ruff check + mypy (strict on the engine core; see [tool.mypy] in pyproject)
+#   make lint       ruff check + mypy (strict on the engine's tiers; see [tool.mypy] in pyproject)
+#                   + vulture (dead code, at a confidence with no false positives on this tree)
 #   make lock       re-pin constraints.txt after changing dependencies in pyproject.toml
 #   make clean      remove what the build made in this checkout (distclean: the .venv too);
 #                   every path it deletes is written below, none comes from a variable
@@ -65,6 +66,7 @@ sysdeps-chromium:
 lint: $(STAMP_DEPS)
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
+	$(BIN)/vulture $(LINT_PATHS) --min-confidence 80
 
 # The fast tier: lint, then the engine, rules, scenario, error-contract, property (a bounded
 # hypothesis profile), fuzz (bounded), CLI and packaging tests.

@@ -8,11 +8,11 @@
 ['G']
 """
 
-from rulekit.errors import ChoiceNeeded, RulesError, ScenarioError, UsageError
-from rulekit.events import Cause, Event, EventKind
+from rulekit.core.errors import ChoiceNeeded, RulesError, ScenarioError, UsageError
+from rulekit.core.events import Cause, Event, EventKind
+from rulekit.core.mana import ManaType
 from rulekit.game import Game
-from rulekit.mana import ManaType
-from rulekit.state import Step, Zone
+from rulekit.objects.state import Step, Zone
 
 __all__ = [
     "Cause", "ChoiceNeeded", "Event", "EventKind", "Game", "ManaType", "RulesError",

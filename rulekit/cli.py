@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from rulekit.errors import ScenarioError
+from rulekit.core.errors import ScenarioError
 
 OK, FAILED, BAD = 0, 1, 2
 
@@ -294,7 +294,7 @@ def _coverage(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ new-lesson
 def _new_lesson(args: argparse.Namespace) -> int:
     from rulekit.authoring.new_lesson import create
-    from rulekit.errors import UsageError
+    from rulekit.core.errors import UsageError
 
     try:
         made = create(args.title, args.rulings.replace(" ", ",").split(","),

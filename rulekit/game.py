@@ -1,8 +1,8 @@
 """The `Game`: state + causal log + one event pipeline, with atomic, replayable actions.
 
 Every change goes through `Game.emit`: propose an event, let replacement effects change it
-(CR 614, 616), commit it (`rulekit.commit`), log it with its cause, and collect what it triggered
-(CR 603.2). Player actions (`rulekit.actions`) validate first; if one still fails part-way, the
+(CR 614, 616), commit it (`rulekit.engine.commit`), log it with its cause, and collect what it triggered
+(CR 603.2). Player actions (`rulekit.engine.actions`) validate first; if one still fails part-way, the
 game is rebuilt by replaying the earlier actions, so a refused action never leaves a trace.
 """
 
@@ -12,28 +12,39 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rulekit import actions as _actions
-from rulekit import turn as _turn
-from rulekit.abilities import Static, Triggered
-from rulekit.arguments import check_call
 from rulekit.cards import CardDef, card
-from rulekit.characteristics import Characteristics
-from rulekit.commit import COMMITS
-from rulekit.context import Bookkeeping, ListenerIndex
-from rulekit.could_produce import could_produce_all
-from rulekit.decisions import LARGEST, Decision, bounded_int, show_number
-from rulekit.effects import compute
-from rulekit.errors import RulesError, UsageError
-from rulekit.events import Applied, Cause, Event, EventKind, EventLog
-from rulekit.keywords import leaving_stack_replacements
-from rulekit.mana import ManaPool, ManaType
-from rulekit.narrator import narrate, prevented
-from rulekit.payloads import Cast, LifeLost, Payload, TokenCreated, ZoneChanged
-from rulekit.replacement import ReplacementEffect, default_order, run_replacements
-from rulekit.state import JOURNALS, OBJECT_FIELDS, GameObject, GameState, Player, Step, Zone
-from rulekit.targets import target_text
-from rulekit.triggers import collect, run_immediate, settle
+from rulekit.core.decisions import LARGEST, Decision, bounded_int, show_number
+from rulekit.core.errors import RulesError, UsageError
+from rulekit.core.events import Applied, Cause, Event, EventKind, EventLog
+from rulekit.core.mana import ManaPool, ManaType
+from rulekit.core.payloads import Cast, LifeLost, Payload, TokenCreated, ZoneChanged
+from rulekit.engine import actions as _actions
+from rulekit.engine import turn as _turn
+from rulekit.engine.arguments import check_call
+from rulekit.engine.commit import COMMITS
+from rulekit.engine.could_produce import could_produce_all
+from rulekit.engine.keywords import leaving_stack_replacements
+from rulekit.engine.targets import target_text
+from rulekit.engine.triggers import collect, run_immediate, settle
+from rulekit.objects.abilities import Static, Triggered
+from rulekit.objects.characteristics import Characteristics
+from rulekit.objects.context import Bookkeeping, ListenerIndex
+from rulekit.objects.effects import Layer, compute
+from rulekit.objects.narrator import narrate, prevented
+from rulekit.objects.replacement import ReplacementEffect, default_order, run_replacements
+from rulekit.objects.state import (
+    JOURNALS,
+    OBJECT_FIELDS,
+    DelayedTrigger,
+    GameObject,
+    GameState,
+    PendingTrigger,
+    Player,
+    Step,
+    Zone,
+)
 
+_CONTROL = Layer.CONTROL  # read once (hot: every controller_of)
 _ZONE_NAMES = tuple(z.value for z in Zone if z is not Zone.NOWHERE)
 
 
@@ -87,7 +98,7 @@ class Game:
         controller = obj.controller
         if obj.zone is Zone.BATTLEFIELD:
             for effect in self._fresh_index().effects:
-                if effect.layer == "2" and effect.applies_to(self, obj, obj.card.printed):
+                if effect.layer is _CONTROL and effect.applies_to(self, obj, obj.card.printed):
                     controller = effect.controller or controller
         return controller
 
@@ -95,6 +106,37 @@ class Game:
         obj = self._get(obj)
         name = self.chars(obj).name
         return f"{name} (#{obj.id})"
+
+    def card(self, name: str) -> CardDef:
+        """The catalog's card called `name` (LookupError naming the nearest if none): the rules
+        reach the cards only through here, as XMage's rules reach its card repository."""
+        return card(name)
+
+    def mana_while_paying(self, player: str, parent: int) -> None:
+        """The mana abilities the caller named (decision `mana_abilities`) activated while
+        `player` pays a cost mid-resolution (CR 605.3a), under event `parent`."""
+        _actions.activate_while_paying(self, player, parent)
+
+    # -- the only places the id counter and the waiting triggers change (`tests/test_tiers.py`)
+    def new_id(self) -> int:
+        """A fresh object or stack-item id (CR 400.7: a new object); ids never repeat."""
+        return self.state.new_id()
+
+    def queue_trigger(self, trigger: PendingTrigger, *,
+                      fired: DelayedTrigger | None = None) -> None:
+        """A triggered ability waits to be put on the stack the next time a player would
+        receive priority (CR 603.3); a delayed trigger that `fired` triggers only once (603.7b)."""
+        if fired is not None:
+            self.state.delayed.remove(fired)
+        self.state.pending.append(trigger)
+
+    def take_triggers(self) -> list[PendingTrigger]:
+        """The waiting triggers, in the order they triggered, now leaving the queue to be put on
+        the stack (CR 603.3b)."""
+        pending = self.state.pending
+        if pending:
+            self.state.pending = []
+        return pending
 
     def find(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
              controller: str | None = None) -> GameObject:
@@ -145,7 +187,9 @@ class Game:
     def pool(self, player: str) -> ManaPool:
         """A copy of `player`'s mana pool: iterate it for each mana, or read `.parts` (counts,
         by type, source and restriction) and `.total`, which work at any size."""
-        from rulekit.arguments import player as check_player  # the argument check, as perform's
+        from rulekit.engine.arguments import (
+            player as check_player,  # the argument check, as perform's
+        )
 
         return ManaPool(self.state.players[check_player(self, "player", player)].pool.contents())
 
@@ -246,7 +290,7 @@ class Game:
                 events.append(None)
                 continue
             if isinstance(final, (ZoneChanged, TokenCreated, Cast)) and final.new is None:
-                final = final.replace(new=self.state.new_id())
+                final = final.replace(new=self.new_id())
             COMMITS[final.kind](self, final)
             event = Event(
                 id=self.log.next_id,
@@ -434,7 +478,7 @@ class Game:
                 **kwargs: Any) -> Any:
         """Run one action by name, atomically: it happens whole, or it raises and changes
         nothing: `UsageError` for a malformed call (checked first, against
-        `rulekit.arguments.ACTION_ARGS`), `RulesError` for what the rules forbid. Every public
+        `rulekit.engine.arguments.ACTION_ARGS`), `RulesError` for what the rules forbid. Every public
         action method goes through here."""
         kwargs, answers = check_call(self, name, kwargs, decisions)
         fn = _actions.ACTIONS[name]
@@ -468,11 +512,14 @@ class Game:
         self.actions.append((name, record))
         return result
 
-    def _rebuild(self, actions: list[tuple[str, dict[str, Any]]]) -> None:
+    def _replayed(self, actions: list[tuple[str, dict[str, Any]]]) -> Game:
         fresh = Game(self._init_args[0], life=self._init_args[1])
         for name, kwargs in actions:
             fresh.perform(name, **kwargs)
-        self.__dict__.update(fresh.__dict__)
+        return fresh
+
+    def _rebuild(self, actions: list[tuple[str, dict[str, Any]]]) -> None:
+        self.__dict__.update(self._replayed(actions).__dict__)
 
     def undo(self, n: int = 1) -> None:
         """Take back the last `n` actions (set-up included) by replaying the others."""
@@ -489,10 +536,7 @@ class Game:
 
     def replay(self) -> Game:
         """A new game built by replaying this game's actions (same log, same state)."""
-        fresh = Game(self._init_args[0], life=self._init_args[1])
-        for name, kwargs in self.actions:
-            fresh.perform(name, **kwargs)
-        return fresh
+        return self._replayed(self.actions)
 
     # Public action methods: thin, documented wrappers over `perform`.
     def add(self, card_name: str, *, player: str | None = None, zone: str = "battlefield",
@@ -690,7 +734,7 @@ def _player_names(players: Any) -> list[str]:
 
 def _starting_life(life: Any) -> int:
     """`Game`'s `life`: a whole number (not a bool, a float, NaN or text), bounded like every
-    number an action takes (`rulekit.decisions.LARGEST`)."""
+    number an action takes (`rulekit.core.decisions.LARGEST`)."""
     if isinstance(life, bool) or not isinstance(life, int):
         raise UsageError("life", f"expected a whole number such as 20, got {_shown(life)}")
     return bounded_int("life", life)

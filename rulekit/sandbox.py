@@ -24,11 +24,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulekit.decisions import DECISIONS, written_id
+from rulekit.core.decisions import DECISIONS, written_id
+from rulekit.core.errors import RulesError, UsageError
+from rulekit.core.events import EventKind
 from rulekit.display.rows import Table, board_table, events_table, pools_table, stack_table
-from rulekit.errors import RulesError, UsageError
-from rulekit.events import EventKind
-from rulekit.state import Zone
+from rulekit.objects.state import Zone
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -215,7 +215,7 @@ class SandboxModel:
         the chosen `permanent` in `values`, else the first permanent)."""
         from dataclasses import replace
 
-        from rulekit.abilities import Activated
+        from rulekit.objects.abilities import Activated
 
         g = self.game
         values = values or {}
@@ -361,7 +361,7 @@ class SandboxModel:
                                     exert=list(v.get("exert") or ()), **decisions)
 
     def _copier(self) -> tuple[Any, int]:
-        from rulekit.abilities import Activated
+        from rulekit.objects.abilities import Activated
 
         g = self.game
         me = g.state.priority

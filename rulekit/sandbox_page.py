@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rulekit.decisions import LARGEST
+from rulekit.core.decisions import LARGEST
+from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.sandbox_view import diagram, message_html, tables_html
-from rulekit.errors import RulesError, UsageError
 from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, Outcome, SandboxModel
 
 __all__ = ["click", "fields", "start", "state"]

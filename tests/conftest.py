@@ -99,7 +99,7 @@ def _watch_the_build() -> None:
 _watch_the_build()
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Refuse to run when a test uses a tier's fixture without the tier's marker."""
     problems = []
     for item in items:
@@ -148,7 +148,7 @@ def _check_tiers(item: pytest.Item) -> None:
                     "(see tests/conftest.py)", pytrace=False)
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(terminalreporter) -> None:
     """List unmarked tests over SLOW_S: candidates for the `slow` marker (a hint, never a
     failure: timings on a shared VM are not assertions)."""
     slow = []

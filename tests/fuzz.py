@@ -1,8 +1,8 @@
 """Seeded fuzzing of the Game API against the error contract (issue 13, "Keep it honest").
 
 Each sequence sets up a random board from the whole catalog (`rulekit.cards.catalog()`), then
-plays random calls of every public action (`rulekit.actions.ACTIONS`, through the `Game`
-methods), with decisions (`rulekit.decisions.DECISIONS`), mixing likely-legal calls, illegal
+plays random calls of every public action (`rulekit.engine.actions.ACTIONS`, through the `Game`
+methods), with decisions (`rulekit.core.decisions.DECISIONS`), mixing likely-legal calls, illegal
 ones and malformed arguments. After every call it checks the contract:
 
 - only `RulesError` or `UsageError` may escape (anything else is a finding);
@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from rulekit import Game, RulesError, Step, UsageError, Zone
-from rulekit.abilities import Activated, ManaAbility, SpellAbility
 from rulekit.cards import catalog
-from rulekit.decisions import DECISIONS, OBJECT_DECISIONS
-from rulekit.state import GameObject
-from rulekit.targets import candidates
+from rulekit.core.decisions import DECISIONS, OBJECT_DECISIONS
+from rulekit.engine.targets import candidates
+from rulekit.objects.abilities import Activated, ManaAbility, SpellAbility
+from rulekit.objects.state import GameObject
 
 CARDS: list[str] = sorted(catalog())
 STEPS = [s.value for s in Step]

@@ -1,4 +1,4 @@
-"""Each action is declared once (rulekit.arguments.ACTION_ARGS); the Game's methods, the
+"""Each action is declared once (rulekit.engine.arguments.ACTION_ARGS); the Game's methods, the
 scenario format's actions (ACTION_KEYS, schema.json) and the argument names agree with it."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import inspect
 from pathlib import Path
 
 from rulekit import Game
-from rulekit.arguments import ACTION_ARGS
+from rulekit.engine.arguments import ACTION_ARGS
 from rulekit.scenario import ACTION_KEYS
 from rulekit.scenario.model import schema
 

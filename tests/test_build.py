@@ -219,10 +219,10 @@ def test_the_pinned_bundle_verifies(tmp_path: Path) -> None:
 
 
 def test_index_escapes_every_text() -> None:
+    from rulekit.core.rulings import Ruling
     from rulekit.export import BuildReport
     from rulekit.repo.coverage import Coverage, Section
     from rulekit.repo.outline import Heading
-    from rulekit.rulings import Ruling
 
     hostile = '<script>alert("x")</script>'
     report = BuildReport(out=Path("."), widgets_note=hostile)

@@ -30,7 +30,8 @@ def mystic_in_catalog():
     del cards["Elvish Mystic"]
 
 
-def test_a_mana_creature_is_one_catalog_entry(mystic_in_catalog):
+@pytest.mark.usefixtures("mystic_in_catalog")
+def test_a_mana_creature_is_one_catalog_entry():
     game = Game()
     elf = game.add("Elvish Mystic", sick=False)
     game.tap_for_mana(elf)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+from rulekit.core.rulings import Ruling
 from rulekit.display.coverage_table import COLUMNS, Link, Targets, rows, table_html
 from rulekit.display.escape import clean
 from rulekit.repo.coverage import Coverage, Section
 from rulekit.repo.outline import Heading
-from rulekit.rulings import Ruling
 
 HOSTILE = ['<script>alert("x")</script>', "it's & <b>bold</b>", "\" onmouseover='x'",
            "back\\slash # *star* {T}", "ünïcödé ✓ \u202eevil", "&amp; &lt;i&gt;"]

@@ -474,10 +474,9 @@ def test_hostile_narration_is_escaped():
 
 
 def test_shipped_r05_scenario_diagram():
-    from rulekit.display.diagrams import choose, shipped_scenarios
-    from rulekit.scenario import load
+    from rulekit.scenario import by_ruling, load, shipped
 
-    scenario = load(choose(shipped_scenarios())["R05"])
+    scenario = load(by_ruling(shipped())["R05"])
     graph = scenario_diagram(scenario)
     dot = parse(graph.source)
     assert len(dot.drawn()) <= 40
@@ -496,10 +495,9 @@ def _plain(label: str) -> str:
 
 # ---------------------------------------------------------------- classroom (issue 16)
 def _shipped():
-    from rulekit.display.diagrams import shipped_scenarios
-    from rulekit.scenario import load
+    from rulekit.scenario import load, shipped
 
-    return [load(p) for p in shipped_scenarios()]
+    return [load(p) for p in shipped()]
 
 
 def test_every_stack_object_has_its_own_arrow_to_its_resolution():

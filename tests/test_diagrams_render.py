@@ -14,7 +14,8 @@ import pytest
 
 from rulekit import Game
 from rulekit.display import log_diagram, scenario_diagram
-from rulekit.display.diagrams import build_all, choose, shipped_scenarios
+from rulekit.display.diagrams import build_all
+from rulekit.scenario import by_ruling, shipped
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -216,7 +217,7 @@ def test_choose_prefers_the_rulings_own_file(tmp_path):
         extra = f'\nstatus = "{status}"' if status else ""
         (tmp_path / name).write_text(f'title = "t"\nruling = {rulings}{extra}\n',
                                      encoding="utf-8")
-    chosen = choose(sorted(tmp_path.glob("*.toml")))
+    chosen = by_ruling(sorted(tmp_path.glob("*.toml")))
     assert chosen["R05"].name == "r05_special.toml"
     assert chosen["R04"].name == "a_general.toml"  # the pending file is skipped
 
@@ -224,7 +225,7 @@ def test_choose_prefers_the_rulings_own_file(tmp_path):
 def test_shipped_scenarios_draw_at_lesson_scale():
     from rulekit.scenario import load
 
-    chosen = choose(shipped_scenarios())
+    chosen = by_ruling(shipped())
     assert len(chosen) == 19
     for rid, path in sorted(chosen.items()):
         graph = scenario_diagram(load(path), title=rid)
@@ -234,5 +235,5 @@ def test_shipped_scenarios_draw_at_lesson_scale():
 def test_shipped_r05_diagram_renders():
     from rulekit.scenario import load
 
-    svg = scenario_diagram(load(choose(shipped_scenarios())["R05"])).svg()
+    svg = scenario_diagram(load(by_ruling(shipped())["R05"])).svg()
     assert "Mana Reflection modified the event" in " ".join(titles(svg)["node"])

@@ -8,9 +8,9 @@ import fuzz
 import pytest
 
 from rulekit import Game, RulesError
-from rulekit.actions import ACTIONS
-from rulekit.decisions import DECISIONS
-from rulekit.events import EventLog
+from rulekit.core.decisions import DECISIONS
+from rulekit.core.events import EventLog
+from rulekit.engine.actions import ACTIONS
 
 pytestmark = pytest.mark.xdist_group("fuzz")  # its module fixture is built once
 
@@ -119,7 +119,7 @@ def test_the_fuzzer_tries_the_input_classes_review_3_found_missing():
     import math
     import random
 
-    from rulekit.state import GameObject
+    from rulekit.objects.state import GameObject
 
     assert any(isinstance(j, str) and not j.isascii() and j.lstrip("#").isnumeric()
                for j in fuzz.JUNK)

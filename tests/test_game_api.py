@@ -232,7 +232,7 @@ def test_add_refuses_a_card_whose_text_isnt_fully_modelled(monkeypatch):
     from dataclasses import replace
 
     from rulekit.cards import catalog
-    from rulekit.errors import UsageError
+    from rulekit.core.errors import UsageError
 
     arena = catalog()["Arena of Glory"]
     cut = replace(arena, printed=arena.printed.evolve(abilities=arena.printed.abilities[:2]))

@@ -22,9 +22,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from rulekit.core.rulings import all_rulings
 from rulekit.repo.coverage import lessons_by_ruling
 from rulekit.repo.outline import outline
-from rulekit.rulings import all_rulings
 from rulekit.scenario import load, shipped_dir
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,6 +3,7 @@ for it; the log keeps no live engine object; views read fields, never event pros
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import re
@@ -10,17 +11,47 @@ from pathlib import Path
 
 import pytest
 
-from rulekit import Game, narrator, payloads
-from rulekit.events import EventKind
+from rulekit import Game
+from rulekit.core import payloads
+from rulekit.core.events import EventKind
+from rulekit.engine import commit
+from rulekit.objects import narrator
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENT = r"(?:e|ev|event|root|first|last|logged|made|moved|cast)"  # how the code names events
 
 
-def test_every_event_kind_has_a_payload_type_and_words():
+def test_every_event_kind_has_a_payload_type_words_and_a_commit():
     payloads.check_complete()
     narrator.check_complete()
-    assert set(payloads.PAYLOADS) == set(EventKind)
+    commit.check_complete()
+    assert set(payloads.PAYLOADS) == set(EventKind) == set(commit.COMMITS)
+
+
+@pytest.mark.parametrize("check, table, says", [
+    (payloads.check_complete, payloads.PAYLOADS, "without a payload type: ['mana_added']"),
+    (commit.check_complete, commit.COMMITS, "without a commit (or record_only): ['mana_added']"),
+])
+def test_a_kind_without_its_payload_or_commit_is_refused(check, table, says):
+    """The checks that run as the engine is imported name the kind that lacks one."""
+    with pytest.raises(AssertionError, match=re.escape(says)):
+        check({k: v for k, v in table.items() if k is not EventKind.MANA_ADDED})
+
+
+def test_a_payload_type_without_words_is_refused():
+    words = {cls: fn for cls, fn in narrator._NARRATIONS.items() if cls is not payloads.Tapped}
+    with pytest.raises(AssertionError, match=r"can't say: \['Tapped'\]"):
+        narrator.check_complete(words)
+
+
+def test_the_completeness_checks_run_as_the_engine_is_imported():
+    """A new event kind without its payload type, words or commit stops `import rulekit`,
+    rather than failing the first time such an event is emitted."""
+    for module in (payloads, narrator, commit):
+        tree = ast.parse(Path(module.__file__).read_text("utf-8"))
+        calls = [n for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
+                 and ast.unparse(n.value) == "check_complete()"]
+        assert calls, module.__name__
 
 
 def test_payloads_are_frozen():

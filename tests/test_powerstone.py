@@ -153,7 +153,7 @@ def test_restricted_mana_cant_be_chosen_for_what_it_cant_pay():
 
 
 def test_a_malformed_payment_names_the_argument():
-    from rulekit.errors import UsageError
+    from rulekit.core.errors import UsageError
 
     game = Game()
     game.tap_for_mana(game.add("Forest"))

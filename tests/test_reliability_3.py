@@ -9,10 +9,10 @@ import math
 import pytest
 
 from rulekit import Game, RulesError, UsageError, sandbox_page
-from rulekit import actions as rk_actions
 from rulekit import game as rk_game
-from rulekit.decisions import DECISIONS, LARGEST, NAMING_DECISIONS
-from rulekit.errors import ChoiceNeeded
+from rulekit.core.decisions import DECISIONS, LARGEST, NAMING_DECISIONS
+from rulekit.core.errors import ChoiceNeeded
+from rulekit.engine import actions as rk_actions
 from rulekit.sandbox import SandboxModel, choices
 
 FEATHER = "Angel's Feather"

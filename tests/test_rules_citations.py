@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.rules import all_rules, explain, rule
+from rulekit.core.rules import all_rules, explain, rule
 
 ROOT = Path(__file__).resolve().parents[1] / "rulekit"
 CITATION = re.compile(r"""["'](\d{3}\.\d+[a-z]?)["']""")

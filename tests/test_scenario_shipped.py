@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.rulings import all_rulings
+from rulekit.core.rulings import all_rulings
 from rulekit.scenario import load, shipped
 from rulekit.scenario.text import failure_lines
 

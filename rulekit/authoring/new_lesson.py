@@ -12,8 +12,8 @@ from pathlib import Path
 
 import nbformat
 
+from rulekit.core.errors import UsageError
 from rulekit.display.escape import markdown_text
-from rulekit.errors import UsageError
 
 __all__ = ["NewLesson", "create", "next_number", "slug"]
 
@@ -66,7 +66,7 @@ def create(title: str, rulings: list[str] | tuple[str, ...] = (), *,
     """Write `notebooks/NN_<slug>.ipynb` from the template and return what was written.
     Raises `UsageError` for an empty title, an unknown ruling or a ruling without a shipped
     walkthrough."""
-    from rulekit.rulings import all_rulings
+    from rulekit.core.rulings import all_rulings
 
     if not title.strip():
         raise UsageError("title", "a lesson needs a title")

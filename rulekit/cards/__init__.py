@@ -10,31 +10,13 @@ from __future__ import annotations
 
 import difflib
 import tomllib
-from collections.abc import Callable
 from functools import cache, partial
 from importlib import resources
 from typing import Any
 
-from rulekit.abilities import Ability
-from rulekit.characteristics import CardDef, Characteristics, parse_type_line
-from rulekit.mana import ManaCost, ManaType
-
-AbilityFactory = Callable[[], list[Ability]]
-_BEHAVIOURS: dict[str, AbilityFactory] = {}
-
-
-def behaviour(name: str) -> Callable[[AbilityFactory], AbilityFactory]:
-    """Register the abilities of the card called `name`."""
-
-    def register(factory: AbilityFactory) -> AbilityFactory:
-        if name in _BEHAVIOURS:
-            raise ValueError(f"behaviour for {name!r} registered twice")
-        _BEHAVIOURS[name] = factory
-        return factory
-
-    return register
-
-
+from rulekit.cards.registry import _BEHAVIOURS, AbilityFactory, behaviour
+from rulekit.core.mana import ManaCost, ManaType
+from rulekit.objects.characteristics import CardDef, Characteristics, parse_type_line
 
 
 def _pt(value: object) -> int | None:
@@ -77,7 +59,7 @@ def card_from_entry(entry: dict[str, Any]) -> CardDef:
         abilities=tuple(factory()),
         oracle=entry.get("oracle", ""),
     )
-    return CardDef(name, printed, bool(entry.get("token", False)), entry.get("part", "A"))
+    return CardDef(name, printed, bool(entry.get("token", False)))
 
 
 def _register_behaviours() -> None:
@@ -122,3 +104,6 @@ def card(name: str) -> CardDef:
     close = difflib.get_close_matches(name, list(cards), n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise LookupError(f"unknown card {name!r}{hint}")
+
+
+__all__ = ["AbilityFactory", "behaviour", "card", "card_from_entry", "catalog"]

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Static, Triggered
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
     add_abilities,
@@ -18,20 +15,24 @@ from rulekit.cards.build import (
     to_attached,
 )
 from rulekit.cards.common import ANY_COLOR, FLYING, is_creature, target_of, until_eot
-from rulekit.characteristics import Characteristics
-from rulekit.decisions import yes
-from rulekit.errors import RulesError
-from rulekit.events import Cause, Event, EventKind
-from rulekit.keywords import (
+from rulekit.cards.registry import behaviour
+from rulekit.core import payloads as p
+from rulekit.core.decisions import yes
+from rulekit.core.errors import RulesError
+from rulekit.core.events import Cause, Event, EventKind
+from rulekit.core.mana import (
+    HASTE_RIDER,
+)
+from rulekit.engine.keywords import (
     crew,
     equip,
 )
-from rulekit.mana import (
-    HASTE_RIDER,
-)
-from rulekit.production import AnyColor, Fixed
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Zone
+from rulekit.objects.abilities import Static, Triggered
+from rulekit.objects.characteristics import Characteristics
+from rulekit.objects.effects import Layer
+from rulekit.objects.production import AnyColor, Fixed
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Zone
 
 
 def _refinery_match(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
@@ -62,21 +63,21 @@ behaviour("Slagstone Refinery")(lambda: [Triggered(
     effect=_powerstone, look_back=True, rules=("603.6c", "603.10a"))])
 
 
-def _equipped(text: str, layer: str, modify: Any) -> Any:
+def _equipped(text: str, layer: Layer, modify: Any) -> Any:
     """A static ability of an Equipment affecting the equipped creature (CR 301.5)."""
     return to_attached(text, layer, modify, rules=("301.5", "611.3a"))
 
 
 behaviour("Bonesplitter")(lambda: [
     static_effects("Equipped creature gets +2/+0.",
-                   _equipped("Equipped creature gets +2/+0", "7c", pump(2, 0))),
+                   _equipped("Equipped creature gets +2/+0", Layer.PT_MODIFYING, pump(2, 0))),
     equip("{1}"),
 ])
 
 
 behaviour("Paradise Mantle")(lambda: [
     static_effects('Equipped creature has "{T}: Add one mana of any color."',
-                   _equipped('Equipped creature has "{T}: Add one mana of any color."', "6",
+                   _equipped('Equipped creature has "{T}: Add one mana of any color."', Layer.ABILITY,
                              add_abilities(ANY_COLOR))),
     equip("{1}"),
 ])
@@ -140,15 +141,15 @@ def _animate_factory(res: Any) -> None:
         return
     name, ids = res.game.describe(me), frozenset({me.id})
     until_eot(res, f"{name} is an Assembly-Worker artifact creature until end of turn (still a land)",
-         "4", ids, _assembly_worker, ("613.1d", "611.2c"))
-    until_eot(res, f"{name} has base power and toughness 2/2 until end of turn", "7b", ids, _base_2_2,
+         Layer.TYPE, ids, _assembly_worker, ("613.1d", "611.2c"))
+    until_eot(res, f"{name} has base power and toughness 2/2 until end of turn", Layer.PT_SETTING, ids, _base_2_2,
          ("613.4b", "611.2c"))
 
 
 def _pump_one(res: Any) -> None:
     obj = target_of(res)
     if obj is not None:
-        until_eot(res, f"{res.game.describe(obj)} gets +1/+1 until end of turn", "7c",
+        until_eot(res, f"{res.game.describe(obj)} gets +1/+1 until end of turn", Layer.PT_MODIFYING,
              frozenset({obj.id}), pump(1, 1), ("613.4c",))
 
 

@@ -5,20 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Activated, Keyword, ManaAbility, Static, TargetSpec, Triggered
-from rulekit.costs import Cost
-from rulekit.effects import ContinuousEffect
-from rulekit.events import Event, EventKind, Outcome
-from rulekit.production import Production
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Step, Zone
+from rulekit.core import payloads as p
+from rulekit.core.costs import Cost
+from rulekit.core.events import Event, EventKind, Outcome
+from rulekit.objects.abilities import Activated, Keyword, ManaAbility, Static, TargetSpec, Triggered
+from rulekit.objects.effects import ContinuousEffect, Layer
+from rulekit.objects.production import Production
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Step, Zone
 
 if TYPE_CHECKING:
-    from rulekit.characteristics import Characteristics
-    from rulekit.context import RulesContext
-    from rulekit.resolution import Resolution
-    from rulekit.state import GameObject
+    from rulekit.objects.characteristics import Characteristics
+    from rulekit.objects.context import RulesContext
+    from rulekit.objects.resolution import Resolution
+    from rulekit.objects.state import GameObject
 
 
 def keyword(name: str, text: str | None = None) -> Keyword:
@@ -110,7 +110,7 @@ def as_enters(text: str, apply: Callable[[RulesContext, GameObject | None, dict[
     return Static(text=text, self_etb=make, choice=choice)
 
 
-def to_attached(text: str, layer: str, modify: Callable[[Characteristics], Characteristics],
+def to_attached(text: str, layer: Layer, modify: Callable[[Characteristics], Characteristics],
                 *, rules: tuple[str, ...] = ()) -> Callable[[RulesContext, GameObject],
                                                             list[ContinuousEffect]]:
     """A static ability of an Aura or Equipment that affects the object it is attached to
@@ -125,12 +125,12 @@ def to_attached(text: str, layer: str, modify: Callable[[Characteristics], Chara
     return make
 
 
-def until_end_of_turn(game: RulesContext, source: int | None, text: str, layer: str,
+def until_end_of_turn(game: RulesContext, source: int | None, text: str, layer: Layer,
                       applies: Callable[[RulesContext, GameObject, Characteristics], bool],
                       modify: Callable[[Characteristics], Characteristics]) -> ContinuousEffect:
     return ContinuousEffect(text=text, layer=layer, timestamp=game.state.new_timestamp(),
                             source=source, applies_to=applies, modify=modify,
-                            duration="end_of_turn", id=game.state.new_id())
+                            duration="end_of_turn", id=game.new_id())
 
 
 def pump(p: int, t: int) -> Callable[[Characteristics], Characteristics]:
@@ -152,10 +152,6 @@ def add_abilities(*abilities: Any) -> Callable[[Characteristics], Characteristic
 def target(text: str, legal: Callable[..., bool], *, players: bool = False,
            objects: bool = True) -> TargetSpec:
     return TargetSpec(text=text, legal=legal, player_target=players, objects=objects)
-
-
-def you_control(game: RulesContext, source: GameObject, obj: GameObject) -> bool:
-    return game.controller_of(obj) == game.controller_of(source)
 
 
 def creatures_you_control(game: RulesContext, player: str) -> list[GameObject]:

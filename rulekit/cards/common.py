@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import SpellAbility
 from rulekit.cards.build import (
     keyword,
     mana,
     target,
 )
-from rulekit.effects import ContinuousEffect
-from rulekit.events import Cause, Event
-from rulekit.production import AnyColor
-from rulekit.state import Zone
+from rulekit.core import payloads as p
+from rulekit.core.events import Cause, Event
+from rulekit.objects.abilities import SpellAbility
+from rulekit.objects.effects import ContinuousEffect, Layer
+from rulekit.objects.production import AnyColor
+from rulekit.objects.state import Zone
 
 
 def enchant(what: str, legal: Any) -> Any:
@@ -47,7 +47,7 @@ def target_of(res: Any) -> Any:
         res.targets[0], str) else None
 
 
-def until_eot(res: Any, text: str, layer: str, ids: frozenset[int], modify: Any,
+def until_eot(res: Any, text: str, layer: Layer, ids: frozenset[int], modify: Any,
          rules: tuple[str, ...] = ("611.2c",)) -> None:
     """An "until end of turn" effect of a resolving spell or ability: the set of objects it
     affects is fixed now (CR 611.2c)."""
@@ -55,7 +55,7 @@ def until_eot(res: Any, text: str, layer: str, ids: frozenset[int], modify: Any,
     res.add_effect(ContinuousEffect(
         text=text, layer=layer, timestamp=game.state.new_timestamp(), source=res.source_id,
         applies_to=lambda g, o, c: o.id in ids, modify=modify, duration="end_of_turn",
-        rules=rules, id=game.state.new_id()))
+        rules=rules, id=game.new_id()))
 
 
 def name_of(obj: Any) -> str:

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Triggered
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     add_abilities,
     enters,
@@ -24,12 +21,15 @@ from rulekit.cards.common import (
     return_linked,
     target_of,
 )
-from rulekit.characteristics import Characteristics
-from rulekit.effects import ContinuousEffect
-from rulekit.events import Cause, EventKind
-from rulekit.keywords import (
+from rulekit.cards.registry import behaviour
+from rulekit.core import payloads as p
+from rulekit.core.events import Cause, EventKind
+from rulekit.engine.keywords import (
     UntilReturn,
 )
+from rulekit.objects.abilities import Triggered
+from rulekit.objects.characteristics import Characteristics
+from rulekit.objects.effects import ContinuousEffect, Layer
 
 
 def _always_watching(game: Any, source: Any) -> list[ContinuousEffect]:
@@ -38,10 +38,10 @@ def _always_watching(game: Any, source: Any) -> list[ContinuousEffect]:
     def applies(g: Any, o: Any, c: Characteristics) -> bool:
         return not o.token and c.is_a("Creature") and g.controller_of(o) == me
 
-    return [ContinuousEffect(text=f"Nontoken creatures {me} controls get +1/+1", layer="7c",
+    return [ContinuousEffect(text=f"Nontoken creatures {me} controls get +1/+1", layer=Layer.PT_MODIFYING,
                              timestamp=source.timestamp, source=source.id, applies_to=applies,
                              modify=pump(1, 1), rules=("611.3a",)),
-            ContinuousEffect(text=f"Nontoken creatures {me} controls have vigilance", layer="6",
+            ContinuousEffect(text=f"Nontoken creatures {me} controls have vigilance", layer=Layer.ABILITY,
                              timestamp=source.timestamp, source=source.id, applies_to=applies,
                              modify=add_abilities(VIGILANCE), rules=("611.3a",))]
 
@@ -108,7 +108,7 @@ def _control_magic(game: Any, source: Any) -> list[ContinuousEffect]:
         return []
     me = game.controller_of(source)
     return [ContinuousEffect(text=f"{me} controls the creature enchanted by {name_of(source)}",
-                             layer="2", timestamp=source.timestamp, source=source.id,
+                             layer=Layer.CONTROL, timestamp=source.timestamp, source=source.id,
                              applies_to=lambda g, o, c: o.id == host, controller=me,
                              rules=("613.1b",))]
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import SpellAbility, TargetSpec
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
     as_enters,
@@ -16,17 +13,20 @@ from rulekit.cards.build import (
     target,
 )
 from rulekit.cards.common import HASTE, is_creature_you_control, name_of, sacrifice_token, target_of
-from rulekit.cipher import cipher, encode
-from rulekit.copy import copy_spell, create_token_copy, enter_as_copy, entering_values
-from rulekit.decisions import choice_value
-from rulekit.delayed import at_next_end_step
-from rulekit.effects import ContinuousEffect
-from rulekit.events import EventKind
-from rulekit.keywords import (
+from rulekit.cards.registry import behaviour
+from rulekit.core import payloads as p
+from rulekit.core.decisions import choice_value
+from rulekit.core.events import EventKind
+from rulekit.engine.cipher import cipher, encode
+from rulekit.engine.copy import copy_spell, create_token_copy, enter_as_copy, entering_values
+from rulekit.engine.delayed import at_next_end_step
+from rulekit.engine.keywords import (
     flashback,
 )
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Zone
+from rulekit.objects.abilities import SpellAbility, TargetSpec
+from rulekit.objects.effects import ContinuousEffect, Layer
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Zone
 
 
 def _choose_type(game: Any, obj: Any, data: Any) -> Any:
@@ -44,7 +44,7 @@ def _mimic_is_type(game: Any, source: Any) -> list[ContinuousEffect]:
     sid = source.id
     return [ContinuousEffect(
         text=f"{name_of(source)} (#{sid}) is a {chosen} in addition to its other types",
-        layer="4", timestamp=source.timestamp, source=sid, applies_to=lambda g, o, c: o.id == sid,
+        layer=Layer.TYPE, timestamp=source.timestamp, source=sid, applies_to=lambda g, o, c: o.id == sid,
         modify=lambda c: c if chosen in c.subtypes else c.evolve(subtypes=c.subtypes + (chosen,)),
         rules=("613.1d",))]
 

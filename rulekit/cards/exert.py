@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     add_abilities,
     creatures_you_control,
@@ -21,13 +19,16 @@ from rulekit.cards.common import (
     target_of,
     until_eot,
 )
-from rulekit.copy import create_token_copy
-from rulekit.delayed import at_next_end_step
-from rulekit.events import Cause
-from rulekit.keywords import (
+from rulekit.cards.registry import behaviour
+from rulekit.core import payloads as p
+from rulekit.core.events import Cause
+from rulekit.engine.copy import create_token_copy
+from rulekit.engine.delayed import at_next_end_step
+from rulekit.engine.keywords import (
     exert_option,
     when_you_do,
 )
+from rulekit.objects.effects import Layer
 
 
 def _glory(res: Any) -> None:
@@ -35,8 +36,8 @@ def _glory(res: Any) -> None:
     if me is None:
         return
     name, ids = res.game.describe(me), frozenset({me.id})
-    until_eot(res, f"{name} gets +1/+3 until end of turn", "7c", ids, pump(1, 3))
-    until_eot(res, f"{name} gains lifelink until end of turn", "6", ids, add_abilities(LIFELINK))
+    until_eot(res, f"{name} gets +1/+3 until end of turn", Layer.PT_MODIFYING, ids, pump(1, 3))
+    until_eot(res, f"{name} gains lifelink until end of turn", Layer.ABILITY, ids, add_abilities(LIFELINK))
 
 
 behaviour("Glory-Bound Initiate")(lambda: [
@@ -64,7 +65,7 @@ behaviour("Combat Celebrant")(lambda: [
 
 def _tahcrop(res: Any) -> None:
     ids = frozenset(o.id for o in creatures_you_control(res.game, res.controller))
-    until_eot(res, f"Creatures {res.controller} controls get +1/+1 until end of turn", "7c", ids,
+    until_eot(res, f"Creatures {res.controller} controls get +1/+1 until end of turn", Layer.PT_MODIFYING, ids,
          pump(1, 1))
 
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Triggered
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
     as_enters,
@@ -14,15 +11,18 @@ from rulekit.cards.build import (
     mana,
     target,
 )
-from rulekit.decisions import choice_value, yes
-from rulekit.errors import RulesError
-from rulekit.events import Event, EventKind
-from rulekit.mana import (
+from rulekit.cards.registry import behaviour
+from rulekit.core import payloads as p
+from rulekit.core.decisions import choice_value, yes
+from rulekit.core.errors import RulesError
+from rulekit.core.events import Event, EventKind
+from rulekit.core.mana import (
     UNCOUNTERABLE,
     cavern,
 )
-from rulekit.production import AnyColor, Combination, CouldProduceOf, Fixed, ProduceContext
-from rulekit.state import Step
+from rulekit.objects.abilities import Triggered
+from rulekit.objects.production import AnyColor, Combination, CouldProduceOf, Fixed, ProduceContext
+from rulekit.objects.state import Step
 
 for _basic in ("Plains", "Island", "Swamp", "Mountain", "Forest", "Tropical Island", "Dryad Arbor"):
     behaviour(_basic)(lambda: [])  # mana abilities come from their land types (CR 305.6)

@@ -5,9 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Triggered
-from rulekit.cards import behaviour, card
 from rulekit.cards.build import (
     add_abilities,
     as_enters,
@@ -21,14 +18,18 @@ from rulekit.cards.build import (
 from rulekit.cards.common import ANY_COLOR, enchant, is_land
 from rulekit.cards.lands import _choose
 from rulekit.cards.mana_sources import _multiply
-from rulekit.errors import RulesError, UsageError
-from rulekit.events import Event, EventKind, Outcome
-from rulekit.mana import (
+from rulekit.cards.registry import behaviour
+from rulekit.core import payloads as p
+from rulekit.core.errors import RulesError, UsageError
+from rulekit.core.events import Event, EventKind, Outcome
+from rulekit.core.mana import (
     Mana,
     ManaType,
 )
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Step, Zone
+from rulekit.objects.abilities import Triggered
+from rulekit.objects.effects import Layer
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Step, Zone
 
 
 def _tapped_for_mana_enchanted(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
@@ -80,7 +81,7 @@ behaviour("Abundant Growth")(lambda: [
     enters("When this Aura enters, draw a card.", _draw_one),
     static_effects('Enchanted land has "{T}: Add one mana of any color."',
                    to_attached("Enchanted land has \"{T}: Add one mana of any color.\"",
-                                      "6", add_abilities(ANY_COLOR))),
+                                      Layer.ABILITY, add_abilities(ANY_COLOR))),
 ])
 
 
@@ -192,7 +193,7 @@ def _entering_is_creature(game: Any, d: p.ZoneChanged | p.TokenCreated) -> bool:
     if d.copiable is not None:
         return bool(d.copiable.is_a("Creature"))
     if d.card is not None:
-        return card(d.card).printed.is_a("Creature")
+        return bool(game.card(d.card).printed.is_a("Creature"))
     assert isinstance(d, p.ZoneChanged) and d.object is not None
     return game.chars(game.state.objects[d.object]).is_a("Creature")
 

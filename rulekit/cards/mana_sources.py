@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import Static, Triggered
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     activated,
     as_enters,
@@ -18,17 +15,21 @@ from rulekit.cards.build import (
     target,
     until_end_of_turn,
 )
-from rulekit.decisions import yes
-from rulekit.events import Event, EventKind
-from rulekit.mana import (
+from rulekit.cards.registry import behaviour
+from rulekit.core import payloads as p
+from rulekit.core.decisions import yes
+from rulekit.core.events import Event, EventKind
+from rulekit.core.mana import (
     POWERSTONE,
     ManaCost,
     SpendContext,
 )
-from rulekit.paying import spend_mana
-from rulekit.production import AnyColor, Combination, CouldProduceOf, Fixed, ProduceContext
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Step, Zone
+from rulekit.engine.paying import spend_mana
+from rulekit.objects.abilities import Static, Triggered
+from rulekit.objects.effects import Layer
+from rulekit.objects.production import AnyColor, Combination, CouldProduceOf, Fixed, ProduceContext
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Step, Zone
 
 behaviour("Fellwar Stone")(lambda: [mana(
     "{T}", CouldProduceOf("opponents", colors_only=True),
@@ -200,7 +201,7 @@ def _shade(res: Any) -> None:
     if me is not None:
         sid = me.id
         res.add_effect(until_end_of_turn(res.game, sid, f"{res.game.describe(me)} gets +1/+1 "
-                                         "until end of turn", "7c",
+                                         "until end of turn", Layer.PT_MODIFYING,
                                          lambda g, o, c: o.id == sid, pump(1, 1)))
 
 

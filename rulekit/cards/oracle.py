@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from rulekit.abilities import Ability
 from rulekit.cards.build import keyword, mana
-from rulekit.characteristics import REMINDER
-from rulekit.production import AnyColor, Fixed
+from rulekit.objects.abilities import Ability
+from rulekit.objects.characteristics import REMINDER
+from rulekit.objects.production import AnyColor, Fixed
 
 KEYWORDS = ("Flying", "Haste", "Vigilance", "Lifelink", "Trample", "Reach", "Deathtouch",
             "First strike", "Defender", "Phasing")

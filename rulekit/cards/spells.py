@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit import payloads as p
-from rulekit.abilities import SpellAbility, TargetSpec
-from rulekit.cards import behaviour
 from rulekit.cards.build import (
     add_abilities,
     pump,
@@ -14,18 +11,22 @@ from rulekit.cards.build import (
     until_end_of_turn,
 )
 from rulekit.cards.common import HASTE, is_creature, target_of, until_eot
-from rulekit.control import gain_control
-from rulekit.events import Cause
-from rulekit.keywords import (
+from rulekit.cards.registry import behaviour
+from rulekit.core import payloads as p
+from rulekit.core.events import Cause
+from rulekit.core.mana import (
+    ManaCost,
+)
+from rulekit.engine.control import gain_control
+from rulekit.engine.keywords import (
     CostReduction,
     counter_unless_pays,
     spell_item,
     ward,
 )
-from rulekit.mana import (
-    ManaCost,
-)
-from rulekit.state import Zone
+from rulekit.objects.abilities import SpellAbility, TargetSpec
+from rulekit.objects.effects import Layer
+from rulekit.objects.state import Zone
 
 
 def _excavate(res: Any) -> None:
@@ -45,7 +46,7 @@ def _giant_growth(res: Any) -> None:
             oid = obj.id
             res.add_effect(until_end_of_turn(res.game, res.source_id,
                                              f"{res.game.describe(obj)} gets +3/+3 until end of "
-                                             "turn", "7c", _is_object(oid),
+                                             "turn", Layer.PT_MODIFYING, _is_object(oid),
                                              pump(3, 3)))
 
 
@@ -81,7 +82,7 @@ def _treason(res: Any) -> None:
                  parent=res.parent, cause=Cause.ABILITY)
     if obj.tapped:
         res.untap(obj)
-    until_eot(res, f"{res.game.describe(obj)} gains haste until end of turn", "6",
+    until_eot(res, f"{res.game.describe(obj)} gains haste until end of turn", Layer.ABILITY,
          frozenset({obj.id}), add_abilities(HASTE))
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulekit.cards import behaviour
 from rulekit.cards.build import enters, static_replacements
-from rulekit.events import EventKind, Outcome
-from rulekit.replacement import ReplacementEffect
-from rulekit.state import Zone
+from rulekit.cards.registry import behaviour
+from rulekit.core.events import EventKind, Outcome
+from rulekit.objects.replacement import ReplacementEffect
+from rulekit.objects.state import Zone
 
 _INSTEAD = "If a card or token would be put into a graveyard from anywhere, exile it instead."
 

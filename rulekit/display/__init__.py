@@ -1,7 +1,7 @@
 """Views of the engine: diagrams of the causal log (DOT text, SVG by Graphviz), tables, widgets,
 plain rows.
 
-The core (`rulekit.game`, `rulekit.events`) never imports this package at import time; its
+The core (`rulekit.game`, `rulekit.core.events`) never imports this package at import time; its
 rich-display hooks (`Game._repr_mimebundle_`, `EventLog._repr_mimebundle_`) import it lazily.
 
 >>> from rulekit import Game

@@ -9,50 +9,22 @@ Same scenarios, same Graphviz version: same bytes, every run.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Iterable
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from rulekit.display.flow import scenario_diagram
 from rulekit.display.svg import dot_version
 
-RULINGS: tuple[str, ...] = tuple(f"R{i:02d}" for i in range(1, 20))
-SCENARIO_DIR = Path(__file__).resolve().parent.parent / "scenarios"
-
-__all__ = ["RULINGS", "build_all", "choose", "require_dot", "shipped_scenarios"]
-
-
-def shipped_scenarios() -> list[Path]:
-    """The scenario files shipped in `rulekit/scenarios/`, by name."""
-    return sorted(SCENARIO_DIR.glob("*.toml"))
-
-
-def choose(paths: Iterable[Path]) -> dict[str, Path]:
-    """For each ruling, the scenario file that draws it: `rulekit.scenario.by_ruling`, the one
-    rule every view uses."""
-    from rulekit.scenario import by_ruling
-
-    return by_ruling(list(paths))
-
-
-@cache
-def _topics() -> dict[str, str]:
-    text = resources.files("rulekit").joinpath("data", "rulings.toml").read_text("utf-8")
-    return {rid: str(r.get("topic", "")) for rid, r in tomllib.loads(text).get("ruling", {}).items()}
-
-
-def require_dot() -> str:
-    """The installed Graphviz version (`dot -V`); GraphvizMissing with how to install it."""
-    return dot_version()
+__all__ = ["build_all"]
 
 
 def _scenario_paths(scenarios: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None
                     ) -> list[Path]:
     if scenarios is None:
-        return shipped_scenarios()
+        from rulekit.scenario import shipped
+
+        return shipped()
     if isinstance(scenarios, (str, os.PathLike)):
         scenarios = [scenarios]
     out: list[Path] = []
@@ -69,23 +41,24 @@ def build_all(out_dir: str | os.PathLike[str], *,
     (the shipped scenarios, or the files / directories in `scenarios`); returns the paths
     written. Prints a progress line per ruling. Raises GraphvizMissing (before writing
     anything) when `dot` is not installed, ScenarioError when a scenario can't be played."""
-    from rulekit.scenario import load
+    from rulekit.core.rulings import all_rulings
+    from rulekit.scenario import by_ruling, load
 
-    version = require_dot()
+    version = dot_version()
     out = Path(out_dir)
-    chosen = choose(_scenario_paths(scenarios))
+    chosen = by_ruling(_scenario_paths(scenarios))
     echo(f"Drawing {len(chosen)} ruling diagram(s) into {out}/ with Graphviz {version}")
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     loaded: dict[Path, Any] = {}
-    for rid in RULINGS:
+    for rid, ruling in all_rulings().items():
         path = chosen.get(rid)
         if path is None:
             echo(f"  {rid}: no shipped scenario is tagged with this ruling yet - skipped")
             continue
         scenario = loaded.get(path) or load(path)
         loaded[path] = scenario
-        topic = _topics().get(rid, "")
+        topic = ruling.topic
         title = f"{rid}: {topic}\n{scenario.title}" if topic else f"{rid}: {scenario.title}"
         graph = scenario_diagram(scenario, title=title)
         dot_path, svg_path = out / f"{rid}.dot", out / f"{rid}.svg"

@@ -1,7 +1,7 @@
 """The words of the event and trigger diagrams that are not an event's own: why a step drew
 nothing, the choices behind an event, rule summaries for tooltips, and the wrapping of all of it
 into a node's lines. Standard library only, no drawing. What events say (including a replaced
-event's before and after, the set-up and time passing) is the narrator's (`rulekit.narrator`).
+event's before and after, the set-up and time passing) is the narrator's (`rulekit.objects.narrator`).
 
 >>> wrap_lines("Alice taps Exotic Orchard (#1) for mana")
 ['Alice taps Exotic Orchard (#1)', 'for mana']
@@ -16,9 +16,9 @@ import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from rulekit import narrator
-from rulekit.events import Event
-from rulekit.payloads import Payload
+from rulekit.core.events import Event
+from rulekit.core.payloads import Payload
+from rulekit.objects import narrator
 
 __all__ = [
     "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "choices",
@@ -75,7 +75,7 @@ def empty_step_note(step: Any, error: Any = None) -> str:
 
 def step_label(step: str) -> str:
     """A step of the turn in words ("precombat main phase"); an unknown one as it is."""
-    from rulekit.state import Step
+    from rulekit.objects.state import Step
 
     try:
         return Step(step).label
@@ -117,7 +117,7 @@ def choices(model: Context, eid: int) -> tuple[list[str], list[str]]:
 
 def explained(rules: Iterable[str]) -> list[str]:
     """"CR 605.3a — title: summary" for each rule the kit summarises (for tooltips)."""
-    from rulekit.rules import all_rules
+    from rulekit.core.rules import all_rules
 
     known = all_rules()
     return [f"CR {r} — {known[r].title}: {known[r].summary}" for r in rules if r in known]

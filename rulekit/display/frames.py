@@ -175,9 +175,9 @@ def announcement(scenario: Scenario, result: StepResult, k: int, last: int) -> s
 def describe_step(result: StepResult, k: int) -> str:
     """A text description of what the step adds to the diagram, from the log: each event
     under the event that caused it, with how ("pays", "triggers", "resolves", ...)."""
+    from rulekit.core.events import EventKind
     from rulekit.display.flow.grammar import relation_of
-    from rulekit.events import EventKind
-    from rulekit.narrator import setup_lines as _setup_lines
+    from rulekit.objects.narrator import setup_lines as _setup_lines
 
     evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
     if k == 0:
@@ -232,7 +232,7 @@ def _checks_html(result: StepResult) -> str:
 
 
 def _root_texts(result: StepResult) -> list[str]:
-    from rulekit.events import EventKind
+    from rulekit.core.events import EventKind
 
     return [e.text for e in result.events if e.kind is EventKind.ACTION and e.parent is None]
 
@@ -240,7 +240,7 @@ def _root_texts(result: StepResult) -> list[str]:
 def _events_details(game: Game, evs: list[Any], *, title: str, open_up_to: int = 8) -> str:
     """The events as a table in a `<details>` (opens and closes without a kernel; open when
     there are only a few)."""
-    from rulekit.events import EventKind
+    from rulekit.core.events import EventKind
 
     evs = [e for e in evs if e.kind is not EventKind.PRIORITY]
     if not evs:

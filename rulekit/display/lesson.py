@@ -1,12 +1,9 @@
 """Tiny helpers the lesson notebooks call, so the notebooks stay a few lines each.
 
-- `stepper(name)` / `sandbox(board)`: the lesson widgets (see `rulekit.display.widgets`);
 - `show_rulings_table()`: the rulings R01-R19 with links to their lessons, their tests,
   scenarios and diagrams — generated from `rulekit.repo.coverage.coverage()`, never typed
   (the same table as the site's index: `rulekit.display.coverage_table`);
 - `rulings_box(*ids)`: the rulings a lesson covers, in our own words, with CR numbers;
-- `predict(question, answer_html)`: a "predict, then reveal" question as HTML `<details>`
-  (reveals in any browser, no kernel needed).
 
 Links in the rulings table point at notebooks (`.ipynb`) and at `../diagrams/`; an HTML export can
 set `RULEKIT_LESSON_EXT=html` and `RULEKIT_DIAGRAMS_URL=<prefix>` while executing the notebooks
@@ -17,19 +14,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from rulekit.display.escape import html_text
 from rulekit.scenario.model import skip_slow_optional_imports
 
-if TYPE_CHECKING:
-    from rulekit.display.widgets import Sandbox, Stepper
-    from rulekit.game import Game
-    from rulekit.scenario import Scenario
-
-__all__ = ["HTML", "lessons", "predict", "rulings_box", "rulings_table_html", "sandbox",
-           "show_lessons", "show_rulings_table", "stepper"]
+__all__ = ["HTML", "lessons", "rulings_box", "rulings_table_html", "show_lessons",
+           "show_rulings_table"]
 
 skip_slow_optional_imports()  # a lesson kernel only needs rulekit (see the docstring)
 
@@ -51,39 +42,13 @@ class HTML:
         return self.html
 
 
-def stepper(scenario: Scenario | str | os.PathLike[str], **kwargs: Any) -> Stepper:
-    """A `Stepper` over a shipped scenario: its file name (`"r07_paying_tap"`), a path, a
-    ruling id or a `Scenario`."""
-    from rulekit.display.widgets import Stepper
-
-    return Stepper(scenario, **kwargs)
-
-
-def sandbox(board: Game | Scenario | str | os.PathLike[str] | None = None,
-            **kwargs: Any) -> Sandbox:
-    """A `Sandbox` on a `Game`, or on a fresh copy of a scenario's set-up."""
-    from rulekit.display.widgets import Sandbox
-
-    return Sandbox(board, **kwargs)
-
-
-def predict(question: str, answer_html: str) -> HTML:
-    """A "predict, then reveal" question: the question (escaped) as the `<summary>`, the answer
-    (trusted HTML written by the lesson author) revealed by clicking. Works without a kernel."""
-    return HTML(
-        f"<details class='rk-predict' style='{_BOX};border:2px solid #0072b2;padding:8px 12px;"
-        "margin:8px 0'><summary style='cursor:pointer'><b>Predict:</b> "
-        f"{html_text(question)}</summary><div style='margin-top:8px'>{answer_html}</div>"
-        "</details>")
-
-
 _CELL = "padding:6px 10px;text-align:left"  # nbconvert's page style right-aligns table cells
 
 
 def rulings_box(*ids: str) -> HTML:
     """The rulings a lesson covers, in our own words (`rulekit/data/rulings.toml`), with the
     Comprehensive Rules numbers each one rests on."""
-    from rulekit.rulings import ruling
+    from rulekit.core.rulings import ruling
 
     rows = "".join(
         f"<tr><th scope='row' style='padding:6px 10px;text-align:left;vertical-align:top'>"

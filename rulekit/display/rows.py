@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rulekit.mana import pool_text
+from rulekit.core.mana import pool_text
 
 if TYPE_CHECKING:
-    from rulekit.events import Event
+    from rulekit.core.events import Event
     from rulekit.game import Game
-    from rulekit.state import GameObject
+    from rulekit.objects.state import GameObject
 
 # columns every board table has; "owner", "token", "exerted" and "attacking" are added only
 # when some permanent needs them (a borrowed creature, a token, an exerted or attacking one)
@@ -94,7 +94,7 @@ def board_table(game: Game) -> Table:
     attached to, P/T, and [exerted], [attacking] when any permanent is. A column no row uses
     is left out: counters and attached to when nothing has any, summoning sick and P/T when
     no creature is on the battlefield."""
-    from rulekit.paying import summoning_sick
+    from rulekit.engine.paying import summoning_sick
 
     seat = _seat(game)
     perms = sorted(game.permanents(),

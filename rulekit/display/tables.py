@@ -38,7 +38,7 @@ from rulekit.display.rows import (
 if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
 
-    from rulekit.events import Event
+    from rulekit.core.events import Event
     from rulekit.game import Game
 
 __all__ = [
@@ -79,7 +79,7 @@ def decisions(game: Game) -> pd.DataFrame:
     """Every choice made so far, in order: the action, the event it shaped, who chose (CR
     616.1, 603.3b, 603.3d, 704.5j), what was asked, the answer, and whether it was given or
     the default."""
-    from rulekit.decisions import DECISIONS
+    from rulekit.core.decisions import DECISIONS
 
     rows = []
     for d in game.decisions:
@@ -98,7 +98,7 @@ def events(game: Game, since: int = 0, *, priority: bool = False) -> pd.DataFram
     """Events after event id `since` (exclusive, like `EventLog.since`): id, what happened
     (replacement effects that changed it in brackets), what caused it (and the parent event's
     id), and the CR numbers. Priority passes are left out unless `priority`."""
-    from rulekit.events import EventKind
+    from rulekit.core.events import EventKind
 
     evs = [e for e in game.log.since(since) if priority or e.kind is not EventKind.PRIORITY]
     return event_rows(game, evs)

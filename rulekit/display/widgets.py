@@ -32,6 +32,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
+from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.escape import html_text
 from rulekit.display.frames import (
     DIAGRAM_BUDGET,
@@ -43,7 +44,6 @@ from rulekit.display.frames import (
     resolve_scenario,
 )
 from rulekit.display.svg import compact
-from rulekit.errors import RulesError, UsageError
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -423,42 +423,3 @@ class Sandbox:
         if outcome.ok:
             self._refresh()
         return outcome.ok
-
-    def do_tap(self) -> bool:
-        return self.click("tap")
-
-    def do_activate(self) -> bool:
-        return self.click("activate")
-
-    def do_cast(self) -> bool:
-        return self.click("cast")
-
-    def do_attack(self) -> bool:
-        return self.click("attack")
-
-    def do_combat(self) -> bool:
-        return self.click("combat")
-
-    def do_copy(self) -> bool:
-        return self.click("copy")
-
-    def do_destroy(self) -> bool:
-        return self.click("destroy")
-
-    def do_pass(self) -> bool:
-        return self.click("pass")
-
-    def do_resolve(self) -> bool:
-        return self.click("resolve")
-
-    def do_step(self) -> bool:
-        return self.click("step")
-
-    def do_turn(self) -> bool:
-        return self.click("turn")
-
-    def do_undo(self) -> bool:
-        return self.click("undo")
-
-    def do_reset(self) -> bool:
-        return self.click("reset")

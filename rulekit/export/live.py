@@ -57,7 +57,7 @@ LICENSES = "LICENSES.txt"
 _SKIP_DIRS = {"export", "templates", "scenarios", "scenario", "__pycache__"}
 _SKIP_FILES = {"display/widgets.py", "display/tables.py", "display/lesson.py",
                "display/reveal.py", "display/diagrams.py", "cli.py", "__main__.py",
-               "rulings.py", "data/rulings.toml"}
+               "core/rulings.py", "data/rulings.toml"}
 _ENGINE_SUFFIXES = (".py", ".toml", ".json")
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)  # fixed: the same checkout gives the same bytes
 

@@ -16,8 +16,8 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulekit.core.rulings import Ruling, all_rulings
 from rulekit.repo.outline import Heading, read_outline
-from rulekit.rulings import Ruling, all_rulings
 
 
 def repo_root() -> Path:

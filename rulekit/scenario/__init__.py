@@ -21,7 +21,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from rulekit.errors import ScenarioError
+from rulekit.core.errors import ScenarioError
 from rulekit.scenario.model import (
     ACTION_KEYS,
     PENDING,
@@ -57,11 +57,6 @@ def find(paths: list[str | os.PathLike[str]]) -> list[Path]:
     return out
 
 
-def for_ruling(ruling: str) -> list[Path]:
-    """Shipped scenarios that list `ruling` (e.g. "R04")."""
-    return [p for p in shipped() if ruling in load(p).rulings]
-
-
 def by_ruling(paths: list[Path] | None = None) -> dict[str, Path]:
     """The one rule for "the scenario of ruling X", used by its diagram (`diagrams/RNN.svg`),
     by `Stepper("RNN")` and by the lessons: of the files (shipped ones by default, pending ones
@@ -84,5 +79,5 @@ def by_ruling(paths: list[Path] | None = None) -> dict[str, Path]:
 
 __all__ = [
     "ACTION_KEYS", "PENDING", "SCHEMA_PATH", "Check", "Scenario", "ScenarioError", "StepResult",
-    "by_ruling", "dumps", "find", "for_ruling", "load", "loads", "schema", "shipped", "shipped_dir",
+    "by_ruling", "dumps", "find", "load", "loads", "schema", "shipped", "shipped_dir",
 ]

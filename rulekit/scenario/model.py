@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from rulekit.errors import ScenarioError
+from rulekit.core.errors import ScenarioError
 from rulekit.scenario.source import LineMap, Path_, parse, read_text
 
 if TYPE_CHECKING:
@@ -140,10 +140,6 @@ class Scenario:
     def line(self, *path: str | int) -> int:
         """The line in the file where `path` (e.g. `"step", 2, "expect"`) is written."""
         return self.lines.line(tuple(path))
-
-    def step_line(self, number: int, *rest: str | int) -> int:
-        """Line of step `number` (1-based) or one of its keys."""
-        return self.lines.line(("step", number - 1, *rest))
 
     # -- playing
     def play(self) -> list[StepResult]:
@@ -421,7 +417,6 @@ def _schema_message(err: Any, path: Path_) -> str:
 
 
 # ---------------------------------------------------------------------------- semantic checks
-_LABEL_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 RESERVED_LABELS = frozenset({"no", "yes", "n", "y", "true", "false", "none"})
 """Words a decision answer can be (`copy = "no"`, `may = "yes"`): never labels."""
 
@@ -587,7 +582,7 @@ class _Validator:
             self.expect(at + ("expect",), step["expect"])
 
     def expect(self, at: Path_, exp: dict[str, Any]) -> None:
-        from rulekit.events import EventKind
+        from rulekit.core.events import EventKind
 
         for key in OBJECT_KEYED:
             for ref in exp.get(key, {}):

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulekit.errors import RulesError, ScenarioError, UsageError
-from rulekit.events import Event, EventKind
-from rulekit.mana import ManaType, notation_parts, sort_notation, unit_notation
-from rulekit.payloads import ManaSpent
+from rulekit.core.errors import RulesError, ScenarioError, UsageError
+from rulekit.core.events import Event, EventKind
+from rulekit.core.mana import ManaType, notation_parts, sort_notation, unit_notation
+from rulekit.core.payloads import ManaSpent
+from rulekit.objects.state import GameObject, Step, Zone
 from rulekit.scenario.model import CHARACTERISTIC_LISTS
-from rulekit.state import GameObject, Step, Zone
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -473,7 +474,7 @@ class _Runner:
     def _ability(self, obj_id: int, ability: Any, at: tuple[Any, ...]) -> int | None:
         if ability is None or isinstance(ability, int):
             return ability
-        from rulekit.abilities import Activated
+        from rulekit.objects.abilities import Activated
 
         abilities = self.game.chars(self.game.obj(obj_id)).abilities
         matches = [i for i, a in enumerate(abilities)
@@ -497,7 +498,7 @@ class _Runner:
         """Labels become object ids. An answer that must name an object (`OBJECT_DECISIONS`,
         `target`) and is no label is a card name in some zone, a player (`target`) or `no`
         (`copy`); anything else is the author's typo, reported here with "did you mean"."""
-        from rulekit.decisions import OBJECT_DECISIONS
+        from rulekit.core.decisions import OBJECT_DECISIONS
 
         if not isinstance(value, str):
             return value
@@ -626,84 +627,8 @@ class _Runner:
 
     def _actual(self, key: str, sub: str | None, want: Any, events: list[Event],
                 path: tuple[Any, ...]) -> Any:
-        game, state = self.game, self.game.state
-        if key == "turn":
-            return state.turn
-        if key == "step":
-            return state.step.value
-        if key == "active":
-            return state.active
-        if key == "life":
-            return state.players[str(sub)].life
-        if key == "pool":
-            return sort_notation([notation(u) if n == 1 else f"{n} x {notation(u)}"
-                                  for u, n in _pool_items(state.players[str(sub)].pool)])
-        if key == "count":
-            name = _card_name(str(sub))
-            return sum(1 for o in state.battlefield() if game.chars(o).name == name)
-        if key == "tokens":
-            name = _card_name(str(sub))
-            return sum(1 for o in state.battlefield() if o.token and game.chars(o).name == name)
-        if key == "stack":  # "Name", or "Name (Player)" to say who controls it
-            named = [isinstance(w, str) and _controller_named(w, self.players) is not None
-                     for w in want]
-            return [f"{item.source_name} ({item.controller})" if named[i:i + 1] == [True]
-                    else item.source_name for i, item in enumerate(state.stack)]
-        if key == "spent":
-            return sort_notation([notation(u) if n == 1 else f"{n} x {notation(u)}"
-                                  for e in events if isinstance(e.payload, ManaSpent)
-                              and e.payload.player == sub
-                              for u, n in _pool_items(e.payload.mana)])
-        if key == "decided":  # who made this step's decisions of that kind (CR 616.1, 603.3b...)
-            first = events[0].id if events else self.game.log.next_id
-            who = [d.player for d in self.game.decisions if d.key == sub and d.event >= first]
-            if isinstance(want, str):
-                return who[0] if len(set(who)) == 1 else who
-            if all(a != b for a, b in zip(want, want[1:], strict=False)):
-                # "Alice, then Bob": who chose in which order, however many prompts each had
-                return [p for i, p in enumerate(who) if i == 0 or who[i - 1] != p]
-            return who
-        if key == "events":
-            return sorted({e.kind.value for e in events})
-        if key == "no_events":
-            return sorted({e.kind.value for e in events})
-        if key == "rules":
-            cited = {r for e in events for r in e.rules}
-            return [r for r in want if r in cited]
-        if key == "log":
-            texts = [e.text.casefold() for e in events]
-            return [s for s in want if any(s.casefold() in t for t in texts)]
-        if key == "triggered":
-            return self._triggered(sub, events)  # type: ignore[arg-type]
-        obj = game.obj(self._object(sub, path))  # type: ignore[arg-type]
-        if key == "tapped":
-            return obj.tapped
-        if key == "sick":
-            return obj.sick
-        if key == "counters":
-            return {k: v for k, v in sorted(obj.counters.items()) if v}
-        if key == "damage":
-            return obj.damage
-        if key in CHARACTERISTIC_LISTS or key == "mana_value":
-            return characteristic(game, obj, key)
-        if key == "pt":
-            chars = game.chars(obj)
-            if chars.power is None or chars.toughness is None:
-                return "not a creature"
-            return f"{chars.power}/{chars.toughness}"
-        if key == "zone":
-            return obj.zone.value
-        if key == "controller":
-            return game.controller_of(obj)
-        if key == "attached":
-            host = obj.attached_to
-            if host is None:
-                return "nothing"
-            want_id = self._object(want, path)
-            return want if host == want_id else (self.label_of(host) or game.describe(host))
-        if key == "could_produce":
-            return sort_notation([t.value for t in game.could_produce(obj)])
-        raise AssertionError(f"unknown expectation {key}")  # pragma: no cover
+        """What the game shows for expectation `key` (read by its reader in `EXPECTATIONS`)."""
+        return EXPECTATIONS[key](self, Asked(key, sub, want, events, path))
 
     def _object(self, ref: str, path: tuple[Any, ...]) -> int:
         return self.resolve(ref, path, zone=Zone.BATTLEFIELD)
@@ -753,7 +678,7 @@ def characteristic(game: Game, obj: GameObject, key: str) -> Any:
     if key == "colors":
         return sort_notation([c.value for c in chars.colors])
     if key == "keywords":
-        from rulekit.abilities import Keyword
+        from rulekit.objects.abilities import Keyword
 
         return sorted(a.keyword for a in chars.abilities if isinstance(a, Keyword) and a.keyword)
     if key == "abilities":
@@ -838,3 +763,143 @@ def _default(value: Any) -> Any:
         if isinstance(shown, str) and shown:
             return shown
     return type(value).__name__
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What an expectation reader is asked: the expectation, the table's key (a player, a
+    label, a card name, a decision key), the value written, this step's events and where it is
+    written."""
+
+    key: str
+    sub: str | None
+    want: Any
+    events: list[Event]
+    path: tuple[Any, ...]
+
+
+Reader = Callable[["_Runner", Asked], Any]
+# expectation name -> how the game is read for it, declared once (as `COMMITS` is for events);
+# `scenario.model.EXPECT_ORDER` lists the same names (a test checks), "contents" aside
+EXPECTATIONS: dict[str, Reader] = {}
+
+
+def _reads(*keys: str) -> Callable[[Reader], Reader]:
+    def register(fn: Reader) -> Reader:
+        for key in keys:
+            EXPECTATIONS[key] = fn
+        return fn
+    return register
+
+
+def _reads_object(*keys: str) -> Callable[[Callable[[_Runner, GameObject, Asked], Any]], Reader]:
+    """A reader of the object the table's key names (a label, or a card on the battlefield)."""
+    def register(fn: Callable[[_Runner, GameObject, Asked], Any]) -> Reader:
+        def read(r: _Runner, q: Asked) -> Any:
+            return fn(r, r.game.obj(r._object(str(q.sub), q.path)), q)
+        for key in keys:
+            EXPECTATIONS[key] = read
+        return read
+    return register
+
+
+def _pool_text(pool: Any) -> list[str]:
+    return sort_notation([notation(u) if n == 1 else f"{n} x {notation(u)}"
+                          for u, n in _pool_items(pool)])
+
+
+_reads("turn")(lambda r, q: r.game.state.turn)
+_reads("step")(lambda r, q: r.game.state.step.value)
+_reads("active")(lambda r, q: r.game.state.active)
+_reads("life")(lambda r, q: r.game.state.players[str(q.sub)].life)
+_reads("pool")(lambda r, q: _pool_text(r.game.state.players[str(q.sub)].pool))
+
+
+@_reads("count")
+def _count(r: _Runner, q: Asked) -> int:
+    name = _card_name(str(q.sub))
+    return sum(1 for o in r.game.state.battlefield() if r.game.chars(o).name == name)
+
+
+@_reads("tokens")
+def _tokens(r: _Runner, q: Asked) -> int:
+    name = _card_name(str(q.sub))
+    return sum(1 for o in r.game.state.battlefield() if o.token and r.game.chars(o).name == name)
+
+
+@_reads("stack")
+def _stack(r: _Runner, q: Asked) -> list[str]:
+    """"Name", or "Name (Player)" to say who controls it."""
+    named = [isinstance(w, str) and _controller_named(w, r.players) is not None for w in q.want]
+    return [f"{item.source_name} ({item.controller})" if named[i:i + 1] == [True]
+            else item.source_name for i, item in enumerate(r.game.state.stack)]
+
+
+@_reads("spent")
+def _spent(r: _Runner, q: Asked) -> list[str]:
+    return sort_notation([notation(u) if n == 1 else f"{n} x {notation(u)}"
+                          for e in q.events if isinstance(e.payload, ManaSpent)
+                          and e.payload.player == q.sub
+                          for u, n in _pool_items(e.payload.mana)])
+
+
+@_reads("decided")
+def _decided(r: _Runner, q: Asked) -> Any:
+    """Who made this step's decisions of that kind (CR 616.1, 603.3b...)."""
+    first = q.events[0].id if q.events else r.game.log.next_id
+    who = [d.player for d in r.game.decisions if d.key == q.sub and d.event >= first]
+    want = q.want
+    if isinstance(want, str):
+        return who[0] if len(set(who)) == 1 else who
+    if all(a != b for a, b in zip(want, want[1:], strict=False)):
+        # "Alice, then Bob": who chose in which order, however many prompts each had
+        return [p for i, p in enumerate(who) if i == 0 or who[i - 1] != p]
+    return who
+
+
+_reads("events", "no_events")(lambda r, q: sorted({e.kind.value for e in q.events}))
+
+
+@_reads("rules")
+def _rules(r: _Runner, q: Asked) -> list[str]:
+    cited = {rule for e in q.events for rule in e.rules}
+    return [rule for rule in q.want if rule in cited]
+
+
+@_reads("log")
+def _log(r: _Runner, q: Asked) -> list[str]:
+    texts = [e.text.casefold() for e in q.events]
+    return [s for s in q.want if any(s.casefold() in t for t in texts)]
+
+
+_reads("triggered")(lambda r, q: r._triggered(str(q.sub), q.events))
+_reads_object("tapped")(lambda r, obj, q: obj.tapped)
+_reads_object("sick")(lambda r, obj, q: obj.sick)
+_reads_object("counters")(lambda r, obj, q: {k: v for k, v in sorted(obj.counters.items()) if v})
+_reads_object("damage")(lambda r, obj, q: obj.damage)
+_reads_object("zone")(lambda r, obj, q: obj.zone.value)
+_reads_object("controller")(lambda r, obj, q: r.game.controller_of(obj))
+_reads_object("could_produce")(
+    lambda r, obj, q: sort_notation([t.value for t in r.game.could_produce(obj)]))
+
+
+@_reads_object(*CHARACTERISTIC_LISTS, "mana_value")
+def _characteristic(r: _Runner, obj: GameObject, q: Asked) -> Any:
+    return characteristic(r.game, obj, q.key)
+
+
+@_reads_object("pt")
+def _pt(r: _Runner, obj: GameObject, q: Asked) -> str:
+    chars = r.game.chars(obj)
+    if chars.power is None or chars.toughness is None:
+        return "not a creature"
+    return f"{chars.power}/{chars.toughness}"
+
+
+@_reads_object("attached")
+def _attached(r: _Runner, obj: GameObject, q: Asked) -> Any:
+    host = obj.attached_to
+    if host is None:
+        return "nothing"
+    want_id = r._object(q.want, q.path)
+    return q.want if host == want_id else (r.label_of(host) or r.game.describe(host))

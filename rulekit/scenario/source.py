@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulekit.errors import ScenarioError
+from rulekit.core.errors import ScenarioError
 
 MAX_BYTES = 512 * 1024  # a scenario is a page or two of text; anything bigger is refused unread
 _LIMIT = "512 KB"

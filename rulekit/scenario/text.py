@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rulekit.errors import ScenarioError
-from rulekit.events import Event
+from rulekit.core.errors import ScenarioError
+from rulekit.core.events import Event
 from rulekit.scenario.model import Scenario, one_line, shorten
 from rulekit.scenario.runner import Check, StepResult, jsonable, played_before
 

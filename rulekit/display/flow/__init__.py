@@ -31,10 +31,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rulekit.core.events import EventLog
 from rulekit.display.flow.draw import FlowDiagram, draw
 from rulekit.display.flow.grammar import FOLD_AT, RELATIONS, ROLES, group_class, relation_of
 from rulekit.display.flow.model import action_numbers, layout, scenario_groups
-from rulekit.events import EventLog
 
 __all__ = [
     "FOLD_AT", "RELATIONS", "ROLES", "FlowDiagram", "group_class", "log_diagram", "mimebundle",

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from rulekit.core.events import Event, EventKind
+from rulekit.core.payloads import stack_item
 from rulekit.display.escape import dot_html, dot_text
 from rulekit.display.flow.digraph import Digraph
 from rulekit.display.flow.grammar import (
@@ -49,14 +51,12 @@ from rulekit.display.flow_words import (
     wrap,
     wrap_lines,
 )
-from rulekit.events import Event, EventKind
-from rulekit.narrator import (
+from rulekit.objects.narrator import (
     ability_in_full,
     setup_lines,
     time_passes_text,
     time_passes_tooltip,
 )
-from rulekit.payloads import stack_item
 
 __all__ = ["FlowDiagram", "Node", "draw"]
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulekit.events import Cause, Event, EventKind
-from rulekit.payloads import Activated, ManaAdded, Note
+from rulekit.core.events import Cause, Event, EventKind
+from rulekit.core.payloads import Activated, ManaAdded, Note
 
 __all__ = [
     "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOLD_ALWAYS", "FOLD_AT", "FONT", "KEEP",

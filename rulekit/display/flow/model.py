@@ -3,7 +3,7 @@ or a scenario step), which event stands under which, and what folds. Plain data 
 causal log; the drawer (`rulekit.display.flow.draw`) turns it into DOT.
 
 Folding keeps lesson-scale pictures readable: sibling events with the same shape (same kind, cause,
-payload once names and object ids are left out (`rulekit.payloads.shape`), same replacement effects and the same shape of
+payload once names and object ids are left out (`rulekit.core.payloads.shape`), same replacement effects and the same shape of
 consequences, recursively) are drawn twice and then once more as "× N more like this"; runs of
 consecutive identical player actions fold the same way; steps that pass with nothing happening
 fold into one "time passes" node; priority passes and set-up actions are not drawn as events.
@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulekit.core.events import Cause, Event, EventKind, EventLog
+from rulekit.core.payloads import Action, Declared, Drew, ZoneChanged, shape, stack_item
 from rulekit.display.flow.grammar import BOOKKEEPING, FOLD_AT, KEEP, RESOLVING
 from rulekit.display.flow_words import (
     empty_step_note,
     step_get,
     step_label,
 )
-from rulekit.events import Cause, Event, EventKind, EventLog
-from rulekit.payloads import Action, Declared, Drew, ZoneChanged, shape, stack_item
 
 __all__ = ["Group", "Model", "action_numbers", "layout", "scenario_groups"]
 

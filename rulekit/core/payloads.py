@@ -1,0 +1,596 @@
+"""What each kind of event carries: one frozen payload type per `EventKind`.
+
+A payload is the event's facts as explicit fields (object ids, players, amounts, zones), never
+its English: the narrator (`rulekit.objects.narrator`) turns a payload into words for every view, and
+views read fields. Fields marked `live` carry an engine object the pipeline needs while the
+event is committed (the stack item to push, the effect to start); the log keeps the payload
+without them (`logged()`), so no mutable engine object lives on in the log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar, TypeVar
+
+from rulekit.core.events import EventKind
+
+P = TypeVar("P", bound="Payload")
+ObjectId = int
+LIVE = {"live": True}
+
+
+def _live() -> Any:
+    """A pipeline-only field (an engine object); the logged payload drops it."""
+    return field(default=None, compare=False, repr=False, metadata=LIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """Base of every event payload."""
+
+    kind: ClassVar[EventKind]
+    JSON_NAMES: ClassVar[Mapping[str, str]] = {}
+
+    def replace(self: P, **changes: Any) -> P:
+        """A copy with some fields changed (replacement effects propose changed events)."""
+        new = object.__new__(type(self))
+        for name in _NAMES[type(self)]:
+            object.__setattr__(new, name, changes.pop(name) if name in changes
+                               else getattr(self, name))
+        if changes:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(changes)[0]!r}")
+        return new
+
+    def logged(self: P) -> P:
+        """The payload as the log keeps it: without its live engine objects."""
+        live = _LIVE[type(self)]
+        if not live or all(getattr(self, name) is None for name in live):
+            return self
+        return self.replace(**dict.fromkeys(live))
+
+    def fields(self, *, defaults: bool = False) -> dict[str, Any]:
+        """Field name to value, JSON names, live fields left out, defaults left out unless
+        `defaults`."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.metadata.get("live"):
+                continue
+            value = getattr(self, f.name)
+            default = f.default if f.default is not dataclasses.MISSING else (
+                f.default_factory() if f.default_factory is not dataclasses.MISSING else
+                dataclasses.MISSING)
+            if not defaults and value == default and default is not dataclasses.MISSING:
+                continue
+            out[self.JSON_NAMES.get(f.name, f.name)] = value
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: _plain(v) for k, v in sorted(self.fields().items())}
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready copy: enums to values, tuples to lists, mappings to dicts (sorted keys)."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_plain(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, (set, frozenset)) else items
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return value
+
+
+PAYLOADS: dict[EventKind, type[Payload]] = {}
+_NAMES: dict[type[Payload], tuple[str, ...]] = {}  # each payload type's fields
+_LIVE: dict[type[Payload], tuple[str, ...]] = {}  # ... and those the log drops
+
+
+def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
+    """Class decorator: the (frozen dataclass) payload type of events of `kind`."""
+    def register(cls: type[P]) -> type[P]:
+        cls.kind = kind
+        fields = dataclasses.fields(cls)
+        _NAMES[cls] = tuple(f.name for f in fields)
+        _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("live"))
+        PAYLOADS[kind] = cls
+        return cls
+
+    return register
+
+
+# ------------------------------------------------------------------ actions and time
+@payload(EventKind.ACTION)
+@dataclass(frozen=True, slots=True)
+class Action(Payload):
+    """A player (or the set-up) did something: the root of a causal tree. `action` is the
+    action's name (`rulekit.engine.arguments.ACTION_ARGS`); the other fields are what the narrator
+    needs to say it."""
+
+    action: str
+    player: str | None = None  # who acts (and keeps priority, CR 117.3c)
+    for_player: str | None = None  # set-up and control: whose zone, life, pool, or who gains
+    setup: bool = False
+    keeps_priority: bool = True
+    all_pass: bool = False  # every player passed in succession (CR 117.4)
+    object: ObjectId | None = None
+    card: str | None = None  # the card's name, as it was when the action began
+    ability: str | None = None  # the ability's text (activate) or the resolving item's text
+    x: int | None = None
+    flashback: bool = False
+    taps: bool = False  # a mana ability with {T} in its cost
+    zone: str | None = None
+    mana: bool = False  # activating a mana ability (CR 605.3a)
+    until: str | None = None  # advance: the step's label
+    item: str | None = None  # resolve: the top of the stack, named aloud (narrator.item_name)
+    objects: tuple[str, ...] = ()  # destroy/exile: the first five permanents, described
+    count: int = 0  # destroy/exile: how many
+
+
+@payload(EventKind.TURN_BEGAN)
+@dataclass(frozen=True, slots=True)
+class TurnBegan(Payload):
+    turn: int
+    player: str
+
+
+@payload(EventKind.STEP_BEGAN)
+@dataclass(frozen=True, slots=True)
+class StepBegan(Payload):
+    step: str
+    active: str
+    turn: int
+    extra_combat: bool = False
+
+
+@payload(EventKind.PRIORITY)
+@dataclass(frozen=True, slots=True)
+class Priority(Payload):
+    player: str
+    all: tuple[str, ...] = ()  # every player passed in this order
+
+
+@payload(EventKind.MANA_EMPTIED)
+@dataclass(frozen=True, slots=True)
+class ManaEmptied(Payload):
+    player: str
+    lost: Any = None  # rulekit.core.mana.Mana: what was in the pool
+
+
+@payload(EventKind.EXTRA_COMBAT)
+@dataclass(frozen=True, slots=True)
+class ExtraCombat(Payload):
+    source_name: str
+
+
+@payload(EventKind.DECLARED)
+@dataclass(frozen=True, slots=True)
+class Declared(Payload):
+    """Attackers or blockers were declared (CR 508.1, 509.1): the step stops waiting."""
+
+    declared: str  # "attackers" or "blockers"
+    player: str
+    count: int
+
+
+@payload(EventKind.LOST)
+@dataclass(frozen=True, slots=True)
+class Lost(Payload):
+    player: str
+    reason: str
+
+
+# ------------------------------------------------------------------ permanents
+@payload(EventKind.TAPPED)
+@dataclass(frozen=True, slots=True)
+class Tapped(Payload):
+    object: ObjectId
+    as_cost: bool = False
+    crews: ObjectId | None = None  # tapped to crew this Vehicle (CR 702.122)
+
+
+@payload(EventKind.PHASED)
+@dataclass(frozen=True, slots=True)
+class Phased(Payload):
+    """A permanent phases out (treated as though it doesn't exist) or back in (CR 702.26)."""
+
+    object: ObjectId
+    phased_in: bool
+    player: str  # whose untap step: it phases in again in that player's untap step
+    indirectly: bool = False  # attached to a permanent that phased ("indirectly", CR 702.26)
+
+
+@payload(EventKind.UNTAPPED)
+@dataclass(frozen=True, slots=True)
+class Untapped(Payload):
+    object: ObjectId
+    as_cost: bool = False
+    clears_exert: bool = False
+    exert_of: str | None = None  # whose exert effect ends (CR 701.43a)
+
+
+@payload(EventKind.UNTAP_SKIPPED)
+@dataclass(frozen=True, slots=True)
+class UntapSkipped(Payload):
+    object: ObjectId
+    reason: str = ""  # the effect that keeps it tapped, in its own words
+    clears_exert: bool = False
+    exert_of: str | None = None
+    expired: bool = False  # already untapped: the exert effect ends having done nothing
+
+
+@payload(EventKind.EXERTED)
+@dataclass(frozen=True, slots=True)
+class Exerted(Payload):
+    object: ObjectId
+    player: str
+
+
+@payload(EventKind.COUNTERS_PUT)
+@dataclass(frozen=True, slots=True)
+class CountersPut(Payload):
+    object: ObjectId
+    counter: str
+    n: int
+
+
+@payload(EventKind.COUNTERS_REMOVED)
+@dataclass(frozen=True, slots=True)
+class CountersRemoved(Payload):
+    object: ObjectId
+    counter: str
+    n: int
+
+
+@payload(EventKind.DAMAGE)
+@dataclass(frozen=True, slots=True)
+class Damage(Payload):
+    source: ObjectId | None
+    source_name: str
+    target: ObjectId | str  # an object id or a player's name
+    amount: int
+
+
+@payload(EventKind.LIFE_GAINED)
+@dataclass(frozen=True, slots=True)
+class LifeGained(Payload):
+    player: str
+    amount: int
+
+
+@payload(EventKind.LIFE_LOST)
+@dataclass(frozen=True, slots=True)
+class LifeLost(Payload):
+    player: str
+    amount: int
+    paid_for: str = ""  # life paid (for this permanent's choice): paying life is losing it
+
+
+@payload(EventKind.ATTACKS)
+@dataclass(frozen=True, slots=True)
+class Attacks(Payload):
+    object: ObjectId
+    defender: str
+    declared: bool = True  # False: put onto the battlefield attacking (CR 508.4)
+
+
+@payload(EventKind.BLOCKS)
+@dataclass(frozen=True, slots=True)
+class Blocks(Payload):
+    object: ObjectId
+    attacker: ObjectId
+
+
+@payload(EventKind.CONTROL_CHANGED)
+@dataclass(frozen=True, slots=True)
+class ControlChanged(Payload):
+    object: ObjectId
+    player: str
+
+
+@payload(EventKind.ATTACHED)
+@dataclass(frozen=True, slots=True)
+class Attached(Payload):
+    object: ObjectId
+    to: ObjectId | None
+
+
+@payload(EventKind.EFFECT_BEGAN)
+@dataclass(frozen=True, slots=True)
+class EffectBegan(Payload):
+    effect_text: str
+    crewed: ObjectId | None = None  # a Vehicle's crew ability resolved (CR 702.122)
+    effect: Any = _live()  # the ContinuousEffect
+
+
+@payload(EventKind.EFFECT_ENDED)
+@dataclass(frozen=True, slots=True)
+class EffectEnded(Payload):
+    effect_text: str
+    effect: Any = _live()
+
+
+# ------------------------------------------------------------------ mana
+@payload(EventKind.MANA_ADDED)
+@dataclass(frozen=True, slots=True)
+class ManaAdded(Payload):
+    player: str
+    mana: Any  # rulekit.core.mana.Mana
+    source: ObjectId | None = None
+    source_name: str = ""
+    tapped_for_mana: bool = False  # by a mana ability with {T} in its cost (CR 106.12)
+    source_is_land: bool = False
+    setup: bool = False
+    what_if: bool = False  # asked about, never committed ("could produce", CR 106.7)
+
+
+@payload(EventKind.MANA_SPENT)
+@dataclass(frozen=True, slots=True)
+class ManaSpent(Payload):
+    player: str
+    mana: Any  # rulekit.core.mana.Mana
+    purpose: str  # what it paid for, e.g. "casting Glory-Bound Initiate"
+    cost: str = ""
+    uncounterable: ObjectId | None = None  # Cavern of Souls' rider (CR 106.6)
+
+
+# ------------------------------------------------------------------ zones
+@payload(EventKind.ZONE_CHANGED)
+@dataclass(frozen=True, slots=True)
+class ZoneChanged(Payload):
+    """An object moves between zones (a new object, CR 400.7), or set-up puts a card in."""
+
+    JSON_NAMES: ClassVar[Mapping[str, str]] = {"origin": "from", "destination": "to"}
+    origin: str
+    destination: str
+    object: ObjectId | None = None  # None: set-up puts `card` in from nowhere
+    new: ObjectId | None = None  # the new object's id (given when committed)
+    reason: str = ""  # play, resolve, destroy, sacrifice, exile, sba, discard, cipher...
+    player: str | None = None  # who moves it (a land play)
+    controller: str | None = None
+    card: str | None = None  # set-up: the card's name
+    owner: str | None = None
+    setup: bool = False
+    land_play: bool = False
+    tapped: bool = False
+    sick: bool = True
+    counters: Mapping[str, int] = field(default_factory=dict)
+    choices: Mapping[str, str] = field(default_factory=dict)
+    attach_to: ObjectId | None = None
+    token: bool = False
+    attacking: bool = False
+    position: str | None = None
+    linked_to: ObjectId | None = None  # exiled "with" this object (CR 607.2a)
+    etb_x: int | None = None  # the X its spell had (CR 107.3m)
+    x: int = 0
+    targets: tuple[ObjectId | str, ...] = ()
+    pay_life: int = 0  # life its controller pays as it enters (lost in a LifeLost of its own)
+    copiable: Any = None  # Characteristics it enters as a copy of (CR 707.5)
+    copy_text: str = ""  # what it entered as a copy of, described
+    x_cost: bool = False  # its spell's cost had X (said as it enters)
+    etb_x_used: int | None = None  # the X an "enters with X counters" effect used
+    copy_declined: bool = False  # "you may have it enter as a copy": no (CR 707.5)
+    flashback: bool = False  # exiled instead: it was cast with flashback (CR 702.34a)
+    by: str = ""  # exiled by / encoded on: the other object, described
+
+
+@payload(EventKind.TOKEN_CREATED)
+@dataclass(frozen=True, slots=True)
+class TokenCreated(Payload):
+    card: str
+    controller: str
+    new: ObjectId | None = None
+    tapped: bool = False
+    attacking: bool = False
+    copiable: Any = None  # Characteristics (CR 707.2)
+    copy_text: str = ""  # what it is a copy of, described
+    etb_x: int | None = None
+    counters: Mapping[str, int] = field(default_factory=dict)
+    choices: Mapping[str, str] = field(default_factory=dict)
+    etb_x_used: int | None = None
+    copy_declined: bool = False
+
+
+@payload(EventKind.DREW)
+@dataclass(frozen=True, slots=True)
+class Drew(Payload):
+    player: str
+    empty: bool = False  # the library was empty
+
+
+# ------------------------------------------------------------------ stack
+@payload(EventKind.CAST)
+@dataclass(frozen=True, slots=True)
+class Cast(Payload):
+    object: ObjectId
+    origin: str
+    player: str
+    item_id: int
+    card: str = ""
+    x: int = 0
+    x_cost: bool = False  # the spell's cost has X
+    targets: tuple[ObjectId | str, ...] = ()
+    colors: tuple[str, ...] = ()
+    new: ObjectId | None = None
+    JSON_NAMES: ClassVar[Mapping[str, str]] = {"origin": "from"}
+
+
+@payload(EventKind.ACTIVATED)
+@dataclass(frozen=True, slots=True)
+class Activated(Payload):
+    object: ObjectId
+    source: str  # the source, described
+    ability: int | None = None
+    item_id: int | None = None
+    mana_ability: bool = False
+    taps_for_mana: bool = False
+    item: Any = _live()  # the StackItem to put on the stack
+
+
+@payload(EventKind.MANA_ABILITY)
+@dataclass(frozen=True, slots=True)
+class ManaAbilityResolved(Payload):
+    """A mana ability resolved at once, without the stack (CR 605.3b)."""
+
+    object: ObjectId
+    source: str
+
+
+@payload(EventKind.TRIGGERED)
+@dataclass(frozen=True, slots=True)
+class Triggered(Payload):
+    source_name: str
+    ability: str  # the triggered ability's text
+    removed: bool = False  # it had no legal target and is removed (CR 603.3d)
+
+
+@payload(EventKind.PUT_ON_STACK)
+@dataclass(frozen=True, slots=True)
+class PutOnStack(Payload):
+    item_id: int
+    source_name: str
+    ability: str = ""  # the triggered ability's text
+    targets: str = ""  # its targets, described
+    for_what: str = ""  # a trigger named short: the object whose move it triggered on
+    item: Any = _live()
+
+
+@payload(EventKind.RESOLVED)
+@dataclass(frozen=True, slots=True)
+class Resolved(Payload):
+    item_id: int
+    item_kind: str  # "spell" or "ability"
+    source_name: str
+    text: str  # the stack object as the stack shows it
+    ability: str = ""  # the ability's text (not for spells)
+    trigger_event: int | None = None
+
+
+@payload(EventKind.COUNTERED)
+@dataclass(frozen=True, slots=True)
+class Countered(Payload):
+    item_id: int
+    text: str  # the stack object, named aloud (narrator.item_name)
+
+
+@payload(EventKind.FIZZLED)
+@dataclass(frozen=True, slots=True)
+class Fizzled(Payload):
+    item_id: int
+    text: str  # the stack object, named aloud (narrator.item_name)
+
+
+@payload(EventKind.TARGETED)
+@dataclass(frozen=True, slots=True)
+class Targeted(Payload):
+    item_id: int
+    by: str  # the spell or ability that targets, described
+    controller: str  # who controls it
+    target: str  # the target, described
+    object: ObjectId | None = None
+    player: str | None = None  # a targeted player
+
+
+@payload(EventKind.DELAYED_CREATED)
+@dataclass(frozen=True, slots=True)
+class DelayedCreated(Payload):
+    source_name: str
+    ability: str  # what the delayed trigger will do, in words
+    step: str  # it triggers at the beginning of the next one of these steps
+    delayed: Any = _live()
+
+
+@payload(EventKind.SPELL_COPIED)
+@dataclass(frozen=True, slots=True)
+class SpellCopied(Payload):
+    object: ObjectId
+    controller: str
+    item_id: int
+    name: str  # the original, described
+    copiable: Any = None  # Characteristics
+    nonlegendary: bool = False  # "except it isn't legendary"
+    new: ObjectId | None = None
+    targets: tuple[ObjectId | str, ...] = ()
+    x: int = 0
+    cast: bool = False  # cast copy (cipher): "you may cast a copy"
+
+
+# ------------------------------------------------------------------ explanations
+@payload(EventKind.NOTE)
+@dataclass(frozen=True, slots=True)
+class Note(Payload):
+    """A rule explains what did (or didn't) happen; `says` is that explanation."""
+
+    says: str
+    undefined: bool = False  # mana of an undefined type (CR 106.5)
+
+
+@payload(EventKind.CHOICE)
+@dataclass(frozen=True, slots=True)
+class Choice(Payload):
+    player: str
+    says: str  # what they chose, in words
+
+
+@payload(EventKind.SBA)
+@dataclass(frozen=True, slots=True)
+class StateBasedActions(Payload):
+    why: str
+
+
+@payload(EventKind.COST_PAID)
+@dataclass(frozen=True, slots=True)
+class CostPaid(Payload):
+    says: str
+
+
+def object_of(payload: Payload | None) -> ObjectId | None:
+    """The object an event is about (tapped, moved, targeted...), if it is about one."""
+    value = getattr(payload, "object", None)
+    return value if isinstance(value, int) else None
+
+
+def stack_item(payload: Payload | None) -> int | None:
+    """The stack object an event put on the stack, resolved, countered or targets with."""
+    value = getattr(payload, "item_id", None)
+    return value if isinstance(value, int) else None
+
+
+# which object or player an event is about, and names: left out of an event's shape
+_IDENTITY = frozenset({
+    "object", "new", "source", "item_id", "target", "attacker", "to", "crews", "crewed",
+    "linked_to", "uncounterable", "trigger_event", "attach_to", "source_name", "card", "player",
+    "controller", "by", "name", "copy_text", "for_player", "owner", "objects", "defender",
+    "text", "targets", "exert_of", "all", "turn", "active", "paid_for", "for_what"})
+
+
+def shape(payload: Payload | None) -> tuple[Any, ...]:
+    """What kind of thing an event did, whoever and whatever it involved: events of the same
+    shape read alike once names and object numbers are left out (diagrams fold them)."""
+    if payload is None:
+        return ("prevented",)
+    out: list[tuple[str, Any]] = []
+    for key, value in sorted(payload.fields().items()):
+        if key in _IDENTITY:
+            continue
+        if hasattr(value, "parts"):  # mana: its types and amounts, not its sources
+            value = tuple(sorted((u.type.value, getattr(u.restriction, "text", None), n)
+                                 for u, n in value.parts))
+        out.append((key, repr(_plain(value)) if not isinstance(value, tuple) else value))
+    return (payload.kind.value, tuple(out))
+
+
+def check_complete(payloads: dict[EventKind, type[Payload]] | None = None) -> None:
+    """Every event kind has its payload type: checked as this module is imported, so a new kind
+    without one stops the engine from loading at all."""
+    found = PAYLOADS if payloads is None else payloads
+    missing = [k.value for k in EventKind if k not in found]
+    if missing:
+        raise AssertionError(f"event kinds without a payload type: {missing}")
+
+
+check_complete()

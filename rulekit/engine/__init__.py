@@ -1,0 +1,1 @@
+"""Tier 2, the rules that act: player actions, the pipeline's commits, paying, the stack, triggers, state-based actions, combat, copy effects. Never imports the cards: `RulesContext.card` hands them in."""

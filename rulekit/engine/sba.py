@@ -1,0 +1,147 @@
+"""State-based actions (CR 704): checked whenever a player would get priority, all performed at
+the same time, repeated until none apply. Only objects touched since the last check are examined
+(plus everything when the board's effects changed), so a check costs what changed, not the board.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulekit.core import payloads as p
+from rulekit.core.errors import RulesError
+from rulekit.core.events import Cause
+from rulekit.objects.attach import attachment_kind, illegal_attachment
+from rulekit.objects.resolution import move_together
+from rulekit.objects.state import GameObject, Zone
+
+if TYPE_CHECKING:
+    from rulekit.objects.context import RulesContext
+
+
+def check_sbas(game: RulesContext, parent: int | None) -> bool:
+    """Perform every state-based action that applies now; True if any did."""
+    state = game.state
+    touched, game.books.dirty = game.books.dirty, set()
+    if game.books.sba_shape != state.shape_version:
+        game.books.sba_shape = state.shape_version
+        touched |= set(state.zones[Zone.BATTLEFIELD])
+    losers = [p for p in state.players.values() if p.life <= 0 and not p.lost]
+    to_graveyard: list[tuple[GameObject, str, str]] = []
+    cease: list[GameObject] = []
+    unattach: list[tuple[GameObject, str]] = []
+    for obj_id in sorted(touched):
+        obj = state.objects.get(obj_id)
+        if obj is None or obj.moved_to is not None or obj.phased_out:
+            continue  # a phased-out permanent is treated as though it doesn't exist (702.26b)
+        if obj.token and obj.zone not in (Zone.BATTLEFIELD, Zone.NOWHERE):
+            cease.append(obj)
+            continue
+        if obj.is_copy_spell and obj.zone not in (Zone.STACK, Zone.NOWHERE):
+            cease.append(obj)  # a copy of a spell off the stack (CR 704.5e)
+            continue
+        if obj.zone is not Zone.BATTLEFIELD:
+            continue
+        reason = _dies_because(game, obj)
+        if reason:
+            to_graveyard.append((obj, *reason))
+        elif obj.attached_to is not None:
+            problem = _attached_illegally(game, obj)
+            if problem and problem[1] == "704.5m":
+                to_graveyard.append((obj, *problem))
+            elif problem:
+                unattach.append((obj, problem[1]))
+    to_graveyard = _once_each(to_graveyard + _legend_rule(game, touched))
+    if not (losers or to_graveyard or cease or unattach):
+        return False
+    for obj, rule in unattach:
+        game.emit(p.Attached(object=obj.id, to=None), cause=Cause.SBA,
+                  parent=parent, rules=(rule,), subject=obj.id)
+    for player in losers:
+        game.emit(p.Lost(player=player.name, reason="0 or less life"),
+                  cause=Cause.SBA, parent=parent, rules=("704.5a",))
+    if to_graveyard:
+        rules = tuple(dict.fromkeys(r for _, _, rule in to_graveyard for r in rule.split()))
+        why = "; ".join(f"{game.describe(o)}: {text}" for o, text, _ in to_graveyard)
+        root = game.note(p.StateBasedActions(why=why), cause=Cause.SBA,
+                         parent=parent, rules=rules)
+        move_together(game, [o for o, _, _ in to_graveyard], Zone.GRAVEYARD, reason="sba",
+                      cause=Cause.SBA, parent=root.id, rules=rules)
+    for obj in cease:
+        game.emit(p.ZoneChanged(object=obj.id, origin=obj.zone.value,
+                                destination=Zone.NOWHERE.value, reason="token",
+                                token=obj.token),
+                  cause=Cause.SBA, parent=parent,
+                  rules=("704.5d", "111.7") if obj.token else ("704.5e",), subject=obj.id)
+    return True
+
+
+def _once_each(moves: list[tuple[GameObject, str, str]]) -> list[tuple[GameObject, str, str]]:
+    """State-based actions happen at the same time, so an object that two of them would put
+    into its owner's graveyard moves once, for both reasons (CR 704.3)."""
+    merged: dict[int, tuple[GameObject, str, str]] = {}
+    for obj, text, rule in moves:
+        if obj.id in merged:
+            _, texts, rules = merged[obj.id]
+            merged[obj.id] = (obj, f"{texts} and {text}", f"{rules} {rule}")
+        else:
+            merged[obj.id] = (obj, text, rule)
+    return [(obj, text, rule) for obj, text, rule in merged.values()]
+
+
+def _attached_illegally(game: RulesContext, obj: GameObject) -> tuple[str, str] | None:
+    """Why `obj` can't stay attached where it is, with the state-based action that applies:
+    704.5m (an Aura goes to the graveyard), 704.5n (Equipment or Fortification comes off),
+    704.5p (anything else comes off); None if it is attached legally."""
+    host = game.state.objects.get(obj.attached_to) if obj.attached_to is not None else None
+    chars = game.chars(obj)
+    if host is None:
+        problem: tuple[str, str] | None = ("attached to nothing", "")
+    else:
+        problem = illegal_attachment(game, chars, obj, host)
+    if problem is None:
+        return None
+    kind = attachment_kind(chars)
+    sba = ("704.5m" if kind == "Aura" else "704.5n" if kind else "704.5p")
+    return (problem[0], sba)
+
+
+def _dies_because(game: RulesContext, obj: GameObject) -> tuple[str, str] | None:
+    chars = game.chars(obj)
+    if chars.is_a("Creature") and chars.toughness is not None:
+        if chars.toughness <= 0:
+            return ("toughness 0 or less", "704.5f")
+        if obj.damage >= chars.toughness:
+            return ("lethal damage", "704.5g")
+    if "Aura" in chars.subtypes and obj.attached_to is None:
+        return ("Aura not attached to anything", "704.5m")
+    return None
+
+
+def _legend_rule(game: RulesContext, touched: set[int]) -> list[tuple[GameObject, str, str]]:
+    """Two or more legendary permanents with the same name: their controller chooses one to
+    keep (decision `legend_keep`; by default the one that arrived last), the rest go to the
+    graveyard (CR 704.5j)."""
+    state = game.state
+    if not any(
+        (o := state.objects.get(i)) is not None and o.zone is Zone.BATTLEFIELD
+        and "Legendary" in game.chars(o).supertypes
+        for i in touched
+    ):
+        return []
+    groups: dict[tuple[str, str], list[GameObject]] = {}
+    for obj in state.battlefield():
+        chars = game.chars(obj)
+        if "Legendary" in chars.supertypes:
+            groups.setdefault((game.controller_of(obj), chars.name), []).append(obj)
+    out = []
+    for (controller, name), objs in groups.items():
+        if len(objs) < 2:
+            continue
+        objs = sorted(objs, key=lambda o: o.id)
+        wanted = game.decide("legend_keep", objs[-1].id, controller)
+        keep = next((o for o in objs if str(o.id) == str(wanted).lstrip("#")), None)
+        if keep is None:
+            raise RulesError(f"#{str(wanted).lstrip('#')} is not one of {controller}'s legendary "
+                             f"permanents named {name}", rule="704.5j")
+        out += [(obj, "legend rule", "704.5j") for obj in objs if obj is not keep]
+    return out

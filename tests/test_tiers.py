@@ -1,0 +1,308 @@
+"""The engine's import tiers (docs/engine.md, "Tiers"), one folder each: a module imports only
+its own tier or those below, even for type annotations, and never the views or the tools around
+the engine; counting every import (type-only and function-local too), no import cycle spans
+more than 3 modules, but the one listed with its reason; the rules never import the card
+catalog (the game hands it to them: `RulesContext.card`)."""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "rulekit"
+LARGEST = 3
+
+# the engine, bottom to top: vocabulary; objects, abilities and effects as data (what the rules
+# see of a game, the narrator); the rules that act; the cards (content); the game
+TIERS = ["rulekit.core", "rulekit.objects", "rulekit.engine", "rulekit.cards", "rulekit.game"]
+# around the engine: the sandbox model and its page, the scenario player, the views, the tools
+AROUND = ["rulekit.sandbox", "rulekit.sandbox_page", "rulekit.scenario", "rulekit.display",
+          "rulekit.export", "rulekit.repo", "rulekit.cli", "rulekit.__main__", "rulekit.authoring",
+          "rulekit.lab"]
+
+
+# Jupyter's rich display of a Game or an EventLog draws its diagram: the one place the engine
+# reaches a view, imported lazily inside `_repr_mimebundle_` only (not an engine dependency)
+RICH_DISPLAY = {("rulekit.core.events", "rulekit.display.flow"), ("rulekit.game", "rulekit.display.flow")}
+
+# Objects, abilities and effects as data name each other in type annotations only (a
+# GameObject has abilities, an ability's callbacks take the RulesContext that hands out
+# GameObjects): one cycle, held by `if TYPE_CHECKING:` imports, never run.
+TYPE_ONLY = {frozenset({
+    "rulekit.objects.abilities", "rulekit.objects.characteristics", "rulekit.objects.context", "rulekit.objects.effects",
+    "rulekit.objects.production", "rulekit.objects.replacement", "rulekit.objects.resolution", "rulekit.objects.state"})}
+
+
+def _name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+@cache
+def _imports(name: str, *, run_time_only: bool = False) -> frozenset[str]:
+    """The rulekit modules `name` imports anywhere in it (functions included); with
+    `run_time_only`, leaving out the `if TYPE_CHECKING:` blocks."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if run_time_only and isinstance(child, ast.If) \
+                    and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            if isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    up = package.split(".")[: len(package.split(".")) - child.level + 1]
+                    base = ".".join(up + ([child.module] if child.module else []))
+                for alias in child.names:
+                    full = f"{base}.{alias.name}"
+                    found.add(full if full in MODULES else base)
+            elif isinstance(child, ast.Import):
+                found.update(a.name for a in child.names)
+            visit(child)
+
+    visit(ast.parse(path.read_text("utf-8")))
+    return frozenset(m for m in found if m in MODULES and m != name)
+
+
+def _graph(*, run_time_only: bool = False) -> dict[str, set[str]]:
+    return {m: {i for i in _imports(m, run_time_only=run_time_only)
+                if (m, i) not in RICH_DISPLAY} for m in MODULES}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(frozenset(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [frozenset("abc")]
+
+
+def test_no_import_cycle_spans_more_than_three_modules_but_the_type_only_one():
+    big = {c for c in cycles(_graph()) if len(c) > LARGEST}
+    assert big == TYPE_ONLY
+
+
+def test_at_run_time_no_cycle_spans_more_than_three_modules():
+    assert [sorted(c) for c in cycles(_graph(run_time_only=True)) if len(c) > LARGEST] == []
+
+
+def test_the_rules_never_import_the_card_catalog():
+    """Only the game (and the tools around the engine) reach the catalog; the rules get a card
+    by name from `RulesContext.card`, as XMage's rules reach its CardRepository."""
+    below = TIERS.index("rulekit.cards")
+    wrong = sorted(m for m in MODULES if (t := _tier(m)) is not None and t < below
+                   and any(_tier(i) == below for i in _imports(m)))
+    assert wrong == []
+
+
+def _tier(module: str) -> int | None:
+    for n, tier in enumerate(TIERS):
+        if module == tier or module.startswith(tier + "."):
+            return n
+    return None
+
+
+def _around(module: str) -> bool:
+    return any(module == a or module.startswith(a + ".") for a in AROUND)
+
+
+def test_every_module_is_in_a_tier_or_around_the_engine():
+    assert sorted(m for m in MODULES if m != "rulekit" and _tier(m) is None
+                  and not _around(m)) == []
+
+
+def test_at_most_twelve_modules_at_the_top_of_the_package():
+    assert len(list(PACKAGE.glob("*.py"))) <= 12
+
+
+def _upward(*, run_time_only: bool) -> list[str]:
+    """Imports of an engine module that reach a higher tier or the packages around it."""
+    wrong = []
+    for module in sorted(MODULES):
+        mine = _tier(module)
+        if mine is None:
+            continue
+        for imported in sorted(_imports(module, run_time_only=run_time_only)):
+            if (module, imported) in RICH_DISPLAY:
+                continue
+            theirs = _tier(imported)
+            if _around(imported) or (theirs is not None and theirs > mine):
+                wrong.append(f"{module} imports {imported}")
+    return wrong
+
+
+def test_each_module_imports_only_its_tier_and_below():
+    assert _upward(run_time_only=True) == []
+
+
+def test_not_even_a_type_annotation_points_up_a_tier():
+    assert _upward(run_time_only=False) == []
+
+
+def test_rules_modules_see_the_game_only_through_its_narrow_interface():
+    """Below the game nothing names `Game`, even for type annotations: the rules are typed
+    against `rulekit.objects.context.RulesContext`, so mypy refuses any use of the rest of
+    `Game` (its action methods, undo, snapshots, display) from a rules module."""
+    assert sorted(m for m in MODULES if (t := _tier(m)) is not None and t < TIERS.index("rulekit.game")
+                  and "rulekit.game" in _imports(m)) == []
+
+
+
+
+# The views, cut by what they produce (docs/engine.md, "From an action to a view"): words and
+# plain data at the bottom, then SVG text (Graphviz's `dot` run as a program), then the flow
+# model's DOT text, then what a view shows and writes, then the front-ends. Each display module
+# imports display modules of its own tier or below only; only the front-ends import
+# third-party packages (pandas, ipywidgets).
+VIEW_TIERS: list[set[str]] = [
+    {"escape", "flow_words", "rows", "reveal", "coverage_table"},
+    {"svg"},
+    {"flow"},
+    {"sandbox_view", "diagrams", "frames"},
+    {"tables", "widgets", "lesson"},
+]
+FRONT_ENDS = VIEW_TIERS[-1]
+DISPLAY = PACKAGE / "display"
+
+
+def _view_of(path: Path) -> str:
+    rel = path.relative_to(DISPLAY).parts
+    return rel[0] if len(rel) > 1 else path.stem
+
+
+def _all_imports(path: Path) -> set[str]:
+    """Every module `path` imports at run time, by full name (functions included)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def test_every_view_module_has_a_tier():
+    views = {_view_of(p) for p in DISPLAY.rglob("*.py")} - {"__init__"}
+    assert views == set().union(*VIEW_TIERS)
+
+
+def test_views_import_only_their_tier_and_below_and_only_front_ends_need_packages():
+    import sys
+
+    tier = {m: n for n, views in enumerate(VIEW_TIERS) for m in views}
+    wrong = []
+    for path in sorted(DISPLAY.rglob("*.py")):
+        if path.name == "__init__.py" and path.parent == DISPLAY:
+            continue
+        mine = _view_of(path)
+        for name in _all_imports(path):
+            parts = name.split(".")
+            if parts[:2] == ["rulekit", "display"] and len(parts) > 2 and parts[2] in tier:
+                if tier[parts[2]] > tier[mine]:
+                    wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
+            elif parts[0] != "rulekit" and parts[0] not in sys.stdlib_module_names \
+                    and mine not in FRONT_ENDS:
+                wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert wrong == []
+
+
+
+# views that run without ipywidgets (a browser's Pyodide, an export, a school's own page): the
+# step frames, the plain tables, the sandbox's HTML, escaping and revealing a drawing
+NO_WIDGETS = {"display/frames.py", "display/rows.py", "display/sandbox_view.py",
+              "display/escape.py", "display/reveal.py", "sandbox.py", "sandbox_page.py"}
+
+
+def test_pure_views_never_import_ipywidgets():
+    wrong = []
+    for name in sorted(NO_WIDGETS):
+        tree = ast.parse((PACKAGE / name).read_text("utf-8"))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            wrong += [f"{name} imports {n}" for n in names
+                      if n.split(".")[0] == "ipywidgets"
+                      or n in ("rulekit.display.widgets", "rulekit.display.lesson")]
+    assert wrong == []
+
+
+# The pipeline's own bookkeeping of the state, in one place each (`Game.new_id`,
+# `Game.queue_trigger`, `Game.take_triggers`; the delayed triggers are created by their commit)
+ONE_PLACE = {
+    "new_id": {"rulekit.game", "rulekit.objects.state"},
+    "pending": {"rulekit.game", "rulekit.objects.state"},
+}
+MUTATORS = {"append", "remove", "pop", "clear", "extend", "insert"}
+
+
+def _state_changes(name: str) -> set[str]:
+    """What `name` does to the id counter, the waiting triggers and the delayed triggers:
+    'new_id' (calls `state.new_id`), 'pending' (touches `state.pending`), 'delayed' (mutates
+    `state.delayed`)."""
+    found: set[str] = set()
+    tree = ast.parse(MODULES[name].read_text("utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute | ast.Name):
+            owner = node.value.attr if isinstance(node.value, ast.Attribute) else node.value.id
+            if owner != "state":
+                continue
+            if node.attr in ("new_id", "next_id") and name not in ("rulekit.engine.commit",):
+                found.add("new_id")
+            if node.attr == "pending":
+                found.add("pending")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in MUTATORS and isinstance(node.func.value, ast.Attribute) \
+                and node.func.value.attr == "delayed":
+            found.add("delayed")
+    return found
+
+
+def test_ids_and_the_trigger_queue_change_in_one_place_each():
+    wrong = sorted(f"{m}: {what}" for m in MODULES for what in _state_changes(m)
+                   if m not in ONE_PLACE.get(what, {"rulekit.game", "rulekit.engine.commit"}))
+    assert wrong == []
+
+
+def test_the_state_change_finder_sees_a_stray_change(tmp_path, monkeypatch):
+    stray = tmp_path / "stray.py"
+    stray.write_text("def f(game):\n    game.state.pending.append(1)\n    game.state.new_id()\n"
+                     "    game.state.delayed.remove(2)\n")
+    monkeypatch.setitem(MODULES, "rulekit.stray", stray)
+    assert _state_changes("rulekit.stray") == {"pending", "new_id", "delayed"}
