@@ -63,24 +63,27 @@ sysdeps-chromium:
 
 # --- targets ---------------------------------------------------------------------------------
 
-lint: $(STAMP_DEPS)
+# ruff, mypy, then vulture (dead code) at the confidence that gives no false positives here
+define LINT
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
 	$(BIN)/vulture $(LINT_PATHS) --min-confidence 80
+endef
+
+lint: $(STAMP_DEPS)
+	$(LINT)
 
 # The fast tier: lint, then the engine, rules, scenario, error-contract, property (a bounded
 # hypothesis profile), fuzz (bounded), CLI and packaging tests.
 check: $(STAMP_DEPS) sysdeps-dot
-	$(BIN)/ruff check $(LINT_PATHS)
-	$(BIN)/mypy
+	$(LINT)
 	$(BIN)/python -m pytest -m "$(FAST)" -n $(WORKERS) --hypothesis-profile=check $(PYTEST_ARGS)
 
 # The whole suite: lint, then unit, property, scenario, notebook, browser and JupyterLab tests,
 # spread over the cores (the tests of one JupyterLab server, and of one built site's pages, stay
 # on one worker: --dist loadgroup, see the xdist_group marks).
 test: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
-	$(BIN)/ruff check $(LINT_PATHS)
-	$(BIN)/mypy
+	$(LINT)
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 lessons: $(STAMP_DEPS) sysdeps-dot
