@@ -18,21 +18,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
 
 import pytest
+
+from tests.helpers import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 TIERS = ("browser", "notebook", "lab")
 SLOW_S = 2.0  # an unmarked test slower than this is listed at the end of the run
-
-
-def unavailable(message: str) -> NoReturn:
-    """A tool the test needs is missing: skip on a developer's machine; fail under CI, where
-    .ci/run installs everything (a skip there would hide what the test checks)."""
-    if os.environ.get("CI"):
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message)
 
 
 # ------------------------------------------------------------------ tiers, checked
