@@ -105,6 +105,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if problems:
         raise pytest.UsageError("tests outside their tier (see tests/conftest.py):\n  "
                                 + "\n  ".join(sorted(set(problems))))
+    # the longest first (JupyterLab, then the other browser and notebook tests), so that under
+    # pytest-xdist no worker is left with a long test at the end while the other waits; a stable
+    # sort, so each module's tests stay together and in order
+    items.sort(key=lambda item: 0 if item.get_closest_marker("lab") else
+               1 if item.get_closest_marker("browser") or item.get_closest_marker("notebook")
+               else 2)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -135,8 +135,10 @@ def test_p7_reflection_board_makes_two_to_the_64():
 def test_every_engine_and_sandbox_benchmark_runs_once_at_its_smallest_size():
     """Each function `make bench` calls that needs no built site, once, smallest size: a
     refactor that breaks one fails here, not in the next `make bench` (the p4 click broke
-    silently once). The site's figures (p3, p5, p6) are run by the notebook and browser tiers
-    below and in test_one_lesson_rebuild_rebuilds_just_the_edited_notebook."""
+    silently once). The site's figures are run by the notebook and browser tiers: p3's
+    rebuild in test_one_lesson_rebuild_rebuilds_just_the_edited_notebook and its floors in
+    test_p3_floor_cells_are_the_lessons_imports_and_run, p5 and p6 on the built site below
+    (`build_ratio` itself, a dozen builds even at one run, is left to `make bench`)."""
     assert len(engine.refinery_run(10, runs=1)[1]) == 1  # p1 times this at 1,000 and 10,000
     assert len(engine.could_produce_ms(runs=1)[1]) == 1
     p4 = lessons.click_ratio(runs=1)
@@ -154,14 +156,6 @@ def test_the_suite_figures_run_pytest_as_the_makefile_does(tmp_path):
     (tmp_path / "test_one.py").write_text("def test_one():\n    assert True\n")
     got = suite.pytest_seconds([str(tmp_path / "test_one.py")])
     assert got["exit"] == 0 and "1 passed" in got["summary"] and got["s"] > 0
-
-
-@pytest.mark.notebook
-def test_the_build_ratio_runs_once_on_small_notebooks(tmp_path, monkeypatch):
-    small = lessons.one_cell_notebooks(tmp_path / "lessons", 1, "1 + 1")
-    monkeypatch.setattr(lessons, "NOTEBOOKS", small)
-    figures = lessons.build_ratio(runs=1, work=tmp_path / "work")
-    assert figures["ratio"] > 0
 
 
 @pytest.mark.browser
