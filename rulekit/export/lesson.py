@@ -78,7 +78,22 @@ def exporter(widget_renderer_url: str | None):  # nbconvert is imported lazily
         mathjax_url="", mermaid_js_url="", mermaid_layout_elk_js_url="",
         html_manager_semver_range="1.0.15", **kw)
     exp.register_filter("rulekit_inline_svg", strip_prolog)
+    # every JSON the templates (ours and nbconvert's lab template) put in a <script>
+    exp.register_filter("escape_html_script", script_json)
     return exp
+
+
+def script_json(text: str) -> str:
+    r"""JSON text made safe inside a `<script>` block: `<`, `>` and `&` become `\u003c`,
+    `\u003e` and `\u0026` (valid only inside JSON strings, which is the only place JSON has
+    them), so no `</script>`, `<!--` or `<script` can end the block or put the HTML parser in
+    its "script data escaped" states (nbconvert's own filter escapes only `/`). `JSON.parse`
+    reads the same value back.
+
+    >>> script_json('{"t": "<!--<script></script>-->&"}')
+    '{"t": "\\u003c!--\\u003cscript\\u003e\\u003c/script\\u003e--\\u003e\\u0026"}'
+    """
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def lab_css_files() -> list[Path]:
