@@ -34,8 +34,9 @@ from rulekit.export.ownership import (
     Cache,
     OutError,
     check_out,
+    is_ours,
+    page_record,
     remove_stale_temporaries,
-    sha256_file,
     write_atomic,
 )
 from rulekit.repo.outline import outline
@@ -157,6 +158,14 @@ def test_every_json_embedding_in_a_page_survives_breakouts(text: str) -> None:
     assert "onerror=alert" not in page.replace("\\u003cimg src=x onerror=alert", "")
 
 
+def test_the_inlined_page_scripts_neither_close_their_tag_nor_open_a_comment() -> None:
+    from rulekit.export.lesson import TEMPLATE, TEMPLATES, _js
+
+    for text in (_js(), (TEMPLATES / TEMPLATE / "sandbox.js").read_text("utf-8")):
+        assert spec_script_end(text + "</script>", 0) == len(text)
+        assert "<!--" not in text
+
+
 # ---------------------------------------------------------------- D15: plain titles
 
 @pytest.mark.parametrize(("markdown", "plain"), [
@@ -246,11 +255,12 @@ def _recorded(tmp_path: Path) -> tuple[Path, Cache]:
     out.mkdir()
     cache = Cache(tmp_path / "cache", out)
     page, index = out / "01_x.html", out / "index.html"
-    page.write_text('<meta content="rulekit.export" name="generator"> whole page')
-    index.write_text('<meta name="generator" content="rulekit.export"> the index')
-    cache.lessons = {"01_x": {"key": "k", "page": "01_x.html", "sha256": sha256_file(page),
+    page.write_text('<!DOCTYPE html>\n<html>\n<head><meta content="rulekit.export" '
+                    'name="generator"></head><body>the whole page</body></html>')
+    index.write_text('<!DOCTYPE html>\n<meta name="generator" content="rulekit.export"> index')
+    cache.lessons = {"01_x": {"key": "k", "page": "01_x.html", **page_record(page),
                               "notebook": str(tmp_path / "01_x.ipynb")}}
-    cache.pages = {"index.html": sha256_file(index)}
+    cache.pages = {"index.html": page_record(index)}
     cache.save()
     return out, Cache.load(cache.folder, out)
 
@@ -264,19 +274,26 @@ def test_a_damaged_page_the_cache_recorded_is_rewritten_not_refused(tmp_path: Pa
     assert not cache.page_is_ours("01_x")  # ... and so it is rebuilt, not kept
 
 
-def test_an_unrecorded_page_is_still_refused(tmp_path: Path) -> None:
+def test_an_unrecorded_page_or_other_content_is_still_refused(tmp_path: Path) -> None:
     out, cache = _recorded(tmp_path)
     (out / "02_y.html").write_text("someone's own page")
     (out / "cards.html").write_text("someone's own cards")
     for stems in (["01_x", "02_y"], ["01_x"]):
         with pytest.raises(OutError, match="was not written by rulekit.export"):
             check_out(out, stems, cache, tmp_path / "notebooks")
+    (out / "cards.html").unlink()
+    for mine in ("the teacher rewrote it", "<!DOCTYPE html>\n<html>\n<head><title>Mine"):
+        (out / "01_x.html").write_text(mine)  # a recorded name, but not what the build wrote
+        with pytest.raises(OutError, match="01_x.html was not written by rulekit.export"):
+            check_out(out, ["01_x"], cache, tmp_path / "notebooks")
 
 
 def test_malformed_site_pages_in_the_cache_make_it_untrusted(tmp_path: Path) -> None:
     out, cache = _recorded(tmp_path)
     data = json.loads(cache.file.read_text())
-    for bad in ({"../x.html": "0" * 64}, {"index.html": "nope"}, ["index.html"]):
+    good = data["pages"]["index.html"]
+    for bad in ({"../x.html": good}, {"index.html": {**good, "sha256": "nope"}},
+                {"index.html": {**good, "head": None}}, {"index.html": "0" * 64}, ["index.html"]):
         cache.file.write_text(json.dumps({**data, "pages": bad}))
         assert not Cache.load(cache.folder, out).trusted
 
@@ -467,9 +484,17 @@ def test_kill_9_of_the_build_takes_its_workers_and_kernels_with_it(tmp_path: Pat
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
         first.wait()
-    flag.unlink()  # the rebuild's cell finishes at once... after writing the flag again
-    _notebook(nbs, "01_wait", "print('done')")
+    flag.unlink()
+    _notebook(nbs, "01_wait", "print('done')")  # the next build: its lock taken over, it builds
     report = build(nbs, out, jobs=1, widgets="cdn", sandbox="off", cache_dir=cache,
                    echo=lambda _line: None)
     assert report.ok and [Path(r.page).name for r in report.built] == ["01_wait.html"]
     assert not list(out.glob(f".*{TMP_SUFFIX}"))
+    # D9: a page cut short and an emptied index (as an old build's kill left them) are rebuilt
+    page = out / "01_wait.html"
+    page.write_bytes(page.read_bytes()[:100])
+    (out / "index.html").write_text("")
+    again = build(nbs, out, jobs=1, widgets="cdn", sandbox="off", cache_dir=cache,
+                  echo=lambda _line: None)
+    assert again.ok and [Path(r.page).name for r in again.built] == ["01_wait.html"]
+    assert is_ours(page) and is_ours(out / "index.html") and "done" in page.read_text("utf-8")

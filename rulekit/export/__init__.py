@@ -54,8 +54,8 @@ from rulekit.export.ownership import (
     cache_dir_for,
     check_out,
     is_ours,
+    page_record,
     remove_stale_temporaries,
-    sha256_file,
     write_atomic,
 )
 
@@ -153,12 +153,13 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
     else:
         paths = sorted(Path(p) for p in notebooks)
         nb_dir = paths[0].parent if paths else Path("notebooks")
-    cache = Cache.load(cache_dir or cache_dir_for(out), out)
+    folder = cache_dir or cache_dir_for(out)
     stems = [p.stem for p in paths]
-    lock = BuildLock(cache.folder, out)
+    check_out(out, stems, Cache.load(folder, out), nb_dir)  # before the lock makes a folder
+    lock = BuildLock(folder, out)
     lock.acquire()
     try:
-        cache = Cache.load(cache.folder, out)  # as the build that held the lock left it
+        cache = Cache.load(folder, out)  # again under the lock: as the last build left it
         check_out(out, stems, cache, nb_dir)
         return _build(paths, nb_dir, out, cache, stems, started, jobs=jobs, force=force,
                       widgets=widgets, index=index, sandbox=sandbox, timeout=timeout,
@@ -230,8 +231,7 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
                 result.warnings.append(over)
             entries[stem] = {"key": keys[result.notebook], "title": result.title,
                              "rulings": result.rulings, "seconds": round(result.seconds, 2),
-                             "bytes": result.size, "page": f"{stem}.html",
-                             "sha256": sha256_file(Path(result.page)),
+                             "page": f"{stem}.html", **page_record(Path(result.page)),
                              "notebook": str(Path(result.notebook).resolve())}
             echo(f"[{done}/{total}] {stem}... {result.seconds:.1f} s "
                  f"({result.size / 1024:.0f} KB)")
@@ -252,7 +252,7 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
 
         for page in (write_index(out, report, coverage.result()),
                      write_cards(out, {str(e["stem"]) for e in report.lessons})):
-            cache.pages[page.name] = sha256_file(page)
+            cache.pages[page.name] = page_record(page)
         cache.save()
     side.shutdown()
     report.seconds = time.perf_counter() - started
@@ -309,7 +309,7 @@ def _prepare_live(out: Path, report: BuildReport, mode: str,
              "slower")
     script = (TEMPLATES / TEMPLATE / "sandbox.js").read_text("utf-8")
     css = (TEMPLATES / TEMPLATE / "sandbox.css").read_text("utf-8")
-    if "</script" in script.lower() or "</style" in css.lower():
+    if "</script" in script.lower() or "<!--" in script or "</style" in css.lower():
         raise _assets.AssetError("sandbox.js and sandbox.css can't be inlined: they close "
                                  "their own tag")
     mb = _live.size_mb(out / STATIC / _live.STATIC_SUBDIR)

@@ -77,7 +77,12 @@ def _css() -> str:
 
 @cache
 def _js() -> str:
-    return (TEMPLATES / TEMPLATE / "classroom.js").read_text("utf-8")
+    """The classroom script, inlined in each page's `<script>`: it must not close that tag or
+    open an HTML comment in it (D3)."""
+    js = (TEMPLATES / TEMPLATE / "classroom.js").read_text("utf-8")
+    if "</script" in js.lower() or "<!--" in js:
+        raise ValueError("classroom.js can't be inlined: it has '</script' or '<!--'")
+    return js
 
 
 @cache
@@ -153,9 +158,12 @@ def run(job: Job) -> Result:
     nb = None
     watch = CellWatch(path.stem, job.progress, job.timeout)
 
-    def started(cell: object, cell_index: int) -> None:
+    def started(cell: dict, cell_index: int) -> None:
         current["index"] = cell_index
-        watch.start(cell_index, str(getattr(cell, "source", "")))
+        if cell.get("cell_type") == "code":
+            watch.start(cell_index, str(cell.get("source", "")))
+        else:
+            watch.stop()
 
     try:
         nb = nbformat.read(path, as_version=4)

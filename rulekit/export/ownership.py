@@ -14,8 +14,11 @@
 - **Writing:** every page, `index.html`, `cards.html` and copied file is written whole or not at
   all (`write_atomic`: a temporary file in the same folder, then `os.replace`), so a killed
   build or a full disk leaves the old file or the new one, never half of one. A page the cache
-  recorded (its lesson's page, or `index.html`/`cards.html` under `pages`) stays the build's to
-  overwrite even when it was damaged since (it is never deleted unless it is intact).
+  recorded (its lesson's page, or `index.html`/`cards.html` under `pages`, each with its size
+  and first bytes: `page_record`) stays the build's to overwrite when it is a damaged copy of
+  what the build wrote: empty, or shorter and starting as the recorded page did (cut by an older
+  build's kill or a full disk). Other content under that name is someone's: refused. A damaged
+  page is never deleted.
 - **Deleting:** only a lesson page recorded in the trusted cache, by a plain file name inside
   `--out`, whose content still has the recorded sha256 and the generator tag, when its
   notebook no longer exists.
@@ -49,10 +52,11 @@ _MARKS = re.compile(r'<meta (?:name="generator" content="rulekit\.export"|conten
 _HEX = re.compile(r"[0-9a-f]{64}")
 SUBDIRS = ("_static", "diagrams")  # the folders the build writes into
 SITE_PAGES = ("index.html", "cards.html")  # the site's own pages, recorded under `pages`
+HEAD_BYTES = 512  # of a page, kept in the cache to tell a damaged copy from someone's file
 TMP_SUFFIX = ".rulekit-tmp"  # `.<name>.<pid>.rulekit-tmp`: a write in progress (write_atomic)
 
 __all__ = ["GENERATOR_TAG", "BuildLock", "Cache", "OutError", "cache_dir_for", "check_out", "is_ours",
-           "remove_stale_temporaries", "sha256_file", "write_atomic"]
+           "page_record", "remove_stale_temporaries", "sha256_file", "write_atomic"]
 
 
 class OutError(ValueError):
@@ -177,7 +181,7 @@ class Cache:
     folder: Path
     out: Path
     lessons: dict[str, dict[str, object]] = field(default_factory=dict)
-    pages: dict[str, str] = field(default_factory=dict)  # index.html/cards.html -> sha256
+    pages: dict[str, dict[str, object]] = field(default_factory=dict)  # index/cards: page_record
     trusted: bool = False  # a valid record for this very `out` was read
 
     @property
@@ -216,13 +220,19 @@ class Cache:
         return entry is not None and is_ours(page) and sha256_file(page) == entry.get("sha256")
 
     def recorded(self, page: Path) -> bool:
-        """`page` (a regular file in `out`) is one this cache says the build wrote: a lesson's
-        page or a site page, even if it was damaged since (D9: a truncated page is rewritten,
-        not refused)."""
+        """`page` (a regular file in `out`) is a damaged copy of a page this cache recorded (a
+        lesson's or a site page): empty, or shorter than recorded and starting as it did. Such
+        a page is rewritten, not refused (D9)."""
         if not (self.trusted and _regular(page) and page.parent == self.out):
             return False
         entry = self.lessons.get(page.stem)
-        return (entry is not None and entry.get("page") == page.name) or page.name in self.pages
+        if entry is None or entry.get("page") != page.name:
+            entry = self.pages.get(page.name)
+        head, size = (entry or {}).get("head"), (entry or {}).get("bytes")
+        if not isinstance(head, str) or not isinstance(size, int):
+            return False
+        data, start = page.read_bytes(), head.encode("latin-1")
+        return len(data) < size and (start.startswith(data) or data.startswith(start))
 
 
 def _valid(data: object, out: str) -> dict[str, dict[str, object]] | None:
@@ -241,10 +251,18 @@ def _valid(data: object, out: str) -> dict[str, dict[str, object]] | None:
     return lessons
 
 
+def page_record(path: Path) -> dict[str, object]:
+    """What the cache keeps of a page it wrote: its sha256, size and first `HEAD_BYTES` bytes."""
+    data = path.read_bytes()
+    return {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
+            "head": data[:HEAD_BYTES].decode("latin-1")}
+
+
 def _valid_pages(pages: object) -> bool:
     return isinstance(pages, dict) and all(
-        name in SITE_PAGES and isinstance(sha, str) and _HEX.fullmatch(sha) is not None
-        for name, sha in pages.items())
+        name in SITE_PAGES and isinstance(rec, dict) and isinstance(rec.get("sha256"), str)
+        and _HEX.fullmatch(rec["sha256"]) is not None and isinstance(rec.get("bytes"), int)
+        and isinstance(rec.get("head"), str) for name, rec in pages.items())
 
 
 def _plain(stem: str) -> bool:
