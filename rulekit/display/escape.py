@@ -114,20 +114,48 @@ def terminal_text(text: object) -> str:
     return _TERMINAL.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100
                          else f"\\u{ord(m[0]):04x}", str(text))
 _TAGS = re.compile(r"<[^>]+>")
-_EMPHASIS = re.compile(r"(?<!\\)[*_`]")
+_CODE = re.compile(r"(?<!\\)(`+)(.+?)(?<!`)\1(?!`)", re.S)
+# CommonMark emphasis, simplified: a run of `*`/`_` not followed by a space opens, one not
+# preceded by a space (or a backslash) closes the nearest opener; `_` never opens or closes
+# inside a word
+_EMPHASIS = (re.compile(r"(?<!\\)(\*\*)(?=\S)((?:(?!\*\*).)+?)(?<=[^\s\\])\*\*", re.S),
+             re.compile(r"(?<![\\\w])(__)(?=\S)((?:(?!__).)+?)(?<=[^\s\\])__(?!\w)", re.S),
+             re.compile(r"(?<!\\)(\*)(?=[^\s*])([^*]+?)(?<=[^\s\\*])\*", re.S),
+             re.compile(r"(?<![\\\w])(_)(?=[^\s_])([^_]+?)(?<=[^\s\\_])_(?!\w)", re.S))
 _ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|~])")
+_SLOT = re.compile("\x00(\\d+)\x00")
 
 
 def markdown_plain(text: str) -> str:
-    """A line of Markdown (a heading's text) as it reads: tags and emphasis marks dropped,
+    """A line of Markdown (a heading's text) as it reads: tags dropped, code spans as their
+    text, emphasis marks dropped only where they emphasise (`pay_with`, `2*3` keep theirs),
     backslash escapes and HTML entities undone, whitespace collapsed.
 
     >>> markdown_plain(markdown_text("Ward & *targets*: what-if"))
     'Ward & *targets*: what-if'
     >>> markdown_plain("Tapping <b>a</b> **Forest**")
     'Tapping a Forest'
+    >>> markdown_plain("pay_with and mana_abilities, 2*3 = 6, `x_y*`, _so_ *very*")
+    'pay_with and mana_abilities, 2*3 = 6, x_y*, so very'
     """
     import html
 
-    text = _ESCAPED.sub(r"\1", _EMPHASIS.sub("", _TAGS.sub("", text)))
-    return " ".join(html.unescape(text).split())
+    codes: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        inner = m[2]
+        if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+            inner = inner[1:-1]
+        codes.append(inner)
+        return f"\x00{len(codes) - 1}\x00"
+
+    text = _CODE.sub(keep, text.replace("\x00", ""))
+    text = _TAGS.sub("", text)
+    for pattern in _EMPHASIS:
+        previous = None
+        while previous != text:
+            previous, text = text, pattern.sub(r"\2", text)
+    text = _ESCAPED.sub(r"\1", text)
+    text = html.unescape(text)
+    text = _SLOT.sub(lambda m: codes[int(m[1])], text)
+    return " ".join(text.split())

@@ -22,6 +22,11 @@ lessons and the rulings coverage table R01-R19; `site/cards.html` the card catal
   gets the sandbox's starting position and the page script that starts it on a click. Without
   npm the pages keep the sandbox's picture and the build says why (`--sandbox auto|on|off`).
 - **Failures** name the notebook and the cell (index and first line); the build exits 1.
+- **Time:** a cell may run `--timeout` seconds (600); one running long says so every 30 s.
+- **One build per site:** a build holds `build.lock` in its cache folder (its pid, under a
+  `flock`); a second build into the same `--out` refuses (exit 2) while the first is alive. The
+  workers exit, killing their kernels, when the build dies, even by `kill -9`.
+- **Size:** a page over `PAGE_BUDGET` (1 MB, without the shared `_static/`) gets a warning.
 """
 
 from __future__ import annotations
@@ -41,21 +46,26 @@ from pathlib import Path
 from rulekit.export import assets as _assets
 from rulekit.export import live as _live
 from rulekit.export.index import load_coverage, write_index
-from rulekit.export.lesson import Job, Result
+from rulekit.export.lesson import CELL_TIMEOUT_S, PROGRESS_S, Job, Result
 from rulekit.export.ownership import (
+    BuildLock,
     Cache,
     OutError,
     cache_dir_for,
     check_out,
     is_ours,
-    sha256_file,
+    page_record,
+    remove_stale_temporaries,
+    write_atomic,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC = "_static"
 CACHE_FORMAT = 2
+PAGE_BUDGET = 1024 * 1024  # bytes of one lesson page (benchmarks: p5_page_kb <= 1024)
 
-__all__ = ["BuildReport", "OutError", "build", "cache_key_base", "lesson_paths", "main"]
+__all__ = ["PAGE_BUDGET", "BuildReport", "OutError", "budget_warning", "build", "cache_key_base",
+           "lesson_paths", "main"]
 
 
 @dataclass
@@ -128,22 +138,43 @@ def _stderr(text: str) -> None:
 def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = None,
           force: bool = False, widgets: str = "auto", index: bool = True,
           cache_dir: Path | None = None, sandbox: str = "auto",
+          timeout: float = CELL_TIMEOUT_S, progress: float = PROGRESS_S,
           echo: Callable[[str], None] = _stderr) -> BuildReport:
     """Build the lesson pages (and index) for `notebooks` (a folder or a list of .ipynb files)
     into `out`. `widgets`: "auto" | "offline" | "cdn" (see `assets.prepare`); `sandbox`: the
     live sandbox in the pages, "auto" | "on" | "off" (see `live.prepare`). `cache_dir`: where
-    the cache and kernel logs go (default: `ownership.cache_dir_for(out)`). Raises `OutError`,
-    before writing anything, when `out` is not the build's to write."""
+    the cache and kernel logs go (default: `ownership.cache_dir_for(out)`). `timeout`: seconds
+    a cell may run; `progress`: seconds between a long cell's "still running" lines (stderr).
+    Raises `OutError`, before writing anything, when `out` is not the build's to write or
+    another live build is writing it."""
     started = time.perf_counter()
     if isinstance(notebooks, Path):
         nb_dir, paths = notebooks, lesson_paths(notebooks)
     else:
         paths = sorted(Path(p) for p in notebooks)
         nb_dir = paths[0].parent if paths else Path("notebooks")
-    cache = Cache.load(cache_dir or cache_dir_for(out), out)
+    folder = cache_dir or cache_dir_for(out)
     stems = [p.stem for p in paths]
-    check_out(out, stems, cache, nb_dir)
+    check_out(out, stems, Cache.load(folder, out), nb_dir)  # before the lock makes a folder
+    lock = BuildLock(folder, out)
+    lock.acquire()
+    try:
+        cache = Cache.load(folder, out)  # again under the lock: as the last build left it
+        check_out(out, stems, cache, nb_dir)
+        return _build(paths, nb_dir, out, cache, stems, started, jobs=jobs, force=force,
+                      widgets=widgets, index=index, sandbox=sandbox, timeout=timeout,
+                      progress=progress, echo=echo)
+    finally:
+        lock.release()
+
+
+def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[str],
+           started: float, *, jobs: int | None, force: bool, widgets: str, index: bool,
+           sandbox: str, timeout: float, progress: float,
+           echo: Callable[[str], None]) -> BuildReport:
+    """`build` once it holds the lock and `out` was checked."""
     out.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(out)  # a killed build's half-written files
     cache.save()  # from now on this out is on record as the build's
 
     wa = _assets.prepare(mode=widgets)
@@ -179,7 +210,8 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
     todo.sort(key=lambda t: -float(cache.lessons.get(t[0].stem, {}).get("seconds", 1e9)))  # type: ignore[arg-type]
     note = report.widgets_note
     job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css,
-                    str(cache.logs / f"{p.stem}.kernel.log"), live_page) for p, _ in todo]
+                    str(cache.logs / f"{p.stem}.kernel.log"), live_page, timeout, progress)
+                for p, _ in todo]
     keys = {str(p): k for p, k in todo}
     workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))
     if job_list:
@@ -194,10 +226,12 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
         stem = Path(result.notebook).stem
         report.built.append(result)
         if result.ok:
+            over = budget_warning(stem, result.size)
+            if over:
+                result.warnings.append(over)
             entries[stem] = {"key": keys[result.notebook], "title": result.title,
                              "rulings": result.rulings, "seconds": round(result.seconds, 2),
-                             "bytes": result.size, "page": f"{stem}.html",
-                             "sha256": sha256_file(Path(result.page)),
+                             "page": f"{stem}.html", **page_record(Path(result.page)),
                              "notebook": str(Path(result.notebook).resolve())}
             echo(f"[{done}/{total}] {stem}... {result.seconds:.1f} s "
                  f"({result.size / 1024:.0f} KB)")
@@ -214,10 +248,12 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
 
     report.lessons = [{"stem": s, **entries[s]} for s in sorted(entries)]
     if coverage is not None:
-        write_index(out, report, coverage.result())
         from rulekit.export.cards import write_cards
 
-        write_cards(out, {str(e["stem"]) for e in report.lessons})
+        for page in (write_index(out, report, coverage.result()),
+                     write_cards(out, {str(e["stem"]) for e in report.lessons})):
+            cache.pages[page.name] = page_record(page)
+        cache.save()
     side.shutdown()
     report.seconds = time.perf_counter() - started
     for failure in report.failures:
@@ -226,6 +262,15 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
     echo(f"rulekit.export: {built_ok} built, {len(report.cached)} unchanged, "
          f"{len(report.failures)} failed in {report.seconds:.1f} s -> {out}/index.html")
     return report
+
+
+def budget_warning(stem: str, size: int, budget: int = PAGE_BUDGET) -> str | None:
+    """The warning for a page of `size` bytes over `budget`, naming the lesson and the size."""
+    if size <= budget:
+        return None
+    return (f"lesson {stem}: the page is {size / 1024 / 1024:.1f} MB, over the "
+            f"{budget / 1024 / 1024:g} MB page budget (a large cell output?): it loads slowly "
+            "in a classroom")
 
 
 def _keep_other_lessons(cache: Cache, stems: set[str]) -> dict[str, dict[str, object]]:
@@ -264,7 +309,7 @@ def _prepare_live(out: Path, report: BuildReport, mode: str,
              "slower")
     script = (TEMPLATES / TEMPLATE / "sandbox.js").read_text("utf-8")
     css = (TEMPLATES / TEMPLATE / "sandbox.css").read_text("utf-8")
-    if "</script" in script.lower() or "</style" in css.lower():
+    if "</script" in script.lower() or "<!--" in script or "</style" in css.lower():
         raise _assets.AssetError("sandbox.js and sandbox.css can't be inlined: they close "
                                  "their own tag")
     mb = _live.size_mb(out / STATIC / _live.STATIC_SUBDIR)
@@ -289,7 +334,7 @@ def _install_lab_css(static: Path) -> tuple[str, ...]:
         data = src.read_bytes()
         target = dest / src.name
         if not target.is_file() or target.read_bytes() != data:
-            target.write_bytes(data)
+            write_atomic(target, data)
         urls.append(f"{static.name}/lab/{src.name}")
     return tuple(urls)
 
@@ -300,8 +345,12 @@ def _run_jobs(jobs: list[Job], workers: int):  # yields Result
 
     if not jobs:
         return
+    from rulekit.export.lesson import watch_parent
+
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    # each worker exits (killing its kernels) once this process is gone, even after kill -9
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=watch_parent,
+                             initargs=(os.getpid(),)) as pool:
         futures = {pool.submit(run, job): job for job in jobs}
         for fut in as_completed(futures):
             job = futures[fut]
@@ -310,6 +359,18 @@ def _run_jobs(jobs: list[Job], workers: int):  # yields Result
             except Exception as exc:  # a worker died: name the notebook
                 yield Result(job.notebook, job.page, False, 0.0,
                              error=f"{job.notebook}: the build worker died: {exc!r}")
+
+
+def _positive(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1e7:
+        raise argparse.ArgumentTypeError(f"not a number of seconds above 0: {text!r}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -324,6 +385,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", "-j", type=int, default=None,
                         help="worker processes (default: one per core)")
     parser.add_argument("--force", action="store_true", help="rebuild every lesson")
+    parser.add_argument("--timeout", type=_positive, default=CELL_TIMEOUT_S, metavar="SECONDS",
+                        help=f"seconds one cell may run before its lesson fails "
+                             f"(default {CELL_TIMEOUT_S})")
     parser.add_argument("--cache", type=Path, default=None,
                         help="folder for the build cache and kernel logs (default: "
                              "build/lessons/ in the checkout; never inside --out)")
@@ -344,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
         _stderr(f"rulekit.export: no notebooks in {args.notebooks}/ yet: building the index only")
     try:
         report = build(args.notebooks, args.out, jobs=args.jobs, force=args.force,
-                       widgets=args.widgets, cache_dir=args.cache, sandbox=args.sandbox)
+                       widgets=args.widgets, cache_dir=args.cache, sandbox=args.sandbox,
+                       timeout=args.timeout)
     except OutError as exc:
         _stderr(f"rulekit.export: {exc}")
         return 2

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 from rulekit.authoring.cards import CardEntry, entries
 from rulekit.export.index import CSS
-from rulekit.export.ownership import GENERATOR_TAG
+from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 
 PAGE = "cards.html"
 
@@ -21,7 +22,7 @@ td, th { overflow-wrap: anywhere; }
 
 def _row(e: CardEntry, built: set[str]) -> str:
     lessons = ", ".join(
-        f'<a href="{escape(s)}.html">{escape(s)}</a>' if s in built else escape(s)
+        f'<a href="{escape(quote(s + ".html"))}">{escape(s)}</a>' if s in built else escape(s)
         for s in e.lessons) or "-"
     scenarios = ", ".join(f"<code>{escape(s)}</code>" for s in e.scenarios) or "-"
     kind = escape(e.type_line) + (f" <b>{escape(e.power_toughness)}</b>"
@@ -70,5 +71,5 @@ sandbox can use any of them. <code>python -m rulekit cards</code> prints the sam
 def write_cards(out: Path, built: set[str], root: Path | None = None) -> Path:
     """Write `out/cards.html`; lessons in `built` (page stems) are linked."""
     path = out / PAGE
-    path.write_text(render(entries(root), built), "utf-8")
+    write_atomic(path, render(entries(root), built))
     return path

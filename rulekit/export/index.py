@@ -5,14 +5,14 @@ walkthroughs, tests, diagrams; `rulekit.display.coverage_table`, the same table 
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from rulekit.display.coverage_table import Targets, rows, table_html
-from rulekit.export.ownership import GENERATOR_TAG
+from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 
 if TYPE_CHECKING:
     from rulekit.export import BuildReport
@@ -48,7 +48,8 @@ def render(report: BuildReport, coverage: Sequence[Coverage], link_diagrams: boo
         # numbered as the lessons are (00_start_here is lesson 0)
         number = re.match(r"(\d+)", stem)
         value = f' value="{int(number.group(1))}"' if number else ""
-        lesson_items.append(f'<li{value}><a href="{escape(stem)}.html">'
+        # percent-encoded: a newline or `#` in a notebook's name can't break the link
+        lesson_items.append(f'<li{value}><a href="{escape(quote(stem + ".html"))}">'
                             f'{escape(str(e["title"]))}</a>{tail}</li>')
     targets = Targets(lesson_ext="html", diagrams_url="diagrams/" if link_diagrams else None,
                       built=frozenset(str(e["stem"]) for e in report.lessons))
@@ -112,7 +113,10 @@ def write_index(out: Path, report: BuildReport, cov: list | None = None) -> Path
             src = root / d
             if src.is_file():
                 dest.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(src, dest / src.name)
+                data = src.read_bytes()
+                target = dest / src.name
+                if not target.is_file() or target.read_bytes() != data:
+                    write_atomic(target, data)
     path = out / "index.html"
-    path.write_text(render(report, cov), "utf-8")
+    write_atomic(path, render(report, cov))
     return path

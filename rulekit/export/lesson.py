@@ -1,22 +1,36 @@
 """One lesson page: execute a notebook with nbclient (widget state stored), export it with
 nbconvert's HTMLExporter and the `lesson` template. Runs inside the build's worker processes;
 each worker keeps its exporter and handles several notebooks.
+
+- **Time:** each cell has `Job.timeout` seconds (`--timeout`, default 600); a cell still running
+  after `Job.progress` seconds (30) says so on stderr every `progress` seconds
+  (`lesson 02_x: cell 3 (`while True:`) still running (60 s of 600 s)`), and one over its limit
+  fails with "did not finish within 600 s".
+- **Parent death:** a worker watches its parent (`watch_parent`): when the build is gone (even
+  after `kill -9`), the worker kills the kernels it started and exits, so no orphan keeps writing
+  pages. Pages are written whole (`ownership.write_atomic`).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from rulekit.display.svg import strip_prolog
+from rulekit.export.ownership import write_atomic
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 TEMPLATE = "lesson"
 CELL_TIMEOUT_S = 600
+PROGRESS_S = 30  # a long cell says it is still running this often
 KERNEL_ENV = {"RULEKIT_LESSON_EXT": "html", "RULEKIT_DIAGRAMS_URL": "diagrams/",
               "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
 
@@ -31,6 +45,8 @@ class Job:
     lab_css: tuple[str, ...] = ()  # relative URLs of the shared JupyterLab style sheets
     log: str = ""  # where the kernel's own output goes (the build cache, outside the site)
     live: dict[str, object] | None = None  # the live sandbox's script, style and config
+    timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
+    progress: float = PROGRESS_S  # seconds between "still running" lines
 
 
 @dataclass
@@ -61,7 +77,12 @@ def _css() -> str:
 
 @cache
 def _js() -> str:
-    return (TEMPLATES / TEMPLATE / "classroom.js").read_text("utf-8")
+    """The classroom script, inlined in each page's `<script>`: it must not close that tag or
+    open an HTML comment in it (D3)."""
+    js = (TEMPLATES / TEMPLATE / "classroom.js").read_text("utf-8")
+    if "</script" in js.lower() or "<!--" in js:
+        raise ValueError("classroom.js can't be inlined: it has '</script' or '<!--'")
+    return js
 
 
 @cache
@@ -78,7 +99,22 @@ def exporter(widget_renderer_url: str | None):  # nbconvert is imported lazily
         mathjax_url="", mermaid_js_url="", mermaid_layout_elk_js_url="",
         html_manager_semver_range="1.0.15", **kw)
     exp.register_filter("rulekit_inline_svg", strip_prolog)
+    # every JSON the templates (ours and nbconvert's lab template) put in a <script>
+    exp.register_filter("escape_html_script", script_json)
     return exp
+
+
+def script_json(text: str) -> str:
+    r"""JSON text made safe inside a `<script>` block: `<`, `>` and `&` become `\u003c`,
+    `\u003e` and `\u0026` (valid only inside JSON strings, which is the only place JSON has
+    them), so no `</script>`, `<!--` or `<script` can end the block or put the HTML parser in
+    its "script data escaped" states (nbconvert's own filter escapes only `/`). `JSON.parse`
+    reads the same value back.
+
+    >>> script_json('{"t": "<!--<script></script>-->&"}')
+    '{"t": "\\u003c!--\\u003cscript\\u003e\\u003c/script\\u003e--\\u003e\\u0026"}'
+    """
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def lab_css_files() -> list[Path]:
@@ -120,20 +156,33 @@ def run(job: Job) -> Result:
     rel = _shown(path)
     current: dict[str, int] = {"index": -1}
     nb = None
+    watch = CellWatch(path.stem, job.progress, job.timeout)
+
+    def started(cell: dict, cell_index: int) -> None:
+        current["index"] = cell_index
+        if cell.get("cell_type") == "code":
+            watch.start(cell_index, str(cell.get("source", "")))
+        else:
+            watch.stop()
+
     try:
         nb = nbformat.read(path, as_version=4)
         client = NotebookClient(
-            nb, kernel_name="python3", store_widget_state=True, timeout=CELL_TIMEOUT_S,
+            nb, kernel_name="python3", store_widget_state=True, timeout=job.timeout,
             **kernel_config(),  # type: ignore[arg-type]  # IPC sockets (rulekit.lab.kernels)
             # every output is in once the last cell is done: no need to wait for a graceful exit
             shutdown_kernel="immediate",
             resources={"metadata": {"path": str(path.parent)}},
-            on_cell_start=lambda cell, cell_index: current.__setitem__("index", cell_index))
+            on_cell_start=started,
+            on_cell_executed=lambda **_kw: watch.stop())
         log = Path(job.log or os.devnull)
         if job.log:
             log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
-            client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+            try:
+                client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+            finally:
+                watch.close()
         found = outline(nb, path.stem)  # title and rulings (rulekit.repo.outline)
         title = found.title
         nb.metadata["title"] = title
@@ -144,8 +193,8 @@ def run(job: Job) -> Result:
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
     except Exception as exc:  # reported with the notebook and the cell
         return Result(job.notebook, job.page, False, time.perf_counter() - start,
-                      error=_describe(exc, rel, nb, current["index"]))
-    Path(job.page).write_text(page, "utf-8")
+                      error=_describe(exc, rel, nb, current["index"], job.timeout))
+    write_atomic(Path(job.page), page)
     return Result(job.notebook, job.page, True, time.perf_counter() - start, title=title,
                   rulings=list(found.rulings), size=len(page.encode("utf-8")),
                   warnings=_stderr_warnings(nb, rel))
@@ -158,12 +207,12 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _describe(exc: Exception, rel: str, nb: object, index: int) -> str:
-    """`notebooks/x.ipynb: cell 4 (`first line`): NameError: name 'y' is not defined`."""
-    ename = getattr(exc, "ename", None) or type(exc).__name__
-    evalue = getattr(exc, "evalue", None)
-    if evalue is None:
-        evalue = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
+def _describe(exc: Exception, rel: str, nb: object, index: int,
+              timeout: float = CELL_TIMEOUT_S) -> str:
+    """`notebooks/x.ipynb: cell 4 (`first line`): NameError: name 'y' is not defined`; a cell
+    over its time: `...: cell 4 (`while True:`): did not finish within 600 s (--timeout)`."""
+    from nbclient.exceptions import CellTimeoutError
+
     cells = getattr(nb, "cells", None)
     if cells is not None and 0 <= index < len(cells):
         where = f"cell {index} (`{first_line(cells[index].source)}`)"
@@ -171,4 +220,103 @@ def _describe(exc: Exception, rel: str, nb: object, index: int) -> str:
         where = "can't be read"
     else:
         where = "before the first cell (kernel start)"
+    if isinstance(exc, CellTimeoutError):
+        return (f"{rel}: {where}: did not finish within {_seconds(timeout)} s (the limit per "
+                "cell; raise it with --timeout SECONDS)")
+    ename = getattr(exc, "ename", None) or type(exc).__name__
+    evalue = getattr(exc, "evalue", None)
+    if evalue is None:
+        evalue = str(exc).strip().splitlines()[-1] if str(exc).strip() else ""
     return f"{rel}: {where}: {ename}: {evalue}"
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+class CellWatch:
+    """Says on `say` (stderr) every `interval` seconds that a cell is still running:
+    `lesson 02_x: cell 3 (`while True:`) still running (60 s of 600 s)`."""
+
+    def __init__(self, lesson: str, interval: float, limit: float,
+                 say: Callable[[str], None] = _stderr) -> None:
+        self.lesson, self.interval, self.limit, self.say = lesson, interval, limit, say
+        self._cell: tuple[int, str, float] | None = None
+        self._next = 0.0
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, index: int, source: str) -> None:
+        with self._lock:
+            self._cell = (index, first_line(source), time.monotonic())
+            self._next = self.interval
+        if self._thread is None and self.interval > 0:
+            self._thread = threading.Thread(target=self._run, daemon=True,
+                                            name="rulekit-cell-watch")
+            self._thread.start()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._cell = None
+
+    def close(self) -> None:
+        self.stop()
+        self._closed.set()
+
+    def _run(self) -> None:
+        tick = min(1.0, self.interval / 4)
+        while not self._closed.wait(tick):
+            with self._lock:
+                if self._cell is None:
+                    continue
+                index, first, since = self._cell
+                elapsed = time.monotonic() - since
+                if elapsed < self._next:
+                    continue
+                self._next += self.interval
+            self.say(f"lesson {self.lesson}: cell {index} (`{first}`) still running "
+                     f"({elapsed:.0f} s of {_seconds(self.limit)} s)")
+
+
+def watch_parent(parent: int, interval: float = 0.5) -> None:
+    """In a build worker: a thread that, once `parent` (the build) is gone, kills the
+    processes this worker started (its kernels, with their process groups) and exits."""
+
+    def run() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        kill_children(os.getpid())
+        os._exit(1)
+
+    threading.Thread(target=run, daemon=True, name="rulekit-parent-watch").start()
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux: /proc; elsewhere none are found)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[1:2] == [str(pid)]:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def kill_children(pid: int) -> None:
+    """SIGKILL the children of `pid`, each with its process group when it leads one (a kernel
+    runs in a session of its own, with its own children)."""
+    for child in child_pids(pid):
+        try:
+            if os.getpgid(child) == child:
+                os.killpg(child, signal.SIGKILL)
+            else:
+                os.kill(child, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -11,6 +11,14 @@
 - **Overwriting:** a page, `index.html` or any file under `_static/` and `diagrams/` is written
   only if it is new, or a regular file (no symlink) this build wrote: recorded in the cache with
   the same sha256, or carrying the generator tag.
+- **Writing:** every page, `index.html`, `cards.html` and copied file is written whole or not at
+  all (`write_atomic`: a temporary file in the same folder, then `os.replace`), so a killed
+  build or a full disk leaves the old file or the new one, never half of one. A page the cache
+  recorded (its lesson's page, or `index.html`/`cards.html` under `pages`, each with its size
+  and first bytes: `page_record`) stays the build's to overwrite when it is a damaged copy of
+  what the build wrote: empty, or shorter and starting as the recorded page did (cut by an older
+  build's kill or a full disk). Other content under that name is someone's: refused. A damaged
+  page is never deleted.
 - **Deleting:** only a lesson page recorded in the trusted cache, by a plain file name inside
   `--out`, whose content still has the recorded sha256 and the generator tag, when its
   notebook no longer exists.
@@ -20,11 +28,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from rulekit.repo.coverage import repo_root
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: the lock trusts the pid it holds
+    fcntl = None  # type: ignore[assignment]
 
 CACHE_FORMAT = 2
 GENERATOR = "rulekit.export"
@@ -36,9 +51,12 @@ _MARKS = re.compile(r'<meta (?:name="generator" content="rulekit\.export"|conten
                     r"|<title>rulekit lessons</title>")
 _HEX = re.compile(r"[0-9a-f]{64}")
 SUBDIRS = ("_static", "diagrams")  # the folders the build writes into
+SITE_PAGES = ("index.html", "cards.html")  # the site's own pages, recorded under `pages`
+HEAD_BYTES = 512  # of a page, kept in the cache to tell a damaged copy from someone's file
+TMP_SUFFIX = ".rulekit-tmp"  # `.<name>.<pid>.rulekit-tmp`: a write in progress (write_atomic)
 
-__all__ = ["GENERATOR_TAG", "Cache", "OutError", "cache_dir_for", "check_out", "is_ours",
-           "sha256_file"]
+__all__ = ["GENERATOR_TAG", "BuildLock", "Cache", "OutError", "cache_dir_for", "check_out", "is_ours",
+           "page_record", "remove_stale_temporaries", "sha256_file", "write_atomic"]
 
 
 class OutError(ValueError):
@@ -47,6 +65,98 @@ class OutError(ValueError):
 
 def sha256_file(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write `path` whole or not at all: a temporary file in the same folder (flushed to disk),
+    then `os.replace` (which replaces a symlink itself, never the file it points to)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}{TMP_SUFFIX}")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def remove_stale_temporaries(out: Path) -> list[Path]:
+    """Delete what `write_atomic` left in `out` (and its SUBDIRS) when a build was killed
+    mid-write; only called while this build holds the lock, so no other build is writing."""
+    gone = []
+    found = list(out.glob(f".*{TMP_SUFFIX}"))
+    for sub in SUBDIRS:
+        if (out / sub).is_dir() and not (out / sub).is_symlink():
+            found += (out / sub).rglob(f".*{TMP_SUFFIX}")
+    for path in found:
+        if _regular(path):
+            path.unlink()
+            gone.append(path)
+    return gone
+
+
+class BuildLock:
+    """One build at a time per site: `<cache>/build.lock` holds the running build's pid, under
+    an exclusive `flock` the system drops when that process dies (even by `kill -9`), so a lock
+    left by a dead build is simply taken over. Without `fcntl` the pid alone decides."""
+
+    def __init__(self, folder: Path, out: Path) -> None:
+        self.path, self.out = folder / "build.lock", out
+        self._fh: TextIO | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise OutError naming the live build that holds it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(self.path, "a+", encoding="utf-8")
+        try:
+            held = not _try_flock(fh)
+            fh.seek(0)
+            holder = fh.read().strip()
+            if not held and fcntl is None and holder.isdecimal() and int(holder) != os.getpid():
+                held = _alive(int(holder))
+            if held:
+                raise OutError(f"--out {self.out} is being built by another build (pid "
+                               f"{holder or '?'}; lock {self.path}): wait for it to finish; "
+                               "nothing was changed")
+            fh.seek(0)
+            fh.truncate()
+            fh.write(f"{os.getpid()}\n")
+            fh.flush()
+        except BaseException:
+            fh.close()
+            raise
+        self._fh = fh
+
+    def release(self) -> None:
+        """Empty the lock file (kept, so a build waiting on it keeps the same file) and unlock."""
+        fh, self._fh = self._fh, None
+        if fh is not None:
+            fh.seek(0)
+            fh.truncate()
+            fh.close()  # closing drops the flock
+
+
+def _try_flock(fh: TextIO) -> bool:
+    if fcntl is None:
+        return True
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def cache_dir_for(out: Path) -> Path:
@@ -71,6 +181,7 @@ class Cache:
     folder: Path
     out: Path
     lessons: dict[str, dict[str, object]] = field(default_factory=dict)
+    pages: dict[str, dict[str, object]] = field(default_factory=dict)  # index/cards: page_record
     trusted: bool = False  # a valid record for this very `out` was read
 
     @property
@@ -89,15 +200,17 @@ class Cache:
         except (OSError, ValueError):
             return cache
         lessons = _valid(data, str(out.resolve()))
-        if lessons is not None:
-            cache.lessons, cache.trusted = lessons, True
+        pages = data.get("pages", {}) if isinstance(data, dict) else None
+        if lessons is not None and isinstance(pages, dict) and _valid_pages(pages):
+            cache.lessons, cache.pages, cache.trusted = lessons, dict(pages), True
         return cache
 
     def save(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         tmp = self.file.with_suffix(".tmp")
         tmp.write_text(json.dumps({"format": CACHE_FORMAT, "out": str(self.out.resolve()),
-                                   "lessons": self.lessons}, indent=1), "utf-8")
+                                   "lessons": self.lessons, "pages": self.pages}, indent=1),
+                       "utf-8")
         tmp.replace(self.file)
 
     def page_is_ours(self, stem: str) -> bool:
@@ -105,6 +218,21 @@ class Cache:
         entry = self.lessons.get(stem)
         page = self.out / f"{stem}.html"
         return entry is not None and is_ours(page) and sha256_file(page) == entry.get("sha256")
+
+    def recorded(self, page: Path) -> bool:
+        """`page` (a regular file in `out`) is a damaged copy of a page this cache recorded (a
+        lesson's or a site page): empty, or shorter than recorded and starting as it did. Such
+        a page is rewritten, not refused (D9)."""
+        if not (self.trusted and _regular(page) and page.parent == self.out):
+            return False
+        entry = self.lessons.get(page.stem)
+        if entry is None or entry.get("page") != page.name:
+            entry = self.pages.get(page.name)
+        head, size = (entry or {}).get("head"), (entry or {}).get("bytes")
+        if not isinstance(head, str) or not isinstance(size, int):
+            return False
+        data, start = page.read_bytes(), head.encode("latin-1")
+        return len(data) < size and (start.startswith(data) or data.startswith(start))
 
 
 def _valid(data: object, out: str) -> dict[str, dict[str, object]] | None:
@@ -121,6 +249,20 @@ def _valid(data: object, out: str) -> dict[str, dict[str, object]] | None:
                 and isinstance(entry.get("key"), str) and isinstance(entry.get("notebook"), str)):
             return None
     return lessons
+
+
+def page_record(path: Path) -> dict[str, object]:
+    """What the cache keeps of a page it wrote: its sha256, size and first `HEAD_BYTES` bytes."""
+    data = path.read_bytes()
+    return {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
+            "head": data[:HEAD_BYTES].decode("latin-1")}
+
+
+def _valid_pages(pages: object) -> bool:
+    return isinstance(pages, dict) and all(
+        name in SITE_PAGES and isinstance(rec, dict) and isinstance(rec.get("sha256"), str)
+        and _HEX.fullmatch(rec["sha256"]) is not None and isinstance(rec.get("bytes"), int)
+        and isinstance(rec.get("head"), str) for name, rec in pages.items())
 
 
 def _plain(stem: str) -> bool:
@@ -169,7 +311,8 @@ def check_out(out: Path, stems: list[str], cache: Cache, notebooks_dir: Path) ->
     if not out.exists():
         return
     pages = [out / "index.html", out / "cards.html", *(out / f"{s}.html" for s in stems)]
-    ours = [p for p in pages if p.exists() and (cache.page_is_ours(p.stem) or is_ours(p))]
+    ours = [p for p in pages if p.exists() and (cache.page_is_ours(p.stem) or is_ours(p)
+                                                or cache.recorded(p))]
     if any(out.iterdir()) and not ours and not cache.trusted:
         raise OutError(f"--out {shown} holds files rulekit.export did not write: pick a new or "
                        "empty folder for the site (e.g. site)")
