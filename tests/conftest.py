@@ -83,8 +83,16 @@ def _watch_the_build() -> None:
 
     @functools.wraps(build)
     def watched(*args, **kwargs):
-        _note("notebook")
+        if _has_notebooks(args[0] if args else kwargs.get("notebooks")):
+            _note("notebook")
         return build(*args, **kwargs)
+
+    def _has_notebooks(notebooks: object) -> bool:  # a build of none starts no kernel
+        if isinstance(notebooks, list | tuple):
+            return bool(notebooks)
+        if isinstance(notebooks, str | os.PathLike) and Path(notebooks).is_dir():
+            return any(Path(notebooks).glob("*.ipynb"))
+        return True
 
     export.build = watched
 
