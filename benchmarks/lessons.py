@@ -10,6 +10,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -198,26 +199,29 @@ def click_ratio(runs: int = 7) -> dict[str, object]:
             "for mana in Sandbox('r05_replacement_modifies_production')"}
 
 
-def page_figures(site: Path, loads: int = 5) -> dict[str, object]:
+def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, object]:
     """p5: the largest lesson page (without the shared _static/ assets), in KB; each lesson
     page opened `loads` times in headless Chromium from file:// with everything outside the
     site blocked: time until its stepper and first diagram show, and requests outside the
-    site."""
+    site. `browser`: a running Playwright browser to use (default: one of its own)."""
     from rulekit.export.browser import chromium, open_page
+
+    if browser is None:
+        with chromium() as own:
+            return page_figures(site, loads, own)
 
     pages = sorted(p for p in site.glob("*.html") if p.name not in ("index.html", "cards.html"))
     sizes = {p.name: p.stat().st_size for p in pages}
     load_s: dict[str, list[float]] = {}
     outside: list[str] = []
-    with chromium() as browser:
-        for _ in range(loads):
-            for page in pages:
-                stepper = "rk-stepper" in page.read_text("utf-8")
-                visit = open_page(browser, page, site, stepper=stepper)
-                outside += visit.outside
-                if stepper:
-                    load_s.setdefault(page.name, []).append(visit.load_s or 0.0)
-                visit.page.close()
+    for _ in range(loads):
+        for page in pages:
+            stepper = "rk-stepper" in page.read_text("utf-8")
+            visit = open_page(browser, page, site, stepper=stepper)
+            outside += visit.outside
+            if stepper:
+                load_s.setdefault(page.name, []).append(visit.load_s or 0.0)
+            visit.page.close()
     medians = {name: statistics.median(v) for name, v in load_s.items()}
     return {"page_kb": max(sizes.values()) / 1024 if sizes else None,
             "load_s": max(medians.values()) if medians else None,

@@ -235,5 +235,5 @@ from hypothesis import settings  # noqa: E402
 # line (--hypothesis-profile=check): a bounded run that keeps the fast tier under a minute
 settings.register_profile("ci", max_examples=1000, derandomize=True)
 settings.register_profile("dev", max_examples=150)
-settings.register_profile("check", max_examples=60, derandomize=True)
+settings.register_profile("check", max_examples=40, derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")

@@ -147,6 +147,7 @@ def test_every_engine_and_sandbox_benchmark_runs_once_at_its_smallest_size():
     assert engine.fuzz_actions_per_s(runs=1, games=1, actions=5)[0] > 0
 
 
+@pytest.mark.slow  # starts a pytest process
 def test_the_suite_figures_run_pytest_as_the_makefile_does(tmp_path):
     makefile = (ROOT / "Makefile").read_text("utf-8")
     assert f"FAST := {suite.FAST}\n" in makefile
@@ -160,8 +161,8 @@ def test_the_suite_figures_run_pytest_as_the_makefile_does(tmp_path):
 
 @pytest.mark.browser
 @pytest.mark.notebook
-def test_the_page_figures_are_measured(lesson_site):
+def test_the_page_figures_are_measured(lesson_site, browser):
     site, report = lesson_site
-    figures = lessons.page_figures(site, loads=1)
+    figures = lessons.page_figures(site, loads=1, browser=browser)
     assert figures["page_kb"] > 0 and figures["load_s"] > 0 and figures["requests"] == 0
     assert "Chromium" in run.machine()  # asks the browser its version
