@@ -91,3 +91,20 @@ def end_the_turn(game: Game) -> None:
     CR 514.3) into the next turn's upkeep."""
     game.advance("end")
     game.advance()
+
+
+def write_notebook(folder: Path, stem: str, title: str, *code: str) -> Path:
+    """`folder/stem.ipynb`: a lesson-like notebook (a `# title` cell, then one code cell per
+    `code`, cell ids set, the python3 kernel) for the build tests."""
+    import nbformat  # not at import: conftest imports this module, and nbformat is slow
+
+    folder.mkdir(parents=True, exist_ok=True)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {title}"),
+                                         *(nbformat.v4.new_code_cell(c) for c in code)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"c{i}"
+    path = folder / f"{stem}.ipynb"
+    nbformat.write(nb, path)
+    return path

@@ -11,7 +11,6 @@ import json
 import os
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from rulekit.export import build, main
@@ -24,21 +23,13 @@ from rulekit.export.ownership import (
     sha256_file,
 )
 from rulekit.repo.coverage import repo_root
+from tests.helpers import write_notebook
 
 pytestmark = pytest.mark.notebook
 
 
 def _lesson(folder: Path, stem: str, title: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {title}"),
-                                         nbformat.v4.new_code_cell("1 + 1")])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    for i, cell in enumerate(nb.cells):
-        cell.id = f"c{i}"
-    path = folder / f"{stem}.ipynb"
-    nbformat.write(nb, path)
-    return path
+    return write_notebook(folder, stem, title, "1 + 1")
 
 
 def _build(nbs: Path, out: Path, cache: Path) -> object:

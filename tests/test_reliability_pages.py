@@ -40,6 +40,7 @@ from rulekit.export.ownership import (
     write_atomic,
 )
 from rulekit.repo.outline import outline
+from tests.helpers import write_notebook
 
 BREAKOUTS = ("<!--<script>", "</script>", "<script>", "-->", "</SCRIPT >", "<!-- x <script> -->",
              "a</script><img src=x onerror=alert(1)>", "&lt;&amp;")
@@ -399,16 +400,7 @@ def test_timeout_must_be_a_positive_number(value: str, tmp_path: Path,
 # ---------------------------------------------------------------- end to end (kernels)
 
 def _notebook(folder: Path, stem: str, *code: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# {stem}"),
-                                         *(nbformat.v4.new_code_cell(c) for c in code)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    for i, cell in enumerate(nb.cells):
-        cell.id = f"c{i}"
-    path = folder / f"{stem}.ipynb"
-    nbformat.write(nb, path)
-    return path
+    return write_notebook(folder, stem, stem, *code)
 
 
 @pytest.mark.notebook
