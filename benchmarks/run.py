@@ -7,6 +7,7 @@ Every figure is a median of at least five runs; each ratio is measured side by s
 (the two sides alternate). Nothing here is asserted: the goals are shown next to the figures.
 
     .venv/bin/python benchmarks/run.py [--quick]     # --quick: 5 runs (instead of 7)
+    .venv/bin/python benchmarks/readability.py       # only the lessons' readability figures
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ sys.path.insert(0, str(HERE))
 import engine  # noqa: E402
 import lessons  # noqa: E402
 import live  # noqa: E402
+import readability  # noqa: E402
 import suite  # noqa: E402
 
 PENDING = "n/a (engine part 2 pending)"
@@ -66,6 +68,11 @@ TABLE = [
      "random legal play over the whole catalog (10 recorded games x 60 actions), actions/s"),
     ("p7_reflection_64_ms", "< 100", lambda v, r: v < 100,
      "a Forest tapped with 64 Mana Reflections (2^64 mana), ms"),
+    ("read_longest_words", "<= 30", lambda v, r: v <= readability.MAX_WORDS,
+     "the longest prose sentence of any lesson, words (per lesson below; "
+     "benchmarks/readability.py says what counts as prose)"),
+    ("read_grade_max", "<= 8", lambda v, r: v <= readability.MAX_GRADE,
+     "the highest Flesch-Kincaid grade of a lesson's prose (textstat's formula)"),
     ("suite_check_s", "< 60", lambda v, r: v < 60,
      "the pytest phase of `make check` (the fast tier, every core), s"),
     ("suite_full_s", "<= 420", lambda v, r: v <= 420,
@@ -197,6 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     results["p7_reflection_64_ms"], reflection = engine.reflection_ms(64, max(runs, 5))
     raw["p7"] = {"actions_per_s": rates, "actions": engine.legal_mix(),
                  "reflection_64_ms": reflection}
+    print("readability: the lessons' prose ...", flush=True)
+    lessons_read = readability.all_figures()
+    read = readability.summary(lessons_read)
+    results["read_longest_words"] = read.pop("longest_words")
+    results["read_grade_max"] = read.pop("grade_max")
+    raw["readability"] = read
     print("suite: make check's pytest" + ("" if args.no_full_suite else
                                           ", then make test's") + " ...", flush=True)
     runs_of_suite = suite.suite_figures(full=not args.no_full_suite)
@@ -231,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         for floor in p3_floors.values():
             print(f"  {floor['ratio']:.2f}  notebooks each of which {floor['what']}")
         print(f"  {results['p3_build_ratio']:.2f}  the lessons")
+    print("\nreadability, per lesson:")
+    print(readability.table(lessons_read))
     print(f"\nraw timings: {HERE / 'raw.json'}; figures: {HERE / 'results.json'} "
           f"({raw['seconds']} s)")
     return 0
