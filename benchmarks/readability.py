@@ -11,17 +11,18 @@ their answers included, without
   lessons quote Oracle text, CR text and words under discussion ("could produce") that way, so
   a lesson's author marks a quotation with double quotes or a blockquote, and only the author's
   own words are measured. A quotation inside a sentence counts as one word (the sentence still
-  has its object), a sentence that is all quotation is not measured;
+  has its object; one ending in ".", "!" or "?" ends the sentence), a sentence that is all
+  quotation is not measured;
 - rule citations: a parenthesis naming a rule ("(CR 106.5)", "(refused, CR 302.6)") and a
   closing "Rules: CR ..." line;
 - mana symbols: a run such as {T} or {B}{G} counts as one word.
 
 Sentences end at ".", "!" or "?" followed by a space or the end of a paragraph; each list item
-and each paragraph ends one too. The grade is textstat's Flesch-Kincaid formula (0.39 x words a
-sentence + 11.8 x syllables a word - 15.59) over the lesson's prose sentences. Syllables come
-from textstat's CMU dictionary when NLTK has it installed and otherwise from Pyphen's en_US
-hyphenation (textstat's own fallback for words the dictionary lacks): textstat 0.7 would try to
-download the dictionary at its first use, and a benchmark makes no network request.
+and each paragraph ends one too. The grade is the Flesch-Kincaid formula (0.39 x words a
+sentence + 11.8 x syllables a word - 15.59, as textstat computes it) over the lesson's prose
+sentences, with syllables counted by Pyphen's en_US hyphenation, textstat's own fallback (not
+textstat itself: its wheel installs a top-level `tests` package that shadows this checkout's,
+and it would download NLTK's CMU dictionary at its first use).
 
     .venv/bin/python benchmarks/readability.py      # the per-lesson figures, as a table
 """
@@ -112,7 +113,9 @@ def prose_sentences(markdown: str) -> list[str]:
         block = _CODE.sub(" Code ", block)
         block = _LINK.sub(r"\1", block)
         block = _CITE.sub("", block)
-        block = _QUOTE.sub(" Quote ", block)
+        # a quotation ending a sentence ("... Powerstone token.") ends it here too
+        block = _QUOTE.sub(lambda m: " Quote. " if m.group()[-2] in ".!?" else " Quote ",
+                           block)
         block = _SYMBOLS.sub(" Mana ", block)
         block = _EMPHASIS.sub("", block)
         block = re.sub(r"\s+", " ", block).strip()
@@ -124,45 +127,28 @@ def prose_sentences(markdown: str) -> list[str]:
     return sentences
 
 
-def _syllable_counter():  # type: ignore[no-untyped-def]
-    """A word -> syllables function: textstat's CMU dictionary if installed, else Pyphen."""
-    try:
-        import nltk
-
-        nltk.data.find("corpora/cmudict")
-        cmu = nltk.corpus.cmudict.dict()
-    except (ImportError, LookupError, OSError):
-        cmu = {}
+def syllables(word: str) -> int:
+    """A word's syllables, by Pyphen's en_US hyphenation (textstat's own fallback)."""
     import pyphen
 
-    hyphens = pyphen.Pyphen(lang="en_US")
+    global _HYPHENS
+    if _HYPHENS is None:
+        _HYPHENS = pyphen.Pyphen(lang="en_US")
+    return len(_HYPHENS.positions(word.lower().strip("'’"))) + 1
 
-    def count(word: str) -> int:
-        word = word.lower().strip("'’")
-        if word in cmu:
-            return sum(1 for phone in cmu[word][0] if phone[-1].isdigit())
-        return len(hyphens.positions(word)) + 1
 
-    return count, ("cmudict" if cmu else "pyphen")
+_HYPHENS = None
 
 
 def grade(sentences: list[str] | tuple[str, ...]) -> float:
-    """Flesch-Kincaid grade of `sentences` (textstat's formula and rounding, see above)."""
-    import textstat
-
+    """Flesch-Kincaid grade of `sentences`: 0.39 x words a sentence + 11.8 x syllables a word
+    - 15.59, rounded to 2 places."""
     found = [words(s) for s in sentences]
     n_words = sum(len(w) for w in found)
     if not sentences or not n_words:
         return 0.0
-    if SYLLABLES[1] == "cmudict":  # textstat's own, now that it won't download anything
-        return float(textstat.flesch_kincaid_grade(" ".join(
-            s if s.endswith((".", "!", "?")) else s + "." for s in sentences)))
-    syllables = sum(SYLLABLES[0](w) for ws in found for w in ws)
-    value = 0.39 * n_words / len(sentences) + 11.8 * syllables / n_words - 15.59
-    return round(value, 2)
-
-
-SYLLABLES = _syllable_counter()
+    total = sum(syllables(w) for ws in found for w in ws)
+    return round(0.39 * n_words / len(sentences) + 11.8 * total / n_words - 15.59, 2)
 
 
 def lesson_figures(path: Path) -> Figures:
@@ -187,7 +173,6 @@ def summary(figures: list[Figures]) -> dict[str, object]:
     return {
         "longest_words": max((f.longest_words for f in figures), default=None),
         "grade_max": max((f.grade for f in figures), default=None),
-        "syllables": SYLLABLES[1],
         "lessons": {f.stem: {"longest_words": f.longest_words, "grade": f.grade,
                              "sentences": len(f.sentences), "longest": f.longest}
                     for f in figures},
@@ -202,8 +187,7 @@ def table(figures: list[Figures]) -> str:
         start = f.longest if len(f.longest) <= 60 else f.longest[:57] + "..."
         lines.append(f"{f.stem:<{width}}  {f.longest_words:>7}  {f.grade:>5.1f}  "
                      f"{'yes' if f.met else 'NO':>3}  {start}")
-    lines.append(f"goal: longest <= {MAX_WORDS} words, grade <= {MAX_GRADE:g} "
-                 f"(syllables from {SYLLABLES[1]})")
+    lines.append(f"goal: longest <= {MAX_WORDS} words, grade <= {MAX_GRADE:g}")
     return "\n".join(lines)
 
 

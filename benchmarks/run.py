@@ -72,7 +72,7 @@ TABLE = [
      "the longest prose sentence of any lesson, words (per lesson below; "
      "benchmarks/readability.py says what counts as prose)"),
     ("read_grade_max", "<= 8", lambda v, r: v <= readability.MAX_GRADE,
-     "the highest Flesch-Kincaid grade of a lesson's prose (textstat's formula)"),
+     "the highest Flesch-Kincaid grade of a lesson's prose (syllables by Pyphen)"),
     ("suite_check_s", "< 60", lambda v, r: v < 60,
      "the pytest phase of `make check` (the fast tier, every core), s"),
     ("suite_full_s", "<= 420", lambda v, r: v <= 420,

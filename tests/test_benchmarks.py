@@ -183,7 +183,7 @@ def test_readability_measures_prose_only():
             "<details>\n<summary><b>Predict:</b> Does it untap?</summary>\n\n"
             "**No.** It stays tapped.\n\n</details>\n")
     assert readability.prose_sentences(cell) == [
-        "Slagstone Refinery: Quote What happens?", "It triggers once.",
+        "Slagstone Refinery: Quote.", "What happens?", "It triggers once.",
         "Tap Code for Mana : refused.", "One more item", "Predict: Does it untap?", "No.",
         "It stays tapped."]
     assert readability.words("It costs {X}, a 2/2, isn't it") == ["It", "costs", "X", "a",
@@ -203,6 +203,7 @@ def test_readability_figures_of_a_notebook(tmp_path):
     assert [f.stem for f in figures] == ["01_x"]
     assert figures[0].longest_words == 32 and not figures[0].met
     assert len(figures[0].sentences) == 4
+    assert readability.syllables("characteristic") > readability.syllables("cat") == 1
     summary = readability.summary(figures)
     assert summary["longest_words"] == 32 and summary["grade_max"] == figures[0].grade
     assert "01_x" in readability.table(figures)
