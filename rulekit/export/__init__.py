@@ -3,7 +3,8 @@
 Every `notebooks/*.ipynb` is executed with nbclient (widget state stored, so the steppers step
 in the browser with no kernel) and exported with nbconvert's HTMLExporter and the `lesson`
 template (`rulekit/templates/lesson/`) to `site/<name>.html`; `site/index.html` lists the
-lessons and the rulings coverage table R01-R19; `site/cards.html` the card catalog.
+lessons as a course; `site/teachers.html` planning, projecting, printing and the rulings
+coverage table R01-R19; `site/cards.html` the card catalog.
 
 - **Processes:** a pool of worker processes (one per core by default); each worker handles
   several notebooks in turn, so Python and nbconvert start once per worker and a kernel start is
@@ -45,7 +46,7 @@ from pathlib import Path
 
 from rulekit.export import assets as _assets
 from rulekit.export import live as _live
-from rulekit.export.index import load_coverage, write_index
+from rulekit.export.index import load_coverage, write_index, write_teachers
 from rulekit.export.lesson import CELL_TIMEOUT_S, PROGRESS_S, Job, Result
 from rulekit.export.ownership import (
     BuildLock,
@@ -250,8 +251,9 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     if coverage is not None:
         from rulekit.export.cards import write_cards
 
-        for page in (write_index(out, report, coverage.result()),
-                     write_cards(out, {str(e["stem"]) for e in report.lessons})):
+        cov = coverage.result()
+        for page in (write_index(out, report, cov), write_teachers(out, report, cov),
+                     write_cards(out, {str(e["stem"]): str(e["title"]) for e in report.lessons})):
             cache.pages[page.name] = page_record(page)
         cache.save()
     side.shutdown()
