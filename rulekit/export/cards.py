@@ -21,7 +21,7 @@ from rulekit.export.index import CSS
 from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 
 PAGE = "cards.html"
-SCENARIOS_SHOWN = 3  # a card used in more scenarios lists them behind "used in N scenarios"
+SCENARIOS_SHOWN = 3  # a card in more lessons or scenarios lists them behind "in N lessons"
 
 _EXTRA_CSS = """
 main { max-width: 80rem; }
@@ -31,6 +31,9 @@ table.cards td.oracle { white-space: pre-line; min-width: 16em; }
 table.cards .cost { font-family: monospace; white-space: nowrap; }
 table.cards td, table.cards th { overflow-wrap: normal; word-break: normal; hyphens: manual; }
 table.cards td.oracle { overflow-wrap: break-word; }
+table.cards td[data-label="Lessons"] { min-width: 15em; }
+table.cards td[data-label="Scenarios"] code { font-size: 13px; }
+table.cards tr[hidden] { display: none; }
 .filter { margin: .8em 0; } .filter label { font-weight: 600; margin-right: .5em; }
 .filter input { font-size: 18px; padding: .3em .5em; width: min(28em, 100%);
   border: 2px solid #555; border-radius: 4px; }
@@ -46,6 +49,9 @@ nav.site a { margin-right: 1.2em; }
   table.cards tr:nth-child(even) td { background: none; }
   table.cards td, table.cards th { border: 0; padding: .15em .2em; min-width: 0; }
   table.cards td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+  table.cards td[data-label="Lessons"] { min-width: 0; }
+  table.cards tr[hidden] { display: none; }
+  #card-filter-help { display: block; font-size: .85em; }
 }
 """
 
@@ -89,7 +95,13 @@ def _row(e: CardEntry, titles: Mapping[str, str]) -> str:
     lessons = "".join(
         f'<li><a href="{escape(quote(s + ".html"))}">{escape(_title(s, titles))}</a></li>'
         if s in titles else f"<li>{escape(_title(s, titles))}</li>" for s in e.lessons)
-    lessons = f"<ul>{lessons}</ul>" if lessons else "-"
+    if not lessons:
+        lessons = "-"
+    elif len(e.lessons) <= SCENARIOS_SHOWN:
+        lessons = f"<ul>{lessons}</ul>"
+    else:
+        lessons = (f"<details><summary>in {len(e.lessons)} lessons</summary><ul>{lessons}</ul>"
+                   "</details>")
     names = [f"<li><code>{escape(s)}</code></li>" for s in e.scenarios]
     if not names:
         scenarios = "-"
@@ -125,7 +137,7 @@ def render(items: list[CardEntry], built: Mapping[str, str] | Collection[str]) -
 </head>
 <body>
 <main>
-<nav class="site"><a href="index.html">&larr; The lessons</a>
+<nav class="site" aria-label="The site"><a href="index.html">&larr; The lessons</a>
 <a href="teachers.html">For teachers</a></nav>
 <h1>The cards</h1>
 <p>The {len(items)} cards the engine knows, with their current Oracle text. A scenario or a

@@ -81,7 +81,7 @@ def _notes(report: BuildReport) -> str:
     return note
 
 
-def _page(title: str, body: str) -> str:
+def _page(title: str, body: str, css: str = "") -> str:
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -89,7 +89,7 @@ def _page(title: str, body: str) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 {GENERATOR_TAG}
 <title>{escape(title)}</title>
-<style>{CSS}{_COURSE_CSS}</style>
+<style>{CSS}{_COURSE_CSS}{css}</style>
 </head>
 <body>
 <main>
@@ -113,8 +113,8 @@ def render(report: BuildReport, coverage: Sequence[Coverage], link_diagrams: boo
         value = f' value="{number}"' if number is not None else ""
         minutes = (f' <span class="minutes">(about {course.minutes} minutes)</span>'
                    if course else "")
-        goal = (f'<p class="goal">You will be able to: {escape(course.goal)}</p>'
-                if course and course.goal else "")
+        said = course.goal[:1].lower() + course.goal[1:] if course else ""
+        goal = f'<p class="goal">You will be able to {escape(said)}</p>' if said else ""
         total += course.minutes if course else 0
         first = first or stem
         items.append(f'<li{value}><a href="{_href(stem)}">{escape(str(e["title"]))}</a>'
@@ -141,6 +141,8 @@ def render(report: BuildReport, coverage: Sequence[Coverage], link_diagrams: boo
 <p class="lead">Short lessons on the Magic: The Gathering rules that trip players up. Every
 example is played on a real rules engine. You step through it, guess what happens next, and then
 try it yourself.</p>
+<nav class="site" aria-label="The site"><a href="{TEACHERS}">For teachers</a>
+<a href="cards.html">The cards</a></nav>
 {start}
 {_notes(report)}
 {lessons_html}
@@ -184,7 +186,7 @@ def render_teachers(report: BuildReport, coverage: Sequence[Coverage],
                "12 MB once (shared by every lesson) and is ready in a few seconds, offline."
                if report.live else
                "This build has no live sandbox: the sandboxes need JupyterLab.")
-    return _page("rulekit for teachers", f"""<nav class="site"><a href="index.html">&larr; The lessons</a>
+    return _page("rulekit for teachers", f"""<nav class="site" aria-label="The site"><a href="index.html">&larr; The lessons</a>
 <a href="cards.html">The cards</a></nav>
 <h1>For teachers</h1>
 <p>The lessons are one small rules engine's games, shown step by step. Nothing needs installing:
@@ -212,9 +214,10 @@ layout, and <em>Present</em> works there too.</li>
 <h2>Printing</h2>
 <p>Print a lesson page from the browser (<kbd>Ctrl</kbd> and <kbd>P</kbd>, or <kbd>Cmd</kbd> and
 <kbd>P</kbd> on a Mac). The text, the predict questions and each walkthrough at the step it
-shows are printed. A question prints closed: open the answers you want on paper first. On
-<a href="cards.html">the cards page</a>, type in the filter box first to print only some
-cards.</p>
+shows are printed: step to the moment you want on paper first. A question prints closed: open
+the answers you want on paper first. For a handout of every step, print a walkthrough's whole
+diagram: the table at the end of this page links each one. On <a href="cards.html">the cards
+page</a>, type in the filter box first to print only some cards.</p>
 <h2>The sandboxes in class</h2>
 <p>{sandbox} For a class working in notebooks, a JupyterHub gives each student their own copy
 of the lessons (see <code>docs/teaching.md</code> in the project).</p>
@@ -224,7 +227,7 @@ and Sandstorm Crasher, each with the lesson sections, walkthroughs, tests and di
 it.</p>
 <div class="wide" tabindex="0" role="region" aria-label="Rulings and where they are covered">
 {table}
-</div>""")
+</div>""", css="main { max-width: 80rem; }")
 
 
 def load_coverage() -> list:

@@ -51,7 +51,7 @@ def _source(cell: Mapping[str, Any]) -> str:
     return "".join(src) if isinstance(src, list) else str(src)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _steps(name: str) -> int:
     """The number of `[[step]]` tables of shipped scenario `name` (0 if it can't be read: an
     estimate, and a broken scenario is the build's to report). Read as TOML, not played."""
@@ -68,7 +68,8 @@ def _steps(name: str) -> int:
 def course_entry(nb: Mapping[str, Any]) -> CourseEntry:
     """The goal and the estimated minutes of a notebook given as its JSON."""
     meta = nb.get("metadata") or {}
-    own = meta.get("rulekit") if isinstance(meta.get("rulekit"), Mapping) else {}
+    found = meta.get("rulekit")
+    own: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     goal = " ".join(str(own.get("goal") or "").split())
     words = questions = steps = 0
     sandbox = False
