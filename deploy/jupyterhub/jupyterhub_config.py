@@ -118,7 +118,9 @@ c.Spawner.http_timeout = 120
 if not TLJH:
     # students are accounts of this machine (`adduser ana`), with the password they log in with
     c.JupyterHub.authenticator_class = "pam"
-    c.Authenticator.allowed_users = set()  # the class: {"ana", "ben", ...}
+    # the class, by name or by Unix group (nobody may log in until one of them is set)
+    c.Authenticator.allowed_users = set()  # {"ana", "ben", ...}
+    c.LocalAuthenticator.allowed_groups = set()  # {"students"}
     c.Authenticator.admin_users = set()  # the teacher: {"teacher"}
     # each server runs as its student, in their home folder
     c.JupyterHub.spawner_class = "localprocess"
