@@ -182,8 +182,9 @@ def test_a_failure_names_the_notebook_and_the_cell(tmp_path: Path, capsys) -> No
     code = nbformat.v4.new_code_cell
     _notebook(nbs / "03_broken.ipynb", [nbformat.v4.new_markdown_cell("# Broken"),
                                         code("x = 1"), code("  # a comment\nundefined_name + x")])
+    # no live sandbox to prepare: what is checked is how a failing cell is reported
     assert main(["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1",
-                 "--cache", str(tmp_path / "cache")]) == 1
+                 "--cache", str(tmp_path / "cache"), "--sandbox", "off"]) == 1
     err = capsys.readouterr().err
     assert re.search(r"FAILED \S*03_broken\.ipynb: cell 2 \(`# a comment`\): NameError: "
                      r"name 'undefined_name' is not defined", err), err

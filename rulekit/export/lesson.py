@@ -181,7 +181,9 @@ def run(job: Job) -> Result:
             log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
             try:
-                client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+                if any(c.cell_type == "code" and c.source.strip() for c in nb.cells):
+                    client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+                # else: nothing to run, no kernel to start (a page of text only)
             finally:
                 watch.close()
         if job.executed:  # every cell ran: the outputs as the page shows them
