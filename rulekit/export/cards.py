@@ -137,7 +137,7 @@ def render(items: list[CardEntry], built: Mapping[str, str] | Collection[str]) -
 </head>
 <body>
 <main>
-<nav class="site" aria-label="The site"><a href="index.html">&larr; The lessons</a>
+<nav class="site" aria-label="The site"><a href="index.html">&larr; All lessons</a>
 <a href="teachers.html">For teachers</a></nav>
 <h1>The cards</h1>
 <p>The {len(items)} cards the engine knows, with their current Oracle text. A scenario or a

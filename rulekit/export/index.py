@@ -186,7 +186,7 @@ def render_teachers(report: BuildReport, coverage: Sequence[Coverage],
                "12 MB once (shared by every lesson) and is ready in a few seconds, offline."
                if report.live else
                "This build has no live sandbox: the sandboxes need JupyterLab.")
-    return _page("rulekit for teachers", f"""<nav class="site" aria-label="The site"><a href="index.html">&larr; The lessons</a>
+    return _page("rulekit for teachers", f"""<nav class="site" aria-label="The site"><a href="index.html">&larr; All lessons</a>
 <a href="cards.html">The cards</a></nav>
 <h1>For teachers</h1>
 <p>The lessons are one small rules engine's games, shown step by step. Nothing needs installing:
