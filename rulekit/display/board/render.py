@@ -80,6 +80,20 @@ def _classes(card: dict[str, Any]) -> str:
     return " ".join(names)
 
 
+def _fits(card: dict[str, Any]) -> bool:
+    """Whether the card's text roughly fits its face (112 x 160 px, 11 px text): if not, the
+    face fades it out and a "Full text" toggle is offered. An estimate that errs towards
+    offering the toggle (DejaVu Sans: about 6.2 px a character at 11 px, 8 px bold at 13 px)."""
+    import math
+
+    cost_px = 15.5 * len(card["cost"])
+    name_lines = math.ceil(len(card["name"]) * 8.2 / max(40.0, 92 - cost_px))
+    type_lines = math.ceil(len(card["type_line"]) * 6.4 / 92)
+    text_lines = sum(math.ceil(len(t) * 6.8 / 90) for t in card["text"])
+    used = name_lines * 15.6 + 8 + type_lines * 13.2 + text_lines * 14 + (22 if card["pt"] else 0)
+    return used <= 138
+
+
 def card_html(card: dict[str, Any], *, details: bool = True) -> str:
     """One card: its upright face (turned 90° clockwise when tapped) and, upright under it,
     its badges. With `details`, a shortened text opens to the full text in a `<details>`."""
@@ -87,7 +101,7 @@ def card_html(card: dict[str, Any], *, details: bool = True) -> str:
     cost_words = " ".join(symbol_words(s) for s in card["cost"])
     text_lines = "".join(f"<li>{text_html(t)}</li>" for t in card["text"])
     full = card["oracle"]
-    shortened = [t for t in card["text"]] != [line for line in full.split("\n") if line]
+    shortened = card["text"] != [line for line in full.split("\n") if line] or not _fits(card)
     # a name whose longest word wouldn't fit beside the cost gets the cost on a line above it
     longest = max((len(w) for w in card["name"].split()), default=0)
     tight = " rk-tight" if cost and longest * 8.4 > 92 - 15.5 * len(card["cost"]) else ""
@@ -143,8 +157,8 @@ def _pool(player: dict[str, Any]) -> str:
         caption = (f"<span class='rk-manacap'>{html_text(m['caption'])}</span>"
                    if m["caption"] else "")
         cls = "rk-mana rk-restricted" if m["mark"] else "rk-mana"
-        items.append(f"<li class='{cls}' role='img' aria-label='{_a(m['label'])}'>{shown}"
-                     f"{caption}</li>")
+        items.append(f"<li><span class='{cls}' role='img' aria-label='{_a(m['label'])}'>"
+                     f"{shown}{caption}</span></li>")
     return ("<span class='rk-pool'><span class='rk-pool-head'>Mana pool:</span>"
             f"<ul class='rk-pool-list'>{''.join(items)}</ul></span>")
 
