@@ -18,6 +18,7 @@ from rulekit.display.board import (
     board_css,
     board_data,
     board_document,
+    board_for_sandbox,
     board_for_step,
     board_html,
     step_changes,
@@ -310,6 +311,7 @@ def test_the_bottom_player_and_the_viewer():
     assert board_data(game)["players"][-1]["name"] == "Alice"
     assert board_data(game, viewer="Bob")["players"][-1]["name"] == "Bob"
     assert "data-bottom='Alice'" in board_for_step(game)
+    assert "data-bottom='Bob'" in board_for_sandbox(game)
     with pytest.raises(ValueError):
         board_data(game, viewer="Carol")
 

@@ -9,6 +9,8 @@ Standard library only, plain data to static HTML with inline SVG mana symbols (n
 - `board_for_step(game, changed)`: the board of a walkthrough frame (first player at the
   bottom throughout, every hand face up, what the step changed outlined);
   `step_changes(events)` says what a step changed, from the events it added to the log;
+- `board_for_sandbox(game, changed)`: the board of a sandbox (the player whose turn it is at
+  the bottom, viewing: the other hands are counts);
 - `board_document(html)`: a standalone page around boards (to look at, screenshot, test).
 
 >>> from rulekit import Game
@@ -33,7 +35,8 @@ from rulekit.display.escape import html_text
 if TYPE_CHECKING:
     from rulekit.game import Game
 
-__all__ = ["CSS_PATH", "board_css", "board_data", "board_document", "board_for_step",
+__all__ = ["CSS_PATH", "board_css", "board_data", "board_document", "board_for_sandbox",
+           "board_for_step",
            "board_html", "card_html", "step_changes"]
 
 CSS_PATH = Path(__file__).resolve().parent.parent / "front" / "board.css"
@@ -51,6 +54,14 @@ def board_for_step(game: Game, changed: Iterable[int | str] = ()) -> str:
     first = next(iter(game.state.players))
     return board_html(game, viewer=None, changed=changed, bottom=first,
                       label="The board after this step")
+
+
+def board_for_sandbox(game: Game, changed: Iterable[int | str] = ()) -> str:
+    """The board of a sandbox: the player whose turn it is at the bottom, their hand face up
+    and the other hands as counts, what the last click `changed` outlined."""
+    active = game.state.active
+    return board_html(game, viewer=active, changed=changed, bottom=active,
+                      label="The sandbox's board")
 
 
 def board_document(body: str, *, title: str = "The board") -> str:

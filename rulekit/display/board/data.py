@@ -105,8 +105,12 @@ def _card(game: Game, obj: GameObject, *, changed: set[int], copies: dict[int, s
     controller = game.controller_of(obj)
     on_field = obj.zone is Zone.BATTLEFIELD
     creature = chars.is_a("Creature")
-    abilities = [a.text for a in chars.abilities if a.text]
-    full = "\n".join(abilities) or chars.oracle
+    # on the battlefield, its abilities as they are now (granted ones too, CR 613); anywhere
+    # else, the card as printed (its Oracle text: a basic land's mana ability is its type's)
+    abilities = [a.text for a in chars.abilities if a.text] if on_field else []
+    if not abilities:
+        abilities = [line for line in chars.oracle.split("\n") if line.strip()]
+    full = "\n".join(abilities)
     card: dict[str, Any] = {
         "id": obj.id,
         "name": chars.name,

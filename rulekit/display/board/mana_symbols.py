@@ -65,8 +65,8 @@ def _glyph(sym: str, colour: str) -> str:
         return (f"<path d='M14 14.5a5.2 5.2 0 1 0 -8.6-3.9' fill='none' stroke='{colour}' "
                 f"stroke-width='2.1'/><path d='M8.4 9.4l-3.4 3.6-2.2-4.4z' fill='{colour}'/>")
     size = 12.5 if len(sym) == 1 else 10 if len(sym) == 2 else 7.5
+    # the face and weight come from board.css (`.rk-sym text`), so each symbol stays small
     return (f"<text x='10' y='{11 + size * 0.36:.1f}' text-anchor='middle' "
-            f"font-family='DejaVu Sans,Arial,Helvetica,sans-serif' font-weight='bold' "
             f"font-size='{size}' fill='{colour}'>{html_text(sym)}</text>")
 
 
@@ -80,11 +80,11 @@ def symbol_svg(sym: str, *, mark: str | None = None, label: str | None = None) -
     width = 30 if mark else 20
     dash = " stroke-dasharray='2.2 1.4'" if mark else ""
     parts = [f"<svg class='rk-sym rk-sym-{html_text(s.lower())}{' rk-marked' if mark else ''}' "
-             f"viewBox='0 0 {width} 22' width='{width / 20 * 1.15:.3f}em' height='1.265em' "
+             f"viewBox='0 0 {width} 22' width='{width / 20 * 1.15:.4g}em' height='1.265em' "
              + (f"role='img' aria-label='{html_text(label)}'>" if label else
-                "aria-hidden='true' focusable='false'>"),
-             f"<circle cx='10' cy='11' r='9' fill='{fill}' stroke='{ring}' "
-             f"stroke-width='{1.6 if mark else 1}'{dash}/>",
+                "aria-hidden='true'>"),
+             f"<circle cx='10' cy='11' r='9' fill='{fill}' stroke='{ring}'"
+             + (f" stroke-width='1.6'{dash}/>" if mark else "/>"),
              _glyph(s, ink)]
     if mark:
         parts.append("<g transform='translate(17 0)'><circle cx='6' cy='6' r='6' fill='#fff' "

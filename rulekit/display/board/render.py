@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulekit.display.board.data import short_text
 from rulekit.display.board.mana_symbols import symbol_svg, symbol_words, text_html
 from rulekit.display.escape import html_text
 
@@ -44,7 +45,7 @@ def _badges(card: dict[str, Any]) -> list[tuple[str, str]]:
     if card["phased_out"]:
         out.append(("rk-b-phased", "phased out"))
     if card["haste"]:
-        out.append(("rk-b-haste", "new, haste"))
+        out.append(("rk-b-haste", "new, has haste"))
     elif card["sick"]:
         out.append(("rk-b-sick", "sick"))
     for kind, n in card["counters"]:
@@ -52,7 +53,7 @@ def _badges(card: dict[str, Any]) -> list[tuple[str, str]]:
     if card["damage"]:
         out.append(("rk-b-damage", f"damage {card['damage']}"))
     for who in card["exerted"]:
-        out.append(("rk-b-exert", f"exerted: stays tapped in {who}'s untap"))
+        out.append(("rk-b-exert", f"exerted: skips {who}'s next untap"))
     if card["attacking"]:
         out.append(("rk-b-attack", "attacking"))
     if card["blocking"]:
@@ -101,7 +102,8 @@ def card_html(card: dict[str, Any], *, details: bool = True) -> str:
     cost_words = " ".join(symbol_words(s) for s in card["cost"])
     text_lines = "".join(f"<li>{text_html(t)}</li>" for t in card["text"])
     full = card["oracle"]
-    shortened = card["text"] != [line for line in full.split("\n") if line] or not _fits(card)
+    whole = [short_text(line, 10**9) for line in full.split("\n") if line]
+    shortened = card["text"] != whole or not _fits(card)
     # a name whose longest word wouldn't fit beside the cost gets the cost on a line above it
     longest = max((len(w) for w in card["name"].split()), default=0)
     tight = " rk-tight" if cost and longest * 8.4 > 92 - 15.5 * len(card["cost"]) else ""
