@@ -445,3 +445,35 @@ def test_symbols_in_text_are_said_in_words():
     assert "b" not in {n.tag for n in root.walk()} and "<b>" in root.all_text()
     assert symbol_svg("G", label="green").count("role='img'") == 1
     assert "aria-hidden='true'" in symbol_svg("G")
+
+
+BARE = """
+import json, sys
+sys.path.insert(0, {root!r})
+from rulekit import Game
+from rulekit.display.board import board_css, board_data, board_html
+game = Game(["Alice", "Bob"])
+forest = game.add("Forest")
+game.tap_for_mana(forest)
+html = board_html(game, changed={{forest.id}})
+json.dumps(board_data(game))
+assert "rk-board" in html and ".rk-board" in board_css()
+third = sorted({{m.split(".")[0] for m in sys.modules}} - set(sys.stdlib_module_names)
+               - {{"rulekit", "__main__"}})
+assert not third, third
+print("ok")
+"""
+
+
+def test_the_board_needs_only_the_standard_library(tmp_path):
+    """The board is drawn with the standard library alone (`python -S`: no site-packages), so
+    the browser sandbox (Pyodide) can draw it too."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, "-S", "-c", BARE.format(root=str(root))],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "ok"
