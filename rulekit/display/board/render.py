@@ -92,7 +92,7 @@ def _fits(card: dict[str, Any]) -> bool:
     type_lines = math.ceil(len(card["type_line"]) * 6.4 / 92)
     text_lines = sum(math.ceil(len(t) * 6.8 / 90) for t in card["text"])
     used = name_lines * 15.6 + 8 + type_lines * 13.2 + text_lines * 14 + (22 if card["pt"] else 0)
-    return used <= 138
+    return used <= 128
 
 
 def card_html(card: dict[str, Any], *, details: bool = True) -> str:
