@@ -141,6 +141,13 @@ CONTROLS: dict[str, Control] = {c.name: c for c in (
     Control("reset", "Reset", "Take back every click: the board the sandbox started from"),
 )}
 
+MENU_CONTROLS: dict[str, Control] = {c.name: c for c in (
+    Control("block", "Block", "Declare blockers: each blocker in `blocks` ({blocker id: "
+            "attacker id}) blocks that attacker (only at the start of the declare blockers "
+            "step, CR 509.1)", "danger"),
+)}
+"""Controls only the board's card menus send (`card_actions`), not laid out as a form."""
+
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Mana and abilities", ("permanent", "mana", "tap", "ability", "target", "x", "activate")),
     ("Spells", ("hand_card", "cast")),
@@ -315,6 +322,7 @@ class SandboxModel:
             "copy": self._copy,
             "destroy": lambda v: g.destroy(list(_need(v, "to_destroy",
                                                       "one or more permanents")), **choices(v)),
+            "block": lambda v: g.declare_blockers(_blocks(v), **choices(v)),
             "pass": lambda v: g.pass_priority(**choices(v)),
             "resolve": lambda v: g.resolve(**choices(v)),
             "step": lambda v: g.advance(**choices(v)),
@@ -381,6 +389,51 @@ class SandboxModel:
         self.game.activate(source, index, targets=[target])
         self.game.resolve(**choices(v))
 
+    # ------------------------------------------------------------ verdicts before the click
+    def card_actions(self) -> dict[int, list[dict[str, Any]]]:
+        """What each card offers now, each with its verdict before any click: object id ->
+        [{"label", "action" (the control `click` takes), "values" (its inputs), "legal",
+        "reason" and "rule" (why not, in plain words and by CR number; None when legal),
+        "says" (the whole refusal as `click` would show it), "cost" (the permanent a cost
+        choice taps or sacrifices, never called a target)}]. Permanents first (abilities:
+        each mana they could make, each target and cost choice; attack, exert, block; a
+        token copy of a creature; destroy), then cards in hands. Each verdict is the click
+        itself tried in `Game.what_if` and taken back, so it is what choosing it does."""
+        from rulekit.engine.offers import object_offers
+
+        g = self.game
+        out: dict[int, list[dict[str, Any]]] = {}
+        copier = self._copier_or_none()
+        for obj in self.permanents() + sorted(g.state.in_zone(Zone.HAND), key=lambda o: o.id):
+            menu = [_menu_entry(offer) for offer in object_offers(g, obj)]
+            if obj.zone is Zone.BATTLEFIELD:
+                if copier is not None and g.chars(obj).is_a("Creature"):
+                    menu.append((f"Create a token copy of it ({g.chars(copier).name})",
+                                 "copy", {"copy_target": obj.id}, None))
+                menu.append(("Destroy it", "destroy", {"to_destroy": [obj.id]}, None))
+            out[obj.id] = [self._verdict(*entry) for entry in menu]
+        return out
+
+    def _verdict(self, label: str, control: str, values: dict[str, Any],
+                 cost: int | None) -> dict[str, Any]:
+        act = self._actions()[control]
+        error: RulesError | UsageError | None = None
+        try:
+            with self.game.what_if():
+                act(values)
+        except (RulesError, UsageError) as err:
+            error = err
+        return {"label": label, "action": control, "values": values, "legal": error is None,
+                "reason": error.reason if error is not None else None,
+                "rule": getattr(error, "rule", None), "says": str(error) if error else None,
+                "cost": cost}
+
+    def _copier_or_none(self) -> Any:
+        try:
+            return self._copier()[0]
+        except RulesError:
+            return None
+
     # ------------------------------------------------------------ what to show
     def tables(self) -> dict[str, Table]:
         """Board, players (life and mana pools), stack, and, after a click, what it did."""
@@ -405,7 +458,8 @@ class SandboxModel:
         return {"fields": {k: f.to_json() for k, f in self.fields(values).items()},
                 "tables": {k: t.to_json() for k, t in self.tables().items()},
                 "last": self.last.to_json() if self.last else None,
-                "log": self.game.log.dumps()}
+                "log": self.game.log.dumps(),
+                "card_actions": {str(k): v for k, v in self.card_actions().items()}}
 
 
 def choices(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -422,6 +476,53 @@ def choices(values: Mapping[str, Any]) -> dict[str, Any]:
         answers = [a.strip() for a in answer.split(",") if a.strip()] if key.strip() != \
             "pay_with" else [answer.strip()]
         out[key.strip()] = [_id_or_text(f"decisions.{key.strip()}", a) for a in answers]
+    return out
+
+
+def _menu_entry(offer: Any) -> tuple[str, str, dict[str, Any], int | None]:
+    """An engine offer (`rulekit.engine.offers.Offer`) as the click that makes it: the
+    control and its inputs' values."""
+    a = offer.arguments
+    if offer.action == "activate":
+        values: dict[str, Any] = {"permanent": a["object"], "ability": a["ability"]}
+        if a.get("mana"):
+            values["mana"] = a["mana"]
+        if "x" in a:
+            values["x"] = a["x"]
+        chosen = (a.get("targets") or [None])[0] if a.get("targets") else \
+            a.get("tap", a.get("sacrifice"))
+        if chosen is not None:
+            values["target"] = chosen
+        return offer.label, "activate", values, offer.cost
+    if offer.action in ("cast", "play_land"):
+        values = {"hand_card": a["object"]}
+        if "x" in a:
+            values["x"] = a["x"]
+        if a.get("targets"):
+            values["target"] = a["targets"][0]
+        return offer.label, "cast", values, None
+    if offer.action == "declare_attackers":
+        return offer.label, "attack", {"attackers": list(a.get("attackers", [])),
+                                       "exert": list(a.get("exert", []))}, None
+    if offer.action == "declare_blockers":
+        return offer.label, "block", {"blocks": {str(k): v for k, v in a["blocks"].items()}}, \
+            None
+    raise AssertionError(f"no sandbox click makes {offer.action}")  # pragma: no cover
+
+
+def _blocks(values: Mapping[str, Any]) -> dict[int, int]:
+    """The "block" menu's {blocker id: attacker id} (ids as numbers or text)."""
+    raw = values.get("blocks")
+    if not isinstance(raw, Mapping):
+        raise UsageError("blocks", "expected {blocker id: attacker id}")
+    out: dict[int, int] = {}
+    for k, v in raw.items():
+        blocker = written_id("blocks", k) if isinstance(k, str) else k
+        if not isinstance(blocker, int) or isinstance(blocker, bool) or \
+                not isinstance(v, int) or isinstance(v, bool):
+            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {k!r:.20}: "
+                                       f"{v!r:.20}")
+        out[blocker] = v
     return out
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from rulekit.core.decisions import LARGEST
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.sandbox_view import diagram, message_html, tables_html
-from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, Outcome, SandboxModel
+from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, MENU_CONTROLS, Outcome, SandboxModel
 
 __all__ = ["click", "fields", "start", "state"]
 
@@ -153,9 +153,12 @@ def click(sid: int, name: str, values: str) -> str:
     have sent are refused with a message, like a refused click."""
     try:
         model = _model(sid)
-        if not isinstance(name, str) or name not in CONTROLS:
+        if not isinstance(name, str) or (name not in CONTROLS and name not in MENU_CONTROLS):
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
-        parsed = _values(model, _parse(values, "values"))
+        raw = _parse(values, "values")
+        parsed = _values(model, raw)
+        if name in MENU_CONTROLS and isinstance(raw, dict) and "blocks" in raw:
+            parsed["blocks"] = raw["blocks"]  # checked by the click (`sandbox._blocks`)
     except UsageError as err:
         return _refused(err)
     outcome = model.click(name, parsed)

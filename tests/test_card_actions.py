@@ -1,0 +1,99 @@
+"""Per-card verdicts before the click (issue 27): `SandboxModel.card_actions()` lists what each
+card offers now, each legal or not with the rule and the reason, and each verdict is what
+clicking it does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rulekit import Game
+from rulekit.sandbox import SandboxModel
+from tests.test_things_to_try import NOTEBOOKS, sandbox
+
+LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("0[1-9]_*.ipynb"))
+
+
+def clicked_as_said(model: SandboxModel) -> int:
+    """Click every entry of every card's menu; each outcome must be its verdict. Returns how
+    many entries were clicked."""
+    game = model.game
+    menus = model.card_actions()
+    clicked = 0
+    for obj, entries in menus.items():
+        for entry in entries:
+            before = game.snapshot_json(), game.log.dumps()
+            outcome = model.click(entry["action"], entry["values"])
+            clicked += 1
+            where = f"#{obj} {entry['label']}: said {entry['legal']} {entry['says']}, " \
+                    f"click {outcome.kind} {outcome.text}"
+            assert outcome.ok is entry["legal"], where
+            if entry["legal"]:
+                model.click("undo", {})
+            else:
+                assert outcome.rule == entry["rule"] and outcome.text == entry["says"], where
+            assert (game.snapshot_json(), game.log.dumps()) == before, where
+    return clicked
+
+
+def test_lesson_one_says_why_before_the_click():
+    model = sandbox("01_tapping_and_summoning_sickness")
+    g = model.game
+    before = g.snapshot_json(), g.log.dumps(), len(g.actions)
+    menus = model.card_actions()
+    assert (g.snapshot_json(), g.log.dumps(), len(g.actions)) == before  # nothing changed
+    elves = g.find("Llanowar Elves")
+    tap = next(e for e in menus[elves.id] if e["label"] == "Tap for {G}")
+    assert tap["legal"] is False and tap["rule"] == "302.6"
+    assert "hasn't been under Alice's control" in tap["reason"]
+    assert tap["action"] == "activate" and tap["values"] == {"permanent": elves.id, "ability": 0}
+    tapped = g.find_all("Forest")[0]
+    assert [e["rule"] for e in menus[tapped.id] if e["label"] == "Tap for {G}"] == ["107.5"]
+    drum = g.find("Springleaf Drum")
+    drum_menu = [e for e in menus[drum.id] if e["label"].startswith("Tap for")]
+    assert drum_menu[0]["label"] == "Tap for {W}, tapping Llanowar Elves"
+    assert drum_menu[0]["cost"] == elves.id and drum_menu[0]["legal"]  # a cost, not a target
+    assert {"label", "action", "values", "legal", "reason", "rule", "says", "cost"} == \
+        set(tap)
+    attack = next(e for e in menus[elves.id] if e["label"] == "Attack")
+    assert attack["rule"] == "508.1"
+
+
+def test_to_json_carries_the_menus_as_plain_data():
+    model = sandbox("07_token_copies_and_reflexive_triggers")
+    data = model.to_json()
+    assert {"fields", "tables", "last", "log", "card_actions"} <= set(data)
+    menus = json.loads(json.dumps(data["card_actions"]))
+    kiki = model.game.find("Kiki-Jiki, Mirror Breaker")
+    labels = [e["label"] for e in menus[str(kiki.id)]]
+    assert any("targeting Grizzly Bears" in label for label in labels)
+    copy = [e for e in menus[str(kiki.id)] if e["action"] == "copy"]
+    assert copy and copy[0]["rule"] == "115.1"  # Kiki-Jiki can't copy itself: legendary
+
+
+def test_blocks_are_offered_to_the_defender():
+    game = Game(["Alice", "Bob"])
+    game.set_turn(turn=3, active="Alice", step="main1")
+    bears = game.add("Grizzly Bears", player="Alice")
+    wall = game.add("Grizzly Bears", player="Bob")
+    model = SandboxModel(game)
+    model.click("combat", {})
+    assert model.click("attack", {"attackers": [bears.id]}).ok
+    model.click("pass", {})  # Alice passes; Bob passes: the declare blockers step begins
+    model.click("pass", {})
+    block = next(e for e in model.card_actions()[wall.id] if e["action"] == "block")
+    assert block["legal"], block
+    assert model.click("block", block["values"]).ok
+    assert game.obj(wall.id).blocking == bears.id
+
+
+@pytest.mark.parametrize("stem", LESSONS[:2])
+def test_every_verdict_is_what_the_click_does(stem):
+    assert clicked_as_said(sandbox(stem)) > 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", LESSONS[2:])
+def test_every_verdict_is_what_the_click_does_in_every_lesson(stem):
+    assert clicked_as_said(sandbox(stem)) > 5
