@@ -434,6 +434,15 @@ class SandboxModel:
         except RulesError:
             return None
 
+    def as_walkthrough(self, title: str = "A sandbox session") -> str:
+        """The session as a walkthrough: scenario TOML of the starting board and each click
+        that changed the game as a step, with placeholder narration and the expectations the
+        engine observed, objects named by labels (`rulekit.authoring.walkthrough`);
+        `python -m rulekit run FILE` passes it unchanged."""
+        from rulekit.authoring.walkthrough import walkthrough
+
+        return walkthrough(self, title=title)
+
     # ------------------------------------------------------------ what to show
     def tables(self) -> dict[str, Table]:
         """Board, players (life and mana pools), stack, and, after a click, what it did."""
