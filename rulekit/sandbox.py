@@ -145,7 +145,17 @@ MENU_CONTROLS: dict[str, Control] = {c.name: c for c in (
     Control("block", "Block", "Declare blockers: each blocker in `blocks` ({blocker id: "
             "attacker id}) blocks that attacker (only at the start of the declare blockers "
             "step, CR 509.1)", "danger"),
+    Control("add_card", "Add a card", "Free play: put the catalog card `card` onto "
+            "`player`'s battlefield or into their hand (`zone`) on the starting board"),
+    Control("set_position", "Set the turn", "Free play: the `turn`, the `active` player and "
+            "the `step` the sandbox starts from"),
+    Control("restart", "Start again", "Back to the board the sandbox was given: every click "
+            "and every free-play change taken back", "warning"),
 )}
+MENU_VALUES: dict[str, tuple[str, ...]] = {
+    "block": ("blocks",), "add_card": ("card", "player", "zone"),
+    "set_position": ("turn", "active", "step"), "restart": ()}
+"""The values each of `MENU_CONTROLS` reads (checked by the click itself)."""
 """Controls only the board's card menus send (`card_actions`), not laid out as a form."""
 
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -173,6 +183,7 @@ class SandboxModel:
         self.game = game
         self.history = history
         self.start = len(game.actions)
+        self._first_start = self.start  # before any free-play change (`restart`)
         self.last: Outcome | None = None
         # per click that changed the game: (len(game.actions), len(game.log)) before it
         self._marks: list[tuple[int, int]] = []
@@ -261,6 +272,10 @@ class SandboxModel:
             return self._finish(self.undo())
         if name == "reset":
             return self._finish(self.reset())
+        if name == "restart":
+            return self.restart()
+        if name in ("add_card", "set_position"):
+            return self._free_play(name, values)
         act = self._actions().get(name)
         if act is None:
             raise UsageError("control", f"no sandbox control is called {name!r}")
@@ -388,6 +403,85 @@ class SandboxModel:
         source, index = self._copier()
         self.game.activate(source, index, targets=[target])
         self.game.resolve(**choices(v))
+
+    # ------------------------------------------------------------ free play
+    def search_cards(self, text: str, limit: int = 20) -> list[str]:
+        """Catalog card names containing `text` (any case), for the "add a card" box; when
+        none does, the nearest names (did you mean), so a typo still finds the card."""
+        import difflib
+
+        from rulekit.cards import catalog
+
+        names = sorted(catalog())
+        wanted = str(text or "").strip().lower()
+        found = [n for n in names if wanted in n.lower()]
+        if not found and wanted:
+            lower = {n.lower(): n for n in names}
+            found = [lower[n] for n in difflib.get_close_matches(wanted, list(lower), n=5,
+                                                                  cutoff=0.5)]
+        return found[:limit]
+
+    def add_card(self, card: str, player: str, zone: str = "battlefield",
+                 **status: Any) -> Outcome:
+        """Free play: put a catalog card onto `player`'s battlefield or into their hand, as
+        part of the board the sandbox starts from (a typo is refused with "did you mean";
+        an instant onto the battlefield is refused with its rule). The clicks since the start
+        are taken back (the board they were played on changed) and the outcome says so."""
+        if zone not in ("battlefield", "hand"):
+            return self._finish(Outcome("refused", f"zone: free play adds a card to the "
+                                                   f"battlefield or a hand, not {zone!r:.40}"))
+        return self._edit("add", {"card": card, "player": player, "zone": zone, **status})
+
+    def set_position(self, *, turn: int | None = None, active: str | None = None,
+                     step: str | None = None) -> Outcome:
+        """Free play: which turn, whose turn and which step the sandbox starts from (the
+        clicks since the start are taken back)."""
+        return self._edit("set_turn", {"turn": turn, "active": active, "step": step})
+
+    def restart(self) -> Outcome:
+        """Back to the board the sandbox was first given: every click and every free-play
+        change taken back."""
+        g = self.game
+        if len(g.actions) == self._first_start:
+            return self._finish(Outcome("nothing", "Nothing to take back: this is the board "
+                                                   "the sandbox was given."))
+        g.undo(len(g.actions) - self._first_start)
+        self.start = self._first_start
+        self._marks.clear()
+        self._last_log = None
+        return self._finish(Outcome("undone", "Restarted: the board the sandbox was given"))
+
+    def _free_play(self, name: str, values: Mapping[str, Any]) -> Outcome:
+        if name == "add_card":
+            card, player = values.get("card"), values.get("player", self.game.state.active)
+            zone = values.get("zone", "battlefield")
+            if not all(isinstance(v, str) for v in (card, player, zone)):
+                return self._finish(Outcome("refused", "add_card: card, player and zone are "
+                                                       "text"))
+            return self.add_card(str(card), str(player), str(zone))
+        given = {k: values.get(k) for k in ("turn", "active", "step")
+                 if values.get(k) not in (None, "")}
+        return self.set_position(**given)
+
+    def _edit(self, name: str, kwargs: dict[str, Any]) -> Outcome:
+        """A free-play change to the starting board, tried on a replay of the start: refused
+        (the game untouched) or done (the game becomes that start plus the change)."""
+        g = self.game
+        try:
+            fresh = g._replayed(g.actions[:self.start])
+            mark = len(fresh.log)
+            fresh.perform(name, **kwargs)
+        except (RulesError, UsageError) as err:
+            return self._finish(Outcome("refused", str(err), getattr(err, "rule", None), err))
+        clicks = len(self._marks)
+        g.__dict__.update(fresh.__dict__)
+        self.start = len(g.actions)
+        self._marks.clear()
+        self._last_log = None
+        words = "; ".join(self._roots(mark))
+        if clicks:
+            words += f" ({clicks} click(s) since the start taken back: the board changed)"
+        return self._finish(Outcome("done", words))
 
     # ------------------------------------------------------------ verdicts before the click
     def card_actions(self) -> dict[int, list[dict[str, Any]]]:

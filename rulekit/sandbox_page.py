@@ -22,7 +22,15 @@ from typing import Any
 from rulekit.core.decisions import LARGEST
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.sandbox_view import diagram, message_html, tables_html
-from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, MENU_CONTROLS, Outcome, SandboxModel
+from rulekit.sandbox import (
+    CONTROLS,
+    FIELDS,
+    GROUPS,
+    MENU_CONTROLS,
+    MENU_VALUES,
+    Outcome,
+    SandboxModel,
+)
 
 __all__ = ["click", "fields", "start", "state"]
 
@@ -157,8 +165,8 @@ def click(sid: int, name: str, values: str) -> str:
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
         raw = _parse(values, "values")
         parsed = _values(model, raw)
-        if name in MENU_CONTROLS and isinstance(raw, dict) and "blocks" in raw:
-            parsed["blocks"] = raw["blocks"]  # checked by the click (`sandbox._blocks`)
+        if name in MENU_CONTROLS and isinstance(raw, dict):  # checked by the click itself
+            parsed.update({k: raw[k] for k in MENU_VALUES[name] if k in raw})
     except UsageError as err:
         return _refused(err)
     outcome = model.click(name, parsed)

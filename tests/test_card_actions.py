@@ -10,6 +10,7 @@ import pytest
 
 from rulekit import Game
 from rulekit.sandbox import SandboxModel
+from rulekit.scenario import loads
 from tests.test_things_to_try import NOTEBOOKS, sandbox
 
 LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("0[1-9]_*.ipynb"))
@@ -97,3 +98,49 @@ def test_every_verdict_is_what_the_click_does(stem):
 @pytest.mark.parametrize("stem", LESSONS[2:])
 def test_every_verdict_is_what_the_click_does_in_every_lesson(stem):
     assert clicked_as_said(sandbox(stem)) > 5
+
+
+def test_free_play_adds_cards_sets_the_step_and_restarts():
+    model = sandbox("08_exert")
+    g = model.game
+    assert model.search_cards("forst")[:1] == ["Forest"]  # did you mean
+    assert "Llanowar Elves" in model.search_cards("elves")
+    typo = model.add_card("Llanowar Elfs", "Alice")
+    assert typo.kind == "refused" and "did you mean 'Llanowar Elves'" in typo.text
+    before = g.snapshot_json()
+    instant = model.add_card("Shock", "Bob")
+    assert instant.rule == "304.4" and g.snapshot_json() == before  # unchanged
+    assert model.click("combat", {}).ok
+    done = model.add_card("Llanowar Elves", "Bob")
+    assert done.ok and "1 click(s) since the start taken back" in done.text
+    assert g.state.step.value == "main1" and g.find("Llanowar Elves").controller == "Bob"
+    assert model.add_card("Shock", "Alice", zone="hand").ok
+    assert model.set_position(step="beginning_of_combat").ok
+    assert g.state.step.value == "beginning_of_combat"
+    hand = [e for e in model.card_actions()[g.find("Shock", zone="hand").id]]
+    assert hand and not any(e["legal"] for e in hand)  # no mana: Shock can't be cast yet
+    model.click("reset", {})  # the clicks only: the free-play board stays
+    assert g.find("Llanowar Elves")
+    assert model.restart().ok
+    assert not g.find_all("Llanowar Elves") and g.state.step.value == "main1"
+    assert loads(model.as_walkthrough()).ok
+
+
+def test_free_play_through_the_page_api():
+    import json
+
+    from rulekit import sandbox_page
+
+    model = sandbox("08_exert")
+    view = json.loads(sandbox_page.start(json.dumps(model.position())))
+    sid = view["id"]
+    added = json.loads(sandbox_page.click(sid, "add_card", json.dumps(
+        {"card": "Forst", "player": "Alice"})))
+    assert added["outcome"]["kind"] == "refused" and "did you mean 'Forest'" in \
+        added["outcome"]["text"]
+    added = json.loads(sandbox_page.click(sid, "add_card", json.dumps(
+        {"card": "Forest", "player": "Alice"})))
+    assert added["outcome"]["kind"] == "done"
+    state = json.loads(sandbox_page.state(sid, "{}"))
+    assert any(e["label"] == "Tap for {G}" and e["legal"]
+               for entries in state["card_actions"].values() for e in entries)
