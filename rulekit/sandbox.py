@@ -510,17 +510,29 @@ class SandboxModel:
 
     def _verdict(self, label: str, control: str, values: dict[str, Any],
                  cost: int | None) -> dict[str, Any]:
+        from rulekit.choices import asked, question
+
         act = self._actions()[control]
-        error: RulesError | UsageError | None = None
-        try:
-            with self.game.what_if():
-                act(values)
-        except (RulesError, UsageError) as err:
-            error = err
+        made, _, error = asked(self.game, lambda: act(values), board=False)
+        keys: list[str] = []
+        asks = []
+        for decision in made:  # the choices the click makes on its way, with who and why
+            if decision.key not in keys:
+                keys.append(decision.key)
+                asks.append(question(decision))
         return {"label": label, "action": control, "values": values, "legal": error is None,
-                "reason": error.reason if error is not None else None,
-                "rule": getattr(error, "rule", None), "says": str(error) if error else None,
-                "cost": cost}
+                "reason": getattr(error, "reason", None), "rule": getattr(error, "rule", None),
+                "says": str(error) if error else None, "cost": cost, "asks": asks}
+
+    def choices_for(self, control: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The decisions a click makes (replacement order, a target, may, a color, trigger
+        order, the legend rule, Mana Flare's mana...), who makes each and why (the rule),
+        and each answer's verdict, ready for a picker (`rulekit.choices.choices_for`)."""
+        from rulekit.choices import choices_for
+
+        if control not in self._actions():
+            raise UsageError("control", f"no sandbox control is called {control!r:.40}")
+        return choices_for(self, control, values)
 
     def _copier_or_none(self) -> Any:
         try:

@@ -32,7 +32,7 @@ from rulekit.sandbox import (
     SandboxModel,
 )
 
-__all__ = ["click", "fields", "start", "state"]
+__all__ = ["choices", "click", "fields", "start", "state"]
 
 _models: list[SandboxModel] = []  # one per sandbox on the page, by number
 
@@ -188,5 +188,17 @@ def state(sid: int, values: str) -> str:
         model = _model(sid)
         return json.dumps(model.to_json(_values(model, _parse(values, "values"),
                                                 offered=False)))
+    except UsageError as err:
+        return _refused(err)
+
+
+def choices(sid: int, name: str, values: str) -> str:
+    """`SandboxModel.choices_for(name, values)`: the decisions that click makes, who makes
+    each and why, and each answer's verdict (for a picker instead of the "choices" box)."""
+    try:
+        model = _model(sid)
+        if not isinstance(name, str) or name not in CONTROLS:
+            raise UsageError("control", f"no sandbox control is called {_shown(name)}")
+        return json.dumps(model.choices_for(name, _values(model, _parse(values, "values"))))
     except UsageError as err:
         return _refused(err)

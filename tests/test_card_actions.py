@@ -55,7 +55,7 @@ def test_lesson_one_says_why_before_the_click():
     drum_menu = [e for e in menus[drum.id] if e["label"].startswith("Tap for")]
     assert drum_menu[0]["label"] == "Tap for {W}, tapping Llanowar Elves"
     assert drum_menu[0]["cost"] == elves.id and drum_menu[0]["legal"]  # a cost, not a target
-    assert {"label", "action", "values", "legal", "reason", "rule", "says", "cost"} == \
+    assert {"label", "action", "values", "legal", "reason", "rule", "says", "cost", "asks"} == \
         set(tap)
     attack = next(e for e in menus[elves.id] if e["label"] == "Attack")
     assert attack["rule"] == "508.1"
@@ -144,3 +144,50 @@ def test_free_play_through_the_page_api():
     state = json.loads(sandbox_page.state(sid, "{}"))
     assert any(e["label"] == "Tap for {G}" and e["legal"]
                for entries in state["card_actions"].values() for e in entries)
+
+
+def test_a_click_that_needs_a_decision_offers_the_legal_answers_and_who_decides():
+    game = Game(["Alice", "Bob"])
+    forest = game.add("Forest", player="Alice")
+    game.add("Mana Reflection", player="Alice")
+    game.add("Nyxbloom Ancient", player="Alice")
+    model = SandboxModel(game)
+    tap = next(e for e in model.card_actions()[forest.id] if e["label"] == "Tap for {G}")
+    assert [a["key"] for a in tap["asks"]] == ["replacement_order"]
+    assert tap["asks"][0]["who"] == "Alice" and tap["asks"][0]["rule"] == "616.1"
+    before = game.snapshot_json(), game.log.dumps()
+    (order,) = model.choices_for(tap["action"], tap["values"])
+    assert (game.snapshot_json(), game.log.dumps()) == before
+    assert order["why"].startswith("Alice chooses which replacement effect applies first")
+    assert "(CR 616.1)" in order["why"] and order["default"] == "Mana Reflection"
+    assert {o["value"]: o["legal"] for o in order["options"]} == {
+        "Mana Reflection": True, "Nyxbloom Ancient": True}
+    nyx = next(o for o in order["options"] if o["value"] == "Nyxbloom Ancient")
+    assert model.click("tap", {**tap["values"], "choices": nyx["choices"]}).ok
+    assert game.pool("Alice").total == 6  # tripled first, then doubled: {G} x 3 x 2
+    assert [d.answer for d in game.decisions if d.key == "replacement_order"] == [
+        "Nyxbloom Ancient"]
+
+
+def test_mana_flares_mana_is_a_picker_of_the_types_the_land_made():
+    model = sandbox("03_tapped_for_mana_triggers_and_replacements")
+    forest = model.game.find("Forest")
+    (flare,) = model.choices_for("activate", {"permanent": forest.id, "ability": 0})
+    assert flare["key"] == "added_mana" and flare["who"] == "Alice"
+    assert [o["value"] for o in flare["options"] if o["legal"]] == ["G"]
+    refused = next(o for o in flare["options"] if o["value"] == "U")
+    assert refused["rule"] == "106.12a" and "produced G, not U" in refused["reason"]
+
+
+def test_choices_through_the_page_api():
+    from rulekit import sandbox_page
+
+    game = Game(["Alice", "Bob"])
+    forest = game.add("Forest", player="Alice")
+    game.add("Mana Reflection", player="Alice")
+    game.add("Nyxbloom Ancient", player="Alice")
+    sid = json.loads(sandbox_page.start(json.dumps(SandboxModel(game).position())))["id"]
+    asked = json.loads(sandbox_page.choices(sid, "tap", json.dumps({"permanent": forest.id})))
+    assert asked[0]["key"] == "replacement_order" and len(asked[0]["options"]) == 2
+    wrong = json.loads(sandbox_page.choices(sid, "nope", "{}"))
+    assert wrong["outcome"]["kind"] == "refused"
