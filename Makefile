@@ -80,11 +80,12 @@ check: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/python -m pytest -m "$(FAST)" -n $(WORKERS) --hypothesis-profile=check $(PYTEST_ARGS)
 
 # The whole suite: lint, then unit, property, scenario, notebook, browser and JupyterLab tests,
-# spread over the cores (the tests of one JupyterLab server, and of one built site's pages, stay
-# on one worker: --dist loadgroup, see the xdist_group marks).
+# spread over the cores (a module's expensive fixture stays on one worker where it must:
+# --dist loadgroup, see the xdist_group marks; each worker starts at most one JupyterLab).
+# The 25 slowest tests are listed at the end: where the next minute of the suite is.
 test: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 	$(LINT)
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 lessons: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/python -m rulekit.export --out $(SITE)
