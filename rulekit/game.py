@@ -562,18 +562,18 @@ class Game:
         """
         outer = self._trial
         restore = _Checkpoint(self)
-        kept = (len(self.log), len(self.actions), len(self.decisions), self._index,
-                self._cp_cache, self._decisions)
+        # the objects themselves too: an `undo` inside rebuilds the game into new ones
+        kept = (self.state, self.log, self.books, len(self.log), list(self.actions),
+                list(self.decisions), self._index, self._cp_cache, self._decisions)
         self._trial = restore
         try:
             with restore:
                 yield self
         finally:
             self._trial = outer
-            mark, actions, decided, index, cache, answers = kept
+            (self.state, self.log, self.books, mark, self.actions, self.decisions,
+             index, cache, answers) = kept
             restore.take_back(mark)
-            del self.actions[actions:]
-            del self.decisions[decided:]
             self._index, self._cp_cache, self._decisions = index, cache, answers
 
     def check(self, name: str, *, decisions: dict[str, Any] | None = None,

@@ -157,3 +157,14 @@ def test_offers_name_each_mana_and_each_cost_choice():
     pool = [o.label for o in game.offers("Alice") if o.object == game.find("Reflecting Pool").id]
     assert pool == ["Tap for {U}", "Tap for {G}"]
     assert all(game.check(o.action, **o.arguments) is None for o in game.legal_actions())
+
+
+def test_what_if_puts_back_an_undo_and_a_reset_inside_it():
+    game = lesson_three()
+    game.tap_for_mana(game.find("Forest"))
+    before = everything(game)
+    with game.what_if():
+        game.undo(2)
+        game.advance()
+    assert everything(game) == before
+    assert game.replay().log.dumps() == game.log.dumps()
