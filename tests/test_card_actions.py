@@ -191,3 +191,19 @@ def test_choices_through_the_page_api():
     assert asked[0]["key"] == "replacement_order" and len(asked[0]["options"]) == 2
     wrong = json.loads(sandbox_page.choices(sid, "nope", "{}"))
     assert wrong["outcome"]["kind"] == "refused"
+
+
+def test_the_legend_rule_is_a_picker_that_offers_the_new_token_too():
+    game = Game(["Alice", "Bob"])
+    rofellos = game.add("Rofellos, Llanowar Emissary", player="Alice")
+    counterpart = game.add("Cackling Counterpart", player="Alice", zone="hand")
+    game.set_pool("Alice", [{"type": "U"}] * 3)
+    game.cast(counterpart, targets=[rofellos])
+    model = SandboxModel(game)
+    (keep,) = model.choices_for("resolve", {})
+    assert keep["key"] == "legend_keep" and keep["who"] == "Alice" and keep["rule"] == "704.5j"
+    values = [o["value"] for o in keep["options"] if o["legal"]]
+    assert values[0] == f"#{rofellos.id}" and len(values) == 2  # the original, the token
+    assert model.click("resolve", {"choices": keep["options"][0]["choices"]}).ok
+    assert game.obj(rofellos.id).zone.value == "battlefield"
+    assert [o.token for o in game.find_all("Rofellos, Llanowar Emissary")] == [False]
