@@ -114,3 +114,28 @@ def test_a_check_that_disagrees_is_caught(monkeypatch):
 def test_rules_error_and_usage_error_are_told_apart():
     assert _outcome(RulesError("x", rule="107.5"))[:2] == ("RulesError", "107.5")
     assert _outcome(UsageError("object", "x"))[:2] == ("UsageError", None)
+
+
+def test_every_legal_action_of_the_fuzzers_games_is_performed_and_every_other_refused():
+    """At the end of a few fuzzed games: each offer `legal_actions` keeps is performed, each
+    other offer is refused by perform with the rule check gave."""
+    tried = refused = 0
+    for sequence in range(5):
+        game = fuzz.run_sequence(13, sequence, 8, fuzz.Stats())
+        for player in game.state.players:
+            legal = game.legal_actions(player)
+            for offer in game.offers(player):
+                with game.what_if():
+                    verdict = game.check(offer.action, **offer.arguments)
+                    try:
+                        game.perform(offer.action, **offer.arguments)
+                        done = None
+                    except RulesError as err:
+                        done = err
+                assert (offer in legal) is (done is None), offer
+                assert (verdict is None) is (done is None), offer
+                if done is not None:
+                    assert verdict is not None and verdict.rule == done.rule, offer
+                    refused += 1
+                tried += 1
+    assert tried > 30 and refused > 3
