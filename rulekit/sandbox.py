@@ -493,36 +493,9 @@ class SandboxModel:
         each mana they could make, each target and cost choice; attack, exert, block; a
         token copy of a creature; destroy), then cards in hands. Each verdict is the click
         itself tried in `Game.what_if` and taken back, so it is what choosing it does."""
-        from rulekit.engine.offers import object_offers
+        from rulekit.card_menu import card_actions
 
-        g = self.game
-        out: dict[int, list[dict[str, Any]]] = {}
-        copier = self._copier_or_none()
-        for obj in self.permanents() + sorted(g.state.in_zone(Zone.HAND), key=lambda o: o.id):
-            menu = [_menu_entry(offer) for offer in object_offers(g, obj)]
-            if obj.zone is Zone.BATTLEFIELD:
-                if copier is not None and g.chars(obj).is_a("Creature"):
-                    menu.append((f"Create a token copy of it ({g.chars(copier).name})",
-                                 "copy", {"copy_target": obj.id}, None))
-                menu.append(("Destroy it", "destroy", {"to_destroy": [obj.id]}, None))
-            out[obj.id] = [self._verdict(*entry) for entry in menu]
-        return out
-
-    def _verdict(self, label: str, control: str, values: dict[str, Any],
-                 cost: int | None) -> dict[str, Any]:
-        from rulekit.choices import asked, question
-
-        act = self._actions()[control]
-        made, _, error = asked(self.game, lambda: act(values), board=False)
-        keys: list[str] = []
-        asks = []
-        for decision in made:  # the choices the click makes on its way, with who and why
-            if decision.key not in keys:
-                keys.append(decision.key)
-                asks.append(question(decision))
-        return {"label": label, "action": control, "values": values, "legal": error is None,
-                "reason": getattr(error, "reason", None), "rule": getattr(error, "rule", None),
-                "says": str(error) if error else None, "cost": cost, "asks": asks}
+        return card_actions(self)
 
     def choices_for(self, control: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The decisions a click makes (replacement order, a target, may, a color, trigger
@@ -533,12 +506,6 @@ class SandboxModel:
         if control not in self._actions():
             raise UsageError("control", f"no sandbox control is called {control!r:.40}")
         return choices_for(self, control, values)
-
-    def _copier_or_none(self) -> Any:
-        try:
-            return self._copier()[0]
-        except RulesError:
-            return None
 
     def as_walkthrough(self, title: str = "A sandbox session") -> str:
         """The session as a walkthrough: scenario TOML of the starting board and each click
@@ -592,37 +559,6 @@ def choices(values: Mapping[str, Any]) -> dict[str, Any]:
             "pay_with" else [answer.strip()]
         out[key.strip()] = [_id_or_text(f"decisions.{key.strip()}", a) for a in answers]
     return out
-
-
-def _menu_entry(offer: Any) -> tuple[str, str, dict[str, Any], int | None]:
-    """An engine offer (`rulekit.engine.offers.Offer`) as the click that makes it: the
-    control and its inputs' values."""
-    a = offer.arguments
-    if offer.action == "activate":
-        values: dict[str, Any] = {"permanent": a["object"], "ability": a["ability"]}
-        if a.get("mana"):
-            values["mana"] = a["mana"]
-        if "x" in a:
-            values["x"] = a["x"]
-        chosen = (a.get("targets") or [None])[0] if a.get("targets") else \
-            a.get("tap", a.get("sacrifice"))
-        if chosen is not None:
-            values["target"] = chosen
-        return offer.label, "activate", values, offer.cost
-    if offer.action in ("cast", "play_land"):
-        values = {"hand_card": a["object"]}
-        if "x" in a:
-            values["x"] = a["x"]
-        if a.get("targets"):
-            values["target"] = a["targets"][0]
-        return offer.label, "cast", values, None
-    if offer.action == "declare_attackers":
-        return offer.label, "attack", {"attackers": list(a.get("attackers", [])),
-                                       "exert": list(a.get("exert", []))}, None
-    if offer.action == "declare_blockers":
-        return offer.label, "block", {"blocks": {str(k): v for k, v in a["blocks"].items()}}, \
-            None
-    raise AssertionError(f"no sandbox click makes {offer.action}")  # pragma: no cover
 
 
 def _blocks(values: Mapping[str, Any]) -> dict[int, int]:
