@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from rulekit.core.decisions import NAMING_DECISIONS
-from rulekit.core.errors import UsageError
+from rulekit.core.errors import ScenarioError, UsageError
 from rulekit.engine.actions import SETUP_ACTIONS
 
 if TYPE_CHECKING:
@@ -46,6 +46,10 @@ def _pool_entry(mana: dict[str, str]) -> str:
     if restriction == "cavern":
         return f"{mana['type']} (cavern:{mana.get('creature_type', 'Human')})"
     return f"{mana['type']} (powerstone)" if restriction == "powerstone" else mana["type"]
+
+
+class _NotSaved(Exception):
+    """The session played back differs: something the scenario format can't name."""
 
 
 class _Labels:
@@ -211,7 +215,11 @@ def walkthrough(model: SandboxModel, *, title: str = "A sandbox session") -> str
                       "do": "look"})
     data: dict[str, Any] = {"title": title[:200], "description": PLACEHOLDER, "setup": setup,
                             "step": steps}
-    return _with_expectations(data, scenario_model)
+    try:
+        return _with_expectations(data, scenario_model)
+    except (ScenarioError, _NotSaved) as err:  # what the scenario format can't say
+        raise UsageError("sandbox", f"this session can't be saved as a walkthrough: {err}") \
+            from None
 
 
 def _with_expectations(data: dict[str, Any], scenario_model: Any) -> str:
@@ -264,8 +272,8 @@ def _with_expectations(data: dict[str, Any], scenario_model: Any) -> str:
                     step["expect"][key] = check.actual
     text = scenario_model.dumps(data)
     final = scenario_model.loads(text, name="<walkthrough>")
-    if not final.ok:  # pragma: no cover - a bug here, never the user's
-        raise AssertionError("the saved walkthrough doesn't pass: " + "; ".join(
+    if not final.ok:  # e.g. a second new object of the same name, which no label can name
+        raise _NotSaved("it doesn't play back the same: " + "; ".join(
             f"{c.description}: {c.expected} != {c.actual}" for r in final.play()
             for c in r.checks if not c.ok))
     return text
