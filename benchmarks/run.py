@@ -68,6 +68,9 @@ TABLE = [
      "random legal play over the whole catalog (10 recorded games x 60 actions), actions/s"),
     ("p7_reflection_64_ms", "< 100", lambda v, r: v < 100,
      "a Forest tapped with 64 Mana Reflections (2^64 mana), ms"),
+    ("p8_verdicts_ms", "< 50", lambda v, r: v < 50,
+     "every card's verdicts before the click (SandboxModel.card_actions) on the biggest "
+     "lesson sandbox board, CPython, ms"),
     ("read_longest_words", "<= 30", lambda v, r: v <= readability.MAX_WORDS,
      "the longest prose sentence of any lesson, words (per lesson below; "
      "benchmarks/readability.py says what counts as prose)"),
@@ -204,6 +207,10 @@ def main(argv: list[str] | None = None) -> int:
     results["p7_reflection_64_ms"], reflection = engine.reflection_ms(64, max(runs, 5))
     raw["p7"] = {"actions_per_s": rates, "actions": engine.legal_mix(),
                  "reflection_64_ms": reflection}
+    print("p8: every card's verdicts on the biggest lesson sandbox ...", flush=True)
+    p8 = lessons.verdicts_ms(max(runs, 7))
+    results["p8_verdicts_ms"] = p8.pop("ms")
+    raw["p8"] = p8
     print("readability: the lessons' prose ...", flush=True)
     lessons_read = readability.all_figures()
     read = readability.summary(lessons_read)
