@@ -75,14 +75,17 @@ def _css() -> str:
     return (TEMPLATES / TEMPLATE / "rulekit.css").read_text("utf-8")
 
 
-@cache
-def _js() -> str:
-    """The classroom script, inlined in each page's `<script>`: it must not close that tag or
-    open an HTML comment in it (D3)."""
-    js = (TEMPLATES / TEMPLATE / "classroom.js").read_text("utf-8")
-    if "</script" in js.lower() or "<!--" in js:
-        raise ValueError("classroom.js can't be inlined: it has '</script' or '<!--'")
-    return js
+def views_resources(names: set[str]) -> dict[str, object] | None:
+    """What a page with the views `names` needs: their style sheets, their modules (each
+    registering itself with the page's host) and the host (`rulekit/display/front/`);
+    None for a page without views."""
+    from rulekit.display.front import css_text, module_text, page_module
+
+    names = {n for n in names if n in ("stepper", "sandbox")}
+    if not names:
+        return None
+    return {"css": "\n".join(css_text(n) for n in sorted(names)),
+            "modules": [page_module(n) for n in sorted(names)], "host": module_text("host")}
 
 
 @cache
@@ -183,11 +186,14 @@ def run(job: Job) -> Result:
                 client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
             finally:
                 watch.close()
+        from rulekit.export.views import to_views, view_names
+
+        to_views(nb)  # the walkthroughs as rk-view markup (rulekit.export.views)
         found = outline(nb, path.stem)  # title and rulings (rulekit.repo.outline)
         title = found.title
         nb.metadata["title"] = title
         resources = {"metadata": {"name": title, "path": str(path.parent)},
-                     "rulekit_css": _css(), "rulekit_js": _js(),
+                     "rulekit_css": _css(), "rulekit_views": views_resources(view_names(nb)),
                      "rulekit_cdn_note": job.cdn_note,
                      "rulekit_lab_css": list(job.lab_css), "rulekit_live": job.live}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
