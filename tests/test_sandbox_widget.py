@@ -72,11 +72,16 @@ def test_messages_the_model_cant_read_are_refused_or_ignored():
     assert sandbox.state["seq"] == 4 and "diagram" in sandbox.state  # fields only: board kept
 
 
-def test_the_output_carries_what_a_page_renders():
+def test_the_widget_state_is_what_a_page_renders():
+    """An exported page takes the view's traits from the saved widget state (export.views):
+    the sandbox's are JSON data, named as the page contract says."""
+    from rulekit.export.views import VIEWS
+
     sandbox, forest = forest_sandbox()
-    sandbox.click("tap", permanent=forest)  # clicks after the start are not in the page
-    data = sandbox._repr_mimebundle_()[0][SANDBOX_MIME]
-    assert data["title"] == "Try it" and data["actions"]
-    assert data["state"]["last"] is None and data["state"]["message"] == ""
-    assert "<svg" in data["state"]["diagram"]
-    json.dumps(data, allow_nan=False)
+    traits = sandbox.get_state()
+    assert traits["rk_view"] == "sandbox"
+    page = {k: traits[k] for k in VIEWS["sandbox"]}
+    json.dumps(page, allow_nan=False)
+    assert page["position"]["actions"] and "<svg" in page["state"]["diagram"]
+    assert page["state"]["last"] is None and page["state"]["message"] == ""
+    assert sandbox._repr_mimebundle_()[0][SANDBOX_MIME]["title"] == "Try it"

@@ -33,22 +33,15 @@ if TYPE_CHECKING:
     from rulekit.sandbox import Outcome
     from rulekit.scenario import Scenario
 
-__all__ = ["SANDBOX_CSS", "SANDBOX_MIME", "Sandbox", "page_traits"]
+__all__ = ["SANDBOX_CSS", "SANDBOX_MIME", "Sandbox"]
 
 SANDBOX_MIME = "application/vnd.rulekit.sandbox+json"
-"""The sandbox's output carries its view's traits (position, title, starting state) under this
-type too: an exported page renders the module from it, with no widget manager."""
+"""The sandbox's output carries its starting position (and title) under this type too, as plain
+data (an exported page takes the view's traits from the saved widget state: export.views)."""
 
 
-def _css() -> str:
-    from rulekit.display.frames import FRAME_CSS
-    from rulekit.display.rows import TABLE_CSS_TEXT
-
-    return FRAME_CSS + TABLE_CSS_TEXT + css_text("sandbox")
-
-
-SANDBOX_CSS = _css()
-"""The module's style sheet with the frames' and tables' (both hosts use this one)."""
+SANDBOX_CSS = css_text("sandbox")
+"""The module's style sheet, after the frames' and tables' (both hosts use this one)."""
 
 READY = {"state": "ready"}
 
@@ -64,6 +57,7 @@ class Sandbox(anywidget.AnyWidget):
 
     _esm = module_text("sandbox")
     _css = SANDBOX_CSS
+    rk_view = traitlets.Unicode("sandbox").tag(sync=True)  # the page's view (export.views)
     state = traitlets.Dict().tag(sync=True)
     status = traitlets.Dict(READY).tag(sync=True)
     position = traitlets.Dict(allow_none=True).tag(sync=True)
@@ -152,29 +146,5 @@ class Sandbox(anywidget.AnyWidget):
         bundle = super()._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         if isinstance(data, dict) and self.position is not None:
-            data[SANDBOX_MIME] = {**self.position, "title": self.title,
-                                  "state": _starting_state(self)}
+            data[SANDBOX_MIME] = {**self.position, "title": self.title}
         return bundle
-
-
-def _starting_state(sandbox: Sandbox) -> dict[str, Any]:
-    """The state of the sandbox's starting board (before any click): what a page shows until
-    its engine is ready."""
-    from rulekit.display.sandbox_view import sandbox_state
-    from rulekit.sandbox import SandboxModel
-
-    if len(sandbox.game.actions) == sandbox.model.start and sandbox.model.last is None:
-        return dict(sandbox.state)
-    assert sandbox.position is not None
-    fresh = SandboxModel.from_position(sandbox.position)
-    return sandbox_state(fresh, title=sandbox.title)
-
-
-def page_traits(data: dict[str, Any], *, note: str = "") -> dict[str, Any]:
-    """The sandbox view's traits for an exported page, from its output's `SANDBOX_MIME` data:
-    the starting `state`, the `position` to replay, and a `status` that is not ready yet
-    (`note` says what starting costs)."""
-    position = {k: v for k, v in data.items() if k != "state"}
-    state = data.get("state") or {}
-    return {"state": state, "position": position, "title": position.get("title", "Sandbox"),
-            "status": {"state": "idle", "note": note}}

@@ -2,12 +2,10 @@
 
 Both are thin: the content is built elsewhere, without ipywidgets.
 
-**Stepper** — the frames are `rulekit.display.frames.StepFrames` (every step's HTML, computed up
-front from the real engine run; frame 0 = the set-up), shown as `widgets.HTML` children of a
-`widgets.Stack`; a `Play`, an `IntSlider`, a `BoundedIntText` (its spinner is a keyboard
-back/forward) and `ToggleButtons` of step numbers are tied to `Stack.selected_index` with
-`widgets.jslink` only, so stepping needs no Python: it keeps working in an exported HTML page with
-no kernel.
+**Stepper** — an anywidget widget: the frames are `rulekit.display.frames.StepFrames` (every
+step as plain data, computed up front from the real engine run; frame 0 = the set-up), drawn by
+one ES module (`rulekit/display/front/stepper.js`: controls, keyboard, Present, live region).
+Stepping needs no Python, so it works in JupyterLab, Notebook 7 and an exported page alike.
 
 **Sandbox** — an anywidget over the pure model `rulekit.sandbox.SandboxModel`, in its own
 module (`rulekit.display.sandbox_widget`, re-exported here): the sandbox module's buttons drive
@@ -28,16 +26,15 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
-from ipywidgets.widgets.widget_string import HTMLStyle
+import anywidget
+import traitlets
 
-from rulekit.display.escape import html_text
 from rulekit.display.frames import (
     DIAGRAM_BUDGET,
     FONT,
     StepFrames,
-    classroom_script,
 )
+from rulekit.display.front import css_text, module_text
 from rulekit.display.sandbox_widget import SANDBOX_MIME, Sandbox
 
 if TYPE_CHECKING:
@@ -124,104 +121,48 @@ WIDGET_CSS = (
 _LABEL = {"description_width": "initial"}
 
 # ------------------------------------------------------------------ Stepper
-class Stepper:
+class Stepper(anywidget.AnyWidget):  # type: ignore[misc]  # anywidget ships no type hints
     """Step through a shipped scenario, forward and back, with or without a kernel.
 
     `Stepper(scenario_or_path)`: a `Scenario`, a file path, a shipped file's name or a ruling id
-    (see `resolve_scenario`). Attributes: `steps` (the `StepFrames`: every frame's HTML, built
-    without ipywidgets), its `scenario`, `results` (one `StepResult` per frame), `frame_html`,
-    `announcements` and `diagram_mode`; `frames` (`widgets.HTML`), `stack` (`widgets.Stack`), the
-    controls `play`, `slider`, `number` and `buttons`, `links` (the jslinks) and `widget` (what
-    the notebook shows)."""
+    (see `resolve_scenario`). An anywidget widget: its front-end is one ES module
+    (`rulekit/display/front/stepper.js`), the same in JupyterLab, Notebook 7 and an exported
+    page (`rulekit/display/front/host.js`). Synced traits: `frames` (every step as plain data,
+    `StepFrames.data()`), `svg` (the one drawing the frames are cut from, or ""), `uid`,
+    `title` and `step` (the step shown: the browser steps on its own and tells the kernel).
+    Attributes: `steps` (the `StepFrames`), its `scenario`, `results` (one `StepResult` per
+    frame), `last`, `frame_html`, `announcements` and `diagram_mode`; `widget` is the widget
+    itself (what the notebook shows)."""
+
+    _esm = traitlets.Unicode(module_text("stepper")).tag(sync=True)
+    _css = traitlets.Unicode(css_text("stepper")).tag(sync=True)
+    frames = traitlets.List(traitlets.Dict()).tag(sync=True)
+    svg = traitlets.Unicode("").tag(sync=True)
+    uid = traitlets.Unicode("").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+    step = traitlets.Int(0).tag(sync=True)
+    # which rulekit view this is (an exported page turns the widget into its `rk-view` markup)
+    rk_view = traitlets.Unicode("stepper").tag(sync=True)
 
     def __init__(self, scenario: Scenario | str | os.PathLike[str], *,
                  diagram: str | bool = "auto", diagram_budget: int = DIAGRAM_BUDGET,
-                 buttons: bool = True, interval: int = 4000) -> None:
+                 **kwargs: Any) -> None:
         self.steps = StepFrames(scenario, diagram=diagram, diagram_budget=diagram_budget)
         self.scenario, self.results, self.last = (self.steps.scenario, self.steps.results,
                                                   self.steps.last)
         self.diagram_mode = self.steps.diagram_mode
         self.frame_html, self.announcements = self.steps.frame_html, self.steps.announcements
-        # one Layout and one style shared by every frame: each widget model is stored in the
-        # exported page, so sharing keeps it small
-        shared_layout, shared_style = widgets.Layout(width="100%"), HTMLStyle()
-        self.frames = [widgets.HTML(value=h, layout=shared_layout, style=shared_style)
-                       for h in self.frame_html]
-        self.stack = widgets.Stack(children=self.frames, selected_index=0,
-                                   layout=widgets.Layout(width="100%"))
-        n = self.last
-        self.play = widgets.Play(
-            value=0, min=0, max=n, step=1, interval=interval, show_repeat=False,
-            description="Play", tooltip=f"Play the steps one after another, every "
-            f"{interval / 1000:g} seconds (pause with the same button)")
-        self.slider = widgets.IntSlider(
-            value=0, min=0, max=n, step=1, description="Step", continuous_update=True,
-            tooltip="Drag, or focus and use the arrow keys, to move between steps",
-            style=_LABEL, layout=widgets.Layout(width="min(320px, 100%)"))
-        self.number = widgets.BoundedIntText(
-            value=0, min=0, max=n, step=1, description="Go to step",
-            tooltip="Type a step number (0 = set-up), or use the up and down arrow keys "
-            "or the spinner to go back and forth",
-            style=_LABEL, layout=widgets.Layout(width="190px"))
-        # (a number box, not a drop-down: selection widgets sync their index, and jslink
-        # copies values as they are)
-        self.speed = widgets.BoundedIntText(
-            value=interval, min=500, max=30_000, step=500, description="Speed (ms a step)",
-            tooltip="How many milliseconds Play shows each step (1000 ms = 1 second)",
-            style=_LABEL, layout=widgets.Layout(width="250px"))
-        controls: list[widgets.Widget] = [self.play, self.slider, self.number]
-        self.buttons: widgets.ToggleButtons | None = None
-        if buttons:
-            steps = self.scenario.steps
-            self.buttons = widgets.ToggleButtons(
-                options=[("Set-up", 0)] + [(str(k), k) for k in range(1, n + 1)],
-                value=0, description="Jump to",
-                tooltips=["The board before anything happens"] + [
-                    f"Step {k}: {steps[k - 1].get('narration', '')}" for k in range(1, n + 1)],
-                style={**_LABEL, "button_width": "auto"})
-        self.links: list[Any] = [
-            widgets.jslink((c, "value"), (self.stack, "selected_index"))
-            for c in controls]
-        self.links.append(widgets.jslink((self.speed, "value"), (self.play, "interval")))
-        if self.buttons is not None:
-            # selection widgets sync `index` (not `value`) with the browser
-            self.links.append(widgets.jslink((self.buttons, "index"),
-                                             (self.stack, "selected_index")))
-        # one heading per walkthrough; how to use the controls is in their tooltips
-        title = widgets.HTML(
-            f"<style>{WIDGET_CSS}</style><h3>Walkthrough: {html_text(self.scenario.title)}"
-            f"</h3>{classroom_script()}", layout=widgets.Layout(flex="none"))
-        title.add_class("rk-title")
-        # one row that wraps: as few lines as the width allows (each line is a line less for
-        # the step's narration on a projector)
-        parts: list[widgets.Widget] = [self.play, self.slider, self.number]
-        if self.buttons is not None:
-            parts.append(self.buttons)
-        self.controls = widgets.HBox(parts + [self.speed], layout=widgets.Layout(
-            flex_flow="row wrap", align_items="center"))
-        self.controls.add_class("rk-controls")
-        self.stack.add_class("rk-frames")
-        # a step change read aloud (kernel side, for JupyterLab; an exported page's script
-        # keeps its own live region, see the lesson template)
-        self.live = widgets.HTML("", layout=widgets.Layout(flex="none"))
-        self.live.add_class("rk-sr-only")
-        self.live.add_class("rk-live-kernel")
-        self.stack.observe(self._announce, names="selected_index")
-        self.widget = widgets.VBox([title, self.controls, self.stack, self.live],
-                                   layout=widgets.Layout(width="100%"))
-        self.widget.add_class("rk-widget")
-        self.widget.add_class("rk-stepper")
+        data = self.steps.data()
+        super().__init__(frames=data["frames"], svg=data["svg"], uid=data["uid"],
+                         title=data["title"], step=0, **kwargs)
+
+    @property
+    def widget(self) -> Stepper:
+        """The widget the notebook shows (the Stepper itself; kept for older notebooks)."""
+        return self
 
     def __len__(self) -> int:
         return len(self.frames)
-
-    def _announce(self, change: dict[str, Any]) -> None:
-        k = change["new"]
-        if isinstance(k, int) and 0 <= k < len(self.announcements):
-            self.live.value = f"<div role='status'>{html_text(self.announcements[k])}</div>"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
 
     def frame_document(self, k: int) -> str:
         """Frame k as a standalone HTML page (see `StepFrames.frame_document`)."""

@@ -257,6 +257,7 @@ function render({model, el}) {
     }
     progressText.textContent = showing && status.text ? " " + status.text : "";
     startButton.disabled = status.state === "failed" && !status.retry;
+    startButton.hidden = status.state === "off"; // built without the engine: a picture
     startButton.setAttribute("aria-busy", showing ? "true" : "false");
     if (status.problem) {
       problem.innerHTML = status.problem; // made (and escaped) by the back-end

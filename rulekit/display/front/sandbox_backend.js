@@ -192,8 +192,7 @@
   function activate(rec) {
     if (!rec.started || rec.initial === null || rec.ready) return;
     rec.ready = true;
-    setState(rec, rec.initial, 0);
-    setStatus(rec, {state: "ready"});
+    setStatus(rec, {state: "ready"}); // the state is shown already: this only switches it on
     mark("ready");
   }
 
@@ -219,6 +218,9 @@
         if (view.error) throw new Error(view.error);
         rec.sid = view.id;
         rec.initial = view;
+        // shown at once, still inactive: the same board, now drawn by the page's engine, so
+        // pressing Start has nothing left to draw
+        setState(rec, view, 0);
         mark("position built");
       }
       rec.loading = false;
