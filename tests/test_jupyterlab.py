@@ -405,7 +405,7 @@ def _all_to(page, last: bool) -> None:
 
     steppers = page.locator(".jp-NotebookPanel .rk-stepper")
     for i in range(steppers.count()):
-        n = steppers.nth(i).locator(".rk-controls .widget-toggle-buttons button").count()
+        n = steppers.nth(i).locator(".rk-controls .rk-steps button").count()
         goto_step(steppers.nth(i), n - 1 if last else 0)
 
 
@@ -427,7 +427,7 @@ def _present(page) -> list[str]:
     stepper = page.locator(".jp-NotebookPanel .rk-stepper").first
     stepper.evaluate(SCROLL_JS)
     step = lambda: int(stepper.locator(".rk-frame").first.get_attribute("data-step"))  # noqa: E731
-    last = stepper.locator(".rk-controls .widget-toggle-buttons button").count() - 1
+    last = stepper.locator(".rk-controls .rk-steps button").count() - 1
     stepper.locator(".rk-present").click()
     page.wait_for_timeout(500)
     box, view = stepper.bounding_box(), page.viewport_size

@@ -9,7 +9,6 @@ from html import unescape
 
 import ipywidgets as widgets
 import pytest
-from ipywidgets.widgets.widget_link import Link
 
 from rulekit import Game
 from rulekit.display.escape import html_text
@@ -31,41 +30,39 @@ def r07() -> Stepper:
 def test_one_frame_per_step_plus_setup(r07):
     scenario = load(shipped_dir() / "r07_paying_tap.toml")
     assert len(r07) == len(scenario.steps) + 1 == len(r07.frames) == len(r07.frame_html)
-    assert isinstance(r07.stack, widgets.Stack)
-    assert list(r07.stack.children) == r07.frames
-    assert all(isinstance(f, widgets.HTML) for f in r07.frames)
-    assert [f.value for f in r07.frames] == r07.frame_html
-    for control in (r07.play, r07.slider, r07.number):
-        assert (control.min, control.max) == (0, len(scenario.steps))
-    assert isinstance(r07.play, widgets.Play)
-    assert isinstance(r07.slider, widgets.IntSlider)
-    assert isinstance(r07.number, widgets.BoundedIntText)
-    assert isinstance(r07.buttons, widgets.ToggleButtons)
-    assert len(r07.buttons.options) == len(r07)
+    assert [f["step"] for f in r07.frames] == list(range(len(r07)))
+    assert r07.frames[0]["label"] == "Set-up (step 0)"
+    assert [f["narration"] for f in r07.frames[1:]] == [r.narration for r in r07.results[1:]]
+    assert [f["announce"] for f in r07.frames] == r07.announcements
 
 
-def test_controls_are_jslinked_to_the_stack(r07):
-    links = {(link.source[0].model_id, link.source[1]): link for link in r07.links}
-    assert all(type(link) is Link for link in r07.links)  # jslink (both ways), not jsdlink
-    for control in (r07.play, r07.slider, r07.number):
-        link = links[(control.model_id, "value")]
-        assert link.target == (r07.stack, "selected_index")
-    # selection widgets sync `index` with the browser, not `value`
-    assert links[(r07.buttons.model_id, "index")].target == (r07.stack, "selected_index")
-    # Play's speed box sets its interval in the browser too
-    assert links[(r07.speed.model_id, "value")].target == (r07.play, "interval")
-    assert len(r07.links) == 5
+def test_the_stepper_is_an_anywidget_with_plain_data_traits(r07):
+    import json
 
+    import anywidget
 
-def test_controls_have_descriptions_and_tooltips(r07):
-    for control in (r07.play, r07.slider, r07.number):
-        assert control.description and control.tooltip, control
-    assert r07.buttons.description and all(r07.buttons.tooltips)  # one tooltip per step
-    assert r07.number.description == "Go to step"
-    assert len(r07.buttons.tooltips) == len(r07)
-    assert "rk-widget" in r07.widget._dom_classes
+    from rulekit.display.front import css_text, module_text
+
+    assert isinstance(r07, anywidget.AnyWidget) and r07.widget is r07
+    assert r07._esm == module_text("stepper") and r07._css == css_text("stepper")
+    assert "export default" in r07._esm and "eval(" not in r07._esm
+    synced = {name for name in r07.trait_names(sync=True) if not name.startswith("_")}
+    assert {"frames", "svg", "uid", "title", "step", "rk_view"} <= synced
+    assert r07.step == 0 and r07.rk_view == "stepper" and r07.title == r07.scenario.title
+    json.dumps([r07.frames, r07.svg])  # plain data: JSON as it is
+    # "so far": one drawing, each frame the groups it shows and what it adds
+    assert r07.svg.startswith("<svg") and set(groups_of(r07.svg)) >= {"s0", "s6"}
+    for k, f in enumerate(r07.frames):
+        assert f["diagram"]["show"] == [f"s{j}" for j in range(k + 1)]
+        assert f["diagram"]["new"] == [f"s{k}"]
+    refused = r07.frames[1]
+    assert refused["refused"] and "Refused" in r07.frame_html[1]
+    board = refused["tables"][0]
+    assert board["caption"] == "Board" and board["columns"][:2] == ["id", "card"]
+    assert any(row["card"] == "Llanowar Elves" for row in board["rows"])
     bundle = r07._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "application/vnd.jupyter.widget-view+json" in data
 
 
 def test_frames_show_narration_tables_checks_and_inline_svg(r07):

@@ -28,7 +28,7 @@ STEPPER_ANY = f"{STEPPER}, .widget-vbox:has(> .widget-hbox > .widget-play):not({
 # What a reader sees of the stepper's current frame: narration text and the diagram's SVG.
 SNAPSHOT_JS = """(root) => {
   const shown = (e) => e.getClientRects().length > 0;
-  const frames = Array.from(root.querySelectorAll('.widget-html-content')).filter(shown);
+  const frames = Array.from(root.querySelectorAll('.rk-frame')).filter(shown);
   const narr = Array.from(root.querySelectorAll('.rk-narration')).filter(shown);
   const text = (narr.length ? narr : frames).map((e) => e.innerText.trim()).join('\\n');
   const svg = Array.from(root.querySelectorAll('svg')).filter(shown)
@@ -77,14 +77,13 @@ class Visit:
 
     def step_forward(self, index: int = 0, timeout_s: float = 10.0
                      ) -> tuple[dict[str, str], dict[str, str]]:
-        """Press ArrowUp in stepper `index`'s step-number box (a BoundedIntText); returns the
-        snapshots before and after (after: once it changed, or at the timeout)."""
+        """Press Right arrow on stepper `index`'s Next button; returns the snapshots before
+        and after (after: once it changed, or at the timeout)."""
         stepper = self.stepper(index)
         stepper.scroll_into_view_if_needed()
         before = self.snapshot(index)
-        box = stepper.locator(".widget-text input[type=number]").first
-        box.focus()
-        self.page.keyboard.press("ArrowUp")
+        stepper.locator(".rk-controls .rk-next").first.focus()
+        self.page.keyboard.press("ArrowRight")
         deadline = time.monotonic() + timeout_s
         after = self.snapshot(index)
         while after == before and time.monotonic() < deadline:
