@@ -94,10 +94,10 @@ def _floor_s(browser: Any, site: Path, floor: Path) -> float:
         visit.page.close()
 
 
-def live_figures(site: Path, starts: int = 5, clicks: int = 10,
+def live_figures(site: Path, starts: int = 5, clicks: int = 10, views: int = 3,
                  browser: Any = None) -> dict[str, object]:
     """p6_sandbox_ready_s, p6_pyodide_floor_s (medians of `starts` fresh page loads each,
-    alternating), p6_ready_after_view_s (median of 3), p6_click_ms (median of `clicks` clicks:
+    alternating), p6_ready_after_view_s (median of `views`), p6_click_ms (median of `clicks` clicks:
     tap a land, then undo, alternating), p6_assets_mb (site/_static/sandbox/). In `browser` (a
     Playwright Browser), else a Chromium of its own."""
     from rulekit.export import live
@@ -135,7 +135,7 @@ def live_figures(site: Path, starts: int = 5, clicks: int = 10,
                 outside += visit.outside
                 errors += visit.console_errors
                 visit.page.close()
-            for _ in range(3):
+            for _ in range(views):
                 visit = open_page(browser, page, site)
                 sandbox = Live(visit)
                 sandbox.root.wait_for(state="attached")

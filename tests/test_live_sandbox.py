@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from rulekit.export.browser import LIVE
+from rulekit.export.checks import axe
 from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
 from tests.helpers import unavailable
 
@@ -201,7 +202,7 @@ def _inactive_before_ready(live: Any) -> None:
     assert live.box.locator("[data-field]:not([aria-disabled='true'])").count() == 0
     assert live.box.locator("[data-field]:enabled").count() == 0
     assert live.root.evaluate("(r) => r.classList.contains('rk-inactive')")
-    live.box.locator("button[data-control='pass']").click()
+    live.box.locator("button[data-control='pass']").click(force=True)  # aria-disabled
     assert live.root.get_attribute("data-done") is None
     assert live.box.locator(".rk-message").inner_text().strip() == ""
 
@@ -217,7 +218,8 @@ def _ready_is_announced_and_focus_moves_in(live: Any) -> None:
 def _diagram_titles_are_sentences(live: Any) -> None:
     """The page's diagram (drawn by Viz.js) has the kernel's readable titles (tooltips and what
     screen readers read), not Graphviz's node ids."""
-    titles = live.box.locator(".rk-live-diagram svg title").all_inner_texts()
+    titles = live.box.locator(".rk-live-diagram svg title").evaluate_all(
+        "(ts) => ts.map((t) => t.textContent)")
     assert titles and not [t for t in titles if re.fullmatch(r"[a-z_]*\d+(->[a-z_]*\d+)?", t)]
     assert live.box.locator(".rk-live-diagram svg a").count() == 0  # no xlink wrappers
     assert live.box.locator(".rk-live-diagram svg[role='img'][aria-label]").count() == 1
@@ -359,11 +361,18 @@ def test_it_loads_while_in_view_so_start_is_instant(live_site, browser) -> None:
         assert live.state == "loaded", live.box.inner_text()[:300]
         _inactive_before_ready(live)
         assert live.box.locator("progress").is_hidden()  # nobody asked: no progress bar
+        assert axe(visit.page, within=LIVE) == {}  # inactive, but named and readable
         seconds = live.start()
         assert live.state == "ready" and seconds < 5, seconds
         _ready_is_announced_and_focus_moves_in(live)
-        Mirror(live).click("pass")
-        assert visit.console_errors == [] and visit.outside == []
+        m = Mirror(live)
+        m.click("pass")
+        m.click("tap", permanent=m.model.game.find("Forest").id)
+        assert axe(visit.page, within=LIVE) == {}
+        # (axe reads the page's style sheets with XMLHttpRequest, which file:// refuses)
+        errors = [e for e in visit.console_errors if "XMLHttpRequest" not in e
+                  and "net::ERR_FAILED" not in e]
+        assert errors == [] and visit.outside == []
 
 
 @pytest.mark.parametrize("how", ["hover", "focus"])
@@ -385,3 +394,41 @@ def test_hovering_or_focusing_start_loads_it(live_site, browser, how: str) -> No
         live.wait_loaded()
         assert live.state == "loaded", live.box.inner_text()[:300]
         assert visit.console_errors == []
+
+
+# the exported pages' policy (tests/test_page_scripts.py): nothing evaluated from a string, only
+# Pyodide's WebAssembly ('wasm-unsafe-eval')
+CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; "
+       "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
+       "connect-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'")
+WATCH = """window.rkViolations = [];
+document.addEventListener('securitypolicyviolation', (e) =>
+  window.rkViolations.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sample || ''}`));"""
+
+
+def test_the_live_sandbox_plays_under_a_csp_without_unsafe_eval(live_site, browser) -> None:
+    """Served with a Content-Security-Policy header that allows no eval (only WebAssembly),
+    the sandbox starts, clicks and draws its diagram, and the browser reports no violation."""
+    from http.server import SimpleHTTPRequestHandler
+
+    from rulekit.export.browser import Live, open_page, serve
+
+    class Strict(SimpleHTTPRequestHandler):
+        def end_headers(self) -> None:
+            self.send_header("Content-Security-Policy", CSP)
+            super().end_headers()
+
+    site, report = live_site
+    with serve(site, handler=Strict) as base:
+        visit = open_page(browser, _page(site, report, "03"), site, server=base,
+                          init_script=WATCH)
+        try:
+            live = Live(visit)
+            live.start()
+            assert live.state == "ready", live.box.inner_text()[:300]
+            Mirror(live).click("pass")
+            assert live.box.locator(".rk-live-diagram svg").count() == 1
+            assert visit.page.evaluate("window.rkViolations") == []
+            assert visit.console_errors == [] and visit.outside == []
+        finally:
+            visit.page.close()

@@ -133,13 +133,14 @@ def open_page(browser: Any, path: Path, site: Path, *, stepper: bool = True,
 
 # ------------------------------------------------------------------ a local web server
 @contextmanager
-def serve(site: Path) -> Iterator[str]:
+def serve(site: Path, handler: Any = None) -> Iterator[str]:
     """`site` over http://127.0.0.1:<free port>/ (Python's http.server, in a thread, quiet),
-    stopped on exit; yields the base URL."""
+    stopped on exit; yields the base URL. `handler`: a `SimpleHTTPRequestHandler` subclass to
+    serve with (e.g. one that sends a Content-Security-Policy header)."""
     from functools import partial
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
-    class Quiet(SimpleHTTPRequestHandler):
+    class Quiet(handler or SimpleHTTPRequestHandler):  # type: ignore[misc]
         def log_message(self, format: str, *args: Any) -> None:  # the base's name
             pass
 
@@ -180,7 +181,10 @@ class Live:
         self.root.wait_for(state="attached")
         self.box.scroll_into_view_if_needed()
         began = time.perf_counter()
-        self.box.get_by_role("button", name="Start the live sandbox").click()
+        # (while the engine loads, the page's thread can be busy for seconds at a time: the
+        # click lands when it is free)
+        self.box.get_by_role("button", name="Start the live sandbox").click(
+            timeout=timeout_s * 1000)
         self._wait_state(("ready", "failed"), timeout_s)
         return time.perf_counter() - began
 
