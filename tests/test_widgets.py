@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from html import unescape
 
-import ipywidgets as widgets
 import pytest
 
 from rulekit import Game

@@ -192,9 +192,8 @@ def run(job: Job) -> Result:
                 client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
             finally:
                 watch.close()
-        from rulekit.export.views import to_views, view_names
-
         from rulekit.export.live import page_status
+        from rulekit.export.views import to_views, view_names
 
         # the walkthroughs and sandboxes as rk-view markup (rulekit.export.views); a sandbox
         # in a page starts inactive, until its engine is loaded (or says why it can't be)
