@@ -208,7 +208,8 @@ def run(job: Job) -> Result:
         title = found.title
         nb.metadata["title"] = title
         resources = {"metadata": {"name": title, "path": str(path.parent)},
-                     "rulekit_css": _css(), "rulekit_views": views_resources(view_names(nb), job.live),
+                     "rulekit_css": _css(),
+                     "rulekit_views": views_resources(view_names(nb), job.live),
                      "rulekit_cdn_note": job.cdn_note,
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
