@@ -15,6 +15,7 @@ with everything outside the site blocked:
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import time
 from contextlib import nullcontext
@@ -69,9 +70,10 @@ def live_page(site: Path) -> Path | None:
 
 def _floor_page(site: Path, page: Path) -> Path:
     """A page next to the lessons that starts Pyodide alone, from the lesson's own config."""
-    text = page.read_text("utf-8")
-    config = text.split('id="rk-live-config">', 1)[1].split("</script>", 1)[0]
-    cfg = json.loads(config)
+    found = re.search(r'<script[^>]*\bid="rk-live-config"[^>]*>(.*?)</script>',
+                      page.read_text("utf-8"), re.S)
+    assert found, f"{page.name} has no live sandbox config"
+    cfg = json.loads(found.group(1))
     cfg["scripts"] = [s for s in cfg["scripts"] if s.startswith(("pyodide", "python"))]
     floor = site / FLOOR_PAGE
     floor.write_text("<!doctype html><html lang='en'><head><meta charset='utf-8'><title>floor"
