@@ -65,7 +65,7 @@ CACHE_FORMAT = 2
 PAGE_BUDGET = 1024 * 1024  # bytes of one lesson page (benchmarks: p5_page_kb <= 1024)
 
 __all__ = ["PAGE_BUDGET", "BuildReport", "OutError", "budget_warning", "build", "cache_key_base",
-           "lesson_paths", "main"]
+           "executed_path", "lesson_paths", "main"]
 
 
 @dataclass
@@ -210,7 +210,8 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     todo.sort(key=lambda t: -float(cache.lessons.get(t[0].stem, {}).get("seconds", 1e9)))  # type: ignore[arg-type]
     note = report.widgets_note
     job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css,
-                    str(cache.logs / f"{p.stem}.kernel.log"), live_page, timeout, progress)
+                    str(cache.logs / f"{p.stem}.kernel.log"), live_page, timeout, progress,
+                    executed=str(executed_path(cache.logs, p.stem)))
                 for p, _ in todo]
     keys = {str(p): k for p, k in todo}
     workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))
@@ -262,6 +263,12 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     echo(f"rulekit.export: {built_ok} built, {len(report.cached)} unchanged, "
          f"{len(report.failures)} failed in {report.seconds:.1f} s -> {out}/index.html")
     return report
+
+
+def executed_path(logs: Path, stem: str) -> Path:
+    """Where the build keeps lesson `stem` as executed (outputs and widget state), in its cache
+    folder's `logs/` (never in the site)."""
+    return logs / f"{stem}.executed.ipynb"
 
 
 def budget_warning(stem: str, size: int, budget: int = PAGE_BUDGET) -> str | None:

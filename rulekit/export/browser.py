@@ -133,13 +133,14 @@ def open_page(browser: Any, path: Path, site: Path, *, stepper: bool = True,
 
 # ------------------------------------------------------------------ a local web server
 @contextmanager
-def serve(site: Path) -> Iterator[str]:
+def serve(site: Path, handler: Any = None) -> Iterator[str]:
     """`site` over http://127.0.0.1:<free port>/ (Python's http.server, in a thread, quiet),
-    stopped on exit; yields the base URL."""
+    stopped on exit; yields the base URL. `handler`: a `SimpleHTTPRequestHandler` subclass to
+    serve with (e.g. one that sends a Content-Security-Policy header)."""
     from functools import partial
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
-    class Quiet(SimpleHTTPRequestHandler):
+    class Quiet(handler or SimpleHTTPRequestHandler):  # type: ignore[misc]
         def log_message(self, format: str, *args: Any) -> None:  # the base's name
             pass
 

@@ -47,6 +47,7 @@ class Job:
     live: dict[str, object] | None = None  # the live sandbox's script, style and config
     timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
     progress: float = PROGRESS_S  # seconds between "still running" lines
+    executed: str = ""  # where the executed notebook goes, outputs and all (the build cache)
 
 
 @dataclass
@@ -188,6 +189,9 @@ def run(job: Job) -> Result:
                 watch.close()
         from rulekit.export.views import to_views, view_names
 
+        if job.executed:  # as the kernel left it (the tests read its outputs)
+            Path(job.executed).parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(Path(job.executed), nbformat.writes(nb))
         to_views(nb)  # the walkthroughs as rk-view markup (rulekit.export.views)
         found = outline(nb, path.stem)  # title and rulings (rulekit.repo.outline)
         title = found.title
