@@ -34,7 +34,6 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.escape import html_text
-from rulekit.display.front import css_text, module_text
 from rulekit.display.frames import (
     DIAGRAM_BUDGET,
     FONT,
@@ -43,6 +42,7 @@ from rulekit.display.frames import (
     diagram_html,
     resolve_scenario,
 )
+from rulekit.display.front import css_text, module_text
 from rulekit.display.svg import compact
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ _LABEL = {"description_width": "initial"}
 SANDBOX_MIME = "application/vnd.rulekit.sandbox+json"
 
 # ------------------------------------------------------------------ Stepper
-class Stepper(anywidget.AnyWidget):  # type: ignore[misc]  # anywidget ships no type hints
+class Stepper(anywidget.AnyWidget):
     """Step through a shipped scenario, forward and back, with or without a kernel.
 
     `Stepper(scenario_or_path)`: a `Scenario`, a file path, a shipped file's name or a ruling id
