@@ -65,8 +65,7 @@ def test_the_grep_finds_what_it_looks_for() -> None:
 
 
 def test_no_page_and_no_notebook_output_injects_a_script(lesson_site) -> None:
-    from rulekit.export import executed_path
-    from rulekit.export.ownership import Cache, cache_dir_for
+    from rulekit.export import executed_notebook
 
     site, report = lesson_site
     found = {}
@@ -74,8 +73,7 @@ def test_no_page_and_no_notebook_output_injects_a_script(lesson_site) -> None:
         bad = injected(page.read_text("utf-8"))
         if bad:
             found[page.name] = bad[:5]
-    logs = Cache.load(cache_dir_for(site), site).logs
-    notebooks = [executed_path(logs, str(e["stem"])) for e in report.lessons]
+    notebooks = [executed_notebook(site, str(e["stem"])) for e in report.lessons]
     assert notebooks and all(p.is_file() for p in notebooks), notebooks
     outputs = 0
     for path in notebooks:

@@ -47,7 +47,7 @@ class Job:
     live: dict[str, object] | None = None  # the live sandbox's script, style and config
     timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
     progress: float = PROGRESS_S  # seconds between "still running" lines
-    executed: str = ""  # where the executed notebook goes, outputs and all (the build cache)
+    executed: str = ""  # where the executed notebook is kept (the build cache); "" for nowhere
 
 
 @dataclass
@@ -184,14 +184,16 @@ def run(job: Job) -> Result:
             log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
             try:
-                client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+                if any(c.cell_type == "code" and c.source.strip() for c in nb.cells):
+                    client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+                # else: nothing to run, no kernel to start (a page of text only)
             finally:
                 watch.close()
-        from rulekit.export.views import to_views, view_names
-
-        if job.executed:  # as the kernel left it (the tests read its outputs)
+        if job.executed:  # every cell ran: the outputs as the kernel left them
             Path(job.executed).parent.mkdir(parents=True, exist_ok=True)
             write_atomic(Path(job.executed), nbformat.writes(nb))
+        from rulekit.export.views import to_views, view_names
+
         to_views(nb)  # the walkthroughs as rk-view markup (rulekit.export.views)
         found = outline(nb, path.stem)  # title and rulings (rulekit.repo.outline)
         title = found.title
