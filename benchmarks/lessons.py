@@ -198,8 +198,25 @@ def click_ratio(runs: int = 7) -> dict[str, object]:
             "for mana in Sandbox('r05_replacement_modifies_production')"}
 
 
+def static_by_folder_kb(site: Path) -> dict[str, float]:
+    """The shared `_static/` folder's size by its subfolder (files at its top: "."), KB."""
+    static, out = site / "_static", {}
+    for f in static.rglob("*") if static.is_dir() else []:
+        if f.is_file():
+            part = f.relative_to(static).parts
+            key = part[0] if len(part) > 1 else "."
+            out[key] = out.get(key, 0.0) + f.stat().st_size / 1024
+    return {k: round(v, 1) for k, v in sorted(out.items())}
+
+
+def static_kb(site: Path) -> float:
+    """p5_static_kb: the shared `_static/` without the live sandbox's files (`sandbox/`), KB."""
+    return round(sum(v for k, v in static_by_folder_kb(site).items() if k != "sandbox"), 1)
+
+
 def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, object]:
-    """p5: the largest lesson page (without the shared _static/ assets), in KB; each lesson
+    """p5: the largest lesson page (without the shared _static/ assets), in KB; the shared
+    _static/ without the sandbox's files, in KB; each lesson
     page opened `loads` times in headless Chromium from file:// with everything outside the
     site blocked: time until its stepper and first diagram show, and requests outside the
     site. `browser`: a running Playwright browser to use (default: one of its own)."""
@@ -223,6 +240,7 @@ def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, o
             visit.page.close()
     medians = {name: statistics.median(v) for name, v in load_s.items()}
     return {"page_kb": max(sizes.values()) / 1024 if sizes else None,
+            "static_kb": static_kb(site), "static_by_folder_kb": static_by_folder_kb(site),
             "load_s": max(medians.values()) if medians else None,
             "requests": len(outside), "sizes_bytes": sizes, "load_s_by_page": load_s,
             "load_median_by_page": medians, "outside": outside}

@@ -121,7 +121,7 @@ WIDGET_CSS = (
 _LABEL = {"description_width": "initial"}
 
 # ------------------------------------------------------------------ Stepper
-class Stepper(anywidget.AnyWidget):  # type: ignore[misc]  # anywidget ships no type hints
+class Stepper(anywidget.AnyWidget):
     """Step through a shipped scenario, forward and back, with or without a kernel.
 
     `Stepper(scenario_or_path)`: a `Scenario`, a file path, a shipped file's name or a ruling id

@@ -257,6 +257,7 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     cache.save()
 
     report.lessons = [{"stem": s, **entries[s]} for s in sorted(entries)]
+    _drop_unused_widget_manager(out, report.lessons)
     if coverage is not None:
         from rulekit.export.cards import write_cards
 
@@ -281,6 +282,17 @@ def budget_warning(stem: str, size: int, budget: int = PAGE_BUDGET) -> str | Non
     return (f"lesson {stem}: the page is {size / 1024 / 1024:.1f} MB, over the "
             f"{budget / 1024 / 1024:g} MB page budget (a large cell output?): it loads slowly "
             "in a classroom")
+
+
+def _drop_unused_widget_manager(out: Path, lessons: list[dict[str, object]]) -> None:
+    """No page loads the widget manager any more (its views are rendered by the page's own
+    host, `rulekit.export.views`): its 2 MB leave `_static/`."""
+    wanted = f"{STATIC}/{_assets.STATIC_SUBDIR}/"
+    for entry in lessons:
+        page = out / str(entry["page"])
+        if page.is_file() and wanted in page.read_text("utf-8", errors="replace"):
+            return
+    shutil.rmtree(out / STATIC / _assets.STATIC_SUBDIR, ignore_errors=True)
 
 
 def _keep_other_lessons(cache: Cache, stems: set[str]) -> dict[str, dict[str, object]]:

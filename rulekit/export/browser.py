@@ -64,7 +64,7 @@ class Visit:
     requests: list[str] = field(default_factory=list)  # every request made
     outside: list[str] = field(default_factory=list)  # requests outside the site (blocked)
     console_errors: list[str] = field(default_factory=list)
-    load_s: float | None = None  # navigation start -> stepper (or page) shown
+    load_s: float | None = None  # navigation start -> stepper and its diagram shown (or: load)
 
     def stepper(self, index: int = 0) -> Any:
         return self.page.locator(STEPPER_ANY).nth(index)
@@ -123,11 +123,15 @@ def open_page(browser: Any, path: Path, site: Path, *, stepper: bool = True,
             else None)
     page.on("pageerror", lambda e: visit.console_errors.append(f"page error: {e}"))
     start = time.perf_counter()
-    page.goto(url, wait_until="load", timeout=timeout_ms)
+    # a walkthrough is drawn by the page's modules, which run before DOMContentLoaded: it is
+    # visible and steppable then, whatever else (a widget manager's fonts) is still loading
+    page.goto(url, wait_until="domcontentloaded" if stepper else "load", timeout=timeout_ms)
     if stepper:
         visit.stepper().wait_for(state="visible", timeout=timeout_ms)
         visit.stepper().locator("svg").first.wait_for(state="visible", timeout=timeout_ms)
     visit.load_s = time.perf_counter() - start
+    if stepper:
+        page.wait_for_load_state("load", timeout=timeout_ms)  # the rest, as before
     return visit
 
 
