@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from rulekit.display.sandbox_view import sandbox_state
 from rulekit.export.browser import LIVE
 from rulekit.export.checks import axe
 from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
@@ -89,6 +90,11 @@ def _visit(browser, site: Path, path: Path, how: str, **kwargs: Any):
             visit.page.close()
 
 
+def _titles(svg: str) -> list[str]:
+    """The readable titles of a diagram's SVG (tooltips, what screen readers read), sorted."""
+    return sorted(re.findall(r"<title>([^<]*)</title>", svg))
+
+
 def _plain(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
@@ -109,6 +115,10 @@ class Mirror:
         assert page == kernel
         shown = self.live.view_state()  # what the module renders: the same model JSON
         assert {k: shown[k] for k in kernel} == kernel
+        # ... and the same diagram: Viz.js in the page, dot here, the same titles after both
+        here = sandbox_state(self.model, values)
+        assert _titles(shown["diagram"]) == _titles(here["diagram"]), "the diagrams differ"
+        assert shown["tables_html"] == here["tables_html"] and shown["what"] == here["what"]
     def click(self, control: str, **inputs: Any) -> str:
         for name, value in inputs.items():
             self.live.choose(name, value)
