@@ -48,7 +48,8 @@ document.getElementById("go").addEventListener("click", async () => {
   const answers = {"pyodide.asm.wasm": [await bytesOf("pyodide.asm.wasm"), "application/wasm"],
                    "python_stdlib.zip": [await bytesOf("python_stdlib.zip"), "application/zip"]};
   const real = globalThis.fetch;
-  globalThis.fetch = (input, init) => { const url = typeof input === "string" ? input : input.url;
+  globalThis.fetch = (input, init) => {
+    const url = typeof input === "string" ? input : (input && input.url) || String(input);
     const a = answers[url.split(/[?#]/)[0].split("/").pop()];
     return a ? Promise.resolve(new Response(a[0], {headers: {"Content-Type": a[1]}}))
              : real.call(globalThis, input, init); };
