@@ -47,6 +47,7 @@ def _view(sid: int, values: dict[str, Any], *, board: bool = True) -> dict[str, 
     model, title = _models[sid]
     out = sandbox_state(model, values, title=title, render=_render, board=board)
     out["id"] = sid
+    out["outcome"] = out["last"]  # the page API's older name for it
     return out
 
 
@@ -101,7 +102,8 @@ def _shown(value: Any) -> str:
 def _refused(err: Exception) -> str:
     """A click the page's JSON made meaningless, answered like any refusal."""
     outcome = Outcome("refused", str(err), None, err)
-    return json.dumps({"message": message_html(outcome), "last": outcome.to_json()})
+    return json.dumps({"message": message_html(outcome), "last": outcome.to_json(),
+                       "outcome": outcome.to_json()})
 
 
 def _parse(text: Any, what: str) -> Any:
