@@ -21,10 +21,10 @@ import suite  # noqa: E402
 
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
               "p3_over_floor", "p3_one_lesson_s", "p3_one_empty_s", "p4_click_ratio",
-              "p5_page_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s", "p6_click_ms",
-              "p6_assets_mb", "p7_fuzz_actions_per_s", "p7_reflection_64_ms",
-              "p8_verdicts_ms", "read_longest_words", "read_grade_max", "suite_check_s",
-              "suite_full_s"]
+              "p5_page_kb", "p5_static_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s",
+              "p6_pyodide_floor_s", "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
+              "p7_fuzz_actions_per_s", "p7_reflection_64_ms", "p8_verdicts_ms",
+              "read_longest_words", "read_grade_max", "suite_check_s", "suite_full_s"]
 
 
 def test_the_table_has_exactly_the_issue_figures():
@@ -110,8 +110,9 @@ def test_live_sandbox_figures_are_measured(lesson_site, browser):
     site, report = lesson_site
     if not report.live or live.live_page(site) is None:
         pytest.skip(report.sandbox_note or "no lesson with a live sandbox in this site")
-    figures = live.live_figures(site, starts=1, clicks=2, browser=browser)
+    figures = live.live_figures(site, starts=1, clicks=2, views=1, browser=browser)
     assert figures["ready_s"] > 0 and len(figures["click_runs_ms"]) == 2
+    assert figures["floor_s"] > 0 and len(figures["ready_after_view_runs_s"]) == 1
     assert figures["assets_mb"] > 1 and figures["outside"] == []
     assert figures["console_errors"] == []
 

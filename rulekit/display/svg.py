@@ -21,12 +21,17 @@ from __future__ import annotations
 
 import html
 import re
-import subprocess
 import sys
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rulekit.display.escape import html_text
+
+if TYPE_CHECKING:
+    import subprocess
+
+# `subprocess` is imported where `dot` runs: an exported page's sandbox (Pyodide) uses this
+# module's SVG processing only, and importing subprocess there costs start-up time
 
 __all__ = [
     "INSTALL_MESSAGE", "GraphvizMissing", "compact", "dot_version", "inline_svg", "render_svg",
@@ -59,6 +64,8 @@ class Drawable(Protocol):
 
 # ----------------------------------------------------------------------------- running dot
 def _dot(args: list[str], stdin: str | None, encoding: str) -> subprocess.CompletedProcess[str]:
+    import subprocess
+
     try:
         return subprocess.run([DOT, *args], input=stdin, capture_output=True, check=False,
                               encoding=encoding, errors="strict" if stdin else "replace")
@@ -71,6 +78,8 @@ def run_dot(source: str) -> str:
     for a given Graphviz version). Raises `GraphvizMissing` when `dot` is not installed and
     `subprocess.CalledProcessError` (with dot's `stderr`) when it refuses the graph; what it
     warns about on a graph it draws goes to stderr."""
+    import subprocess
+
     proc = _dot(["-Kdot", "-Tsvg"], source, "utf-8")
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, proc.args, proc.stdout, proc.stderr)
@@ -86,6 +95,8 @@ _VERSION = re.compile(r"graphviz version (\d+)\.(\d+)(?:\.(\d+)(?:\.(\d+))?)?")
 def dot_version() -> str:
     """The installed Graphviz version, "2.43.0" (`dot -V`). Raises `GraphvizMissing` when `dot`
     is not installed, `subprocess.CalledProcessError` when it fails."""
+    import subprocess
+
     proc = _dot(["-V"], None, "ascii")
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, proc.args, proc.stdout, proc.stderr)
