@@ -139,6 +139,19 @@ def test_every_role_has_its_own_shape_and_a_color_blind_safe_color():
     assert len(set(colored)) == len(colored), "an Okabe-Ito color is used twice"
 
 
+def test_new_this_step_has_a_color_of_its_own_and_focus_another():
+    """Issue 28: vermillion meant a cost, a replacement effect, "new this step" and focus.
+    Now no box is vermillion or orange, and the focus ring is neither."""
+    from rulekit.display.flow.grammar import FOCUS_COLOR, NEW_COLOR
+
+    fills = {r.fill.upper() for r in ROLES.values()} | {r.font.upper() for r in ROLES.values()}
+    assert NEW_COLOR.upper() == "#D55E00"
+    assert NEW_COLOR.upper() not in fills and "#E69F00" not in fills
+    assert FOCUS_COLOR.upper() not in fills | {NEW_COLOR.upper(), "#E69F00", "#E66100"}
+    source = scenario_diagram(_scenario("r06_x_in_enters.toml")).source.upper()
+    assert "#D55E00" not in source and "#E69F00" not in source
+
+
 def test_core_import_pulls_in_no_display_library():
     code = ("import sys; from rulekit import Game; g = Game(); f = g.add('Forest'); "
             "g.tap_for_mana(f); "
@@ -303,6 +316,9 @@ def test_the_draw_steps_draw_is_part_of_time_passing():
     said = " ".join(dot.label(n) for n in passing).replace("<BR/>", " ")
     assert "draw step (Bob draws a card)" in said and "draw step (Alice draws a card)" in said
     assert said.count("draw step") == 2, "each draw step is listed once, with its draw (504.1)"
+    assert "→ … →" in said  # the quiet steps between are in the tooltip only
+    tips = " ".join(dot.nodes[n]["tooltip"] for n in passing)
+    assert "end of combat step → postcombat main phase" in tips
     for node in dot.find("draws a card"):
         assert "nothing else happens" not in dot.nodes[node]["tooltip"]
 
@@ -455,14 +471,79 @@ def test_scenario_clusters_are_steps_with_their_narration():
     dot = parse(scenario_diagram(FakeScenario()).source)
     labels = {n: _plain(a["label"]) for n, a in dot.clusters.items()}
     assert labels["cluster_s0"] == "Set-up"
-    assert labels["cluster_s1"] == "Step 1: Alice taps the Forest."
-    assert labels["cluster_s2"] == "Step 2: It can't be tapped again."
+    assert labels["cluster_s1"] == "Step 1 · turn 1, precombat main phase"
+    assert labels["cluster_s2"] == "Step 2 · refused"
+    assert labels["cluster_s3"] == "Step 3"
+    assert "Alice taps the Forest." in dot.clusters["cluster_s1"]["tooltip"]  # said on hover
     assert dot.label(dot.members["cluster_s2"][0]) == (
         "Refused: tap for mana. The rules don't allow it (CR 107.5). Nothing changes.")
     assert dot.label(dot.members["cluster_s3"][0]) == "Look: nothing happens"
     assert any("Mana Reflection: modifies it" in dot.label(n) for n in dot.members["cluster_s1"])
     upto = parse(scenario_diagram(FakeScenario(), upto_step=1).source)
     assert set(upto.clusters) == {"cluster_s0", "cluster_s1", "cluster_legend"}
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9{}']+", text.lower())
+
+
+def test_no_cluster_title_repeats_its_steps_narration():
+    """Issue 28: the page shows the narration above the diagram; the cluster's bold title
+    repeated it word for word. Every step of every shipped walkthrough: the title shares no
+    run of four words with the narration (and is at most 8 words)."""
+    checked = 0
+    for sc in _shipped():
+        dot = parse(scenario_diagram(sc).source)
+        for k, step in enumerate(sc.steps, start=1):
+            title = _plain(dot.clusters[f"cluster_s{k}"]["label"])
+            said = _words(step["narration"] if isinstance(step, dict) else step.narration)
+            runs = {tuple(said[i:i + 4]) for i in range(len(said) - 3)}
+            words = _words(title)
+            assert len(title.split()) <= 8, (sc.path, k, title)
+            assert not any(tuple(words[i:i + 4]) in runs for i in range(len(words) - 3)), \
+                (sc.path, k, title)
+            checked += 1
+    assert checked >= 80
+
+
+def test_boxes_name_abilities_as_players_say_them():
+    """Issue 28: "Kiki-Jiki's ability", "Slagstone Refinery's trigger" in the boxes; the
+    Oracle text only in the tooltip (and in the step's description)."""
+    dot = parse(scenario_diagram(_scenario("r13_token_copy_enters.toml")).source)
+    (activate,) = dot.find("Alice activates Kiki-Jiki's ability")
+    assert "Create a token" not in dot.label(activate)
+    assert "{T}: Create a token that's a copy of target nonlegendary" in \
+        dot.nodes[activate]["tooltip"]
+    (resolves,) = [n for n in dot.find("Kiki-Jiki's ability resolves")
+                   if dot.label(n).startswith("Kiki")]
+    assert "Create a token" not in dot.label(resolves).capitalize()
+    assert "create a token that's a copy" in dot.nodes[resolves]["tooltip"]
+    assert dot.find("Gilded Goose's 'when this creature enters' ability resolves: create a "
+                    "Food token")  # a short effect stays
+    dot = parse(scenario_diagram(_scenario("r11_refinery_leaves_together.toml")).source)
+    resolving = dot.find("Slagstone Refinery's trigger resolves")
+    assert len(resolving) == 4
+    for node in resolving:
+        assert len(dot.label(node).split()) <= 12
+        assert "Whenever this artifact or another nontoken artifact" in dot.nodes[node]["tooltip"] \
+            or "Powerstone" in dot.nodes[node]["tooltip"]
+
+
+def test_no_box_holds_a_whole_oracle_paragraph():
+    """No box of any shipped walkthrough quotes an ability's text of more than 12 words: the
+    Oracle text of every card used is looked for in every label."""
+    from rulekit.cards import catalog
+
+    texts = {text.strip() for card in catalog().values()
+             for text in card.oracle.split("\n") + [a.text for a in card.printed.abilities]
+             if len(text.split()) > 12}
+    assert len(texts) > 20
+    for sc in _shipped():
+        dot = parse(scenario_diagram(sc).source)
+        for name in dot.drawn():
+            label = dot.label(name)
+            assert not [t for t in texts if t in label or t.rstrip(".") in label], \
+                (sc.path, label)
 
 
 def test_hostile_narration_is_escaped():
@@ -494,6 +575,12 @@ def _plain(label: str) -> str:
 
 
 # ---------------------------------------------------------------- classroom (issue 16)
+def _scenario(name: str):
+    from rulekit.scenario import load, shipped_dir
+
+    return load(shipped_dir() / name)
+
+
 def _shipped():
     from rulekit.scenario import load, shipped
 

@@ -207,7 +207,8 @@ def test_build_all_writes_dot_and_svg_per_ruling_deterministically(tmp_path):
     assert "<script" not in svg and "<b>" not in svg
     found = titles(svg)
     assert found["graph"][0].startswith("R05: ")
-    assert "Step 1: Alice taps the Forest: <b>two</b> green & {braces}." in found["cluster"]
+    assert ("Step 1 · turn 3, precombat main phase: Alice taps the Forest: <b>two</b> green & "
+            "{braces}.") in found["cluster"]  # the narration is the tooltip, not the title
 
 
 def test_choose_prefers_the_rulings_own_file(tmp_path):

@@ -5,7 +5,11 @@ only when a diagram's SVG is asked for, in `rulekit.display.svg`).
 `log_diagram(game)` draws what happened: one cluster per player action (its bold box on top),
 each event a node under the event that caused it, each edge saying how ("pays", "does",
 "triggers", "resolves", ...). `scenario_diagram(scenario)` draws the same grouped by scenario step,
-with the step's narration as the cluster's label. Both return a `FlowDiagram`: `.source` is its
+each cluster titled with its step's number and when it acted ("Step 3 · turn 4, declare
+attackers step"; the narration, which the page shows above the diagram, is the cluster's
+tooltip). Boxes say each event in a few words, abilities named as players say them ("Alice
+activates Kiki-Jiki's ability", `rulekit.objects.narrator.brief`); the whole words, with the
+Oracle text, are the box's tooltip. Both return a `FlowDiagram`: `.source` is its
 DOT text, `.svg()` its SVG with a readable `<title>` for every node, edge and cluster.
 
 The package is cut by what each part produces:

@@ -53,8 +53,9 @@ from rulekit.display.flow_words import (
 )
 from rulekit.objects.narrator import (
     ability_in_full,
+    brief,
     setup_lines,
-    time_passes_text,
+    time_passes_brief,
     time_passes_tooltip,
 )
 
@@ -224,12 +225,13 @@ class Drawer:
     # -- groups
     def group(self, group: Group, roots: dict[int, Event], setup_actions: set[int]) -> None:
         name = f"cluster_{group.key}"
-        self.graph.titles[name] = group.label
+        said = f"{group.label}: {group.narration}" if group.narration else group.label
+        self.graph.titles[name] = said
         self.tag = group_class(group.key)
         with self.graph.subgraph(name=name) as c:
             c.attr(label=f"<<B>{dot_html(wrap(group.label, 60))}</B>>", fontsize=str(CLUSTER_PT),
                    style="rounded", color="#888888", penwidth="1.2", labeljust="l",
-                   tooltip=dot_text(group.label), margin="12", **{"class": self.tag})
+                   tooltip=dot_text(said), margin="12", **{"class": self.tag})
             if group.folded:
                 self.units.append([])
                 self.fold_actions(c, group, roots)
@@ -272,7 +274,8 @@ class Drawer:
         name = f"n{root.id}"
         model.rep[root.id] = name
         given, said = choices(model, root.id)
-        lines = wrap_lines(root.text) + [w for g in given for w in wrap_lines(g)]
+        words = brief(root.payload) if root.payload is not None else None
+        lines = wrap_lines(words or root.text) + [w for g in given for w in wrap_lines(g)]
         self.node(c, Node(name, "action", lines, root.rules, "\n".join([tip] + said)))
         self.subtree(c, root.id)
         late = model.late.get(root.action)
@@ -345,7 +348,8 @@ class Drawer:
         if e.payload is not None and (full := ability_in_full(e.payload)):
             tip += f"\n{full}"
         given, said = choices(model, e.id)
-        lines = wrap_lines(e.text) + [w for g in given for w in wrap_lines(g)]
+        words = brief(e.payload) if e.payload is not None else None
+        lines = wrap_lines(words or e.text) + [w for g in given for w in wrap_lines(g)]
         self.node(c, Node(name, role_of(e), lines, e.rules, "\n".join([tip] + said),
                            dashed=did_not_happen(e)))
         if e.kind in BOOKKEEPING:
@@ -447,7 +451,7 @@ class Drawer:
         name = f"t{run[0]}"
         for e in events:
             model.rep[e.id] = name
-        text = time_passes_text(events)
+        text = time_passes_brief(events)
         rules = tuple(dict.fromkeys(r for e in events for r in e.rules))
         self.node(c, Node(name, "turn", wrap_lines(text), rules,
                            time_passes_tooltip(events)))
