@@ -26,7 +26,7 @@ __all__ = [
     "step_get", "step_label", "wrap", "wrap_lines",
 ]
 
-WRAP = 30  # characters per line in a node
+WRAP = 26  # characters per line in a node
 
 # how a replacement effect changed an event, in the effect's box
 OUTCOME_WORDS = {"modified": "modifies it", "replaced": "replaces it", "prevented": "prevents it"}

@@ -42,7 +42,7 @@ from rulekit.display.flow.model import action_numbers, layout, scenario_groups
 
 __all__ = [
     "FOLD_AT", "RELATIONS", "ROLES", "FlowDiagram", "group_class", "log_diagram", "mimebundle",
-    "relation_of", "scenario_diagram",
+    "relation_of", "scenario_diagram", "step_diagram",
 ]
 
 
@@ -71,6 +71,27 @@ def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
     final, groups = scenario_groups(scenario, last)
     heading = title if title is not None else getattr(scenario, "title", None)
     return draw(*layout(final.log, game=final, groups=groups), heading)
+
+
+def step_diagram(scenario: Any, step: int, *, title: str | None = None,
+                 legend: bool = False) -> FlowDiagram:
+    """A step view: step `step` of a loaded scenario drawn in full, each earlier step folded
+    to one summary box above it (its title and its actions in short words; what it caused
+    later points from that box), the set-up one box too. What the step added is everything
+    in its cluster (SVG class `rk-s<step>`), at full scale and nothing else beside it, so it
+    fits a projector's pane far more often than the whole story (`scenario_diagram`, still
+    the picture of every step so far). No title and no legend by default: the page shows the
+    step's heading and `legend_strip(diagram)` outside the scrolling diagram. Step 0 is the
+    set-up alone."""
+    n = len(scenario.steps)
+    if not 0 <= step <= n:
+        raise IndexError(f"step {step} is not in this scenario (0 to {n})")
+    final, groups = scenario_groups(scenario, step)
+    model, groups, roots, setup = layout(final.log, game=final, groups=groups)
+    heading = title if title is not None else getattr(scenario, "title", None)
+    return draw(model, groups, roots, setup, heading,
+                summarize={g.key for g in groups if g.key != f"s{step}"}, legend=legend,
+                heading=title is not None, compact=True)
 
 
 def mimebundle(obj: Any, include: Iterable[str] | None = None,

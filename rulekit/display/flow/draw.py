@@ -11,7 +11,7 @@ uses.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,10 +29,12 @@ from rulekit.display.flow.grammar import (
     KEEP,
     LEGEND_ROW,
     ROLES,
+    ROW,
     SHAPE_WORDS,
     SMALL_PT,
     TEXT_PT,
     TITLE_PT,
+    WRAP_AT,
     did_not_happen,
     group_class,
     relation_of,
@@ -70,6 +72,8 @@ class FlowDiagram(Digraph):
         super().__init__(name)
         self.titles: dict[str, str] = {}
         self.node_count = 0
+        self.used: list[str] = []  # the legend roles its boxes use ("fold" for a fold)
+        self.role_tags: dict[str, set[str]] = {}  # role -> the groups ("rk-s2") using it
 
     def svg(self) -> str:
         """The SVG text, with `<title>` elements readable by screen readers (runs Graphviz's
@@ -110,22 +114,35 @@ class Node:
 
 
 def draw(model: Model, groups: list[Group], roots: dict[int, Event],
-         setup_actions: set[int], title: str | None) -> FlowDiagram:
+         setup_actions: set[int], title: str | None, *,
+         summarize: Collection[str] = (), legend: bool = True,
+         heading: bool = True, compact: bool = False) -> FlowDiagram:
     """The diagram of `groups` (from `rulekit.display.flow.model.layout`) under `title`: one
-    cluster per group in time order, the legend on top."""
+    cluster per group in time order, the legend on top. The groups whose keys are in
+    `summarize` are drawn as one summary box each (a step view's earlier steps); `legend`
+    False leaves the legend out (a page shows it outside the diagram: `legend_strip`),
+    `heading` False the title. `compact` (a step view) lays a replaced event out in a row
+    (as first proposed → each effect → as it happened), wraps a fan-out of more than `ROW`
+    siblings into rows, and puts boxes closer together, so a step fits a projector's pane."""
     graph = FlowDiagram(name="rulekit")
-    heading = title or "Event and trigger flow"
-    graph.titles["rulekit"] = heading
-    graph.attr(rankdir="TB", fontname=FONT, fontsize=str(TITLE_PT), labelloc="t",
-               labeljust="l", label=f"<<B>{dot_html(heading)}</B>>", nodesep="0.35",
-               ranksep="0.45", newrank="true", bgcolor="white", pad="0.3",
-               tooltip=dot_text(heading))
+    heading_text = title or "Event and trigger flow"
+    graph.titles["rulekit"] = heading_text
+    shown = {"labelloc": "t", "labeljust": "l",
+             "label": f"<<B>{dot_html(heading_text)}</B>>"} if heading else {}
+    graph.attr(rankdir="TB", fontname=FONT, fontsize=str(TITLE_PT),
+               nodesep="0.25" if compact else "0.35", ranksep="0.3" if compact else "0.45",
+               newrank="true", bgcolor="white", pad="0.3", tooltip=dot_text(heading_text),
+               **shown)
     graph.attr("node", fontname=FONT, fontsize=str(TEXT_PT), margin="0.15,0.07")
     graph.attr("edge", fontname=FONT, fontsize=str(SMALL_PT), color="#333333",
                fontcolor="#222222", arrowsize="0.9")
     drawer = Drawer(model, graph)
+    drawer.compact = compact
     for group in groups:
-        drawer.group(group, roots, setup_actions)
+        if group.key in summarize:
+            drawer.summary(group, roots, setup_actions)
+        else:
+            drawer.group(group, roots, setup_actions)
     drawer.finish()
     # time flows down: each unit (set-up, action, fold) starts below everything before it
     units = [u for u in drawer.units if u]
@@ -135,6 +152,11 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
         for leaf in (n for n in before if n not in feeding):
             graph.edge(leaf, after[0], style="invis", weight="0",
                        **{"class": drawer.tag_of.get(after[0], "")})
+    graph.used = list(drawer.used) + (["fold"] if drawer.any_fold else [])
+    graph.role_tags = drawer.role_tags
+    if not legend:
+        graph.node_count = drawer.count
+        return graph
     # the legend sits on top, under the title
     for name in _legend(graph, drawer.used, drawer.any_fold, drawer.role_tags):
         if units:
@@ -168,6 +190,9 @@ class Drawer:
         self.latest_step: str | None = None  # the node of the step that began last
         self.tag = ""  # the SVG class of what is drawn now: "rk-" + the group's key
         self.tag_of: dict[str, str] = {}  # node name -> its group's class
+        self.compact = False  # a step view: replacements in a row, fan-outs in rows
+        self.rows: list[list[int]] = []  # (compact) each drawn node's children, in order
+        self.in_row: list[list[str]] = []  # (compact) replaced events' rows of boxes
 
     # -- nodes and edges
     def node(self, target: Digraph, n: Node) -> None:
@@ -177,7 +202,16 @@ class Drawer:
         self.role_tags.setdefault(n.role, set()).add(self.tag)
         if n.fold:
             self.role_tags.setdefault("fold", set()).add(self.tag)
-        text = "<BR/>".join(dot_html(line) for line in n.lines)
+        lines = n.lines
+        if n.role in WRAP_AT:  # a widening shape: its words again, in narrower lines
+            parts: list[str] = []
+            for line in lines:
+                if parts and not line.startswith(("(", "→")):
+                    parts[-1] += " " + line
+                else:
+                    parts.append(line)
+            lines = [w for part in parts for w in wrap_lines(part, WRAP_AT[n.role])]
+        text = "<BR/>".join(dot_html(line) for line in lines)
         if role.font != "#000000":
             text = f'<FONT COLOR="{role.font}">{text}</FONT>'
         if n.rules:
@@ -211,6 +245,8 @@ class Drawer:
         self.edges.append(key)
 
     def finish(self) -> None:
+        if self.compact:
+            self.arrange()
         for tail, head, label in self.edges:
             attrs = dict(EDGE_STYLE.get(label, {}))
             if label:
@@ -221,6 +257,25 @@ class Drawer:
             self.graph.edge(tail, head, **attrs)
             a, b = self.node_titles.get(tail, tail), self.node_titles.get(head, head)
             self.graph.titles[f"{tail}->{head}"] = f"{a} — {label or 'then'} → {b}"
+
+    def arrange(self) -> None:
+        """A step view's layout hints: each replaced event's boxes on one rank; siblings
+        beyond the first `ROW` each one rank below the sibling `ROW` before it."""
+        for row in self.in_row:
+            with self.graph.subgraph() as r:
+                r.attr(rank="same")
+                for name in row:
+                    r.node(name)
+        drawn = set(self.node_titles)
+        for kids in self.rows:
+            entries = []
+            for k in kids:
+                e = self.model.window.get(k)
+                name = f"p{k}" if e is not None and e.applied else self.model.rep.get(k)
+                if name in drawn and name not in entries:
+                    entries.append(name)
+            for a, b in zip(entries, entries[ROW:]):
+                self.graph.edge(a, b, style="invis")
 
     # -- groups
     def group(self, group: Group, roots: dict[int, Event], setup_actions: set[int]) -> None:
@@ -254,6 +309,33 @@ class Drawer:
                 self.units.append([])
                 self.node(c, Node(f"x_{group.key}", "note",
                                    wrap_lines(group.empty_note or "Nothing new happens")))
+
+    def summary(self, group: Group, roots: dict[int, Event], setup_actions: set[int]) -> None:
+        """A group drawn as one box (a step view's earlier step): its title and what its
+        actions were, in short words; what it caused later points from this box."""
+        model = self.model
+        self.tag = group_class(group.key)
+        self.units.append([])
+        name = f"sum_{group.key}"
+        events = [e for n in group.actions for e in model.by_action.get(n, ())]
+        for e in events:
+            model.rep[e.id] = name
+        acts = [roots[n] for n in group.actions if n in roots and n not in setup_actions]
+        said = [(brief(r.payload) if r.payload is not None else None) or r.text for r in acts]
+        lines = [group.label]
+        if group.setup:
+            lines.append("the board at the start")
+        elif not acts:
+            lines += wrap_lines(group.empty_note or "Nothing new happens")[:2]
+        for text in said[:2]:
+            lines += wrap_lines(text)
+        if len(said) > 2:
+            lines.append(f"and {len(said) - 2} more action{'s' if len(said) > 3 else ''}")
+        drawn = [e for e in events if e.kind is not EventKind.PRIORITY]
+        tip = "\n".join([f"{group.label}: {group.narration}" if group.narration
+                         else group.label] + [r.text for r in acts]
+                        + [f"({len(drawn)} events, drawn in full in that step's view)"])
+        self.node(self.graph, Node(name, "summary", lines, (), tip))
 
     def setup(self, c: Digraph, actions: list[int]) -> None:
         model = self.model
@@ -305,6 +387,8 @@ class Drawer:
                 folded_at[rest[0]] = rest
                 skip.update(rest[1:])
         order = [k for k in kids if k not in skip]
+        if self.compact:
+            self.rows.append(order)
         run: list[int] = []
         last_step: str | None = None  # steps are drawn one after the other ("then")
         for k in order + [0]:

@@ -44,16 +44,20 @@ from rulekit.core.payloads import Activated, ManaAdded, Note
 
 __all__ = [
     "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOCUS_COLOR", "FOLD_ALWAYS", "FOLD_AT", "FONT",
-    "KEEP", "LEGEND_ROW", "NEW_COLOR", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
-    "TEXT_PT", "TITLE_PT", "did_not_happen", "group_class", "relation_of", "role_of",
+    "KEEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
+    "TEXT_PT", "TITLE_PT", "WRAP_AT", "did_not_happen", "group_class", "relation_of", "role_of",
 ]
 
 FONT = "DejaVu Sans,Arial,Helvetica,sans-serif"
 TEXT_PT = 16
-SMALL_PT = 14
+SMALL_PT = 16
 TITLE_PT = 22
 CLUSTER_PT = 18
 LEGEND_ROW = 4  # legend entries in a row
+ROW = 3  # a step view's siblings in a row; more wrap to the next (ranks below)
+# characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
+# a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
+WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}
 
 
 @dataclass(frozen=True)
