@@ -33,7 +33,7 @@ class Dot:
 
     def drawn(self) -> dict[str, dict[str, str]]:
         """The nodes of the picture itself (not the legend)."""
-        return {n: a for n, a in self.nodes.items() if not n.startswith("legend_")}
+        return {n: a for n, a in self.nodes.items() if not n.startswith(("legend_", "title_"))}
 
     def visible_edges(self) -> list[tuple[str, str, dict[str, str]]]:
         return [e for e in self.edges if e[2].get("style") != "invis"]
@@ -100,7 +100,10 @@ def parse(source: str) -> Dot:
             if m.group(1) in ("node", "edge", "graph"):
                 continue
             dot.nodes[m.group(1)] = _attrs(m.group(2))
-            if stack and stack[-1]:
+            if m.group(1).startswith("title_") and stack and stack[-1]:
+                # a cluster's title is a box of its own (edges are routed around it)
+                dot.clusters[stack[-1]]["label"] = dot.nodes[m.group(1)]["label"]
+            elif stack and stack[-1]:
                 dot.members[stack[-1]].append(m.group(1))
         elif stack and stack[-1].startswith("cluster_") and "label=" in s:
             dot.clusters[stack[-1]] = _attrs(s)

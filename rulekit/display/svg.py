@@ -207,7 +207,7 @@ and the figure's title)."""
 
 _SVG_NS = "{http://www.w3.org/2000/svg}"
 _NUM = re.compile(r"-?\d+(?:\.\d+)?")
-TEXT_WIDTH = 0.6  # a DejaVu Sans letter's mean advance, in font sizes (an estimate, on the wide side)
+TEXT_WIDTH = 0.58  # a DejaVu Sans letter's mean advance, in font sizes (an estimate)
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in the drawing's points
 
@@ -280,7 +280,7 @@ def _text(el: ET.Element) -> Text:
     size = float(el.get("font-size", "14"))
     words = "".join(el.itertext())
     x, y = float(el.get("x", "0")), float(el.get("y", "0"))
-    width = len(words) * size * TEXT_WIDTH
+    width = len(words.strip()) * size * TEXT_WIDTH
     anchor = el.get("text-anchor", "start")
     x0 = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
     return Text((x0, y - size * 0.8, x0 + width, y + size * 0.25), size, words)

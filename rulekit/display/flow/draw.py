@@ -192,6 +192,9 @@ class Drawer:
         self.tag_of: dict[str, str] = {}  # node name -> its group's class
         self.compact = False  # a step view: replacements in a row, fan-outs in rows
         self.rows: list[list[int]] = []  # (compact) each drawn node's children, in order
+        self.titles: dict[str, str] = {}  # cluster -> its title's node
+        # "then" from an action to what it let resolve, which also has its "resolves" arrow
+        self.late_edges: set[tuple[str, str]] = set()
         self.in_row: list[list[str]] = []  # (compact) replaced events' rows of boxes
 
     # -- nodes and edges
@@ -247,9 +250,14 @@ class Drawer:
     def finish(self) -> None:
         if self.compact:
             self.arrange()
+        resolved = {h for _t, h, label in self.edges if label == "resolves"}
         for tail, head, label in self.edges:
             attrs = dict(EDGE_STYLE.get(label, {}))
-            if label:
+            if label and (tail, head) in self.late_edges and head in resolved:
+                # said by the action's box, so the "resolves" arrows coming down from
+                # where each object went on the stack don't cross it mid-way
+                attrs.update(label=f" {label} ", headport="w")
+            elif label:
                 attrs["label"] = f" {label} "
             tag = self.tag_of.get(head) or self.tag_of.get(tail)
             if tag:  # an edge shows from the group of the event it leads to
@@ -283,32 +291,50 @@ class Drawer:
         said = f"{group.label}: {group.narration}" if group.narration else group.label
         self.graph.titles[name] = said
         self.tag = group_class(group.key)
+        start = len(self.units)
         with self.graph.subgraph(name=name) as c:
-            c.attr(label=f"<<B>{dot_html(wrap(group.label, 60))}</B>>", fontsize=str(CLUSTER_PT),
-                   style="rounded", color="#888888", penwidth="1.2", labeljust="l",
+            # the title is a box of its own at the cluster's top, not the cluster's label,
+            # so Graphviz routes the arrows coming in from earlier steps around it
+            c.attr(label="", style="rounded", color="#888888", penwidth="1.2",
                    tooltip=dot_text(said), margin="12", **{"class": self.tag})
-            if group.folded:
-                self.units.append([])
-                self.fold_actions(c, group, roots)
-                return
-            pending_setup: list[int] = []
-            for n in group.actions:
-                if n in setup_actions:
-                    pending_setup.append(n)
-                    continue
-                if pending_setup:
-                    self.units.append([])
-                    self.setup(c, pending_setup)
-                    pending_setup = []
-                self.units.append([])
-                self.action(c, roots[n])
+            self.cluster_body(c, group, roots, setup_actions)
+            title = f"title_{group.key}"
+            c.node(title, label=f"<<B>{dot_html(wrap(group.label, 60))}</B>>", shape="plaintext",
+                   fontsize=str(CLUSTER_PT), margin="0.05,0", tooltip=dot_text(said),
+                   **{"class": self.tag})
+            self.graph.titles[title] = said
+            self.titles[name] = title
+            self.tag_of[title] = self.tag
+            if len(self.units) > start and self.units[start]:
+                c.edge(title, self.units[start][0], style="invis", weight="10",
+                       **{"class": self.tag})
+                self.units[start].insert(0, title)
+
+    def cluster_body(self, c: Digraph, group: Group, roots: dict[int, Event],
+                     setup_actions: set[int]) -> None:
+        """The boxes of one group, inside its cluster."""
+        if group.folded:
+            self.units.append([])
+            self.fold_actions(c, group, roots)
+            return
+        pending_setup: list[int] = []
+        for n in group.actions:
+            if n in setup_actions:
+                pending_setup.append(n)
+                continue
             if pending_setup:
                 self.units.append([])
                 self.setup(c, pending_setup)
-            if not group.actions:
-                self.units.append([])
-                self.node(c, Node(f"x_{group.key}", "note",
-                                   wrap_lines(group.empty_note or "Nothing new happens")))
+                pending_setup = []
+            self.units.append([])
+            self.action(c, roots[n])
+        if pending_setup:
+            self.units.append([])
+            self.setup(c, pending_setup)
+        if not group.actions:
+            self.units.append([])
+            self.node(c, Node(f"x_{group.key}", "note",
+                               wrap_lines(group.empty_note or "Nothing new happens")))
 
     def summary(self, group: Group, roots: dict[int, Event], setup_actions: set[int]) -> None:
         """A group drawn as one box (a step view's earlier step): its title and what its
@@ -410,7 +436,9 @@ class Drawer:
             else:
                 self.event(c, e)
                 if late:  # this action made it happen (e.g. all passed, so it resolves)
-                    self.edge(model.rep[eid], f"p{e.id}" if e.applied else f"n{e.id}", "then")
+                    head = f"p{e.id}" if e.applied else f"n{e.id}"
+                    self.edge(model.rep[eid], head, "then")
+                    self.late_edges.add((model.rep[eid], head))
 
     def event(self, c: Digraph, e: Event, after: str | None = None) -> None:
         """Draw event `e` under its parent (or, for a step of the turn, under the step before
