@@ -47,6 +47,7 @@ from rulekit.display.flow_words import (
     WRAP,
     after_text,
     choices,
+    copy_compared,
     explained,
     proposed_text,
     step_label,
@@ -138,6 +139,7 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
                fontcolor="#222222", arrowsize="0.9")
     drawer = Drawer(model, graph)
     drawer.compact = compact
+    drawer.last_actions = set(groups[-1].actions) if groups else set()
     for group in groups:
         if group.key in summarize:
             drawer.summary(group, roots, setup_actions)
@@ -195,6 +197,8 @@ class Drawer:
         self.titles: dict[str, str] = {}  # cluster -> its title's node
         # "then" from an action to what it let resolve, which also has its "resolves" arrow
         self.late_edges: set[tuple[str, str]] = set()
+        # the actions of the drawing's last group: the game's state is the one they left
+        self.last_actions: set[int] = set()
         self.in_row: list[list[str]] = []  # (compact) replaced events' rows of boxes
 
     # -- nodes and edges
@@ -466,6 +470,13 @@ class Drawer:
                            dashed=did_not_happen(e)))
         if e.kind in BOOKKEEPING:
             self.latest_step = name
+        if e.action in self.last_actions and (compared := copy_compared(model, e)):
+            # the original and its copy side by side in one note (under the copy), as the
+            # board has them once this step is done
+            side = f"cmp{e.id}"
+            self.node(c, Node(side, "note", [w for line in compared for w in wrap_lines(line)],
+                              ("707.2",), "\n".join(compared)))
+            self.edge(name, side, "compare")
         self.resolves_link(c, e, name)
         self.subtree(c, e.id)
 

@@ -134,6 +134,7 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
     "modified": {"style": "dashed"},
     "prevented": {"style": "dashed"},
     "changed by": {"style": "dashed"},
+    "compare": {"style": "dotted", "arrowhead": "none"},
 }
 
 BOOKKEEPING = (EventKind.STEP_BEGAN, EventKind.TURN_BEGAN)
