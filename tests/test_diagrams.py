@@ -668,3 +668,25 @@ def test_watery_graves_life_payment_is_its_own_box_under_the_land_entering():
     lost = next(e for e in game.log if e.kind is EventKind.LIFE_LOST)
     assert paid == f"n{lost.id}"
     assert any(h == paid for _t, h, _a in dot.visible_edges())
+
+
+# ---------------------------------------------------------------- the legend strip (issue 28)
+def test_the_legend_strip_lists_only_the_shapes_on_screen():
+    from rulekit.display.flow import legend_strip, step_diagram
+
+    sc = _scenario("r05_replacement_modifies_production.toml")
+    whole = scenario_diagram(sc)
+    setup_only = legend_strip(whole, {"s0"})
+    assert "data-role='setup'" in setup_only and setup_only.count("<li") == 1
+    step1 = legend_strip(whole, {"s0", "s1"})
+    assert "data-role='replacement'" in step1 and "data-role='proposed'" in step1
+    view = step_diagram(sc, 1)
+    strip = legend_strip(view)
+    assert "data-role='summary'" in strip  # the set-up, folded to one box
+    assert "data-role='setup'" not in strip  # ... so its own shape is not on screen
+    for key in ("action", "cost", "mana", "replacement"):
+        assert f"data-role='{key}'" in strip
+    used_here = {m for m in re.findall(r'shape=(\w+)', view.source)}
+    assert len(re.findall("<li", strip)) <= len(used_here) + 3
+    assert "<script" not in strip and "aria-label='What the shapes mean'" in strip
+    assert legend_strip(view, {"s9"}) == ""

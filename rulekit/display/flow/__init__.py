@@ -18,6 +18,7 @@ The package is cut by what each part produces:
 - `model`: which events are drawn in which group, under which event, and what folds;
 - `draw`: the model drawn as DOT statements, with titles and a legend (`FlowDiagram`);
 - `digraph`: the small DOT writer underneath;
+- `legend`: the legend as a small HTML strip for a page to show outside the diagram;
 - the words about events come from `rulekit.display.flow_words`.
 
 >>> from rulekit import Game
@@ -38,10 +39,12 @@ from typing import Any
 from rulekit.core.events import EventLog
 from rulekit.display.flow.draw import FlowDiagram, draw
 from rulekit.display.flow.grammar import FOLD_AT, RELATIONS, ROLES, group_class, relation_of
+from rulekit.display.flow.legend import LEGEND_CSS, legend_strip
 from rulekit.display.flow.model import action_numbers, layout, scenario_groups
 
 __all__ = [
-    "FOLD_AT", "RELATIONS", "ROLES", "FlowDiagram", "group_class", "log_diagram", "mimebundle",
+    "FOLD_AT", "LEGEND_CSS", "RELATIONS", "ROLES", "FlowDiagram", "group_class", "legend_strip",
+    "log_diagram", "mimebundle",
     "relation_of", "scenario_diagram", "step_diagram",
 ]
 
