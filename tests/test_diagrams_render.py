@@ -70,7 +70,7 @@ def test_every_element_carries_its_group_so_frames_can_show_steps_so_far():
 
     scenario = load(shipped_dir() / "r10_powerstone_token.toml")
     graph = scenario_diagram(scenario)
-    group = dict(re.findall(r'^\t+(\w+) \[.*\bclass="(rk-s\d+)"', graph.source, re.M))
+    group = dict(re.findall(r'^\t+(\w+) \[.*\bclass="(rk-s\d+)[ "]', graph.source, re.M))
     edges = re.findall(r"^\t+(\w+) -> (\w+)(?: \[(.*)\])?$", graph.source, re.M)
     crossing = 0
     for tail, head, attrs in edges:
@@ -266,13 +266,12 @@ def test_a_step_view_draws_its_step_whole_and_each_earlier_step_as_one_box():
     view = step_diagram(sc, 5)
     svg = view.svg()
     def boxes(source: str) -> set[str]:
-        return set(re.findall(r'^\t+(\w+) \[label=.*class="rk-s5"', source, re.M))
+        return set(re.findall(r'^\t+(\w+) \[label=.*class="rk-s5[ "]', source, re.M))
 
     # every box step 5 adds in the whole story is in its step view, and no other
     assert boxes(view.source) == boxes(whole) and len(boxes(whole)) >= 6
     summaries = [s for s in shapes(svg) if s.kind == "node" and "rk-s5" not in s.classes]
-    assert [s.classes for s in summaries] == [["rk-s0"], ["rk-s1"], ["rk-s2"], ["rk-s3"],
-                                              ["rk-s4"]]
+    assert [s.classes[0] for s in summaries] == ["rk-s0", "rk-s1", "rk-s2", "rk-s3", "rk-s4"]
     assert "cluster_legend" not in view.source  # the page shows the legend strip instead
     assert "Alice activates Kiki-Jiki&#39;s ability" in svg  # step 4, in one box
     assert "resolves" in " ".join(t.text for s in shapes(svg) if s.kind == "edge"
@@ -393,3 +392,43 @@ def test_r19_diagram_shows_the_untapped_original_beside_its_copy():
                 "Bonesplitter attached") in text
         assert "Copy Grizzly Bears (#11): 2/2, tapped, attacking, no counters, nothing attached" \
             in text
+
+
+# ---------------------------------------------------------------- ask the diagram why (issue 28)
+def test_why_gives_each_box_its_causes_its_rules_and_a_replacements_before_and_after():
+    from rulekit.display.flow import step_diagram, why
+    from rulekit.display.svg import shapes
+    from rulekit.scenario import load, shipped_dir
+
+    sc = load(shipped_dir() / "r11_refinery_leaves_together.toml")
+    game = sc.game_at(3)
+    answers = why(game)
+    svg = step_diagram(sc, 3).svg()
+    boxes = {c.removeprefix("rkbox-") for s in shapes(svg) if s.kind == "node"
+             for c in s.classes if c.startswith("rkbox-n")}
+    assert boxes and boxes <= set(answers) | {b for b in boxes if not b[1:].isdigit()}
+    resolving = [a for a in answers.values()
+                 if a["says"].startswith("Slagstone Refinery's trigger resolves")]
+    assert len(resolving) == 4
+    for a in resolving:
+        hows = [step["how"] for step in a["chain"]]
+        assert hows[0] == "resolves" and "triggers" in hows  # stack, trigger, ...
+        assert a["chain"][-1]["says"].startswith("Alice casts Shatterstorm")  # the player
+        assert a["rules"][0]["number"] == "608.2" and a["rules"][0]["summary"]
+        assert a["when"].startswith("All players pass")
+
+    sc = load(shipped_dir() / "r06_x_in_enters.toml")
+    answers = why(sc.game_at(len(sc.steps)))
+    replaced = [a for a in answers.values() if a["replacement"] is not None
+                and a["box"].startswith("n")]
+    assert replaced
+    walker = next(a for a in replaced if "Hangarback Walker" in a["says"])
+    before, after = walker["replacement"]["before"], walker["replacement"]["after"]
+    assert "would move" in before and "moves" in after and before != after
+    assert "(3 +1/+1 counters)" in after
+    effects = [e["effect"] for e in walker["replacement"]["effects"]]
+    assert effects[-1] == "Hardened Scales"
+    assert all(r["summary"] for e in walker["replacement"]["effects"] for r in e["rules"])
+    import json
+
+    json.dumps(answers)  # plain data, for a page

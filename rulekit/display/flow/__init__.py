@@ -19,6 +19,7 @@ The package is cut by what each part produces:
 - `draw`: the model drawn as DOT statements, with titles and a legend (`FlowDiagram`);
 - `digraph`: the small DOT writer underneath;
 - `legend`: the legend as a small HTML strip for a page to show outside the diagram;
+- `why`: "ask the diagram why" as data: each box's causes, rules and before/after;
 - the words about events come from `rulekit.display.flow_words`.
 
 >>> from rulekit import Game
@@ -41,11 +42,12 @@ from rulekit.display.flow.draw import FlowDiagram, draw
 from rulekit.display.flow.grammar import FOLD_AT, RELATIONS, ROLES, group_class, relation_of
 from rulekit.display.flow.legend import LEGEND_CSS, legend_strip
 from rulekit.display.flow.model import action_numbers, layout, scenario_groups
+from rulekit.display.flow.why import why
 
 __all__ = [
     "FOLD_AT", "LEGEND_CSS", "RELATIONS", "ROLES", "FlowDiagram", "group_class", "legend_strip",
     "log_diagram", "mimebundle",
-    "relation_of", "scenario_diagram", "step_diagram",
+    "relation_of", "scenario_diagram", "step_diagram", "why",
 ]
 
 

@@ -234,8 +234,8 @@ class Drawer:
         if n.fold:
             attrs["peripheries"] = "2"
             self.any_fold = True
-        if self.tag:
-            attrs["class"] = self.tag
+        if self.tag:  # its group, and its name: a page finds the box's `why` answer by it
+            attrs["class"] = f"{self.tag} rkbox-{n.name}"
             self.tag_of[n.name] = self.tag
         target.node(n.name, **attrs)
         self.count += 1
