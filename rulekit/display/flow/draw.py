@@ -280,14 +280,32 @@ class Drawer:
                     r.node(name)
         drawn = set(self.node_titles)
         for kids in self.rows:
-            entries = []
+            entries: list[str] = []
             for k in kids:
                 e = self.model.window.get(k)
-                name = f"p{k}" if e is not None and e.applied else self.model.rep.get(k)
+                name = f"p{k}" if e is not None and e.applied else self.model.rep.get(k, "")
                 if name in drawn and name not in entries:
                     entries.append(name)
             for a, b in zip(entries, entries[ROW:]):
-                self.graph.edge(a, b, style="invis")
+                # below everything under the sibling `ROW` before it: a row of its own
+                for leaf in self._leaves(a):
+                    self.graph.edge(leaf, b, style="invis")
+
+    def _leaves(self, top: str) -> list[str]:
+        """The boxes under `top` (following this drawing's arrows) that have none under them."""
+        below: dict[str, list[str]] = {}
+        for tail, head, _label in self.edges:
+            below.setdefault(tail, []).append(head)
+        seen, todo, leaves = {top}, [top], []
+        while todo:
+            name = todo.pop()
+            kids = [k for k in below.get(name, []) if k not in seen]
+            if not below.get(name):
+                leaves.append(name)
+            for k in kids:
+                seen.add(k)
+                todo.append(k)
+        return sorted(leaves)
 
     # -- groups
     def group(self, group: Group, roots: dict[int, Event], setup_actions: set[int]) -> None:
@@ -411,7 +429,9 @@ class Drawer:
             # at lesson scale, what resolves in this picture keeps its own box and arrow
             # (folding it would draw the "resolves" arrows from the fold of its cause)
             if len(members) <= FOLD_ALWAYS:
-                members = [m for m in members if m not in model.keep]
+                # a step view draws its own step's repeats at lesson scale in full too
+                # ("the Refinery triggers four times": four triggers, in rows)
+                members = [] if self.compact else [m for m in members if m not in model.keep]
             if len(members) >= FOLD_AT:
                 rest = members[KEEP:]
                 folded_at[rest[0]] = rest
@@ -474,7 +494,8 @@ class Drawer:
             # the original and its copy side by side in one note (under the copy), as the
             # board has them once this step is done
             side = f"cmp{e.id}"
-            self.node(c, Node(side, "note", [w for line in compared for w in wrap_lines(line)],
+            self.node(c, Node(side, "note",
+                              [w for line in compared for w in wrap_lines(line, WRAP + 10)],
                               ("707.2",), "\n".join(compared)))
             self.edge(name, side, "compare")
         self.resolves_link(c, e, name)

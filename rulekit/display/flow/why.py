@@ -87,7 +87,7 @@ def why(source: Any) -> dict[str, dict[str, Any]]:
             seen.add(parent.id)
             at = parent
         replacement = None
-        if e.applied:
+        if e.applied and e.payload is not None:
             before = e.proposed or e.applied[0].before
             replacement = {
                 "before": proposed_text(model, e, before),
