@@ -4,7 +4,7 @@ into a node's lines. Standard library only, no drawing. What events say (includi
 event's before and after, the set-up and time passing) is the narrator's (`rulekit.objects.narrator`).
 
 >>> wrap_lines("Alice taps Exotic Orchard (#1) for mana")
-['Alice taps Exotic Orchard (#1)', 'for mana']
+['Alice taps Exotic Orchard', '(#1) for mana']
 >>> empty_step_note({"do": "undo", "n": 2})
 'Undo: 2 action(s) taken back'
 """
