@@ -126,11 +126,13 @@ function frameOf(data, f, idBase) {
   const toggle = html("details", {class: "rk-describe"}, f.describe || "");
   toggle.prepend(el("summary", {text: "Describe this step"}));
   text.append(toggle, html("div", {id: described, hidden: true}, f.describe || ""));
-  if (f.board) text.append(html("div", {class: "rk-board"}, f.board));
+  if (f.board) text.append(html("div", {class: "rk-board-box"}, f.board));
   const tables = f.tables || [];
-  if (tables.length) {
-    text.append(el("div", {class: "rk-row"}, el("div", {}, tableOf(tables[0])),
-      el("div", {}, ...tables.slice(1).map(tableOf))));
+  if (tables.length) { // the same board as tables (screen readers, teachers): behind a toggle
+    const row = el("div", {class: "rk-row"}, el("div", {}, tableOf(tables[0])),
+      el("div", {}, ...tables.slice(1).map(tableOf)));
+    text.append(f.board ? el("details", {class: "rk-tables"},
+      el("summary", {text: "The board as a table"}), row) : row);
   }
   if (f.events) {
     const e = f.events;
