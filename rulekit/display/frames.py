@@ -300,6 +300,7 @@ class StepFrames:
         self.announcements = [announcement(self.scenario, r, k, self.last)
                               for k, r in enumerate(self.results)]
         self._data: dict[str, Any] | None = None
+        self._story: Any = None  # the whole scenario's diagram (its legend's shapes)
 
     def __len__(self) -> int:
         return len(self.frame_html)
@@ -436,9 +437,11 @@ class StepFrames:
         "the page contract"): `title`, `uid`, `last`, `mode`, `svg` (in "so far" mode the one
         drawing every frame is cut from, else "") and `frames`, one dict per step: `step`,
         `label`, `narration`, `does`, `refused`, `pending`, `checks`, `describe` (HTML,
-        escaped here), `board` (the board after the step, HTML: `rulekit.display.board.board_for_step`,
-        what the step changed outlined), `tables` (the same board as tables, for screen readers
-        and teachers) and `events` (plain rows), `diagram` (its title, and either
+        escaped here), `board` (the board after the step, HTML:
+        `rulekit.display.board.board_for_step`, what the step changed outlined), `tables` (the
+        same board as tables, for screen readers and teachers) and `events` (plain rows),
+        `view` (the step view: that step in full, earlier ones folded; its title, `svg` or
+        `empty` note, and `legend` HTML), `diagram` ("the whole story" so far: its title, and either
         the groups of `svg` it shows, what is `new`, its cropped size, or its own `svg`, or an
         `empty` note) and `announce` (what a screen reader says)."""
         if self._data is None:
@@ -496,7 +499,37 @@ class StepFrames:
             "tables": [table(board_table(game), "Board", "No permanents on the battlefield."),
                        table(pools_table(game), "Players: life and mana pools"),
                        table(stack_table(game), "Stack (top first)", "The stack is empty.")],
-            "events": events, "diagram": self._fig_data(k), "announce": self.announcements[k]}
+            "events": events, "view": self._view_data(k), "diagram": self._whole_data(k),
+            "announce": self.announcements[k]}
+
+    def _whole_data(self, k: int) -> dict[str, Any]:
+        """Frame k's "whole story": the diagram of every step so far (`_fig_data`) and the
+        legend of the shapes its steps use."""
+        from rulekit.display.flow import legend_strip, scenario_diagram
+
+        fig = self._fig_data(k)
+        if fig.get("svg") or fig.get("show"):
+            if self._story is None:
+                self._story = scenario_diagram(self.scenario)
+            fig["legend"] = legend_strip(self._story, {f"s{j}" for j in range(k + 1)})
+        return fig
+
+    def _view_data(self, k: int) -> dict[str, Any]:
+        """Frame k's step view (`rulekit.display.flow.step_diagram`: that step at full scale,
+        every earlier step folded to one box), its SVG with the step's group marked `rk-new`,
+        and the legend of the shapes it uses (`legend_strip`), shown above its pane."""
+        from rulekit.display.flow import legend_strip, step_diagram
+
+        if self.diagram_mode == "none":
+            return {}
+        sc = self.scenario
+        what = "the set-up" if k == 0 else f"step {k}"
+        title = (f"Event and trigger diagram of {what}" if k == 0 else
+                 f"Event and trigger diagram of {what} (earlier steps folded)")
+        view = step_diagram(sc, k)
+        label = f"Event and trigger diagram of {sc.title}: {what}, earlier steps folded"
+        fig = _fig_of_html(_figure(title, _diagram_svg(view, new={f"s{k}"}, label=label)))
+        return {**fig, "title": title, "label": label, "legend": legend_strip(view)}
 
     def frame_document(self, k: int) -> str:
         """Frame k as a standalone HTML page (to look at or screenshot in a browser)."""

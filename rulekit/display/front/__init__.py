@@ -55,7 +55,9 @@ def css_text(name: str) -> str:
 
         from rulekit.display.board import board_css
 
-        return FRAME_CSS + "\n" + board_css() + "\n" + text
+        from rulekit.display.flow import LEGEND_CSS
+
+        return FRAME_CSS + "\n" + LEGEND_CSS + "\n" + board_css() + "\n" + text
     if name == "sandbox":
         from rulekit.display.frames import FRAME_CSS
         from rulekit.display.rows import TABLE_CSS_TEXT

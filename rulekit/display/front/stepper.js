@@ -92,7 +92,26 @@ function diagramOf(data, fig, describedBy) {
       "aria-label": `${fig.title || "Event and trigger diagram"} (scrolls)`}, svg));
 }
 
-function frameOf(data, f, idBase) {
+// the frame's diagram: the step view (that step in full, earlier steps folded) or, with the
+// "The whole story" toggle pressed, every step so far; the legend of its shapes above the pane
+function figureOf(data, f, described, whole) {
+  const has = (x) => x && Object.keys(x).length ? x : null;
+  const view = has(f.view), story = has(f.diagram);
+  const fig = whole && story ? story : (view || story);
+  if (!fig) return null;
+  const figure = diagramOf(data, fig, described);
+  const head = el("div", {class: "rk-figure-head"}, figure.firstChild);
+  if (view && story) {
+    head.append(el("button", {type: "button", class: "rk-button rk-whole",
+      "aria-pressed": fig === story ? "true" : "false", text: "The whole story",
+      title: "Every step so far in one diagram (press again: this step, earlier ones folded)"}));
+  }
+  figure.prepend(head);
+  if (fig.legend) head.after(html("div", {class: "rk-legend-box"}, fig.legend));
+  return figure;
+}
+
+function frameOf(data, f, idBase, whole) {
   const n = data.last;
   const text = el("div", {class: "rk-text"});
   text.append(el("p", {class: "rk-stepno", text: f.label}),
@@ -148,9 +167,8 @@ function frameOf(data, f, idBase) {
   }
   const frame = el("div", {class: "rk-frame", "data-step": f.step, role: "group",
     "aria-label": `${data.title}: step ${f.step} of ${n}`}, text);
-  if (f.diagram && Object.keys(f.diagram).length) {
-    frame.append(diagramOf(data, f.diagram, described));
-  }
+  const figure = figureOf(data, f, described, whole);
+  if (figure) frame.append(figure);
   return frame;
 }
 
@@ -186,7 +204,7 @@ function render({model, el: host}) {
     `${data.uid || "rk-walkthrough"}-v${renders}`;
   const title = data.title;
   let step = Math.max(0, Math.min(last, model.get("step") || 0));
-  let timer = null, shown = -1, announced = false;
+  let timer = null, shown = -1, announced = false, whole = false;
   const handled = new WeakSet(); // a key event is handled once (root and document listeners)
   const cleanups = [];
   const on = (target, type, fn, opts) => {
@@ -232,7 +250,7 @@ function render({model, el: host}) {
   function draw() {
     if (shown === step || !frames.length) return;
     shown = step;
-    box.replaceChildren(frameOf(data, frames[step], idBase));
+    box.replaceChildren(frameOf(data, frames[step], idBase, whole));
     status.textContent = `Step ${step} / ${last}`;
     slider.value = String(step);
     back.disabled = step === 0;
@@ -289,6 +307,14 @@ function render({model, el: host}) {
   on(jumps, "click", (ev) => {
     const b = ev.target.closest("button[data-step]");
     if (b) go(Number(b.dataset.step));
+  });
+  on(box, "click", (ev) => { // "The whole story" toggle: kept from step to step
+    if (!ev.target.closest(".rk-whole")) return;
+    whole = !whole;
+    shown = -1;
+    draw();
+    const again = box.querySelector(".rk-whole");
+    if (again) again.focus();
   });
   on(speed, "change", () => { if (timer !== null) { stopPlaying(); startPlaying(); } });
   on(present, "click", () => presenting(!root.classList.contains("rk-presenting")));
