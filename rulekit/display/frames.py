@@ -443,7 +443,10 @@ class StepFrames:
         `view` (the step view: that step in full, earlier ones folded; its title, `svg` or
         `empty` note, and `legend` HTML), `diagram` ("the whole story" so far: its title, and either
         the groups of `svg` it shows, what is `new`, its cropped size, or its own `svg`, or an
-        `empty` note) and `announce` (what a screen reader says)."""
+        `empty` note), `question` (the next step's question, None without: `ask`, `labels`,
+        `correct`, `answer`, `answer_label`, `rules`, `rule_texts`, `step`), `notes` (the
+        step's speaker notes, for the teacher only) and `announce` (what a screen reader says:
+        never the notes)."""
         if self._data is None:
             self._data = {"title": self.scenario.title, "uid": self.uid, "last": self.last,
                           # one drawing shared by every frame costs no more than one
@@ -500,7 +503,23 @@ class StepFrames:
                        table(pools_table(game), "Players: life and mana pools"),
                        table(stack_table(game), "Stack (top first)", "The stack is empty.")],
             "events": events, "view": self._view_data(k), "diagram": self._whole_data(k),
+            "question": self._question_data(k + 1), "notes": result.notes,
             "announce": self.announcements[k]}
+
+    def _question_data(self, k: int) -> dict[str, Any] | None:
+        """Step k's question (`StepResult.question`), for the frame before it: what is asked,
+        the choices in words, the engine's answer (computed now, so checking needs no kernel)
+        and the deciding rules with the kit's summaries (`rulekit/data/rules.toml`)."""
+        from rulekit.core.rules import all_rules
+
+        if k > self.last or self.results[k].question is None:
+            return None
+        q = self.results[k].question
+        assert q is not None
+        known = all_rules()
+        rules = [{"number": n, "title": known[n].title if n in known else "",
+                  "summary": known[n].summary if n in known else ""} for n in q.rules]
+        return {**q.to_json(), "step": k, "rule_texts": rules}
 
     def _whole_data(self, k: int) -> dict[str, Any]:
         """Frame k's "whole story": the diagram of every step so far (`_fig_data`) and the
