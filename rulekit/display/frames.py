@@ -66,7 +66,7 @@ FRAME_CSS = (
     ".rk-row>div{max-width:100%}"
     # wide tables scroll with the step's text (a scrolling box that takes focus: its
     # "Describe this step" toggle), never the page
-    ".rk-text{overflow-x:auto;min-width:0}"
+    ".rk-frame>.rk-text{overflow-x:auto;min-width:0}"
     ".rk-empty{font-style:italic;margin:4px 0 12px 0}"
     ".rk-figure{min-width:0}"
     ".rk-figure-title{font-weight:bold;margin:0 0 4px 0}"
