@@ -5,11 +5,11 @@ ipywidgets can't be imported, and the `Stepper` widget shows exactly those frame
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import os
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -127,7 +127,7 @@ def test_every_frame_draws_its_step_view_and_keeps_the_whole_story(r13) -> None:
     data = r13.data()
     for f in data["frames"]:
         k, view = f["step"], f["view"]
-        svg = html.unescape(view["svg"])
+        svg = unescape(view["svg"])
         assert "<svg" in svg and f"rk-s{k} rk-new" in svg, k  # the step's group, marked new
         assert f"rk-s{k + 1}" not in svg  # nothing after it
         if k:  # earlier steps folded, each to one summary box
