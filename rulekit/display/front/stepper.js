@@ -454,7 +454,10 @@ function render({model, el: host}) {
     if (on_ && t && t.closest && t.closest(".rk-frame button")) return; // Check, The whole story
     if ((ev.key === "n" || ev.key === "N") && !on_) { // the teacher's notes, never presented
       notesOpen = !notesOpen;
-      for (const d of box.querySelectorAll(".rk-notes")) d.open = notesOpen;
+      for (const d of box.querySelectorAll(".rk-notes")) {
+        d.open = notesOpen;
+        if (notesOpen) d.scrollIntoView({block: "nearest"}); // the end of the step's text
+      }
       ev.preventDefault();
       return;
     }
