@@ -129,7 +129,7 @@ def test_axe_finds_no_critical_or_serious_violation(opened) -> None:
         bad = axe(visit.page)
         # the sandbox's control groups fit their boxes: no stray scrollbars
         bars = visit.page.evaluate("""() => Array.from(
-            document.querySelectorAll('.rk-sandbox .widget-box')).filter((e) => {
+            document.querySelectorAll('.rk-sandbox fieldset')).filter((e) => {
               const s = getComputedStyle(e);
               return /(auto|scroll)/.test(s.overflowX + s.overflowY) &&
                 (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1);

@@ -7,11 +7,11 @@ step as plain data, computed up front from the real engine run; frame 0 = the se
 one ES module (`rulekit/display/front/stepper.js`: controls, keyboard, Present, live region).
 Stepping needs no Python, so it works in JupyterLab, Notebook 7 and an exported page alike.
 
-**Sandbox** — the ipywidgets front-end of the pure model `rulekit.sandbox.SandboxModel`:
-buttons drive a live `Game` (these need a kernel): tap for mana, activate an ability, declare
-attackers with exert, make a token copy, destroy several permanents at once, pass priority,
-resolve, next step, next turn, undo. An illegal move shows the `RulesError` in place and changes
-nothing.
+**Sandbox** — an anywidget over the pure model `rulekit.sandbox.SandboxModel`, in its own
+module (`rulekit.display.sandbox_widget`, re-exported here): the sandbox module's buttons drive
+a live `Game` (they need a kernel): tap for mana, activate an ability, declare attackers with
+exert, make a token copy, destroy several permanents at once, pass priority, resolve, next step,
+next turn, undo. An illegal move is refused with its rule and changes nothing.
 
 >>> from rulekit.display.widgets import Stepper, Sandbox
 >>> len(Stepper("r07_paying_tap.toml").frames)               # the set-up and six steps
@@ -27,26 +27,17 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import anywidget
-import ipywidgets as widgets
 import traitlets
-from ipywidgets.widgets.widget_description import DescriptionStyle
-from ipywidgets.widgets.widget_string import HTMLStyle
 
-from rulekit.core.errors import RulesError, UsageError
-from rulekit.display.escape import html_text
 from rulekit.display.frames import (
     DIAGRAM_BUDGET,
     FONT,
-    FRAME_CSS,
     StepFrames,
-    diagram_html,
-    resolve_scenario,
 )
 from rulekit.display.front import css_text, module_text
-from rulekit.display.svg import compact
+from rulekit.display.sandbox_widget import SANDBOX_MIME, Sandbox
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
     from rulekit.scenario import Scenario
 
 __all__ = ["SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "Stepper"]
@@ -129,10 +120,6 @@ WIDGET_CSS = (
 
 _LABEL = {"description_width": "initial"}
 
-# the starting position of a Sandbox, next to its widget in a notebook's output (data for the
-# live sandbox of an exported page; JupyterLab shows the widget and ignores it)
-SANDBOX_MIME = "application/vnd.rulekit.sandbox+json"
-
 # ------------------------------------------------------------------ Stepper
 class Stepper(anywidget.AnyWidget):
     """Step through a shipped scenario, forward and back, with or without a kernel.
@@ -180,190 +167,3 @@ class Stepper(anywidget.AnyWidget):
     def frame_document(self, k: int) -> str:
         """Frame k as a standalone HTML page (see `StepFrames.frame_document`)."""
         return self.steps.frame_document(k)
-
-
-# ------------------------------------------------------------------ Sandbox
-class Sandbox:
-    """A live game driven by buttons (needs a running kernel): the ipywidgets front-end of
-    `rulekit.sandbox.SandboxModel`, which decides what the controls are and what they do.
-
-    `Sandbox(game)` plays on that `Game` (changing it); `Sandbox(scenario_or_path)` starts from
-    a fresh copy of a scenario's set-up. Every control is an attribute so tests can drive it
-    (`sandbox.permanent.value = 3; sandbox.tap_button.click()`). After each click the tables
-    and the diagram of the last `history` actions are redrawn; an illegal move shows the
-    refusal in `message` (`last_error` keeps it) and the game is unchanged."""
-
-    # widget attribute -> the model's field or control name
-    FIELD_WIDGETS = {"permanent": "permanent", "mana_type": "mana", "ability": "ability",
-                     "target": "target", "x_value": "x", "hand_card": "hand_card",
-                     "attackers": "attackers", "exert": "exert", "copy_target": "copy_target",
-                     "destroy_select": "to_destroy", "choices": "choices"}
-    BUTTONS = {"tap": "tap_button", "activate": "activate_button", "cast": "cast_button",
-               "combat": "combat_button", "attack": "attack_button", "copy": "copy_button",
-               "destroy": "destroy_button", "pass": "pass_button", "resolve": "resolve_button",
-               "step": "step_button", "turn": "turn_button", "undo": "undo_button",
-               "reset": "reset_button"}
-
-    def __init__(self, game: Game | Scenario | str | os.PathLike[str] | None = None, *,
-                 history: int = 3, title: str = "Sandbox") -> None:
-        from rulekit.game import Game
-        from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
-
-        if game is None:
-            game = Game(["Alice", "Bob"])
-        elif not isinstance(game, Game):
-            game = resolve_scenario(game).game_at(0)
-        self.model = SandboxModel(game, history=history)
-        self.history = history
-        self.title = title
-        self.last_error: RulesError | UsageError | None = None
-
-        w = widgets
-        # shared Layouts and styles: every widget model goes to the browser (and into an
-        # exported page), so one of each instead of one per control
-        wide = w.Layout(width="min(440px, 100%)")
-        label = DescriptionStyle(description_width="initial")
-        look = {"layout": w.Layout(width="auto", min_width="140px", height="40px"),
-                "style": w.ButtonStyle(font_size="18px")}
-        plain = w.Layout()
-        html_style = HTMLStyle()
-        by_field: dict[str, widgets.Widget] = {}
-        for attr, name in self.FIELD_WIDGETS.items():
-            f = FIELDS[name]
-            common = {"description": f.label, "tooltip": f.help, "style": label}
-            if f.kind == "choice":
-                made = w.Dropdown(layout=wide, **common)
-            elif f.kind == "multi":
-                made = w.SelectMultiple(rows=5 if name == "to_destroy" else 4, layout=wide,
-                                        **common)
-            elif f.kind == "number":
-                made = w.BoundedIntText(value=0, min=f.low, max=f.high,
-                                        layout=w.Layout(width="140px"), **common)
-            else:
-                made = w.Combobox(options=[v for _, v in f.options], value="",
-                                  ensure_option=False, placeholder=f.placeholder, layout=wide,
-                                  **{**common, "style": _LABEL})
-            setattr(self, attr, made)
-            by_field[name] = made
-        by_control: dict[str, widgets.Widget] = {}
-        for name, attr in self.BUTTONS.items():
-            c = CONTROLS[name]
-            button = w.Button(**look, description=c.label, tooltip=c.help,
-                              button_style=c.style)
-            button.on_click(lambda _b, name=name: self.click(name))
-            setattr(self, attr, button)
-            by_control[name] = button
-        # `message`: the outcome of the last click (what tests read). It is shown right under
-        # the button clicked (one `notes` box per button, only the last one filled), so it is
-        # on screen wherever that button is
-        self.message = w.HTML(value="", layout=plain, style=html_style)
-        self.notes: dict[str, widgets.HTML] = {}
-        for name in self.BUTTONS:
-            note = w.HTML(value="", layout=w.Layout(display="none"), style=html_style)
-            note.add_class("rk-message")
-            self.notes[name] = note
-        self.tables = w.HTML(layout=plain, style=html_style)
-        self.diagram = w.HTML(layout=plain, style=html_style)
-        by_field["permanent"].observe(lambda _c: self._refresh_options(), names="value")
-
-        def group(heading: str, names: tuple[str, ...]) -> widgets.VBox:
-            parts: list[widgets.Widget] = []
-            for n in names:
-                parts += [by_field[n]] if n in by_field else [by_control[n], self.notes[n]]
-            box = w.VBox([w.HTML(f"<b style='font-size:19px'>{html_text(heading)}</b>",
-                                 layout=plain, style=html_style), *parts], layout=plain)
-            box.add_class("rk-sandbox-group")
-            return box
-
-        row = w.Layout(flex_flow="row wrap", align_items="flex-start")
-        controls = w.HBox([group(heading, names) for heading, names in GROUPS], layout=row)
-        head = w.HTML(layout=plain, style=html_style,
-                      value=f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
-                      f"{html_text(title)}</h3><p style='font-size:16px;margin:0 0 6px 0'>"
-                      "The buttons need a running kernel (JupyterLab); in an exported page "
-                      "this is a picture of the starting position: press <i>Start the live "
-                      "sandbox</i> where the page offers it.</p>")
-        self.widget = w.VBox([head, controls, self.tables, self.diagram],
-                             layout=w.Layout(width="100%"))
-        self.widget.add_class("rk-widget")
-        self.widget.add_class("rk-sandbox")
-        self._refresh()
-
-    @property
-    def game(self) -> Game:
-        return self.model.game
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget, and the starting position as `SANDBOX_MIME` data: an exported page
-        replays it in the browser (the live sandbox, `rulekit.sandbox_page`)."""
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        position = self.model.position()
-        if isinstance(bundle, dict) and position is not None:
-            bundle[SANDBOX_MIME] = {**position, "title": self.title}
-        return bundle
-
-    def values(self) -> dict[str, Any]:
-        """What the inputs say now, by the model's field names."""
-        return {name: getattr(self, attr).value for attr, name in self.FIELD_WIDGETS.items()}
-
-    # -- reading the board into the controls
-    @staticmethod
-    def _set_options(widget: Any, options: tuple[tuple[str, Any], ...]) -> None:
-        values = [v for _, v in options]
-        if isinstance(widget, widgets.SelectMultiple):
-            keep = tuple(v for v in widget.value if v in values)
-            widget.options = options
-            widget.value = keep
-            return
-        if isinstance(widget, (widgets.Combobox, widgets.BoundedIntText)):
-            return
-        old = widget.value
-        widget.options = options
-        if old in values:
-            widget.value = old
-        elif options:
-            widget.value = options[0][1]
-
-    def _refresh_options(self) -> None:
-        fields = self.model.fields(self.values())
-        for attr, name in self.FIELD_WIDGETS.items():
-            self._set_options(getattr(self, attr), fields[name].options)
-
-    def _refresh(self) -> None:
-        self._refresh_options()
-        self._render()
-
-    def _render(self) -> None:
-        from rulekit.display.sandbox_view import diagram, tables_html
-
-        # wide tables scroll in their own (keyboard-scrollable) box, never off the page
-        self.tables.value = compact(f"<div class='rk-frame rk-tables' tabindex='0' "
-                                     "role='group' aria-label='Board, players and stack'>"
-                                     f"<style>{FRAME_CSS}</style>"
-                                     f"{tables_html(self.model.tables())}</div>")
-        if not self.history:
-            self.diagram.value = ""
-            return
-        graph, what = diagram(self.model)
-        self.diagram.value = (
-            f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
-            f"<h4>Event and trigger diagram: {what}</h4>"
-            f"{diagram_html(graph, label=f'Event and trigger diagram of {what}')}"
-            "</div>")
-
-    # -- doing things
-    def click(self, name: str) -> bool:
-        """Run the model's control `name` with what the inputs say; show the outcome."""
-        from rulekit.display.sandbox_view import message_html
-
-        outcome = self.model.click(name, self.values())
-        self.last_error = outcome.error  # type: ignore[assignment]
-        self.message.value = message_html(outcome)
-        for other, note in self.notes.items():
-            if other != name:
-                note.value, note.layout.display = "", "none"
-        if name in self.notes:
-            self.notes[name].value, self.notes[name].layout.display = self.message.value, ""
-        if outcome.ok:
-            self._refresh()
-        return outcome.ok

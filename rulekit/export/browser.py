@@ -160,7 +160,8 @@ def serve(site: Path, handler: Any = None) -> Iterator[str]:
 
 
 # ------------------------------------------------------------------ the live sandbox
-LIVE = ".rk-live"
+LIVE = ".rk-view[data-rk-view='sandbox']"  # a sandbox view (the page contract)
+SANDBOX = ".rk-sb"  # the sandbox module's root inside it (data-state, data-done, data-sid)
 
 
 class Live:
@@ -171,21 +172,33 @@ class Live:
         self.visit = visit
         self.index = index
         self.box = visit.page.locator(LIVE).nth(index)
+        self.root = self.box.locator(SANDBOX)
+
+    def _wait_state(self, states: tuple[str, ...], timeout_s: float) -> None:
+        self.visit.page.wait_for_function(
+            "([sel, i, states]) => { const r = document.querySelectorAll(sel)[i];"
+            " return !!r && states.includes(r.dataset.state); }",
+            arg=[f"{LIVE} {SANDBOX}", self.index, list(states)], timeout=timeout_s * 1000)
 
     def start(self, timeout_s: float = 180.0) -> float:
         """Click "Start the live sandbox" and wait until it is ready (or failed); seconds."""
+        self.root.wait_for(state="attached")
         self.box.scroll_into_view_if_needed()
         began = time.perf_counter()
-        self.box.get_by_role("button", name="Start the live sandbox").click()
-        self.visit.page.wait_for_function(
-            "([sel, i]) => ['ready', 'failed'].includes("
-            "document.querySelectorAll(sel)[i].dataset.state)", arg=[LIVE, self.index],
+        # (while the engine loads, the page's thread can be busy for seconds at a time: the
+        # click lands when it is free)
+        self.box.get_by_role("button", name="Start the live sandbox").click(
             timeout=timeout_s * 1000)
+        self._wait_state(("ready", "failed"), timeout_s)
         return time.perf_counter() - began
+
+    def wait_loaded(self, timeout_s: float = 180.0) -> None:
+        """Wait until the engine has loaded without Start being pressed (preloading)."""
+        self._wait_state(("loaded", "ready", "failed"), timeout_s)
 
     @property
     def state(self) -> str | None:
-        return self.box.get_attribute("data-state")
+        return self.root.get_attribute("data-state")
 
     def choose(self, field: str, value: Any) -> None:
         """Set an input: a choice (a value), a multi-choice (a list), a number or a text."""
@@ -200,15 +213,15 @@ class Live:
 
     def click(self, control: str) -> str:
         """Click a control; the message it shows."""
-        done = self.box.get_attribute("data-done") or "0"
+        done = self.root.get_attribute("data-done") or "0"
         self.box.locator(f"button[data-control='{control}']").click()
         self.visit.page.wait_for_function(
-            "([sel, i, n]) => document.querySelectorAll(sel)[i].dataset.done !== n",
-            arg=[LIVE, self.index, done])
+            "([sel, i, n]) => (document.querySelectorAll(sel)[i].dataset.done || '0') !== n",
+            arg=[f"{LIVE} {SANDBOX}", self.index, done])
         return self.message()
 
     def message(self) -> str:
-        return self.box.locator(".rk-live-ui .rk-message").inner_text().strip()
+        return self.box.locator(".rk-message").inner_text().strip()
 
     def table(self, caption: str) -> list[dict[str, str]]:
         """The rows of the table with this caption, as column -> cell text."""
@@ -223,18 +236,29 @@ class Live:
 
     def values(self) -> dict[str, Any]:
         """What the inputs say, as the model reads them."""
-        return self.visit.page.evaluate("(i) => rulekitLive.sandboxes[i].values()", self.index)
+        return self.root.evaluate("(r) => r.rkSandbox.values()")
 
     def to_json(self, values: dict[str, Any] | None = None) -> dict[str, Any]:
         """The page's `SandboxModel.to_json(values)` (default: what the inputs say)."""
-        return self.visit.page.evaluate("([i, v]) => rulekitLive.sandboxes[i].state(v)",
-                                        [self.index, values])
+        return self.root.evaluate(
+            "(r, v) => rulekit.backends.sandbox.state(Number(r.dataset.sid), v || "
+            "r.rkSandbox.values())", values)
+
+    def view_state(self) -> dict[str, Any]:
+        """The view's `state` trait as the page host holds it (what the module renders)."""
+        return self.visit.page.evaluate(
+            "(i) => rulekit.host.models().filter((m) => m.name === 'sandbox')[i].model"
+            ".get('state')", self.index)
 
     def last_click_ms(self) -> float:
-        return self.visit.page.evaluate("(i) => rulekitLive.sandboxes[i].lastClickMs",
-                                        self.index)
+        return float(self.root.evaluate("(r) => r.rkSandbox.lastClickMs"))
+
+    def timings(self) -> list[list[Any]]:
+        """[what, ms since the page opened] as the page's sandbox back-end got ready."""
+        return self.visit.page.evaluate("rulekit.backends.sandbox.timings")
 
     def position(self) -> dict[str, Any]:
         """The starting position the page replays (its JSON data)."""
-        return json.loads(self.box.locator("script[type='application/vnd.rulekit.sandbox+json']")
-                          .text_content())
+        traits = json.loads(self.box.locator(":scope > script[type='application/json']")
+                            .text_content())
+        return traits["position"]

@@ -44,7 +44,7 @@ class Job:
     cdn_note: str = ""  # shown in the page's top bar when the page needs a network
     lab_css: tuple[str, ...] = ()  # relative URLs of the shared JupyterLab style sheets
     log: str = ""  # where the kernel's own output goes (the build cache, outside the site)
-    live: dict[str, object] | None = None  # the live sandbox's script, style and config
+    live: dict[str, object] | None = None  # the live sandbox's runtime config (and cache key)
     timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
     progress: float = PROGRESS_S  # seconds between "still running" lines
     executed: str = ""  # where the executed notebook is kept (the build cache); "" for nowhere
@@ -76,17 +76,23 @@ def _css() -> str:
     return (TEMPLATES / TEMPLATE / "rulekit.css").read_text("utf-8")
 
 
-def views_resources(names: set[str]) -> dict[str, object] | None:
+def views_resources(names: set[str], live: dict[str, object] | None = None
+                    ) -> dict[str, object] | None:
     """What a page with the views `names` needs: their style sheets, their modules (each
-    registering itself with the page's host) and the host (`rulekit/display/front/`);
-    None for a page without views."""
-    from rulekit.display.front import css_text, module_text, page_module
+    registering itself with the page's host) and the host (`rulekit/display/front/`); with a
+    sandbox and the live runtime (`live`, from the build), the sandbox's back-end and the
+    runtime's config. None for a page without views."""
+    from rulekit.display.front import css_text, module_text, page_module, script_text
 
     names = {n for n in names if n in ("stepper", "sandbox")}
     if not names:
         return None
+    backend = None
+    if "sandbox" in names and live is not None:
+        backend = {"config": live["config"], "script": script_text("sandbox_backend")}
     return {"css": "\n".join(css_text(n) for n in sorted(names)),
-            "modules": [page_module(n) for n in sorted(names)], "host": module_text("host")}
+            "modules": [page_module(n) for n in sorted(names)], "host": module_text("host"),
+            "live": backend}
 
 
 @cache
@@ -189,19 +195,23 @@ def run(job: Job) -> Result:
                 # else: nothing to run, no kernel to start (a page of text only)
             finally:
                 watch.close()
-        if job.executed:  # every cell ran: the outputs as the kernel left them
+        if job.executed:  # every cell ran: the outputs as the page shows them
             Path(job.executed).parent.mkdir(parents=True, exist_ok=True)
             write_atomic(Path(job.executed), nbformat.writes(nb))
+        from rulekit.export.live import page_status
         from rulekit.export.views import to_views, view_names
 
-        to_views(nb)  # the walkthroughs as rk-view markup (rulekit.export.views)
+        # the walkthroughs and sandboxes as rk-view markup (rulekit.export.views); a sandbox
+        # in a page starts inactive, until its engine is loaded (or says why it can't be)
+        to_views(nb, overrides={"sandbox": {"status": page_status(job.live)}})
         found = outline(nb, path.stem)  # title and rulings (rulekit.repo.outline)
         title = found.title
         nb.metadata["title"] = title
         resources = {"metadata": {"name": title, "path": str(path.parent)},
-                     "rulekit_css": _css(), "rulekit_views": views_resources(view_names(nb)),
+                     "rulekit_css": _css(),
+                     "rulekit_views": views_resources(view_names(nb), job.live),
                      "rulekit_cdn_note": job.cdn_note,
-                     "rulekit_lab_css": list(job.lab_css), "rulekit_live": job.live}
+                     "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
     except Exception as exc:  # reported with the notebook and the cell
         return Result(job.notebook, job.page, False, time.perf_counter() - start,

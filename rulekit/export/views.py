@@ -55,10 +55,12 @@ def view_html(name: str, traits: dict[str, Any]) -> str:
             "page was opened outside a browser).</p></div>")
 
 
-def to_views(nb: Any) -> int:
+def to_views(nb: Any, overrides: dict[str, dict[str, Any]] | None = None) -> int:
     """Turn every rulekit view output of `nb` (a notebook dict, executed with its widget state
     stored) into `rk-view` HTML, in place; drop the widget models no remaining output needs,
-    and the whole widget state when none does. Returns how many views it made."""
+    and the whole widget state when none does. `overrides`: traits a page gives a view
+    instead of the kernel's, by view name (a sandbox's `status`: not ready until its engine
+    has loaded in the page). Returns how many views it made."""
     meta = nb.get("metadata", {})
     state = meta.get("widgets", {}).get(STATE_MIME, {}).get("state", {})
     made, shown = 0, []
@@ -72,6 +74,7 @@ def to_views(nb: Any) -> int:
             name = model.get("rk_view")
             if name in VIEWS:
                 traits = {k: model[k] for k in VIEWS[name] if k in model}
+                traits.update((overrides or {}).get(name, {}))
                 data.pop(VIEW_MIME)
                 data["text/html"] = view_html(name, traits)
                 made += 1

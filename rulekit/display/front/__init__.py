@@ -3,8 +3,12 @@ module whose default export has `render({model, el})`) per view, with its style 
 exported page's own small AFM host (`host.js`). Plain ES2020, no build step, no dependency.
 
 - `module_text("stepper")`: the walkthrough (`rulekit.display.widgets.Stepper`);
+- `module_text("sandbox")`: the sandbox (`rulekit.display.sandbox_widget.Sandbox` in a kernel);
 - `module_text("host")`: the exported page's host (docs/classroom.md, "the page contract");
-- `css_text("stepper")`: the walkthrough's style sheet, after the frame style it builds on.
+- `script_text("sandbox_backend")`: the sandbox's back-end in a page (`rulekit.backends.sandbox`,
+  the engine in Pyodide; a classic script);
+- `css_text("stepper")`, `css_text("sandbox")`: the views' style sheets, after the frame (and
+  for the sandbox, table) style they build on.
 
 >>> "export default" in module_text("stepper")
 True
@@ -19,7 +23,7 @@ import re
 from functools import cache
 from importlib import resources
 
-__all__ = ["css_text", "module_text", "page_module"]
+__all__ = ["css_text", "module_text", "page_module", "script_text"]
 
 # a view module's last statement, which a page rewrites into its registration
 _EXPORT = re.compile(r"^export default ([^;\n]+);\s*\Z", re.M)
@@ -50,7 +54,19 @@ def css_text(name: str) -> str:
         from rulekit.display.frames import FRAME_CSS
 
         return FRAME_CSS + "\n" + text
+    if name == "sandbox":
+        from rulekit.display.frames import FRAME_CSS
+        from rulekit.display.rows import TABLE_CSS_TEXT
+
+        return FRAME_CSS + "\n" + TABLE_CSS_TEXT + "\n" + text
     return text
+
+
+@cache
+def script_text(name: str) -> str:
+    """The classic script `<name>.js` as text, to inline in a page's `<script>` (the same
+    checks as `module_text`)."""
+    return module_text(name)
 
 
 @cache
