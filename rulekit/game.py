@@ -28,8 +28,9 @@ from rulekit.engine.targets import target_text
 from rulekit.engine.triggers import collect, run_immediate, settle
 from rulekit.objects.abilities import Static, Triggered
 from rulekit.objects.characteristics import Characteristics
-from rulekit.objects.context import Bookkeeping, ListenerIndex
-from rulekit.objects.effects import Layer, compute
+from rulekit.objects.context import Bookkeeping
+from rulekit.objects.effects import Layer, compute, lasting
+from rulekit.objects.listeners import ListenerIndex
 from rulekit.objects.narrator import narrate, prevented
 from rulekit.objects.replacement import ReplacementEffect, default_order, run_replacements
 from rulekit.objects.state import (
@@ -375,7 +376,7 @@ class Game:
         for obj in perms:
             base = obj.copiable or obj.card.printed
             statics += [(obj, a) for a in base.abilities if isinstance(a, Static)]
-        effects = list(self.state.effects)
+        effects = list(lasting(self.state))
         for obj, ability in statics:
             if ability.continuous:
                 effects += ability.continuous(self, obj)
