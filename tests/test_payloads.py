@@ -84,7 +84,7 @@ def test_the_log_keeps_no_live_engine_object():
             if value is None:
                 continue
             for f in dataclasses.fields(value):
-                if f.metadata.get("live"):
+                if f.metadata.get("role") == "live":
                     assert getattr(value, f.name) is None, (event.kind, f.name)
     json.loads(game.log.dumps())
 
