@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from rulekit.cards import CardDef, card
+from rulekit.core.characteristics import Characteristics
 from rulekit.core.decisions import LARGEST, Decision, bounded_int, show_number
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import Applied, Cause, Event, EventKind, EventLog
@@ -27,7 +28,6 @@ from rulekit.engine.keywords import leaving_stack_replacements
 from rulekit.engine.targets import target_text
 from rulekit.engine.triggers import collect, run_immediate, settle
 from rulekit.objects.abilities import Static, Triggered
-from rulekit.objects.characteristics import Characteristics
 from rulekit.objects.context import Bookkeeping
 from rulekit.objects.effects import Layer, compute, lasting
 from rulekit.objects.listeners import ListenerIndex
@@ -272,7 +272,7 @@ class Game:
                 final = result
             finals.append((final, proposed, applied, subject))
         for final, _, _, _ in finals:  # look-back before anything moves (CR 603.10a)
-            if isinstance(final, ZoneChanged) and final.origin == Zone.BATTLEFIELD.value:
+            if isinstance(final, ZoneChanged) and final.origin == Zone.BATTLEFIELD:
                 assert final.object is not None
                 obj = self.state.objects[final.object]
                 self.books.look_back[obj.id] = (self.chars(obj), self.controller_of(obj))
@@ -400,10 +400,10 @@ class Game:
         """"As enters" / "enters with" / "enters tapped" effects of the object itself
         (CR 614.1c-d, 614.12): they apply from wherever the object comes from."""
         entering: GameObject | None
-        if isinstance(data, ZoneChanged) and data.origin == Zone.STACK.value \
-                and data.destination != Zone.BATTLEFIELD.value:
+        if isinstance(data, ZoneChanged) and data.origin == Zone.STACK \
+                and data.destination != Zone.BATTLEFIELD:
             return leaving_stack_replacements(self, data)  # flashback (CR 702.34a)
-        if isinstance(data, ZoneChanged) and data.destination == Zone.BATTLEFIELD.value \
+        if isinstance(data, ZoneChanged) and data.destination == Zone.BATTLEFIELD \
                 and data.object is not None:
             entering = self.state.objects[data.object]
             base = data.copiable or entering.copiable or entering.card.printed
@@ -439,7 +439,7 @@ class Game:
         player = getattr(data, "player", None)
         if isinstance(player, str) and obj_id is None:
             return player
-        if getattr(data, "destination", None) == Zone.BATTLEFIELD.value or obj_id is None:
+        if getattr(data, "destination", None) == Zone.BATTLEFIELD or obj_id is None:
             return getattr(data, "controller", None) or player
         obj = self.state.objects.get(obj_id)
         return self.controller_of(obj) if obj is not None else None

@@ -57,7 +57,7 @@ def _mimic_counters(game: Any, source: Any) -> list[ReplacementEffect]:
     def applies(g: Any, d: p.ZoneChanged | p.TokenCreated, kind: EventKind) -> bool:
         if not chosen:
             return False
-        if isinstance(d, p.ZoneChanged) and (d.destination != Zone.BATTLEFIELD.value
+        if isinstance(d, p.ZoneChanged) and (d.destination != Zone.BATTLEFIELD
                                              or d.object == sid):
             return False
         entering = d.object if isinstance(d, p.ZoneChanged) else None

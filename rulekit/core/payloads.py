@@ -19,7 +19,10 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
+from rulekit.core.characteristics import Characteristics
 from rulekit.core.events import EventKind
+from rulekit.core.mana import Mana
+from rulekit.core.zones import Zone
 
 P = TypeVar("P", bound="Payload")
 ObjectId = int
@@ -134,7 +137,7 @@ class Action(Payload):
     x: int | None = None
     flashback: bool = False
     taps: bool = False  # a mana ability with {T} in its cost
-    zone: str | None = None
+    zone: Zone | None = None
     mana: bool = False  # activating a mana ability (CR 605.3a)
     until: str | None = None  # advance: the step's label
     item: str | None = None  # resolve: the top of the stack, named aloud (narrator.item_name)
@@ -169,7 +172,7 @@ class Priority(Payload):
 @dataclass(frozen=True, slots=True)
 class ManaEmptied(Payload):
     player: str = field(metadata=WHO)
-    lost: Any = None  # rulekit.core.mana.Mana: what was in the pool
+    lost: Mana  # what was in the pool
 
 
 @payload(EventKind.EXTRA_COMBAT)
@@ -330,7 +333,7 @@ class EffectEnded(Payload):
 @dataclass(frozen=True, slots=True)
 class ManaAdded(Payload):
     player: str = field(metadata=WHO)
-    mana: Any  # rulekit.core.mana.Mana
+    mana: Mana
     source: ObjectId | None = field(default=None, metadata=WHO)
     source_name: str = field(default="", metadata=WHO)
     tapped_for_mana: bool = False  # by a mana ability with {T} in its cost (CR 106.12)
@@ -343,7 +346,7 @@ class ManaAdded(Payload):
 @dataclass(frozen=True, slots=True)
 class ManaSpent(Payload):
     player: str = field(metadata=WHO)
-    mana: Any  # rulekit.core.mana.Mana
+    mana: Mana
     purpose: str  # what it paid for, e.g. "casting Glory-Bound Initiate"
     cost: str = ""
     uncounterable: ObjectId | None = field(default=None, metadata=WHO)  # Cavern of Souls' rider (CR 106.6)
@@ -355,8 +358,8 @@ class ManaSpent(Payload):
 class ZoneChanged(Payload):
     """An object moves between zones (a new object, CR 400.7), or set-up puts a card in."""
 
-    origin: str = field(metadata={"json": "from"})
-    destination: str = field(metadata={"role": "who", "json": "to"})
+    origin: Zone = field(metadata={"json": "from"})
+    destination: Zone = field(metadata={"role": "who", "json": "to"})
     object: ObjectId | None = field(default=None, metadata=WHO)  # None: set-up puts `card` in from nowhere
     new: ObjectId | None = field(default=None, metadata=WHO)  # the new object's id (given when committed)
     reason: str = ""  # play, resolve, destroy, sacrifice, exile, sba, discard, cipher...
@@ -379,7 +382,7 @@ class ZoneChanged(Payload):
     x: int = 0
     targets: tuple[ObjectId | str, ...] = field(default=(), metadata=WHO)
     pay_life: int = 0  # life its controller pays as it enters (lost in a LifeLost of its own)
-    copiable: Any = None  # Characteristics it enters as a copy of (CR 707.5)
+    copiable: Characteristics | None = None  # what it enters as a copy of (CR 707.5)
     copy_text: str = field(default="", metadata=WHO)  # what it entered as a copy of, described
     x_cost: bool = False  # its spell's cost had X (said as it enters)
     etb_x_used: int | None = None  # the X an "enters with X counters" effect used
@@ -396,7 +399,7 @@ class TokenCreated(Payload):
     new: ObjectId | None = field(default=None, metadata=WHO)
     tapped: bool = False
     attacking: bool = False
-    copiable: Any = None  # Characteristics (CR 707.2)
+    copiable: Characteristics | None = None  # CR 707.2
     copy_text: str = field(default="", metadata=WHO)  # what it is a copy of, described
     etb_x: int | None = None
     counters: Mapping[str, int] = field(default_factory=dict)
@@ -417,7 +420,7 @@ class Drew(Payload):
 @dataclass(frozen=True, slots=True)
 class Cast(Payload):
     object: ObjectId = field(metadata=WHO)
-    origin: str = field(metadata={"json": "from"})
+    origin: Zone = field(metadata={"json": "from"})
     player: str = field(metadata=WHO)
     item_id: int = field(metadata=WHO)
     card: str = field(default="", metadata=WHO)
@@ -520,7 +523,7 @@ class SpellCopied(Payload):
     controller: str = field(metadata=WHO)
     item_id: int = field(metadata=WHO)
     name: str = field(metadata=WHO)  # the original, described
-    copiable: Any = None  # Characteristics
+    copiable: Characteristics | None = None
     nonlegendary: bool = False  # "except it isn't legendary"
     new: ObjectId | None = field(default=None, metadata=WHO)
     targets: tuple[ObjectId | str, ...] = field(default=(), metadata=WHO)

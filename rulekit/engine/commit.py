@@ -99,7 +99,7 @@ def _mana_emptied(game: RulesContext, e: p.ManaEmptied) -> None:
 @commits(EventKind.ZONE_CHANGED)
 def _zone_changed(game: RulesContext, e: p.ZoneChanged) -> None:
     state = game.state
-    if e.origin == Zone.NOWHERE.value and e.card is not None:
+    if e.origin == Zone.NOWHERE and e.card is not None:
         _set_up(game, e)
         return
     old = _obj(game, e.object)
@@ -423,7 +423,7 @@ def record_only(game: RulesContext, e: p.Payload) -> None:
 def _cast(game: RulesContext, e: p.Cast) -> None:
     """The card moves to the stack and becomes a spell (CR 601.2a)."""
     _zone_changed(game, p.ZoneChanged(
-        object=e.object, origin=e.origin, destination=Zone.STACK.value, controller=e.player,
+        object=e.object, origin=e.origin, destination=Zone.STACK, controller=e.player,
         new=e.new, x=e.x, targets=e.targets))
     assert e.new is not None
     spell = game.state.objects[e.new]

@@ -93,7 +93,7 @@ def resolve_top(game: RulesContext, parent: int | None) -> None:
         else:
             # a permanent spell becomes a permanent (CR 608.3); ETB abilities see the spell's X
             game.emit(p.ZoneChanged(
-                object=obj.id, origin="stack", destination="battlefield",
+                object=obj.id, origin=Zone.STACK, destination=Zone.BATTLEFIELD,
                 controller=item.controller, etb_x=obj.x, reason="resolve",
                 attach_to=int(item.targets[0]) if spell is not None and item.targets else None,
                 x_cost=bool(chars.mana_cost.x_count)),
@@ -113,7 +113,7 @@ def resolve_top(game: RulesContext, parent: int | None) -> None:
 
 
 def _to_graveyard(game: RulesContext, obj: GameObject, parent: int) -> None:
-    game.emit(p.ZoneChanged(object=obj.id, origin="stack", destination="graveyard",
+    game.emit(p.ZoneChanged(object=obj.id, origin=Zone.STACK, destination=Zone.GRAVEYARD,
                             reason="resolve"),
               cause=Cause.RULE, parent=parent, rules=("608.2n",), subject=obj.id)
 

@@ -29,7 +29,7 @@ def collect(game: RulesContext, event: Event, before: ListenerIndex,
     if event.kind is EventKind.STEP_BEGAN and game.state.delayed:
         fire(game, event)
     d = event.payload
-    leaving = isinstance(d, p.ZoneChanged) and d.origin == Zone.BATTLEFIELD.value
+    leaving = isinstance(d, p.ZoneChanged) and d.origin == Zone.BATTLEFIELD
     new = d.new if isinstance(d, (p.ZoneChanged, p.TokenCreated)) else None
     seen: set[tuple[int, int]] = set()
     for index, look_back in ((before, True), (after, False)):

@@ -10,12 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulekit.core.characteristics import Ability as Ability  # re-exported: the kinds are here
+from rulekit.core.characteristics import Keyword as Keyword
 from rulekit.core.costs import Cost
 from rulekit.core.events import EventKind
-from rulekit.objects.characteristics import Ability, Keyword
-
-__all__ = ["Ability", "Activated", "Keyword", "ManaAbility", "Runnable", "SpellAbility", "Static",
-           "TargetSpec", "Triggered", "runnable", "triggered"]
 
 if TYPE_CHECKING:
     from rulekit.core.events import Event

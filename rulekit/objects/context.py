@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from rulekit.core.characteristics import CardDef, Characteristics
     from rulekit.core.events import Cause, Event, EventKind, EventLog
     from rulekit.core.mana import ManaType
     from rulekit.core.payloads import Payload
-    from rulekit.objects.characteristics import CardDef, Characteristics
     from rulekit.objects.replacement import ReplacementEffect
     from rulekit.objects.state import DelayedTrigger, GameObject, GameState, PendingTrigger
 

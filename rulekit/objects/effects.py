@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, cast
 
+from rulekit.core.characteristics import BASIC_LAND_TYPES, Characteristics
 from rulekit.core.costs import Cost
 from rulekit.objects.abilities import Ability, ManaAbility
-from rulekit.objects.characteristics import BASIC_LAND_TYPES, Characteristics
 from rulekit.objects.production import Fixed
 
 if TYPE_CHECKING:

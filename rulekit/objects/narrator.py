@@ -136,7 +136,7 @@ def action_text(a: p.Action) -> str:
     who = a.player or "The game"
     match a.action:
         case "add":
-            return f"Set-up: {a.card} into {a.for_player}'s {a.zone}"
+            return f"Set-up: {a.card} into {a.for_player}'s {a.zone and a.zone.value}"
         case "set_turn":
             return "Set-up: turn and step"
         case "set_life":
@@ -338,7 +338,7 @@ def _zone_changed(e: p.ZoneChanged, names: Names) -> str:
             tapped = " tapped" if e.tapped else ""
             return (f"Set-up: {e.card} (#{e.new}) is put onto the battlefield{tapped} under "
                     f"{e.controller}'s control")
-        return f"Set-up: {e.card} (#{e.new}) is put into the {e.destination} ({e.owner})"
+        return f"Set-up: {e.card} (#{e.new}) is put into the {e.destination.value} ({e.owner})"
     assert e.object is not None
     old = names.describe(e.object)
     if e.flashback:
@@ -373,7 +373,7 @@ def _zone_changed(e: p.ZoneChanged, names: Names) -> str:
             return f"{old} {_MOVES[reason]}"
         case (reason, _) if reason:
             return f"{old} moves ({reason})"
-    return f"{old} moves from {e.origin} to {e.destination} (now #{e.new})"
+    return f"{old} moves from {e.origin.value} to {e.destination.value} (now #{e.new})"
 
 
 @says(p.TokenCreated)
@@ -500,8 +500,8 @@ def change(e: p.Payload, names: Names, *, proposed: bool) -> str:
             what = names.describe(e.object) if e.object is not None else f"#{e.new}"
             tapped = " tapped" if e.tapped else ""
             paid = f", paying {e.pay_life} life" if e.pay_life else ""
-            return (f"{what} {verb('move', 'moves')} from {e.origin} to "
-                    f"{e.destination}{tapped}{_entering(e)}{paid}")
+            return (f"{what} {verb('move', 'moves')} from {e.origin.value} to "
+                    f"{e.destination.value}{tapped}{_entering(e)}{paid}")
         case p.TokenCreated():
             return f"token {verb('be created', 'created')}{_entering(e)}"
         case p.CountersPut():
@@ -537,7 +537,7 @@ def setup_lines(events: Iterable[Event], limit: int = 8) -> list[str]:
         d = e.payload
         if isinstance(d, p.ZoneChanged) and d.setup:
             card = str(d.card) + (" (tapped)" if d.tapped else "")
-            where = (str(d.controller), d.destination)
+            where = (str(d.controller), d.destination.value)
             placed.setdefault(where, Counter())[card] += 1
         elif e.kind is EventKind.STEP_BEGAN:
             other.append(e.text)

@@ -13,21 +13,10 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rulekit.core.mana import ManaPool
+from rulekit.core.zones import Zone as Zone  # re-exported: the state names its zones
 
 if TYPE_CHECKING:
-    from rulekit.objects.characteristics import Ability, CardDef, Characteristics
-
-
-class Zone(str, Enum):
-    """The game zones (CR 400.1)."""
-
-    LIBRARY = "library"
-    HAND = "hand"
-    BATTLEFIELD = "battlefield"
-    GRAVEYARD = "graveyard"
-    STACK = "stack"
-    EXILE = "exile"
-    NOWHERE = "nowhere"  # a token that ceased to exist, or an object not yet anywhere
+    from rulekit.core.characteristics import Ability, CardDef, Characteristics
 
 
 class Step(str, Enum):
