@@ -18,7 +18,7 @@ from rulekit.core.decisions import LARGEST, Decision, bounded_int, show_number
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import Applied, Cause, Event, EventKind, EventLog
 from rulekit.core.mana import ManaPool, ManaType
-from rulekit.core.payloads import Cast, LifeLost, Payload, TokenCreated, ZoneChanged
+from rulekit.core.payloads import Cast, Entered, LifeLost, Payload, TokenCreated, ZoneChanged
 from rulekit.engine import actions as _actions
 from rulekit.engine import turn as _turn
 from rulekit.engine.arguments import check_call
@@ -277,7 +277,7 @@ class Game:
                 obj = self.state.objects[final.object]
                 self.books.look_back[obj.id] = (self.chars(obj), self.controller_of(obj))
         events: list[Event | None] = []
-        paid: list[tuple[ZoneChanged, Event]] = []  # life paid as they enter, lost next
+        paid: list[tuple[Entered, Event]] = []  # life paid as they enter, lost next
         for final, proposed, applied, subject in finals:
             all_rules = tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules)))
             if final is None:  # prevented: logged for the record, nothing committed
@@ -311,7 +311,7 @@ class Game:
             self.log.append(event)
             self.state.version += 1
             events.append(event)
-            if isinstance(final, ZoneChanged) and final.pay_life:
+            if isinstance(final, Entered) and final.pay_life:
                 paid.append((final, event))
         if not setup:
             for logged in events:
@@ -324,7 +324,7 @@ class Game:
             self._pay_life_as_it_enters(entered, event)
         return events
 
-    def _pay_life_as_it_enters(self, entered: ZoneChanged, event: Event) -> None:
+    def _pay_life_as_it_enters(self, entered: Entered, event: Event) -> None:
         """Life paid as a permanent enters (a shockland's choice) is lost in an event of its
         own, caused by that replacement effect (CR 119.4: paying life is losing life)."""
         assert entered.new is not None
@@ -403,7 +403,7 @@ class Game:
         if isinstance(data, ZoneChanged) and data.origin == Zone.STACK \
                 and data.destination != Zone.BATTLEFIELD:
             return leaving_stack_replacements(self, data)  # flashback (CR 702.34a)
-        if isinstance(data, ZoneChanged) and data.destination == Zone.BATTLEFIELD \
+        if isinstance(data, Entered) and data.destination == Zone.BATTLEFIELD \
                 and data.object is not None:
             entering = self.state.objects[data.object]
             base = data.copiable or entering.copiable or entering.card.printed

@@ -85,8 +85,8 @@ def return_linked(res: Any, rules: tuple[str, ...]) -> None:
         obj = game.state.objects.get(oid)
         if obj is None or obj.zone is not Zone.EXILE or obj.moved_to is not None:
             continue
-        game.emit(p.ZoneChanged(object=oid, origin=Zone.EXILE, destination=Zone.BATTLEFIELD,
-                                controller=obj.owner, reason="return"),
+        game.emit(p.Entered(object=oid, origin=Zone.EXILE, destination=Zone.BATTLEFIELD,
+                            controller=obj.owner, reason="return"),
             cause=Cause.ABILITY, parent=res.parent, rules=rules, subject=oid)
 
 

@@ -100,6 +100,7 @@ PAYLOADS: dict[EventKind, type[Payload]] = {}
 _NAMES: dict[type[Payload], tuple[str, ...]] = {}  # each payload type's fields
 _LIVE: dict[type[Payload], tuple[str, ...]] = {}  # ... and those the log drops
 _WHO: dict[type[Payload], frozenset[str]] = {}  # ... and those left out of a shape (JSON names)
+VARIANTS: dict[EventKind, list[type[Payload]]] = {}  # the subclasses of a kind's payload type
 
 
 def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
@@ -115,6 +116,18 @@ def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
         return cls
 
     return register
+
+
+def variant(cls: type[P]) -> type[P]:
+    """Class decorator: a (frozen dataclass) subclass of a payload type, carrying what one
+    kind of that event says (its kind is its base's)."""
+    fields = dataclasses.fields(cls)
+    _NAMES[cls] = tuple(f.name for f in fields)
+    _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("role") == "live")
+    _WHO[cls] = frozenset(f.metadata.get("json") or f.name for f in fields
+                          if f.metadata.get("role") == "who")
+    VARIANTS.setdefault(cls.kind, []).append(cls)
+    return cls
 
 
 # ------------------------------------------------------------------ actions and time
@@ -356,39 +369,63 @@ class ManaSpent(Payload):
 @payload(EventKind.ZONE_CHANGED)
 @dataclass(frozen=True, slots=True)
 class ZoneChanged(Payload):
-    """An object moves between zones (a new object, CR 400.7), or set-up puts a card in."""
+    """An object moves between zones: a new object (CR 400.7). Moving onto the battlefield is
+    `Entered`, onto the stack as a spell is cast `ToStack`, set-up's putting a card in `SetUp`
+    (one event kind, one variant for each thing the move says)."""
 
     origin: Zone = field(metadata={"json": "from"})
     destination: Zone = field(metadata={"role": "who", "json": "to"})
-    object: ObjectId | None = field(default=None, metadata=WHO)  # None: set-up puts `card` in from nowhere
+    object: ObjectId | None = field(default=None, metadata=WHO)  # None: set-up puts a card in
     new: ObjectId | None = field(default=None, metadata=WHO)  # the new object's id (given when committed)
     reason: str = ""  # play, resolve, destroy, sacrifice, exile, sba, discard, cipher...
     player: str | None = field(default=None, metadata=WHO)  # who moves it (a land play)
     controller: str | None = field(default=None, metadata=WHO)
-    card: str | None = field(default=None, metadata=WHO)  # set-up: the card's name
-    owner: str | None = field(default=None, metadata=WHO)
-    setup: bool = False
+    token: bool = False
+    linked_to: ObjectId | None = field(default=None, metadata=WHO)  # exiled "with" this object (CR 607.2a)
+    flashback: bool = False  # exiled instead: it was cast with flashback (CR 702.34a)
+    by: str = field(default="", metadata=WHO)  # exiled by / encoded on: the other object, described
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class ToStack(ZoneChanged):
+    """A spell moves onto the stack as it is cast (CR 601.2a), with its X and targets."""
+
+    x: int = 0
+    targets: tuple[ObjectId | str, ...] = field(default=(), metadata=WHO)
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Entered(ZoneChanged):
+    """An object moves onto the battlefield, and how it enters: tapped, with counters, with
+    choices made as it enters (CR 614.12), as a copy (CR 707.5), with its spell's X (107.3m)."""
+
     land_play: bool = False
     tapped: bool = False
     sick: bool = True
     counters: Mapping[str, int] = field(default_factory=dict)
     choices: Mapping[str, str] = field(default_factory=dict)
     attach_to: ObjectId | None = field(default=None, metadata=WHO)
-    token: bool = False
     attacking: bool = False
-    position: str | None = None
-    linked_to: ObjectId | None = field(default=None, metadata=WHO)  # exiled "with" this object (CR 607.2a)
     etb_x: int | None = None  # the X its spell had (CR 107.3m)
-    x: int = 0
-    targets: tuple[ObjectId | str, ...] = field(default=(), metadata=WHO)
     pay_life: int = 0  # life its controller pays as it enters (lost in a LifeLost of its own)
     copiable: Characteristics | None = None  # what it enters as a copy of (CR 707.5)
     copy_text: str = field(default="", metadata=WHO)  # what it entered as a copy of, described
     x_cost: bool = False  # its spell's cost had X (said as it enters)
     etb_x_used: int | None = None  # the X an "enters with X counters" effect used
     copy_declined: bool = False  # "you may have it enter as a copy": no (CR 707.5)
-    flashback: bool = False  # exiled instead: it was cast with flashback (CR 702.34a)
-    by: str = field(default="", metadata=WHO)  # exiled by / encoded on: the other object, described
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class SetUp(Entered):
+    """Set-up puts a card straight into a zone, from nowhere, with the status it is given."""
+
+    card: str | None = field(default=None, metadata=WHO)  # the card's name
+    owner: str | None = field(default=None, metadata=WHO)
+    setup: bool = False
+    position: str | None = None  # a library's "top" or "bottom"
 
 
 @payload(EventKind.TOKEN_CREATED)

@@ -110,7 +110,7 @@ def add(game: RulesContext, *, card: str, player: str, zone: str = "battlefield"
         if problem:
             raise RulesError(f"{chars.name} can't be attached to {game.describe(attach)}: "
                              f"{problem[0]}", rule=problem[1])
-    data = p.ZoneChanged(
+    data = p.SetUp(
         card=definition.name, controller=player, owner=status.get("owner") or player,
         origin=Zone.NOWHERE, destination=zone_, setup=True,
         tapped=bool(status.get("tapped", False)), sick=bool(status.get("sick", False)),
@@ -212,7 +212,7 @@ def play_land(game: RulesContext, *, object: int) -> None:
     if game.state.players[player].lands_played >= 1:
         raise RulesError(f"{player} has already played a land this turn", rule="305.2")
     root = _root(game, player, rules=("305.1",), card=chars.name)
-    game.emit(p.ZoneChanged(object=obj.id, origin=Zone.HAND, destination=Zone.BATTLEFIELD,
+    game.emit(p.Entered(object=obj.id, origin=Zone.HAND, destination=Zone.BATTLEFIELD,
                             controller=player, land_play=True, player=player, reason="play"),
               cause=Cause.ACTION, parent=root, rules=("305.1", "116.2a"), subject=obj.id)
     game.settle(root)

@@ -45,7 +45,7 @@ def with_exceptions(values: Characteristics, *, haste: bool = False,
     return values
 
 
-def entering_values(game: RulesContext, data: p.ZoneChanged | p.TokenCreated) -> Characteristics:
+def entering_values(game: RulesContext, data: p.Entered | p.TokenCreated) -> Characteristics:
     """The copiable values an object will have as it enters (CR 614.12): a copy effect already
     applied to the event, else the token definition, else the object as it is now."""
     if data.copiable is not None:

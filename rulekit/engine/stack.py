@@ -92,7 +92,7 @@ def resolve_top(game: RulesContext, parent: int | None) -> None:
                 _to_graveyard(game, obj, resolved.id)
         else:
             # a permanent spell becomes a permanent (CR 608.3); ETB abilities see the spell's X
-            game.emit(p.ZoneChanged(
+            game.emit(p.Entered(
                 object=obj.id, origin=Zone.STACK, destination=Zone.BATTLEFIELD,
                 controller=item.controller, etb_x=obj.x, reason="resolve",
                 attach_to=int(item.targets[0]) if spell is not None and item.targets else None,

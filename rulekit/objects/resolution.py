@@ -128,9 +128,9 @@ class Resolution:
 def move_together(game: RulesContext, objs: list[GameObject], to: Zone, *, reason: str, cause: Cause,
                   parent: int | None, rules: tuple[str, ...] = ()) -> list[Event | None]:
     """One simultaneous zone change for many objects (CR 603.10a look-back applies)."""
+    move = p.Entered if to is Zone.BATTLEFIELD else p.ZoneChanged
     proposals: list[tuple[p.Payload, int | None]] = [
-        (p.ZoneChanged(object=obj.id, origin=obj.zone, destination=to,
-                       reason=reason), obj.id)
+        (move(object=obj.id, origin=obj.zone, destination=to, reason=reason), obj.id)
         for obj in objs]
     return game.emit_batch(proposals, cause=cause, parent=parent, rules=rules)
 
