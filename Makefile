@@ -33,9 +33,14 @@ LAB_ARGS ?=
 FUZZ_ARGS ?=
 LINT_PATHS = $(wildcard rulekit tests benchmarks)
 SYSDEPS := bash tools/ensure-system-deps
+# configurable-http-proxy for the JupyterHub class test (tests/test_jupyterhub.py): npm installs
+# it, pinned with every dependency (tools/configurable-http-proxy/package-lock.json), in this
+# checkout's .cache/node (git-ignored), never on the PATH
+PROXY_DIR := .cache/node
+STAMP_PROXY := $(PROXY_DIR)/.stamp-proxy
 
 .DEFAULT_GOAL := test
-.PHONY: lessons lab new-lesson check test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium
+.PHONY: lessons lab new-lesson check test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium proxy
 
 # --- bootstrap -------------------------------------------------------------------------------
 
@@ -61,6 +66,18 @@ sysdeps-dot:
 sysdeps-chromium:
 	@$(SYSDEPS) chromium
 
+# Node.js >= 20 and npm (ensure-system-deps), then `npm ci` from the committed lock file. If that
+# fails (no Node.js, no npm registry) the JupyterHub test skips on a developer's machine, and
+# under CI the bootstrap fails.
+$(STAMP_PROXY): tools/configurable-http-proxy/package.json tools/configurable-http-proxy/package-lock.json
+	@if $(SYSDEPS) node && mkdir -p $(PROXY_DIR) && \
+	  cp tools/configurable-http-proxy/package.json tools/configurable-http-proxy/package-lock.json $(PROXY_DIR)/ && \
+	  npm ci --prefix $(PROXY_DIR) --no-audit --no-fund --loglevel=error; then touch $@; \
+	else echo "make: configurable-http-proxy is not installed (see above): the JupyterHub test skips (and fails under CI)"; \
+	  test -z "$$CI"; fi
+
+proxy: $(STAMP_PROXY)
+
 # --- targets ---------------------------------------------------------------------------------
 
 # ruff, mypy, then vulture (dead code) at the confidence that gives no false positives here
@@ -80,11 +97,12 @@ check: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/python -m pytest -m "$(FAST)" -n $(WORKERS) --hypothesis-profile=check $(PYTEST_ARGS)
 
 # The whole suite: lint, then unit, property, scenario, notebook, browser and JupyterLab tests,
-# spread over the cores (the tests of one JupyterLab server, and of one built site's pages, stay
-# on one worker: --dist loadgroup, see the xdist_group marks).
-test: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
+# spread over the cores (a module's expensive fixture stays on one worker where it must:
+# --dist loadgroup, see the xdist_group marks; each worker starts at most one JupyterLab).
+# The 25 slowest tests are listed at the end: where the next minute of the suite is.
+test: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium $(STAMP_PROXY)
 	$(LINT)
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 lessons: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/python -m rulekit.export --out $(SITE)
@@ -126,4 +144,4 @@ clean:
 	  -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf ./.venv ./.venv-lock
+	rm -rf ./.venv ./.venv-lock ./.cache/node

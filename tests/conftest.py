@@ -211,9 +211,34 @@ def _exclusive(path: Path) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def lesson_site():
+def venv_kernel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A "python3" kernelspec that runs *this* Python (the venv's), found first.
+
+    The venv's own spec (`sys.prefix/share/jupyter/kernels/python3`, installed with ipykernel)
+    says `python`, which jupyter_client maps to `sys.executable`; but a user-level spec of the
+    same name (`~/.local/share/jupyter/kernels/python3`, from another Python) would be found
+    before it. A spec written for this interpreter and put first on JUPYTER_PATH can't be."""
+    from ipykernel.kernelspec import install
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    prefix = tmp_path_factory.mktemp("kernelspec")
+    install(prefix=str(prefix), kernel_name="python3")
+    old = os.environ.get("JUPYTER_PATH")
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        [str(prefix / "share" / "jupyter"), *([old] if old else [])])
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    assert spec.argv[0] == sys.executable, spec.argv
+    yield spec.argv[0]
+    if old is None:
+        os.environ.pop("JUPYTER_PATH", None)
+    else:
+        os.environ["JUPYTER_PATH"] = old
+
+
+@pytest.fixture(scope="session")
+def lesson_site(venv_kernel: str):
     """(site folder, build report): the real lessons, built (or found fresh) once per session
-    with the lesson build's cache (site/, gitignored; RULEKIT_TEST_SITE overrides it;
+    on this virtualenv's kernel (`venv_kernel`) with the lesson build's cache (site/, gitignored; RULEKIT_TEST_SITE overrides it;
     RULEKIT_TEST_NOTEBOOKS points at another folder of notebooks). Under pytest-xdist the first
     worker builds it and the others, waiting on a lock, find it fresh in the cache."""
     from rulekit.export import build, lesson_paths

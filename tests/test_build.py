@@ -92,6 +92,23 @@ def test_builds_every_page_and_the_index(built) -> None:
     assert "2 built, 0 unchanged, 0 failed" in lines[-1]
 
 
+def test_the_executed_notebooks_are_kept_in_the_cache_not_the_site(built) -> None:
+    """What the notebook tests read instead of executing every lesson again: each lesson as
+    the build ran it, outputs included, in the cache folder (never published with the site)."""
+    from rulekit.export import executed_notebook
+
+    root, _, _ = built
+    copy = executed_notebook(root / "site", "00_start", cache_dir=root / "cache")
+    assert copy.is_file() and root / "site" not in copy.parents
+    cell = nbformat.read(copy, as_version=4).cells[1]
+    assert cell.outputs[0]["data"]["text/plain"] == "2"
+    # a cache entry whose executed copy is gone is rebuilt, so the tests never read a stale one
+    copy.unlink()
+    again = build(root / "notebooks", root / "site", jobs=1, cache_dir=root / "cache",
+                  echo=lambda _line: None)
+    assert [Path(r.notebook).stem for r in again.built] == ["00_start"] and copy.is_file()
+
+
 def test_kernels_talk_over_ipc_without_the_unencrypted_tcp_warning(built) -> None:
     """ipykernel warns "running over TCP without encryption" unless the kernel manager picks
     another transport; the build's kernels use IPC sockets (rulekit.lab.kernels)."""
@@ -165,8 +182,9 @@ def test_a_failure_names_the_notebook_and_the_cell(tmp_path: Path, capsys) -> No
     code = nbformat.v4.new_code_cell
     _notebook(nbs / "03_broken.ipynb", [nbformat.v4.new_markdown_cell("# Broken"),
                                         code("x = 1"), code("  # a comment\nundefined_name + x")])
+    # no live sandbox to prepare: what is checked is how a failing cell is reported
     assert main(["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1",
-                 "--cache", str(tmp_path / "cache")]) == 1
+                 "--cache", str(tmp_path / "cache"), "--sandbox", "off"]) == 1
     err = capsys.readouterr().err
     assert re.search(r"FAILED \S*03_broken\.ipynb: cell 2 \(`# a comment`\): NameError: "
                      r"name 'undefined_name' is not defined", err), err

@@ -11,6 +11,7 @@ import json
 import os
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from rulekit.export import build, main
@@ -28,8 +29,10 @@ from tests.helpers import write_notebook
 pytestmark = pytest.mark.notebook
 
 
-def _lesson(folder: Path, stem: str, title: str) -> Path:
-    return write_notebook(folder, stem, title, "1 + 1")
+def _lesson(folder: Path, stem: str, title: str, *code: str) -> Path:
+    """A lesson of text only unless `code` is given: what these tests check is which files a
+    build writes, and a notebook with no code cell starts no kernel."""
+    return write_notebook(folder, stem, title, *code)
 
 
 def _build(nbs: Path, out: Path, cache: Path) -> object:
@@ -108,7 +111,7 @@ def test_another_notebooks_folder_keeps_the_first_folders_pages(tmp_path: Path) 
 
 def test_cache_and_kernel_logs_live_outside_the_site(tmp_path: Path) -> None:
     nbs, out, cache = tmp_path / "notebooks", tmp_path / "site", tmp_path / "cache"
-    _lesson(nbs, "01_one", "One")
+    _lesson(nbs, "01_one", "One", "1 + 1")  # a kernel, so a kernel log
     _build(nbs, out, cache)
     assert not (out / ".cache").exists()
     assert sorted(p.name for p in out.iterdir()) == ["01_one.html", "_static", "cards.html",
@@ -197,3 +200,19 @@ def test_a_users_own_cards_page_is_never_overwritten(tmp_path: Path) -> None:
     with pytest.raises(OutError, match="cards.html was not written by rulekit.export"):
         build(nbs, out, jobs=1, widgets="cdn", cache_dir=cache, echo=lambda _l: None)
     assert (out / "cards.html").read_text() == "the teacher's own card list"
+
+
+def test_a_lesson_of_text_only_starts_no_kernel(tmp_path: Path) -> None:
+    """Nothing to run, no kernel: its page is built from the notebook as it is (a kernel would
+    have written its `language_info` into the executed copy, as it does for a lesson with code)."""
+    from rulekit.export import executed_notebook
+
+    nbs, out, cache = tmp_path / "notebooks", tmp_path / "site", tmp_path / "cache"
+    _lesson(nbs, "01_text", "Text")
+    _lesson(nbs, "02_code", "Code", "1 + 1")
+    _build(nbs, out, cache)
+    ran = {stem: nbformat.read(executed_notebook(out, stem, cache), as_version=4).metadata
+           for stem in ("01_text", "02_code")}
+    assert "language_info" not in ran["01_text"] and ran["02_code"]["language_info"]["name"] == \
+        "python"
+    assert "<h1" in (out / "01_text.html").read_text("utf-8")

@@ -31,8 +31,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab,
-              pytest.mark.xdist_group("jupyterlab")]  # one server, one worker
+# no xdist group: the lessons' classroom checks spread over the workers, each worker starting
+# one JupyterLab server of its own (`lab_server` is per session, i.e. per worker) at most
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab]
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "jupyterlab"
@@ -84,10 +85,11 @@ def _git(repo: Path, *args: str) -> str:
                           check=True).stdout
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def lab_server(tmp_path_factory: pytest.TempPathFactory):
     """(base URL, token, notebooks folder, clone): one JupyterLab server on a clone for this
-    module's tests, shut down afterwards (its kernels with it)."""
+    session's tests (under pytest-xdist: this worker's), shut down at the end (its kernels
+    with it)."""
     from rulekit import lab
     from rulekit.lab import gitfilter
 
@@ -357,6 +359,10 @@ def _stepper_lessons(folder: Path) -> list[tuple[Path, int]]:
     return out
 
 
+# the committed lessons (the server opens its clone's copy of each)
+STEPPER_LESSONS = _stepper_lessons(ROOT / "notebooks")
+
+
 def _open_and_run(page, base: str, token: str, lesson: Path, walkthroughs: int) -> None:
     """Open a lesson in a workspace of its own (nothing else reopens with it), Run All, and
     wait until every cell has run and every walkthrough is drawn."""
@@ -462,32 +468,40 @@ def _presentation_mode(page) -> None:
     page.wait_for_timeout(500)
 
 
-@pytest.mark.timeout(1500)
-def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
-    """Issue 16 inside JupyterLab, after Run All, with the file browser open:
+def test_every_lesson_with_walkthroughs_is_checked() -> None:
+    """The classroom check below runs once per lesson that shows walkthroughs: all of them, the
+    two that go through Present among them."""
+    assert len(STEPPER_LESSONS) >= 8, STEPPER_LESSONS
+    assert all(any(p.stem.startswith(s) for p, _ in STEPPER_LESSONS) for s in PRESENT_LESSONS)
 
-    - every lesson with walkthroughs, at 1366x768, 1920x1080 and 1280x720 and at 1920x1080 in
-      JupyterLab's presentation mode (View > Appearance > Presentation Mode): every step of
-      every walkthrough shows its controls, its narration and what it added to the diagram
-      together once the walkthrough is scrolled into view; at 1366x768, axe-core finds no
-      critical or serious violation in the notebook's
-      outputs (JupyterLab's own interface is not ours) with every walkthrough at step 0, then
-      at its last step; every diagram shown is described (its aria-describedby names its
-      "Describe this step" text, and Chromium's accessibility tree gives that text);
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("lesson, walkthroughs", STEPPER_LESSONS,
+                         ids=[p.stem for p, _ in STEPPER_LESSONS])
+def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
+                                      walkthroughs: int) -> None:
+    """Issue 16 inside JupyterLab, after Run All, with the file browser open, one lesson:
+
+    - at 1366x768, 1920x1080 and 1280x720 and at 1920x1080 in JupyterLab's presentation mode
+      (View > Appearance > Presentation Mode): every step of every walkthrough shows its
+      controls, its narration and what it added to the diagram together once the walkthrough
+      is scrolled into view; at 1366x768, axe-core finds no critical or serious violation in
+      the notebook's outputs (JupyterLab's own interface is not ours) with every walkthrough at
+      step 0, then at its last step; every diagram shown is described (its aria-describedby
+      names its "Describe this step" text, and Chromium's accessibility tree gives that text);
     - in lessons 6 (the largest diagram) and 7 (four walkthroughs, the longest set-up text),
       the first walkthrough's Present button at 1920x1080 (full screen, stepped with the
       keyboard, every step fits, Escape leaves): the same mechanism in every walkthrough.
 
-    Measured on 2 cores: 240 s (the lessons' Run All 62 s; walking every step 31-33 s at each
-    size and 41 s in presentation mode; axe-core and the descriptions 24 s).
+    Measured on 2 cores, all lessons on one worker: 240 s (the lessons' Run All 62 s; walking
+    every step 31-33 s at each size and 41 s in presentation mode; axe-core and the
+    descriptions 24 s); one test per lesson, so the workers share them.
 
     Screenshots: test-artifacts/jupyterlab/<lesson>-<size>.png (the first walkthrough)."""
     from rulekit.export.checks import SCROLL_JS, axe, diagram_descriptions, undescribed
 
     base, token, folder, _clone = lab_server
-    lessons = _stepper_lessons(folder)
-    assert len(lessons) >= 8, lessons
-    assert all(any(p.stem.startswith(s) for p, _ in lessons) for s in PRESENT_LESSONS)
+    lesson = folder / lesson.name  # the server's clone of it
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
     outside: list[str] = []
@@ -507,67 +521,62 @@ def test_classroom_view_in_jupyterlab(lab_server, browser) -> None:
         _shoot(page, ARTIFACTS / f"{shot}.png")
         lap(f"walk {where.split(' ', 1)[1]}")
 
+    page = context.new_page()
+    page.route("**/*", _only_from(base, outside))
     try:
-        for lesson, walkthroughs in lessons:
-            page = context.new_page()
-            page.route("**/*", _only_from(base, outside))
-            try:
-                page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
-                lap("other")
-                _open_and_run(page, base, token, lesson, walkthroughs)
-                lap("open and run")
-                w, h = SIZES[0]
-                check(page, f"{lesson.stem} {w}x{h}", f"{lesson.stem}-{w}x{h}")
-                for last in (True, False):  # each walkthrough at its last step, then at 0
-                    _all_to(page, last)
-                    bad = axe(page, within=".jp-NotebookPanel .jp-OutputArea-output")
-                    if bad:
-                        found[f"{lesson.stem} {'last step' if last else 'step 0'}"] = bad
-                    for i in range(walkthroughs):
-                        seen, bad = undescribed(
-                            page.locator(".jp-NotebookPanel .rk-stepper").nth(i))
-                        described += seen
-                        unlinked += [f"{lesson.stem} walkthrough {i} {b}" for b in bad]
-                    # what Chromium gives a screen reader with each diagram (each walkthrough
-                    # in view: JupyterLab skips laying out cells far off screen)
-                    for i in range(walkthroughs):
-                        stepper = page.locator(".jp-NotebookPanel .rk-stepper").nth(i)
-                        stepper.evaluate(SCROLL_JS)
-                        stepper.evaluate("(e) => e.setAttribute('data-rk-probe', '')")
-                        said = diagram_descriptions(page, "[data-rk-probe] .rk-frame "
-                                                    ".rk-diagram svg[role=img]")
-                        stepper.evaluate("(e) => e.removeAttribute('data-rk-probe')")
-                        if len(said) != 1 or not said[0].strip():
-                            unlinked.append(f"{lesson.stem} walkthrough {i}: described as "
-                                            f"{said!r:.200}")
-                lap("axe and aria-describedby")
-                for w, h in SIZES[1:]:
-                    page.set_viewport_size({"width": w, "height": h})
-                    page.wait_for_timeout(300)
-                    check(page, f"{lesson.stem} {w}x{h}", f"{lesson.stem}-{w}x{h}")
-                if lesson.stem.startswith(PRESENT_LESSONS):
-                    page.set_viewport_size({"width": PRESENTING[0], "height": PRESENTING[1]})
-                    misfits += [f"{lesson.stem} {why}" for why in _present(page)]
-                    lap("Present button")
-                page.set_viewport_size({"width": PRESENTING[0], "height": PRESENTING[1]})
-                _presentation_mode(page)
-                assert page.locator(".jp-mod-presentationMode").count(), \
-                    "presentation mode did not switch on"
-                check(page, f"{lesson.stem} presentation-mode",
-                      f"{lesson.stem}-presentation-1920x1080")
-                _presentation_mode(page)  # off again: the next lesson opens as usual
-            except Exception:
-                page.screenshot(path=str(ARTIFACTS / f"{lesson.stem}-classroom-failure.png"))
-                raise
-            finally:
-                page.close()
-                _stop_kernels(base, token)
+        page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+        lap("other")
+        _open_and_run(page, base, token, lesson, walkthroughs)
+        lap("open and run")
+        w, h = SIZES[0]
+        check(page, f"{lesson.stem} {w}x{h}", f"{lesson.stem}-{w}x{h}")
+        for last in (True, False):  # each walkthrough at its last step, then at 0
+            _all_to(page, last)
+            bad = axe(page, within=".jp-NotebookPanel .jp-OutputArea-output")
+            if bad:
+                found[f"{lesson.stem} {'last step' if last else 'step 0'}"] = bad
+            for i in range(walkthroughs):
+                seen, bad = undescribed(page.locator(".jp-NotebookPanel .rk-stepper").nth(i))
+                described += seen
+                unlinked += [f"{lesson.stem} walkthrough {i} {b}" for b in bad]
+            # what Chromium gives a screen reader with each diagram (each walkthrough in view:
+            # JupyterLab skips laying out cells far off screen)
+            for i in range(walkthroughs):
+                stepper = page.locator(".jp-NotebookPanel .rk-stepper").nth(i)
+                stepper.evaluate(SCROLL_JS)
+                stepper.evaluate("(e) => e.setAttribute('data-rk-probe', '')")
+                said = diagram_descriptions(page, "[data-rk-probe] .rk-frame "
+                                            ".rk-diagram svg[role=img]")
+                stepper.evaluate("(e) => e.removeAttribute('data-rk-probe')")
+                if len(said) != 1 or not said[0].strip():
+                    unlinked.append(f"{lesson.stem} walkthrough {i}: described as "
+                                    f"{said!r:.200}")
+        lap("axe and aria-describedby")
+        for w, h in SIZES[1:]:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(300)
+            check(page, f"{lesson.stem} {w}x{h}", f"{lesson.stem}-{w}x{h}")
+        if lesson.stem.startswith(PRESENT_LESSONS):
+            page.set_viewport_size({"width": PRESENTING[0], "height": PRESENTING[1]})
+            misfits += [f"{lesson.stem} {why}" for why in _present(page)]
+            lap("Present button")
+        page.set_viewport_size({"width": PRESENTING[0], "height": PRESENTING[1]})
+        _presentation_mode(page)
+        assert page.locator(".jp-mod-presentationMode").count(), \
+            "presentation mode did not switch on"
+        check(page, f"{lesson.stem} presentation-mode", f"{lesson.stem}-presentation-1920x1080")
+        _presentation_mode(page)  # off again: the next lesson opens as usual
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / f"{lesson.stem}-classroom-failure.png"))
+        raise
     finally:
+        page.close()
         context.close()
-    print("JupyterLab classroom view, seconds:", phases)
-    # 108 steps at each of three sizes and in presentation mode, when this was written
-    assert steps >= 4 * 100, f"only {steps} steps were checked"
+        _stop_kernels(base, token)
+    print(f"JupyterLab classroom view of {lesson.stem}, seconds:", phases)
+    # every step of every walkthrough at three sizes and in presentation mode
+    assert steps >= 4 * (walkthroughs + 1), f"only {steps} steps were checked"
     assert misfits == [], f"{len(misfits)} of {steps} steps don't fit:\n" + "\n".join(misfits)
     assert found == {}, found
-    assert described >= 2 * 21 and unlinked == [], (described, unlinked)
+    assert described >= 2 * walkthroughs and unlinked == [], (described, unlinked)
     assert not [u for u in outside if not u.startswith("data:")], outside

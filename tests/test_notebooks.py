@@ -9,13 +9,9 @@ should go.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 import re
 import sys
-import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,67 +172,29 @@ def test_rulings_table_links_each_ruling_to_its_lesson_sections():
 # ------------------------------------------------------------------ executed
 @dataclass
 class Executed:
-    nb: nbformat.NotebookNode
-    error: BaseException | None
-    seconds: float
+    nb: nbformat.NotebookNode | None
+    error: str | None
 
 
 @pytest.fixture(scope="session")
-def venv_kernel(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A "python3" kernelspec that runs *this* Python (the venv's), found first.
+def executed(lesson_site) -> dict[str, Executed]:
+    """Every lesson as the site's build executed it (nbclient, widget state stored, on this
+    virtualenv's kernel: `lesson_site` asks for `venv_kernel`), read from the build's cache:
+    the lessons are executed once per session, by the build, not a second time here."""
+    from rulekit.export import executed_notebook
 
-    The venv's own spec (`sys.prefix/share/jupyter/kernels/python3`, installed with ipykernel)
-    says `python`, which jupyter_client maps to `sys.executable`; but a user-level spec of the
-    same name (`~/.local/share/jupyter/kernels/python3`, from another Python) would be found
-    before it. A spec written for this interpreter and put first on JUPYTER_PATH can't be."""
-    from ipykernel.kernelspec import install
-    from jupyter_client.kernelspec import KernelSpecManager
-
-    prefix = tmp_path_factory.mktemp("kernelspec")
-    install(prefix=str(prefix), kernel_name="python3")
-    old = os.environ.get("JUPYTER_PATH")
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        [str(prefix / "share" / "jupyter"), *([old] if old else [])])
-    spec = KernelSpecManager().get_kernel_spec("python3")
-    assert spec.argv[0] == sys.executable, spec.argv
-    yield spec.argv[0]
-    if old is None:
-        os.environ.pop("JUPYTER_PATH", None)
-    else:
-        os.environ["JUPYTER_PATH"] = old
-
-
-async def _execute(path: Path, limit: asyncio.Semaphore) -> Executed:
-    from nbclient import NotebookClient
-
-    from rulekit.lab.kernels import kernel_config
-
-    nb = read(path)
-    async with limit:
-        start = time.perf_counter()
-        client = NotebookClient(nb, kernel_name="python3", timeout=180, **kernel_config(),
-                                store_widget_state=True,
-                                resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
-        try:
-            await client.async_execute()
-            error = None
-        except Exception as err:  # reported by the test of this notebook
-            error = err
-        return Executed(nb, error, time.perf_counter() - start)
-
-
-@pytest.fixture(scope="session")
-def executed(venv_kernel: str) -> dict[str, Executed]:
-    """Every notebook executed once, a few at a time (one kernel each)."""
-    async def run_all() -> list[Executed]:
-        limit = asyncio.Semaphore(max(2, min(4, os.cpu_count() or 2)))
-        return await asyncio.gather(*(_execute(p, limit) for p in NOTEBOOKS))
-
-    # in a thread of its own: another test (Playwright's sync API) may have left an event
-    # loop running in this one, and asyncio.run refuses to start inside it
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        results = pool.submit(asyncio.run, run_all()).result()
-    return {p.stem: r for p, r in zip(NOTEBOOKS, results)}
+    site, report = lesson_site
+    failed = {Path(r.notebook).stem: r.error for r in report.failures}
+    out = {}
+    for path in NOTEBOOKS:
+        copy = executed_notebook(site, path.stem)
+        if path.stem in failed:
+            out[path.stem] = Executed(None, failed[path.stem])
+        elif copy.is_file():
+            out[path.stem] = Executed(read(copy), None)
+        else:
+            out[path.stem] = Executed(None, f"the site's build kept no executed copy ({copy})")
+    return out
 
 
 @pytest.mark.notebook
@@ -248,7 +206,7 @@ def test_kernel_runs_this_virtualenv(venv_kernel):
 @pytest.mark.parametrize("path", notebook_params())
 def test_notebook_executes_cleanly(path, executed):
     result = executed[path.stem]
-    if result.error is not None:
+    if result.error is not None or result.nb is None:
         pytest.fail(f"{path.name} failed to execute:\n{result.error}", pytrace=False)
     problems = []
     for cell in result.nb.cells:

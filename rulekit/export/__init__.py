@@ -21,6 +21,8 @@ lessons and the rulings coverage table R01-R19; `site/cards.html` the card catal
 - **Live sandbox:** Pyodide, Viz.js and the engine in `_static/sandbox/` (see `live`); each page
   gets the sandbox's starting position and the page script that starts it on a click. Without
   npm the pages keep the sandbox's picture and the build says why (`--sandbox auto|on|off`).
+- **Executed notebooks** are kept in the cache too (`executed/<lesson>.ipynb`,
+  `executed_notebook`): the tests check them instead of running every lesson a second time.
 - **Failures** name the notebook and the cell (index and first line); the build exits 1.
 - **Time:** a cell may run `--timeout` seconds (600); one running long says so every 30 s.
 - **One build per site:** a build holds `build.lock` in its cache folder (its pid, under a
@@ -65,7 +67,7 @@ CACHE_FORMAT = 2
 PAGE_BUDGET = 1024 * 1024  # bytes of one lesson page (benchmarks: p5_page_kb <= 1024)
 
 __all__ = ["PAGE_BUDGET", "BuildReport", "OutError", "budget_warning", "build", "cache_key_base",
-           "lesson_paths", "main"]
+           "executed_notebook", "lesson_paths", "main"]
 
 
 @dataclass
@@ -87,6 +89,12 @@ class BuildReport:
     @property
     def ok(self) -> bool:
         return not self.failures
+
+
+def executed_notebook(out: Path, stem: str, cache_dir: Path | None = None) -> Path:
+    """The executed copy of lesson `stem` (its outputs and widget state) that the last build of
+    the site in `out` exported; it exists once that lesson was built."""
+    return Cache(cache_dir or cache_dir_for(out), out).executed / f"{stem}.ipynb"
 
 
 def lesson_paths(folder: Path) -> list[Path]:
@@ -196,7 +204,8 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     for path in paths:
         key = _key(base, path)
         old = cache.lessons.get(path.stem)
-        if not force and old and old.get("key") == key and cache.page_is_ours(path.stem):
+        if not force and old and old.get("key") == key and cache.page_is_ours(path.stem) \
+                and (cache.executed / f"{path.stem}.ipynb").is_file():
             entries[path.stem] = old
             report.cached.append(path.stem)
         else:
@@ -210,7 +219,8 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     todo.sort(key=lambda t: -float(cache.lessons.get(t[0].stem, {}).get("seconds", 1e9)))  # type: ignore[arg-type]
     note = report.widgets_note
     job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css,
-                    str(cache.logs / f"{p.stem}.kernel.log"), live_page, timeout, progress)
+                    str(cache.logs / f"{p.stem}.kernel.log"), live_page, timeout, progress,
+                    str(cache.executed / f"{p.stem}.ipynb"))
                 for p, _ in todo]
     keys = {str(p): k for p, k in todo}
     workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))

@@ -47,6 +47,7 @@ class Job:
     live: dict[str, object] | None = None  # the live sandbox's script, style and config
     timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
     progress: float = PROGRESS_S  # seconds between "still running" lines
+    executed: str = ""  # where the executed notebook is kept (the build cache); "" for nowhere
 
 
 @dataclass
@@ -180,9 +181,14 @@ def run(job: Job) -> Result:
             log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
             try:
-                client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+                if any(c.cell_type == "code" and c.source.strip() for c in nb.cells):
+                    client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+                # else: nothing to run, no kernel to start (a page of text only)
             finally:
                 watch.close()
+        if job.executed:  # every cell ran: the outputs as the page shows them
+            Path(job.executed).parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(Path(job.executed), nbformat.writes(nb))
         found = outline(nb, path.stem)  # title and rulings (rulekit.repo.outline)
         title = found.title
         nb.metadata["title"] = title

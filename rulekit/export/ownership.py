@@ -192,6 +192,12 @@ class Cache:
     def logs(self) -> Path:
         return self.folder / "logs"
 
+    @property
+    def executed(self) -> Path:
+        """Each lesson's executed notebook (outputs and widget state), as the build ran it:
+        what the notebook tests read instead of executing the lessons a second time."""
+        return self.folder / "executed"
+
     @classmethod
     def load(cls, folder: Path, out: Path) -> Cache:
         cache = cls(folder, out)

@@ -44,7 +44,8 @@ ACTION_KEYS: dict[str, tuple[str, ...]] = {
     "gain_control": ("object", "player", "until_end_of_turn"),
     "undo": ("n",),
 }
-COMMON_STEP_KEYS = ("narration", "do", "decisions", "expect_error", "labels", "expect")
+COMMON_STEP_KEYS = ("narration", "do", "decisions", "expect_error", "labels", "question",
+                    "expect")
 
 # What a teaching scenario may build (docs/scenarios.md, "Limits"). The schema bounds each
 # list (at most 100 permanents in the set-up, 100 cards per zone list, 1,000 mana per pool, 20,000
@@ -64,13 +65,21 @@ PERMANENT_ORDER = ("card", "name", "controller", "owner", "tapped", "sick", "tok
                    "choices", "attached_to", "attacking")
 STEP_ORDER = ("narration", "do", "card", "object", "ability", "mana", "x", "targets", "sacrifice",
               "tap", "to", "resolve_triggers", "attackers", "exert", "blocks", "objects", "player",
-              "until_end_of_turn", "n", "decisions", "expect_error", "labels", "expect")
+              "until_end_of_turn", "n", "decisions", "expect_error", "labels", "question", "expect")
 EXPECT_ORDER = ("turn", "step", "active", "life", "pool", "spent", "decided", "tapped", "sick", "counters",
                 "damage", "pt", "zone", "controller", "attached", "could_produce", "types",
                 "subtypes", "supertypes", "colors", "keywords", "abilities", "mana_value", "count",
                 "tokens", "contents", "stack", "triggered", "events", "no_events", "rules", "log")
 # characteristics (CR 109.3) an expectation can name, each a list compared in any order
 CHARACTERISTIC_LISTS = ("types", "subtypes", "supertypes", "colors", "keywords", "abilities")
+# what a step's question may ask about (`[step.question] about = ...`, docs/scenarios.md
+# "Questions"): "refused" (allowed, or refused by which rule), or an expectation whose reading of
+# the game doesn't depend on the value written ("pool.Alice", "triggered.refinery", "pt.token")
+QUESTION_ABOUT = ("turn", "step", "active", "life", "pool", "spent", "tapped", "sick", "counters",
+                  "damage", "pt", "zone", "controller", "could_produce", "types", "subtypes",
+                  "supertypes", "colors", "keywords", "abilities", "mana_value", "count",
+                  "tokens", "triggered")
+QUESTION_REFUSED = "refused"
 # expectation tables whose keys name an object (a label, or a card name on the battlefield)
 OBJECT_KEYED = ("tapped", "sick", "counters", "damage", "pt", "zone", "controller", "attached",
                 "could_produce", *CHARACTERISTIC_LISTS, "mana_value", "triggered")
@@ -580,6 +589,32 @@ class _Validator:
                            label, self.card(at + ("labels", label), card_name))
         if "expect" in step:
             self.expect(at + ("expect",), step["expect"])
+        if "question" in step:
+            self.question(at + ("question",), step["question"])
+
+    def question(self, at: Path_, q: dict[str, Any]) -> None:
+        """`about` names something the engine can answer; the references in it exist."""
+        about = str(q["about"])
+        if about == QUESTION_REFUSED:
+            return
+        key, _, sub = about.partition(".")
+        if key not in QUESTION_ABOUT:
+            close = difflib.get_close_matches(key, [*QUESTION_ABOUT, QUESTION_REFUSED], n=1,
+                                              cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            self.fail(at + ("about",), f"a question can't ask about {key!r}{hint} (it asks "
+                      f"about {QUESTION_REFUSED!r} or one of: {', '.join(QUESTION_ABOUT)})")
+        tabled = key in OBJECT_KEYED or key in ("life", "pool", "spent", "count", "tokens")
+        if tabled and not sub:
+            self.fail(at + ("about",), f"say whose or which: e.g. {key}.Alice or {key}.<label>")
+        if not tabled and sub:
+            self.fail(at + ("about",), f"{key!r} takes nothing after it (about = {key!r})")
+        if key in OBJECT_KEYED:
+            self.ref(at + ("about",), sub)
+        elif key in ("life", "pool", "spent"):
+            self.player(at + ("about",), sub)
+        elif key in ("count", "tokens"):
+            self.card(at + ("about",), sub)
 
     def expect(self, at: Path_, exp: dict[str, Any]) -> None:
         from rulekit.core.events import EventKind

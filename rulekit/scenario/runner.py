@@ -22,7 +22,7 @@ from rulekit.engine import arguments
 from rulekit.engine.actions import ACTIONS
 from rulekit.engine.arguments import ACTION_ARGS
 from rulekit.objects.state import GameObject, Step, Zone
-from rulekit.scenario.model import CHARACTERISTIC_LISTS
+from rulekit.scenario.model import CHARACTERISTIC_LISTS, QUESTION_REFUSED
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -50,6 +50,44 @@ class Check:
                 "ok": self.ok, "line": self.line}
 
 
+@dataclass(frozen=True)
+class Question:
+    """A step's question, answered by the engine: what is asked (`ask`), about what (`about`,
+    the TOML's words), the choices offered as written (`choices`, empty for a typed number or
+    word) with their words (`labels`), the engine's own answer (`answer`, in the expectation's
+    notation), which choice it is (`correct`, None without choices) and the rules that decided
+    it (the refusal's rule, or the rules the step's events cite)."""
+
+    ask: str
+    about: str
+    choices: tuple[Any, ...]
+    labels: tuple[str, ...]
+    answer: Any
+    correct: int | None
+    rules: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ask": self.ask, "about": self.about, "choices": list(self.choices),
+                "labels": list(self.labels), "answer": self.answer,
+                "answer_label": answer_words(self.answer), "correct": self.correct,
+                "rules": list(self.rules)}
+
+
+def answer_words(value: Any) -> str:
+    """An answer as a student reads it: `["G", "C (powerstone)"]` -> "G, C (powerstone)",
+    `[]` -> "nothing", `{"+1/+1": 3}` -> "+1/+1 x3", `True` -> "yes", "302.6" -> "refused
+    (CR 302.6)", "allowed" -> "allowed"."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(answer_words(v) for v in value) if value else "nothing"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} x{v}" for k, v in value.items()) if value else "none"
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{3}(\.[0-9]+[a-z]?)?", value):
+        return f"refused (CR {value})"
+    return str(value)
+
+
 @dataclass
 class StepResult:
     """What happened in one step. `number` 0 is the set-up. `events` are the events this step
@@ -70,6 +108,7 @@ class StepResult:
     line: int = 0
     actions: list[tuple[str, dict[str, Any]]] = field(default_factory=list, repr=False)
     init: tuple[tuple[str, ...], int] = field(default=(("Alice", "Bob"), 20), repr=False)
+    question: Question | None = None  # asked before this step, answered by it
 
     @property
     def ok(self) -> bool:
@@ -306,12 +345,43 @@ class _Runner:
         for label, card_name in step.get("labels", {}).items():
             checks.append(self._bind(label, card_name, before_ids, number, at))
         checks += self._expect(step.get("expect", {}), events, at + ("expect",))
-        action = {k: v for k, v in step.items() if k not in ("narration", "expect")}
+        question = self._question(step["question"], error, events, at + ("question",)) \
+            if "question" in step else None
+        action = {k: v for k, v in step.items() if k not in ("narration", "expect", "question")}
         return StepResult(
             number=number, narration=step["narration"], action=action, events=events,
             snapshot=game.snapshot(), error=error, checks=checks, labels=self._label_ids(),
             line=sc.lines.line(at), actions=list(game.actions),
-            init=(tuple(self.players), self.base_life))
+            init=(tuple(self.players), self.base_life), question=question)
+
+    def _question(self, q: dict[str, Any], error: RulesError | None, events: list[Event],
+                  at: tuple[Any, ...]) -> Question:
+        """The engine's answer to the step's question; with choices, exactly one of them must
+        be it (else the file is unusable: a question whose right answer isn't offered, or is
+        offered twice, teaches nothing)."""
+        about = str(q["about"])
+        choices = tuple(q.get("choices", ()))
+        if about == QUESTION_REFUSED:
+            answer: Any = error.rule if error is not None and error.rule else \
+                ("refused" if error is not None else "allowed")
+            fits = [str(c) == answer for c in choices]
+        else:
+            key, _, sub = about.partition(".")
+            answer = self._actual(key, sub or None, None, events, at + ("about",))
+            fits = [self._compare(about, key, c, answer, at).ok for c in choices]
+        if choices and fits.count(True) != 1:
+            said = answer_words(answer)
+            self.fail(at + ("choices",), f"none of the choices is what the engine does ({said})"
+                      if not any(fits) else f"more than one choice is right ({said})")
+        cited = [error.rule] if error is not None and error.rule else \
+            sorted({rule for e in events for rule in e.rules})
+        if "rule" in q:  # the one the lesson points at: it must be one the engine applied
+            if q["rule"] not in cited:
+                self.fail(at + ("rule",), f"CR {q['rule']} did not decide this step (the "
+                          f"engine cited: {', '.join(cited) or 'no rule'})")
+            cited = [q["rule"]]
+        return Question(str(q["ask"]), about, choices, tuple(answer_words(c) for c in choices),
+                        jsonable(answer), fits.index(True) if choices else None, tuple(cited))
 
     def _labels_ahead(self, step: dict[str, Any], at: tuple[Any, ...]) -> dict[str, int]:
         """Labels this step gives to objects it creates, used by its own decisions (the token

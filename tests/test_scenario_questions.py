@@ -1,0 +1,150 @@
+"""A step's question (`[step.question]`, docs/scenarios.md "Questions"): the student predicts,
+the engine answers. The answer is never written in the file: it is what the engine did, and a
+choice list must hold it exactly once."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulekit.scenario import ScenarioError, dumps, loads
+from rulekit.scenario.runner import answer_words
+
+SETUP = '''
+title = "Questions"
+[setup]
+turn = 3
+step = "main1"
+[[setup.permanent]]
+card = "Llanowar Elves"
+name = "elves"
+sick = true
+[[setup.permanent]]
+card = "Forest"
+name = "forest"
+[[setup.permanent]]
+card = "Wild Growth"
+name = "growth"
+attached_to = "forest"
+'''
+
+TAP_ELVES = '''
+[[step]]
+narration = "The Elves came under Alice's control this turn."
+do = "tap_for_mana"
+object = "elves"
+expect_error = { rule = "302.6" }
+'''
+
+TAP_FOREST = '''
+[[step]]
+narration = "Alice taps the enchanted Forest."
+do = "tap_for_mana"
+object = "forest"
+'''
+
+
+def _question(text: str) -> str:
+    return "\n[step.question]\n" + text.strip() + "\n"
+
+
+def test_the_engine_answers_a_pool_question_and_the_right_choice_is_marked() -> None:
+    sc = loads(SETUP + TAP_FOREST + _question('''
+ask = "What will Alice's pool hold?"
+about = "pool.Alice"
+choices = [["G"], ["G", "G"], []]
+'''))
+    q = sc.play()[1].question
+    assert q is not None and q.answer == ["G", "G"] and q.correct == 1
+    assert q.labels == ("G", "G, G", "nothing")
+    assert "605.1b" in q.rules and "106.12" in q.rules  # every rule the step's events cite
+    assert q.to_json()["answer_label"] == "G, G"
+
+
+def test_a_refusal_question_is_answered_by_the_rule_that_refused() -> None:
+    sc = loads(SETUP + TAP_ELVES + _question('''
+ask = "Can Alice tap the Elves for mana?"
+about = "refused"
+choices = ["allowed", "302.6", "107.5"]
+'''))
+    q = sc.play()[1].question
+    assert q is not None and q.answer == "302.6" and q.correct == 1 and q.rules == ("302.6",)
+    assert q.labels == ("allowed", "refused (CR 302.6)", "refused (CR 107.5)")
+
+
+def test_an_allowed_action_answers_allowed() -> None:
+    sc = loads(SETUP + TAP_FOREST + _question('''
+ask = "Can Alice tap the Forest?"
+about = "refused"
+choices = ["allowed", "302.6"]
+'''))
+    assert sc.play()[1].question.correct == 0
+
+
+def test_the_rule_a_question_points_at_must_be_one_the_engine_applied() -> None:
+    asked = SETUP + TAP_FOREST + _question('''
+ask = "What will Alice's pool hold?"
+about = "pool.Alice"
+rule = "{}"
+''')
+    assert loads(asked.format("605.1b")).play()[1].question.rules == ("605.1b",)
+    with pytest.raises(ScenarioError, match=r"CR 302.6 did not decide this step \(the engine "
+                       r"cited: 106.12, "):
+        loads(asked.format("302.6")).play()
+
+
+def test_a_typed_question_has_no_choices_and_the_engines_number() -> None:
+    sc = loads(SETUP + TAP_FOREST + _question('''
+ask = "How many times does Wild Growth trigger?"
+about = "triggered.growth"
+'''))
+    q = sc.play()[1].question
+    assert q.choices == () and q.correct is None and q.answer == 1
+
+
+@pytest.mark.parametrize("choices, message", [
+    ('[["G"], []]', r"none of the choices is what the engine does \(G, G\)"),
+    ('[["G", "G"], ["G", "G"]]', r"more than one choice is right \(G, G\)"),
+])
+def test_choices_must_hold_the_engines_answer_exactly_once(choices: str, message: str) -> None:
+    sc = loads(SETUP + TAP_FOREST + _question(f'''
+ask = "What will Alice's pool hold?"
+about = "pool.Alice"
+choices = {choices}
+'''))
+    with pytest.raises(ScenarioError, match=message):
+        sc.play()
+
+
+@pytest.mark.parametrize("about, message", [
+    ("poool.Alice", r"can't ask about 'poool'; did you mean 'pool'\?"),
+    ("pool", r"say whose or which"),
+    ("turn.Alice", r"'turn' takes nothing after it"),
+    ("pool.Carol", r"Carol"),
+    ("tapped.nobody", r"nobody"),
+    ("log", r"can't ask about 'log'"),
+])
+def test_a_question_about_nothing_the_engine_can_answer_is_refused_at_load(
+        about: str, message: str) -> None:
+    with pytest.raises(ScenarioError, match=message):
+        loads(SETUP + TAP_FOREST + _question(f'ask = "?"\nabout = "{about}"'))
+
+
+def test_a_question_needs_its_words_and_round_trips() -> None:
+    with pytest.raises(ScenarioError, match="ask"):
+        loads(SETUP + TAP_FOREST + _question('about = "pool.Alice"'))
+    text = SETUP + TAP_FOREST + _question('''
+ask = "What will Alice's pool hold?"
+about = "pool.Alice"
+choices = [["G"], ["G", "G"]]
+''')
+    sc = loads(text)
+    assert loads(dumps(sc)).spec == sc.spec
+
+
+@pytest.mark.parametrize("value, words", [
+    (["G", "C (powerstone)"], "G, C (powerstone)"), ([], "nothing"), ({"+1/+1": 3}, "+1/+1 x3"),
+    (True, "yes"), (False, "no"), ("302.6", "refused (CR 302.6)"), ("allowed", "allowed"),
+    (2, "2"), ("3/3", "3/3"),
+])
+def test_answers_in_words(value: object, words: str) -> None:
+    assert answer_words(value) == words
