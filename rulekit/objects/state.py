@@ -1,8 +1,8 @@
 """The game state: players, zones, objects and their status, the stack and the turn.
 
-Characteristics (what an object *is*) come from its card or token definition and the layer system
-(`rulekit.layers`); everything here is status (CR 110.5) or bookkeeping. The state is plain data:
-no rules live here.
+Characteristics (what an object *is*) come from its card or token definition and the layer
+system (`rulekit.objects.effects`); everything here is status (CR 110.5) or bookkeeping. The
+state is plain data: no rules live here.
 """
 
 from __future__ import annotations
