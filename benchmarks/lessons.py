@@ -6,6 +6,7 @@ requests outside the site)."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
@@ -227,3 +228,54 @@ def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, o
             "load_s": max(medians.values()) if medians else None,
             "requests": len(outside), "sizes_bytes": sizes, "load_s_by_page": load_s,
             "load_median_by_page": medians, "outside": outside}
+
+
+SANDBOX_HEADING = "## Sandbox: try it yourself"  # as tests/lesson_shape.py
+
+
+def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
+    """Each lesson's sandbox as the pure model (`rulekit.sandbox.SandboxModel`): the code
+    cell after the lesson's "Sandbox" heading, run with `Sandbox` swapped for the model (as
+    tests/test_things_to_try.py builds them), by notebook stem."""
+    from rulekit.sandbox import SandboxModel
+
+    out: dict[str, Any] = {}
+    for path in lesson_paths(notebooks):
+        nb = nbformat.read(path, as_version=4)
+        cells = nb.cells
+        at = next((i for i, c in enumerate(cells) if c.cell_type == "markdown"
+                   and c.source.lstrip().startswith(SANDBOX_HEADING)), None)
+        if at is None or at + 1 >= len(cells):
+            continue
+        made: list[Any] = []
+        exec(cells[at + 1].source, {"Sandbox": lambda game, made=made: made.append(  # noqa: S102
+            SandboxModel(game))})
+        if made:
+            out[path.stem] = made[0]
+    return out
+
+
+def verdicts_ms(runs: int = 7) -> dict[str, object]:
+    """p8: every card's verdicts (`SandboxModel.card_actions()`: each action each card offers,
+    tried and taken back) on the biggest lesson sandbox board (the most objects; then the most
+    verdicts), ms, median of `runs` after one warm-up; the other lessons' medians as raw
+    figures."""
+    models = lesson_sandboxes()
+    per_lesson: dict[str, float] = {}
+    cpu: dict[str, float] = {}  # this process's CPU time: what the load of others leaves out
+    sizes: dict[str, tuple[int, int]] = {}
+    for stem, model in models.items():
+        sizes[stem] = (len(model.game.state.objects),
+                       sum(len(v) for v in model.card_actions().values()))
+        times, cpu_times = [], []
+        for _ in range(runs):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            model.card_actions()
+            times.append((time.perf_counter() - start) * 1000)
+            cpu_times.append((time.process_time() - start_cpu) * 1000)
+        per_lesson[stem] = statistics.median(times)
+        cpu[stem] = statistics.median(cpu_times)
+    biggest = max(sizes, key=lambda s: sizes[s])
+    return {"ms": per_lesson[biggest], "lesson": biggest, "objects": sizes[biggest][0],
+            "verdicts": sizes[biggest][1], "per_lesson_ms": per_lesson, "cpu_ms": cpu,
+            "slowest_lesson_ms": max(per_lesson.values()), "load_average": os.getloadavg()}

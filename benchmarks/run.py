@@ -66,6 +66,9 @@ TABLE = [
      "random legal play over the whole catalog (10 recorded games x 60 actions), actions/s"),
     ("p7_reflection_64_ms", "< 100", lambda v, r: v < 100,
      "a Forest tapped with 64 Mana Reflections (2^64 mana), ms"),
+    ("p8_verdicts_ms", "< 50", lambda v, r: v < 50,
+     "every card's verdicts before the click (SandboxModel.card_actions) on the biggest "
+     "lesson sandbox board, CPython, ms"),
     ("suite_check_s", "< 60", lambda v, r: v < 60,
      "the pytest phase of `make check` (the fast tier, every core), s"),
     ("suite_full_s", "<= 420", lambda v, r: v <= 420,
@@ -197,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     results["p7_reflection_64_ms"], reflection = engine.reflection_ms(64, max(runs, 5))
     raw["p7"] = {"actions_per_s": rates, "actions": engine.legal_mix(),
                  "reflection_64_ms": reflection}
+    print("p8: every card's verdicts on the biggest lesson sandbox ...", flush=True)
+    p8 = lessons.verdicts_ms(max(runs, 7))
+    results["p8_verdicts_ms"] = p8.pop("ms")
+    raw["p8"] = p8
     print("suite: make check's pytest" + ("" if args.no_full_suite else
                                           ", then make test's") + " ...", flush=True)
     runs_of_suite = suite.suite_figures(full=not args.no_full_suite)

@@ -9,7 +9,8 @@ game is rebuilt by replaying the earlier actions, so a refused action never leav
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from rulekit.cards import CardDef, card
@@ -25,6 +26,7 @@ from rulekit.engine.arguments import check_call
 from rulekit.engine.commit import COMMITS
 from rulekit.engine.could_produce import could_produce_all
 from rulekit.engine.keywords import leaving_stack_replacements
+from rulekit.engine.offers import Offer, player_offers
 from rulekit.engine.targets import target_text
 from rulekit.engine.triggers import collect, run_immediate, settle
 from rulekit.objects.abilities import Static, Triggered
@@ -69,6 +71,7 @@ class Game:
         self._index = ListenerIndex()
         self.books = Bookkeeping()  # the pipeline's memory between events
         self._cp_cache: tuple[int, dict[int, frozenset[ManaType]]] | None = None
+        self._trial: _Checkpoint | None = None  # set while `what_if` tries actions
 
     # ------------------------------------------------------------------ views
     def chars(self, obj: GameObject | int) -> Characteristics:
@@ -488,7 +491,9 @@ class Game:
         self._action_no = len(self.actions) + 1
         self._decisions = {k: list(v) for k, v in answers.items()}
         decided = len(self.decisions)
-        restore = _Checkpoint(self) if len(self.state.objects) <= CHECKPOINT_OBJECTS else None
+        # inside `what_if` the trial's own checkpoint puts everything back
+        restore = _Checkpoint(self) if self._trial is None and \
+            len(self.state.objects) <= CHECKPOINT_OBJECTS else None
         try:
             if restore is None:
                 result = fn(self, **kwargs)
@@ -497,7 +502,7 @@ class Game:
                     result = fn(self, **kwargs)
         except Exception:
             del self.decisions[decided:]
-            if len(self.log) != mark:
+            if self._trial is None and len(self.log) != mark:
                 try:  # replaying the records is exact by construction
                     self._rebuild(self.actions)
                 except Exception:  # noqa: BLE001  (records that don't replay: a bug in rulekit)
@@ -538,6 +543,76 @@ class Game:
     def replay(self) -> Game:
         """A new game built by replaying this game's actions (same log, same state)."""
         return self._replayed(self.actions)
+
+    # -------------------------------------------------- verdicts before the click
+    @contextmanager
+    def what_if(self) -> Iterator[Game]:
+        """Try actions, then put the game back exactly as it was, whatever happened inside:
+        state, log, records, decisions, the id counter. The actions run the real pipeline
+        (no fake events), and the undo is `_Checkpoint`'s: objects as they were first
+        written to, copies of the containers, the log cut back in place, so it costs what
+        the actions touched, not a replay. An action refused inside stops the block (the
+        error goes on up, the game is put back all the same); a `what_if` inside another
+        puts back its own part.
+
+        >>> game = Game(); forest = game.add("Forest")
+        >>> with game.what_if():
+        ...     game.tap_for_mana(forest)
+        >>> forest.tapped, len(game.actions)
+        (False, 1)
+        """
+        outer = self._trial
+        restore = _Checkpoint(self)
+        # the objects themselves too: an `undo` inside rebuilds the game into new ones
+        kept = (self.state, self.log, self.books, len(self.log), list(self.actions),
+                list(self.decisions), self._index, self._cp_cache, self._decisions)
+        self._trial = restore
+        try:
+            with restore:
+                yield self
+        finally:
+            self._trial = outer
+            (self.state, self.log, self.books, mark, self.actions, self.decisions,
+             index, cache, answers) = kept
+            restore.take_back(mark)
+            self._index, self._cp_cache, self._decisions = index, cache, answers
+
+    def check(self, name: str, *, decisions: dict[str, Any] | None = None,
+              **kwargs: Any) -> RulesError | None:
+        """Would `perform(name, **kwargs)` be allowed now? None if so; else the `RulesError`
+        it would raise (its `rule` and `reason` say why). A malformed call raises
+        `UsageError`, as `perform` does. Nothing changes, not even the log: the action is
+        tried in `what_if` and taken back (python-chess's `is_legal` beside `push`).
+
+        >>> game = Game(); forest = game.add("Forest", tapped=True)
+        >>> game.check("tap_for_mana", object=forest.id).rule
+        '107.5'
+        >>> game.check("pass_priority") is None
+        True
+        """
+        try:
+            with self.what_if():
+                self.perform(name, decisions=decisions, **kwargs)
+        except RulesError as err:
+            return err
+        return None
+
+    def offers(self, player: str | None = None) -> list[Offer]:
+        """Every concrete action `player` (default: whoever has priority) could try now, legal
+        or not, as `rulekit.engine.offers.Offer`s: each mana each permanent could make, each
+        ability with each target and cost choice, each card to cast or play, attacks and
+        blocks, passing. `legal_actions` keeps the legal ones."""
+        from rulekit.engine.arguments import player as check_player
+
+        who = check_player(self, "player", self.state.priority if player is None else player)
+        return player_offers(self, who)
+
+    def legal_actions(self, player: str | None = None) -> list[Offer]:
+        """The concrete actions `player` may take now (python-chess's `legal_moves` beside
+        `push`): every `offers(player)` that `check` allows, each ready for
+        `perform(offer.action, **offer.arguments)`. Set-up actions (`add`, `destroy`, ...)
+        are not a player's moves and are left out."""
+        return [o for o in self.offers(player) if self.check(o.action, **o.arguments) is None]
 
     # Public action methods: thin, documented wrappers over `perform`.
     def add(self, card_name: str, *, player: str | None = None, zone: str = "battlefield",
@@ -676,7 +751,25 @@ class _Checkpoint:
         JOURNALS.pop()
 
     def put_back(self, mark: int) -> None:
-        """Everything as it was when this checkpoint was made; the log cut to `mark` events."""
+        """Everything as it was when this checkpoint was made; the log cut to `mark` events
+        (a new log: the old one may be what failed), the caches dropped."""
+        self._restore()
+        game = self.game
+        log = EventLog()
+        for event in list(game.log)[:mark]:
+            log.append(event)
+        game.log = log
+        game._index = ListenerIndex()  # rebuilt on first use
+        game._cp_cache = None
+
+    def take_back(self, mark: int) -> None:
+        """Everything as it was when this checkpoint was made, after actions that ran whole
+        or were refused (`Game.what_if`): the log cut back in place to `mark` events; the
+        caches, keyed by the state's versions that come back too, stay valid."""
+        self._restore()
+        self.game.log.truncate(mark)
+
+    def _restore(self) -> None:
         game, s = self.game, self.game.state
         for obj, values, counters in self.journal.values():
             if values is not None:
@@ -694,13 +787,7 @@ class _Checkpoint:
         game.books.__dict__.update(values)
         (game.books.dirty, game.books.look_back, game.books.pending_mana,
          game.books.immediate) = dirty, look_back, pending_mana, immediate
-        log = EventLog()
-        for event in list(game.log)[:mark]:
-            log.append(event)
-        game.log = log
         game._action_no, game.current_action, game._root = self.game_fields
-        game._index = ListenerIndex()  # rebuilt on first use
-        game._cp_cache = None
 
 
 CHECKPOINT_OBJECTS = 1000

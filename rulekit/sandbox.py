@@ -141,6 +141,23 @@ CONTROLS: dict[str, Control] = {c.name: c for c in (
     Control("reset", "Reset", "Take back every click: the board the sandbox started from"),
 )}
 
+MENU_CONTROLS: dict[str, Control] = {c.name: c for c in (
+    Control("block", "Block", "Declare blockers: each blocker in `blocks` ({blocker id: "
+            "attacker id}) blocks that attacker (only at the start of the declare blockers "
+            "step, CR 509.1)", "danger"),
+    Control("add_card", "Add a card", "Free play: put the catalog card `card` onto "
+            "`player`'s battlefield or into their hand (`zone`) on the starting board"),
+    Control("set_position", "Set the turn", "Free play: the `turn`, the `active` player and "
+            "the `step` the sandbox starts from"),
+    Control("restart", "Start again", "Back to the board the sandbox was given: every click "
+            "and every free-play change taken back", "warning"),
+)}
+MENU_VALUES: dict[str, tuple[str, ...]] = {
+    "block": ("blocks",), "add_card": ("card", "player", "zone"),
+    "set_position": ("turn", "active", "step"), "restart": ()}
+"""The values each of `MENU_CONTROLS` reads (checked by the click itself)."""
+"""Controls only the board's card menus send (`card_actions`), not laid out as a form."""
+
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Mana and abilities", ("permanent", "mana", "tap", "ability", "target", "x", "activate")),
     ("Spells", ("hand_card", "cast")),
@@ -166,6 +183,7 @@ class SandboxModel:
         self.game = game
         self.history = history
         self.start = len(game.actions)
+        self._first_start = self.start  # before any free-play change (`restart`)
         self.last: Outcome | None = None
         # per click that changed the game: (len(game.actions), len(game.log)) before it
         self._marks: list[tuple[int, int]] = []
@@ -254,6 +272,10 @@ class SandboxModel:
             return self._finish(self.undo())
         if name == "reset":
             return self._finish(self.reset())
+        if name == "restart":
+            return self.restart()
+        if name in ("add_card", "set_position"):
+            return self._free_play(name, values)
         act = self._actions().get(name)
         if act is None:
             raise UsageError("control", f"no sandbox control is called {name!r}")
@@ -315,6 +337,7 @@ class SandboxModel:
             "copy": self._copy,
             "destroy": lambda v: g.destroy(list(_need(v, "to_destroy",
                                                       "one or more permanents")), **choices(v)),
+            "block": lambda v: g.declare_blockers(_blocks(v), **choices(v)),
             "pass": lambda v: g.pass_priority(**choices(v)),
             "resolve": lambda v: g.resolve(**choices(v)),
             "step": lambda v: g.advance(**choices(v)),
@@ -381,6 +404,118 @@ class SandboxModel:
         self.game.activate(source, index, targets=[target])
         self.game.resolve(**choices(v))
 
+    # ------------------------------------------------------------ free play
+    def search_cards(self, text: str, limit: int = 20) -> list[str]:
+        """Catalog card names containing `text` (any case), for the "add a card" box; when
+        none does, the nearest names (did you mean), so a typo still finds the card."""
+        import difflib
+
+        from rulekit.cards import catalog
+
+        names = sorted(catalog())
+        wanted = str(text or "").strip().lower()
+        found = [n for n in names if wanted in n.lower()]
+        if not found and wanted:
+            lower = {n.lower(): n for n in names}
+            found = [lower[n] for n in difflib.get_close_matches(wanted, list(lower), n=5,
+                                                                  cutoff=0.5)]
+        return found[:limit]
+
+    def add_card(self, card: str, player: str, zone: str = "battlefield",
+                 **status: Any) -> Outcome:
+        """Free play: put a catalog card onto `player`'s battlefield or into their hand, as
+        part of the board the sandbox starts from (a typo is refused with "did you mean";
+        an instant onto the battlefield is refused with its rule). The clicks since the start
+        are taken back (the board they were played on changed) and the outcome says so."""
+        if zone not in ("battlefield", "hand"):
+            return self._finish(Outcome("refused", f"zone: free play adds a card to the "
+                                                   f"battlefield or a hand, not {zone!r:.40}"))
+        return self._edit("add", {"card": card, "player": player, "zone": zone, **status})
+
+    def set_position(self, *, turn: int | None = None, active: str | None = None,
+                     step: str | None = None) -> Outcome:
+        """Free play: which turn, whose turn and which step the sandbox starts from (the
+        clicks since the start are taken back)."""
+        return self._edit("set_turn", {"turn": turn, "active": active, "step": step})
+
+    def restart(self) -> Outcome:
+        """Back to the board the sandbox was first given: every click and every free-play
+        change taken back."""
+        g = self.game
+        if len(g.actions) == self._first_start:
+            return self._finish(Outcome("nothing", "Nothing to take back: this is the board "
+                                                   "the sandbox was given."))
+        g.undo(len(g.actions) - self._first_start)
+        self.start = self._first_start
+        self._marks.clear()
+        self._last_log = None
+        return self._finish(Outcome("undone", "Restarted: the board the sandbox was given"))
+
+    def _free_play(self, name: str, values: Mapping[str, Any]) -> Outcome:
+        if name == "add_card":
+            card, player = values.get("card"), values.get("player", self.game.state.active)
+            zone = values.get("zone", "battlefield")
+            if not all(isinstance(v, str) for v in (card, player, zone)):
+                return self._finish(Outcome("refused", "add_card: card, player and zone are "
+                                                       "text"))
+            return self.add_card(str(card), str(player), str(zone))
+        given = {k: values.get(k) for k in ("turn", "active", "step")
+                 if values.get(k) not in (None, "")}
+        return self.set_position(**given)
+
+    def _edit(self, name: str, kwargs: dict[str, Any]) -> Outcome:
+        """A free-play change to the starting board, tried on a replay of the start: refused
+        (the game untouched) or done (the game becomes that start plus the change)."""
+        g = self.game
+        try:
+            fresh = g._replayed(g.actions[:self.start])
+            mark = len(fresh.log)
+            fresh.perform(name, **kwargs)
+        except (RulesError, UsageError) as err:
+            return self._finish(Outcome("refused", str(err), getattr(err, "rule", None), err))
+        clicks = len(self._marks)
+        g.__dict__.update(fresh.__dict__)
+        self.start = len(g.actions)
+        self._marks.clear()
+        self._last_log = None
+        words = "; ".join(self._roots(mark))
+        if clicks:
+            words += f" ({clicks} click(s) since the start taken back: the board changed)"
+        return self._finish(Outcome("done", words))
+
+    # ------------------------------------------------------------ verdicts before the click
+    def card_actions(self) -> dict[int, list[dict[str, Any]]]:
+        """What each card offers now, each with its verdict before any click: object id ->
+        [{"label", "action" (the control `click` takes), "values" (its inputs), "legal",
+        "reason" and "rule" (why not, in plain words and by CR number; None when legal),
+        "says" (the whole refusal as `click` would show it), "cost" (the permanent a cost
+        choice taps or sacrifices, never called a target)}]. Permanents first (abilities:
+        each mana they could make, each target and cost choice; attack, exert, block; a
+        token copy of a creature; destroy), then cards in hands. Each verdict is the click
+        itself tried in `Game.what_if` and taken back, so it is what choosing it does."""
+        from rulekit.card_menu import card_actions
+
+        return card_actions(self)
+
+    def choices_for(self, control: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The decisions a click makes (replacement order, a target, may, a color, trigger
+        order, the legend rule, Mana Flare's mana...), who makes each and why (the rule),
+        and each answer's verdict, ready for a picker (`rulekit.choices.choices_for`)."""
+        from rulekit.choices import choices_for
+
+        if control not in self._actions():
+            raise UsageError("control", f"no sandbox control is called {control!r:.40}")
+        return choices_for(self, control, values)
+
+    def as_walkthrough(self, title: str = "A sandbox session") -> str:
+        """The session as a walkthrough: scenario TOML of the starting board and each click
+        that changed the game as a step, with placeholder narration and the expectations the
+        engine observed, objects named by labels (`rulekit.authoring.walkthrough`);
+        `python -m rulekit run FILE` passes it unchanged."""
+        from rulekit.authoring.walkthrough import walkthrough
+
+        return walkthrough(self, title=title)
+
     # ------------------------------------------------------------ what to show
     def tables(self) -> dict[str, Table]:
         """Board, players (life and mana pools), stack, and, after a click, what it did."""
@@ -405,7 +540,8 @@ class SandboxModel:
         return {"fields": {k: f.to_json() for k, f in self.fields(values).items()},
                 "tables": {k: t.to_json() for k, t in self.tables().items()},
                 "last": self.last.to_json() if self.last else None,
-                "log": self.game.log.dumps()}
+                "log": self.game.log.dumps(),
+                "card_actions": {str(k): v for k, v in self.card_actions().items()}}
 
 
 def choices(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -422,6 +558,22 @@ def choices(values: Mapping[str, Any]) -> dict[str, Any]:
         answers = [a.strip() for a in answer.split(",") if a.strip()] if key.strip() != \
             "pay_with" else [answer.strip()]
         out[key.strip()] = [_id_or_text(f"decisions.{key.strip()}", a) for a in answers]
+    return out
+
+
+def _blocks(values: Mapping[str, Any]) -> dict[int, int]:
+    """The "block" menu's {blocker id: attacker id} (ids as numbers or text)."""
+    raw = values.get("blocks")
+    if not isinstance(raw, Mapping):
+        raise UsageError("blocks", "expected {blocker id: attacker id}")
+    out: dict[int, int] = {}
+    for k, v in raw.items():
+        blocker = written_id("blocks", k) if isinstance(k, str) else k
+        if not isinstance(blocker, int) or isinstance(blocker, bool) or \
+                not isinstance(v, int) or isinstance(v, bool):
+            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {k!r:.20}: "
+                                       f"{v!r:.20}")
+        out[blocker] = v
     return out
 
 

@@ -22,9 +22,17 @@ from typing import Any
 from rulekit.core.decisions import LARGEST
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.sandbox_view import diagram, message_html, tables_html
-from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, Outcome, SandboxModel
+from rulekit.sandbox import (
+    CONTROLS,
+    FIELDS,
+    GROUPS,
+    MENU_CONTROLS,
+    MENU_VALUES,
+    Outcome,
+    SandboxModel,
+)
 
-__all__ = ["click", "fields", "start", "state"]
+__all__ = ["choices", "click", "fields", "start", "state"]
 
 _models: list[SandboxModel] = []  # one per sandbox on the page, by number
 
@@ -153,9 +161,12 @@ def click(sid: int, name: str, values: str) -> str:
     have sent are refused with a message, like a refused click."""
     try:
         model = _model(sid)
-        if not isinstance(name, str) or name not in CONTROLS:
+        if not isinstance(name, str) or (name not in CONTROLS and name not in MENU_CONTROLS):
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
-        parsed = _values(model, _parse(values, "values"))
+        raw = _parse(values, "values")
+        parsed = _values(model, raw)
+        if name in MENU_CONTROLS and isinstance(raw, dict):  # checked by the click itself
+            parsed.update({k: raw[k] for k in MENU_VALUES[name] if k in raw})
     except UsageError as err:
         return _refused(err)
     outcome = model.click(name, parsed)
@@ -177,5 +188,17 @@ def state(sid: int, values: str) -> str:
         model = _model(sid)
         return json.dumps(model.to_json(_values(model, _parse(values, "values"),
                                                 offered=False)))
+    except UsageError as err:
+        return _refused(err)
+
+
+def choices(sid: int, name: str, values: str) -> str:
+    """`SandboxModel.choices_for(name, values)`: the decisions that click makes, who makes
+    each and why, and each answer's verdict (for a picker instead of the "choices" box)."""
+    try:
+        model = _model(sid)
+        if not isinstance(name, str) or name not in CONTROLS:
+            raise UsageError("control", f"no sandbox control is called {_shown(name)}")
+        return json.dumps(model.choices_for(name, _values(model, _parse(values, "values"))))
     except UsageError as err:
         return _refused(err)

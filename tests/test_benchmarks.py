@@ -22,7 +22,7 @@ ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio
               "p3_over_floor", "p3_one_lesson_s", "p3_one_empty_s", "p4_click_ratio",
               "p5_page_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s", "p6_click_ms",
               "p6_assets_mb", "p7_fuzz_actions_per_s", "p7_reflection_64_ms",
-              "suite_check_s", "suite_full_s"]
+              "p8_verdicts_ms", "suite_check_s", "suite_full_s"]
 
 
 def test_the_table_has_exactly_the_issue_figures():
@@ -145,6 +145,8 @@ def test_every_engine_and_sandbox_benchmark_runs_once_at_its_smallest_size():
     assert p4["ratio"] > 0 and len(p4["click_s"]) == 1 and "tap" in p4["action"]
     assert engine.reflection_ms(n=4, runs=1)[0] >= 0
     assert engine.fuzz_actions_per_s(runs=1, games=1, actions=5)[0] > 0
+    p8 = lessons.verdicts_ms(runs=1)
+    assert p8["ms"] > 0 and p8["verdicts"] > 10 and len(p8["per_lesson_ms"]) == 8
 
 
 @pytest.mark.slow  # starts a pytest process

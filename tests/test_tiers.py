@@ -17,9 +17,9 @@ LARGEST = 3
 # see of a game, the narrator); the rules that act; the cards (content); the game
 TIERS = ["rulekit.core", "rulekit.objects", "rulekit.engine", "rulekit.cards", "rulekit.game"]
 # around the engine: the sandbox model and its page, the scenario player, the views, the tools
-AROUND = ["rulekit.sandbox", "rulekit.sandbox_page", "rulekit.scenario", "rulekit.display",
-          "rulekit.export", "rulekit.repo", "rulekit.cli", "rulekit.__main__", "rulekit.authoring",
-          "rulekit.lab"]
+AROUND = ["rulekit.sandbox", "rulekit.sandbox_page", "rulekit.choices", "rulekit.card_menu",
+          "rulekit.scenario", "rulekit.display", "rulekit.export", "rulekit.repo", "rulekit.cli",
+          "rulekit.__main__", "rulekit.authoring", "rulekit.lab"]
 
 
 # Jupyter's rich display of a Game or an EventLog draws its diagram: the one place the engine
@@ -207,7 +207,7 @@ def test_rules_modules_see_the_game_only_through_its_narrow_interface():
 # imports display modules of its own tier or below only; only the front-ends import
 # third-party packages (pandas, ipywidgets).
 VIEW_TIERS: list[set[str]] = [
-    {"escape", "flow_words", "rows", "reveal", "coverage_table"},
+    {"escape", "flow_words", "rows", "reveal", "coverage_table", "board"},
     {"svg"},
     {"flow"},
     {"sandbox_view", "diagrams", "frames"},
@@ -263,7 +263,8 @@ def test_views_import_only_their_tier_and_below_and_only_front_ends_need_package
 # views that run without ipywidgets (a browser's Pyodide, an export, a school's own page): the
 # step frames, the plain tables, the sandbox's HTML, escaping and revealing a drawing
 NO_WIDGETS = {"display/frames.py", "display/rows.py", "display/sandbox_view.py",
-              "display/escape.py", "display/reveal.py", "sandbox.py", "sandbox_page.py"}
+              "display/escape.py", "display/reveal.py", "sandbox.py", "sandbox_page.py",
+              "choices.py", "card_menu.py"}
 
 
 def test_pure_views_never_import_ipywidgets():

@@ -182,6 +182,22 @@ class EventLog:
             else:
                 kids.append(event.id)
 
+    def truncate(self, length: int) -> None:
+        """Drop every event after the first `length`, as if they were never appended (how
+        `Game.what_if` takes back what it tried: in time proportional to what is dropped)."""
+        events, children = self._events, self._children
+        while len(events) > length:
+            event = events.pop()
+            if event.parent is None:
+                continue
+            kids = children[event.parent]
+            if isinstance(kids, int):
+                del children[event.parent]
+            else:
+                kids.pop()
+                if len(kids) == 1:
+                    children[event.parent] = kids[0]
+
     def __len__(self) -> int:
         return len(self._events)
 

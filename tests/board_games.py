@@ -1,0 +1,36 @@
+"""Games to draw boards of (for the board's tests): every lesson sandbox's set-up (its notebook
+cell run with `Sandbox` swapped for a catcher: no kernel, no widgets) and the last step of every
+shipped walkthrough (played by the real engine, read-only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def lesson_sandbox_games() -> Iterator[tuple[str, Any]]:
+    """(lesson stem, the game its sandbox cell builds), for each lesson with a sandbox."""
+    import nbformat
+
+    for path in sorted(NOTEBOOKS.glob("0*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "code" and cell.source.rstrip().splitlines()[-1:] and \
+                    cell.source.rstrip().splitlines()[-1].startswith("Sandbox("):
+                made: list[Any] = []
+                exec(cell.source, {"Sandbox": made.append})  # noqa: S102
+                yield path.stem, made[0]
+
+
+def walkthrough_last_steps() -> Iterator[tuple[str, Any, Any]]:
+    """(scenario stem, its last step's result, the game after it), for each shipped walkthrough."""
+    from rulekit.display.frames import resolve_scenario
+    from rulekit.scenario import shipped_dir
+
+    for path in sorted(shipped_dir().glob("*.toml")):
+        results = resolve_scenario(path).play()
+        yield path.stem, results[-1], results[-1].game

@@ -1,0 +1,209 @@
+"""Per-card verdicts before the click (issue 27): `SandboxModel.card_actions()` lists what each
+card offers now, each legal or not with the rule and the reason, and each verdict is what
+clicking it does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rulekit import Game
+from rulekit.sandbox import SandboxModel
+from rulekit.scenario import loads
+from tests.test_things_to_try import NOTEBOOKS, sandbox
+
+LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("0[1-9]_*.ipynb"))
+
+
+def clicked_as_said(model: SandboxModel) -> int:
+    """Click every entry of every card's menu; each outcome must be its verdict. Returns how
+    many entries were clicked."""
+    game = model.game
+    menus = model.card_actions()
+    clicked = 0
+    for obj, entries in menus.items():
+        for entry in entries:
+            before = game.snapshot_json(), game.log.dumps()
+            outcome = model.click(entry["action"], entry["values"])
+            clicked += 1
+            where = f"#{obj} {entry['label']}: said {entry['legal']} {entry['says']}, " \
+                    f"click {outcome.kind} {outcome.text}"
+            assert outcome.ok is entry["legal"], where
+            if entry["legal"]:
+                model.click("undo", {})
+            else:
+                assert outcome.rule == entry["rule"] and outcome.text == entry["says"], where
+            assert (game.snapshot_json(), game.log.dumps()) == before, where
+    return clicked
+
+
+def test_lesson_one_says_why_before_the_click():
+    model = sandbox("01_tapping_and_summoning_sickness")
+    g = model.game
+    before = g.snapshot_json(), g.log.dumps(), len(g.actions)
+    menus = model.card_actions()
+    assert (g.snapshot_json(), g.log.dumps(), len(g.actions)) == before  # nothing changed
+    elves = g.find("Llanowar Elves")
+    tap = next(e for e in menus[elves.id] if e["label"] == "Tap for {G}")
+    assert tap["legal"] is False and tap["rule"] == "302.6"
+    assert "hasn't been under Alice's control" in tap["reason"]
+    assert tap["action"] == "activate" and tap["values"] == {"permanent": elves.id, "ability": 0}
+    tapped = g.find_all("Forest")[0]
+    assert [e["rule"] for e in menus[tapped.id] if e["label"] == "Tap for {G}"] == ["107.5"]
+    drum = g.find("Springleaf Drum")
+    drum_menu = [e for e in menus[drum.id] if e["label"].startswith("Tap for")]
+    assert drum_menu[0]["label"] == "Tap for {W}, tapping Llanowar Elves"
+    assert drum_menu[0]["cost"] == elves.id and drum_menu[0]["legal"]  # a cost, not a target
+    assert {"label", "action", "values", "legal", "reason", "rule", "says", "cost", "asks"} == \
+        set(tap)
+    attack = next(e for e in menus[elves.id] if e["label"] == "Attack")
+    assert attack["rule"] == "508.1"
+
+
+def test_to_json_carries_the_menus_as_plain_data():
+    model = sandbox("07_token_copies_and_reflexive_triggers")
+    data = model.to_json()
+    assert {"fields", "tables", "last", "log", "card_actions"} <= set(data)
+    menus = json.loads(json.dumps(data["card_actions"]))
+    kiki = model.game.find("Kiki-Jiki, Mirror Breaker")
+    labels = [e["label"] for e in menus[str(kiki.id)]]
+    assert any("targeting Grizzly Bears" in label for label in labels)
+    copy = [e for e in menus[str(kiki.id)] if e["action"] == "copy"]
+    assert copy and copy[0]["rule"] == "115.1"  # Kiki-Jiki can't copy itself: legendary
+
+
+def test_blocks_are_offered_to_the_defender():
+    game = Game(["Alice", "Bob"])
+    game.set_turn(turn=3, active="Alice", step="main1")
+    bears = game.add("Grizzly Bears", player="Alice")
+    wall = game.add("Grizzly Bears", player="Bob")
+    model = SandboxModel(game)
+    model.click("combat", {})
+    assert model.click("attack", {"attackers": [bears.id]}).ok
+    model.click("pass", {})  # Alice passes; Bob passes: the declare blockers step begins
+    model.click("pass", {})
+    block = next(e for e in model.card_actions()[wall.id] if e["action"] == "block")
+    assert block["legal"], block
+    assert model.click("block", block["values"]).ok
+    assert game.obj(wall.id).blocking == bears.id
+
+
+@pytest.mark.parametrize("stem", LESSONS[:2])
+def test_every_verdict_is_what_the_click_does(stem):
+    assert clicked_as_said(sandbox(stem)) > 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", LESSONS[2:])
+def test_every_verdict_is_what_the_click_does_in_every_lesson(stem):
+    assert clicked_as_said(sandbox(stem)) > 5
+
+
+def test_free_play_adds_cards_sets_the_step_and_restarts():
+    model = sandbox("08_exert")
+    g = model.game
+    assert model.search_cards("forst")[:1] == ["Forest"]  # did you mean
+    assert "Llanowar Elves" in model.search_cards("elves")
+    typo = model.add_card("Llanowar Elfs", "Alice")
+    assert typo.kind == "refused" and "did you mean 'Llanowar Elves'" in typo.text
+    before = g.snapshot_json()
+    instant = model.add_card("Shock", "Bob")
+    assert instant.rule == "304.4" and g.snapshot_json() == before  # unchanged
+    assert model.click("combat", {}).ok
+    done = model.add_card("Llanowar Elves", "Bob")
+    assert done.ok and "1 click(s) since the start taken back" in done.text
+    assert g.state.step.value == "main1" and g.find("Llanowar Elves").controller == "Bob"
+    assert model.add_card("Shock", "Alice", zone="hand").ok
+    assert model.set_position(step="beginning_of_combat").ok
+    assert g.state.step.value == "beginning_of_combat"
+    hand = [e for e in model.card_actions()[g.find("Shock", zone="hand").id]]
+    assert hand and not any(e["legal"] for e in hand)  # no mana: Shock can't be cast yet
+    model.click("reset", {})  # the clicks only: the free-play board stays
+    assert g.find("Llanowar Elves")
+    assert model.restart().ok
+    assert not g.find_all("Llanowar Elves") and g.state.step.value == "main1"
+    assert loads(model.as_walkthrough()).ok
+
+
+def test_free_play_through_the_page_api():
+    import json
+
+    from rulekit import sandbox_page
+
+    model = sandbox("08_exert")
+    view = json.loads(sandbox_page.start(json.dumps(model.position())))
+    sid = view["id"]
+    added = json.loads(sandbox_page.click(sid, "add_card", json.dumps(
+        {"card": "Forst", "player": "Alice"})))
+    assert added["outcome"]["kind"] == "refused" and "did you mean 'Forest'" in \
+        added["outcome"]["text"]
+    added = json.loads(sandbox_page.click(sid, "add_card", json.dumps(
+        {"card": "Forest", "player": "Alice"})))
+    assert added["outcome"]["kind"] == "done"
+    state = json.loads(sandbox_page.state(sid, "{}"))
+    assert any(e["label"] == "Tap for {G}" and e["legal"]
+               for entries in state["card_actions"].values() for e in entries)
+
+
+def test_a_click_that_needs_a_decision_offers_the_legal_answers_and_who_decides():
+    game = Game(["Alice", "Bob"])
+    forest = game.add("Forest", player="Alice")
+    game.add("Mana Reflection", player="Alice")
+    game.add("Nyxbloom Ancient", player="Alice")
+    model = SandboxModel(game)
+    tap = next(e for e in model.card_actions()[forest.id] if e["label"] == "Tap for {G}")
+    assert [a["key"] for a in tap["asks"]] == ["replacement_order"]
+    assert tap["asks"][0]["who"] == "Alice" and tap["asks"][0]["rule"] == "616.1"
+    before = game.snapshot_json(), game.log.dumps()
+    (order,) = model.choices_for(tap["action"], tap["values"])
+    assert (game.snapshot_json(), game.log.dumps()) == before
+    assert order["why"].startswith("Alice chooses which replacement effect applies first")
+    assert "(CR 616.1)" in order["why"] and order["default"] == "Mana Reflection"
+    assert {o["value"]: o["legal"] for o in order["options"]} == {
+        "Mana Reflection": True, "Nyxbloom Ancient": True}
+    nyx = next(o for o in order["options"] if o["value"] == "Nyxbloom Ancient")
+    assert model.click("tap", {**tap["values"], "choices": nyx["choices"]}).ok
+    assert game.pool("Alice").total == 6  # tripled first, then doubled: {G} x 3 x 2
+    assert [d.answer for d in game.decisions if d.key == "replacement_order"] == [
+        "Nyxbloom Ancient"]
+
+
+def test_mana_flares_mana_is_a_picker_of_the_types_the_land_made():
+    model = sandbox("03_tapped_for_mana_triggers_and_replacements")
+    forest = model.game.find("Forest")
+    (flare,) = model.choices_for("activate", {"permanent": forest.id, "ability": 0})
+    assert flare["key"] == "added_mana" and flare["who"] == "Alice"
+    assert [o["value"] for o in flare["options"] if o["legal"]] == ["G"]
+    refused = next(o for o in flare["options"] if o["value"] == "U")
+    assert refused["rule"] == "106.12a" and "produced G, not U" in refused["reason"]
+
+
+def test_choices_through_the_page_api():
+    from rulekit import sandbox_page
+
+    game = Game(["Alice", "Bob"])
+    forest = game.add("Forest", player="Alice")
+    game.add("Mana Reflection", player="Alice")
+    game.add("Nyxbloom Ancient", player="Alice")
+    sid = json.loads(sandbox_page.start(json.dumps(SandboxModel(game).position())))["id"]
+    asked = json.loads(sandbox_page.choices(sid, "tap", json.dumps({"permanent": forest.id})))
+    assert asked[0]["key"] == "replacement_order" and len(asked[0]["options"]) == 2
+    wrong = json.loads(sandbox_page.choices(sid, "nope", "{}"))
+    assert wrong["outcome"]["kind"] == "refused"
+
+
+def test_the_legend_rule_is_a_picker_that_offers_the_new_token_too():
+    game = Game(["Alice", "Bob"])
+    rofellos = game.add("Rofellos, Llanowar Emissary", player="Alice")
+    counterpart = game.add("Cackling Counterpart", player="Alice", zone="hand")
+    game.set_pool("Alice", [{"type": "U"}] * 3)
+    game.cast(counterpart, targets=[rofellos])
+    model = SandboxModel(game)
+    (keep,) = model.choices_for("resolve", {})
+    assert keep["key"] == "legend_keep" and keep["who"] == "Alice" and keep["rule"] == "704.5j"
+    values = [o["value"] for o in keep["options"] if o["legal"]]
+    assert values[0] == f"#{rofellos.id}" and len(values) == 2  # the original, the token
+    assert model.click("resolve", {"choices": keep["options"][0]["choices"]}).ok
+    assert game.obj(rofellos.id).zone.value == "battlefield"
+    assert [o.token for o in game.find_all("Rofellos, Llanowar Emissary")] == [False]
