@@ -182,9 +182,8 @@ def click_ratio(runs: int = 7) -> dict[str, object]:
                 if game.chars(o).is_a("Land") and not o.tapped)
     click_s, dot_s = [], []
     for _ in range(runs + 1):  # the first pair warms up (imports, caches) and is dropped
-        sandbox.permanent.value = land.id
         start = time.perf_counter()
-        sandbox.tap_button.click()
+        sandbox.click("tap", permanent=land.id)  # through the widget's message handler
         click = time.perf_counter() - start
         assert sandbox.last_error is None, sandbox.last_error
         graph = log_diagram(game, since_action=sandbox.model.diagram_since())
@@ -193,15 +192,32 @@ def click_ratio(runs: int = 7) -> dict[str, object]:
         dot = time.perf_counter() - start
         click_s.append(click)
         dot_s.append(dot)
-        sandbox.undo_button.click()
+        sandbox.click("undo")
     click_s, dot_s = click_s[1:], dot_s[1:]
     return {"ratio": statistics.median(click_s) / statistics.median(dot_s),
             "click_s": click_s, "dot_s": dot_s, "action": f"tap {game.chars(land).name} "
             "for mana in Sandbox('r05_replacement_modifies_production')"}
 
 
+def static_by_folder_kb(site: Path) -> dict[str, float]:
+    """The shared `_static/` folder's size by its subfolder (files at its top: "."), KB."""
+    static, out = site / "_static", {}
+    for f in static.rglob("*") if static.is_dir() else []:
+        if f.is_file():
+            part = f.relative_to(static).parts
+            key = part[0] if len(part) > 1 else "."
+            out[key] = out.get(key, 0.0) + f.stat().st_size / 1024
+    return {k: round(v, 1) for k, v in sorted(out.items())}
+
+
+def static_kb(site: Path) -> float:
+    """p5_static_kb: the shared `_static/` without the live sandbox's files (`sandbox/`), KB."""
+    return round(sum(v for k, v in static_by_folder_kb(site).items() if k != "sandbox"), 1)
+
+
 def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, object]:
-    """p5: the largest lesson page (without the shared _static/ assets), in KB; each lesson
+    """p5: the largest lesson page (without the shared _static/ assets), in KB; the shared
+    _static/ without the sandbox's files, in KB; each lesson
     page opened `loads` times in headless Chromium from file:// with everything outside the
     site blocked: time until its stepper and first diagram show, and requests outside the
     site. `browser`: a running Playwright browser to use (default: one of its own)."""
@@ -225,6 +241,7 @@ def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, o
             visit.page.close()
     medians = {name: statistics.median(v) for name, v in load_s.items()}
     return {"page_kb": max(sizes.values()) / 1024 if sizes else None,
+            "static_kb": static_kb(site), "static_by_folder_kb": static_by_folder_kb(site),
             "load_s": max(medians.values()) if medians else None,
             "requests": len(outside), "sizes_bytes": sizes, "load_s_by_page": load_s,
             "load_median_by_page": medians, "outside": outside}

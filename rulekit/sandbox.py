@@ -1,7 +1,8 @@
 """The sandbox as plain data: the controls a position offers, what each click does, and what to
-show after it. Standard library only, so the same model runs in a kernel (rendered by
-`rulekit.display.widgets.Sandbox` with ipywidgets) and in a browser (rendered by a page script
-over Pyodide). No rule, control or message is written anywhere else.
+show after it. Standard library only, so the same model runs in a kernel (behind the anywidget
+`rulekit.display.widgets.Sandbox`) and in a browser (over Pyodide, `rulekit.sandbox_page`); one
+front-end module renders both (`rulekit/display/front/sandbox.js`). No rule, control or message
+is written anywhere else.
 
 A front-end asks `fields(values)` for the current options of each input, shows `GROUPS` in
 order, sends a click as `click(name, values)` and shows the `Outcome` and `tables()`.

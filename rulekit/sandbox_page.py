@@ -1,7 +1,9 @@
-"""The live sandbox of an exported lesson page, Python side: the page script (running this in
-Pyodide) sends JSON in and renders the JSON that comes back. Everything it shows comes from
-`rulekit.sandbox.SandboxModel` (fields, controls, what a click does) and
-`rulekit.display.sandbox_view` (messages, tables, the diagram's DOT), as in JupyterLab.
+"""The live sandbox of an exported lesson page, Python side: its Pyodide back-end
+(`window.rulekit.backends.sandbox`, in `rulekit/display/front/sandbox_backend.js`) sends JSON in
+and hands the JSON that comes back to the sandbox module as its `state`, exactly as the kernel's
+`Sandbox` widget does: both answer with `rulekit.display.sandbox_view.sandbox_state`. In the
+page the diagram's DOT is drawn by Viz.js (the page's `rulekitRenderDot`), then given the same
+titles as in a kernel.
 
 >>> import json
 >>> from rulekit import Game
@@ -21,37 +23,31 @@ from typing import Any
 
 from rulekit.core.decisions import LARGEST
 from rulekit.core.errors import RulesError, UsageError
-from rulekit.display.sandbox_view import diagram, message_html, tables_html
-from rulekit.sandbox import (
-    CONTROLS,
-    FIELDS,
-    GROUPS,
-    MENU_CONTROLS,
-    MENU_VALUES,
-    Outcome,
-    SandboxModel,
-)
+from rulekit.display.sandbox_view import message_html, sandbox_state
+from rulekit.sandbox import CONTROLS, FIELDS, MENU_CONTROLS, MENU_VALUES, Outcome, SandboxModel
 
 __all__ = ["choices", "click", "fields", "start", "state"]
 
-_models: list[SandboxModel] = []  # one per sandbox on the page, by number
+_models: list[tuple[SandboxModel, str]] = []  # (model, title): one per sandbox, by number
 
 
-def _fields(model: SandboxModel, values: dict[str, Any]) -> dict[str, Any]:
-    return {k: f.to_json() for k, f in model.fields(values).items()}
+def _render(dot: str) -> str:
+    """The DOT drawn by the page's Viz.js (`globalThis.rulekitRenderDot`); outside a page
+    (CPython: tests, doctests) by Graphviz's `dot`, as in a kernel."""
+    try:
+        import js  # Pyodide's bridge to the page (no such module in CPython)
+    except ImportError:
+        from rulekit.display.svg import run_dot
+
+        return run_dot(dot)
+    return str(js.rulekitRenderDot(dot))
 
 
-def _view(model: SandboxModel, values: dict[str, Any], *, board: bool = True
-          ) -> dict[str, Any]:
-    out: dict[str, Any] = {"fields": _fields(model, values)}
-    if model.last is not None:
-        out["message"] = message_html(model.last)
-        out["outcome"] = model.last.to_json()
-    if board:
-        graph, what = diagram(model)
-        out["tables"] = tables_html(model.tables())
-        out["dot"] = graph.source
-        out["what"] = what
+def _view(sid: int, values: dict[str, Any], *, board: bool = True) -> dict[str, Any]:
+    model, title = _models[sid]
+    out = sandbox_state(model, values, title=title, render=_render, board=board)
+    out["id"] = sid
+    out["outcome"] = out["last"]  # the page API's older name for it
     return out
 
 
@@ -106,7 +102,8 @@ def _shown(value: Any) -> str:
 def _refused(err: Exception) -> str:
     """A click the page's JSON made meaningless, answered like any refusal."""
     outcome = Outcome("refused", str(err), None, err)
-    return json.dumps({"message": message_html(outcome), "outcome": outcome.to_json()})
+    return json.dumps({"message": message_html(outcome), "last": outcome.to_json(),
+                       "outcome": outcome.to_json()})
 
 
 def _parse(text: Any, what: str) -> Any:
@@ -135,30 +132,27 @@ def _position(text: Any) -> dict[str, Any]:
 def _model(sid: Any) -> SandboxModel:
     if isinstance(sid, bool) or not isinstance(sid, int) or not 0 <= sid < len(_models):
         raise UsageError("sandbox", f"there is no sandbox {_shown(sid)} on this page")
-    return _models[sid]
+    return _models[sid][0]
 
 
 def start(position: str) -> str:
-    """Build a sandbox on `position` (`SandboxModel.position()` as JSON); the first view with
-    the sandbox's number (`id`, for the other calls) and the layout: `groups` (headings and
-    names, in order) and `controls`. A position that can't be built gives `{"error": why}`."""
+    """Build a sandbox on `position` (`SandboxModel.position()` as JSON, with its `title`);
+    its first `state` with the sandbox's number (`id`, for the other calls). A position that
+    can't be built gives `{"error": why}`."""
     try:
-        model = SandboxModel.from_position(_position(position))
+        parsed = _position(position)
+        model = SandboxModel.from_position(parsed)
     except (UsageError, RulesError) as err:
         return json.dumps({"error": f"the sandbox's position can't be built: {err}"})
-    _models.append(model)
-    view = _view(_models[-1], {})
-    view["id"] = len(_models) - 1
-    view["groups"] = [[heading, list(names)] for heading, names in GROUPS]
-    view["controls"] = {name: {"label": c.label, "help": c.help, "style": c.style}
-                        for name, c in CONTROLS.items()}
-    return json.dumps(view)
+    title = parsed.get("title")
+    _models.append((model, title if isinstance(title, str) else "Sandbox"))
+    return json.dumps(_view(len(_models) - 1, {}))
 
 
 def click(sid: int, name: str, values: str) -> str:
-    """Run sandbox `sid`'s control `name` with the inputs' `values` (JSON); the new view (the
-    board and the diagram only when the click changed the game). Values the page could not
-    have sent are refused with a message, like a refused click."""
+    """Run sandbox `sid`'s control `name` with the inputs' `values` (JSON); the new state (the
+    board's HTML and the diagram only when the click changed the game). Values the page could
+    not have sent are refused with a message, like a refused click."""
     try:
         model = _model(sid)
         if not isinstance(name, str) or (name not in CONTROLS and name not in MENU_CONTROLS):
@@ -170,14 +164,15 @@ def click(sid: int, name: str, values: str) -> str:
     except UsageError as err:
         return _refused(err)
     outcome = model.click(name, parsed)
-    return json.dumps(_view(model, parsed, board=outcome.ok))
+    return json.dumps(_view(sid, parsed, board=outcome.ok))
 
 
 def fields(sid: int, values: str) -> str:
-    """The inputs' options for `values` (the ability list follows the chosen permanent)."""
+    """The state for new `values` (the ability list follows the chosen permanent), without the
+    board's HTML (nothing on the board changed)."""
     try:
         model = _model(sid)
-        return json.dumps(_fields(model, _values(model, _parse(values, "values"))))
+        return json.dumps(_view(sid, _values(model, _parse(values, "values")), board=False))
     except UsageError as err:
         return _refused(err)
 

@@ -15,14 +15,16 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import engine  # noqa: E402
 import lessons  # noqa: E402
+import readability  # noqa: E402
 import run  # noqa: E402
 import suite  # noqa: E402
 
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
               "p3_over_floor", "p3_one_lesson_s", "p3_one_empty_s", "p4_click_ratio",
-              "p5_page_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s", "p6_click_ms",
-              "p6_assets_mb", "p7_fuzz_actions_per_s", "p7_reflection_64_ms",
-              "p8_verdicts_ms", "suite_check_s", "suite_full_s"]
+              "p5_page_kb", "p5_static_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s",
+              "p6_pyodide_floor_s", "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
+              "p7_fuzz_actions_per_s", "p7_reflection_64_ms", "p8_verdicts_ms",
+              "read_longest_words", "read_grade_max", "suite_check_s", "suite_full_s"]
 
 
 def test_the_table_has_exactly_the_issue_figures():
@@ -108,8 +110,9 @@ def test_live_sandbox_figures_are_measured(lesson_site, browser):
     site, report = lesson_site
     if not report.live or live.live_page(site) is None:
         pytest.skip(report.sandbox_note or "no lesson with a live sandbox in this site")
-    figures = live.live_figures(site, starts=1, clicks=2, browser=browser)
+    figures = live.live_figures(site, starts=1, clicks=2, views=1, browser=browser)
     assert figures["ready_s"] > 0 and len(figures["click_runs_ms"]) == 2
+    assert figures["floor_s"] > 0 and len(figures["ready_after_view_runs_s"]) == 1
     assert figures["assets_mb"] > 1 and figures["outside"] == []
     assert figures["console_errors"] == []
 
@@ -168,3 +171,51 @@ def test_the_page_figures_are_measured(lesson_site, browser):
     figures = lessons.page_figures(site, loads=1, browser=browser)
     assert figures["page_kb"] > 0 and figures["load_s"] > 0 and figures["requests"] == 0
     assert "Chromium" in run.machine()  # asks the browser its version
+
+
+# ------------------------------------------------------------------ readability
+def test_readability_measures_prose_only():
+    """Quotations, code, tables, headings, tags and rule citations are not prose; each list
+    item and each sentence is measured on its own."""
+    cell = ("# Lesson 9: A title that is not a sentence\n\n"
+            "Slagstone Refinery: \"Whenever this artifact is put into a graveyard, create a "
+            "tapped Powerstone token.\" What happens? It triggers once (CR 603.6c).\n\n"
+            "| shape | meaning |\n|---|---|\n| box | an action with many words in it |\n\n"
+            "- Tap `Forest` for {G}{G}: refused (CR 107.5).\n"
+            "- One more item\n\n"
+            "> In JupyterLab the sandbox needs a running kernel, said at some length here.\n\n"
+            "<details>\n<summary><b>Predict:</b> Does it untap?</summary>\n\n"
+            "**No.** It stays tapped.\n\n</details>\n")
+    assert readability.prose_sentences(cell) == [
+        "Slagstone Refinery: Quote.", "What happens?", "It triggers once.",
+        "Tap Code for Mana : refused.", "One more item", "Predict: Does it untap?", "No.",
+        "It stays tapped."]
+    assert readability.words("It costs {X}, a 2/2, isn't it") == ["It", "costs", "X", "a",
+                                                                 "2/2", "isn't", "it"]
+    assert readability.grade(["The cat sat."]) < readability.grade(
+        ["Characteristic-defining abilities necessitate comprehensive consideration."])
+
+
+def test_readability_figures_of_a_notebook(tmp_path):
+    short = "A short one. " * 3
+    long = "word " * 31 + "end."
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(short),
+                                         nbformat.v4.new_code_cell("x = 'a very long " * 20),
+                                         nbformat.v4.new_markdown_cell(long)])
+    nbformat.write(nb, tmp_path / "01_x.ipynb")
+    figures = readability.all_figures(tmp_path)
+    assert [f.stem for f in figures] == ["01_x"]
+    assert figures[0].longest_words == 32 and not figures[0].met
+    assert len(figures[0].sentences) == 4
+    assert readability.syllables("characteristic") > readability.syllables("cat") == 1
+    summary = readability.summary(figures)
+    assert summary["longest_words"] == 32 and summary["grade_max"] == figures[0].grade
+    assert "01_x" in readability.table(figures)
+    met = run.met_goals({"read_longest_words": 30, "read_grade_max": 8.5})
+    assert met["read_longest_words"] is True and met["read_grade_max"] is False
+
+
+def test_readability_runs_on_the_shipped_lessons():
+    figures = readability.all_figures()
+    assert [f.stem for f in figures][:2] == ["00_start_here", "01_tapping_and_summoning_sickness"]
+    assert all(f.sentences and f.longest_words > 0 and f.grade > 0 for f in figures)

@@ -17,7 +17,7 @@ import pytest
 
 from rulekit.display.svg import strip_prolog
 from rulekit.export import assets, build, main
-from rulekit.export.index import render
+from rulekit.export.index import render, render_teachers
 from rulekit.export.lesson import first_line
 
 pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("build")]  # one `built` site
@@ -83,7 +83,8 @@ def test_builds_every_page_and_the_index(built) -> None:
     site = root / "site"
     assert report.ok, [f.error for f in report.failures]
     assert sorted(p.name for p in site.glob("*.html")) == ["00_start.html", "01_tap.html",
-                                                           "cards.html", "index.html"]
+                                                           "cards.html", "index.html",
+                                                           "teachers.html"]
     assert '<a href="cards.html">' in (site / "index.html").read_text("utf-8")
     cards = (site / "cards.html").read_text("utf-8")
     assert '<th scope="row">Slagstone Refinery</th>' in cards
@@ -151,12 +152,17 @@ def test_index_lists_lessons_and_all_rulings(built) -> None:
     # numbered as the lessons are (01_tap is lesson 1), titles as link text
     assert '<li value="1"><a href="01_tap.html">Tapping a Forest</a>' in index
     assert ">01_tap: " not in index and ">01_tap<" not in index
+    assert '<a class="button" href="00_start.html">Start here</a>' in index
+    assert re.search(r"\(about \d+ minutes\)", index) and 'href="teachers.html"' in index
+    assert "<table" not in index and "<script" not in index  # the coverage is the teachers'
+    teachers = (root / "site" / "teachers.html").read_text("utf-8")
     # tests are a count that opens the list, never raw ids inline
-    assert re.search(r"<td><details><summary>\d+ tests?</summary>", index)
-    assert not re.search(r"<td><ul><li><code>tests/", index)
+    assert re.search(r"<td><details><summary>\d+ tests?</summary>", teachers)
+    assert not re.search(r"<td><ul><li><code>tests/", teachers)
     for i in range(1, 20):
-        assert f'<tr id="R{i:02d}">' in index
-    assert "<script" not in index
+        assert f'<tr id="R{i:02d}">' in teachers
+    assert '<a href="01_tap.html">Tapping a Forest</a>' in teachers
+    assert "Present" in teachers and "Printing" in teachers and "<script" not in teachers
 
 
 def test_unchanged_lessons_are_not_rebuilt_and_a_changed_one_is(built) -> None:
@@ -248,9 +254,10 @@ def test_index_escapes_every_text() -> None:
     cov = [Coverage(Ruling("R01", hostile, hostile, (hostile,), ""), tests=[hostile],
                     lessons=[Section("notebooks/01_x.ipynb", hostile, Heading(2, hostile))],
                     diagrams=[f"diagrams/{hostile}.svg"])]
-    page = render(report, cov, link_diagrams=False)
-    assert "<script" not in page
-    assert "&lt;script&gt;" in page
+    for page in (render(report, cov, link_diagrams=False),
+                 render_teachers(report, cov, link_diagrams=False)):
+        assert "<script" not in page
+        assert "&lt;script&gt;" in page
 
 
 def test_small_helpers() -> None:

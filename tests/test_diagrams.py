@@ -33,7 +33,7 @@ class Dot:
 
     def drawn(self) -> dict[str, dict[str, str]]:
         """The nodes of the picture itself (not the legend)."""
-        return {n: a for n, a in self.nodes.items() if not n.startswith("legend_")}
+        return {n: a for n, a in self.nodes.items() if not n.startswith(("legend_", "title_"))}
 
     def visible_edges(self) -> list[tuple[str, str, dict[str, str]]]:
         return [e for e in self.edges if e[2].get("style") != "invis"]
@@ -100,7 +100,10 @@ def parse(source: str) -> Dot:
             if m.group(1) in ("node", "edge", "graph"):
                 continue
             dot.nodes[m.group(1)] = _attrs(m.group(2))
-            if stack and stack[-1]:
+            if m.group(1).startswith("title_") and stack and stack[-1]:
+                # a cluster's title is a box of its own (edges are routed around it)
+                dot.clusters[stack[-1]]["label"] = dot.nodes[m.group(1)]["label"]
+            elif stack and stack[-1]:
                 dot.members[stack[-1]].append(m.group(1))
         elif stack and stack[-1].startswith("cluster_") and "label=" in s:
             dot.clusters[stack[-1]] = _attrs(s)
@@ -137,6 +140,19 @@ def test_every_role_has_its_own_shape_and_a_color_blind_safe_color():
         assert role.fill in OKABE_ITO | NEUTRAL, role
     colored = [r.fill for r in ROLES.values() if r.fill in OKABE_ITO]
     assert len(set(colored)) == len(colored), "an Okabe-Ito color is used twice"
+
+
+def test_new_this_step_has_a_color_of_its_own_and_focus_another():
+    """Issue 28: vermillion meant a cost, a replacement effect, "new this step" and focus.
+    Now no box is vermillion or orange, and the focus ring is neither."""
+    from rulekit.display.flow.grammar import FOCUS_COLOR, NEW_COLOR
+
+    fills = {r.fill.upper() for r in ROLES.values()} | {r.font.upper() for r in ROLES.values()}
+    assert NEW_COLOR.upper() == "#D55E00"
+    assert NEW_COLOR.upper() not in fills and "#E69F00" not in fills
+    assert FOCUS_COLOR.upper() not in fills | {NEW_COLOR.upper(), "#E69F00", "#E66100"}
+    source = scenario_diagram(_scenario("r06_x_in_enters.toml")).source.upper()
+    assert "#D55E00" not in source and "#E69F00" not in source
 
 
 def test_core_import_pulls_in_no_display_library():
@@ -303,6 +319,9 @@ def test_the_draw_steps_draw_is_part_of_time_passing():
     said = " ".join(dot.label(n) for n in passing).replace("<BR/>", " ")
     assert "draw step (Bob draws a card)" in said and "draw step (Alice draws a card)" in said
     assert said.count("draw step") == 2, "each draw step is listed once, with its draw (504.1)"
+    assert "→ … →" in said  # the quiet steps between are in the tooltip only
+    tips = " ".join(dot.nodes[n]["tooltip"] for n in passing)
+    assert "end of combat step → postcombat main phase" in tips
     for node in dot.find("draws a card"):
         assert "nothing else happens" not in dot.nodes[node]["tooltip"]
 
@@ -455,14 +474,79 @@ def test_scenario_clusters_are_steps_with_their_narration():
     dot = parse(scenario_diagram(FakeScenario()).source)
     labels = {n: _plain(a["label"]) for n, a in dot.clusters.items()}
     assert labels["cluster_s0"] == "Set-up"
-    assert labels["cluster_s1"] == "Step 1: Alice taps the Forest."
-    assert labels["cluster_s2"] == "Step 2: It can't be tapped again."
+    assert labels["cluster_s1"] == "Step 1 · turn 1, precombat main phase"
+    assert labels["cluster_s2"] == "Step 2 · refused"
+    assert labels["cluster_s3"] == "Step 3"
+    assert "Alice taps the Forest." in dot.clusters["cluster_s1"]["tooltip"]  # said on hover
     assert dot.label(dot.members["cluster_s2"][0]) == (
         "Refused: tap for mana. The rules don't allow it (CR 107.5). Nothing changes.")
     assert dot.label(dot.members["cluster_s3"][0]) == "Look: nothing happens"
     assert any("Mana Reflection: modifies it" in dot.label(n) for n in dot.members["cluster_s1"])
     upto = parse(scenario_diagram(FakeScenario(), upto_step=1).source)
     assert set(upto.clusters) == {"cluster_s0", "cluster_s1", "cluster_legend"}
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9{}']+", text.lower())
+
+
+def test_no_cluster_title_repeats_its_steps_narration():
+    """Issue 28: the page shows the narration above the diagram; the cluster's bold title
+    repeated it word for word. Every step of every shipped walkthrough: the title shares no
+    run of four words with the narration (and is at most 8 words)."""
+    checked = 0
+    for sc in _shipped():
+        dot = parse(scenario_diagram(sc).source)
+        for k, step in enumerate(sc.steps, start=1):
+            title = _plain(dot.clusters[f"cluster_s{k}"]["label"])
+            said = _words(step["narration"] if isinstance(step, dict) else step.narration)
+            runs = {tuple(said[i:i + 4]) for i in range(len(said) - 3)}
+            words = _words(title)
+            assert len(title.split()) <= 8, (sc.path, k, title)
+            assert not any(tuple(words[i:i + 4]) in runs for i in range(len(words) - 3)), \
+                (sc.path, k, title)
+            checked += 1
+    assert checked >= 80
+
+
+def test_boxes_name_abilities_as_players_say_them():
+    """Issue 28: "Kiki-Jiki's ability", "Slagstone Refinery's trigger" in the boxes; the
+    Oracle text only in the tooltip (and in the step's description)."""
+    dot = parse(scenario_diagram(_scenario("r13_token_copy_enters.toml")).source)
+    (activate,) = dot.find("Alice activates Kiki-Jiki's ability")
+    assert "Create a token" not in dot.label(activate)
+    assert "{T}: Create a token that's a copy of target nonlegendary" in \
+        dot.nodes[activate]["tooltip"]
+    (resolves,) = [n for n in dot.find("Kiki-Jiki's ability resolves")
+                   if dot.label(n).startswith("Kiki")]
+    assert "Create a token" not in dot.label(resolves).capitalize()
+    assert "create a token that's a copy" in dot.nodes[resolves]["tooltip"]
+    assert dot.find("Gilded Goose's 'when this creature enters' ability resolves: create a "
+                    "Food token")  # a short effect stays
+    dot = parse(scenario_diagram(_scenario("r11_refinery_leaves_together.toml")).source)
+    resolving = dot.find("Slagstone Refinery's trigger resolves")
+    assert len(resolving) == 4
+    for node in resolving:
+        assert len(dot.label(node).split()) <= 12
+        assert "Whenever this artifact or another nontoken artifact" in dot.nodes[node]["tooltip"] \
+            or "Powerstone" in dot.nodes[node]["tooltip"]
+
+
+def test_no_box_holds_a_whole_oracle_paragraph():
+    """No box of any shipped walkthrough quotes an ability's text of more than 12 words: the
+    Oracle text of every card used is looked for in every label."""
+    from rulekit.cards import catalog
+
+    texts = {text.strip() for card in catalog().values()
+             for text in card.oracle.split("\n") + [a.text for a in card.printed.abilities]
+             if len(text.split()) > 12}
+    assert len(texts) > 20
+    for sc in _shipped():
+        dot = parse(scenario_diagram(sc).source)
+        for name in dot.drawn():
+            label = dot.label(name)
+            assert not [t for t in texts if t in label or t.rstrip(".") in label], \
+                (sc.path, label)
 
 
 def test_hostile_narration_is_escaped():
@@ -494,6 +578,12 @@ def _plain(label: str) -> str:
 
 
 # ---------------------------------------------------------------- classroom (issue 16)
+def _scenario(name: str):
+    from rulekit.scenario import load, shipped_dir
+
+    return load(shipped_dir() / name)
+
+
 def _shipped():
     from rulekit.scenario import load, shipped
 
@@ -578,3 +668,25 @@ def test_watery_graves_life_payment_is_its_own_box_under_the_land_entering():
     lost = next(e for e in game.log if e.kind is EventKind.LIFE_LOST)
     assert paid == f"n{lost.id}"
     assert any(h == paid for _t, h, _a in dot.visible_edges())
+
+
+# ---------------------------------------------------------------- the legend strip (issue 28)
+def test_the_legend_strip_lists_only_the_shapes_on_screen():
+    from rulekit.display.flow import legend_strip, step_diagram
+
+    sc = _scenario("r05_replacement_modifies_production.toml")
+    whole = scenario_diagram(sc)
+    setup_only = legend_strip(whole, {"s0"})
+    assert "data-role='setup'" in setup_only and setup_only.count("<li") == 1
+    step1 = legend_strip(whole, {"s0", "s1"})
+    assert "data-role='replacement'" in step1 and "data-role='proposed'" in step1
+    view = step_diagram(sc, 1)
+    strip = legend_strip(view)
+    assert "data-role='summary'" in strip  # the set-up, folded to one box
+    assert "data-role='setup'" not in strip  # ... so its own shape is not on screen
+    for key in ("action", "cost", "mana", "replacement"):
+        assert f"data-role='{key}'" in strip
+    used_here = {m for m in re.findall(r'shape=(\w+)', view.source)}
+    assert len(re.findall("<li", strip)) <= len(used_here) + 3
+    assert "<script" not in strip and "aria-label='What the shapes mean'" in strip
+    assert legend_strip(view, {"s9"}) == ""

@@ -62,7 +62,7 @@ def test_frames_build_without_ipywidgets():
     assert out["frames"] == [hashlib.sha256(h.replace(uid + "-", "ID-").encode()).hexdigest()
                              for h in stepper.frame_html]
     assert out["announcements"] == stepper.announcements
-    assert [f.value for f in stepper.frames] == stepper.frame_html
+    assert [f["announce"] for f in stepper.frames] == stepper.announcements
 
 
 def test_frames_are_an_iterable_of_each_steps_html():

@@ -190,7 +190,8 @@ def test_run_all_tap_save_reopen_and_git_stays_clean(jupyterlab, browser) -> Non
             sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
             sandbox.wait_for(state="visible", timeout=RUN_TIMEOUT_MS)
             sandbox.scroll_into_view_if_needed()
-            board = sandbox.locator("table").first
+            assert sandbox.get_attribute("data-state") == "ready"  # a kernel: ready at once
+            board = sandbox.locator(".rk-live-tables table").first
             board.wait_for(state="visible", timeout=60_000)
             before = board.inner_text()
             tapped = _tap_something(page, sandbox, board, before)
@@ -294,36 +295,35 @@ def _run_all_cells(page) -> None:
 
 
 def _tap_something(page, sandbox, board, before: str) -> str | None:
-    """Choose each untapped permanent in turn and press "Tap for mana" (choosing a mana type
-    when the game asks for one) until one taps; the card name of the one that did (or None)."""
-    select = sandbox.locator("select").first  # "Permanent"
-    mana = sandbox.locator("select").nth(1)  # "Mana type"
-    button = sandbox.locator("button", has_text="Tap for mana").first
-    message = sandbox.locator(".rk-message").first
-    # (by value: ipywidgets shows the labels with no-break spaces)
-    labels = select.locator("option").evaluate_all("os => os.map((o) => o.value)")
+    """Choose each untapped permanent in turn and press "Tap for mana" (typing a mana type
+    when the game asks for one) until one taps; the card name of the one that did (or None).
+    The sandbox is the one sandbox module (rulekit/display/front/sandbox.js), its clicks
+    answered by the kernel (the widget's custom messages)."""
+    select = sandbox.locator("[data-field='permanent']")
+    mana = sandbox.locator("[data-field='mana']")
+    button = sandbox.locator("button[data-control='tap']")
+    message = sandbox.locator(".rk-message")
+    labels = select.locator("option").evaluate_all(
+        "os => os.map((o) => [o.value, o.textContent])")
     # lands first (the point of the test is tapping a land for mana), then anything else
-    labels.sort(key=lambda lab: not _is_land(_card_name(lab)))
-    for label in labels:
+    labels.sort(key=lambda lab: not _is_land(_card_name(lab[1])))
+    for value, label in labels:
         if "tapped" in label:
             continue
-        select.select_option(value=label)
+        select.select_option(value=value)
         for _attempt in range(2):
-            old = message.inner_text()
+            done = sandbox.get_attribute("data-done") or "0"
             button.click()
-            deadline = time.monotonic() + 8  # the kernel answers in well under a second
-            while time.monotonic() < deadline and board.inner_text() == before:
-                if message.inner_text() != old:
-                    break
-                page.wait_for_timeout(150)
+            page.wait_for_function(  # the kernel answers in well under a second
+                "([el, n]) => (el.dataset.done || '0') !== n",
+                arg=[sandbox.element_handle(), done], timeout=8000)
             if board.inner_text() != before:
                 return _card_name(label)
             asked = re.search(r"choose one of: ([WUBRGC])", message.inner_text())
             if not asked:
                 break
-            mana.select_option(value=None, label=next(
-                t for t in mana.locator("option").all_inner_texts() if f"{{{asked.group(1)}}}" in t))
-        mana.select_option(index=0)
+            mana.fill(asked.group(1))
+        mana.fill("")
     return None
 
 
@@ -411,7 +411,7 @@ def _all_to(page, last: bool) -> None:
 
     steppers = page.locator(".jp-NotebookPanel .rk-stepper")
     for i in range(steppers.count()):
-        n = steppers.nth(i).locator(".rk-controls .widget-toggle-buttons button").count()
+        n = steppers.nth(i).locator(".rk-controls .rk-steps button").count()
         goto_step(steppers.nth(i), n - 1 if last else 0)
 
 
@@ -433,7 +433,7 @@ def _present(page) -> list[str]:
     stepper = page.locator(".jp-NotebookPanel .rk-stepper").first
     stepper.evaluate(SCROLL_JS)
     step = lambda: int(stepper.locator(".rk-frame").first.get_attribute("data-step"))  # noqa: E731
-    last = stepper.locator(".rk-controls .widget-toggle-buttons button").count() - 1
+    last = stepper.locator(".rk-controls .rk-steps button").count() - 1
     stepper.locator(".rk-present").click()
     page.wait_for_timeout(500)
     box, view = stepper.bounding_box(), page.viewport_size

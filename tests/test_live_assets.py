@@ -33,7 +33,7 @@ view = json.loads(sandbox_page.start(json.dumps(SandboxModel(game).position())))
 tap = json.loads(sandbox_page.click(view["id"], "tap", json.dumps({{"permanent": forest.id}})))
 again = json.loads(sandbox_page.click(view["id"], "tap", json.dumps({{"permanent": forest.id}})))
 assert "graphviz" not in sys.modules  # the diagram's DOT is the kit's own (display/flow)
-print(json.dumps([view["groups"][0][0], tap["outcome"], again["outcome"], tap["dot"][:7]]))
+print(json.dumps([view["groups"][0][0], tap["last"], again["last"], tap["diagram"][:30]]))
 """
 
 
@@ -52,7 +52,7 @@ def test_the_engine_zip_is_all_the_page_needs(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     heading, tap, again, dot = json.loads(run.stdout)
-    assert heading == "Mana and abilities" and dot == "digraph"
+    assert heading == "Mana and abilities" and dot.startswith("<div class='rk-diagram'")
     assert tap["kind"] == "done" and again["kind"] == "refused" and again["rule"]
 
 
@@ -106,42 +106,48 @@ def test_without_npm_the_build_says_why_and_ships_no_runtime(tmp_path, monkeypat
 
 
 def _sandbox_notebook() -> nbformat.NotebookNode:
-    from rulekit.display.widgets import SANDBOX_MIME
+    """A notebook whose one output is a Sandbox, executed with its widget state stored (as the
+    build's nbclient does), the title hostile."""
+    from rulekit import Game
+    from rulekit.display.widgets import Sandbox
 
+    sandbox = Sandbox(Game(["Alice", "Bob"]), title="</script><b>x")
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("Sandbox(game)")
     cell.outputs = [nbformat.v4.new_output("execute_result", data={
-        "text/plain": "VBox()",
+        "text/plain": "Sandbox()",
         "application/vnd.jupyter.widget-view+json": {"version_major": 2, "version_minor": 0,
-                                                     "model_id": "abc"},
-        SANDBOX_MIME: {"players": ["Alice", "Bob"], "life": 20, "history": 3,
-                       "actions": [["add", {"card": "Forest", "player": "Alice"}]],
-                       "title": "</script><b>x"}}, execution_count=1)]
+                                                     "model_id": "abc"}}, execution_count=1)]
     nb.cells = [cell]
     nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
         "version_major": 2, "version_minor": 0, "state": {"abc": {
-            "model_name": "VBoxModel", "model_module": "@jupyter-widgets/controls",
-            "model_module_version": "2.0.0", "state": {}}}}}
+            "model_name": "AnyModel", "model_module": "anywidget",
+            "model_module_version": "0.11.0", "state": sandbox.get_state()}}}}
     return nb
 
 
-def test_the_template_adds_the_live_box_only_with_the_runtime():
-    from rulekit.export.lesson import exporter
+@pytest.mark.parametrize("with_runtime", [False, True])
+def test_the_page_has_the_sandbox_back_end_only_with_the_runtime(with_runtime):
+    from rulekit.export.lesson import exporter, views_resources
+    from rulekit.export.views import to_views, view_names
 
+    live_config = {"config": {"base": "_static/sandbox/", "scripts": ["a.js"], "mb": 11}}
+    live_page = live_config if with_runtime else None
     nb = _sandbox_notebook()
+    assert to_views(nb, overrides={"sandbox": {"status": live.page_status(live_page)}}) == 1
+    assert "widgets" not in nb.metadata  # no widget state, no widget manager in the page
     base = {"metadata": {"name": "t"}, "rulekit_css": "", "rulekit_cdn_note": "",
-            "rulekit_lab_css": []}
-    without, _ = exporter("embed.js").from_notebook_node(nb, resources={**base,
-                                                                        "rulekit_live": None})
-    assert "jupyter-widgets" in without
-    assert "rk-live" not in without
-    page_live = {"script": "/* the page script */", "css": ".rk-live{}",
-                 "config": {"base": "_static/sandbox/", "scripts": ["a.js"], "mb": 11}}
-    with_live, _ = exporter("embed.js").from_notebook_node(nb, resources={
-        **base, "rulekit_live": page_live})
-    assert with_live.count('<div class="rk-live">') == 1
-    assert "/* the page script */" in with_live and 'id="rk-live-config"' in with_live
-    assert "</script><b>" not in with_live  # the position's text can't close its script
+            "rulekit_lab_css": [], "rulekit_views": views_resources(view_names(nb), live_page)}
+    page, _ = exporter("embed.js").from_notebook_node(nb, resources=base)
+    assert page.count('data-rk-view="sandbox"') == 1
+    assert "</script><b>" not in page  # the title can't close its script
+    assert "jupyter-widgets" not in page and "embed.js" not in page
+    assert ('id="rk-live-config"' in page) is with_runtime
+    assert ("rulekit.backends" in page and "loadPyodide" in page) is with_runtime
+    data = page.split('data-rk-view="sandbox"><script type="application/json">', 1)[1]
+    traits = json.loads(data.split("</script>", 1)[0])
+    assert traits["status"]["state"] == ("idle" if with_runtime else "off")
+    assert traits["state"]["title"] == "</script><b>x" and traits["position"]["actions"] == []
 
 
 def test_the_sandbox_widget_carries_its_starting_position():
@@ -157,10 +163,10 @@ def test_the_sandbox_widget_carries_its_starting_position():
     game.add("Wild Growth", player="Alice", attached_to=forest.id)
     game.add("Calciform Pools", player="Alice", counters={"storage": 2})
     sandbox = Sandbox(game, title="Try it")
-    sandbox.permanent.value = forest.id
-    sandbox.click("tap")  # clicks after the start are not part of the position
-    data = sandbox._repr_mimebundle_()[SANDBOX_MIME]
+    sandbox.click("tap", permanent=forest.id)  # clicks after the start are not in the position
+    data = sandbox._repr_mimebundle_()[0][SANDBOX_MIME]
     assert data["title"] == "Try it" and len(data["actions"]) == 4
+    assert sandbox.position == {k: v for k, v in data.items() if k != "title"}  # the trait
     replayed = SandboxModel.from_position(json.loads(json.dumps(data)))
     sandbox.click("undo")
     kernel = sandbox.model.to_json()

@@ -1,12 +1,16 @@
-"""The live sandbox of exported lesson pages (issue 17), in Debian's Chromium with every request
-outside the site blocked: from file:// and from a local http.server on 127.0.0.1, a reader
-starts it, taps a land and sees the pool change, is refused an illegal move with its CR number,
-exerts an attacker and sees it stay tapped through the next untap step, and undoes. Every click
-is also run through `SandboxModel` in CPython with the same inputs, and the page's
-`to_json()` must equal the kernel's: the same board, log, fields and message.
+"""The live sandbox of exported lesson pages (issues 17, 26), in Debian's Chromium with every
+request outside the site blocked: the one sandbox module (rulekit/display/front/sandbox.js)
+rendered by the page's host, its clicks going to the page's back-end (the engine in Pyodide).
+From file:// and from a local http.server on 127.0.0.1, a reader starts it, taps a land and sees
+the pool change, is refused an illegal move with its CR number, exerts an attacker and sees it
+stay tapped through the next untap step, and undoes. Every click is also run through
+`SandboxModel` in CPython with the same inputs, and the page's `to_json()` (and the state the
+module shows) must equal the kernel's: the same board, log, fields and message.
 
-It degrades clearly: no WebAssembly, a page copied without `_static/`, a damaged runtime file.
-The site is the session's `lesson_site` (see conftest.py).
+Before it is ready its controls look and are inactive; it loads as soon as it comes into view
+(or Start is hovered or focused), so Start is then instant; "ready" is announced and focus
+moves in. It degrades clearly: no WebAssembly, a page copied without `_static/`, a damaged
+runtime file. The site is the session's `lesson_site` (see conftest.py).
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from typing import Any
 
 import pytest
 
+from rulekit.display.sandbox_view import sandbox_state
+from rulekit.export.browser import LIVE
+from rulekit.export.checks import axe
 from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
 from tests.helpers import unavailable
 
@@ -32,7 +39,7 @@ TAP_LESSONS = ("01", "03")
 EXERT_LESSONS = ("07", "08")
 PLAYERS = "Players: life and mana pools"
 
-LAYOUT_JS = """(box) => Array.from(box.querySelectorAll('.rk-live-ui fieldset')).map((g) => [
+LAYOUT_JS = """(box) => Array.from(box.querySelectorAll('.rk-sb fieldset')).map((g) => [
   g.querySelector('legend').innerText,
   Array.from(g.querySelectorAll('[data-field], [data-control]')).map((e) => [
     e.dataset.field || e.dataset.control,
@@ -83,6 +90,11 @@ def _visit(browser, site: Path, path: Path, how: str, **kwargs: Any):
             visit.page.close()
 
 
+def _titles(svg: str) -> list[str]:
+    """The readable titles of a diagram's SVG (tooltips, what screen readers read), sorted."""
+    return sorted(re.findall(r"<title>([^<]*)</title>", svg))
+
+
 def _plain(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
@@ -101,7 +113,12 @@ class Mirror:
         for key in ("tables", "log", "last", "fields"):
             assert page[key] == kernel[key], f"the page's {key} differ from the kernel's"
         assert page == kernel
-
+        shown = self.live.view_state()  # what the module renders: the same model JSON
+        assert {k: shown[k] for k in kernel} == kernel
+        # ... and the same diagram: Viz.js in the page, dot here, the same titles after both
+        here = sandbox_state(self.model, values)
+        assert _titles(shown["diagram"]) == _titles(here["diagram"]), "the diagrams differ"
+        assert shown["tables_html"] == here["tables_html"] and shown["what"] == here["what"]
     def click(self, control: str, **inputs: Any) -> str:
         for name, value in inputs.items():
             self.live.choose(name, value)
@@ -132,7 +149,7 @@ def _message_under(live: Any, control: str) -> None:
         button = live.box.locator(f"button[data-control='{control}']")
         button.evaluate("(b) => b.scrollIntoView({block: 'center'})")
         b = button.bounding_box()
-        msg = live.box.locator(".rk-live-ui .rk-message").bounding_box()
+        msg = live.box.locator(".rk-message").bounding_box()
         assert b is not None and msg is not None
         assert 0 <= msg["y"] - (b["y"] + b["height"]) <= 24, (b, msg)
         assert msg["y"] + min(msg["height"], 60) <= 768, (b, msg)
@@ -185,6 +202,39 @@ def _exert_through_untap(m: Mirror) -> None:
     assert now != active and f"turn {turn + 1}" in m.row(PLAYERS, "player", now)["turn"]
 
 
+def _inactive_before_ready(live: Any) -> None:
+    """Before the engine is ready the controls are there, labelled, but look and are
+    inactive: aria-disabled, and a click changes nothing."""
+    controls = live.box.locator("[data-control]")
+    fields = live.box.locator("[data-field]")
+    assert controls.count() == len(CONTROLS) and fields.count() == len(FIELDS)
+    assert live.box.locator("[data-control]:not([aria-disabled='true'])").count() == 0
+    assert live.box.locator("[data-field]:not([aria-disabled='true'])").count() == 0
+    assert live.box.locator("[data-field]:enabled").count() == 0
+    assert live.root.evaluate("(r) => r.classList.contains('rk-inactive')")
+    live.box.locator("button[data-control='pass']").click(force=True)  # aria-disabled
+    assert live.root.get_attribute("data-done") is None
+    assert live.box.locator(".rk-message").inner_text().strip() == ""
+
+
+def _ready_is_announced_and_focus_moves_in(live: Any) -> None:
+    assert "ready" in live.box.locator(".rk-announce").inner_text()
+    assert live.root.evaluate("(r) => r.contains(document.activeElement) && "
+                              "document.activeElement.matches('[data-field], [data-control]')")
+    assert live.box.locator("[data-control][aria-disabled='true']").count() == 0
+    assert live.box.locator("[data-field]:disabled").count() == 0
+
+
+def _diagram_titles_are_sentences(live: Any) -> None:
+    """The page's diagram (drawn by Viz.js) has the kernel's readable titles (tooltips and what
+    screen readers read), not Graphviz's node ids."""
+    titles = live.box.locator(".rk-live-diagram svg title").evaluate_all(
+        "(ts) => ts.map((t) => t.textContent)")
+    assert titles and not [t for t in titles if re.fullmatch(r"[a-z_]*\d+(->[a-z_]*\d+)?", t)]
+    assert live.box.locator(".rk-live-diagram svg a").count() == 0  # no xlink wrappers
+    assert live.box.locator(".rk-live-diagram svg[role='img'][aria-label]").count() == 1
+
+
 CASES = [(p, "file") for p in TAP_LESSONS + EXERT_LESSONS] + [
     (p, "http") for p in ("01", "03", "08")]
 
@@ -197,20 +247,23 @@ def test_the_live_sandbox_plays_in_the_page(live_site, browser, prefix: str, how
     path = _page(site, report, prefix)
     with _visit(browser, site, path, how) as visit:
         live = Live(visit)
-        assert live.state == "idle"
+        live.root.wait_for(state="attached")
+        assert live.state == "idle"  # out of view: nothing loads yet
         assert live.box.locator("progress").is_hidden()
+        _inactive_before_ready(live)
         live.start()
         assert live.state == "ready", live.box.inner_text()
-        shown = [what for what, _ in visit.page.evaluate("rulekitLive.timings")]
+        shown = [what for what, _ in live.timings()]
         assert {"Loading pyodide.js…", "Starting Python…", "ready"} <= set(shown)  # progress
-        assert not live.box.locator(":scope > .jupyter-widgets").is_visible()  # the picture made way
+        _ready_is_announced_and_focus_moves_in(live)
         _same_controls_as_the_model(live)
         m = Mirror(live)
         if prefix in TAP_LESSONS:
             _tap_and_refuse(m)
         else:
             _exert_through_untap(m)
-        assert live.box.locator(".rk-live-ui .rk-diagram svg").count() == 1
+        assert live.box.locator(".rk-live-diagram .rk-diagram svg").count() == 1
+        _diagram_titles_are_sentences(live)
         assert visit.outside == [], f"requests outside the site: {visit.outside}"
         assert visit.console_errors == [], visit.console_errors
         if how == "http":
@@ -246,16 +299,24 @@ def _picture_still_steps(visit) -> None:
     assert after["text"] != before["text"]
 
 
+def _picture_stays(box: Any) -> None:
+    """The sandbox's starting board (tables, diagram) still shows, its controls inactive."""
+    assert box.locator(".rk-live-tables table").count() >= 2
+    assert box.locator(".rk-live-diagram svg").count() == 1
+    assert box.locator("[data-control]:not([aria-disabled='true'])").count() == 0
+
+
 def test_no_webassembly_says_so(live_site, browser) -> None:
     site, report = live_site
     path = _page(site, report, "01")
     with _visit(browser, site, path, "file",
                 init_script="delete globalThis.WebAssembly;") as visit:
-        box = visit.page.locator(".rk-live").first
+        box = visit.page.locator(LIVE).first
+        box.locator(".rk-live-problem").wait_for()
         assert box.get_by_role("button", name="Start the live sandbox").is_disabled()
         problem = box.locator(".rk-live-problem").inner_text()
         assert "no WebAssembly" in problem and "walkthroughs" in problem
-        assert box.locator(":scope > .jupyter-widgets").is_visible()  # the picture stays
+        _picture_stays(box)
         _picture_still_steps(visit)
         assert visit.console_errors == []
 
@@ -266,10 +327,10 @@ def test_a_page_copied_without_static_says_what_to_do(live_site, browser, tmp_pa
     alone.mkdir()
     page = shutil.copy(_page(site, report, "01"), alone)
     with _visit(browser, alone, Path(page), "file", stepper=False) as visit:
-        box = visit.page.locator(".rk-live").first
+        box = visit.page.locator(LIVE).first
         box.get_by_role("button", name="Start the live sandbox").click()
-        visit.page.wait_for_function("document.querySelector('.rk-live').dataset.state "
-                                     "=== 'failed'")
+        visit.page.wait_for_function(f"document.querySelector({json.dumps(LIVE + ' .rk-sb')})"
+                                     ".dataset.state === 'failed'")
         problem = box.locator(".rk-live-problem").inner_text()
         assert "files are missing" in problem and "_static/sandbox/" in problem
         assert "copy the whole site folder" in problem
@@ -283,12 +344,101 @@ def test_a_load_failure_says_so(live_site, browser) -> None:
                    "['pyodide.asm.wasm']={gzip:true,size:9,base64:'AAAAAAAA'};")
         visit.page.route("**/pyodide-wasm.js", lambda r: r.fulfill(
             body=damaged, content_type="text/javascript"))
-        box = visit.page.locator(".rk-live").first
+        box = visit.page.locator(LIVE).first
         box.get_by_role("button", name="Start the live sandbox").click()
-        visit.page.wait_for_function("document.querySelector('.rk-live').dataset.state "
-                                     "=== 'failed'", timeout=120_000)
+        visit.page.wait_for_function(f"document.querySelector({json.dumps(LIVE + ' .rk-sb')})"
+                                     ".dataset.state === 'failed'", timeout=120_000)
         problem = box.locator(".rk-live-problem").inner_text()
         assert "could not start" in problem and "Reload the page" in problem
         assert box.get_by_role("button", name="Start the live sandbox").is_enabled()
+        _picture_stays(box)
         _picture_still_steps(visit)
         assert visit.console_errors == [] and visit.outside == []
+
+
+def test_it_loads_while_in_view_so_start_is_instant(live_site, browser) -> None:
+    """Preloading: scrolled into view, the sandbox loads its engine without a click (and stays
+    inactive); then Start makes it ready at once."""
+    from rulekit.export.browser import Live
+
+    site, report = live_site
+    with _visit(browser, site, _page(site, report, "03"), "file") as visit:
+        live = Live(visit)
+        live.root.wait_for(state="attached")
+        assert live.state == "idle"
+        live.box.scroll_into_view_if_needed()
+        live.wait_loaded()
+        assert live.state == "loaded", live.box.inner_text()[:300]
+        _inactive_before_ready(live)
+        assert live.box.locator("progress").is_hidden()  # nobody asked: no progress bar
+        assert axe(visit.page, within=LIVE) == {}  # inactive, but named and readable
+        seconds = live.start()
+        assert live.state == "ready" and seconds < 5, seconds
+        _ready_is_announced_and_focus_moves_in(live)
+        m = Mirror(live)
+        m.click("pass")
+        m.click("tap", permanent=m.model.game.find("Forest").id)
+        assert axe(visit.page, within=LIVE) == {}
+        # (axe reads the page's style sheets with XMLHttpRequest, which file:// refuses)
+        errors = [e for e in visit.console_errors if "XMLHttpRequest" not in e
+                  and "net::ERR_FAILED" not in e]
+        assert errors == [] and visit.outside == []
+
+
+@pytest.mark.parametrize("how", ["hover", "focus"])
+def test_hovering_or_focusing_start_loads_it(live_site, browser, how: str) -> None:
+    """Hovering or focusing Start starts loading, before any click (here with no
+    IntersectionObserver, so coming into view can't be what started it)."""
+    from rulekit.export.browser import Live
+
+    site, report = live_site
+    with _visit(browser, site, _page(site, report, "01"), "file",
+                init_script="delete globalThis.IntersectionObserver;") as visit:
+        live = Live(visit)
+        live.root.wait_for(state="attached")
+        start = live.box.get_by_role("button", name="Start the live sandbox")
+        start.scroll_into_view_if_needed()
+        visit.page.wait_for_timeout(300)
+        assert live.state == "idle"
+        getattr(start, how)()
+        live.wait_loaded()
+        assert live.state == "loaded", live.box.inner_text()[:300]
+        assert visit.console_errors == []
+
+
+# the exported pages' policy (tests/test_page_scripts.py): nothing evaluated from a string, only
+# Pyodide's WebAssembly ('wasm-unsafe-eval')
+CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; "
+       "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
+       "connect-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'")
+WATCH = """window.rkViolations = [];
+document.addEventListener('securitypolicyviolation', (e) =>
+  window.rkViolations.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sample || ''}`));"""
+
+
+def test_the_live_sandbox_plays_under_a_csp_without_unsafe_eval(live_site, browser) -> None:
+    """Served with a Content-Security-Policy header that allows no eval (only WebAssembly),
+    the sandbox starts, clicks and draws its diagram, and the browser reports no violation."""
+    from http.server import SimpleHTTPRequestHandler
+
+    from rulekit.export.browser import Live, open_page, serve
+
+    class Strict(SimpleHTTPRequestHandler):
+        def end_headers(self) -> None:
+            self.send_header("Content-Security-Policy", CSP)
+            super().end_headers()
+
+    site, report = live_site
+    with serve(site, handler=Strict) as base:
+        visit = open_page(browser, _page(site, report, "03"), site, server=base,
+                          init_script=WATCH)
+        try:
+            live = Live(visit)
+            live.start()
+            assert live.state == "ready", live.box.inner_text()[:300]
+            Mirror(live).click("pass")
+            assert live.box.locator(".rk-live-diagram svg").count() == 1
+            assert visit.page.evaluate("window.rkViolations") == []
+            assert visit.console_errors == [] and visit.outside == []
+        finally:
+            visit.page.close()

@@ -310,9 +310,9 @@ def test_d14_crafted_click_values_get_a_message_not_an_exception(page, control, 
     sid, _ = page
     view = json.loads(sandbox_page.click(sid, control, json.dumps(values)))
     if values is None:  # no inputs at all: an ordinary click
-        assert view["outcome"]["kind"] in ("done", "refused", "nothing")
+        assert view["last"]["kind"] in ("done", "refused", "nothing")
         return
-    assert view["outcome"]["kind"] == "refused"
+    assert view["last"]["kind"] == "refused"
     assert "Refused:" in view["message"] and "Traceback" not in view["message"]
 
 
@@ -320,10 +320,10 @@ def test_d14_to_destroy_as_a_string_is_not_objects_one_and_two(page):
     sid, vault = page
     before = sandbox_page.state(sid, "{}")
     view = json.loads(sandbox_page.click(sid, "destroy", json.dumps({"to_destroy": "12"})))
-    assert view["outcome"]["kind"] == "refused" and "to_destroy" in view["outcome"]["text"]
+    assert view["last"]["kind"] == "refused" and "to_destroy" in view["last"]["text"]
     assert sandbox_page.state(sid, "{}") == before  # neither #1 nor #2 was destroyed
     done = json.loads(sandbox_page.click(sid, "destroy", json.dumps({"to_destroy": [vault]})))
-    assert done["outcome"]["kind"] == "done" and sandbox_page.state(sid, "{}") != before
+    assert done["last"]["kind"] == "done" and sandbox_page.state(sid, "{}") != before
 
 
 def test_d14_bad_json_and_unknown_sandboxes_are_answered(page):
@@ -331,10 +331,10 @@ def test_d14_bad_json_and_unknown_sandboxes_are_answered(page):
     for args in ((sid, "tap", "{not json"), (99, "tap", "{}"), ("0", "tap", "{}"),
                  (sid, "tap", "9" * 5000)):
         view = json.loads(sandbox_page.click(*args))
-        assert view["outcome"]["kind"] == "refused"
+        assert view["last"]["kind"] == "refused"
     assert "refused" in sandbox_page.fields(99, "{}")
     good = json.loads(sandbox_page.click(sid, "tap", json.dumps({"permanent": 1})))
-    assert good["outcome"]["kind"] == "done"
+    assert good["last"]["kind"] == "done"
 
 
 @pytest.mark.parametrize("position", [

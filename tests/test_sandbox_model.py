@@ -1,5 +1,6 @@
 """The pure sandbox model (rulekit.sandbox): one declaration of the controls, rendered by the
-ipywidgets Sandbox (and by the browser sandbox); clicks are atomic and say what they did."""
+one sandbox module for the kernel's Sandbox and the page's; clicks are atomic and say what they
+did."""
 
 from __future__ import annotations
 
@@ -18,13 +19,16 @@ def test_every_field_and_control_is_laid_out_once():
     assert len(laid_out) == len(set(laid_out))
 
 
-def test_the_widget_front_end_renders_every_field_and_control():
-    assert sorted(Sandbox.FIELD_WIDGETS.values()) == sorted(FIELDS)
-    assert sorted(Sandbox.BUTTONS) == sorted(CONTROLS)
-    sandbox = Sandbox(Game())
-    for attr in [*Sandbox.FIELD_WIDGETS, *Sandbox.BUTTONS.values()]:
-        widget = getattr(sandbox, attr)
-        assert widget.tooltip, attr  # every control says what it does
+def test_the_widget_state_carries_every_field_and_control():
+    """The kernel widget's `state` (what the sandbox module renders) lays out every field and
+    control of the model, each saying what it does."""
+    state = Sandbox(Game()).state
+    assert sorted(state["fields"]) == sorted(FIELDS)
+    assert sorted(state["controls"]) == sorted(CONTROLS)
+    assert [[h, list(n)] for h, n in GROUPS] == state["groups"]
+    for name in [*FIELDS, *CONTROLS]:
+        entry = state["fields"].get(name) or state["controls"][name]
+        assert entry["help"], name  # every control says what it does
 
 
 def forest_and_bears() -> tuple[SandboxModel, int, int]:

@@ -644,3 +644,28 @@ def test_a_token_made_in_a_step_can_be_named_by_that_steps_decisions():
     # the try ahead is taken back: the step made one token, once, and replays the same
     assert [e.kind.value for e in results[2].events].count("token_created") == 1
     assert results[2].snapshot == sc.game_at(2).snapshot()
+
+
+# ---------------------------------------------------------------- speaker notes (issue 28)
+def test_speaker_notes_are_read_kept_and_never_in_the_narration_or_a_frame(tmp_path):
+    from rulekit.display.frames import StepFrames
+    from rulekit.scenario import dumps, load, loads, shipped_dir
+
+    sc = load(shipped_dir() / "r19_exert_copy_values.toml")
+    results = sc.play()
+    noted = [r for r in results if r.notes]
+    assert [r.number for r in noted] == [3]
+    note = noted[0].notes
+    assert note.startswith("Before stepping, ask")
+    assert note not in noted[0].narration and "notes" not in noted[0].action
+    assert loads(dumps(sc)) == sc and 'notes = "Before stepping' in dumps(sc)
+    frames = StepFrames(sc, diagram=False)
+    assert not any("Before stepping" in html for html in frames.frame_html)
+    assert not any("Before stepping" in said for said in frames.announcements)
+    text = (shipped_dir() / "r19_exert_copy_values.toml").read_text("utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace('notes = "Before', 'notes = 3\nx = "Before', 1), "utf-8")
+    from rulekit import ScenarioError
+
+    with pytest.raises(ScenarioError):  # the schema: notes are text
+        load(bad)

@@ -213,8 +213,8 @@ VIEW_TIERS: list[set[str]] = [
     {"escape", "flow_words", "rows", "reveal", "coverage_table", "board"},
     {"svg"},
     {"flow"},
-    {"sandbox_view", "diagrams", "frames"},
-    {"tables", "widgets", "lesson"},
+    {"sandbox_view", "diagrams", "frames", "front"},  # front: the browser modules' text
+    {"tables", "widgets", "sandbox_widget", "lesson"},
 ]
 FRONT_ENDS = VIEW_TIERS[-1]
 DISPLAY = PACKAGE / "display"

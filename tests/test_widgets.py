@@ -7,9 +7,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-import ipywidgets as widgets
 import pytest
-from ipywidgets.widgets.widget_link import Link
 
 from rulekit import Game
 from rulekit.display.escape import html_text
@@ -31,41 +29,39 @@ def r07() -> Stepper:
 def test_one_frame_per_step_plus_setup(r07):
     scenario = load(shipped_dir() / "r07_paying_tap.toml")
     assert len(r07) == len(scenario.steps) + 1 == len(r07.frames) == len(r07.frame_html)
-    assert isinstance(r07.stack, widgets.Stack)
-    assert list(r07.stack.children) == r07.frames
-    assert all(isinstance(f, widgets.HTML) for f in r07.frames)
-    assert [f.value for f in r07.frames] == r07.frame_html
-    for control in (r07.play, r07.slider, r07.number):
-        assert (control.min, control.max) == (0, len(scenario.steps))
-    assert isinstance(r07.play, widgets.Play)
-    assert isinstance(r07.slider, widgets.IntSlider)
-    assert isinstance(r07.number, widgets.BoundedIntText)
-    assert isinstance(r07.buttons, widgets.ToggleButtons)
-    assert len(r07.buttons.options) == len(r07)
+    assert [f["step"] for f in r07.frames] == list(range(len(r07)))
+    assert r07.frames[0]["label"] == "Set-up (step 0)"
+    assert [f["narration"] for f in r07.frames[1:]] == [r.narration for r in r07.results[1:]]
+    assert [f["announce"] for f in r07.frames] == r07.announcements
 
 
-def test_controls_are_jslinked_to_the_stack(r07):
-    links = {(link.source[0].model_id, link.source[1]): link for link in r07.links}
-    assert all(type(link) is Link for link in r07.links)  # jslink (both ways), not jsdlink
-    for control in (r07.play, r07.slider, r07.number):
-        link = links[(control.model_id, "value")]
-        assert link.target == (r07.stack, "selected_index")
-    # selection widgets sync `index` with the browser, not `value`
-    assert links[(r07.buttons.model_id, "index")].target == (r07.stack, "selected_index")
-    # Play's speed box sets its interval in the browser too
-    assert links[(r07.speed.model_id, "value")].target == (r07.play, "interval")
-    assert len(r07.links) == 5
+def test_the_stepper_is_an_anywidget_with_plain_data_traits(r07):
+    import json
 
+    import anywidget
 
-def test_controls_have_descriptions_and_tooltips(r07):
-    for control in (r07.play, r07.slider, r07.number):
-        assert control.description and control.tooltip, control
-    assert r07.buttons.description and all(r07.buttons.tooltips)  # one tooltip per step
-    assert r07.number.description == "Go to step"
-    assert len(r07.buttons.tooltips) == len(r07)
-    assert "rk-widget" in r07.widget._dom_classes
+    from rulekit.display.front import css_text, module_text
+
+    assert isinstance(r07, anywidget.AnyWidget) and r07.widget is r07
+    assert r07._esm == module_text("stepper") and r07._css == css_text("stepper")
+    assert "export default" in r07._esm and "eval(" not in r07._esm
+    synced = {name for name in r07.trait_names(sync=True) if not name.startswith("_")}
+    assert {"frames", "svg", "uid", "title", "step", "rk_view"} <= synced
+    assert r07.step == 0 and r07.rk_view == "stepper" and r07.title == r07.scenario.title
+    json.dumps([r07.frames, r07.svg])  # plain data: JSON as it is
+    # "so far": one drawing, each frame the groups it shows and what it adds
+    assert r07.svg.startswith("<svg") and set(groups_of(r07.svg)) >= {"s0", "s6"}
+    for k, f in enumerate(r07.frames):
+        assert f["diagram"]["show"] == [f"s{j}" for j in range(k + 1)]
+        assert f["diagram"]["new"] == [f"s{k}"]
+    refused = r07.frames[1]
+    assert refused["refused"] and "Refused" in r07.frame_html[1]
+    board = refused["tables"][0]
+    assert board["caption"] == "Board" and board["columns"][:2] == ["id", "card"]
+    assert any(row["card"] == "Llanowar Elves" for row in board["rows"])
     bundle = r07._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "application/vnd.jupyter.widget-view+json" in data
 
 
 def test_frames_show_narration_tables_checks_and_inline_svg(r07):
@@ -197,6 +193,9 @@ def test_inline_svg_is_small_inline_and_labelled():
 
 
 # ------------------------------------------------------------------ Sandbox
+# The kernel's Sandbox is an anywidget: the sandbox module sends each click as a custom message,
+# `Sandbox.click` goes through the same handler (`_handle_custom_msg`), and `state` is what the
+# module shows (see also tests/test_sandbox_widget.py).
 def forest_game(players=("Alice", "Bob")) -> tuple[Game, int, int]:
     game = Game(list(players))
     forest = game.add("Forest", player=players[0])
@@ -204,63 +203,44 @@ def forest_game(players=("Alice", "Bob")) -> tuple[Game, int, int]:
     return game, forest.id, tapped.id
 
 
+def message(sandbox: Sandbox) -> str:
+    return sandbox.state["message"]
+
+
 def test_sandbox_tap_changes_the_pool_and_redraws():
     game, forest, _ = forest_game()
     sandbox = Sandbox(game)
-    sandbox.permanent.value = forest
-    sandbox.tap_button.click()
+    assert sandbox.click("tap", permanent=forest)
     assert [u.type.value for u in game.pool("Alice")] == ["G"]
-    assert "Done" in sandbox.message.value and sandbox.last_error is None
-    assert "{G}" in sandbox.tables.value
-    assert "<svg" in sandbox.diagram.value
-    assert "What your last click did" in sandbox.tables.value
-    assert sandbox.permanent.options[0][0].endswith("tapped)")  # the labels follow the board
+    assert "Done" in message(sandbox) and sandbox.last_error is None
+    assert "{G}" in sandbox.state["tables_html"]
+    assert "<svg" in sandbox.state["diagram"]
+    assert "What your last click did" in sandbox.state["tables_html"]
+    labels = sandbox.state["fields"]["permanent"]["options"]
+    assert labels[0][0].endswith("tapped)")  # the labels follow the board
 
 
 def test_sandbox_illegal_click_shows_the_rule_and_changes_nothing():
     game, _, tapped = forest_game()
     sandbox = Sandbox(game)
     before, log = game.snapshot_json(), len(game.log)
-    sandbox.permanent.value = tapped
-    sandbox.tap_button.click()
+    assert not sandbox.click("tap", permanent=tapped)
     assert game.snapshot_json() == before and len(game.log) == log
     assert sandbox.last_error is not None and sandbox.last_error.rule == "107.5"
-    assert "Refused" in sandbox.message.value and "107.5" in sandbox.message.value
-    assert "role='alert'" in sandbox.message.value
+    assert "Refused" in message(sandbox) and "107.5" in message(sandbox)
+    assert "role='alert'" in message(sandbox)
 
 
 def test_sandbox_undo_takes_back_the_last_click_only():
     game, forest, _ = forest_game()
     sandbox = Sandbox(game)
     start = game.snapshot_json()
-    sandbox.undo_button.click()
-    assert "Nothing to undo" in sandbox.message.value
-    sandbox.permanent.value = forest
-    sandbox.tap_button.click()
-    sandbox.undo_button.click()
+    sandbox.click("undo")
+    assert "Nothing to undo" in message(sandbox)
+    sandbox.click("tap", permanent=forest)
+    sandbox.click("undo")
     assert game.snapshot_json() == start and game.pool("Alice") == []
-    assert "Undone: Alice taps Forest" in sandbox.message.value  # says what was undone
-
-
-def test_sandbox_message_shows_under_the_button_clicked():
-    """Issue 16: the outcome lands next to the control clicked (it used to be 500-700 px below
-    it, off screen at 1366x768), and only there."""
-    game, forest, tapped = forest_game()
-    sandbox = Sandbox(game)
-    assert all(n.layout.display == "none" for n in sandbox.notes.values())
-    sandbox.permanent.value = tapped
-    sandbox.tap_button.click()
-    tap = sandbox.notes["tap"]
-    assert tap.layout.display != "none" and tap.value == sandbox.message.value
-    assert "Refused" in tap.value and "rk-message" in tap._dom_classes
-    box = next(b for b in sandbox.widget.children[1].children if sandbox.tap_button in b.children)
-    kids = list(box.children)
-    assert kids[kids.index(sandbox.tap_button) + 1] is tap  # right under the button
-    sandbox.permanent.value = forest
-    sandbox.tap_button.click()
-    sandbox.undo_button.click()
-    assert tap.layout.display == "none" and tap.value == ""
-    assert sandbox.notes["undo"].value.count("Undone: Alice taps Forest") == 1
+    assert "Undone: Alice taps Forest" in message(sandbox)  # says what was undone
 
 
 def test_sandbox_destroys_several_artifacts_at_once():
@@ -269,13 +249,12 @@ def test_sandbox_destroys_several_artifacts_at_once():
     memnite = game.add("Memnite", player="Alice")
     drum = game.add("Springleaf Drum", player="Alice")
     sandbox = Sandbox(game)
-    sandbox.destroy_select.value = (refinery.id, memnite.id, drum.id)
-    sandbox.destroy_button.click()
+    sandbox.click("destroy", to_destroy=[refinery.id, memnite.id, drum.id])
     assert sandbox.last_error is None
     assert game.permanents() == []
     assert [i.source_name for i in game.state.stack] == ["Slagstone Refinery"] * 3  # R11
-    assert "Slagstone Refinery" in sandbox.tables.value
-    sandbox.undo_button.click()
+    assert "Slagstone Refinery" in sandbox.state["tables_html"]
+    sandbox.click("undo")
     assert len(game.permanents()) == 3 and not game.state.stack
 
 
@@ -285,16 +264,17 @@ def test_sandbox_activates_an_untap_ability():
     pili = game.add("Pili-Pala", player="Alice", tapped=True)
     sandbox = Sandbox(game)
     for forest in forests:
-        sandbox.permanent.value = forest.id
-        sandbox.tap_button.click()
-    sandbox.permanent.value = pili.id
-    assert [text for text, _ in sandbox.ability.options] == ["{2}, {Q}: Add one mana of any color."]
-    sandbox.mana_type.value = "R"
-    sandbox.activate_button.click()
-    assert sandbox.last_error is None, sandbox.message.value
+        sandbox.click("tap", permanent=forest.id)
+    sandbox._handle_custom_msg({"values": {"permanent": pili.id}, "seq": 9}, [])
+    abilities = sandbox.state["fields"]["ability"]["options"]
+    assert [text for text, _ in abilities] == ["{2}, {Q}: Add one mana of any color."]
+    assert sandbox.state["seq"] == 9  # the answer names the message it answers
+    chosen = {"permanent": pili.id, "ability": abilities[0][1], "mana": "R"}
+    sandbox.click("activate", **chosen)
+    assert sandbox.last_error is None, message(sandbox)
     assert not game.obj(pili.id).tapped
     assert [u.type.value for u in game.pool("Alice")] == ["R"]
-    sandbox.activate_button.click()  # now untapped: it can't pay {Q}
+    sandbox.click("activate", **chosen)  # now untapped: it can't pay {Q}
     assert sandbox.last_error is not None and sandbox.last_error.rule == "107.6"
 
 
@@ -302,22 +282,19 @@ def test_sandbox_attacks_and_exerts_then_watches_the_untap_step():
     game = Game(["Alice", "Bob"])
     initiate = game.add("Glory-Bound Initiate", player="Alice")
     sandbox = Sandbox(game)
-    sandbox.attackers.value = (initiate.id,)
-    sandbox.attack_button.click()
+    sandbox.click("attack", attackers=[initiate.id])
     assert sandbox.last_error is not None and sandbox.last_error.rule == "508.1"
-    sandbox.combat_button.click()
-    sandbox.attackers.value = (initiate.id,)
-    sandbox.exert.value = (initiate.id,)
-    sandbox.attack_button.click()
-    assert sandbox.last_error is None, sandbox.message.value
+    sandbox.click("combat")
+    sandbox.click("attack", attackers=[initiate.id], exert=[initiate.id])
+    assert sandbox.last_error is None, message(sandbox)
     assert game.obj(initiate.id).attacking and game.obj(initiate.id).tapped
-    assert "won't untap in Alice's next untap step" in unescape(sandbox.tables.value)
-    sandbox.resolve_button.click()  # the exert trigger
-    sandbox.turn_button.click()  # Bob's turn
-    sandbox.turn_button.click()  # Alice's: exerted, it doesn't untap (CR 701.43a)
+    assert "won't untap in Alice's next untap step" in unescape(sandbox.state["tables_html"])
+    sandbox.click("resolve")  # the exert trigger
+    sandbox.click("turn")  # Bob's turn
+    sandbox.click("turn")  # Alice's: exerted, it doesn't untap (CR 701.43a)
     assert game.state.active == "Alice" and game.obj(initiate.id).tapped
-    sandbox.turn_button.click()
-    sandbox.turn_button.click()  # the next one: it untaps
+    sandbox.click("turn")
+    sandbox.click("turn")  # the next one: it untaps
     assert not game.obj(initiate.id).tapped
 
 
@@ -325,18 +302,16 @@ def test_sandbox_creates_a_token_copy():
     game = Game(["Alice", "Bob"])
     bears = game.add("Grizzly Bears", player="Alice", counters={"+1/+1": 2})
     sandbox = Sandbox(game)
-    sandbox.copy_target.value = bears.id
-    sandbox.copy_button.click()
+    sandbox.click("copy", copy_target=bears.id)
     assert sandbox.last_error is not None  # nothing here can make a copy
-    assert "Kiki-Jiki" in sandbox.message.value
+    assert "Kiki-Jiki" in message(sandbox)
     game.add("Kiki-Jiki, Mirror Breaker", player="Alice")
     sandbox = Sandbox(game)
-    sandbox.copy_target.value = bears.id
-    sandbox.copy_button.click()
-    assert sandbox.last_error is None, sandbox.message.value
+    sandbox.click("copy", copy_target=bears.id)
+    assert sandbox.last_error is None, message(sandbox)
     copies = [o for o in game.find_all("Grizzly Bears") if o.token]
     assert len(copies) == 1 and not copies[0].counters  # R19: counters aren't copied
-    sandbox.undo_button.click()  # one click = one undo, although it was two actions
+    sandbox.click("undo")  # one click = one undo, although it was two actions
     assert not [o for o in game.find_all("Grizzly Bears") if o.token] and not game.state.stack
 
 
@@ -346,13 +321,10 @@ def test_sandbox_casts_from_hand_with_x():
     walker = game.add("Hangarback Walker", player="Alice", zone="hand")
     sandbox = Sandbox(game)
     for land in lands:
-        sandbox.permanent.value = land.id
-        sandbox.tap_button.click()
-    sandbox.hand_card.value = walker.id
-    sandbox.x_value.value = 1
-    sandbox.cast_button.click()
-    assert sandbox.last_error is None, sandbox.message.value
-    sandbox.resolve_button.click()
+        sandbox.click("tap", permanent=land.id)
+    sandbox.click("cast", hand_card=walker.id, x=1)
+    assert sandbox.last_error is None, message(sandbox)
+    sandbox.click("resolve")
     entered = game.find("Hangarback Walker")
     assert entered.counters == {"+1/+1": 1}  # R06: X of the spell
 
@@ -361,9 +333,9 @@ def test_sandbox_from_a_scenario_and_next_step():
     sandbox = Sandbox("r07_paying_tap")
     assert sandbox.game.state.turn == 3
     step = sandbox.game.state.step
-    sandbox.step_button.click()
+    sandbox.click("step")
     assert sandbox.game.state.step != step
-    sandbox.pass_button.click()
+    sandbox.click("pass")
     assert sandbox.last_error is None
 
 
@@ -371,18 +343,20 @@ def test_sandbox_escapes_hostile_names():
     hostile = "<script>alert('x')</script>"
     game, _, tapped = forest_game((hostile, "Bob"))
     sandbox = Sandbox(game)
-    sandbox.permanent.value = tapped
-    sandbox.tap_button.click()
-    for html in (sandbox.message.value, sandbox.tables.value, sandbox.diagram.value):
+    sandbox.click("tap", permanent=tapped)
+    state = sandbox.state
+    for html in (state["message"], state["tables_html"], state["diagram"], state["title"]):
         assert "<script" not in html
+    assert "<script" not in Sandbox(game, title=hostile).state["diagram"]
 
 
-def test_sandbox_buttons_are_described_for_keyboard_and_screen_readers():
-    sandbox = Sandbox(Game(["Alice", "Bob"]))
-    buttons = [v for v in vars(sandbox).values() if isinstance(v, widgets.Button)]
-    assert len(buttons) >= 11
-    for button in buttons:
-        assert button.description and button.tooltip and not button.disabled
+def test_sandbox_controls_are_described_for_keyboard_and_screen_readers():
+    state = Sandbox(Game(["Alice", "Bob"])).state
+    assert len(state["controls"]) >= 11
+    for control in state["controls"].values():
+        assert control["label"] and control["help"]
+    for f in state["fields"].values():
+        assert f["label"] and f["help"]
 
 
 def test_sandbox_mana_in_any_combination_and_x_in_a_counter_cost():
@@ -390,14 +364,13 @@ def test_sandbox_mana_in_any_combination_and_x_in_a_counter_cost():
     wastes = game.add("Wastes", player="Alice")
     pools = game.add("Calciform Pools", player="Alice", counters={"storage": 2})
     sandbox = Sandbox(game)
-    sandbox.permanent.value = wastes.id
-    sandbox.tap_button.click()
-    sandbox.permanent.value = pools.id
-    sandbox.ability.value = next(i for text, i in sandbox.ability.options if "Remove X" in text)
-    sandbox.x_value.value = 2
-    sandbox.mana_type.value = "{W}{U}"  # typed as on a card: any combination of {W} and/or {U}
-    sandbox.activate_button.click()
-    assert sandbox.last_error is None, sandbox.message.value
+    sandbox.click("tap", permanent=wastes.id)
+    sandbox._handle_custom_msg({"values": {"permanent": pools.id}, "seq": 5}, [])
+    ability = next(i for text, i in sandbox.state["fields"]["ability"]["options"]
+                   if "Remove X" in text)
+    # typed as on a card: any combination of {W} and/or {U}
+    sandbox.click("activate", permanent=pools.id, ability=ability, x=2, mana="{W}{U}")
+    assert sandbox.last_error is None, message(sandbox)
     assert sorted(u.type.value for u in game.pool("Alice")) == ["U", "W"]
     assert not game.obj(pools.id).tapped and not game.obj(pools.id).counters  # R03: no {T}
 
@@ -409,10 +382,8 @@ def test_sandbox_lesson_2_reflecting_pool_makes_white_from_calciform_pools():
     game.add("Calciform Pools", player="Alice", counters={"storage": 2})
     reflecting = game.add("Reflecting Pool", player="Alice")
     sandbox = Sandbox(game)
-    sandbox.permanent.value = reflecting.id
-    sandbox.mana_type.value = "W"
-    sandbox.tap_button.click()
-    assert sandbox.last_error is None, sandbox.message.value
+    sandbox.click("tap", permanent=reflecting.id, mana="W")
+    assert sandbox.last_error is None, message(sandbox)
     assert [u.type.value for u in game.pool("Alice")] == ["W"]
 
 
@@ -422,9 +393,6 @@ def test_sandbox_target_chooses_what_a_cost_taps():
     game.add("Grizzly Bears", player="Alice")
     elves = game.add("Llanowar Elves", player="Alice", sick=True)  # R07: fine for the Drum
     sandbox = Sandbox(game)
-    sandbox.permanent.value = drum.id
-    sandbox.target.value = elves.id
-    sandbox.mana_type.value = "G"
-    sandbox.activate_button.click()
-    assert sandbox.last_error is None, sandbox.message.value
+    sandbox.click("activate", permanent=drum.id, ability=0, target=elves.id, mana="G")
+    assert sandbox.last_error is None, message(sandbox)
     assert game.obj(elves.id).tapped and not game.find("Grizzly Bears").tapped

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from rulekit.display.flow import scenario_diagram
-from rulekit.display.svg import dot_version
+from rulekit.display.svg import PANE, dot_version, min_font, pane_fit, render_svg
 
-__all__ = ["build_all"]
+__all__ = ["build_all", "step_view_fit"]
 
 
 def _scenario_paths(scenarios: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None
@@ -69,3 +69,21 @@ def build_all(out_dir: str | os.PathLike[str], *,
              f"({graph.node_count} nodes)")
     echo(f"Wrote {len(written)} file(s) for {len(written) // 2} ruling(s).")
     return written
+
+
+def step_view_fit(scenarios: Iterable[Any] | None = None, *,
+                  pane: tuple[float, float] = PANE) -> dict[tuple[str, int], tuple[float, float]]:
+    """For every step after the set-up of every scenario (the shipped ones by default): the
+    share of what the step added that a `pane` (CSS px, at the page's one scale) shows at
+    once in its step view (`flow.step_diagram`), and the smallest text size in it. The rule
+    of issue 28: a step fits when the share is at least 0.95 and the text at least 16 px."""
+    from rulekit.display.flow import step_diagram
+    from rulekit.scenario import load, shipped
+
+    found: dict[tuple[str, int], tuple[float, float]] = {}
+    for sc in (scenarios if scenarios is not None else [load(p) for p in shipped()]):
+        name = Path(sc.path).stem if getattr(sc, "path", None) else sc.title
+        for k in range(1, len(sc.steps) + 1):
+            svg = render_svg(step_diagram(sc, k))
+            found[(name, k)] = (pane_fit(svg, f"rk-s{k}", pane), min_font(svg, f"rk-s{k}"))
+    return found

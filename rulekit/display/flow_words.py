@@ -4,7 +4,7 @@ into a node's lines. Standard library only, no drawing. What events say (includi
 event's before and after, the set-up and time passing) is the narrator's (`rulekit.objects.narrator`).
 
 >>> wrap_lines("Alice taps Exotic Orchard (#1) for mana")
-['Alice taps Exotic Orchard (#1)', 'for mana']
+['Alice taps Exotic Orchard', '(#1) for mana']
 >>> empty_step_note({"do": "undo", "n": 2})
 'Undo: 2 action(s) taken back'
 """
@@ -21,12 +21,12 @@ from rulekit.core.payloads import Payload
 from rulekit.objects import narrator
 
 __all__ = [
-    "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "choices",
+    "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "choices", "copy_compared",
     "empty_step_note", "explained", "object_name", "proposed_text",
     "step_get", "step_label", "wrap", "wrap_lines",
 ]
 
-WRAP = 30  # characters per line in a node
+WRAP = 26  # characters per line in a node
 
 # how a replacement effect changed an event, in the effect's box
 OUTCOME_WORDS = {"modified": "modifies it", "replaced": "replaces it", "prevented": "prevents it"}
@@ -144,6 +144,63 @@ class _Names:
 
     def name(self, obj: int) -> str:
         return OBJ_NO.sub("", object_name(self._model, obj))
+
+
+def _facts(game: Any, obj_id: int) -> tuple[str, dict[str, str]]:
+    """A permanent as the board shows it now: its name (a copy says what its card really is)
+    and its facts by kind: P/T, tapped, attacking, counters, what is attached, the "as
+    enters" choices."""
+    obj = game.state.objects[obj_id]
+    chars = game.chars(obj_id)
+    facts = {"pt": chars.pt if chars.is_a("Creature") else "",
+             "tapped": "tapped" if obj.tapped else "untapped",
+             "attacking": "attacking" if getattr(obj, "attacking", False) else "not attacking"}
+    counters = [f"{n} {kind} counter{'s' if n != 1 else ''}" for kind, n in
+                sorted(obj.counters.items()) if n]
+    facts["counters"] = ", ".join(counters) or "no counters"
+    held = [game.chars(o).name for o in sorted(game.state.objects)
+            if game.state.objects[o].attached_to == obj_id
+            and game.state.objects[o].zone == obj.zone]
+    facts["attached"] = (", ".join(held) + " attached") if held else "nothing attached"
+    for k, v in sorted(obj.choices.items()):
+        facts[f"choice {k}"] = f"{k.replace('_', ' ')}: {v}"
+    printed = getattr(obj.card, "name", "")
+    name = str(game.describe(obj_id))
+    if printed and not obj.token and not name.startswith(printed):
+        name = f"{printed} (#{obj_id}), a copy of {chars.name}"
+    return name, facts
+
+
+def copy_compared(model: Context, e: Event) -> list[str]:
+    """For a token created as a copy of a target (Cackling Counterpart, Kiki-Jiki, Sandstorm
+    Crasher): the original and the copy side by side as the board has them now, so the
+    diagram shows what copying took (copiable values, CR 707.2) and what it didn't (status,
+    counters, what is attached, choices made as it entered); [] otherwise."""
+    from rulekit.core.events import EventKind
+    from rulekit.core.payloads import Resolved, Targeted, TokenCreated
+
+    game = model.game
+    d = e.payload
+    if game is None or not isinstance(d, TokenCreated) or not d.copy_text or d.new is None:
+        return []
+    log = game.log
+    parent = log[e.parent] if e.parent is not None else None
+    if parent is None or not isinstance(parent.payload, Resolved):
+        return []
+    item = parent.payload.item_id
+    originals = [t.payload.object for t in log if t.kind is EventKind.TARGETED
+                 and isinstance(t.payload, Targeted) and t.payload.item_id == item
+                 and t.payload.object is not None]
+    objects = game.state.objects
+    if len(originals) != 1 or originals[0] not in objects or d.new not in objects \
+            or objects[d.new].zone != objects[originals[0]].zone:
+        return []
+    (name_a, a), (name_b, b) = _facts(game, originals[0]), _facts(game, d.new)
+    differ = [k for k in dict.fromkeys(list(a) + list(b)) if a.get(k, "") != b.get(k, "")
+              and (a.get(k) or b.get(k))]
+    said_a = ", ".join(a[k] for k in differ if a.get(k)) or "the same values"
+    said_b = ", ".join(b[k] for k in differ if b.get(k)) or "the same values"
+    return [f"Original {name_a}: {said_a}", f"Copy {name_b}: {said_b}"]
 
 
 # ----------------------------------------------------------------------------- wrapping

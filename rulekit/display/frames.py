@@ -7,8 +7,9 @@ expectations held, a text description of what the step adds to the diagram, the 
 pools, stack and the step's events as tables, and the event and trigger diagram so far as
 inline SVG (the scenario is drawn once and each frame reveals the steps up to it, so nothing
 moves as you step: see `rulekit.display.reveal`), and what a screen reader says at each step.
-`rulekit.display.widgets.Stepper` puts these frames in ipywidgets; an exported page keeps them
-as they are.
+`StepFrames.data()` gives the same as plain data (tables as rows, one drawing shared by every
+frame), which `rulekit.display.widgets.Stepper` hands to its front-end module
+(`rulekit/display/front/stepper.js`); `frame_html` stays for standalone frame documents.
 
 >>> frames = StepFrames("r07_paying_tap.toml")
 >>> len(frames)                                     # the set-up and six steps
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from rulekit.game import Game
     from rulekit.scenario import Scenario, StepResult
 
-__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "StepFrames", "announcement", "classroom_script",
+__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "StepFrames", "announcement",
            "describe_step", "inline_svg", "resolve_scenario", "single_quotes"]
 
 FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
@@ -134,21 +135,6 @@ def _diagram_svg(graph: Any, *, new: set[str] | None, label: str) -> str:
 
 
 # ------------------------------------------------------------------ pieces of a frame
-def classroom_script() -> str:
-    """The classroom script (`rulekit/templates/lesson/classroom.js`: controls named, a live
-    region, the diagram pane following the step, presenter mode) as an element that runs it
-    once it is in a page: an image that can't load, whose error handler evaluates the script.
-    A widget's HTML runs no `<script>`, and JupyterLab runs no page script of ours; an exported
-    page runs the same script from its `<head>` first, and it runs once per page."""
-    import base64
-
-    code = (Path(__file__).resolve().parent.parent / "templates" / "lesson" / "classroom.js"
-            ).read_bytes()
-    b64 = base64.b64encode(code).decode("ascii")
-    return (f"<img alt='' hidden src='data:,' class='rk-script' "
-            f"onerror=\"if(!window.rkClassroom){{(0,eval)(atob('{b64}'))}}\">")
-
-
 def _figure(title: str, body: str, *, pane: bool = True) -> str:
     """A frame's diagram: its title, then the scrolling pane (keyboard-scrollable)."""
     if not pane:
@@ -249,6 +235,34 @@ def _events_details(game: Game, evs: list[Any], *, title: str, open_up_to: int =
     return (f"<details{flag}><summary><h4 style='display:inline'>{html_text(title)} "
             f"({len(evs)})</h4></summary>{table_html(events_table(evs))}</details>")
 
+_SVG_OPEN = re.compile(r"<svg\b[^>]*>")
+_ATTR = re.compile(r"""\s(width|height|viewBox)=(["'])(.*?)\2""")
+
+
+def _svg_size(svg: str) -> dict[str, str]:
+    """The width, height and viewBox of an SVG's root element (a frame cut from a drawing
+    crops its height: `rulekit.display.reveal`)."""
+    tag = _SVG_OPEN.search(svg)
+    return {m.group(1): m.group(3) for m in _ATTR.finditer(tag.group(0))} if tag else {}
+
+
+def _fig_of_html(html: str) -> dict[str, Any]:
+    """A frame's diagram HTML (`_figure`) as data: its title and its SVG, or its note."""
+    import html as _html
+
+    out: dict[str, Any] = {}
+    title = re.search(r"<p class='rk-figure-title'>(.*?)</p>", html, re.S)
+    if title:
+        out["title"] = _html.unescape(title.group(1))
+    svg = re.search(r"<svg\b.*</svg>", html, re.S)
+    if svg:
+        out["svg"] = svg.group(0)
+    else:
+        empty = re.search(r"<p class='rk-empty[^']*'>(.*?)</p>", html, re.S)
+        out["empty"] = _html.unescape(empty.group(1)) if empty else ""
+    return out
+
+
 # ------------------------------------------------------------------ the frames
 _IDS: dict[str, int] = {}
 
@@ -278,10 +292,14 @@ class StepFrames:
         self.results = self.scenario.play()
         self.last = len(self.results) - 1
         self.uid = _page_id(Path(self.scenario.path).stem if self.scenario.path else "")
+        self._whole: str = ""  # "so far": the one drawing every frame is cut from
+        self._figs: list[dict[str, Any]] | None = None  # each frame's diagram as data
         self.diagram_mode, diagrams = self._diagrams(diagram, diagram_budget)
+        self._diagram_html = diagrams
         self.frame_html = [self._frame(k, diagrams[k]) for k in range(len(self.results))]
         self.announcements = [announcement(self.scenario, r, k, self.last)
                               for k, r in enumerate(self.results)]
+        self._data: dict[str, Any] | None = None
 
     def __len__(self) -> int:
         return len(self.frame_html)
@@ -319,16 +337,21 @@ class StepFrames:
         try:
             whole = inline_svg(render_svg(scenario_diagram(sc)), label=sc.title)
         except GraphvizMissing as err:
+            self._figs = [{"empty": str(err)}] * len(self.results)
             return [f"<p class='rk-empty'>{html_text(err)}</p>"] * len(self.results)
         from rulekit.display.reveal import mark_new
 
         out = []
+        self._whole, self._figs = whole, []
         for k in range(len(self.results)):
             what = "the set-up" if k == 0 else f"step {k}"
-            svg = reveal(whole, {f"s{j}" for j in range(k + 1)},
-                         label=f"Event and trigger diagram of {sc.title}, up to {what}")
-            out.append(_figure(f"Event and trigger diagram up to {what}",
-                               mark_new(svg, {f"s{k}"})))
+            label = f"Event and trigger diagram of {sc.title}, up to {what}"
+            shown = [f"s{j}" for j in range(k + 1)]
+            svg = reveal(whole, set(shown), label=label)
+            title = f"Event and trigger diagram up to {what}"
+            self._figs.append({"title": title, "label": label, "show": shown, "new": [f"s{k}"],
+                               **_svg_size(svg)})
+            out.append(_figure(title, mark_new(svg, {f"s{k}"})))
         return out
 
     def _diagram_so_far(self, k: int) -> str:
@@ -406,6 +429,69 @@ class StepFrames:
         # the diagram is compact and single-quoted already (`inline_svg`): not scanned again
         diagram_html = diagram_html.replace("<svg ", f"<svg aria-describedby='{described}' ", 1)
         return _compact(single_quotes("".join(parts))) + diagram_html + "</div>"
+
+    # -- the frames as plain data (the stepper module, rulekit/display/front/stepper.js)
+    def data(self) -> dict[str, Any]:
+        """The walkthrough as JSON-able data for the front-end module (docs/classroom.md,
+        "the page contract"): `title`, `uid`, `last`, `mode`, `svg` (in "so far" mode the one
+        drawing every frame is cut from, else "") and `frames`, one dict per step: `step`,
+        `label`, `narration`, `does`, `refused`, `pending`, `checks`, `describe` (HTML,
+        escaped here), `tables` and `events` (plain rows), `diagram` (its title, and either
+        the groups of `svg` it shows, what is `new`, its cropped size, or its own `svg`, or an
+        `empty` note) and `announce` (what a screen reader says)."""
+        if self._data is None:
+            self._data = {"title": self.scenario.title, "uid": self.uid, "last": self.last,
+                          # one drawing shared by every frame costs no more than one
+                          # frame's, so the data is "so far" whenever the drawing is
+                          "mode": "so far" if self._whole else self.diagram_mode,
+                          "svg": self._whole,
+                          "frames": [self._frame_data(k) for k in range(len(self.results))]}
+        return self._data
+
+    def _fig_data(self, k: int) -> dict[str, Any]:
+        if self._figs is not None and (self._whole or self.diagram_mode != "none"):
+            return dict(self._figs[k])  # cut from the one drawing (or: Graphviz missing)
+        if self.diagram_mode == "none":
+            return {}
+        return _fig_of_html(self._diagram_html[k])
+
+    def _frame_data(self, k: int) -> dict[str, Any]:
+        from rulekit.display.rows import Table
+
+        sc, result = self.scenario, self.results[k]
+        game = result.game
+
+        def table(t: Table, caption: str, empty: str = "(none)") -> dict[str, Any]:
+            return {"caption": caption, "empty": empty, **t.to_json()}
+
+        if k == 0:
+            label = "Set-up (step 0)"
+            narration = " ".join((sc.description.strip() or "The board before the first step.")
+                                 .split())
+        else:
+            label, narration = f"Step {k} of {self.last}", result.narration
+        checks = None
+        if result.checks:
+            checks = {"ok": result.ok, "count": len(result.checks),
+                      "failures": [{"description": c.description, "expected": str(c.expected),
+                                    "actual": str(c.actual)} for c in result.failures]}
+        events = None
+        if k > 0:
+            from rulekit.core.events import EventKind
+
+            evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
+            events = {"title": "Events in this step", "open": len(evs) <= 8,
+                      **events_table(evs).to_json()}
+        return {
+            "step": k, "label": label, "narration": narration,
+            "does": _root_texts(result) if k else [],
+            "refused": None if result.error is None or k == 0 else str(result.error),
+            "pending": bool(k == 0 and sc.pending), "checks": checks,
+            "describe": describe_step(result, k),
+            "tables": [table(board_table(game), "Board", "No permanents on the battlefield."),
+                       table(pools_table(game), "Players: life and mana pools"),
+                       table(stack_table(game), "Stack (top first)", "The stack is empty.")],
+            "events": events, "diagram": self._fig_data(k), "announce": self.announcements[k]}
 
     def frame_document(self, k: int) -> str:
         """Frame k as a standalone HTML page (to look at or screenshot in a browser)."""

@@ -1,7 +1,10 @@
-"""What a sandbox shows, as HTML and DOT, for both of its front-ends: the ipywidgets `Sandbox`
-(`rulekit.display.widgets`) in JupyterLab and the page script of an exported lesson (over
-Pyodide, see `rulekit.sandbox_page`). Standard library only (the diagram is DOT text from
-`rulekit.display.flow`), so a message or a caption is written once.
+"""What a sandbox shows, for its one front-end module (`rulekit/display/front/sandbox.js`) and
+both of its back-ends: the kernel (`rulekit.display.sandbox_widget.Sandbox`, an anywidget) and
+the Pyodide of an exported page (`rulekit.sandbox_page`). `sandbox_state` is the module's `state`:
+`SandboxModel.to_json()` plus the layout and the HTML to show (message, tables, diagram), all
+made and escaped here. Standard library only (the diagram is DOT text from
+`rulekit.display.flow`, drawn by whatever `render` the back-end has: Graphviz's `dot` in a
+kernel, Viz.js in a page, then given the same readable titles by `rulekit.display.svg`).
 
 >>> from rulekit import Game
 >>> from rulekit.sandbox import SandboxModel
@@ -15,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rulekit.display.escape import html_text
@@ -23,7 +27,11 @@ from rulekit.display.rows import Table, table_html
 if TYPE_CHECKING:
     from rulekit.sandbox import Outcome, SandboxModel
 
-__all__ = ["diagram", "message_html", "tables_html"]
+__all__ = ["Render", "diagram", "diagram_html", "layout", "message_html", "sandbox_state",
+           "tables_html"]
+
+Render = Callable[[str], str]
+"""DOT text -> SVG text: `rulekit.display.svg.run_dot` in a kernel, Viz.js in a page."""
 
 LAST_CLICK = "What your last click did"
 
@@ -69,3 +77,54 @@ def diagram(model: SandboxModel) -> tuple[Any, str]:
     if since is None:
         return log_diagram(model.game), "the set-up"
     return log_diagram(model.game, since_action=since), "your last clicks"
+
+
+def diagram_html(model: SandboxModel, render: Render | None) -> tuple[str, str]:
+    """(the diagram of the last clicks as inline SVG in its `rk-diagram` box, what it shows in
+    words). `render` draws the DOT; its SVG gets the readable titles and the inline form the
+    kernel's SVG gets everywhere (`retitle`, `inline_svg`), so a page's diagram has the same
+    tooltips and screen-reader titles. A drawing that fails says why, in the box. With
+    `history` 0: no diagram."""
+    from rulekit.display.svg import GraphvizMissing, inline_svg, retitle, run_dot
+
+    if not model.history:
+        return "", ""
+    graph, what = diagram(model)
+    label = f"Event and trigger diagram of {what}"
+    try:
+        svg = (render or run_dot)(graph.source)
+    except GraphvizMissing as err:
+        return f"<p class='rk-empty'>{html_text(err)}</p>", what
+    except Exception as err:  # noqa: BLE001  (Viz.js raises a JS error: say it, keep going)
+        return f"<p class='rk-empty'>The diagram could not be drawn: {html_text(err)}</p>", what
+    svg = inline_svg(retitle(svg, graph.titles), label=label)
+    return f"<div class='rk-diagram' tabindex='0' role='group' aria-label='{html_text(label)}'>" \
+           f"{svg}</div>", what
+
+
+def layout() -> dict[str, Any]:
+    """The controls' layout as JSON: `groups` ([heading, [names]] in reading order) and
+    `controls` (name -> label, help, style), from `rulekit.sandbox`."""
+    from rulekit.sandbox import CONTROLS, GROUPS
+
+    return {"groups": [[heading, list(names)] for heading, names in GROUPS],
+            "controls": {name: {"label": c.label, "help": c.help, "style": c.style}
+                         for name, c in CONTROLS.items()}}
+
+
+def sandbox_state(model: SandboxModel, values: Mapping[str, Any] | None = None, *,
+                  title: str = "Sandbox", render: Render | None = None,
+                  board: bool = True) -> dict[str, Any]:
+    """Everything the sandbox module shows, as JSON data: `model.to_json(values)` (fields,
+    tables as rows, last, log), the `layout()`, `title`, `message` (the last outcome in words,
+    HTML), `tables_html` and `diagram` (HTML) and `what` the diagram shows. Without `board`
+    (a click that changed nothing) the HTML of the board is left out: the front-end keeps
+    what it shows."""
+    state = model.to_json(values)
+    state.update(layout())
+    state["title"] = title
+    state["message"] = message_html(model.last) if model.last is not None else ""
+    if board:
+        state["tables_html"] = tables_html(model.tables())
+        state["diagram"], state["what"] = diagram_html(model, render)
+    return state

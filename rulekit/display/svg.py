@@ -9,7 +9,10 @@ text is processed:
   `GraphvizMissing`, whose message says how to install it;
 - `strip_prolog(svg)`: an SVG document as markup (no XML prolog, DOCTYPE or leading comments);
 - `inline_svg(svg, label=...)`: Graphviz SVG made small and fit to sit inline in a lesson page
-  or a widget (no ids or comments, coordinates to 0.1 pt, `role="img"` with a label).
+  or a widget (no ids or comments, coordinates to 0.1 pt, `role="img"` with a label);
+- `shapes(svg)`: the drawing's geometry (each cluster, node and edge: its box, its texts with
+  their sizes, an edge's curve), for the checks on what a pane shows (`pane_fit`, `min_font`)
+  and on edges crossing boxes and titles (`crossings`).
 
 >>> strip_prolog('<?xml version="1.0"?>\\n<!DOCTYPE svg PUBLIC "x" "y">\\n<svg a="1"/>')
 '<svg a="1"/>'
@@ -21,16 +24,24 @@ from __future__ import annotations
 
 import html
 import re
-import subprocess
 import sys
-from collections.abc import Mapping
-from typing import Protocol
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from rulekit.display.escape import html_text
 
+if TYPE_CHECKING:
+    import subprocess
+
+# `subprocess` is imported where `dot` runs: an exported page's sandbox (Pyodide) uses this
+# module's SVG processing only, and importing subprocess there costs start-up time
+
 __all__ = [
-    "INSTALL_MESSAGE", "GraphvizMissing", "compact", "dot_version", "inline_svg", "render_svg",
-    "retitle", "run_dot", "single_quotes", "strip_prolog",
+    "INSTALL_MESSAGE", "PANE", "GraphvizMissing", "Shape", "compact", "crossings", "dot_version",
+    "inline_svg", "min_font", "new_box", "pane_fit", "render_svg", "retitle", "run_dot",
+    "shapes", "single_quotes", "strip_prolog",
 ]
 
 INSTALL_MESSAGE = (
@@ -59,6 +70,8 @@ class Drawable(Protocol):
 
 # ----------------------------------------------------------------------------- running dot
 def _dot(args: list[str], stdin: str | None, encoding: str) -> subprocess.CompletedProcess[str]:
+    import subprocess
+
     try:
         return subprocess.run([DOT, *args], input=stdin, capture_output=True, check=False,
                               encoding=encoding, errors="strict" if stdin else "replace")
@@ -71,6 +84,8 @@ def run_dot(source: str) -> str:
     for a given Graphviz version). Raises `GraphvizMissing` when `dot` is not installed and
     `subprocess.CalledProcessError` (with dot's `stderr`) when it refuses the graph; what it
     warns about on a graph it draws goes to stderr."""
+    import subprocess
+
     proc = _dot(["-Kdot", "-Tsvg"], source, "utf-8")
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, proc.args, proc.stdout, proc.stderr)
@@ -86,6 +101,8 @@ _VERSION = re.compile(r"graphviz version (\d+)\.(\d+)(?:\.(\d+)(?:\.(\d+))?)?")
 def dot_version() -> str:
     """The installed Graphviz version, "2.43.0" (`dot -V`). Raises `GraphvizMissing` when `dot`
     is not installed, `subprocess.CalledProcessError` when it fails."""
+    import subprocess
+
     proc = _dot(["-V"], None, "ascii")
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, proc.args, proc.stdout, proc.stderr)
@@ -191,3 +208,177 @@ def inline_svg(svg: str, *, label: str) -> str:
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{html_text(label)}" ', 1)
     svg = "\n".join(line.strip() for line in svg.splitlines() if line.strip())
     return compact(single_quotes(svg))
+
+
+# ----------------------------------------------------------------------------- geometry
+PANE = (690.0, 560.0)
+"""The diagram pane at 1280x720 in CSS px (= Graphviz points at the page's one scale): 690 wide
+(the issue's measured 691), 560 high (the window less the walkthrough's heading, control row
+and the figure's title)."""
+
+_SVG_NS = "{http://www.w3.org/2000/svg}"
+_NUM = re.compile(r"-?\d+(?:\.\d+)?")
+TEXT_WIDTH = 0.58  # a DejaVu Sans letter's mean advance, in font sizes (an estimate)
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in the drawing's points
+
+
+@dataclass
+class Text:
+    """One line of text in the drawing: its estimated box and its font size."""
+
+    box: Box
+    size: float
+    text: str
+
+
+@dataclass
+class Shape:
+    """One cluster, node or edge of a Graphviz SVG drawing."""
+
+    kind: str  # "cluster", "node" or "edge"
+    classes: list[str]
+    title: str
+    outline: Box | None = None  # the box's or cluster's own outline (not for an edge)
+    texts: list[Text] = field(default_factory=list)
+    curve: list[tuple[float, float]] = field(default_factory=list)  # an edge's line, sampled
+    head: Box | None = None  # an edge's arrowhead
+
+    @property
+    def box(self) -> Box | None:
+        """Everything the element draws: outline, line, arrowhead, texts."""
+        boxes = [b for b in [self.outline, self.head] + [t.box for t in self.texts] if b]
+        if self.curve:
+            xs, ys = [x for x, _ in self.curve], [y for _, y in self.curve]
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+        return _union(boxes)
+
+
+def _union(boxes: Iterable[Box | None]) -> Box | None:
+    found = [b for b in boxes if b is not None]
+    if not found:
+        return None
+    return (min(b[0] for b in found), min(b[1] for b in found),
+            max(b[2] for b in found), max(b[3] for b in found))
+
+
+def _points(text: str) -> list[tuple[float, float]]:
+    nums = [float(n) for n in _NUM.findall(text)]
+    return list(zip(nums[0::2], nums[1::2]))
+
+
+def _bounds(pts: list[tuple[float, float]]) -> Box | None:
+    if not pts:
+        return None
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _bezier(pts: list[tuple[float, float]], steps: int = 12) -> list[tuple[float, float]]:
+    """Graphviz's edge path ("M p0 C p1 p2 p3 p4 p5 p6 ..."), a cubic spline, sampled."""
+    out = pts[:1]
+    for i in range(0, len(pts) - 3, 3):
+        p0, p1, p2, p3 = pts[i:i + 4]
+        for k in range(1, steps + 1):
+            t = k / steps
+            a, b, c, d = (1 - t) ** 3, 3 * t * (1 - t) ** 2, 3 * t * t * (1 - t), t ** 3
+            out.append((a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0],
+                        a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1]))
+    return out
+
+
+def _text(el: ET.Element) -> Text:
+    size = float(el.get("font-size", "14"))
+    words = "".join(el.itertext())
+    x, y = float(el.get("x", "0")), float(el.get("y", "0"))
+    width = len(words.strip()) * size * TEXT_WIDTH
+    anchor = el.get("text-anchor", "start")
+    x0 = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+    return Text((x0, y - size * 0.8, x0 + width, y + size * 0.25), size, words)
+
+
+def shapes(svg: str) -> list[Shape]:
+    """Each cluster, node and edge of a Graphviz SVG (whole, or made inline), in document
+    order, with its geometry in the drawing's coordinates (points)."""
+    root = ET.fromstring(strip_prolog(svg).replace("&nbsp;", "&#160;"))
+    out: list[Shape] = []
+    for g in root.iter(f"{_SVG_NS}g"):
+        classes = (g.get("class") or "").split()
+        if not classes or classes[0] not in ("cluster", "node", "edge"):
+            continue
+        title = g.find(f"{_SVG_NS}title")
+        shape = Shape(classes[0], classes[1:], (title.text or "") if title is not None else "")
+        outlines: list[Box | None] = []
+        for el in g.iter():
+            tag = el.tag.removeprefix(_SVG_NS)
+            if tag == "text":
+                shape.texts.append(_text(el))
+            elif tag == "path" and shape.kind == "edge":
+                shape.curve = _bezier(_points(el.get("d", "")))
+            elif tag in ("polygon", "polyline") and shape.kind == "edge":
+                shape.head = _union([shape.head, _bounds(_points(el.get("points", "")))])
+            elif tag in ("polygon", "polyline", "path"):
+                outlines.append(_bounds(_points(el.get("points", el.get("d", "")))))
+            elif tag == "ellipse":
+                cx, cy = float(el.get("cx", "0")), float(el.get("cy", "0"))
+                rx, ry = float(el.get("rx", "0")), float(el.get("ry", "0"))
+                outlines.append((cx - rx, cy - ry, cx + rx, cy + ry))
+        shape.outline = _union(outlines)
+        out.append(shape)
+    return out
+
+
+def new_box(svg: str, cls: str = "rk-new") -> Box | None:
+    """The box of everything in `svg` carrying class `cls` (what a step added: "rk-new" in a
+    frame, "rk-s3" for step 3 of a scenario's drawing), in points."""
+    return _union(s.box for s in shapes(svg) if cls in s.classes)
+
+
+def pane_fit(svg: str, cls: str = "rk-new", pane: tuple[float, float] = PANE) -> float:
+    """The largest share (0 to 1) of the box of what carries `cls` that a `pane` (width,
+    height in CSS px) can show at once, at the page's one scale (1 CSS px per point): 1.0 when
+    it fits, 0.25 when it is twice as wide and twice as high. 1.0 when nothing has `cls`."""
+    box = new_box(svg, cls)
+    if box is None:
+        return 1.0
+    w, h = max(box[2] - box[0], 1e-9), max(box[3] - box[1], 1e-9)
+    return min(w, pane[0]) * min(h, pane[1]) / (w * h)
+
+
+def min_font(svg: str, cls: str | None = None) -> float:
+    """The smallest font size (points = CSS px at the page's scale) of the texts of what
+    carries `cls` (of everything, with None)."""
+    sizes = [t.size for s in shapes(svg) if cls is None or cls in s.classes for t in s.texts]
+    return min(sizes) if sizes else 0.0
+
+
+def _inside(p: tuple[float, float], b: Box, margin: float) -> bool:
+    return b[0] + margin < p[0] < b[2] - margin and b[1] + margin < p[1] < b[3] - margin
+
+
+def crossings(svg: str, *, margin: float = 2.0) -> list[str]:
+    """Where an edge's line runs through a box that is neither its tail nor its head, through
+    a cluster's title, or through another edge's label: one sentence each ([] when none).
+    Point by point along each edge's sampled curve, `margin` points in from each box's edge
+    (an arrow that ends on a box's border touches it; it doesn't cross it)."""
+    drawn = shapes(svg)
+    nodes = {s.title: s for s in drawn if s.kind == "node" and s.outline}
+    titles = [(s.title, s.texts[0].box) for s in drawn if s.kind == "cluster" and s.texts]
+    found: list[str] = []
+    for edge in (s for s in drawn if s.kind == "edge" and s.curve):
+        ends = set(edge.title.split("->")) if "->" in edge.title else set()
+        for name, node in nodes.items():
+            if name in ends or node.outline is None:
+                continue
+            if any(_inside(p, node.outline, margin) for p in edge.curve):
+                found.append(f"edge {edge.title} crosses box {name}")
+        for name, box in titles:
+            if any(_inside(p, box, margin) for p in edge.curve):
+                found.append(f"edge {edge.title} crosses the title of {name}")
+        for other in drawn:
+            if other is edge or other.kind != "edge" or not other.texts:
+                continue
+            for t in other.texts:
+                if any(_inside(p, t.box, margin) for p in edge.curve):
+                    found.append(f"edge {edge.title} crosses the label of edge {other.title}")
+    return found

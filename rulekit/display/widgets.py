@@ -2,18 +2,16 @@
 
 Both are thin: the content is built elsewhere, without ipywidgets.
 
-**Stepper** — the frames are `rulekit.display.frames.StepFrames` (every step's HTML, computed up
-front from the real engine run; frame 0 = the set-up), shown as `widgets.HTML` children of a
-`widgets.Stack`; a `Play`, an `IntSlider`, a `BoundedIntText` (its spinner is a keyboard
-back/forward) and `ToggleButtons` of step numbers are tied to `Stack.selected_index` with
-`widgets.jslink` only, so stepping needs no Python: it keeps working in an exported HTML page with
-no kernel.
+**Stepper** — an anywidget widget: the frames are `rulekit.display.frames.StepFrames` (every
+step as plain data, computed up front from the real engine run; frame 0 = the set-up), drawn by
+one ES module (`rulekit/display/front/stepper.js`: controls, keyboard, Present, live region).
+Stepping needs no Python, so it works in JupyterLab, Notebook 7 and an exported page alike.
 
-**Sandbox** — the ipywidgets front-end of the pure model `rulekit.sandbox.SandboxModel`:
-buttons drive a live `Game` (these need a kernel): tap for mana, activate an ability, declare
-attackers with exert, make a token copy, destroy several permanents at once, pass priority,
-resolve, next step, next turn, undo. An illegal move shows the `RulesError` in place and changes
-nothing.
+**Sandbox** — an anywidget over the pure model `rulekit.sandbox.SandboxModel`, in its own
+module (`rulekit.display.sandbox_widget`, re-exported here): the sandbox module's buttons drive
+a live `Game` (they need a kernel): tap for mana, activate an ability, declare attackers with
+exert, make a token copy, destroy several permanents at once, pass priority, resolve, next step,
+next turn, undo. An illegal move is refused with its rule and changes nothing.
 
 >>> from rulekit.display.widgets import Stepper, Sandbox
 >>> len(Stepper("r07_paying_tap.toml").frames)               # the set-up and six steps
@@ -28,25 +26,18 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
-from ipywidgets.widgets.widget_description import DescriptionStyle
-from ipywidgets.widgets.widget_string import HTMLStyle
+import anywidget
+import traitlets
 
-from rulekit.core.errors import RulesError, UsageError
-from rulekit.display.escape import html_text
 from rulekit.display.frames import (
     DIAGRAM_BUDGET,
     FONT,
-    FRAME_CSS,
     StepFrames,
-    classroom_script,
-    diagram_html,
-    resolve_scenario,
 )
-from rulekit.display.svg import compact
+from rulekit.display.front import css_text, module_text
+from rulekit.display.sandbox_widget import SANDBOX_MIME, Sandbox
 
 if TYPE_CHECKING:
-    from rulekit.game import Game
     from rulekit.scenario import Scenario
 
 __all__ = ["SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "Stepper"]
@@ -129,297 +120,50 @@ WIDGET_CSS = (
 
 _LABEL = {"description_width": "initial"}
 
-# the starting position of a Sandbox, next to its widget in a notebook's output (data for the
-# live sandbox of an exported page; JupyterLab shows the widget and ignores it)
-SANDBOX_MIME = "application/vnd.rulekit.sandbox+json"
-
 # ------------------------------------------------------------------ Stepper
-class Stepper:
+class Stepper(anywidget.AnyWidget):
     """Step through a shipped scenario, forward and back, with or without a kernel.
 
     `Stepper(scenario_or_path)`: a `Scenario`, a file path, a shipped file's name or a ruling id
-    (see `resolve_scenario`). Attributes: `steps` (the `StepFrames`: every frame's HTML, built
-    without ipywidgets), its `scenario`, `results` (one `StepResult` per frame), `frame_html`,
-    `announcements` and `diagram_mode`; `frames` (`widgets.HTML`), `stack` (`widgets.Stack`), the
-    controls `play`, `slider`, `number` and `buttons`, `links` (the jslinks) and `widget` (what
-    the notebook shows)."""
+    (see `resolve_scenario`). An anywidget widget: its front-end is one ES module
+    (`rulekit/display/front/stepper.js`), the same in JupyterLab, Notebook 7 and an exported
+    page (`rulekit/display/front/host.js`). Synced traits: `frames` (every step as plain data,
+    `StepFrames.data()`), `svg` (the one drawing the frames are cut from, or ""), `uid`,
+    `title` and `step` (the step shown: the browser steps on its own and tells the kernel).
+    Attributes: `steps` (the `StepFrames`), its `scenario`, `results` (one `StepResult` per
+    frame), `last`, `frame_html`, `announcements` and `diagram_mode`; `widget` is the widget
+    itself (what the notebook shows)."""
+
+    _esm = traitlets.Unicode(module_text("stepper")).tag(sync=True)
+    _css = traitlets.Unicode(css_text("stepper")).tag(sync=True)
+    frames = traitlets.List(traitlets.Dict()).tag(sync=True)
+    svg = traitlets.Unicode("").tag(sync=True)
+    uid = traitlets.Unicode("").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+    step = traitlets.Int(0).tag(sync=True)
+    # which rulekit view this is (an exported page turns the widget into its `rk-view` markup)
+    rk_view = traitlets.Unicode("stepper").tag(sync=True)
 
     def __init__(self, scenario: Scenario | str | os.PathLike[str], *,
                  diagram: str | bool = "auto", diagram_budget: int = DIAGRAM_BUDGET,
-                 buttons: bool = True, interval: int = 4000) -> None:
+                 **kwargs: Any) -> None:
         self.steps = StepFrames(scenario, diagram=diagram, diagram_budget=diagram_budget)
         self.scenario, self.results, self.last = (self.steps.scenario, self.steps.results,
                                                   self.steps.last)
         self.diagram_mode = self.steps.diagram_mode
         self.frame_html, self.announcements = self.steps.frame_html, self.steps.announcements
-        # one Layout and one style shared by every frame: each widget model is stored in the
-        # exported page, so sharing keeps it small
-        shared_layout, shared_style = widgets.Layout(width="100%"), HTMLStyle()
-        self.frames = [widgets.HTML(value=h, layout=shared_layout, style=shared_style)
-                       for h in self.frame_html]
-        self.stack = widgets.Stack(children=self.frames, selected_index=0,
-                                   layout=widgets.Layout(width="100%"))
-        n = self.last
-        self.play = widgets.Play(
-            value=0, min=0, max=n, step=1, interval=interval, show_repeat=False,
-            description="Play", tooltip=f"Play the steps one after another, every "
-            f"{interval / 1000:g} seconds (pause with the same button)")
-        self.slider = widgets.IntSlider(
-            value=0, min=0, max=n, step=1, description="Step", continuous_update=True,
-            tooltip="Drag, or focus and use the arrow keys, to move between steps",
-            style=_LABEL, layout=widgets.Layout(width="min(320px, 100%)"))
-        self.number = widgets.BoundedIntText(
-            value=0, min=0, max=n, step=1, description="Go to step",
-            tooltip="Type a step number (0 = set-up), or use the up and down arrow keys "
-            "or the spinner to go back and forth",
-            style=_LABEL, layout=widgets.Layout(width="190px"))
-        # (a number box, not a drop-down: selection widgets sync their index, and jslink
-        # copies values as they are)
-        self.speed = widgets.BoundedIntText(
-            value=interval, min=500, max=30_000, step=500, description="Speed (ms a step)",
-            tooltip="How many milliseconds Play shows each step (1000 ms = 1 second)",
-            style=_LABEL, layout=widgets.Layout(width="250px"))
-        controls: list[widgets.Widget] = [self.play, self.slider, self.number]
-        self.buttons: widgets.ToggleButtons | None = None
-        if buttons:
-            steps = self.scenario.steps
-            self.buttons = widgets.ToggleButtons(
-                options=[("Set-up", 0)] + [(str(k), k) for k in range(1, n + 1)],
-                value=0, description="Jump to",
-                tooltips=["The board before anything happens"] + [
-                    f"Step {k}: {steps[k - 1].get('narration', '')}" for k in range(1, n + 1)],
-                style={**_LABEL, "button_width": "auto"})
-        self.links: list[Any] = [
-            widgets.jslink((c, "value"), (self.stack, "selected_index"))
-            for c in controls]
-        self.links.append(widgets.jslink((self.speed, "value"), (self.play, "interval")))
-        if self.buttons is not None:
-            # selection widgets sync `index` (not `value`) with the browser
-            self.links.append(widgets.jslink((self.buttons, "index"),
-                                             (self.stack, "selected_index")))
-        # one heading per walkthrough; how to use the controls is in their tooltips
-        title = widgets.HTML(
-            f"<style>{WIDGET_CSS}</style><h3>Walkthrough: {html_text(self.scenario.title)}"
-            f"</h3>{classroom_script()}", layout=widgets.Layout(flex="none"))
-        title.add_class("rk-title")
-        # one row that wraps: as few lines as the width allows (each line is a line less for
-        # the step's narration on a projector)
-        parts: list[widgets.Widget] = [self.play, self.slider, self.number]
-        if self.buttons is not None:
-            parts.append(self.buttons)
-        self.controls = widgets.HBox(parts + [self.speed], layout=widgets.Layout(
-            flex_flow="row wrap", align_items="center"))
-        self.controls.add_class("rk-controls")
-        self.stack.add_class("rk-frames")
-        # a step change read aloud (kernel side, for JupyterLab; an exported page's script
-        # keeps its own live region, see the lesson template)
-        self.live = widgets.HTML("", layout=widgets.Layout(flex="none"))
-        self.live.add_class("rk-sr-only")
-        self.live.add_class("rk-live-kernel")
-        self.stack.observe(self._announce, names="selected_index")
-        self.widget = widgets.VBox([title, self.controls, self.stack, self.live],
-                                   layout=widgets.Layout(width="100%"))
-        self.widget.add_class("rk-widget")
-        self.widget.add_class("rk-stepper")
+        data = self.steps.data()
+        super().__init__(frames=data["frames"], svg=data["svg"], uid=data["uid"],
+                         title=data["title"], step=0, **kwargs)
+
+    @property
+    def widget(self) -> Stepper:
+        """The widget the notebook shows (the Stepper itself; kept for older notebooks)."""
+        return self
 
     def __len__(self) -> int:
         return len(self.frames)
 
-    def _announce(self, change: dict[str, Any]) -> None:
-        k = change["new"]
-        if isinstance(k, int) and 0 <= k < len(self.announcements):
-            self.live.value = f"<div role='status'>{html_text(self.announcements[k])}</div>"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
-
     def frame_document(self, k: int) -> str:
         """Frame k as a standalone HTML page (see `StepFrames.frame_document`)."""
         return self.steps.frame_document(k)
-
-
-# ------------------------------------------------------------------ Sandbox
-class Sandbox:
-    """A live game driven by buttons (needs a running kernel): the ipywidgets front-end of
-    `rulekit.sandbox.SandboxModel`, which decides what the controls are and what they do.
-
-    `Sandbox(game)` plays on that `Game` (changing it); `Sandbox(scenario_or_path)` starts from
-    a fresh copy of a scenario's set-up. Every control is an attribute so tests can drive it
-    (`sandbox.permanent.value = 3; sandbox.tap_button.click()`). After each click the tables
-    and the diagram of the last `history` actions are redrawn; an illegal move shows the
-    refusal in `message` (`last_error` keeps it) and the game is unchanged."""
-
-    # widget attribute -> the model's field or control name
-    FIELD_WIDGETS = {"permanent": "permanent", "mana_type": "mana", "ability": "ability",
-                     "target": "target", "x_value": "x", "hand_card": "hand_card",
-                     "attackers": "attackers", "exert": "exert", "copy_target": "copy_target",
-                     "destroy_select": "to_destroy", "choices": "choices"}
-    BUTTONS = {"tap": "tap_button", "activate": "activate_button", "cast": "cast_button",
-               "combat": "combat_button", "attack": "attack_button", "copy": "copy_button",
-               "destroy": "destroy_button", "pass": "pass_button", "resolve": "resolve_button",
-               "step": "step_button", "turn": "turn_button", "undo": "undo_button",
-               "reset": "reset_button"}
-
-    def __init__(self, game: Game | Scenario | str | os.PathLike[str] | None = None, *,
-                 history: int = 3, title: str = "Sandbox") -> None:
-        from rulekit.game import Game
-        from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
-
-        if game is None:
-            game = Game(["Alice", "Bob"])
-        elif not isinstance(game, Game):
-            game = resolve_scenario(game).game_at(0)
-        self.model = SandboxModel(game, history=history)
-        self.history = history
-        self.title = title
-        self.last_error: RulesError | UsageError | None = None
-
-        w = widgets
-        # shared Layouts and styles: every widget model goes to the browser (and into an
-        # exported page), so one of each instead of one per control
-        wide = w.Layout(width="min(440px, 100%)")
-        label = DescriptionStyle(description_width="initial")
-        look = {"layout": w.Layout(width="auto", min_width="140px", height="40px"),
-                "style": w.ButtonStyle(font_size="18px")}
-        plain = w.Layout()
-        html_style = HTMLStyle()
-        by_field: dict[str, widgets.Widget] = {}
-        for attr, name in self.FIELD_WIDGETS.items():
-            f = FIELDS[name]
-            common = {"description": f.label, "tooltip": f.help, "style": label}
-            if f.kind == "choice":
-                made = w.Dropdown(layout=wide, **common)
-            elif f.kind == "multi":
-                made = w.SelectMultiple(rows=5 if name == "to_destroy" else 4, layout=wide,
-                                        **common)
-            elif f.kind == "number":
-                made = w.BoundedIntText(value=0, min=f.low, max=f.high,
-                                        layout=w.Layout(width="140px"), **common)
-            else:
-                made = w.Combobox(options=[v for _, v in f.options], value="",
-                                  ensure_option=False, placeholder=f.placeholder, layout=wide,
-                                  **{**common, "style": _LABEL})
-            setattr(self, attr, made)
-            by_field[name] = made
-        by_control: dict[str, widgets.Widget] = {}
-        for name, attr in self.BUTTONS.items():
-            c = CONTROLS[name]
-            button = w.Button(**look, description=c.label, tooltip=c.help,
-                              button_style=c.style)
-            button.on_click(lambda _b, name=name: self.click(name))
-            setattr(self, attr, button)
-            by_control[name] = button
-        # `message`: the outcome of the last click (what tests read). It is shown right under
-        # the button clicked (one `notes` box per button, only the last one filled), so it is
-        # on screen wherever that button is
-        self.message = w.HTML(value="", layout=plain, style=html_style)
-        self.notes: dict[str, widgets.HTML] = {}
-        for name in self.BUTTONS:
-            note = w.HTML(value="", layout=w.Layout(display="none"), style=html_style)
-            note.add_class("rk-message")
-            self.notes[name] = note
-        self.tables = w.HTML(layout=plain, style=html_style)
-        self.diagram = w.HTML(layout=plain, style=html_style)
-        by_field["permanent"].observe(lambda _c: self._refresh_options(), names="value")
-
-        def group(heading: str, names: tuple[str, ...]) -> widgets.VBox:
-            parts: list[widgets.Widget] = []
-            for n in names:
-                parts += [by_field[n]] if n in by_field else [by_control[n], self.notes[n]]
-            box = w.VBox([w.HTML(f"<b style='font-size:19px'>{html_text(heading)}</b>",
-                                 layout=plain, style=html_style), *parts], layout=plain)
-            box.add_class("rk-sandbox-group")
-            return box
-
-        row = w.Layout(flex_flow="row wrap", align_items="flex-start")
-        controls = w.HBox([group(heading, names) for heading, names in GROUPS], layout=row)
-        head = w.HTML(layout=plain, style=html_style,
-                      value=f"<style>{WIDGET_CSS}</style><h3 style='font-size:24px;margin:4px 0'>"
-                      f"{html_text(title)}</h3><p style='font-size:16px;margin:0 0 6px 0'>"
-                      "The buttons need a running kernel (JupyterLab); in an exported page "
-                      "this is a picture of the starting position: press <i>Start the live "
-                      "sandbox</i> where the page offers it.</p>")
-        self.widget = w.VBox([head, controls, self.tables, self.diagram],
-                             layout=w.Layout(width="100%"))
-        self.widget.add_class("rk-widget")
-        self.widget.add_class("rk-sandbox")
-        self._refresh()
-
-    @property
-    def game(self) -> Game:
-        return self.model.game
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget, and the starting position as `SANDBOX_MIME` data: an exported page
-        replays it in the browser (the live sandbox, `rulekit.sandbox_page`)."""
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        position = self.model.position()
-        if isinstance(bundle, dict) and position is not None:
-            bundle[SANDBOX_MIME] = {**position, "title": self.title}
-        return bundle
-
-    def values(self) -> dict[str, Any]:
-        """What the inputs say now, by the model's field names."""
-        return {name: getattr(self, attr).value for attr, name in self.FIELD_WIDGETS.items()}
-
-    # -- reading the board into the controls
-    @staticmethod
-    def _set_options(widget: Any, options: tuple[tuple[str, Any], ...]) -> None:
-        values = [v for _, v in options]
-        if isinstance(widget, widgets.SelectMultiple):
-            keep = tuple(v for v in widget.value if v in values)
-            widget.options = options
-            widget.value = keep
-            return
-        if isinstance(widget, (widgets.Combobox, widgets.BoundedIntText)):
-            return
-        old = widget.value
-        widget.options = options
-        if old in values:
-            widget.value = old
-        elif options:
-            widget.value = options[0][1]
-
-    def _refresh_options(self) -> None:
-        fields = self.model.fields(self.values())
-        for attr, name in self.FIELD_WIDGETS.items():
-            self._set_options(getattr(self, attr), fields[name].options)
-
-    def _refresh(self) -> None:
-        self._refresh_options()
-        self._render()
-
-    def _render(self) -> None:
-        from rulekit.display.sandbox_view import diagram, tables_html
-
-        # wide tables scroll in their own (keyboard-scrollable) box, never off the page
-        self.tables.value = compact(f"<div class='rk-frame rk-tables' tabindex='0' "
-                                     "role='group' aria-label='Board, players and stack'>"
-                                     f"<style>{FRAME_CSS}</style>"
-                                     f"{tables_html(self.model.tables())}</div>")
-        if not self.history:
-            self.diagram.value = ""
-            return
-        graph, what = diagram(self.model)
-        self.diagram.value = (
-            f"<div class='rk-frame'><style>{FRAME_CSS}</style>"
-            f"<h4>Event and trigger diagram: {what}</h4>"
-            f"{diagram_html(graph, label=f'Event and trigger diagram of {what}')}"
-            "</div>")
-
-    # -- doing things
-    def click(self, name: str) -> bool:
-        """Run the model's control `name` with what the inputs say; show the outcome."""
-        from rulekit.display.sandbox_view import message_html
-
-        outcome = self.model.click(name, self.values())
-        self.last_error = outcome.error  # type: ignore[assignment]
-        self.message.value = message_html(outcome)
-        for other, note in self.notes.items():
-            if other != name:
-                note.value, note.layout.display = "", "none"
-        if name in self.notes:
-            self.notes[name].value, self.notes[name].layout.display = self.message.value, ""
-        if outcome.ok:
-            self._refresh()
-        return outcome.ok

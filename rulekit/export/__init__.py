@@ -3,7 +3,8 @@
 Every `notebooks/*.ipynb` is executed with nbclient (widget state stored, so the steppers step
 in the browser with no kernel) and exported with nbconvert's HTMLExporter and the `lesson`
 template (`rulekit/templates/lesson/`) to `site/<name>.html`; `site/index.html` lists the
-lessons and the rulings coverage table R01-R19; `site/cards.html` the card catalog.
+lessons as a course; `site/teachers.html` planning, projecting, printing and the rulings
+coverage table R01-R19; `site/cards.html` the card catalog.
 
 - **Processes:** a pool of worker processes (one per core by default); each worker handles
   several notebooks in turn, so Python and nbconvert start once per worker and a kernel start is
@@ -47,7 +48,7 @@ from pathlib import Path
 
 from rulekit.export import assets as _assets
 from rulekit.export import live as _live
-from rulekit.export.index import load_coverage, write_index
+from rulekit.export.index import load_coverage, write_index, write_teachers
 from rulekit.export.lesson import CELL_TIMEOUT_S, PROGRESS_S, Job, Result
 from rulekit.export.ownership import (
     BuildLock,
@@ -257,11 +258,13 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     cache.save()
 
     report.lessons = [{"stem": s, **entries[s]} for s in sorted(entries)]
+    _drop_unused_widget_manager(out, report.lessons)
     if coverage is not None:
         from rulekit.export.cards import write_cards
 
-        for page in (write_index(out, report, coverage.result()),
-                     write_cards(out, {str(e["stem"]) for e in report.lessons})):
+        cov = coverage.result()
+        for page in (write_index(out, report, cov), write_teachers(out, report, cov),
+                     write_cards(out, {str(e["stem"]): str(e["title"]) for e in report.lessons})):
             cache.pages[page.name] = page_record(page)
         cache.save()
     side.shutdown()
@@ -283,6 +286,17 @@ def budget_warning(stem: str, size: int, budget: int = PAGE_BUDGET) -> str | Non
             "in a classroom")
 
 
+def _drop_unused_widget_manager(out: Path, lessons: list[dict[str, object]]) -> None:
+    """No page loads the widget manager any more (its views are rendered by the page's own
+    host, `rulekit.export.views`): its 2 MB leave `_static/`."""
+    wanted = f"{STATIC}/{_assets.STATIC_SUBDIR}/"
+    for entry in lessons:
+        page = out / str(entry["page"])
+        if page.is_file() and wanted in page.read_text("utf-8", errors="replace"):
+            return
+    shutil.rmtree(out / STATIC / _assets.STATIC_SUBDIR, ignore_errors=True)
+
+
 def _keep_other_lessons(cache: Cache, stems: set[str]) -> dict[str, dict[str, object]]:
     """Cache entries of lessons not in this build: a page whose notebook is gone is deleted
     (only if it is the page the cache recorded); a page from another notebooks folder stays,
@@ -298,12 +312,10 @@ def _keep_other_lessons(cache: Cache, stems: set[str]) -> dict[str, dict[str, ob
     return kept
 def _prepare_live(out: Path, report: BuildReport, mode: str,
                   echo: Callable[[str], None]) -> dict[str, object] | None:
-    """The live sandbox's runtime in `out/_static/sandbox/` and what every page needs to start
-    it (None, with `report.sandbox_note` saying why, when the runtime can't be had)."""
-    from rulekit.display.frames import FRAME_CSS
-    from rulekit.display.widgets import WIDGET_CSS
-    from rulekit.export.lesson import TEMPLATE, TEMPLATES
-
+    """The live sandbox's runtime in `out/_static/sandbox/` and what every page with a sandbox
+    needs to start it: the runtime's `config` for the page's back-end
+    (`rulekit/display/front/sandbox_backend.js`) and the cache `key` (None, with
+    `report.sandbox_note` saying why, when the runtime can't be had)."""
     found = _live.prepare(mode=mode)
     base = _live.install(found, out / STATIC)
     if base is None:
@@ -317,15 +329,9 @@ def _prepare_live(out: Path, report: BuildReport, mode: str,
     if stdlib.startswith("source only"):
         echo(f"rulekit.export: the live sandbox's standard library is {stdlib}: it starts "
              "slower")
-    script = (TEMPLATES / TEMPLATE / "sandbox.js").read_text("utf-8")
-    css = (TEMPLATES / TEMPLATE / "sandbox.css").read_text("utf-8")
-    if "</script" in script.lower() or "<!--" in script or "</style" in css.lower():
-        raise _assets.AssetError("sandbox.js and sandbox.css can't be inlined: they close "
-                                 "their own tag")
     mb = _live.size_mb(out / STATIC / _live.STATIC_SUBDIR)
     report.live = True
-    return {"script": script, "css": FRAME_CSS + WIDGET_CSS + css,
-            "config": {"base": base, "scripts": list(_live.SCRIPTS), "mb": round(mb)},
+    return {"config": {"base": base, "scripts": list(_live.SCRIPTS), "mb": round(mb)},
             "key": found.key}
 
 

@@ -28,7 +28,7 @@ STEPPER_ANY = f"{STEPPER}, .widget-vbox:has(> .widget-hbox > .widget-play):not({
 # What a reader sees of the stepper's current frame: narration text and the diagram's SVG.
 SNAPSHOT_JS = """(root) => {
   const shown = (e) => e.getClientRects().length > 0;
-  const frames = Array.from(root.querySelectorAll('.widget-html-content')).filter(shown);
+  const frames = Array.from(root.querySelectorAll('.rk-frame')).filter(shown);
   const narr = Array.from(root.querySelectorAll('.rk-narration')).filter(shown);
   const text = (narr.length ? narr : frames).map((e) => e.innerText.trim()).join('\\n');
   const svg = Array.from(root.querySelectorAll('svg')).filter(shown)
@@ -64,7 +64,7 @@ class Visit:
     requests: list[str] = field(default_factory=list)  # every request made
     outside: list[str] = field(default_factory=list)  # requests outside the site (blocked)
     console_errors: list[str] = field(default_factory=list)
-    load_s: float | None = None  # navigation start -> stepper (or page) shown
+    load_s: float | None = None  # navigation start -> stepper and its diagram shown (or: load)
 
     def stepper(self, index: int = 0) -> Any:
         return self.page.locator(STEPPER_ANY).nth(index)
@@ -77,14 +77,13 @@ class Visit:
 
     def step_forward(self, index: int = 0, timeout_s: float = 10.0
                      ) -> tuple[dict[str, str], dict[str, str]]:
-        """Press ArrowUp in stepper `index`'s step-number box (a BoundedIntText); returns the
-        snapshots before and after (after: once it changed, or at the timeout)."""
+        """Press Right arrow on stepper `index`'s Next button; returns the snapshots before
+        and after (after: once it changed, or at the timeout)."""
         stepper = self.stepper(index)
         stepper.scroll_into_view_if_needed()
         before = self.snapshot(index)
-        box = stepper.locator(".widget-text input[type=number]").first
-        box.focus()
-        self.page.keyboard.press("ArrowUp")
+        stepper.locator(".rk-controls .rk-next").first.focus()
+        self.page.keyboard.press("ArrowRight")
         deadline = time.monotonic() + timeout_s
         after = self.snapshot(index)
         while after == before and time.monotonic() < deadline:
@@ -124,23 +123,28 @@ def open_page(browser: Any, path: Path, site: Path, *, stepper: bool = True,
             else None)
     page.on("pageerror", lambda e: visit.console_errors.append(f"page error: {e}"))
     start = time.perf_counter()
-    page.goto(url, wait_until="load", timeout=timeout_ms)
+    # a walkthrough is drawn by the page's modules, which run before DOMContentLoaded: it is
+    # visible and steppable then, whatever else (a widget manager's fonts) is still loading
+    page.goto(url, wait_until="domcontentloaded" if stepper else "load", timeout=timeout_ms)
     if stepper:
         visit.stepper().wait_for(state="visible", timeout=timeout_ms)
         visit.stepper().locator("svg").first.wait_for(state="visible", timeout=timeout_ms)
     visit.load_s = time.perf_counter() - start
+    if stepper:
+        page.wait_for_load_state("load", timeout=timeout_ms)  # the rest, as before
     return visit
 
 
 # ------------------------------------------------------------------ a local web server
 @contextmanager
-def serve(site: Path) -> Iterator[str]:
+def serve(site: Path, handler: Any = None) -> Iterator[str]:
     """`site` over http://127.0.0.1:<free port>/ (Python's http.server, in a thread, quiet),
-    stopped on exit; yields the base URL."""
+    stopped on exit; yields the base URL. `handler`: a `SimpleHTTPRequestHandler` subclass to
+    serve with (e.g. one that sends a Content-Security-Policy header)."""
     from functools import partial
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
-    class Quiet(SimpleHTTPRequestHandler):
+    class Quiet(handler or SimpleHTTPRequestHandler):  # type: ignore[misc]
         def log_message(self, format: str, *args: Any) -> None:  # the base's name
             pass
 
@@ -156,7 +160,8 @@ def serve(site: Path) -> Iterator[str]:
 
 
 # ------------------------------------------------------------------ the live sandbox
-LIVE = ".rk-live"
+LIVE = ".rk-view[data-rk-view='sandbox']"  # a sandbox view (the page contract)
+SANDBOX = ".rk-sb"  # the sandbox module's root inside it (data-state, data-done, data-sid)
 
 
 class Live:
@@ -167,21 +172,33 @@ class Live:
         self.visit = visit
         self.index = index
         self.box = visit.page.locator(LIVE).nth(index)
+        self.root = self.box.locator(SANDBOX)
+
+    def _wait_state(self, states: tuple[str, ...], timeout_s: float) -> None:
+        self.visit.page.wait_for_function(
+            "([sel, i, states]) => { const r = document.querySelectorAll(sel)[i];"
+            " return !!r && states.includes(r.dataset.state); }",
+            arg=[f"{LIVE} {SANDBOX}", self.index, list(states)], timeout=timeout_s * 1000)
 
     def start(self, timeout_s: float = 180.0) -> float:
         """Click "Start the live sandbox" and wait until it is ready (or failed); seconds."""
+        self.root.wait_for(state="attached")
         self.box.scroll_into_view_if_needed()
         began = time.perf_counter()
-        self.box.get_by_role("button", name="Start the live sandbox").click()
-        self.visit.page.wait_for_function(
-            "([sel, i]) => ['ready', 'failed'].includes("
-            "document.querySelectorAll(sel)[i].dataset.state)", arg=[LIVE, self.index],
+        # (while the engine loads, the page's thread can be busy for seconds at a time: the
+        # click lands when it is free)
+        self.box.get_by_role("button", name="Start the live sandbox").click(
             timeout=timeout_s * 1000)
+        self._wait_state(("ready", "failed"), timeout_s)
         return time.perf_counter() - began
+
+    def wait_loaded(self, timeout_s: float = 180.0) -> None:
+        """Wait until the engine has loaded without Start being pressed (preloading)."""
+        self._wait_state(("loaded", "ready", "failed"), timeout_s)
 
     @property
     def state(self) -> str | None:
-        return self.box.get_attribute("data-state")
+        return self.root.get_attribute("data-state")
 
     def choose(self, field: str, value: Any) -> None:
         """Set an input: a choice (a value), a multi-choice (a list), a number or a text."""
@@ -196,15 +213,15 @@ class Live:
 
     def click(self, control: str) -> str:
         """Click a control; the message it shows."""
-        done = self.box.get_attribute("data-done") or "0"
+        done = self.root.get_attribute("data-done") or "0"
         self.box.locator(f"button[data-control='{control}']").click()
         self.visit.page.wait_for_function(
-            "([sel, i, n]) => document.querySelectorAll(sel)[i].dataset.done !== n",
-            arg=[LIVE, self.index, done])
+            "([sel, i, n]) => (document.querySelectorAll(sel)[i].dataset.done || '0') !== n",
+            arg=[f"{LIVE} {SANDBOX}", self.index, done])
         return self.message()
 
     def message(self) -> str:
-        return self.box.locator(".rk-live-ui .rk-message").inner_text().strip()
+        return self.box.locator(".rk-message").inner_text().strip()
 
     def table(self, caption: str) -> list[dict[str, str]]:
         """The rows of the table with this caption, as column -> cell text."""
@@ -219,18 +236,29 @@ class Live:
 
     def values(self) -> dict[str, Any]:
         """What the inputs say, as the model reads them."""
-        return self.visit.page.evaluate("(i) => rulekitLive.sandboxes[i].values()", self.index)
+        return self.root.evaluate("(r) => r.rkSandbox.values()")
 
     def to_json(self, values: dict[str, Any] | None = None) -> dict[str, Any]:
         """The page's `SandboxModel.to_json(values)` (default: what the inputs say)."""
-        return self.visit.page.evaluate("([i, v]) => rulekitLive.sandboxes[i].state(v)",
-                                        [self.index, values])
+        return self.root.evaluate(
+            "(r, v) => rulekit.backends.sandbox.state(Number(r.dataset.sid), v || "
+            "r.rkSandbox.values())", values)
+
+    def view_state(self) -> dict[str, Any]:
+        """The view's `state` trait as the page host holds it (what the module renders)."""
+        return self.visit.page.evaluate(
+            "(i) => rulekit.host.models().filter((m) => m.name === 'sandbox')[i].model"
+            ".get('state')", self.index)
 
     def last_click_ms(self) -> float:
-        return self.visit.page.evaluate("(i) => rulekitLive.sandboxes[i].lastClickMs",
-                                        self.index)
+        return float(self.root.evaluate("(r) => r.rkSandbox.lastClickMs"))
+
+    def timings(self) -> list[list[Any]]:
+        """[what, ms since the page opened] as the page's sandbox back-end got ready."""
+        return self.visit.page.evaluate("rulekit.backends.sandbox.timings")
 
     def position(self) -> dict[str, Any]:
         """The starting position the page replays (its JSON data)."""
-        return json.loads(self.box.locator("script[type='application/vnd.rulekit.sandbox+json']")
-                          .text_content())
+        traits = json.loads(self.box.locator(":scope > script[type='application/json']")
+                            .text_content())
+        return traits["position"]

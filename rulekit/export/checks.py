@@ -2,7 +2,8 @@
 what the browser tests assert, usable by anyone who builds the site (a school's own tests).
 
 - `axe(page)`: axe-core's violations (pinned, see `rulekit.export.axe`), by rule id;
-- `walk(page, index)`: step walkthrough `index` through every step (its step buttons) and
+- `walk(page, index)`: step walkthrough `index` through every step (its step buttons,
+  `STEP_BUTTONS`) and
   report, per step, whether its controls (`.rk-controls`), its narration (`.rk-narration`)
   and the diagram elements the step added (`.rk-new`) are on screen together;
 - `diagram_font_px(page)`: the smallest rendered size of any visible diagram text;
@@ -19,10 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["StepFit", "axe", "diagram_descriptions", "diagram_font_px", "goto_step",
+__all__ = ["STEP_BUTTONS", "StepFit", "axe", "diagram_descriptions", "diagram_font_px", "goto_step",
            "undescribed", "walk"]
 
 SERIOUS = ("critical", "serious")
+# a walkthrough's "Jump to" buttons, one per step (the set-up first): the page contract
+STEP_BUTTONS = ".rk-controls .rk-steps button"
 
 
 def axe(page: Any, impacts: tuple[str, ...] = SERIOUS, *,
@@ -96,7 +99,7 @@ FIT_JS = """(root) => {
 }"""
 
 GOTO_JS = """async (root, k) => {
-  const buttons = root.querySelectorAll('.rk-controls .widget-toggle-buttons button');
+  const buttons = root.querySelectorAll('.rk-controls .rk-steps button');
   buttons[k].click();
   for (let i = 0; i < 50; i++) {
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
@@ -136,7 +139,7 @@ def goto_step(stepper: Any, k: int) -> int:
 # step, in the page): the same checks as three calls a step, without a round trip for each
 WALK_JS = f"""async (root) => {{
   const goto = ({GOTO_JS}), scroll = ({SCROLL_JS}), fit = ({FIT_JS});
-  const count = root.querySelectorAll('.rk-controls .widget-toggle-buttons button').length;
+  const count = root.querySelectorAll('.rk-controls .rk-steps button').length;
   const out = [];
   for (let k = 0; k < count; k++) {{
     await goto(root, k);

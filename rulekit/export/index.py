@@ -1,6 +1,9 @@
-"""`site/index.html`: the lessons and the rulings coverage table (R01-R19 -> lessons,
-walkthroughs, tests, diagrams; `rulekit.display.coverage_table`, the same table as the
-`00_start_here` lesson's). Every piece of text is HTML-escaped."""
+"""`site/index.html`, the lessons as a course (issue 29): where to start, a suggested order, one
+line per lesson on what you will be able to do after it and about how long it takes
+(`rulekit.repo.course`); and `site/teachers.html`, for teachers: planning, projecting with
+Present, printing, and the rulings coverage table (R01-R19 -> lessons, walkthroughs, tests,
+diagrams; `rulekit.display.coverage_table`, the same table as the `00_start_here` lesson's).
+Every piece of text is HTML-escaped."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from urllib.parse import quote
 
 from rulekit.display.coverage_table import Targets, rows, table_html
 from rulekit.export.ownership import GENERATOR_TAG, write_atomic
+from rulekit.repo.course import CourseEntry, read_course_entry
 
 if TYPE_CHECKING:
     from rulekit.export import BuildReport
@@ -37,61 +41,193 @@ details summary { cursor: pointer; }
 """
 
 
-def render(report: BuildReport, coverage: Sequence[Coverage], link_diagrams: bool = True) -> str:
-    """The index page: the lessons built (`report.lessons`) and the coverage table, whose
-    lesson links go to the built pages and diagram links (if `link_diagrams`) to `diagrams/`."""
-    lesson_items = []
-    for e in report.lessons:
-        stem = str(e["stem"])
-        ids = [str(i) for i in e.get("rulings", [])]  # type: ignore[attr-defined]
-        tail = f' <span class="rulings">({escape(", ".join(ids))})</span>' if ids else ""
-        # numbered as the lessons are (00_start_here is lesson 0)
-        number = re.match(r"(\d+)", stem)
-        value = f' value="{int(number.group(1))}"' if number else ""
-        # percent-encoded: a newline or `#` in a notebook's name can't break the link
-        lesson_items.append(f'<li{value}><a href="{escape(quote(stem + ".html"))}">'
-                            f'{escape(str(e["title"]))}</a>{tail}</li>')
-    targets = Targets(lesson_ext="html", diagrams_url="diagrams/" if link_diagrams else None,
-                      built=frozenset(str(e["stem"]) for e in report.lessons))
-    table = table_html(rows(coverage, targets))
+_COURSE_CSS = """
+main { max-width: 60rem; }
+.lead { font-size: 1.15em; }
+a.button { display: inline-block; background: #0b4f9c; color: #fff; padding: .45em 1em;
+  border-radius: 6px; font-weight: 600; text-decoration: none; }
+a.button:hover { background: #083a73; } a.button:focus-visible { outline-color: #111; }
+ol.lessons { padding-left: 2.2em; } ol.lessons li { margin: .2em 0 1em; }
+ol.lessons a { font-weight: 600; } .minutes { color: #444; white-space: nowrap; }
+.goal { margin: .15em 0 0; } .rulings { color: #444; font-size: .85em; }
+nav.site { font-size: .95em; } nav.site a { margin-right: 1.2em; }
+kbd { font-family: inherit; border: 1px solid #888; border-bottom-width: 2px; border-radius: 4px;
+  padding: 0 .3em; background: #f6f6f6; }
+@media print { a.button { color: #111; background: none; border: 1px solid #111; } }
+"""
+TEACHERS = "teachers.html"
+
+
+def _number(stem: str) -> int | None:
+    m = re.match(r"(\d+)", stem)
+    return int(m.group(1)) if m else None
+
+
+def _entry(e: dict[str, object]) -> CourseEntry | None:
+    """The course entry of an index entry's notebook (None: no notebook to read)."""
+    notebook = e.get("notebook")
+    return read_course_entry(Path(str(notebook))) if notebook else None
+
+
+def _href(stem: str) -> str:
+    # percent-encoded: a newline or `#` in a notebook's name can't break the link
+    return escape(quote(stem + ".html"))
+
+
+def _notes(report: BuildReport) -> str:
     note = f'<p class="note">{escape(report.widgets_note)}</p>' if report.widgets_note else ""
     if report.sandbox_note:
         note += f'<p class="note">{escape(report.sandbox_note)}</p>'
-    sandboxes = "The sandboxes need a running kernel: open the notebooks in JupyterLab for those."
-    if report.live:
-        sandboxes = ('Each lesson\'s sandbox also runs in the page: press <em>Start the live '
-                     'sandbox</em> (the real rules engine, in the browser, offline; '
-                     '<a href="_static/sandbox/LICENSES.txt">licences of its files</a>).')
-    lessons_html = (f'<ol class="lessons">{"".join(lesson_items)}</ol>' if lesson_items
-                    else '<p class="missing">No lessons built yet.</p>')
+    return note
+
+
+def _page(title: str, body: str, css: str = "") -> str:
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 {GENERATOR_TAG}
-<title>rulekit lessons</title>
-<style>{CSS}</style>
+<title>{escape(title)}</title>
+<style>{CSS}{_COURSE_CSS}{css}</style>
 </head>
 <body>
 <main>
-<h1>rulekit lessons</h1>
-<p>Magic: The Gathering rules that trip players up, one lesson per topic. Step each walkthrough
-forward and back with its slider, its number box (arrow keys) or <em>Play</em>: no Python needed.
-{sandboxes}
-<a href="cards.html">The cards</a> lists every card the lessons and scenarios can use, with its
-Oracle text.</p>
-{note}
-<h2>Lessons</h2>
-{lessons_html}
-<h2>Rulings and where they are covered</h2>
-<div class="wide">
-{table}
-</div>
+{body}
 </main>
 </body>
 </html>
 """
+
+
+def render(report: BuildReport, coverage: Sequence[Coverage], link_diagrams: bool = True) -> str:
+    """The index page: the lessons built (`report.lessons`) as a course, in their order, each
+    with its goal and minutes. (`coverage` and `link_diagrams` are the teachers' page's; the
+    signature is kept for the callers that render both.)"""
+    del coverage, link_diagrams
+    items, total, first = [], 0, ""
+    for e in report.lessons:
+        stem = str(e["stem"])
+        course = _entry(e)
+        number = _number(stem)
+        value = f' value="{number}"' if number is not None else ""
+        minutes = (f' <span class="minutes">(about {course.minutes} minutes)</span>'
+                   if course else "")
+        said = course.goal[:1].lower() + course.goal[1:] if course else ""
+        goal = f'<p class="goal">You will be able to {escape(said)}</p>' if said else ""
+        total += course.minutes if course else 0
+        first = first or stem
+        items.append(f'<li{value}><a href="{_href(stem)}">{escape(str(e["title"]))}</a>'
+                     f"{minutes}{goal}</li>")
+    if items:
+        hours = f" About {total // 60} h {total % 60:02d} min in all." if total >= 60 else (
+            f" About {total} minutes in all." if total else "")
+        title = str(report.lessons[0]["title"])
+        label = title if title.lower().startswith("start here") else f"Start with {title}"
+        start = f'<p><a class="button" href="{_href(first)}">{escape(label)}</a></p>'
+
+        lessons_html = (f"<h2>The lessons, in order</h2>\n<p>Take them in this order: each lesson"
+                        f" uses what the ones before it taught.{hours} The minutes are an "
+                        "estimate from the lesson's reading, its walkthroughs' steps and its "
+                        f"questions.</p>\n<ol class=\"lessons\">{''.join(items)}</ol>")
+    else:
+        start, lessons_html = "", '<p class="missing">No lessons built yet.</p>'
+    sandbox = ("Each lesson ends with a sandbox: press <em>Start the live sandbox</em> and the "
+               "real engine runs in the page, offline "
+               '(<a href="_static/sandbox/LICENSES.txt">licences of its files</a>).'
+               if report.live else
+               "Each lesson ends with a sandbox: open the notebooks in JupyterLab to play in it.")
+    return _page("rulekit lessons", f"""<h1>Magic rules, one lesson at a time</h1>
+<p class="lead">Short lessons on the Magic: The Gathering rules that trip players up. Every
+example is played on a real rules engine. You step through it, guess what happens next, and then
+try it yourself.</p>
+<nav class="site" aria-label="The site"><a href="{TEACHERS}">For teachers</a>
+<a href="cards.html">The cards</a></nav>
+{start}
+{_notes(report)}
+{lessons_html}
+<h2>How the pages work</h2>
+<ul>
+<li>Each walkthrough is a short game. Step through it with <em>Play</em>, its slider or its step
+buttons. No Python and no network are needed.</li>
+<li>Each lesson asks questions: decide on your answer, then open it to check.</li>
+<li>{sandbox}</li>
+<li><a href="cards.html">The cards</a>: every card the lessons use, with its Oracle text.</li>
+<li><a href="{TEACHERS}">For teachers</a>: planning a class, projecting with <em>Present</em>,
+printing, and which lesson covers which ruling.</li>
+</ul>""")
+
+
+def render_teachers(report: BuildReport, coverage: Sequence[Coverage],
+                    link_diagrams: bool = True) -> str:
+    """The teachers' page: the lessons with their minutes and rulings, projecting, printing,
+    the sandboxes in class, and the coverage table, whose lesson links go to the built pages
+    and diagram links (if `link_diagrams`) to `diagrams/`."""
+    topics = {c.ruling.id: c.ruling.topic for c in coverage}
+    plan = []
+    for e in report.lessons:
+        stem = str(e["stem"])
+        course = _entry(e)
+        ids = [str(i) for i in e.get("rulings", [])]  # type: ignore[attr-defined]
+        rulings = "<br>".join(f"{escape(i)}: {escape(topics[i])}" if i in topics else escape(i)
+                              for i in ids) or "-"
+        plan.append(f'<tr><th scope="row"><a href="{_href(stem)}">{escape(str(e["title"]))}'
+                    f'</a></th><td>{course.minutes if course else "-"}</td><td>{rulings}</td>'
+                    "</tr>")
+    plan_html = ("<table><caption>The lessons in their suggested order</caption><thead><tr>"
+                 '<th scope="col">Lesson</th><th scope="col">Minutes (about)</th>'
+                 '<th scope="col">Rulings it teaches</th></tr></thead><tbody>'
+                 f'{"".join(plan)}</tbody></table>') if plan else \
+        '<p class="missing">No lessons built yet.</p>'
+    targets = Targets(lesson_ext="html", diagrams_url="diagrams/" if link_diagrams else None,
+                      built=frozenset(str(e["stem"]) for e in report.lessons))
+    table = table_html(rows(coverage, targets))
+    sandbox = ("The sandboxes run in the page: <em>Start the live sandbox</em> loads about "
+               "12 MB once (shared by every lesson) and is ready in a few seconds, offline."
+               if report.live else
+               "This build has no live sandbox: the sandboxes need JupyterLab.")
+    return _page("rulekit for teachers", f"""<nav class="site" aria-label="The site"><a href="index.html">&larr; All lessons</a>
+<a href="cards.html">The cards</a></nav>
+<h1>For teachers</h1>
+<p>The lessons are one small rules engine's games, shown step by step. Nothing needs installing:
+copy the <code>site/</code> folder to a USB stick or a web server, or open it where it is.</p>
+{_notes(report)}
+<h2>Planning a class</h2>
+<p>Take the lessons in order: each uses what the ones before it taught. A lesson has a short
+text, one to four walkthroughs, a few predict questions and a sandbox. The minutes are an
+estimate for a student working alone; in class, a walkthrough step read aloud and discussed
+takes longer.</p>
+<div class="wide" tabindex="0" role="region" aria-label="The lessons in order">
+{plan_html}
+</div>
+<h2>Projecting a walkthrough</h2>
+<ul>
+<li>Press <em>Present</em> above a walkthrough: it fills the screen. Then <kbd>Right</kbd>,
+<kbd>Space</kbd> or <kbd>Page Down</kbd> go to the next step, <kbd>Left</kbd> or
+<kbd>Page Up</kbd> go back, <kbd>Home</kbd> and <kbd>End</kbd> go to the set-up and the last
+step, and <kbd>Esc</kbd> leaves. A presentation clicker sends these keys.</li>
+<li>The pages are laid out for 1280x720, 1366x768 and 1920x1080 screens: one step is one screen.
+If the back of the room can't read the diagram, zoom the page (<kbd>Ctrl</kbd> and <kbd>+</kbd>).</li>
+<li>In JupyterLab, <em>View &rsaquo; Appearance &rsaquo; Presentation Mode</em> keeps the same
+layout, and <em>Present</em> works there too.</li>
+</ul>
+<h2>Printing</h2>
+<p>Print a lesson page from the browser (<kbd>Ctrl</kbd> and <kbd>P</kbd>, or <kbd>Cmd</kbd> and
+<kbd>P</kbd> on a Mac). The text, the predict questions and each walkthrough at the step it
+shows are printed: step to the moment you want on paper first. A question prints closed: open
+the answers you want on paper first. For a handout of every step, print a walkthrough's whole
+diagram: the table at the end of this page links each one. On <a href="cards.html">the cards
+page</a>, type in the filter box first to print only some cards.</p>
+<h2>The sandboxes in class</h2>
+<p>{sandbox} For a class working in notebooks, a JupyterHub gives each student their own copy
+of the lessons (see <code>docs/teaching.md</code> in the project).</p>
+<h2>Rulings and where they are covered</h2>
+<p>The nineteen rulings the lessons teach, from the official rulings pages of Slagstone Refinery
+and Sandstorm Crasher, each with the lesson sections, walkthroughs, tests and diagram that cover
+it.</p>
+<div class="wide" tabindex="0" role="region" aria-label="Rulings and where they are covered">
+{table}
+</div>""", css="main { max-width: 80rem; }")
 
 
 def load_coverage() -> list:
@@ -102,7 +238,15 @@ def load_coverage() -> list:
 
 
 def write_index(out: Path, report: BuildReport, cov: list | None = None) -> Path:
-    """Write `out/index.html` (and copy the diagrams it links into `out/diagrams/`)."""
+    """Write `out/index.html`."""
+    path = out / "index.html"
+    write_atomic(path, render(report, cov or []))
+    return path
+
+
+def write_teachers(out: Path, report: BuildReport, cov: list | None = None) -> Path:
+    """Write `out/teachers.html` (and copy the diagrams its coverage table links into
+    `out/diagrams/`)."""
     from rulekit.repo.coverage import repo_root
 
     root = repo_root()
@@ -117,6 +261,6 @@ def write_index(out: Path, report: BuildReport, cov: list | None = None) -> Path
                 target = dest / src.name
                 if not target.is_file() or target.read_bytes() != data:
                     write_atomic(target, data)
-    path = out / "index.html"
-    write_atomic(path, render(report, cov))
+    path = out / TEACHERS
+    write_atomic(path, render_teachers(report, cov))
     return path

@@ -44,7 +44,7 @@ class Job:
     cdn_note: str = ""  # shown in the page's top bar when the page needs a network
     lab_css: tuple[str, ...] = ()  # relative URLs of the shared JupyterLab style sheets
     log: str = ""  # where the kernel's own output goes (the build cache, outside the site)
-    live: dict[str, object] | None = None  # the live sandbox's script, style and config
+    live: dict[str, object] | None = None  # the live sandbox's runtime config (and cache key)
     timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
     progress: float = PROGRESS_S  # seconds between "still running" lines
     executed: str = ""  # where the executed notebook is kept (the build cache); "" for nowhere
@@ -76,14 +76,23 @@ def _css() -> str:
     return (TEMPLATES / TEMPLATE / "rulekit.css").read_text("utf-8")
 
 
-@cache
-def _js() -> str:
-    """The classroom script, inlined in each page's `<script>`: it must not close that tag or
-    open an HTML comment in it (D3)."""
-    js = (TEMPLATES / TEMPLATE / "classroom.js").read_text("utf-8")
-    if "</script" in js.lower() or "<!--" in js:
-        raise ValueError("classroom.js can't be inlined: it has '</script' or '<!--'")
-    return js
+def views_resources(names: set[str], live: dict[str, object] | None = None
+                    ) -> dict[str, object] | None:
+    """What a page with the views `names` needs: their style sheets, their modules (each
+    registering itself with the page's host) and the host (`rulekit/display/front/`); with a
+    sandbox and the live runtime (`live`, from the build), the sandbox's back-end and the
+    runtime's config. None for a page without views."""
+    from rulekit.display.front import css_text, module_text, page_module, script_text
+
+    names = {n for n in names if n in ("stepper", "sandbox")}
+    if not names:
+        return None
+    backend = None
+    if "sandbox" in names and live is not None:
+        backend = {"config": live["config"], "script": script_text("sandbox_backend")}
+    return {"css": "\n".join(css_text(n) for n in sorted(names)),
+            "modules": [page_module(n) for n in sorted(names)], "host": module_text("host"),
+            "live": backend}
 
 
 @cache
@@ -189,13 +198,20 @@ def run(job: Job) -> Result:
         if job.executed:  # every cell ran: the outputs as the page shows them
             Path(job.executed).parent.mkdir(parents=True, exist_ok=True)
             write_atomic(Path(job.executed), nbformat.writes(nb))
+        from rulekit.export.live import page_status
+        from rulekit.export.views import to_views, view_names
+
+        # the walkthroughs and sandboxes as rk-view markup (rulekit.export.views); a sandbox
+        # in a page starts inactive, until its engine is loaded (or says why it can't be)
+        to_views(nb, overrides={"sandbox": {"status": page_status(job.live)}})
         found = outline(nb, path.stem)  # title and rulings (rulekit.repo.outline)
         title = found.title
         nb.metadata["title"] = title
         resources = {"metadata": {"name": title, "path": str(path.parent)},
-                     "rulekit_css": _css(), "rulekit_js": _js(),
+                     "rulekit_css": _css(),
+                     "rulekit_views": views_resources(view_names(nb), job.live),
                      "rulekit_cdn_note": job.cdn_note,
-                     "rulekit_lab_css": list(job.lab_css), "rulekit_live": job.live}
+                     "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
     except Exception as exc:  # reported with the notebook and the cell
         return Result(job.notebook, job.page, False, time.perf_counter() - start,

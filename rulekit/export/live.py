@@ -9,8 +9,8 @@
   own DOT text, `rulekit.display.flow`) zipped from the checkout at every build.
 
 Why classic scripts holding base64: a page opened from `file://` may neither `fetch()` files
-nor import ES modules, but it may run `<script src>`; the page script (`sandbox.js`) answers
-Pyodide's two fetches (the wasm and the standard library) from those bytes. The same files work
+nor import ES modules, but it may run `<script src>`; the sandbox's page back-end
+(`rulekit/display/front/sandbox_backend.js`) answers Pyodide's two fetches (the wasm and the standard library) from those bytes. The same files work
 over any static web server. The wasm is stored gzip-compressed (9.6 MB -> 3.5 MB) and inflated by
 the browser's `DecompressionStream`.
 
@@ -30,15 +30,17 @@ import shutil
 import subprocess
 import tarfile
 import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rulekit.export.assets import AssetError, cache_dir, integrity_of
 from rulekit.export.npm import npm_pack, tarball_name
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_SUBDIR = "sandbox"  # inside site/_static/
-FORMAT = 5  # bump when the files made from the packages change
+FORMAT = 6  # bump when the files made from the packages change
 
 # `npm view <name>@<version> dist.integrity`
 PYODIDE = ("pyodide", "314.0.7", "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uy"
@@ -413,10 +415,24 @@ def install(live: LiveAssets, static: Path) -> str | None:
     return f"{static.name}/{STATIC_SUBDIR}/"
 
 
+def page_status(live: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A sandbox's `status` trait in an exported page, before its engine is loaded: "idle"
+    with what starting costs (the build has the runtime: `live`, its config), else "off",
+    saying why its controls do nothing there."""
+    if live is not None:
+        mb = live["config"]["mb"]
+        return {"state": "idle", "note": "Play with this position here: the real rules engine "
+                f"runs in this page, offline (about {mb} MB to load once, a few seconds)."}
+    return {"state": "off", "problem": "<b>This is a picture of the sandbox's starting "
+            "position.</b> Its controls need the rules engine, which this site was built "
+            "without: open the notebook in JupyterLab (or Notebook 7) to play."}
+
+
 def size_mb(folder: Path) -> float:
     """Megabytes (10^6 bytes) of the shared sandbox files on disk."""
     return sum(p.stat().st_size for p in folder.iterdir() if p.is_file()) / 1e6
 
 
 __all__ = ["PYODIDE", "SCRIPTS", "STATIC_SUBDIR", "VIZ", "LiveAssets", "bytes_script",
-           "classic_pyodide_asm", "engine_zip", "fetch", "install", "prepare", "size_mb"]
+           "classic_pyodide_asm", "engine_zip", "fetch", "install", "page_status", "prepare",
+           "size_mb"]

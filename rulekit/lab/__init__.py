@@ -25,12 +25,17 @@ SETTINGS = Path(__file__).resolve().parent / "settings"
 __all__ = ["SETTINGS", "command", "main"]
 
 
-def command(notebook_dir: Path | str = "notebooks", extra: Sequence[str] = ()) -> list[str]:
-    """The `jupyter lab` command line (this Python's `jupyter`), `extra` options last."""
+def command(notebook_dir: Path | str = "notebooks", extra: Sequence[str] = (), *,
+            app: str = "lab") -> list[str]:
+    """The `jupyter lab` command line (this Python's `jupyter`), `extra` options last;
+    `app="notebook"`: the same set-up for Notebook 7 (`jupyter notebook`)."""
+    if app not in ("lab", "notebook"):
+        raise ValueError(f"app must be 'lab' or 'notebook', not {app!r}")
     jupyter = Path(sys.executable).with_name("jupyter")
-    argv = [str(jupyter) if jupyter.exists() else "jupyter", "lab", "--ip=127.0.0.1",
+    settings = "LabApp" if app == "lab" else "JupyterNotebookApp"
+    argv = [str(jupyter) if jupyter.exists() else "jupyter", app, "--ip=127.0.0.1",
             "--no-browser", f"--notebook-dir={notebook_dir}",
-            f"--LabApp.app_settings_dir={SETTINGS}",
+            f"--{settings}.app_settings_dir={SETTINGS}",
             "--ServerApp.contents_manager_class=rulekit.lab.contents.LessonContentsManager",
             *lab_arguments()]
     if hasattr(os, "getuid") and os.getuid() == 0:

@@ -523,6 +523,73 @@ def change(e: p.Payload, names: Names, *, proposed: bool) -> str:
     return f"{words} (as first proposed)" if proposed else words
 
 
+_SHORT_EFFECT = 6
+"""A resolving ability's effect of at most this many words stays in its short words ("Gilded
+Goose's 'when this creature enters' ability resolves: create a Food token")."""
+
+
+def short_name(name: str) -> str:
+    """A card's name as players say it: a legendary name's part before its comma
+    ("Kiki-Jiki, Mirror Breaker (#3)" → "Kiki-Jiki (#3)"); any other name as it is."""
+    base, sep, number = name.partition(" (#")
+    first, comma, _rest = base.partition(", ")
+    if not comma or not first:
+        return name
+    return first + (f" (#{number}" if sep else "")
+
+
+def _whose(name: str) -> str:
+    """`Kiki-Jiki's`, the id left out (a box names the ability, not the permanent)."""
+    return short_name(name).partition(" (#")[0] + "'s"
+
+
+def brief(e: p.Payload) -> str | None:
+    """The event in a few words for a diagram's box, with abilities named as players say them
+    ("Alice activates Kiki-Jiki's ability", "Slagstone Refinery's trigger resolves"); None
+    when the event's own words are short already. The full words (with the Oracle text) stay
+    the event's `text`, shown in the box's tooltip and the step's description."""
+    match e:
+        case p.Action(action="activate" | "tap_for_mana", mana=True, card=str(card)):
+            return f"{e.player or 'The game'} {'taps' if e.taps else 'activates'} {card} for mana"
+        case p.Action(action="activate" | "tap_for_mana", card=str(card)):
+            return f"{e.player or 'The game'} activates {_whose(card)} ability"
+        case p.Action(action="resolve", all_pass=True, item=str(item)) if ", " in item:
+            return f"All players pass: {_short_item(item)} resolves"
+        case p.Resolved(item_kind="ability"):
+            name, effect = _parts(e.ability)
+            short = effect if len(effect.split()) <= _SHORT_EFFECT else ""
+            return f"{_whose(e.source_name)} {name} resolves" + (f": {short}" if short else "")
+        case p.Activated(mana_ability=False) if ", " in e.source:
+            return f"{short_name(e.source)}'s ability goes on the stack"
+        case p.Triggered(removed=False):
+            return f"{short_name(e.source_name)} triggers"
+        case p.DelayedCreated():
+            return (f"{short_name(e.source_name)} sets up a delayed trigger for the next "
+                    f"{Step(e.step).label}")
+        case p.PutOnStack(ability=str(ability)) if ability and ", " in e.source_name:
+            return _put_on_stack(e.replace(source_name=short_name(e.source_name)), _NoNames())
+        case p.Targeted() if ", " in e.by:
+            return f"{e.target} becomes the target of {_short_item(e.by)} ({e.controller})"
+    return None
+
+
+def _short_item(item: str) -> str:
+    """A stack object named aloud with its source's name as players say it: "Kiki-Jiki,
+    Mirror Breaker's ability" → "Kiki-Jiki's ability" (a spell's name stays whole)."""
+    source, sep, what = item.partition("'s ")
+    return f"{short_name(source)}'s {what}" if sep else item
+
+
+class _NoNames:
+    """Names for a narration that reads only its payload's own strings."""
+
+    def describe(self, obj: int) -> str:
+        return f"#{obj}"
+
+    def name(self, obj: int) -> str:
+        return f"#{obj}"
+
+
 def _entering(e: p.Entered | p.TokenCreated) -> str:
     """How an object enters, as replacement effects shaped it: " (as a copy of Grizzly Bears,
     3 +1/+1 counters, creature type: Goblin)" (the counters it enters with: CR 614.1c)."""
@@ -564,23 +631,47 @@ def setup_lines(events: Iterable[Event], limit: int = 8) -> list[str]:
 def time_passes_text(events: Iterable[Event]) -> str:
     """Steps (and turns) that began with only the turn's own actions in them, in one line:
     "Time passes: turn 2 (Bob) → untap step → upkeep → draw step (Bob draws a card) → ..."."""
-    parts: list[str] = []
+    return "Time passes: " + " → ".join(t for t, _ in _time_parts(events))
+
+
+def time_passes_brief(events: Iterable[Event]) -> str:
+    """The time-passes line in a few words, for a diagram's box: its first step, each new
+    turn, each card drawn and where it ends ("Time passes: end step → … → turn 5 (Alice) → …
+    → precombat main phase"); the whole line stays in the tooltip."""
+    parts = _time_parts(events)
+    if len(parts) <= 3:
+        return "Time passes: " + " → ".join(t for t, _ in parts)
+    keep = [i for i, (_, notable) in enumerate(parts) if notable or i in (0, len(parts) - 1)]
+    out: list[str] = []
+    last = 0
+    for i in keep:
+        if out and i - last > 1:
+            out.append("…")
+        out.append(parts[i][0])
+        last = i
+    return "Time passes: " + " → ".join(out)
+
+
+def _time_parts(events: Iterable[Event]) -> list[tuple[str, bool]]:
+    """Each step or turn that began, in words, and whether a short line keeps it (a new turn,
+    a card drawn)."""
+    parts: list[tuple[str, bool]] = []
     for e in events:
         d = e.payload
         if isinstance(d, p.TurnBegan):
-            parts.append(f"turn {d.turn} ({d.player})")
+            parts.append((f"turn {d.turn} ({d.player})", True))
         elif isinstance(d, p.Declared):
             none = f"no {d.declared}"
-            parts[-1:] = [f"{parts[-1]} ({none})" if parts else none]
+            parts[-1:] = [(f"{parts[-1][0]} ({none})", parts[-1][1]) if parts else (none, False)]
         elif isinstance(d, p.StepBegan):
-            parts.append(Step(d.step).label if d.step in _STEPS else d.step)
+            parts.append((Step(d.step).label if d.step in _STEPS else d.step, False))
         else:  # the step's draw (CR 504.1), said within its step
             drew = f"{d.player} draws a card" if isinstance(d, (p.ZoneChanged, p.Drew)) \
                 and d.player else "a card is drawn"
             if isinstance(d, p.Drew) and d.empty:
                 drew = f"{d.player} can't draw: the library is empty"
-            parts[-1:] = [f"{parts[-1]} ({drew})" if parts else drew]
-    return "Time passes: " + " → ".join(parts)
+            parts[-1:] = [(f"{parts[-1][0]} ({drew})", True) if parts else (drew, True)]
+    return parts
 
 
 def time_passes_tooltip(events: Iterable[Event]) -> str:

@@ -26,7 +26,8 @@ PENDING = "pending-engine"
 DEFAULT_PLAYERS = ("Alice", "Bob")
 ZONE_LISTS = ("hand", "graveyard", "exile", "library")
 
-# Which keys each action takes (besides narration, do, decisions, expect_error, labels, expect).
+# Which keys each action takes (besides narration, notes, do, decisions, expect_error, labels,
+# expect).
 ACTION_KEYS: dict[str, tuple[str, ...]] = {
     "look": (),
     "play_land": ("card",),
@@ -44,8 +45,8 @@ ACTION_KEYS: dict[str, tuple[str, ...]] = {
     "gain_control": ("object", "player", "until_end_of_turn"),
     "undo": ("n",),
 }
-COMMON_STEP_KEYS = ("narration", "do", "decisions", "expect_error", "labels", "question",
-                    "expect")
+COMMON_STEP_KEYS = ("narration", "notes", "do", "decisions", "expect_error", "labels",
+                    "question", "expect")
 
 # What a teaching scenario may build (docs/scenarios.md, "Limits"). The schema bounds each
 # list (at most 100 permanents in the set-up, 100 cards per zone list, 1,000 mana per pool, 20,000
@@ -63,9 +64,10 @@ SETUP_ORDER = ("players", "life", "turn", "active", "step", "pool", "hand", "gra
                "library", "permanent")
 PERMANENT_ORDER = ("card", "name", "controller", "owner", "tapped", "sick", "token", "counters",
                    "choices", "attached_to", "attacking")
-STEP_ORDER = ("narration", "do", "card", "object", "ability", "mana", "x", "targets", "sacrifice",
-              "tap", "to", "resolve_triggers", "attackers", "exert", "blocks", "objects", "player",
-              "until_end_of_turn", "n", "decisions", "expect_error", "labels", "question", "expect")
+STEP_ORDER = ("narration", "notes", "do", "card", "object", "ability", "mana", "x", "targets",
+              "sacrifice", "tap", "to", "resolve_triggers", "attackers", "exert", "blocks",
+              "objects", "player", "until_end_of_turn", "n", "decisions", "expect_error",
+              "labels", "question", "expect")
 EXPECT_ORDER = ("turn", "step", "active", "life", "pool", "spent", "decided", "tapped", "sick", "counters",
                 "damage", "pt", "zone", "controller", "attached", "could_produce", "types",
                 "subtypes", "supertypes", "colors", "keywords", "abilities", "mana_value", "count",

@@ -95,7 +95,8 @@ class StepResult:
     `snapshot` is `Game.snapshot()` after the step; `error` the RulesError the step expected
     (None otherwise); `labels` maps every label bound so far to its object's current id;
     `game` rebuilds the `Game` as it was after this step (by replaying: a fresh copy each time).
-    `line` is where the step starts in the file; `actions` the game's recorded actions so far."""
+    `line` is where the step starts in the file; `actions` the game's recorded actions so far;
+    `notes` the step's speaker notes ("" without), for the teacher's eyes only."""
 
     number: int
     narration: str
@@ -108,6 +109,7 @@ class StepResult:
     line: int = 0
     actions: list[tuple[str, dict[str, Any]]] = field(default_factory=list, repr=False)
     init: tuple[tuple[str, ...], int] = field(default=(("Alice", "Bob"), 20), repr=False)
+    notes: str = ""  # the step's speaker notes (for the teacher; never in the narration)
     question: Question | None = None  # asked before this step, answered by it
 
     @property
@@ -347,9 +349,11 @@ class _Runner:
         checks += self._expect(step.get("expect", {}), events, at + ("expect",))
         question = self._question(step["question"], error, events, at + ("question",)) \
             if "question" in step else None
-        action = {k: v for k, v in step.items() if k not in ("narration", "expect", "question")}
+        action = {k: v for k, v in step.items()
+                  if k not in ("narration", "notes", "expect", "question")}
         return StepResult(
-            number=number, narration=step["narration"], action=action, events=events,
+            number=number, narration=step["narration"], notes=step.get("notes", ""),
+            action=action, events=events,
             snapshot=game.snapshot(), error=error, checks=checks, labels=self._label_ids(),
             line=sc.lines.line(at), actions=list(game.actions),
             init=(tuple(self.players), self.base_life), question=question)

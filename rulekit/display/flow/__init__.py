@@ -5,7 +5,11 @@ only when a diagram's SVG is asked for, in `rulekit.display.svg`).
 `log_diagram(game)` draws what happened: one cluster per player action (its bold box on top),
 each event a node under the event that caused it, each edge saying how ("pays", "does",
 "triggers", "resolves", ...). `scenario_diagram(scenario)` draws the same grouped by scenario step,
-with the step's narration as the cluster's label. Both return a `FlowDiagram`: `.source` is its
+each cluster titled with its step's number and when it acted ("Step 3 · turn 4, declare
+attackers step"; the narration, which the page shows above the diagram, is the cluster's
+tooltip). Boxes say each event in a few words, abilities named as players say them ("Alice
+activates Kiki-Jiki's ability", `rulekit.objects.narrator.brief`); the whole words, with the
+Oracle text, are the box's tooltip. Both return a `FlowDiagram`: `.source` is its
 DOT text, `.svg()` its SVG with a readable `<title>` for every node, edge and cluster.
 
 The package is cut by what each part produces:
@@ -14,6 +18,8 @@ The package is cut by what each part produces:
 - `model`: which events are drawn in which group, under which event, and what folds;
 - `draw`: the model drawn as DOT statements, with titles and a legend (`FlowDiagram`);
 - `digraph`: the small DOT writer underneath;
+- `legend`: the legend as a small HTML strip for a page to show outside the diagram;
+- `why`: "ask the diagram why" as data: each box's causes, rules and before/after;
 - the words about events come from `rulekit.display.flow_words`.
 
 >>> from rulekit import Game
@@ -34,11 +40,14 @@ from typing import Any
 from rulekit.core.events import EventLog
 from rulekit.display.flow.draw import FlowDiagram, draw
 from rulekit.display.flow.grammar import FOLD_AT, RELATIONS, ROLES, group_class, relation_of
+from rulekit.display.flow.legend import LEGEND_CSS, legend_strip
 from rulekit.display.flow.model import action_numbers, layout, scenario_groups
+from rulekit.display.flow.why import why
 
 __all__ = [
-    "FOLD_AT", "RELATIONS", "ROLES", "FlowDiagram", "group_class", "log_diagram", "mimebundle",
-    "relation_of", "scenario_diagram",
+    "FOLD_AT", "LEGEND_CSS", "RELATIONS", "ROLES", "FlowDiagram", "group_class", "legend_strip",
+    "log_diagram", "mimebundle",
+    "relation_of", "scenario_diagram", "step_diagram", "why",
 ]
 
 
@@ -67,6 +76,27 @@ def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
     final, groups = scenario_groups(scenario, last)
     heading = title if title is not None else getattr(scenario, "title", None)
     return draw(*layout(final.log, game=final, groups=groups), heading)
+
+
+def step_diagram(scenario: Any, step: int, *, title: str | None = None,
+                 legend: bool = False) -> FlowDiagram:
+    """A step view: step `step` of a loaded scenario drawn in full, each earlier step folded
+    to one summary box above it (its title and its actions in short words; what it caused
+    later points from that box), the set-up one box too. What the step added is everything
+    in its cluster (SVG class `rk-s<step>`), at full scale and nothing else beside it, so it
+    fits a projector's pane far more often than the whole story (`scenario_diagram`, still
+    the picture of every step so far). No title and no legend by default: the page shows the
+    step's heading and `legend_strip(diagram)` outside the scrolling diagram. Step 0 is the
+    set-up alone."""
+    n = len(scenario.steps)
+    if not 0 <= step <= n:
+        raise IndexError(f"step {step} is not in this scenario (0 to {n})")
+    final, groups = scenario_groups(scenario, step)
+    model, groups, roots, setup = layout(final.log, game=final, groups=groups)
+    heading = title if title is not None else getattr(scenario, "title", None)
+    return draw(model, groups, roots, setup, heading,
+                summarize={g.key for g in groups if g.key != f"s{step}"}, legend=legend,
+                heading=title is not None, compact=True)
 
 
 def mimebundle(obj: Any, include: Iterable[str] | None = None,

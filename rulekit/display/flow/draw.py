@@ -11,7 +11,7 @@ uses.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,10 +29,12 @@ from rulekit.display.flow.grammar import (
     KEEP,
     LEGEND_ROW,
     ROLES,
+    ROW,
     SHAPE_WORDS,
     SMALL_PT,
     TEXT_PT,
     TITLE_PT,
+    WRAP_AT,
     did_not_happen,
     group_class,
     relation_of,
@@ -45,6 +47,7 @@ from rulekit.display.flow_words import (
     WRAP,
     after_text,
     choices,
+    copy_compared,
     explained,
     proposed_text,
     step_label,
@@ -53,8 +56,9 @@ from rulekit.display.flow_words import (
 )
 from rulekit.objects.narrator import (
     ability_in_full,
+    brief,
     setup_lines,
-    time_passes_text,
+    time_passes_brief,
     time_passes_tooltip,
 )
 
@@ -69,6 +73,8 @@ class FlowDiagram(Digraph):
         super().__init__(name)
         self.titles: dict[str, str] = {}
         self.node_count = 0
+        self.used: list[str] = []  # the legend roles its boxes use ("fold" for a fold)
+        self.role_tags: dict[str, set[str]] = {}  # role -> the groups ("rk-s2") using it
 
     def svg(self) -> str:
         """The SVG text, with `<title>` elements readable by screen readers (runs Graphviz's
@@ -109,22 +115,36 @@ class Node:
 
 
 def draw(model: Model, groups: list[Group], roots: dict[int, Event],
-         setup_actions: set[int], title: str | None) -> FlowDiagram:
+         setup_actions: set[int], title: str | None, *,
+         summarize: Collection[str] = (), legend: bool = True,
+         heading: bool = True, compact: bool = False) -> FlowDiagram:
     """The diagram of `groups` (from `rulekit.display.flow.model.layout`) under `title`: one
-    cluster per group in time order, the legend on top."""
+    cluster per group in time order, the legend on top. The groups whose keys are in
+    `summarize` are drawn as one summary box each (a step view's earlier steps); `legend`
+    False leaves the legend out (a page shows it outside the diagram: `legend_strip`),
+    `heading` False the title. `compact` (a step view) lays a replaced event out in a row
+    (as first proposed → each effect → as it happened), wraps a fan-out of more than `ROW`
+    siblings into rows, and puts boxes closer together, so a step fits a projector's pane."""
     graph = FlowDiagram(name="rulekit")
-    heading = title or "Event and trigger flow"
-    graph.titles["rulekit"] = heading
-    graph.attr(rankdir="TB", fontname=FONT, fontsize=str(TITLE_PT), labelloc="t",
-               labeljust="l", label=f"<<B>{dot_html(heading)}</B>>", nodesep="0.35",
-               ranksep="0.45", newrank="true", bgcolor="white", pad="0.3",
-               tooltip=dot_text(heading))
+    heading_text = title or "Event and trigger flow"
+    graph.titles["rulekit"] = heading_text
+    shown = {"labelloc": "t", "labeljust": "l",
+             "label": f"<<B>{dot_html(heading_text)}</B>>"} if heading else {}
+    graph.attr(rankdir="TB", fontname=FONT, fontsize=str(TITLE_PT),
+               nodesep="0.25" if compact else "0.35", ranksep="0.3" if compact else "0.45",
+               newrank="true", bgcolor="white", pad="0.3", tooltip=dot_text(heading_text),
+               **shown)
     graph.attr("node", fontname=FONT, fontsize=str(TEXT_PT), margin="0.15,0.07")
     graph.attr("edge", fontname=FONT, fontsize=str(SMALL_PT), color="#333333",
                fontcolor="#222222", arrowsize="0.9")
     drawer = Drawer(model, graph)
+    drawer.compact = compact
+    drawer.last_actions = set(groups[-1].actions) if groups else set()
     for group in groups:
-        drawer.group(group, roots, setup_actions)
+        if group.key in summarize:
+            drawer.summary(group, roots, setup_actions)
+        else:
+            drawer.group(group, roots, setup_actions)
     drawer.finish()
     # time flows down: each unit (set-up, action, fold) starts below everything before it
     units = [u for u in drawer.units if u]
@@ -134,6 +154,11 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
         for leaf in (n for n in before if n not in feeding):
             graph.edge(leaf, after[0], style="invis", weight="0",
                        **{"class": drawer.tag_of.get(after[0], "")})
+    graph.used = list(drawer.used) + (["fold"] if drawer.any_fold else [])
+    graph.role_tags = drawer.role_tags
+    if not legend:
+        graph.node_count = drawer.count
+        return graph
     # the legend sits on top, under the title
     for name in _legend(graph, drawer.used, drawer.any_fold, drawer.role_tags):
         if units:
@@ -167,6 +192,14 @@ class Drawer:
         self.latest_step: str | None = None  # the node of the step that began last
         self.tag = ""  # the SVG class of what is drawn now: "rk-" + the group's key
         self.tag_of: dict[str, str] = {}  # node name -> its group's class
+        self.compact = False  # a step view: replacements in a row, fan-outs in rows
+        self.rows: list[list[int]] = []  # (compact) each drawn node's children, in order
+        self.titles: dict[str, str] = {}  # cluster -> its title's node
+        # "then" from an action to what it let resolve, which also has its "resolves" arrow
+        self.late_edges: set[tuple[str, str]] = set()
+        # the actions of the drawing's last group: the game's state is the one they left
+        self.last_actions: set[int] = set()
+        self.in_row: list[list[str]] = []  # (compact) replaced events' rows of boxes
 
     # -- nodes and edges
     def node(self, target: Digraph, n: Node) -> None:
@@ -176,7 +209,16 @@ class Drawer:
         self.role_tags.setdefault(n.role, set()).add(self.tag)
         if n.fold:
             self.role_tags.setdefault("fold", set()).add(self.tag)
-        text = "<BR/>".join(dot_html(line) for line in n.lines)
+        lines = n.lines
+        if n.role in WRAP_AT:  # a widening shape: its words again, in narrower lines
+            parts: list[str] = []
+            for line in lines:
+                if parts and not line.startswith(("(", "→")):
+                    parts[-1] += " " + line
+                else:
+                    parts.append(line)
+            lines = [w for part in parts for w in wrap_lines(part, WRAP_AT[n.role])]
+        text = "<BR/>".join(dot_html(line) for line in lines)
         if role.font != "#000000":
             text = f'<FONT COLOR="{role.font}">{text}</FONT>'
         if n.rules:
@@ -192,8 +234,8 @@ class Drawer:
         if n.fold:
             attrs["peripheries"] = "2"
             self.any_fold = True
-        if self.tag:
-            attrs["class"] = self.tag
+        if self.tag:  # its group, and its name: a page finds the box's `why` answer by it
+            attrs["class"] = f"{self.tag} rkbox-{n.name}"
             self.tag_of[n.name] = self.tag
         target.node(n.name, **attrs)
         self.count += 1
@@ -210,9 +252,16 @@ class Drawer:
         self.edges.append(key)
 
     def finish(self) -> None:
+        if self.compact:
+            self.arrange()
+        resolved = {h for _t, h, label in self.edges if label == "resolves"}
         for tail, head, label in self.edges:
             attrs = dict(EDGE_STYLE.get(label, {}))
-            if label:
+            if label and (tail, head) in self.late_edges and head in resolved:
+                # said by the action's box, so the "resolves" arrows coming down from
+                # where each object went on the stack don't cross it mid-way
+                attrs.update(label=f" {label} ", headport="w")
+            elif label:
                 attrs["label"] = f" {label} "
             tag = self.tag_of.get(head) or self.tag_of.get(tail)
             if tag:  # an edge shows from the group of the event it leads to
@@ -221,37 +270,120 @@ class Drawer:
             a, b = self.node_titles.get(tail, tail), self.node_titles.get(head, head)
             self.graph.titles[f"{tail}->{head}"] = f"{a} — {label or 'then'} → {b}"
 
+    def arrange(self) -> None:
+        """A step view's layout hints: each replaced event's boxes on one rank; siblings
+        beyond the first `ROW` each one rank below the sibling `ROW` before it."""
+        for row in self.in_row:
+            with self.graph.subgraph() as r:
+                r.attr(rank="same")
+                for name in row:
+                    r.node(name)
+        drawn = set(self.node_titles)
+        for kids in self.rows:
+            entries: list[str] = []
+            for k in kids:
+                e = self.model.window.get(k)
+                name = f"p{k}" if e is not None and e.applied else self.model.rep.get(k, "")
+                if name in drawn and name not in entries:
+                    entries.append(name)
+            for a, b in zip(entries, entries[ROW:]):
+                # below everything under the sibling `ROW` before it: a row of its own
+                for leaf in self._leaves(a):
+                    self.graph.edge(leaf, b, style="invis")
+
+    def _leaves(self, top: str) -> list[str]:
+        """The boxes under `top` (following this drawing's arrows) that have none under them."""
+        below: dict[str, list[str]] = {}
+        for tail, head, _label in self.edges:
+            below.setdefault(tail, []).append(head)
+        seen, todo, leaves = {top}, [top], []
+        while todo:
+            name = todo.pop()
+            kids = [k for k in below.get(name, []) if k not in seen]
+            if not below.get(name):
+                leaves.append(name)
+            for k in kids:
+                seen.add(k)
+                todo.append(k)
+        return sorted(leaves)
+
     # -- groups
     def group(self, group: Group, roots: dict[int, Event], setup_actions: set[int]) -> None:
         name = f"cluster_{group.key}"
-        self.graph.titles[name] = group.label
+        said = f"{group.label}: {group.narration}" if group.narration else group.label
+        self.graph.titles[name] = said
         self.tag = group_class(group.key)
+        start = len(self.units)
         with self.graph.subgraph(name=name) as c:
-            c.attr(label=f"<<B>{dot_html(wrap(group.label, 60))}</B>>", fontsize=str(CLUSTER_PT),
-                   style="rounded", color="#888888", penwidth="1.2", labeljust="l",
-                   tooltip=dot_text(group.label), margin="12", **{"class": self.tag})
-            if group.folded:
-                self.units.append([])
-                self.fold_actions(c, group, roots)
-                return
-            pending_setup: list[int] = []
-            for n in group.actions:
-                if n in setup_actions:
-                    pending_setup.append(n)
-                    continue
-                if pending_setup:
-                    self.units.append([])
-                    self.setup(c, pending_setup)
-                    pending_setup = []
-                self.units.append([])
-                self.action(c, roots[n])
+            # the title is a box of its own at the cluster's top, not the cluster's label,
+            # so Graphviz routes the arrows coming in from earlier steps around it
+            c.attr(label="", style="rounded", color="#888888", penwidth="1.2",
+                   tooltip=dot_text(said), margin="12", **{"class": self.tag})
+            self.cluster_body(c, group, roots, setup_actions)
+            title = f"title_{group.key}"
+            c.node(title, label=f"<<B>{dot_html(wrap(group.label, 60))}</B>>", shape="plaintext",
+                   fontsize=str(CLUSTER_PT), margin="0.05,0", tooltip=dot_text(said),
+                   **{"class": self.tag})
+            self.graph.titles[title] = said
+            self.titles[name] = title
+            self.tag_of[title] = self.tag
+            if len(self.units) > start and self.units[start]:
+                c.edge(title, self.units[start][0], style="invis", weight="10",
+                       **{"class": self.tag})
+                self.units[start].insert(0, title)
+
+    def cluster_body(self, c: Digraph, group: Group, roots: dict[int, Event],
+                     setup_actions: set[int]) -> None:
+        """The boxes of one group, inside its cluster."""
+        if group.folded:
+            self.units.append([])
+            self.fold_actions(c, group, roots)
+            return
+        pending_setup: list[int] = []
+        for n in group.actions:
+            if n in setup_actions:
+                pending_setup.append(n)
+                continue
             if pending_setup:
                 self.units.append([])
                 self.setup(c, pending_setup)
-            if not group.actions:
-                self.units.append([])
-                self.node(c, Node(f"x_{group.key}", "note",
-                                   wrap_lines(group.empty_note or "Nothing new happens")))
+                pending_setup = []
+            self.units.append([])
+            self.action(c, roots[n])
+        if pending_setup:
+            self.units.append([])
+            self.setup(c, pending_setup)
+        if not group.actions:
+            self.units.append([])
+            self.node(c, Node(f"x_{group.key}", "note",
+                               wrap_lines(group.empty_note or "Nothing new happens")))
+
+    def summary(self, group: Group, roots: dict[int, Event], setup_actions: set[int]) -> None:
+        """A group drawn as one box (a step view's earlier step): its title and what its
+        actions were, in short words; what it caused later points from this box."""
+        model = self.model
+        self.tag = group_class(group.key)
+        self.units.append([])
+        name = f"sum_{group.key}"
+        events = [e for n in group.actions for e in model.by_action.get(n, ())]
+        for e in events:
+            model.rep[e.id] = name
+        acts = [roots[n] for n in group.actions if n in roots and n not in setup_actions]
+        said = [(brief(r.payload) if r.payload is not None else None) or r.text for r in acts]
+        lines = [group.label]
+        if group.setup:
+            lines.append("the board at the start")
+        elif not acts:
+            lines += wrap_lines(group.empty_note or "Nothing new happens")[:2]
+        for text in said[:2]:
+            lines += wrap_lines(text)
+        if len(said) > 2:
+            lines.append(f"and {len(said) - 2} more action{'s' if len(said) > 3 else ''}")
+        drawn = [e for e in events if e.kind is not EventKind.PRIORITY]
+        tip = "\n".join([f"{group.label}: {group.narration}" if group.narration
+                         else group.label] + [r.text for r in acts]
+                        + [f"({len(drawn)} events, drawn in full in that step's view)"])
+        self.node(self.graph, Node(name, "summary", lines, (), tip))
 
     def setup(self, c: Digraph, actions: list[int]) -> None:
         model = self.model
@@ -272,7 +404,8 @@ class Drawer:
         name = f"n{root.id}"
         model.rep[root.id] = name
         given, said = choices(model, root.id)
-        lines = wrap_lines(root.text) + [w for g in given for w in wrap_lines(g)]
+        words = brief(root.payload) if root.payload is not None else None
+        lines = wrap_lines(words or root.text) + [w for g in given for w in wrap_lines(g)]
         self.node(c, Node(name, "action", lines, root.rules, "\n".join([tip] + said)))
         self.subtree(c, root.id)
         late = model.late.get(root.action)
@@ -296,12 +429,16 @@ class Drawer:
             # at lesson scale, what resolves in this picture keeps its own box and arrow
             # (folding it would draw the "resolves" arrows from the fold of its cause)
             if len(members) <= FOLD_ALWAYS:
-                members = [m for m in members if m not in model.keep]
+                # a step view draws its own step's repeats at lesson scale in full too
+                # ("the Refinery triggers four times": four triggers, in rows)
+                members = [] if self.compact else [m for m in members if m not in model.keep]
             if len(members) >= FOLD_AT:
                 rest = members[KEEP:]
                 folded_at[rest[0]] = rest
                 skip.update(rest[1:])
         order = [k for k in kids if k not in skip]
+        if self.compact:
+            self.rows.append(order)
         run: list[int] = []
         last_step: str | None = None  # steps are drawn one after the other ("then")
         for k in order + [0]:
@@ -323,7 +460,9 @@ class Drawer:
             else:
                 self.event(c, e)
                 if late:  # this action made it happen (e.g. all passed, so it resolves)
-                    self.edge(model.rep[eid], f"p{e.id}" if e.applied else f"n{e.id}", "then")
+                    head = f"p{e.id}" if e.applied else f"n{e.id}"
+                    self.edge(model.rep[eid], head, "then")
+                    self.late_edges.add((model.rep[eid], head))
 
     def event(self, c: Digraph, e: Event, after: str | None = None) -> None:
         """Draw event `e` under its parent (or, for a step of the turn, under the step before
@@ -345,11 +484,20 @@ class Drawer:
         if e.payload is not None and (full := ability_in_full(e.payload)):
             tip += f"\n{full}"
         given, said = choices(model, e.id)
-        lines = wrap_lines(e.text) + [w for g in given for w in wrap_lines(g)]
+        words = brief(e.payload) if e.payload is not None else None
+        lines = wrap_lines(words or e.text) + [w for g in given for w in wrap_lines(g)]
         self.node(c, Node(name, role_of(e), lines, e.rules, "\n".join([tip] + said),
                            dashed=did_not_happen(e)))
         if e.kind in BOOKKEEPING:
             self.latest_step = name
+        if e.action in self.last_actions and (compared := copy_compared(model, e)):
+            # the original and its copy side by side in one note (under the copy), as the
+            # board has them once this step is done
+            side = f"cmp{e.id}"
+            self.node(c, Node(side, "note",
+                              [w for line in compared for w in wrap_lines(line, WRAP + 10)],
+                              ("707.2",), "\n".join(compared)))
+            self.edge(name, side, "compare")
         self.resolves_link(c, e, name)
         self.subtree(c, e.id)
 
@@ -447,7 +595,7 @@ class Drawer:
         name = f"t{run[0]}"
         for e in events:
             model.rep[e.id] = name
-        text = time_passes_text(events)
+        text = time_passes_brief(events)
         rules = tuple(dict.fromkeys(r for e in events for r in e.rules))
         self.node(c, Node(name, "turn", wrap_lines(text), rules,
                            time_passes_tooltip(events)))

@@ -6,26 +6,33 @@ Shape *and* color carry meaning (Okabe-Ito colors, safe for color blindness)::
 
     player action        box, bold outline, white     the root of everything below it
     set-up               folder, white                the board the example starts from
-    cost paid            hexagon, orange              cause "cost"
+    cost paid            hexagon, white               cause "cost"
     on the stack         3-D box, sky blue            a spell cast or an ability activated
     ability triggers     house, yellow                a triggered ability goes on the stack
-    resolves             arrow-ended box, purple      a spell or ability resolves
+    resolves             arrow-ended box, white       a spell or ability resolves
     event                rounded box, white           whatever else happened
     mana enters a pool   cylinder, bluish green       MANA_ADDED
     as first proposed    rounded box, dashed          the event before replacement effects
-    replacement effect   arrow, vermillion            changed the event: proposed -> effect -> actual
+    replacement effect   arrow, reddish purple        changed the event: proposed -> effect -> actual
     state-based action   octagon, blue (white text)   cause "sba"
     turn-based action    box with marked corners, grey  steps beginning, untap step, mana emptying
     rule note            note, white                  e.g. undefined mana is no mana (CR 106.5)
     earlier event        dotted box, grey text        a cause outside the actions drawn
     folded               double outline, "× N more"   repeated structure drawn once
+    an earlier step      folder, grey                 a step view's summary of a step before
+
+Two colors are kept off every box: vermillion (`NEW_COLOR`) means only "what this step added",
+and the keyboard focus ring is a dark blue (`FOCUS_COLOR`) that means nothing else; orange
+(once the costs' fill) is used for nothing, so it can't be mistaken for either.
 
 Edges carry the causal relation from the child's cause: "does" (action, ability), "pays" (cost),
 "triggers" (bold), "replaced" / "changed by" / "modified" (dashed), "state-based", "turn-based",
 "then" (a rule), and "resolves" (bold) from where a spell or ability went on the stack.
 
 >>> ROLES["cost"].shape, ROLES["cost"].fill
-('hexagon', '#E69F00')
+('hexagon', '#FFFFFF')
+>>> NEW_COLOR in {r.fill for r in ROLES.values()}
+False
 """
 
 from __future__ import annotations
@@ -36,17 +43,21 @@ from rulekit.core.events import Cause, Event, EventKind
 from rulekit.core.payloads import Activated, ManaAdded, Note
 
 __all__ = [
-    "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOLD_ALWAYS", "FOLD_AT", "FONT", "KEEP",
-    "LEGEND_ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
-    "TEXT_PT", "TITLE_PT", "did_not_happen", "group_class", "relation_of", "role_of",
+    "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOCUS_COLOR", "FOLD_ALWAYS", "FOLD_AT", "FONT",
+    "KEEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
+    "TEXT_PT", "TITLE_PT", "WRAP_AT", "did_not_happen", "group_class", "relation_of", "role_of",
 ]
 
 FONT = "DejaVu Sans,Arial,Helvetica,sans-serif"
 TEXT_PT = 16
-SMALL_PT = 14
+SMALL_PT = 16
 TITLE_PT = 22
 CLUSTER_PT = 18
 LEGEND_ROW = 4  # legend entries in a row
+ROW = 3  # a step view's siblings in a row; more wrap to the next (ranks below)
+# characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
+# a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
+WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}
 
 
 @dataclass(frozen=True)
@@ -71,14 +82,14 @@ class Role:
 ROLES: dict[str, Role] = {r.key: r for r in (
     Role("action", "Player action", "box", "#FFFFFF", style="filled,bold", penwidth="3"),
     Role("setup", "Set-up: the board at the start", "folder", "#FFFFFF"),
-    Role("cost", "Cost paid", "hexagon", "#E69F00", extra=(("margin", "0.02,0.04"),)),
+    Role("cost", "Cost paid", "hexagon", "#FFFFFF", extra=(("margin", "0.02,0.04"),)),
     Role("stack", "Put on the stack (spell or ability)", "box3d", "#56B4E9"),
     Role("trigger", "Ability triggers", "house", "#F0E442", extra=(("margin", "0.02,0.04"),)),
-    Role("resolve", "Resolves", "cds", "#CC79A7", extra=(("margin", "0.3,0.12"),)),
+    Role("resolve", "Resolves", "cds", "#FFFFFF", extra=(("margin", "0.3,0.12"),)),
     Role("event", "Event", "box", "#FFFFFF", style="filled,rounded"),
     Role("mana", "Mana enters a pool", "cylinder", "#009E73"),
     Role("proposed", "Event as first proposed", "box", "#FFFFFF", style="filled,rounded,dashed"),
-    Role("replacement", "Replacement effect changes it", "rarrow", "#D55E00",
+    Role("replacement", "Replacement effect changes it", "rarrow", "#CC79A7",
          extra=(("margin", "0.3,0.12"),)),
     Role("sba", "State-based action", "octagon", "#0072B2", font="#FFFFFF",
          extra=(("margin", "0.02,0.04"),)),
@@ -86,7 +97,14 @@ ROLES: dict[str, Role] = {r.key: r for r in (
     Role("note", "Rule note", "note", "#FFFFFF"),
     Role("ghost", "Earlier event (not in this picture)", "box", "#FFFFFF", font="#444444",
          style="filled,dotted"),
+    Role("summary", "An earlier step, in one box", "folder", "#DDDDDD", font="#222222",
+         style="filled,dashed"),
 )}
+
+# Vermillion: only what the current step added (its outline, in a page and in a step view).
+NEW_COLOR = "#D55E00"
+# The keyboard focus ring: a dark blue no box uses, never the "new" vermillion.
+FOCUS_COLOR = "#1A2B6D"
 
 # what the legend's screen-reader title calls each shape
 SHAPE_WORDS = {
@@ -94,7 +112,7 @@ SHAPE_WORDS = {
     "stack": "3-D box", "trigger": "house", "resolve": "arrow-ended box", "event": "rounded box",
     "mana": "cylinder", "proposed": "dashed rounded box", "replacement": "arrow",
     "sba": "octagon", "turn": "box with marked corners", "note": "note with a folded corner",
-    "ghost": "dotted box",
+    "ghost": "dotted box", "summary": "grey dashed folder",
 }
 
 # The causal relation an edge shows, from the child's cause.
@@ -116,6 +134,7 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
     "modified": {"style": "dashed"},
     "prevented": {"style": "dashed"},
     "changed by": {"style": "dashed"},
+    "compare": {"style": "dotted", "arrowhead": "none"},
 }
 
 BOOKKEEPING = (EventKind.STEP_BEGAN, EventKind.TURN_BEGAN)

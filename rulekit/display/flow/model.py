@@ -39,6 +39,7 @@ class Group:
     empty_note: str = ""
     folded: int = 0  # a fold cluster: this many actions like the previous ones
     span: str = ""  # their numbers, "4–1001"
+    narration: str = ""  # a scenario step's narration: its tooltip, never its title
 
 
 @dataclass
@@ -96,10 +97,24 @@ def scenario_groups(scenario: Any, last: int) -> tuple[Any, list[Group]]:
             groups.append(Group(f"s{k}", "Set-up", actions, setup=True))
             continue
         step = steps[k - 1]
-        narration = step_get(step, "narration", "")
-        label = f"Step {k}: {narration}" if narration else f"Step {k}"
-        groups.append(Group(f"s{k}", label, actions, empty_note=empty_step_note(step, errors[k])))
+        narration = " ".join(str(step_get(step, "narration", "") or "").split())
+        refused = errors[k] if errors[k] is not None else step_get(step, "expect_error")
+        groups.append(Group(f"s{k}", step_title(k, final.log, actions, refused), actions,
+                            empty_note=empty_step_note(step, errors[k]), narration=narration))
     return final, groups
+
+
+def step_title(k: int, log: EventLog, actions: list[int], refused: Any = None) -> str:
+    """A step's cluster title: "Step 3 · turn 4, declare attackers step" (when and where it
+    acted), "Step 4 · refused" or "Step 5"; never its narration, which the page shows above
+    the diagram (the narration is the cluster's tooltip)."""
+    if refused:
+        return f"Step {k} · refused"
+    roots = [e for e in log if e.parent is None and e.kind is EventKind.ACTION
+             and e.action in actions]
+    if not roots:
+        return f"Step {k}"
+    return f"Step {k} · turn {roots[0].turn}, {step_label(roots[0].step)}"
 
 
 def layout(log: EventLog, *, game: Any = None, since_action: int | None = None,

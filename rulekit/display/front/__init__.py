@@ -1,0 +1,89 @@
+"""The browser code of the views (issue 26): one anywidget front-end module (AFM: an ES
+module whose default export has `render({model, el})`) per view, with its style sheet, and the
+exported page's own small AFM host (`host.js`). Plain ES2020, no build step, no dependency.
+
+- `module_text("stepper")`: the walkthrough (`rulekit.display.widgets.Stepper`);
+- `module_text("sandbox")`: the sandbox (`rulekit.display.sandbox_widget.Sandbox` in a kernel);
+- `module_text("host")`: the exported page's host (docs/classroom.md, "the page contract");
+- `script_text("sandbox_backend")`: the sandbox's back-end in a page (`rulekit.backends.sandbox`,
+  the engine in Pyodide; a classic script);
+- `css_text("stepper")`, `css_text("sandbox")`: the views' style sheets, after the frame (and
+  for the sandbox, table) style they build on.
+
+>>> "export default" in module_text("stepper")
+True
+>>> ".rk-stepper" in css_text("stepper")
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+
+__all__ = ["css_text", "module_text", "page_module", "script_text"]
+
+# a view module's last statement, which a page rewrites into its registration
+_EXPORT = re.compile(r"^export default ([^;\n]+);\s*\Z", re.M)
+
+
+def _read(name: str) -> str:
+    return (resources.files(__package__) / name).read_text("utf-8")
+
+
+@cache
+def module_text(name: str) -> str:
+    """The ES module `<name>.js` as text (it is inlined in pages: it must not close a
+    `<script>` or open an HTML comment)."""
+    text = _read(f"{name}.js")
+    if "</script" in text.lower() or "<!--" in text:
+        raise ValueError(f"{name}.js can't be inlined: it has '</script' or '<!--'")
+    return text
+
+
+@cache
+def css_text(name: str) -> str:
+    """The style sheet of view `name`; the stepper's starts with the frame style
+    (`rulekit.display.frames.FRAME_CSS`) it builds on."""
+    text = _read(f"{name}.css")
+    if "</style" in text.lower():
+        raise ValueError(f"{name}.css can't be inlined: it has '</style'")
+    if name == "stepper":
+        from rulekit.display.frames import FRAME_CSS
+
+        return FRAME_CSS + "\n" + text
+    if name == "sandbox":
+        from rulekit.display.frames import FRAME_CSS
+        from rulekit.display.rows import TABLE_CSS_TEXT
+
+        return FRAME_CSS + "\n" + TABLE_CSS_TEXT + "\n" + text
+    return text
+
+
+@cache
+def script_text(name: str) -> str:
+    """The classic script `<name>.js` as text, to inline in a page's `<script>` (the same
+    checks as `module_text`)."""
+    return module_text(name)
+
+
+@cache
+def page_module(name: str) -> str:
+    """View module `name` as the text of an exported page's inline `<script type="module">`:
+    its last line, `export default {...};`, becomes its registration with the page's host
+    (`rulekit.views[name] = {...};`, read by host.js), since an inline module's exports can't
+    be imported by another script (and a `file://` page can't `import()` a module file).
+
+    >>> page_module("stepper").rstrip().endswith('.views["stepper"] = {render};')
+    True
+    """
+    key = json.dumps(name)
+    text, found = _EXPORT.subn(
+        lambda m: "globalThis.rulekit = globalThis.rulekit || {};\n"
+                  "globalThis.rulekit.views = globalThis.rulekit.views || {};\n"
+                  f"globalThis.rulekit.views[{key}] = {m.group(1)};\n", module_text(name))
+    if found != 1:
+        raise ValueError(f"{name}.js must end with one `export default {{...}};` line")
+    return text

@@ -1,0 +1,348 @@
+/* rulekit: a walkthrough (the stepper) as an anywidget front-end module (AFM).
+
+   One ES module, used by every host: JupyterLab and Notebook 7 (anywidget, `Stepper` in
+   rulekit/display/widgets.py), and an exported lesson page (rulekit/display/front/host.js).
+   The model's traits (`StepFrames.data()`): `frames` (one plain-data frame per step), `svg`
+   (the one drawing "so far" frames are cut from, or ""), `uid` (the prefix of its ids),
+   `title`, and `step` (the step shown; set here and saved, so the kernel knows it). Stepping needs no
+   kernel. Everything the page contract names (docs/classroom.md) is made here: controls,
+   frame, "Describe this step", the diagram cut from one drawing, the live region, Present and
+   the keyboard. No document-wide listener outlives `render`'s clean-up; nothing here reads
+   another widget's markup; no eval. HTML fields (`describe`, `board`, the SVG) are generated
+   and escaped in Python; every other field is set as text. */
+
+const SPEEDS = [[2000, "2 s"], [4000, "4 s"], [8000, "8 s"]];
+let renders = 0; // views made by this module in this page: unique ids when a model shows twice
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+function tableOf(t) {
+  if (!t.rows || !t.rows.length) {
+    return el("div", {}, el("p", {class: "rk-caption"}, el("b", {text: t.caption})),
+      el("p", {class: "rk-empty", text: t.empty || "(none)"}));
+  }
+  const head = el("tr", {}, ...t.columns.map((c) => el("th", {scope: "col", text: c})));
+  const body = t.rows.map((r) => el("tr", {}, ...t.columns.map((c) =>
+    el("td", {text: r[c] === undefined || r[c] === null ? "" : String(r[c])}))));
+  return el("table", {class: "rk-table"}, t.caption ? el("caption", {text: t.caption}) : null,
+    el("thead", {}, head), el("tbody", {}, ...body));
+}
+
+function html(tag, attrs, markup) { // markup generated and escaped in Python
+  const e = el(tag, attrs);
+  e.innerHTML = markup;
+  return e;
+}
+
+// the drawing's groups (rulekit.display.reveal: "rk-s0" the set-up, "rk-s1" step 1, ...;
+// legend entries "rk-uses-<group>"), read from an element's classes
+function groupOf(node) {
+  let group = null;
+  const uses = [];
+  for (const c of node.classList) {
+    if (c.startsWith("rk-uses-")) uses.push(c.slice(8));
+    else if (c.startsWith("rk-") && c !== "rk-new" && group === null) group = c.slice(3);
+  }
+  return {group, uses};
+}
+
+function diagramOf(data, fig, describedBy) {
+  // the frame's SVG: cut from the walkthrough's one drawing ("so far"), or its own
+  let svg = null;
+  if (fig.show && data.svg) {
+    const t = document.createElement("template");
+    t.innerHTML = data.svg;
+    svg = t.content.querySelector("svg");
+    const show = new Set(fig.show), fresh = new Set(fig.new || []);
+    const graph = svg && svg.querySelector(":scope > g");
+    for (const node of graph ? Array.from(graph.children) : []) {
+      if (node.tagName.toLowerCase() !== "g") continue;
+      const {group, uses} = groupOf(node);
+      const shown = uses.length ? uses.some((u) => show.has(u)) : group === null || show.has(group);
+      if (!shown) node.remove();
+      else if (group !== null && fresh.has(group)) node.classList.add("rk-new");
+    }
+    if (svg) {
+      for (const a of ["width", "height", "viewBox"]) if (fig[a]) svg.setAttribute(a, fig[a]);
+      if (fig.label) svg.setAttribute("aria-label", fig.label);
+    }
+  } else if (fig.svg) {
+    const t = document.createElement("template");
+    t.innerHTML = fig.svg;
+    svg = t.content.querySelector("svg");
+  }
+  const title = el("p", {class: "rk-figure-title", text: fig.title || "Event and trigger diagram"});
+  if (!svg) {
+    return el("div", {class: "rk-figure"}, title,
+      el("p", {class: "rk-empty rk-new", text: fig.empty || "No diagram."}));
+  }
+  svg.setAttribute("aria-describedby", describedBy);
+  return el("div", {class: "rk-figure"}, title,
+    el("div", {class: "rk-diagram", tabindex: 0, role: "group",
+      "aria-label": `${fig.title || "Event and trigger diagram"} (scrolls)`}, svg));
+}
+
+function frameOf(data, f, idBase) {
+  const n = data.last;
+  const text = el("div", {class: "rk-text"});
+  text.append(el("p", {class: "rk-stepno", text: f.label}),
+    el("p", {class: "rk-narration", text: f.narration}));
+  if (f.pending) {
+    text.append(el("p", {class: "rk-pending"}, "This walkthrough is marked ",
+      el("code", {text: "pending-engine"}), ": the engine may not do all of it yet."));
+  }
+  for (const d of f.does || []) {
+    text.append(el("p", {class: "rk-does"}, el("b", {text: "What happens:"}), " " + d));
+  }
+  if (f.refused) {
+    text.append(el("div", {class: "rk-refused", role: "note"},
+      el("b", {text: "Refused — the game says:"}), ` ${f.refused}.`, el("br"), "Nothing changes."));
+  }
+  if (f.checks) {
+    const c = f.checks;
+    if (c.ok) {
+      text.append(el("p", {class: "rk-ok", text: `✓ The engine agrees: ${c.count === 1 ? "the" :
+        "all"} ${c.count} expectation${c.count === 1 ? "" : "s"} of this step held.`}));
+    } else {
+      text.append(el("div", {class: "rk-bad"},
+        `✗ ${c.failures.length} of ${c.count} expectations did not hold:`,
+        el("ul", {}, ...c.failures.map((x) => el("li", {}, el("code", {text: x.description}),
+          `: expected ${x.expected}, got ${x.actual}`)))));
+    }
+  }
+  // the diagram's text description, behind a toggle, and again (hidden) as the diagram's
+  // aria-describedby: browsers leave a closed <details> out of the accessibility tree
+  const described = `${idBase}-describe-${f.step}`;
+  const toggle = html("details", {class: "rk-describe"}, f.describe || "");
+  toggle.prepend(el("summary", {text: "Describe this step"}));
+  text.append(toggle, html("div", {id: described, hidden: true}, f.describe || ""));
+  if (f.board) text.append(html("div", {class: "rk-board"}, f.board));
+  const tables = f.tables || [];
+  if (tables.length) {
+    text.append(el("div", {class: "rk-row"}, el("div", {}, tableOf(tables[0])),
+      el("div", {}, ...tables.slice(1).map(tableOf))));
+  }
+  if (f.events) {
+    const e = f.events;
+    const head = el("h4", {style: "display:inline", text: e.rows.length ?
+      `${e.title} (${e.rows.length})` : e.title});
+    text.append(e.rows.length ?
+      el("details", {open: e.open}, el("summary", {}, head), tableOf({...e, caption: ""})) :
+      el("div", {}, el("h4", {text: e.title}), el("p", {class: "rk-empty", text: "No events."})));
+  }
+  if (f.notes) { // for the teacher: never on the projected (Present) view
+    text.append(el("details", {class: "rk-notes"}, el("summary", {text: "Teacher's notes"}),
+      el("p", {text: f.notes})));
+  }
+  const frame = el("div", {class: "rk-frame", "data-step": f.step, role: "group",
+    "aria-label": `${data.title}: step ${f.step} of ${n}`}, text);
+  if (f.diagram && Object.keys(f.diagram).length) {
+    frame.append(diagramOf(data, f.diagram, described));
+  }
+  return frame;
+}
+
+// the diagram pane scrolls to what the step added: centred, or its top-left when larger
+function showNew(root) {
+  const pane = root.querySelector(".rk-frame .rk-diagram");
+  if (!pane) return;
+  let box = null;
+  for (const e of pane.querySelectorAll(".rk-new")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width && !r.height) continue;
+    box = box ? {left: Math.min(box.left, r.left), top: Math.min(box.top, r.top),
+      right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom)} :
+      {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+  }
+  if (!box) return;
+  const p = pane.getBoundingClientRect(), pad = 12;
+  const dy = (box.bottom - box.top <= p.height - 2 * pad) ?
+    (box.top + box.bottom - p.top - p.bottom) / 2 : box.top - p.top - pad;
+  let dx = 0; // sideways, as little as shows it all (the drawing reads from its left edge)
+  if (box.right - box.left > p.width - 2 * pad || box.left < p.left) dx = box.left - p.left - pad;
+  else if (box.right > p.right - pad) dx = box.right - p.right + pad;
+  pane.scrollBy(dx, dy);
+}
+
+function render({model, el: host}) {
+  const frames = model.get("frames") || [];
+  const last = Math.max(0, frames.length - 1);
+  const data = {title: model.get("title") || "", uid: model.get("uid") || "",
+    svg: model.get("svg") || "", last};
+  renders += 1;
+  const idBase = renders === 1 ? (data.uid || "rk-walkthrough") :
+    `${data.uid || "rk-walkthrough"}-v${renders}`;
+  const title = data.title;
+  let step = Math.max(0, Math.min(last, model.get("step") || 0));
+  let timer = null, shown = -1, announced = false;
+  const cleanups = [];
+  const on = (target, type, fn, opts) => {
+    target.addEventListener(type, fn, opts);
+    cleanups.push(() => target.removeEventListener(type, fn, opts));
+  };
+
+  const root = el("div", {class: "rk-stepper rk-widget", tabindex: -1, role: "region",
+    "aria-label": `Walkthrough: ${title}`});
+  const button = (cls, text, tip) => el("button", {type: "button", class: `rk-button ${cls}`,
+    title: tip, text});
+  const play = button("rk-play", "Play", "Play the steps one after another (press again to pause)");
+  play.setAttribute("aria-pressed", "false");
+  const back = button("rk-back", "Back", "The step before (Left arrow)");
+  const next = button("rk-next", "Next", "The next step (Right arrow or Space)");
+  const status = el("span", {class: "rk-status", "aria-hidden": "true"});
+  const slider = el("input", {type: "range", class: "rk-slider", min: 0, max: last, step: 1,
+    value: step, "aria-label": "Step"});
+  const jumps = el("div", {class: "rk-steps", role: "group", "aria-label": "Jump to step"},
+    el("span", {class: "rk-sr-only", text: "Jump to"}),
+    ...frames.map((f, k) => el("button", {type: "button", class: "rk-button rk-step",
+      "data-step": k, "aria-pressed": "false",
+      "aria-label": k === 0 ? "Set-up" : `Step ${k}`,
+      title: k === 0 ? "The board before anything happens" : `Step ${k}: ${f.narration}`,
+      text: k === 0 ? "Set-up" : String(k)})));
+  const speed = el("select", {class: "rk-speed", "aria-label": "Seconds a step when playing"},
+    ...SPEEDS.map(([ms, text]) => el("option", {value: ms, text, selected: ms === 4000})));
+  const present = button("rk-present", "Present", "Full screen; then Right or Space: next " +
+    "step, Left: back, Home: set-up, End: last step, Escape: leave");
+  present.setAttribute("aria-pressed", "false");
+  const controls = el("div", {class: "rk-controls", role: "group",
+    "aria-label": "Walkthrough controls"}, play, back, status, next,
+  el("label", {class: "rk-label"}, "Step ", slider), jumps,
+  el("label", {class: "rk-label"}, "Speed ", speed), present);
+  const box = el("div", {class: "rk-frames"});
+  const live = el("div", {class: "rk-announce rk-sr-only", role: "status", "aria-live": "polite",
+    "aria-atomic": "true"});
+  root.append(el("div", {class: "rk-title"}, el("h3", {text: `Walkthrough: ${title}`})),
+    controls, box, live);
+
+  function draw() {
+    if (shown === step || !frames.length) return;
+    shown = step;
+    box.replaceChildren(frameOf(data, frames[step], idBase));
+    status.textContent = `Step ${step} / ${last}`;
+    slider.value = String(step);
+    back.disabled = step === 0;
+    next.disabled = step === last;
+    for (const b of jumps.querySelectorAll("button")) {
+      b.setAttribute("aria-pressed", b.dataset.step === String(step) ? "true" : "false");
+    }
+    if (announced) live.textContent = frames[step].announce || "";
+    announced = true; // not on first render: only on a change
+    requestAnimationFrame(() => showNew(root));
+  }
+  function go(k) {
+    const to = Math.max(0, Math.min(last, k));
+    if (to === step) return;
+    step = to;
+    draw();
+    model.set("step", step);
+    model.save_changes();
+  }
+  function stopPlaying() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    play.textContent = "Play";
+    play.setAttribute("aria-pressed", "false");
+  }
+  function startPlaying() {
+    if (step === last) go(0);
+    play.textContent = "Pause";
+    play.setAttribute("aria-pressed", "true");
+    timer = setInterval(() => {
+      if (step >= last) stopPlaying();
+      else go(step + 1);
+    }, Number(speed.value) || 4000);
+  }
+  function presenting(want) {
+    root.classList.toggle("rk-presenting", want);
+    present.setAttribute("aria-pressed", want ? "true" : "false");
+    if (want) {
+      if (root.requestFullscreen && !document.fullscreenElement) {
+        root.requestFullscreen().catch(() => { /* the fixed layout does it */ });
+      }
+      root.focus();
+    } else if (document.fullscreenElement === root) {
+      document.exitFullscreen().catch(() => {});
+    }
+    requestAnimationFrame(() => showNew(root));
+  }
+
+  on(play, "click", () => (timer === null ? startPlaying() : stopPlaying()));
+  on(back, "click", () => go(step - 1));
+  on(next, "click", () => go(step + 1));
+  on(slider, "input", () => go(Number(slider.value)));
+  on(jumps, "click", (ev) => {
+    const b = ev.target.closest("button[data-step]");
+    if (b) go(Number(b.dataset.step));
+  });
+  on(speed, "change", () => { if (timer !== null) { stopPlaying(); startPlaying(); } });
+  on(present, "click", () => presenting(!root.classList.contains("rk-presenting")));
+  // leaving full screen (Escape, or the browser's own way) leaves Present, at the same step
+  on(root, "fullscreenchange", () => {
+    if (document.fullscreenElement !== root && root.classList.contains("rk-presenting")) {
+      presenting(false);
+    }
+  });
+  on(root, "keydown", (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const t = ev.target;
+    const on_ = root.classList.contains("rk-presenting");
+    if (t && t.closest && t.closest("input, select, textarea")) return;
+    // not presenting: keys step the walkthrough from its controls or its root only (the text
+    // and the diagram pane scroll with them; Space presses a focused button)
+    if (!on_ && !(t === root || (t.closest && t.closest(".rk-controls")))) return;
+    let to = null;
+    if (ev.key === "ArrowRight" || ev.key === "PageDown" ||
+        (ev.key === " " && (on_ || t === root))) to = step + 1;
+    else if (ev.key === "ArrowLeft" || ev.key === "PageUp") to = step - 1;
+    else if (ev.key === "Home") to = 0;
+    else if (ev.key === "End") to = last;
+    else if (ev.key === "Escape" && on_) {
+      presenting(false);
+      ev.preventDefault();
+      ev.stopPropagation();
+      return;
+    }
+    if (to === null) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    go(to);
+  });
+  const fromModel = () => {
+    const k = Math.max(0, Math.min(last, model.get("step") || 0));
+    if (k !== step) { step = k; draw(); }
+  };
+  model.on("change:step", fromModel);
+  cleanups.push(() => model.off("change:step", fromModel));
+  // a new size (window, JupyterLab's side bar, presentation mode): the pane shows the current
+  // step's part again
+  if (window.ResizeObserver) {
+    let waiting = false;
+    const watch = new ResizeObserver(() => {
+      if (waiting) return;
+      waiting = true;
+      requestAnimationFrame(() => { waiting = false; showNew(root); });
+    });
+    watch.observe(root);
+    cleanups.push(() => watch.disconnect());
+  }
+  host.append(root);
+  draw();
+  return () => {
+    stopPlaying();
+    if (document.fullscreenElement === root) document.exitFullscreen().catch(() => {});
+    for (const undo of cleanups.splice(0)) undo();
+    root.remove();
+  };
+}
+
+export default {render};

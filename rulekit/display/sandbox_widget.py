@@ -1,0 +1,150 @@
+"""The sandbox in a kernel: an `anywidget` whose front-end is the one sandbox module
+(`rulekit/display/front/sandbox.js`) and whose back-end is `rulekit.sandbox.SandboxModel`, in
+this process. The module sends each click as a custom message `{click, values, seq}`; it goes
+to `SandboxModel.click`, and the answer is the `state` trait
+(`rulekit.display.sandbox_view.sandbox_state`). Nothing is rendered in Python but that JSON;
+JupyterLab, Notebook 7, VS Code and Colab host the module (no lab extension).
+
+`click(name, **values)` is the same path without a browser (tests, scripts).
+
+>>> from rulekit import Game
+>>> sandbox = Sandbox(Game(["Alice", "Bob"]))
+>>> forest = sandbox.game.add("Forest")
+>>> sandbox.click("tap", permanent=forest.id)
+True
+>>> sandbox.state["last"]["text"], sandbox.state["seq"]
+('Alice taps Forest (#1) for mana: {T}: Add {G}.', 1)
+>>> sandbox.click("tap", permanent=forest.id), sandbox.state["last"]["rule"]
+(False, '107.5')
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import anywidget
+import traitlets
+
+from rulekit.display.front import css_text, module_text
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+    from rulekit.sandbox import Outcome
+    from rulekit.scenario import Scenario
+
+__all__ = ["SANDBOX_CSS", "SANDBOX_MIME", "Sandbox"]
+
+SANDBOX_MIME = "application/vnd.rulekit.sandbox+json"
+"""The sandbox's output carries its starting position (and title) under this type too, as plain
+data (an exported page takes the view's traits from the saved widget state: export.views)."""
+
+
+SANDBOX_CSS = css_text("sandbox")
+"""The module's style sheet, after the frames' and tables' (both hosts use this one)."""
+
+READY = {"state": "ready"}
+
+
+class Sandbox(anywidget.AnyWidget):
+    """A live game driven by the sandbox module's buttons (needs a running kernel).
+
+    `Sandbox(game)` plays on that `Game` (changing it); `Sandbox(scenario_or_path)` starts from
+    a fresh copy of a scenario's set-up. After each click `state` holds the fields' options,
+    the outcome (`state["message"]`, shown right under the button clicked), the tables and the
+    diagram of the last `history` actions; an illegal move is refused (`last_error` keeps the
+    exception) and the game is unchanged."""
+
+    _esm = module_text("sandbox")
+    _css = SANDBOX_CSS
+    rk_view = traitlets.Unicode("sandbox").tag(sync=True)  # the page's view (export.views)
+    state = traitlets.Dict().tag(sync=True)
+    status = traitlets.Dict(READY).tag(sync=True)
+    position = traitlets.Dict(allow_none=True).tag(sync=True)
+    title = traitlets.Unicode("Sandbox").tag(sync=True)
+
+    def __init__(self, game: Game | Scenario | str | os.PathLike[str] | None = None, *,
+                 history: int = 3, title: str = "Sandbox") -> None:
+        from rulekit.display.frames import resolve_scenario
+        from rulekit.display.sandbox_view import sandbox_state
+        from rulekit.game import Game
+        from rulekit.sandbox import SandboxModel
+
+        if game is None:
+            game = Game(["Alice", "Bob"])
+        elif not isinstance(game, Game):
+            game = resolve_scenario(game).game_at(0)
+        model = SandboxModel(game, history=history)
+        self.model = model
+        self.history = history
+        self.last_error: Exception | None = None
+        super().__init__(title=title, position=model.position(), status=dict(READY),
+                         state=sandbox_state(model, title=title))
+        self.on_msg(self._on_msg)
+
+    @property
+    def game(self) -> Game:
+        return self.model.game
+
+    # -- the module's messages
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict):
+            return
+        seq = content.get("seq")
+        values = content.get("values")
+        values = values if isinstance(values, dict) else {}
+        if "click" in content:
+            self._click(str(content["click"]), values, seq)
+        elif "values" in content:
+            self._answer(values, seq, board=False)
+        # {"load": ...}: the kernel is always ready
+
+    def _answer(self, values: dict[str, Any], seq: Any, *, board: bool) -> None:
+        from rulekit.display.sandbox_view import sandbox_state
+
+        try:
+            new = sandbox_state(self.model, values, title=self.title, board=board)
+        except Exception as err:  # noqa: BLE001  (values the model can't read: say so)
+            from rulekit.sandbox import Outcome
+
+            self._refused(Outcome("refused", str(err), None, err), seq)
+            return
+        self.state = {**self.state, **new, "seq": seq if isinstance(seq, int) else 0}
+
+    def _refused(self, outcome: Outcome, seq: Any) -> None:
+        from rulekit.display.sandbox_view import message_html
+
+        self.model.last = outcome
+        self.last_error = outcome.error
+        self.state = {**self.state, "last": outcome.to_json(), "message": message_html(outcome),
+                      "seq": seq if isinstance(seq, int) else 0}
+
+    def _click(self, name: str, values: dict[str, Any], seq: Any) -> bool:
+        from rulekit.core.errors import UsageError
+        from rulekit.sandbox import Outcome
+
+        try:
+            outcome = self.model.click(name, values)
+        except UsageError as err:  # not a control of the model's
+            self._refused(Outcome("refused", str(err), None, err), seq)
+            return False
+        self.last_error = outcome.error
+        self._answer(values, seq, board=outcome.ok)
+        return outcome.ok
+
+    def click(self, name: str, **values: Any) -> bool:
+        """Click control `name` with these inputs (the model's field names), as the module
+        does: through the widget's custom-message handler. True when the game changed."""
+        seq = int(self.state.get("seq") or 0) + 1
+        self._handle_custom_msg({"click": name, "values": values, "seq": seq}, [])
+        return bool(self.state.get("last") and self.state["last"]["kind"] in ("done", "undone"))
+
+    # -- an exported page
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget, and its view's traits as `SANDBOX_MIME` data: an exported page renders
+        the module from them and replays the position in the browser (`rulekit.sandbox_page`)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        if isinstance(data, dict) and self.position is not None:
+            data[SANDBOX_MIME] = {**self.position, "title": self.title}
+        return bundle

@@ -1,0 +1,226 @@
+"""A lesson in Notebook 7 (the `notebook` package: the front-end Jupyter's accessibility
+auditors recommend), started like `make lab` starts JupyterLab (`rulekit.lab.command(...,
+app="notebook")`: 127.0.0.1, a random token, the lessons' settings and contents manager), in
+Debian's Chromium: open a lesson, Run All, step a walkthrough with its Next button and the
+keyboard, Present (full screen; Right steps; Escape comes back at the same step), save with
+Ctrl+S, and `git status` of the clone is still clean (the nbstripout filter and the lessons'
+contents manager). The walkthrough is the same ES module as in JupyterLab and in the exported
+pages (rulekit/display/front/stepper.js, through anywidget).
+
+Notebook 7 serves a temporary git clone of this checkout (committed files only), with its own
+config, runtime and workspace folders; every request outside the server is blocked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab,
+              pytest.mark.xdist_group("notebook7")]
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "notebook7"
+START_TIMEOUT_S = 120
+LESSON = "01_tapping_and_summoning_sickness.ipynb"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _api(base: str, token: str, path: str, method: str = "GET") -> object:
+    req = urllib.request.Request(f"{base}{path}", method=method,
+                                 headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        body = resp.read()
+    return json.loads(body) if body else None
+
+
+def _up(base: str, token: str) -> bool:
+    try:
+        _api(base, token, "/api/status")
+        return True
+    except (OSError, urllib.error.HTTPError, ValueError):
+        return False
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+@pytest.fixture(scope="module")
+def notebook7(tmp_path_factory: pytest.TempPathFactory):
+    """(base URL, token, notebooks folder, clone): one Notebook 7 server on a clone."""
+    from rulekit import lab
+    from rulekit.lab import gitfilter
+
+    tmp = tmp_path_factory.mktemp("nb7")
+    clone = tmp / "clone"
+    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)],
+                   check=True, capture_output=True)
+    assert gitfilter.install(clone)
+    folder = clone / "notebooks"
+    assert _git(clone, "status", "--porcelain") == ""
+    port, token = _free_port(), secrets.token_hex(16)
+    runtime = Path(tempfile.mkdtemp(prefix="rk-nb7-"))  # short: IPC sockets live here
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp / "config"),
+               JUPYTER_RUNTIME_DIR=str(runtime), PYDEVD_DISABLE_FILE_VALIDATION="1")
+    cmd = lab.command(folder, [f"--port={port}", f"--ServerApp.token={token}",
+                               f"--JupyterNotebookApp.workspaces_dir={tmp / 'workspaces'}",
+                               "--ServerApp.port_retries=0"], app="notebook")
+    assert cmd[1] == "notebook" and "--ip=127.0.0.1" in cmd
+    log_path = tmp / "notebook.log"
+    log = open(log_path, "wb")  # closed in finally
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                            env=env, cwd=folder, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not _up(base, token):
+            if proc.poll() is not None:
+                pytest.fail(f"jupyter notebook exited with {proc.returncode}: "
+                            + log_path.read_text("utf-8", "replace")[-2000:])
+            if time.monotonic() > deadline:
+                pytest.fail(f"jupyter notebook did not answer within {START_TIMEOUT_S} s")
+            time.sleep(0.25)
+        yield base, token, folder, clone
+    finally:
+        if proc.poll() is None:
+            try:
+                _api(base, token, "/api/shutdown", "POST")
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)  # our own session: server and kernels
+                proc.wait(timeout=15)
+        log.close()
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def _kernel_idle(base: str, token: str) -> bool:
+    sessions = _api(base, token, "/api/sessions")
+    return bool(sessions) and all(s["kernel"]["execution_state"] == "idle"
+                                  for s in sessions)  # type: ignore[union-attr]
+
+
+def _run_all(page, base: str, token: str) -> None:
+    """Run > Run All Cells once the kernel is idle (a Run All sent while it connects runs
+    nothing), tried again if no cell starts."""
+    import re
+
+    prompts = page.locator(".jp-NotebookPanel .jp-InputPrompt")
+    for _attempt in range(3):
+        deadline = time.monotonic() + 120
+        while not _kernel_idle(base, token) and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+        page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+        page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
+        page.locator(".lm-Menu-item:visible",
+                     has_text=re.compile(r"^Run All Cells")).first.click()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if any(re.search(r"\[(\*|\d+)\]", t) for t in prompts.all_inner_texts()):
+                return
+            page.wait_for_timeout(250)
+    raise AssertionError("Run > Run All Cells started no cell (three tries)")
+
+
+@pytest.mark.timeout(900)
+def test_notebook7_runs_steps_presents_and_saves_clean(notebook7, browser) -> None:
+    from rulekit.lab.contents import STATE_DIR, SUFFIX
+
+    base, token, folder, clone = notebook7
+    lesson = folder / LESSON
+    assert lesson.is_file()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    outside: list[str] = []
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+
+    def route(r) -> None:
+        if r.request.url.startswith(base + "/") or r.request.url.startswith("data:"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{base}/notebooks/{LESSON}?token={token}", timeout=120_000)
+        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
+        _run_all(page, base, token)
+        steppers = page.locator(".jp-NotebookPanel .rk-stepper")
+        steppers.first.wait_for(state="attached", timeout=240_000)
+        deadline = time.monotonic() + 240
+        while not _kernel_idle(base, token) and time.monotonic() < deadline:
+            page.wait_for_timeout(500)
+        stepper = steppers.first
+        stepper.scroll_into_view_if_needed()
+        step = lambda: int(stepper.locator(".rk-frame").first.get_attribute("data-step"))  # noqa: E731
+        assert step() == 0
+        stepper.locator(".rk-next").click()
+        page.wait_for_timeout(200)
+        assert step() == 1, "Next did not step"
+        stepper.locator(".rk-next").focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(200)
+        assert step() == 2, "Right arrow on the controls did not step"
+        live = stepper.locator(".rk-announce")
+        assert live.get_attribute("aria-live") == "polite" and "Step 2" in live.inner_text()
+        page.screenshot(path=str(ARTIFACTS / "stepped.png"))
+        # Present: full screen, the keyboard steps it, Escape comes back at the same step
+        stepper.locator(".rk-present").click()
+        page.wait_for_timeout(500)
+        box = stepper.bounding_box()
+        assert box and box["x"] <= 0.5 and box["y"] <= 0.5 and box["width"] >= 1365 \
+            and box["height"] >= 767, f"not full screen: {box}"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(200)
+        assert step() == 3
+        page.screenshot(path=str(ARTIFACTS / "present.png"))
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(400)
+        assert "rk-presenting" not in (stepper.get_attribute("class") or "")
+        assert step() == 3, "Escape did not come back at the same step"
+        # the kernel knows the step (the `step` trait is synced)
+        # save: outputs and widget state beside the notebook, the notebook as committed
+        state = lesson.parent / STATE_DIR / f"{lesson.stem}{SUFFIX}"
+        page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+        page.keyboard.press("Control+s")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+                state.is_file() and "rk_view" in state.read_text("utf-8")):
+            page.wait_for_timeout(250)
+        assert state.is_file(), f"Ctrl+S wrote nothing to {state}"
+        saved = state.read_text("utf-8")
+        assert "rk_view" in saved and "export default" in saved, \
+            "the walkthrough's widget state was not saved"
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / "failure.png"))
+        raise
+    finally:
+        page.close()
+        context.close()
+    assert errors == [], errors
+    assert not outside, outside
+    assert _git(clone, "status", "--porcelain", "--untracked-files=all") == ""
