@@ -437,9 +437,8 @@ class StepFrames:
         "the page contract"): `title`, `uid`, `last`, `mode`, `svg` (in "so far" mode the one
         drawing every frame is cut from, else "") and `frames`, one dict per step: `step`,
         `label`, `narration`, `does`, `refused`, `pending`, `checks`, `describe` (HTML,
-        escaped here), `board` (the board after the step, HTML:
-        `rulekit.display.board.board_for_step`, what the step changed outlined), `tables` (the
-        same board as tables, for screen readers and teachers) and `events` (plain rows),
+        escaped here), `tables` (the board, players and stack as tables) and `events` (plain
+        rows),
         `view` (the step view: that step in full, earlier ones folded; its title, `svg` or
         `empty` note, and `legend` HTML), `diagram` ("the whole story" so far: its title, and either
         the groups of `svg` it shows, what is `new`, its cropped size, or its own `svg`, or an
@@ -490,11 +489,10 @@ class StepFrames:
             evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
             events = {"title": "Events in this step", "open": len(evs) <= 8,
                       **events_table(evs).to_json()}
-        from rulekit.display.board import board_for_step, step_changes
-
-        board = board_for_step(game, step_changes(result.events) if k > 0 else ())
+        # no `board` yet: drawn per frame it costs ~12 KB a step (lesson 7: +280 KB, over the
+        # page budget); the module shows one when a frame has it (docs/classroom.md)
         return {
-            "step": k, "label": label, "narration": narration, "board": board,
+            "step": k, "label": label, "narration": narration,
             "does": _root_texts(result) if k else [],
             "refused": None if result.error is None or k == 0 else str(result.error),
             "pending": bool(k == 0 and sc.pending), "checks": checks,
