@@ -56,7 +56,7 @@ LICENSES = "LICENSES.txt"
 
 # The engine in the page: what the sandbox model imports (no widgets, pandas, export, scenarios)
 # (the page replays a position: it loads no scenario and no rulings coverage)
-_SKIP_DIRS = {"export", "templates", "scenarios", "scenario", "__pycache__"}
+_SKIP_DIRS = {"export", "templates", "scenarios", "__pycache__"}  # scenario: walkthroughs
 _SKIP_FILES = {"display/widgets.py", "display/tables.py", "display/lesson.py",
                "display/reveal.py", "display/diagrams.py", "cli.py", "__main__.py",
                "core/rulings.py", "data/rulings.toml"}
