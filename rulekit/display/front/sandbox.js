@@ -58,7 +58,7 @@ function render({model, el}) {
   const groups = make("div", {"class": "rk-live-groups"});
   const message = make("div", {"class": "rk-message", "aria-live": "polite"});
   const home = make("div", {"class": "rk-message-home"}); // the message's place by the board
-  const board = make("div", {"class": "rk-board-box", hidden: ""});
+  const board = make("div", {"class": "rk-board-box", hidden: "", tabindex: "-1"});
   const boardWrap = make("div", {"class": "rk-board-wrap"});
   const menu = make("div", {"class": "rk-actions", role: "menu", hidden: "", tabindex: "-1"});
   boardWrap.append(board, menu);
@@ -232,6 +232,10 @@ function render({model, el}) {
   let savedSeq = 0;
 
   const cards = () => Array.from(board.querySelectorAll(".rk-card[data-id]"));
+  // the cards a reader can reach now (not in a closed pile)
+  const reachable = (c) => !!c && c.isConnected && !c.closest("details:not([open])") &&
+    c.getClientRects().length > 0;
+  const shown = () => cards().filter(reachable);
   const cardOf = (id) => board.querySelector(`.rk-card[data-id="${id}"]`);
 
   function wireCards() {
@@ -380,7 +384,7 @@ function render({model, el}) {
   board.addEventListener("keydown", (e) => {
     const card = e.target.closest(".rk-card[data-id]");
     if (!card) return;
-    const all = cards();
+    const all = shown();
     const i = all.indexOf(card);
     let to = null;
     if (e.key === "Enter" || e.key === " ") {
@@ -474,7 +478,12 @@ function render({model, el}) {
         requestAnimationFrame(() => { board.style.minHeight = ""; });
         const back = cardId !== null ? cardOf(cardId) : null;
         if (had || (pending && pending.card !== undefined)) {
-          (back || board.querySelector(".rk-card[data-id]") || board).focus({preventScroll: true});
+          // after this task: Chrome drops a focus() made while the focused card is removed
+          setTimeout(() => {
+            if (document.activeElement && root.contains(document.activeElement) &&
+                document.activeElement !== board) return;
+            (reachable(back) ? back : shown()[0] || board).focus({preventScroll: true});
+          }, 0);
         }
       } else {
         wireCards(); // the same board, maybe new actions
