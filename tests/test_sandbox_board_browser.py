@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "sandbox-board"
 LESSONS = ("01", "03")
 SIZES = ((1366, 768), (1920, 1080), (390, 844))
-MENU = ".rk-sb .rk-actions"
+FOCUSED = "() => document.activeElement.closest('.rk-card').dataset.id"
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +72,10 @@ def _state(live: Any) -> dict[str, Any]:
 
 
 def _card_ids(live: Any) -> list[str]:
+    """The cards a reader can click now (not in a closed graveyard or exile pile)."""
     return live.root.locator(".rk-board .rk-card[data-id]").evaluate_all(
-        "(cs) => cs.map((c) => c.dataset.id)")
+        "(cs) => cs.filter((c) => !c.closest('details:not([open])'))"
+        ".map((c) => c.dataset.id)")
 
 
 def _open(live: Any, cid: str) -> Any:
@@ -233,12 +235,12 @@ def test_the_keyboard_works_the_board(small_site, browser) -> None:
         page = visit.page
         ids = _card_ids(live)
         assert len(ids) >= 2
-        first = live.root.locator(".rk-board .rk-card[data-id]").first
+        first = live.root.locator(".rk-board .rk-card[data-id] .rk-card-open").first
         first.focus()
         page.keyboard.press("ArrowRight")
-        assert page.evaluate("() => document.activeElement.dataset.id") == ids[1]
+        assert page.evaluate(FOCUSED) == ids[1]
         page.keyboard.press("ArrowLeft")
-        assert page.evaluate("() => document.activeElement.dataset.id") == ids[0]
+        assert page.evaluate(FOCUSED) == ids[0]
         page.keyboard.press("Enter")
         menu = live.root.locator(".rk-actions")
         menu.wait_for(state="visible")
@@ -247,7 +249,7 @@ def test_the_keyboard_works_the_board(small_site, browser) -> None:
         assert page.evaluate("() => document.activeElement.getAttribute('role')") == "menuitem"
         page.keyboard.press("Escape")
         menu.wait_for(state="hidden")
-        assert page.evaluate("() => document.activeElement.dataset.id") == ids[0]
+        assert page.evaluate(FOCUSED) == ids[0]
         page.keyboard.press(" ")
         menu.wait_for(state="visible")
         page.keyboard.press("Escape")
@@ -256,7 +258,7 @@ def test_the_keyboard_works_the_board(small_site, browser) -> None:
         legal = [(cid, i) for cid in ids for i, e in enumerate(state["card_actions"].get(cid, []))
                  if e["legal"] and not e["asks"]]
         cid, i = legal[0]
-        card = live.root.locator(f".rk-board .rk-card[data-id='{cid}']").first
+        card = live.root.locator(f".rk-board .rk-card[data-id='{cid}'] .rk-card-open").first
         card.focus()
         page.keyboard.press("Enter")
         menu.wait_for(state="visible")
@@ -279,8 +281,10 @@ def test_screenshots_and_axe(small_site, browser, width: int, height: int) -> No
         visit, live = _live(browser, small_site, prefix, viewport=(width, height))
         try:
             live.box.scroll_into_view_if_needed()
-            cid = next(c for c in _card_ids(live)
-                       if any(not e["legal"] for e in _state(live)["card_actions"].get(c, [])))
+            menus = _state(live)["card_actions"]
+            ids = _card_ids(live)
+            cid = next((c for c in ids if any(not e["legal"] for e in menus.get(c, []))),
+                       ids[0])
             _open(live, cid)
             found = axe(visit.page, within=".rk-sb")
             assert found == {}, found

@@ -242,15 +242,25 @@ function render({model, el}) {
     const actions = (model.get("state") || {}).card_actions || {};
     for (const card of cards()) {
       const n = (actions[card.dataset.id] || []).length;
-      card.setAttribute("role", "button");
-      card.setAttribute("tabindex", "0");
-      card.setAttribute("aria-haspopup", "menu");
-      card.setAttribute("aria-expanded", "false");
+      // a real button over the card's face, named by its content (the card's own label:
+      // what a screen reader says, and the visible name is in it)
+      let open = card.querySelector(":scope > .rk-cardbox > .rk-card-open");
+      if (!open) {
+        const label = card.getAttribute("aria-label") || "";
+        open = make("button", {type: "button", "class": "rk-card-open", "aria-haspopup": "menu",
+                               "aria-expanded": "false"});
+        open.dataset.label = label;
+        open.appendChild(make("span", {"class": "rk-sr-only"}, label + ". " + (n
+          ? `${n} action${n === 1 ? "" : "s"}.` : "Nothing to do with it now.")));
+        card.removeAttribute("role");
+        card.removeAttribute("aria-label");
+        card.removeAttribute("tabindex");
+        (card.querySelector(":scope > .rk-cardbox") || card).appendChild(open);
+      }
       card.dataset.actions = String(n);
-      card.setAttribute("aria-description", n ? `${n} action${n === 1 ? "" : "s"}: ` +
-        "press Enter to see them" : "nothing to do with it now");
     }
   }
+  const opener = (card) => card && card.querySelector(".rk-card-open");
 
   function closeMenu(refocus) {
     if (menu.hidden) return;
@@ -258,8 +268,8 @@ function render({model, el}) {
     menu.textContent = "";
     menuItems = [];
     const card = cardId !== null ? cardOf(cardId) : null;
-    if (card) card.setAttribute("aria-expanded", "false");
-    if (refocus && card) card.focus();
+    if (opener(card)) opener(card).setAttribute("aria-expanded", "false");
+    if (refocus && opener(card)) opener(card).focus();
   }
 
   function place(card) {
@@ -291,7 +301,8 @@ function render({model, el}) {
     cardId = card.dataset.id;
     menu.textContent = "";
     menu.setAttribute("aria-label", title);
-    menu.appendChild(make("p", {"class": "rk-actions-title", "aria-hidden": "true"}, title));
+    menu.appendChild(make("p", {"class": "rk-actions-title", role: "presentation"},
+                          title));
     menuItems = [];
     for (const entry of entries) {
       const b = item(entry.text, entry.why, entry.legal, entry.cls);
@@ -311,7 +322,7 @@ function render({model, el}) {
     menuItems.push(close);
     menu.appendChild(close);
     menu.hidden = false;
-    card.setAttribute("aria-expanded", "true");
+    if (opener(card)) opener(card).setAttribute("aria-expanded", "true");
     place(card);
     menuItems[0].focus({preventScroll: true});
     if (menu.scrollIntoView) menu.scrollIntoView({block: "nearest"});
@@ -378,7 +389,9 @@ function render({model, el}) {
     if (!card || !board.contains(card)) return;
     if (!menu.hidden && cardId === card.dataset.id) { closeMenu(true); return; }
     menu.classList.remove("rk-picker");
-    openMenu(card, actionsOf(card), "Actions: " + (card.getAttribute("aria-label") || ""),
+    const open = opener(card);
+    const name = open ? open.dataset.label : "";
+    openMenu(card, actionsOf(card), "Actions: " + name,
              (entry) => choose(entry));
   });
   board.addEventListener("keydown", (e) => {
@@ -389,7 +402,7 @@ function render({model, el}) {
     let to = null;
     if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
-      card.click();
+      card.dispatchEvent(new MouseEvent("click", {bubbles: true}));
       return;
     }
     if (e.key === "ArrowRight" || e.key === "ArrowDown") to = all[(i + 1) % all.length];
@@ -398,7 +411,7 @@ function render({model, el}) {
     else if (e.key === "End") to = all[all.length - 1];
     if (to) {
       e.preventDefault();
-      to.focus();
+      opener(to).focus();
     }
   });
   menu.addEventListener("keydown", (e) => {
@@ -482,7 +495,7 @@ function render({model, el}) {
           setTimeout(() => {
             if (document.activeElement && root.contains(document.activeElement) &&
                 document.activeElement !== board) return;
-            (reachable(back) ? back : shown()[0] || board).focus({preventScroll: true});
+            (opener(reachable(back) ? back : shown()[0]) || board).focus({preventScroll: true});
           }, 0);
         }
       } else {
