@@ -14,11 +14,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from rulekit.cards import CardDef, card
+from rulekit.core.characteristics import Characteristics
 from rulekit.core.decisions import LARGEST, Decision, bounded_int, show_number
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import Applied, Cause, Event, EventKind, EventLog
 from rulekit.core.mana import ManaPool, ManaType
-from rulekit.core.payloads import Cast, LifeLost, Payload, TokenCreated, ZoneChanged
+from rulekit.core.payloads import Cast, Entered, LifeLost, Payload, TokenCreated, ZoneChanged
 from rulekit.engine import actions as _actions
 from rulekit.engine import turn as _turn
 from rulekit.engine.arguments import check_call
@@ -29,9 +30,9 @@ from rulekit.engine.offers import Offer, player_offers
 from rulekit.engine.targets import target_text
 from rulekit.engine.triggers import collect, run_immediate, settle
 from rulekit.objects.abilities import Static, Triggered
-from rulekit.objects.characteristics import Characteristics
-from rulekit.objects.context import Bookkeeping, ListenerIndex
-from rulekit.objects.effects import Layer, compute
+from rulekit.objects.context import Bookkeeping
+from rulekit.objects.effects import Layer, compute, lasting
+from rulekit.objects.listeners import ListenerIndex
 from rulekit.objects.narrator import narrate, prevented
 from rulekit.objects.replacement import ReplacementEffect, default_order, run_replacements
 from rulekit.objects.state import (
@@ -274,12 +275,12 @@ class Game:
                 final = result
             finals.append((final, proposed, applied, subject))
         for final, _, _, _ in finals:  # look-back before anything moves (CR 603.10a)
-            if isinstance(final, ZoneChanged) and final.origin == Zone.BATTLEFIELD.value:
+            if isinstance(final, ZoneChanged) and final.origin == Zone.BATTLEFIELD:
                 assert final.object is not None
                 obj = self.state.objects[final.object]
                 self.books.look_back[obj.id] = (self.chars(obj), self.controller_of(obj))
         events: list[Event | None] = []
-        paid: list[tuple[ZoneChanged, Event]] = []  # life paid as they enter, lost next
+        paid: list[tuple[Entered, Event]] = []  # life paid as they enter, lost next
         for final, proposed, applied, subject in finals:
             all_rules = tuple(dict.fromkeys(rules + tuple(r for a in applied for r in a.rules)))
             if final is None:  # prevented: logged for the record, nothing committed
@@ -313,7 +314,7 @@ class Game:
             self.log.append(event)
             self.state.version += 1
             events.append(event)
-            if isinstance(final, ZoneChanged) and final.pay_life:
+            if isinstance(final, Entered) and final.pay_life:
                 paid.append((final, event))
         if not setup:
             for logged in events:
@@ -326,7 +327,7 @@ class Game:
             self._pay_life_as_it_enters(entered, event)
         return events
 
-    def _pay_life_as_it_enters(self, entered: ZoneChanged, event: Event) -> None:
+    def _pay_life_as_it_enters(self, entered: Entered, event: Event) -> None:
         """Life paid as a permanent enters (a shockland's choice) is lost in an event of its
         own, caused by that replacement effect (CR 119.4: paying life is losing life)."""
         assert entered.new is not None
@@ -378,7 +379,7 @@ class Game:
         for obj in perms:
             base = obj.copiable or obj.card.printed
             statics += [(obj, a) for a in base.abilities if isinstance(a, Static)]
-        effects = list(self.state.effects)
+        effects = list(lasting(self.state))
         for obj, ability in statics:
             if ability.continuous:
                 effects += ability.continuous(self, obj)
@@ -402,10 +403,10 @@ class Game:
         """"As enters" / "enters with" / "enters tapped" effects of the object itself
         (CR 614.1c-d, 614.12): they apply from wherever the object comes from."""
         entering: GameObject | None
-        if isinstance(data, ZoneChanged) and data.origin == Zone.STACK.value \
-                and data.destination != Zone.BATTLEFIELD.value:
+        if isinstance(data, ZoneChanged) and data.origin == Zone.STACK \
+                and data.destination != Zone.BATTLEFIELD:
             return leaving_stack_replacements(self, data)  # flashback (CR 702.34a)
-        if isinstance(data, ZoneChanged) and data.destination == Zone.BATTLEFIELD.value \
+        if isinstance(data, Entered) and data.destination == Zone.BATTLEFIELD \
                 and data.object is not None:
             entering = self.state.objects[data.object]
             base = data.copiable or entering.copiable or entering.card.printed
@@ -441,7 +442,7 @@ class Game:
         player = getattr(data, "player", None)
         if isinstance(player, str) and obj_id is None:
             return player
-        if getattr(data, "destination", None) == Zone.BATTLEFIELD.value or obj_id is None:
+        if getattr(data, "destination", None) == Zone.BATTLEFIELD or obj_id is None:
             return getattr(data, "controller", None) or player
         obj = self.state.objects.get(obj_id)
         return self.controller_of(obj) if obj is not None else None

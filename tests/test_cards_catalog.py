@@ -76,8 +76,9 @@ def test_find_matches_names_exactly_else_raises():
 def test_the_page_escapes_every_text_and_links_built_lessons():
     evil = CardEntry("<script>x</script>", "{1}", "Creature — <b>", 'Say "hi" & <i>',
                      "1/1", False, ("01_tap", "02_not_built"), ("r07_paying_tap",))
-    page = render([evil], built={"01_tap"})
+    page = render([evil], built={"01_tap": "Tapping <b>a</b> Forest"})
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
     assert "Creature — &lt;b&gt;" in page and "Say &quot;hi&quot; &amp; &lt;i&gt;" in page
-    assert '<a href="01_tap.html">01_tap</a>' in page
-    assert "02_not_built" in page and 'href="02_not_built.html"' not in page
+    # a built lesson by its title, escaped; one not built by its file's words, with no link
+    assert '<a href="01_tap.html">Tapping &lt;b&gt;a&lt;/b&gt; Forest</a>' in page
+    assert "Lesson 2: not built" in page and 'href="02_not_built.html"' not in page

@@ -84,7 +84,7 @@ def test_the_log_keeps_no_live_engine_object():
             if value is None:
                 continue
             for f in dataclasses.fields(value):
-                if f.metadata.get("live"):
+                if f.metadata.get("role") == "live":
                     assert getattr(value, f.name) is None, (event.kind, f.name)
     json.loads(game.log.dumps())
 
@@ -130,3 +130,29 @@ def test_views_read_fields_never_event_prose():
         for m in re.finditer(pattern, text):
             wrong.append(f"{path.relative_to(ROOT)}: {m.group(0)}")
     assert not wrong
+
+
+def test_a_zone_change_says_one_thing_each_and_the_log_cannot_tell_the_variants_apart():
+    """ZoneChanged's variants (issue 23): set-up, entering the battlefield, a plain move. Each
+    has its own fields; all are logged as `zone_changed` with the fields they hold."""
+    game = _played()
+    moves = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED]
+    kinds = {type(e.payload) for e in moves}
+    assert {payloads.SetUp, payloads.ZoneChanged} <= kinds
+    for e in moves:
+        entered = e.payload.destination is payloads.Zone.BATTLEFIELD
+        assert isinstance(e.payload, payloads.Entered) is entered, e.text
+        assert e.to_json()["kind"] == "zone_changed"
+    plain = next(e.payload for e in moves if type(e.payload) is payloads.ZoneChanged)
+    assert not hasattr(plain, "counters") and not hasattr(plain, "card")
+    with pytest.raises(TypeError, match="no field 'counters'"):
+        plain.replace(counters={"+1/+1": 1})
+
+
+def test_a_move_onto_the_battlefield_must_say_how_it_enters():
+    game = Game(["Alice", "Bob"])
+    bears = game.add("Grizzly Bears", player="Alice", zone="graveyard")
+    move = payloads.ZoneChanged(object=bears.id, origin=payloads.Zone.GRAVEYARD,
+                                destination=payloads.Zone.BATTLEFIELD, new=99)
+    with pytest.raises(AssertionError, match="ZoneChanged"):
+        commit.COMMITS[EventKind.ZONE_CHANGED](game, move)

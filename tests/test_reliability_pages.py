@@ -45,7 +45,7 @@ from tests.helpers import write_notebook
 BREAKOUTS = ("<!--<script>", "</script>", "<script>", "-->", "</SCRIPT >", "<!-- x <script> -->",
              "a</script><img src=x onerror=alert(1)>", "&lt;&amp;")
 JSON_TYPES = ("application/json", "application/vnd.jupyter.widget-state+json",
-              "application/vnd.jupyter.widget-view+json", "application/vnd.rulekit.sandbox+json")
+              "application/vnd.jupyter.widget-view+json")
 
 
 # ---------------------------------------------------------------- D3: JSON inside <script>
@@ -75,14 +75,28 @@ def spec_script_end(page: str, start: int) -> int:
     return -1
 
 
+def _script_elements(page: str) -> int:
+    """How many script elements the page has, read as a browser reads it: a `<script` inside a
+    script's own text (a module's comment quoting the page contract) opens none."""
+    count, pos = 0, 0
+    while (m := re.compile(r"<script\b[^>]*>").search(page, pos)) is not None:
+        count, pos = count + 1, page.index("</script", m.end())
+    return count
+
+
 def json_scripts(page: str) -> list[tuple[str, str]]:
     """(type, text) of each JSON script block, each checked to end where it seems to."""
     found = []
-    for m in re.finditer(r"<script\b([^>]*)>", page):
+    opening = re.compile(r"<script\b([^>]*)>")
+    pos = 0
+    # script by script: a script's own text (a module's comment quoting the page contract)
+    # is not markup
+    while (m := opening.search(page, pos)) is not None:
+        close = page.index("</script", m.end())
+        pos = close
         kind = re.search(r'type="([^"]+)"', m[1])
         if not kind or kind[1] not in JSON_TYPES:
             continue
-        close = page.index("</script", m.end())
         assert spec_script_end(page, m.end()) == close, f"{kind[1]} block runs past its end"
         found.append((kind[1], page[m.end():close]))
     return found
@@ -118,6 +132,11 @@ def test_script_json_round_trips_and_has_no_markup(text: str) -> None:
 
 
 def _hostile_notebook(text: str) -> nbformat.NotebookNode:
+    """A page's every kind of JSON embedding, each holding `text`: a widget that isn't ours
+    (its view and its state, for nbconvert's html-manager) and a walkthrough's `rk-view` data
+    (`rulekit.export.views.view_html`, what the build writes for a Stepper)."""
+    from rulekit.export.views import view_html
+
     nb = nbformat.v4.new_notebook()
     nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
         "version_major": 2, "version_minor": 0, "state": {"m1": {
@@ -125,44 +144,49 @@ def _hostile_notebook(text: str) -> nbformat.NotebookNode:
             "model_module_version": "2.0.0", "state": {"value": text}}}}}
     data = {"text/plain": "x",
             "application/vnd.jupyter.widget-view+json": {"version_major": 2, "version_minor": 0,
-                                                         "model_id": "m1", "note": text},
-            "application/vnd.rulekit.sandbox+json": {"position": {"counters": [text]}}}
+                                                         "model_id": "m1", "note": text}}
+    view = {"text/html": view_html("stepper", {"title": text, "frames": [], "step": 0})}
     nb.cells = [nbformat.v4.new_markdown_cell("# A lesson"),
-                nbformat.v4.new_code_cell("x", outputs=[nbformat.v4.new_output(
-                    "display_data", data=data)])]
+                nbformat.v4.new_code_cell("x", outputs=[
+                    nbformat.v4.new_output("display_data", data=data),
+                    nbformat.v4.new_output("display_data", data=view)])]
     return nb
 
 
 @pytest.mark.parametrize("text", [*BREAKOUTS, " ".join(BREAKOUTS)])
 def test_every_json_embedding_in_a_page_survives_breakouts(text: str) -> None:
-    """Widget state, widget view, sandbox position and the live sandbox's config: each parses
-    back to what went in, and the page has exactly the scripts and comments it should."""
+    """Widget state, widget view, a walkthrough's view data and the live sandbox's config: each
+    parses back to what went in, and the page has exactly the scripts and comments it should."""
+    from rulekit.export.lesson import views_resources
+
     nb = _hostile_notebook(text)
-    resources = {"rulekit_css": "", "rulekit_js": "", "rulekit_cdn_note": "",
-                 "rulekit_lab_css": [], "rulekit_live": {
-                     "script": "", "css": "", "config": {"base": text}, "key": "k"}}
+    resources = {"rulekit_css": "", "rulekit_cdn_note": "", "rulekit_lab_css": [],
+                 "rulekit_views": views_resources({"stepper", "sandbox"},
+                                                  {"config": {"base": text}})}
     page, _ = exporter(None).from_notebook_node(nb, resources=resources)
-    blocks = dict(json_scripts(page))
-    assert set(blocks) == set(JSON_TYPES)
-    assert json.loads(blocks["application/json"]) == {"base": text}
-    assert json.loads(blocks["application/vnd.rulekit.sandbox+json"]) == {
-        "position": {"counters": [text]}}
+    found = json_scripts(page)
+    assert sorted({kind for kind, _ in found}) == sorted(JSON_TYPES)
+    parsed = [json.loads(body) for kind, body in found if kind == "application/json"]
+    assert {"base": text} in parsed  # the live sandbox's config
+    assert [p["title"] for p in parsed if "title" in p] == [text]  # the walkthrough's data
+    blocks = dict(found)
     assert json.loads(blocks["application/vnd.jupyter.widget-view+json"])["note"] == text
     state = json.loads(blocks["application/vnd.jupyter.widget-state+json"])
     assert state["state"]["m1"]["state"]["value"] == text
-    for kind, body in blocks.items():
+    for kind, body in found:
         assert "<" not in body, kind
     counter = _Counter()
     counter.feed(page)
-    assert counter.scripts == len(re.findall(r"<script\b", page))
+    assert counter.scripts == _script_elements(page)
     assert not [c for c in counter.comments if "script" in c.lower()]
     assert "onerror=alert" not in page.replace("\\u003cimg src=x onerror=alert", "")
 
 
 def test_the_inlined_page_scripts_neither_close_their_tag_nor_open_a_comment() -> None:
-    from rulekit.export.lesson import TEMPLATE, TEMPLATES, _js
+    from rulekit.display.front import module_text, page_module, script_text
 
-    for text in (_js(), (TEMPLATES / TEMPLATE / "sandbox.js").read_text("utf-8")):
+    for text in (module_text("host"), page_module("stepper"), page_module("sandbox"),
+                 script_text("sandbox_backend")):
         assert spec_script_end(text + "</script>", 0) == len(text)
         assert "<!--" not in text
 

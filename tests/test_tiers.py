@@ -1,8 +1,8 @@
 """The engine's import tiers (docs/engine.md, "Tiers"), one folder each: a module imports only
 its own tier or those below, even for type annotations, and never the views or the tools around
 the engine; counting every import (type-only and function-local too), no import cycle spans
-more than 3 modules, but the one listed with its reason; the rules never import the card
-catalog (the game hands it to them: `RulesContext.card`)."""
+more than 3 modules, and the ones left are listed with their reasons; the rules never import
+the card catalog (the game hands it to them: `RulesContext.card`)."""
 
 from __future__ import annotations
 
@@ -26,13 +26,26 @@ AROUND = ["rulekit.sandbox", "rulekit.sandbox_page", "rulekit.choices", "rulekit
 # reaches a view, imported lazily inside `_repr_mimebundle_` only (not an engine dependency)
 RICH_DISPLAY = {("rulekit.core.events", "rulekit.display.flow"), ("rulekit.game", "rulekit.display.flow")}
 
-# Objects, abilities and effects as data name each other in type annotations only (a
-# GameObject has abilities, an ability's callbacks take the RulesContext that hands out
-# GameObjects): one cycle, held by `if TYPE_CHECKING:` imports, never run.
-TYPE_ONLY = {frozenset({
-    "rulekit.objects.abilities", "rulekit.objects.characteristics", "rulekit.objects.context", "rulekit.objects.effects",
-    "rulekit.objects.production", "rulekit.objects.replacement", "rulekit.objects.resolution", "rulekit.objects.state"})}
-
+# The cycles left, each with why (docs/engine.md, "Import cycles left"); at run time only the
+# scenario player's is closed (inside a method). A new cycle fails here until it is listed (and documented).
+CYCLES_LEFT = {
+    # an event carries a payload; a payload names its kind
+    frozenset({"rulekit.core.events", "rulekit.core.payloads"}),
+    # what the rules see of a game hands out the replacement effects that apply to an event;
+    # a replacement effect's callbacks take what the rules see of a game
+    frozenset({"rulekit.objects.context", "rulekit.objects.replacement"}),
+    # a static ability makes continuous effects, a continuous effect may grant abilities, and
+    # an ability's effect runs on a Resolution, which adds abilities and effects
+    frozenset({"rulekit.objects.abilities", "rulekit.objects.effects", "rulekit.objects.resolution"}),
+    # a scenario plays itself through the runner (imported in the method), which reads the model
+    frozenset({"rulekit.scenario.model", "rulekit.scenario.runner"}),
+    # the sandbox model's card menus and its walkthrough writer are typed against the model
+    # (type only) and the model calls them inside its methods
+    frozenset({"rulekit.sandbox", "rulekit.card_menu", "rulekit.authoring.walkthrough"}),
+    # the site's build writes the card pages and the index; the index is typed against the
+    # build's report (type only), the card pages take the index's style sheet
+    frozenset({"rulekit.export", "rulekit.export.cards", "rulekit.export.index"}),
+}
 
 def _name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
@@ -113,9 +126,15 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycles(graph) == [frozenset("abc")]
 
 
-def test_no_import_cycle_spans_more_than_three_modules_but_the_type_only_one():
-    big = {c for c in cycles(_graph()) if len(c) > LARGEST}
-    assert big == TYPE_ONLY
+def test_no_import_cycle_spans_more_than_three_modules():
+    """Counting type-only imports too: the state names no ability or effect type (it keeps
+    them as `Ability` and `Lasting`), so objects, abilities and the rules context don't all
+    name each other."""
+    assert [sorted(c) for c in cycles(_graph()) if len(c) > LARGEST] == []
+
+
+def test_the_cycles_left_are_the_listed_ones():
+    assert set(cycles(_graph())) == CYCLES_LEFT
 
 
 def test_at_run_time_no_cycle_spans_more_than_three_modules():

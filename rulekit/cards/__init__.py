@@ -15,8 +15,8 @@ from importlib import resources
 from typing import Any
 
 from rulekit.cards.registry import _BEHAVIOURS, AbilityFactory, behaviour
+from rulekit.core.characteristics import CardDef, Characteristics, parse_type_line
 from rulekit.core.mana import ManaCost, ManaType
-from rulekit.objects.characteristics import CardDef, Characteristics, parse_type_line
 
 
 def _pt(value: object) -> int | None:

@@ -17,6 +17,7 @@ from rulekit.cards.build import (
 from rulekit.cards.common import ANY_COLOR, FLYING, is_creature, target_of, until_eot
 from rulekit.cards.registry import behaviour
 from rulekit.core import payloads as p
+from rulekit.core.characteristics import Characteristics
 from rulekit.core.decisions import yes
 from rulekit.core.errors import RulesError
 from rulekit.core.events import Cause, Event, EventKind
@@ -28,7 +29,6 @@ from rulekit.engine.keywords import (
     equip,
 )
 from rulekit.objects.abilities import Static, Triggered
-from rulekit.objects.characteristics import Characteristics
 from rulekit.objects.effects import Layer
 from rulekit.objects.production import AnyColor, Fixed
 from rulekit.objects.replacement import ReplacementEffect
@@ -40,8 +40,8 @@ def _refinery_match(game: Any, event: Event, source: Any) -> dict[str, Any] | No
     from the battlefield: judged as each object last existed (CR 603.10a, ruling R11)."""
     d = event.payload
     if not isinstance(d, p.ZoneChanged) or d.object is None \
-            or d.origin != Zone.BATTLEFIELD.value \
-            or d.destination not in (Zone.GRAVEYARD.value, Zone.EXILE.value):
+            or d.origin != Zone.BATTLEFIELD \
+            or d.destination not in (Zone.GRAVEYARD, Zone.EXILE):
         return None
     obj = game.state.objects[d.object]
     if obj.id != source.id:
@@ -110,7 +110,7 @@ def _loot(res: Any) -> None:
     if victim is None or victim.zone is not Zone.HAND or victim.owner != res.controller:
         raise RulesError(f"{game.target_text(pick)} is not a card in {res.controller}'s hand",
                          rule="701.9a")
-    game.emit(p.ZoneChanged(object=victim.id, origin="hand", destination="graveyard",
+    game.emit(p.ZoneChanged(object=victim.id, origin=Zone.HAND, destination=Zone.GRAVEYARD,
                             reason="discard", player=res.controller),
         cause=Cause.ABILITY, parent=res.parent, rules=("701.9a",), subject=victim.id)
 

@@ -15,7 +15,7 @@ from rulekit.objects.replacement import ReplacementEffect
 from rulekit.objects.state import Step, Zone
 
 if TYPE_CHECKING:
-    from rulekit.objects.characteristics import Characteristics
+    from rulekit.core.characteristics import Characteristics
     from rulekit.objects.context import RulesContext
     from rulekit.objects.resolution import Resolution
     from rulekit.objects.state import GameObject
@@ -57,7 +57,7 @@ def enters(text: str, effect: Callable[[Resolution], None], *,
 def _to_battlefield(event: Event) -> bool:
     d = event.payload
     return isinstance(d, p.TokenCreated) or (
-        isinstance(d, p.ZoneChanged) and d.destination == Zone.BATTLEFIELD.value)
+        isinstance(d, p.ZoneChanged) and d.destination == Zone.BATTLEFIELD)
 
 
 def at_beginning_of(step: Step, text: str, effect: Callable[[Resolution], None], *,

@@ -65,14 +65,14 @@ def name_of(obj: Any) -> str:
 def leaves_self(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
     d = event.payload
     if not isinstance(d, p.ZoneChanged) or d.object != source.id \
-            or d.origin != Zone.BATTLEFIELD.value:
+            or d.origin != Zone.BATTLEFIELD:
         return None
     return {"linked": list(source.linked)}  # as it last existed (CR 603.10a)
 
 
 def exile_linked(res: Any, obj: Any, rules: tuple[str, ...]) -> None:
     """Exile `obj`, remembered by the source as "the exiled card" (CR 607.2a)."""
-    res.game.emit(p.ZoneChanged(object=obj.id, origin="battlefield", destination="exile",
+    res.game.emit(p.ZoneChanged(object=obj.id, origin=Zone.BATTLEFIELD, destination=Zone.EXILE,
                                 reason="exile", linked_to=res.source_id, by=res.source_name),
         cause=Cause.ABILITY, parent=res.parent, rules=rules, subject=obj.id)
 
@@ -85,8 +85,8 @@ def return_linked(res: Any, rules: tuple[str, ...]) -> None:
         obj = game.state.objects.get(oid)
         if obj is None or obj.zone is not Zone.EXILE or obj.moved_to is not None:
             continue
-        game.emit(p.ZoneChanged(object=oid, origin="exile", destination="battlefield",
-                                controller=obj.owner, reason="return"),
+        game.emit(p.Entered(object=oid, origin=Zone.EXILE, destination=Zone.BATTLEFIELD,
+                            controller=obj.owner, reason="return"),
             cause=Cause.ABILITY, parent=res.parent, rules=rules, subject=oid)
 
 

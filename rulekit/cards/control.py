@@ -23,12 +23,12 @@ from rulekit.cards.common import (
 )
 from rulekit.cards.registry import behaviour
 from rulekit.core import payloads as p
+from rulekit.core.characteristics import Characteristics
 from rulekit.core.events import Cause, EventKind
 from rulekit.engine.keywords import (
     UntilReturn,
 )
 from rulekit.objects.abilities import Triggered
-from rulekit.objects.characteristics import Characteristics
 from rulekit.objects.effects import ContinuousEffect, Layer
 
 

@@ -57,8 +57,8 @@ def _mimic_counters(game: Any, source: Any) -> list[ReplacementEffect]:
     def applies(g: Any, d: p.ZoneChanged | p.TokenCreated, kind: EventKind) -> bool:
         if not chosen:
             return False
-        if isinstance(d, p.ZoneChanged) and (d.destination != Zone.BATTLEFIELD.value
-                                             or d.object == sid):
+        if not isinstance(d, p.Entered | p.TokenCreated) or isinstance(d, p.Entered) and (
+                d.destination != Zone.BATTLEFIELD or d.object == sid):
             return False
         entering = d.object if isinstance(d, p.ZoneChanged) else None
         who = d.controller or (g.state.objects[entering].owner if entering is not None

@@ -165,7 +165,8 @@ def _scales(game: Any, source: Any) -> list[ReplacementEffect]:
                 and g.controller_of(obj) == me and g.chars(obj).is_a("Creature"))
 
     def on_enter(g: Any, d: p.ZoneChanged | p.TokenCreated) -> bool:
-        if isinstance(d, p.ZoneChanged) and d.destination != "battlefield":
+        if not isinstance(d, p.Entered | p.TokenCreated) \
+                or isinstance(d, p.Entered) and d.destination != Zone.BATTLEFIELD:
             return False
         if not d.counters.get("+1/+1"):
             return False
@@ -189,12 +190,13 @@ def _scales(game: Any, source: Any) -> list[ReplacementEffect]:
                                (EventKind.TOKEN_CREATED, on_enter))]
 
 
-def _entering_is_creature(game: Any, d: p.ZoneChanged | p.TokenCreated) -> bool:
+def _entering_is_creature(game: Any, d: p.Entered | p.TokenCreated) -> bool:
     if d.copiable is not None:
         return bool(d.copiable.is_a("Creature"))
-    if d.card is not None:
-        return bool(game.card(d.card).printed.is_a("Creature"))
-    assert isinstance(d, p.ZoneChanged) and d.object is not None
+    name = d.card if isinstance(d, p.SetUp | p.TokenCreated) else None
+    if name is not None:
+        return bool(game.card(name).printed.is_a("Creature"))
+    assert isinstance(d, p.Entered) and d.object is not None
     return game.chars(game.state.objects[d.object]).is_a("Creature")
 
 

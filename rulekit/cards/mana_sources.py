@@ -113,7 +113,7 @@ def enters_with_x_counters(name: str) -> Static:
 def _dies_self(game: Any, event: Event, source: Any) -> dict[str, Any] | None:
     d = event.payload
     if not isinstance(d, p.ZoneChanged) or d.object != source.id \
-            or d.destination != Zone.GRAVEYARD.value:
+            or d.destination != Zone.GRAVEYARD:
         return None
     return {"counters": source.counters.get("+1/+1", 0)}  # as it last existed (CR 603.10a)
 

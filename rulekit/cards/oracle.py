@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from rulekit.cards.build import keyword, mana
+from rulekit.core.characteristics import REMINDER
 from rulekit.objects.abilities import Ability
-from rulekit.objects.characteristics import REMINDER
 from rulekit.objects.production import AnyColor, Fixed
 
 KEYWORDS = ("Flying", "Haste", "Vigilance", "Lifelink", "Trample", "Reach", "Deathtouch",

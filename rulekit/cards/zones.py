@@ -26,8 +26,8 @@ def _rest_in_peace(game: Any, source: Any) -> list[ReplacementEffect]:
     return [ReplacementEffect(
         name="Rest in Peace", source=source.id, controller=game.controller_of(source),
         kind=EventKind.ZONE_CHANGED,
-        applies=lambda g, d: d.destination == Zone.GRAVEYARD.value,
-        apply=lambda g, d: d.replace(destination=Zone.EXILE.value),
+        applies=lambda g, d: d.destination == Zone.GRAVEYARD,
+        apply=lambda g, d: d.replace(destination=Zone.EXILE),
         outcome=Outcome.REPLACED, rules=("614.1a",), timestamp=source.timestamp)]
 
 

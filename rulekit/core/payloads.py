@@ -2,9 +2,12 @@
 
 A payload is the event's facts as explicit fields (object ids, players, amounts, zones), never
 its English: the narrator (`rulekit.objects.narrator`) turns a payload into words for every view, and
-views read fields. Fields marked `live` carry an engine object the pipeline needs while the
-event is committed (the stack item to push, the effect to start); the log keeps the payload
-without them (`logged()`), so no mutable engine object lives on in the log.
+views read fields. A field's role beyond being a fact is said one way, in its metadata:
+`field(metadata=WHO)` marks which object or player the event is about, or a name (left out of
+an event's shape, so that diagrams fold events that read alike); `live()` an engine object the
+pipeline needs while the event is committed (the stack item to push, the effect to start),
+which the log drops (`logged()`), so no mutable engine object lives on in the log; a "json"
+key the field's name in the log's JSON (`from`, `to`).
 """
 
 from __future__ import annotations
@@ -13,18 +16,27 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
+from rulekit.core.characteristics import Characteristics
 from rulekit.core.events import EventKind
+from rulekit.core.mana import Mana
+from rulekit.core.zones import Zone
 
 P = TypeVar("P", bound="Payload")
 ObjectId = int
-LIVE = {"live": True}
 
 
-def _live() -> Any:
+# a field's role, in its metadata (`field(metadata=WHO)`): which object or player the event is
+# about, or a name, left out of the event's shape (`shape`); a "json" key renames the field in
+# the log's JSON
+WHO: Mapping[str, str] = MappingProxyType({"role": "who"})
+
+
+def live() -> Any:
     """A pipeline-only field (an engine object); the logged payload drops it."""
-    return field(default=None, compare=False, repr=False, metadata=LIVE)
+    return field(default=None, compare=False, repr=False, metadata={"role": "live"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +44,6 @@ class Payload:
     """Base of every event payload."""
 
     kind: ClassVar[EventKind]
-    JSON_NAMES: ClassVar[Mapping[str, str]] = {}
 
     def replace(self: P, **changes: Any) -> P:
         """A copy with some fields changed (replacement effects propose changed events)."""
@@ -56,7 +67,7 @@ class Payload:
         `defaults`."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            if f.metadata.get("live"):
+            if f.metadata.get("role") == "live":
                 continue
             value = getattr(self, f.name)
             default = f.default if f.default is not dataclasses.MISSING else (
@@ -64,7 +75,7 @@ class Payload:
                 dataclasses.MISSING)
             if not defaults and value == default and default is not dataclasses.MISSING:
                 continue
-            out[self.JSON_NAMES.get(f.name, f.name)] = value
+            out[f.metadata.get("json") or f.name] = value
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -88,6 +99,8 @@ def _plain(value: Any) -> Any:
 PAYLOADS: dict[EventKind, type[Payload]] = {}
 _NAMES: dict[type[Payload], tuple[str, ...]] = {}  # each payload type's fields
 _LIVE: dict[type[Payload], tuple[str, ...]] = {}  # ... and those the log drops
+_WHO: dict[type[Payload], frozenset[str]] = {}  # ... and those left out of a shape (JSON names)
+VARIANTS: dict[EventKind, list[type[Payload]]] = {}  # the subclasses of a kind's payload type
 
 
 def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
@@ -96,11 +109,25 @@ def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
         cls.kind = kind
         fields = dataclasses.fields(cls)
         _NAMES[cls] = tuple(f.name for f in fields)
-        _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("live"))
+        _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("role") == "live")
+        _WHO[cls] = frozenset(f.metadata.get("json") or f.name for f in fields
+                              if f.metadata.get("role") == "who")
         PAYLOADS[kind] = cls
         return cls
 
     return register
+
+
+def variant(cls: type[P]) -> type[P]:
+    """Class decorator: a (frozen dataclass) subclass of a payload type, carrying what one
+    kind of that event says (its kind is its base's)."""
+    fields = dataclasses.fields(cls)
+    _NAMES[cls] = tuple(f.name for f in fields)
+    _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("role") == "live")
+    _WHO[cls] = frozenset(f.metadata.get("json") or f.name for f in fields
+                          if f.metadata.get("role") == "who")
+    VARIANTS.setdefault(cls.kind, []).append(cls)
+    return cls
 
 
 # ------------------------------------------------------------------ actions and time
@@ -112,59 +139,59 @@ class Action(Payload):
     needs to say it."""
 
     action: str
-    player: str | None = None  # who acts (and keeps priority, CR 117.3c)
-    for_player: str | None = None  # set-up and control: whose zone, life, pool, or who gains
+    player: str | None = field(default=None, metadata=WHO)  # who acts (and keeps priority, CR 117.3c)
+    for_player: str | None = field(default=None, metadata=WHO)  # set-up and control: whose zone, life, pool, or who gains
     setup: bool = False
     keeps_priority: bool = True
     all_pass: bool = False  # every player passed in succession (CR 117.4)
-    object: ObjectId | None = None
-    card: str | None = None  # the card's name, as it was when the action began
+    object: ObjectId | None = field(default=None, metadata=WHO)
+    card: str | None = field(default=None, metadata=WHO)  # the card's name, as it was when the action began
     ability: str | None = None  # the ability's text (activate) or the resolving item's text
     x: int | None = None
     flashback: bool = False
     taps: bool = False  # a mana ability with {T} in its cost
-    zone: str | None = None
+    zone: Zone | None = None
     mana: bool = False  # activating a mana ability (CR 605.3a)
     until: str | None = None  # advance: the step's label
     item: str | None = None  # resolve: the top of the stack, named aloud (narrator.item_name)
-    objects: tuple[str, ...] = ()  # destroy/exile: the first five permanents, described
+    objects: tuple[str, ...] = field(default=(), metadata=WHO)  # destroy/exile: the first five permanents, described
     count: int = 0  # destroy/exile: how many
 
 
 @payload(EventKind.TURN_BEGAN)
 @dataclass(frozen=True, slots=True)
 class TurnBegan(Payload):
-    turn: int
-    player: str
+    turn: int = field(metadata=WHO)
+    player: str = field(metadata=WHO)
 
 
 @payload(EventKind.STEP_BEGAN)
 @dataclass(frozen=True, slots=True)
 class StepBegan(Payload):
     step: str
-    active: str
-    turn: int
+    active: str = field(metadata=WHO)
+    turn: int = field(metadata=WHO)
     extra_combat: bool = False
 
 
 @payload(EventKind.PRIORITY)
 @dataclass(frozen=True, slots=True)
 class Priority(Payload):
-    player: str
-    all: tuple[str, ...] = ()  # every player passed in this order
+    player: str = field(metadata=WHO)
+    all: tuple[str, ...] = field(default=(), metadata=WHO)  # every player passed in this order
 
 
 @payload(EventKind.MANA_EMPTIED)
 @dataclass(frozen=True, slots=True)
 class ManaEmptied(Payload):
-    player: str
-    lost: Any = None  # rulekit.core.mana.Mana: what was in the pool
+    player: str = field(metadata=WHO)
+    lost: Mana  # what was in the pool
 
 
 @payload(EventKind.EXTRA_COMBAT)
 @dataclass(frozen=True, slots=True)
 class ExtraCombat(Payload):
-    source_name: str
+    source_name: str = field(metadata=WHO)
 
 
 @payload(EventKind.DECLARED)
@@ -173,14 +200,14 @@ class Declared(Payload):
     """Attackers or blockers were declared (CR 508.1, 509.1): the step stops waiting."""
 
     declared: str  # "attackers" or "blockers"
-    player: str
+    player: str = field(metadata=WHO)
     count: int
 
 
 @payload(EventKind.LOST)
 @dataclass(frozen=True, slots=True)
 class Lost(Payload):
-    player: str
+    player: str = field(metadata=WHO)
     reason: str
 
 
@@ -188,9 +215,9 @@ class Lost(Payload):
 @payload(EventKind.TAPPED)
 @dataclass(frozen=True, slots=True)
 class Tapped(Payload):
-    object: ObjectId
+    object: ObjectId = field(metadata=WHO)
     as_cost: bool = False
-    crews: ObjectId | None = None  # tapped to crew this Vehicle (CR 702.122)
+    crews: ObjectId | None = field(default=None, metadata=WHO)  # tapped to crew this Vehicle (CR 702.122)
 
 
 @payload(EventKind.PHASED)
@@ -198,42 +225,42 @@ class Tapped(Payload):
 class Phased(Payload):
     """A permanent phases out (treated as though it doesn't exist) or back in (CR 702.26)."""
 
-    object: ObjectId
+    object: ObjectId = field(metadata=WHO)
     phased_in: bool
-    player: str  # whose untap step: it phases in again in that player's untap step
+    player: str = field(metadata=WHO)  # whose untap step: it phases in again in that player's untap step
     indirectly: bool = False  # attached to a permanent that phased ("indirectly", CR 702.26)
 
 
 @payload(EventKind.UNTAPPED)
 @dataclass(frozen=True, slots=True)
 class Untapped(Payload):
-    object: ObjectId
+    object: ObjectId = field(metadata=WHO)
     as_cost: bool = False
     clears_exert: bool = False
-    exert_of: str | None = None  # whose exert effect ends (CR 701.43a)
+    exert_of: str | None = field(default=None, metadata=WHO)  # whose exert effect ends (CR 701.43a)
 
 
 @payload(EventKind.UNTAP_SKIPPED)
 @dataclass(frozen=True, slots=True)
 class UntapSkipped(Payload):
-    object: ObjectId
+    object: ObjectId = field(metadata=WHO)
     reason: str = ""  # the effect that keeps it tapped, in its own words
     clears_exert: bool = False
-    exert_of: str | None = None
+    exert_of: str | None = field(default=None, metadata=WHO)
     expired: bool = False  # already untapped: the exert effect ends having done nothing
 
 
 @payload(EventKind.EXERTED)
 @dataclass(frozen=True, slots=True)
 class Exerted(Payload):
-    object: ObjectId
-    player: str
+    object: ObjectId = field(metadata=WHO)
+    player: str = field(metadata=WHO)
 
 
 @payload(EventKind.COUNTERS_PUT)
 @dataclass(frozen=True, slots=True)
 class CountersPut(Payload):
-    object: ObjectId
+    object: ObjectId = field(metadata=WHO)
     counter: str
     n: int
 
@@ -241,7 +268,7 @@ class CountersPut(Payload):
 @payload(EventKind.COUNTERS_REMOVED)
 @dataclass(frozen=True, slots=True)
 class CountersRemoved(Payload):
-    object: ObjectId
+    object: ObjectId = field(metadata=WHO)
     counter: str
     n: int
 
@@ -249,79 +276,79 @@ class CountersRemoved(Payload):
 @payload(EventKind.DAMAGE)
 @dataclass(frozen=True, slots=True)
 class Damage(Payload):
-    source: ObjectId | None
-    source_name: str
-    target: ObjectId | str  # an object id or a player's name
+    source: ObjectId | None = field(metadata=WHO)
+    source_name: str = field(metadata=WHO)
+    target: ObjectId | str = field(metadata=WHO)  # an object id or a player's name
     amount: int
 
 
 @payload(EventKind.LIFE_GAINED)
 @dataclass(frozen=True, slots=True)
 class LifeGained(Payload):
-    player: str
+    player: str = field(metadata=WHO)
     amount: int
 
 
 @payload(EventKind.LIFE_LOST)
 @dataclass(frozen=True, slots=True)
 class LifeLost(Payload):
-    player: str
+    player: str = field(metadata=WHO)
     amount: int
-    paid_for: str = ""  # life paid (for this permanent's choice): paying life is losing it
+    paid_for: str = field(default="", metadata=WHO)  # life paid (for this permanent's choice): paying life is losing it
 
 
 @payload(EventKind.ATTACKS)
 @dataclass(frozen=True, slots=True)
 class Attacks(Payload):
-    object: ObjectId
-    defender: str
+    object: ObjectId = field(metadata=WHO)
+    defender: str = field(metadata=WHO)
     declared: bool = True  # False: put onto the battlefield attacking (CR 508.4)
 
 
 @payload(EventKind.BLOCKS)
 @dataclass(frozen=True, slots=True)
 class Blocks(Payload):
-    object: ObjectId
-    attacker: ObjectId
+    object: ObjectId = field(metadata=WHO)
+    attacker: ObjectId = field(metadata=WHO)
 
 
 @payload(EventKind.CONTROL_CHANGED)
 @dataclass(frozen=True, slots=True)
 class ControlChanged(Payload):
-    object: ObjectId
-    player: str
+    object: ObjectId = field(metadata=WHO)
+    player: str = field(metadata=WHO)
 
 
 @payload(EventKind.ATTACHED)
 @dataclass(frozen=True, slots=True)
 class Attached(Payload):
-    object: ObjectId
-    to: ObjectId | None
+    object: ObjectId = field(metadata=WHO)
+    to: ObjectId | None = field(metadata=WHO)
 
 
 @payload(EventKind.EFFECT_BEGAN)
 @dataclass(frozen=True, slots=True)
 class EffectBegan(Payload):
     effect_text: str
-    crewed: ObjectId | None = None  # a Vehicle's crew ability resolved (CR 702.122)
-    effect: Any = _live()  # the ContinuousEffect
+    crewed: ObjectId | None = field(default=None, metadata=WHO)  # a Vehicle's crew ability resolved (CR 702.122)
+    effect: Any = live()  # the ContinuousEffect
 
 
 @payload(EventKind.EFFECT_ENDED)
 @dataclass(frozen=True, slots=True)
 class EffectEnded(Payload):
     effect_text: str
-    effect: Any = _live()
+    effect: Any = live()
 
 
 # ------------------------------------------------------------------ mana
 @payload(EventKind.MANA_ADDED)
 @dataclass(frozen=True, slots=True)
 class ManaAdded(Payload):
-    player: str
-    mana: Any  # rulekit.core.mana.Mana
-    source: ObjectId | None = None
-    source_name: str = ""
+    player: str = field(metadata=WHO)
+    mana: Mana
+    source: ObjectId | None = field(default=None, metadata=WHO)
+    source_name: str = field(default="", metadata=WHO)
     tapped_for_mana: bool = False  # by a mana ability with {T} in its cost (CR 106.12)
     source_is_land: bool = False
     setup: bool = False
@@ -331,63 +358,86 @@ class ManaAdded(Payload):
 @payload(EventKind.MANA_SPENT)
 @dataclass(frozen=True, slots=True)
 class ManaSpent(Payload):
-    player: str
-    mana: Any  # rulekit.core.mana.Mana
+    player: str = field(metadata=WHO)
+    mana: Mana
     purpose: str  # what it paid for, e.g. "casting Glory-Bound Initiate"
     cost: str = ""
-    uncounterable: ObjectId | None = None  # Cavern of Souls' rider (CR 106.6)
+    uncounterable: ObjectId | None = field(default=None, metadata=WHO)  # Cavern of Souls' rider (CR 106.6)
 
 
 # ------------------------------------------------------------------ zones
 @payload(EventKind.ZONE_CHANGED)
 @dataclass(frozen=True, slots=True)
 class ZoneChanged(Payload):
-    """An object moves between zones (a new object, CR 400.7), or set-up puts a card in."""
+    """An object moves between zones: a new object (CR 400.7). Moving onto the battlefield is
+    `Entered`, onto the stack as a spell is cast `ToStack`, set-up's putting a card in `SetUp`
+    (one event kind, one variant for each thing the move says)."""
 
-    JSON_NAMES: ClassVar[Mapping[str, str]] = {"origin": "from", "destination": "to"}
-    origin: str
-    destination: str
-    object: ObjectId | None = None  # None: set-up puts `card` in from nowhere
-    new: ObjectId | None = None  # the new object's id (given when committed)
+    origin: Zone = field(metadata={"json": "from"})
+    destination: Zone = field(metadata={"role": "who", "json": "to"})
+    object: ObjectId | None = field(default=None, metadata=WHO)  # None: set-up puts a card in
+    new: ObjectId | None = field(default=None, metadata=WHO)  # the new object's id (given when committed)
     reason: str = ""  # play, resolve, destroy, sacrifice, exile, sba, discard, cipher...
-    player: str | None = None  # who moves it (a land play)
-    controller: str | None = None
-    card: str | None = None  # set-up: the card's name
-    owner: str | None = None
-    setup: bool = False
+    player: str | None = field(default=None, metadata=WHO)  # who moves it (a land play)
+    controller: str | None = field(default=None, metadata=WHO)
+    token: bool = False
+    linked_to: ObjectId | None = field(default=None, metadata=WHO)  # exiled "with" this object (CR 607.2a)
+    flashback: bool = False  # exiled instead: it was cast with flashback (CR 702.34a)
+    by: str = field(default="", metadata=WHO)  # exiled by / encoded on: the other object, described
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class ToStack(ZoneChanged):
+    """A spell moves onto the stack as it is cast (CR 601.2a), with its X and targets."""
+
+    x: int = 0
+    targets: tuple[ObjectId | str, ...] = field(default=(), metadata=WHO)
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Entered(ZoneChanged):
+    """An object moves onto the battlefield, and how it enters: tapped, with counters, with
+    choices made as it enters (CR 614.12), as a copy (CR 707.5), with its spell's X (107.3m)."""
+
     land_play: bool = False
     tapped: bool = False
     sick: bool = True
     counters: Mapping[str, int] = field(default_factory=dict)
     choices: Mapping[str, str] = field(default_factory=dict)
-    attach_to: ObjectId | None = None
-    token: bool = False
+    attach_to: ObjectId | None = field(default=None, metadata=WHO)
     attacking: bool = False
-    position: str | None = None
-    linked_to: ObjectId | None = None  # exiled "with" this object (CR 607.2a)
     etb_x: int | None = None  # the X its spell had (CR 107.3m)
-    x: int = 0
-    targets: tuple[ObjectId | str, ...] = ()
     pay_life: int = 0  # life its controller pays as it enters (lost in a LifeLost of its own)
-    copiable: Any = None  # Characteristics it enters as a copy of (CR 707.5)
-    copy_text: str = ""  # what it entered as a copy of, described
+    copiable: Characteristics | None = None  # what it enters as a copy of (CR 707.5)
+    copy_text: str = field(default="", metadata=WHO)  # what it entered as a copy of, described
     x_cost: bool = False  # its spell's cost had X (said as it enters)
     etb_x_used: int | None = None  # the X an "enters with X counters" effect used
     copy_declined: bool = False  # "you may have it enter as a copy": no (CR 707.5)
-    flashback: bool = False  # exiled instead: it was cast with flashback (CR 702.34a)
-    by: str = ""  # exiled by / encoded on: the other object, described
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class SetUp(Entered):
+    """Set-up puts a card straight into a zone, from nowhere, with the status it is given."""
+
+    card: str | None = field(default=None, metadata=WHO)  # the card's name
+    owner: str | None = field(default=None, metadata=WHO)
+    setup: bool = False
+    position: str | None = None  # a library's "top" or "bottom"
 
 
 @payload(EventKind.TOKEN_CREATED)
 @dataclass(frozen=True, slots=True)
 class TokenCreated(Payload):
-    card: str
-    controller: str
-    new: ObjectId | None = None
+    card: str = field(metadata=WHO)
+    controller: str = field(metadata=WHO)
+    new: ObjectId | None = field(default=None, metadata=WHO)
     tapped: bool = False
     attacking: bool = False
-    copiable: Any = None  # Characteristics (CR 707.2)
-    copy_text: str = ""  # what it is a copy of, described
+    copiable: Characteristics | None = None  # CR 707.2
+    copy_text: str = field(default="", metadata=WHO)  # what it is a copy of, described
     etb_x: int | None = None
     counters: Mapping[str, int] = field(default_factory=dict)
     choices: Mapping[str, str] = field(default_factory=dict)
@@ -398,7 +448,7 @@ class TokenCreated(Payload):
 @payload(EventKind.DREW)
 @dataclass(frozen=True, slots=True)
 class Drew(Payload):
-    player: str
+    player: str = field(metadata=WHO)
     empty: bool = False  # the library was empty
 
 
@@ -406,29 +456,28 @@ class Drew(Payload):
 @payload(EventKind.CAST)
 @dataclass(frozen=True, slots=True)
 class Cast(Payload):
-    object: ObjectId
-    origin: str
-    player: str
-    item_id: int
-    card: str = ""
+    object: ObjectId = field(metadata=WHO)
+    origin: Zone = field(metadata={"json": "from"})
+    player: str = field(metadata=WHO)
+    item_id: int = field(metadata=WHO)
+    card: str = field(default="", metadata=WHO)
     x: int = 0
     x_cost: bool = False  # the spell's cost has X
-    targets: tuple[ObjectId | str, ...] = ()
+    targets: tuple[ObjectId | str, ...] = field(default=(), metadata=WHO)
     colors: tuple[str, ...] = ()
-    new: ObjectId | None = None
-    JSON_NAMES: ClassVar[Mapping[str, str]] = {"origin": "from"}
+    new: ObjectId | None = field(default=None, metadata=WHO)
 
 
 @payload(EventKind.ACTIVATED)
 @dataclass(frozen=True, slots=True)
 class Activated(Payload):
-    object: ObjectId
-    source: str  # the source, described
+    object: ObjectId = field(metadata=WHO)
+    source: str = field(metadata=WHO)  # the source, described
     ability: int | None = None
-    item_id: int | None = None
+    item_id: int | None = field(default=None, metadata=WHO)
     mana_ability: bool = False
     taps_for_mana: bool = False
-    item: Any = _live()  # the StackItem to put on the stack
+    item: Any = live()  # the StackItem to put on the stack
 
 
 @payload(EventKind.MANA_ABILITY)
@@ -436,14 +485,14 @@ class Activated(Payload):
 class ManaAbilityResolved(Payload):
     """A mana ability resolved at once, without the stack (CR 605.3b)."""
 
-    object: ObjectId
-    source: str
+    object: ObjectId = field(metadata=WHO)
+    source: str = field(metadata=WHO)
 
 
 @payload(EventKind.TRIGGERED)
 @dataclass(frozen=True, slots=True)
 class Triggered(Payload):
-    source_name: str
+    source_name: str = field(metadata=WHO)
     ability: str  # the triggered ability's text
     removed: bool = False  # it had no legal target and is removed (CR 603.3d)
 
@@ -451,70 +500,70 @@ class Triggered(Payload):
 @payload(EventKind.PUT_ON_STACK)
 @dataclass(frozen=True, slots=True)
 class PutOnStack(Payload):
-    item_id: int
-    source_name: str
+    item_id: int = field(metadata=WHO)
+    source_name: str = field(metadata=WHO)
     ability: str = ""  # the triggered ability's text
-    targets: str = ""  # its targets, described
-    for_what: str = ""  # a trigger named short: the object whose move it triggered on
-    item: Any = _live()
+    targets: str = field(default="", metadata=WHO)  # its targets, described
+    for_what: str = field(default="", metadata=WHO)  # a trigger named short: the object whose move it triggered on
+    item: Any = live()
 
 
 @payload(EventKind.RESOLVED)
 @dataclass(frozen=True, slots=True)
 class Resolved(Payload):
-    item_id: int
+    item_id: int = field(metadata=WHO)
     item_kind: str  # "spell" or "ability"
-    source_name: str
-    text: str  # the stack object as the stack shows it
+    source_name: str = field(metadata=WHO)
+    text: str = field(metadata=WHO)  # the stack object as the stack shows it
     ability: str = ""  # the ability's text (not for spells)
-    trigger_event: int | None = None
+    trigger_event: int | None = field(default=None, metadata=WHO)
 
 
 @payload(EventKind.COUNTERED)
 @dataclass(frozen=True, slots=True)
 class Countered(Payload):
-    item_id: int
-    text: str  # the stack object, named aloud (narrator.item_name)
+    item_id: int = field(metadata=WHO)
+    text: str = field(metadata=WHO)  # the stack object, named aloud (narrator.item_name)
 
 
 @payload(EventKind.FIZZLED)
 @dataclass(frozen=True, slots=True)
 class Fizzled(Payload):
-    item_id: int
-    text: str  # the stack object, named aloud (narrator.item_name)
+    item_id: int = field(metadata=WHO)
+    text: str = field(metadata=WHO)  # the stack object, named aloud (narrator.item_name)
 
 
 @payload(EventKind.TARGETED)
 @dataclass(frozen=True, slots=True)
 class Targeted(Payload):
-    item_id: int
-    by: str  # the spell or ability that targets, described
-    controller: str  # who controls it
-    target: str  # the target, described
-    object: ObjectId | None = None
-    player: str | None = None  # a targeted player
+    item_id: int = field(metadata=WHO)
+    by: str = field(metadata=WHO)  # the spell or ability that targets, described
+    controller: str = field(metadata=WHO)  # who controls it
+    target: str = field(metadata=WHO)  # the target, described
+    object: ObjectId | None = field(default=None, metadata=WHO)
+    player: str | None = field(default=None, metadata=WHO)  # a targeted player
 
 
 @payload(EventKind.DELAYED_CREATED)
 @dataclass(frozen=True, slots=True)
 class DelayedCreated(Payload):
-    source_name: str
+    source_name: str = field(metadata=WHO)
     ability: str  # what the delayed trigger will do, in words
     step: str  # it triggers at the beginning of the next one of these steps
-    delayed: Any = _live()
+    delayed: Any = live()
 
 
 @payload(EventKind.SPELL_COPIED)
 @dataclass(frozen=True, slots=True)
 class SpellCopied(Payload):
-    object: ObjectId
-    controller: str
-    item_id: int
-    name: str  # the original, described
-    copiable: Any = None  # Characteristics
+    object: ObjectId = field(metadata=WHO)
+    controller: str = field(metadata=WHO)
+    item_id: int = field(metadata=WHO)
+    name: str = field(metadata=WHO)  # the original, described
+    copiable: Characteristics | None = None
     nonlegendary: bool = False  # "except it isn't legendary"
-    new: ObjectId | None = None
-    targets: tuple[ObjectId | str, ...] = ()
+    new: ObjectId | None = field(default=None, metadata=WHO)
+    targets: tuple[ObjectId | str, ...] = field(default=(), metadata=WHO)
     x: int = 0
     cast: bool = False  # cast copy (cipher): "you may cast a copy"
 
@@ -532,7 +581,7 @@ class Note(Payload):
 @payload(EventKind.CHOICE)
 @dataclass(frozen=True, slots=True)
 class Choice(Payload):
-    player: str
+    player: str = field(metadata=WHO)
     says: str  # what they chose, in words
 
 
@@ -560,22 +609,15 @@ def stack_item(payload: Payload | None) -> int | None:
     return value if isinstance(value, int) else None
 
 
-# which object or player an event is about, and names: left out of an event's shape
-_IDENTITY = frozenset({
-    "object", "new", "source", "item_id", "target", "attacker", "to", "crews", "crewed",
-    "linked_to", "uncounterable", "trigger_event", "attach_to", "source_name", "card", "player",
-    "controller", "by", "name", "copy_text", "for_player", "owner", "objects", "defender",
-    "text", "targets", "exert_of", "all", "turn", "active", "paid_for", "for_what"})
-
-
 def shape(payload: Payload | None) -> tuple[Any, ...]:
     """What kind of thing an event did, whoever and whatever it involved: events of the same
     shape read alike once names and object numbers are left out (diagrams fold them)."""
     if payload is None:
         return ("prevented",)
     out: list[tuple[str, Any]] = []
+    who = _WHO[type(payload)]
     for key, value in sorted(payload.fields().items()):
-        if key in _IDENTITY:
+        if key in who:
             continue
         if hasattr(value, "parts"):  # mana: its types and amounts, not its sources
             value = tuple(sorted((u.type.value, getattr(u.restriction, "text", None), n)

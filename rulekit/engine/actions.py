@@ -110,14 +110,14 @@ def add(game: RulesContext, *, card: str, player: str, zone: str = "battlefield"
         if problem:
             raise RulesError(f"{chars.name} can't be attached to {game.describe(attach)}: "
                              f"{problem[0]}", rule=problem[1])
-    data = p.ZoneChanged(
+    data = p.SetUp(
         card=definition.name, controller=player, owner=status.get("owner") or player,
-        origin=Zone.NOWHERE.value, destination=zone_.value, setup=True,
+        origin=Zone.NOWHERE, destination=zone_, setup=True,
         tapped=bool(status.get("tapped", False)), sick=bool(status.get("sick", False)),
         counters=dict(status.get("counters") or {}), choices=choices, attach_to=attach,
         token=bool(status.get("token", definition.token)),
         attacking=bool(status.get("attacking", False)), position=status.get("position"))
-    root = _root(game, for_player=player, card=definition.name, zone=zone_.value)
+    root = _root(game, for_player=player, card=definition.name, zone=zone_)
     event = game.emit(data, cause=Cause.ACTION, parent=root, subject=None)
     assert event is not None and isinstance(event.payload, p.ZoneChanged)
     assert event.payload.new is not None
@@ -212,7 +212,7 @@ def play_land(game: RulesContext, *, object: int) -> None:
     if game.state.players[player].lands_played >= 1:
         raise RulesError(f"{player} has already played a land this turn", rule="305.2")
     root = _root(game, player, rules=("305.1",), card=chars.name)
-    game.emit(p.ZoneChanged(object=obj.id, origin="hand", destination="battlefield",
+    game.emit(p.Entered(object=obj.id, origin=Zone.HAND, destination=Zone.BATTLEFIELD,
                             controller=player, land_play=True, player=player, reason="play"),
               cause=Cause.ACTION, parent=root, rules=("305.1", "116.2a"), subject=obj.id)
     game.settle(root)
@@ -259,7 +259,7 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
                  flashback=flashback is not None)
     item_id = game.new_id()
     cast_event = game.emit(p.Cast(
-        object=obj.id, origin=obj.zone.value, player=player, card=chars.name, x=x or 0,
+        object=obj.id, origin=obj.zone, player=player, card=chars.name, x=x or 0,
         x_cost=bool(cost.x_count), targets=tuple(chosen), item_id=item_id,
         colors=tuple(sorted(c.value for c in chars.colors))),
         cause=Cause.ACTION, parent=root, rules=("601.2a",), subject=obj.id)

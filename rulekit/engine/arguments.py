@@ -10,6 +10,7 @@ The scenario runner, the sandbox and the fuzz tests call actions by these names.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -217,6 +218,7 @@ def pool_mana(game: RulesContext, name: str, value: Any) -> list[dict[str, str]]
 
 def optional(check: Check) -> Check:
     """`check`, or None (the action's default)."""
+    @functools.wraps(check)  # `__wrapped__`: the scenario runner reads what the value names
     def checked(game: RulesContext, name: str, value: Any) -> Any:
         return None if value is None else check(game, name, value)
     return checked

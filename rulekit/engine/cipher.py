@@ -23,7 +23,7 @@ from rulekit.objects.effects import ContinuousEffect, Layer
 from rulekit.objects.state import Zone
 
 if TYPE_CHECKING:
-    from rulekit.objects.characteristics import Characteristics
+    from rulekit.core.characteristics import Characteristics
     from rulekit.objects.context import RulesContext
     from rulekit.objects.resolution import Resolution
     from rulekit.objects.state import GameObject
@@ -55,7 +55,7 @@ def encode(res: Resolution) -> None:
             or not game.chars(host).is_a("Creature") or game.controller_of(host) != res.controller:
         raise RulesError(f"{name} can be encoded only on a creature {res.controller} controls",
                          rule="702.99a")
-    moved = game.emit(p.ZoneChanged(object=spell.id, origin="stack", destination="exile",
+    moved = game.emit(p.ZoneChanged(object=spell.id, origin=Zone.STACK, destination=Zone.EXILE,
                                     reason="cipher", by=game.describe(host)),
         cause=Cause.ABILITY, parent=res.parent, rules=("702.99a", "702.99b"), subject=spell.id)
     if moved is None:

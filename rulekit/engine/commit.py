@@ -99,7 +99,7 @@ def _mana_emptied(game: RulesContext, e: p.ManaEmptied) -> None:
 @commits(EventKind.ZONE_CHANGED)
 def _zone_changed(game: RulesContext, e: p.ZoneChanged) -> None:
     state = game.state
-    if e.origin == Zone.NOWHERE.value and e.card is not None:
+    if isinstance(e, p.SetUp) and e.origin == Zone.NOWHERE and e.card is not None:
         _set_up(game, e)
         return
     old = _obj(game, e.object)
@@ -124,7 +124,8 @@ def _zone_changed(game: RulesContext, e: p.ZoneChanged) -> None:
         token=old.token or (spell_copy and dst is Zone.BATTLEFIELD),
         timestamp=state.new_timestamp(),
         copiable=old.copiable if old.token else (
-            e.copiable or (old.copiable if spell_copy else None)),
+            (e.copiable if isinstance(e, p.Entered) else None)
+            or (old.copiable if spell_copy else None)),
         is_copy_spell=spell_copy and dst is not Zone.BATTLEFIELD,
     )
     state.next_id = max(state.next_id, new.id + 1)
@@ -133,11 +134,11 @@ def _zone_changed(game: RulesContext, e: p.ZoneChanged) -> None:
     if e.linked_to is not None:  # "the exiled card" of a linked ability (CR 607.2a)
         source = state.objects[e.linked_to]
         source.linked = source.linked + (new.id,)
-    if e.land_play and e.player is not None:
+    if isinstance(e, p.Entered) and e.land_play and e.player is not None:
         state.players[e.player].lands_played += 1
 
 
-def _set_up(game: RulesContext, e: p.ZoneChanged) -> None:
+def _set_up(game: RulesContext, e: p.SetUp) -> None:
     """Set-up puts a card or token straight into a zone, with the status it is given."""
 
     state = game.state
@@ -181,7 +182,7 @@ def _arrive(game: RulesContext, obj: GameObject, e: p.ZoneChanged | p.TokenCreat
     state.objects[obj.id] = obj
     if obj.zone is Zone.LIBRARY:
         state.libraries.setdefault(obj.owner, [])
-        if isinstance(e, p.ZoneChanged) and e.position == "top":
+        if isinstance(e, p.SetUp) and e.position == "top":
             state.libraries[obj.owner].insert(0, obj.id)
         else:
             state.libraries[obj.owner].append(obj.id)
@@ -189,18 +190,20 @@ def _arrive(game: RulesContext, obj: GameObject, e: p.ZoneChanged | p.TokenCreat
         state.zones[obj.zone][obj.id] = None
     game.touched(obj)
     if obj.zone is Zone.BATTLEFIELD:
+        # a move onto the battlefield says how it enters: an `Entered` (or a token's creation)
+        assert isinstance(e, p.Entered | p.TokenCreated), type(e).__name__
         obj.tapped = e.tapped
         obj.counters = {k: v for k, v in dict(e.counters).items() if v}
         obj.choices = dict(e.choices)
         obj.etb_x = e.etb_x
-        obj.attached_to = e.attach_to if isinstance(e, p.ZoneChanged) else None
+        obj.attached_to = e.attach_to if isinstance(e, p.Entered) else None
         if obj.attached_to is not None:
             state.attachments[obj.id] = obj.attached_to
         obj.attacking = e.attacking
-        obj.sick = e.sick if isinstance(e, p.ZoneChanged) and e.setup else True
+        obj.sick = e.sick if isinstance(e, p.SetUp) and e.setup else True
         obj.control_seen = obj.controller
         game.touched(obj, shape=True)
-    if obj.zone is Zone.STACK and isinstance(e, p.ZoneChanged):
+    if obj.zone is Zone.STACK and isinstance(e, p.ToStack):
         obj.x = e.x
         obj.targets = tuple(e.targets)
         obj.cast_from = Zone(e.origin)
@@ -422,8 +425,8 @@ def record_only(game: RulesContext, e: p.Payload) -> None:
 @commits(EventKind.CAST)
 def _cast(game: RulesContext, e: p.Cast) -> None:
     """The card moves to the stack and becomes a spell (CR 601.2a)."""
-    _zone_changed(game, p.ZoneChanged(
-        object=e.object, origin=e.origin, destination=Zone.STACK.value, controller=e.player,
+    _zone_changed(game, p.ToStack(
+        object=e.object, origin=e.origin, destination=Zone.STACK, controller=e.player,
         new=e.new, x=e.x, targets=e.targets))
     assert e.new is not None
     spell = game.state.objects[e.new]

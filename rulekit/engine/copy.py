@@ -22,7 +22,7 @@ from rulekit.objects.replacement import ReplacementEffect
 from rulekit.objects.state import Zone
 
 if TYPE_CHECKING:
-    from rulekit.objects.characteristics import Characteristics
+    from rulekit.core.characteristics import Characteristics
     from rulekit.objects.context import RulesContext
     from rulekit.objects.resolution import Resolution
     from rulekit.objects.state import GameObject
@@ -45,11 +45,11 @@ def with_exceptions(values: Characteristics, *, haste: bool = False,
     return values
 
 
-def entering_values(game: RulesContext, data: p.ZoneChanged | p.TokenCreated) -> Characteristics:
+def entering_values(game: RulesContext, data: p.Entered | p.TokenCreated) -> Characteristics:
     """The copiable values an object will have as it enters (CR 614.12): a copy effect already
     applied to the event, else the token definition, else the object as it is now."""
     if data.copiable is not None:
-        return data.copiable  # type: ignore[no-any-return]
+        return data.copiable
     if isinstance(data, p.TokenCreated):
         return game.card(data.card).printed
     assert data.object is not None

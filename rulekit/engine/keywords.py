@@ -30,7 +30,7 @@ from rulekit.objects.replacement import ReplacementEffect
 from rulekit.objects.state import Zone
 
 if TYPE_CHECKING:
-    from rulekit.objects.characteristics import Characteristics
+    from rulekit.core.characteristics import Characteristics
     from rulekit.objects.context import RulesContext
     from rulekit.objects.resolution import Resolution
     from rulekit.objects.state import GameObject, StackItem
@@ -165,7 +165,7 @@ def counter(game: RulesContext, item: StackItem, *, parent: int, rules: tuple[st
         return
     obj = game.state.objects[item.source]
     if obj.zone is Zone.STACK:
-        game.emit(p.ZoneChanged(object=obj.id, origin="stack", destination="graveyard",
+        game.emit(p.ZoneChanged(object=obj.id, origin=Zone.STACK, destination=Zone.GRAVEYARD,
                                 reason="countered"),
             cause=Cause.RULE, parent=event.id, rules=("701.6a",), subject=obj.id)
 
@@ -225,8 +225,8 @@ def leaving_stack_replacements(game: RulesContext, data: p.ZoneChanged) -> list[
     return [ReplacementEffect(
         name="Flashback: exile instead", source=obj.id, controller=obj.controller,
         kind=EventKind.ZONE_CHANGED,
-        applies=lambda g, d: d.destination not in (Zone.EXILE.value, Zone.NOWHERE.value),
-        apply=lambda g, d: d.replace(destination=Zone.EXILE.value, flashback=True),
+        applies=lambda g, d: d.destination not in (Zone.EXILE, Zone.NOWHERE),
+        apply=lambda g, d: d.replace(destination=Zone.EXILE, flashback=True),
         rules=("702.34a",))]
 
 

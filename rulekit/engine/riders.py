@@ -16,7 +16,7 @@ from rulekit.objects.abilities import Keyword
 from rulekit.objects.effects import ContinuousEffect, Layer
 
 if TYPE_CHECKING:
-    from rulekit.objects.characteristics import Characteristics
+    from rulekit.core.characteristics import Characteristics
     from rulekit.objects.context import RulesContext
     from rulekit.objects.state import GameObject
 

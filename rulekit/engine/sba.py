@@ -67,8 +67,8 @@ def check_sbas(game: RulesContext, parent: int | None) -> bool:
         move_together(game, [o for o, _, _ in to_graveyard], Zone.GRAVEYARD, reason="sba",
                       cause=Cause.SBA, parent=root.id, rules=rules)
     for obj in cease:
-        game.emit(p.ZoneChanged(object=obj.id, origin=obj.zone.value,
-                                destination=Zone.NOWHERE.value, reason="token",
+        game.emit(p.ZoneChanged(object=obj.id, origin=obj.zone,
+                                destination=Zone.NOWHERE, reason="token",
                                 token=obj.token),
                   cause=Cause.SBA, parent=parent,
                   rules=("704.5d", "111.7") if obj.token else ("704.5e",), subject=obj.id)

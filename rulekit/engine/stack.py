@@ -8,7 +8,7 @@ from rulekit.core import payloads as p
 from rulekit.core.events import Cause
 from rulekit.engine.combat import declare_attackers, declare_blockers
 from rulekit.engine.targets import is_legal
-from rulekit.objects.abilities import SpellAbility, Triggered
+from rulekit.objects.abilities import SpellAbility, Triggered, runnable
 from rulekit.objects.narrator import item_name
 from rulekit.objects.resolution import Resolution
 from rulekit.objects.state import Zone
@@ -59,7 +59,8 @@ def resolve_top(game: RulesContext, parent: int | None) -> None:
     """Resolve the top of the stack (CR 608.2), then state-based actions and triggers."""
     state = game.state
     item = state.stack[-1]
-    spec = item.ability.target if item.ability is not None else None
+    ability = runnable(item.ability)
+    spec = ability.target if ability is not None else None
     obj = state.objects.get(item.source) if item.kind == "spell" and item.source else None
     if obj is not None:
         spell = next((a for a in obj.card.printed.abilities if isinstance(a, SpellAbility)), None)
@@ -91,29 +92,28 @@ def resolve_top(game: RulesContext, parent: int | None) -> None:
                 _to_graveyard(game, obj, resolved.id)
         else:
             # a permanent spell becomes a permanent (CR 608.3); ETB abilities see the spell's X
-            game.emit(p.ZoneChanged(
-                object=obj.id, origin="stack", destination="battlefield",
+            game.emit(p.Entered(
+                object=obj.id, origin=Zone.STACK, destination=Zone.BATTLEFIELD,
                 controller=item.controller, etb_x=obj.x, reason="resolve",
                 attach_to=int(item.targets[0]) if spell is not None and item.targets else None,
                 x_cost=bool(chars.mana_cost.x_count)),
                 cause=Cause.RULE, parent=resolved.id,
                 rules=("608.3", "707.10f") if obj.is_copy_spell else ("608.3",), subject=obj.id)
-    elif isinstance(item.ability, Triggered) and item.ability.condition is not None \
-            and item.source is not None and not item.ability.condition(game,
-                                                                       game.obj(item.source)):
+    elif isinstance(ability, Triggered) and ability.condition is not None \
+            and item.source is not None and not ability.condition(game, game.obj(item.source)):
         game.note(p.Note(says=f"{item.source_name}'s ability does nothing: "
-                         f"{item.ability.condition_text or 'its condition'} is no longer true"),
+                         f"{ability.condition_text or 'its condition'} is no longer true"),
                   cause=Cause.RULE, parent=resolved.id, rules=("603.4",),
                   subject=item.source)  # intervening "if" checked again (CR 603.4)
-    elif item.ability is not None and item.ability.effect is not None:
-        item.ability.effect(Resolution(game, item.source, item.controller, resolved.id,
-                                       targets=item.targets, x=item.x, bound=item.bound,
-                                       ability=item.ability))
+    elif ability is not None and ability.effect is not None:
+        ability.effect(Resolution(game, item.source, item.controller, resolved.id,
+                                  targets=item.targets, x=item.x, bound=item.bound,
+                                  ability=ability))
     _after(game, parent)
 
 
 def _to_graveyard(game: RulesContext, obj: GameObject, parent: int) -> None:
-    game.emit(p.ZoneChanged(object=obj.id, origin="stack", destination="graveyard",
+    game.emit(p.ZoneChanged(object=obj.id, origin=Zone.STACK, destination=Zone.GRAVEYARD,
                             reason="resolve"),
               cause=Cause.RULE, parent=parent, rules=("608.2n",), subject=obj.id)
 

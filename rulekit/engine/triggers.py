@@ -13,12 +13,14 @@ from rulekit.engine.control import detect_control_changes
 from rulekit.engine.delayed import fire
 from rulekit.engine.sba import check_sbas
 from rulekit.engine.targets import announce, choose_targets
+from rulekit.objects.abilities import triggered
 from rulekit.objects.narrator import item_name, named_short
 from rulekit.objects.resolution import Resolution
 from rulekit.objects.state import PendingTrigger, StackItem, Zone
 
 if TYPE_CHECKING:
-    from rulekit.objects.context import ListenerIndex, RulesContext
+    from rulekit.objects.context import RulesContext
+    from rulekit.objects.listeners import ListenerIndex
 
 
 def collect(game: RulesContext, event: Event, before: ListenerIndex,
@@ -27,7 +29,7 @@ def collect(game: RulesContext, event: Event, before: ListenerIndex,
     if event.kind is EventKind.STEP_BEGAN and game.state.delayed:
         fire(game, event)
     d = event.payload
-    leaving = isinstance(d, p.ZoneChanged) and d.origin == Zone.BATTLEFIELD.value
+    leaving = isinstance(d, p.ZoneChanged) and d.origin == Zone.BATTLEFIELD
     new = d.new if isinstance(d, (p.ZoneChanged, p.TokenCreated)) else None
     seen: set[tuple[int, int]] = set()
     for index, look_back in ((before, True), (after, False)):
@@ -63,13 +65,14 @@ def resolve_mana_triggers(game: RulesContext) -> None:
 
     while game.books.pending_mana:
         trig = game.books.pending_mana.pop(0)
-        ev = game.note(p.Triggered(source_name=trig.source_name, ability=trig.ability.text),
+        ability = triggered(trig.ability)
+        ev = game.note(p.Triggered(source_name=trig.source_name, ability=ability.text),
                        cause=Cause.TRIGGER, parent=trig.event, rules=("605.1b", "605.4a"),
                        subject=trig.source)
         res = Resolution(game, trig.source, trig.controller, ev.id, bound=trig.bound,
-                         ability=trig.ability)
-        if trig.ability.effect:
-            trig.ability.effect(res)
+                         ability=ability)
+        if ability.effect:
+            ability.effect(res)
 
 
 def settle(game: RulesContext, parent: int | None) -> None:
@@ -104,7 +107,7 @@ def _next_trigger(game: RulesContext, player: str, mine: list[PendingTrigger]) -
 
 
 def put_on_stack(game: RulesContext, trig: PendingTrigger) -> None:
-    ability = trig.ability
+    ability = triggered(trig.ability)
     targets: tuple[int | str, ...] = ()
     if ability.target is not None:
         targets = choose_targets(game, trig.source, trig.controller, ability.target)
@@ -145,6 +148,7 @@ def run_immediate(game: RulesContext) -> None:
 
     while game.books.immediate:
         trig = game.books.immediate.pop(0)
-        if trig.ability.effect:
-            trig.ability.effect(Resolution(game, trig.source, trig.controller, trig.event,
-                                           bound=trig.bound, ability=trig.ability))
+        ability = triggered(trig.ability)
+        if ability.effect:
+            ability.effect(Resolution(game, trig.source, trig.controller, trig.event,
+                                      bound=trig.bound, ability=ability))

@@ -9,6 +9,7 @@ from rulekit.core.events import Cause
 from rulekit.engine.combat import combat_damage
 from rulekit.engine.control import detect_control_changes, end_effect
 from rulekit.objects.abilities import Static
+from rulekit.objects.effects import lasting
 from rulekit.objects.resolution import draw_cards
 from rulekit.objects.state import STEPS, Step
 
@@ -150,6 +151,6 @@ def _cleanup(game: RulesContext, parent: int) -> None:
     """Damage wears off and "until end of turn" effects end (CR 514.2)."""
     state = game.state
 
-    for effect in list(state.effects):
+    for effect in list(lasting(state)):
         if effect.duration == "end_of_turn":
             end_effect(game, effect, parent=parent, cause=Cause.TURN, rules=("514.2",))

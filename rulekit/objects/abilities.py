@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulekit.core.characteristics import Ability as Ability  # re-exported: the kinds are here
+from rulekit.core.characteristics import Keyword as Keyword
 from rulekit.core.costs import Cost
 from rulekit.core.events import EventKind
 
@@ -22,24 +24,6 @@ if TYPE_CHECKING:
     from rulekit.objects.replacement import ReplacementEffect
     from rulekit.objects.resolution import Resolution
     from rulekit.objects.state import GameObject
-
-
-@dataclass(frozen=True, eq=False)
-class Ability:
-    """Base: every ability keeps its rules text for display."""
-
-    text: str
-
-    @property
-    def kind(self) -> str:
-        return type(self).__name__.lower()
-
-
-@dataclass(frozen=True, eq=False)
-class Keyword(Ability):
-    """A keyword ability such as Flying, Haste or Vigilance (CR 702)."""
-
-    keyword: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,3 +112,22 @@ class SpellAbility(Ability):
     effect: Callable[[Resolution], None] | None = None
     target: TargetSpec | None = None
     rules: tuple[str, ...] = ()
+
+
+# what the stack runs: the game state keeps an ability as its base type (`state.StackItem`,
+# `state.PendingTrigger`), naming none of the callbacks, and the rules that run it ask its kind
+Runnable = Activated | Triggered | SpellAbility
+
+
+def runnable(ability: Ability | None) -> Runnable | None:
+    """A stack item's ability as the kind the stack runs (None for a spell)."""
+    if ability is None or isinstance(ability, Activated | Triggered | SpellAbility):
+        return ability
+    raise TypeError(f"{ability.text!r} is not an ability the stack runs")
+
+
+def triggered(ability: Ability) -> Triggered:
+    """A waiting trigger's ability as a `Triggered` (CR 603.3)."""
+    if isinstance(ability, Triggered):
+        return ability
+    raise TypeError(f"{ability.text!r} is not a triggered ability")

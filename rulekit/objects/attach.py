@@ -13,7 +13,7 @@ from rulekit.objects.abilities import SpellAbility
 from rulekit.objects.state import GameObject, Zone
 
 if TYPE_CHECKING:
-    from rulekit.objects.characteristics import Characteristics
+    from rulekit.core.characteristics import Characteristics
     from rulekit.objects.context import RulesContext
 
 

@@ -15,12 +15,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from rulekit.core.characteristics import CardDef, Characteristics
     from rulekit.core.events import Cause, Event, EventKind, EventLog
     from rulekit.core.mana import ManaType
     from rulekit.core.payloads import Payload
-    from rulekit.objects.abilities import Static, Triggered
-    from rulekit.objects.characteristics import CardDef, Characteristics
-    from rulekit.objects.effects import ContinuousEffect
     from rulekit.objects.replacement import ReplacementEffect
     from rulekit.objects.state import DelayedTrigger, GameObject, GameState, PendingTrigger
 
@@ -36,20 +34,8 @@ class Bookkeeping:
     shape_event: int | None = None  # the event that last changed the board's shape
     # how each object last existed, for one simultaneous batch (CR 603.10a)
     look_back: dict[int, tuple[Characteristics, str]] = field(default_factory=dict)
-    pending_mana: list[Any] = field(default_factory=list)  # triggered mana abilities (605.4a)
-    immediate: list[Any] = field(default_factory=list)  # "until" returns due at once (610.3)
-
-
-@dataclass
-class ListenerIndex:
-    """Which battlefield abilities listen for which events, rebuilt when the board's shape
-    changes (a permanent with such abilities arrives or leaves, an effect begins or ends)."""
-
-    version: int = -1
-    triggers: dict[EventKind, list[tuple[GameObject, Triggered]]] = field(default_factory=dict)
-    statics: list[tuple[GameObject, Static]] = field(default_factory=list)
-    effects: list[ContinuousEffect] = field(default_factory=list)
-    replacements: dict[EventKind, list[ReplacementEffect]] = field(default_factory=dict)
+    pending_mana: list[PendingTrigger] = field(default_factory=list)  # triggered mana abilities (605.4a)
+    immediate: list[PendingTrigger] = field(default_factory=list)  # "until" returns due at once (610.3)
 
 
 class RulesContext(Protocol):

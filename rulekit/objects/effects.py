@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from rulekit.core.characteristics import BASIC_LAND_TYPES, Characteristics
 from rulekit.core.costs import Cost
 from rulekit.objects.abilities import Ability, ManaAbility
-from rulekit.objects.characteristics import BASIC_LAND_TYPES, Characteristics
 from rulekit.objects.production import Fixed
 
 if TYPE_CHECKING:
     from rulekit.objects.context import RulesContext
-    from rulekit.objects.state import GameObject
+    from rulekit.objects.state import GameObject, GameState
 
 class Layer(str, Enum):
     """CR 613's layers, in the order they apply (613.1, 613.4); the value is the rule's own id
@@ -85,6 +85,13 @@ def intrinsic_abilities(chars: Characteristics) -> tuple[Ability, ...]:
     if not chars.is_a("Land"):
         return ()
     return tuple(INTRINSIC[t] for t in BASIC_LAND_TYPES if t in chars.subtypes)
+
+
+def lasting(state: GameState) -> list[ContinuousEffect]:
+    """The state's continuous effects from resolved spells and abilities, as the layer system
+    applies them. The state keeps them as `state.Lasting` (naming no callbacks, so no import
+    cycle); only their commit (`engine/commit.py`, `EffectBegan`) adds one, a `ContinuousEffect`."""
+    return cast("list[ContinuousEffect]", state.effects)
 
 
 def compute(

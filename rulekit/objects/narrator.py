@@ -36,8 +36,10 @@ _NARRATIONS: dict[type[p.Payload], Narration] = {}
 
 
 def says(cls: type[p.Payload]) -> Callable[[Narration], Narration]:
+    """Decorator: the words of payloads of type `cls` and of its variants (`payloads.variant`)."""
     def register(fn: Narration) -> Narration:
-        _NARRATIONS[cls] = fn
+        for each in (cls, *(v for v in p.VARIANTS.get(cls.kind, []) if issubclass(v, cls))):
+            _NARRATIONS[each] = fn
         return fn
 
     return register
@@ -136,7 +138,7 @@ def action_text(a: p.Action) -> str:
     who = a.player or "The game"
     match a.action:
         case "add":
-            return f"Set-up: {a.card} into {a.for_player}'s {a.zone}"
+            return f"Set-up: {a.card} into {a.for_player}'s {a.zone and a.zone.value}"
         case "set_turn":
             return "Set-up: turn and step"
         case "set_life":
@@ -332,13 +334,13 @@ _MOVES = {"destroy": "is destroyed", "sacrifice": "is sacrificed", "exile": "is 
 
 @says(p.ZoneChanged)
 def _zone_changed(e: p.ZoneChanged, names: Names) -> str:
-    if e.setup:
+    if isinstance(e, p.SetUp) and e.setup:
         assert e.new is not None
         if e.destination == "battlefield":
             tapped = " tapped" if e.tapped else ""
             return (f"Set-up: {e.card} (#{e.new}) is put onto the battlefield{tapped} under "
                     f"{e.controller}'s control")
-        return f"Set-up: {e.card} (#{e.new}) is put into the {e.destination} ({e.owner})"
+        return f"Set-up: {e.card} (#{e.new}) is put into the {e.destination.value} ({e.owner})"
     assert e.object is not None
     old = names.describe(e.object)
     if e.flashback:
@@ -347,7 +349,7 @@ def _zone_changed(e: p.ZoneChanged, names: Names) -> str:
         case ("play", _):
             return f"{names.name(e.object)} enters the battlefield (land play)"
         case ("resolve", "battlefield"):
-            x = f" (its spell had X={e.etb_x})" if e.x_cost else ""
+            x = f" (its spell had X={e.etb_x})" if isinstance(e, p.Entered) and e.x_cost else ""
             return f"{names.name(e.object)} enters the battlefield{x}"
         case ("resolve" | "countered", "graveyard"):
             return f"{old} is put into its owner's graveyard"
@@ -373,7 +375,7 @@ def _zone_changed(e: p.ZoneChanged, names: Names) -> str:
             return f"{old} {_MOVES[reason]}"
         case (reason, _) if reason:
             return f"{old} moves ({reason})"
-    return f"{old} moves from {e.origin} to {e.destination} (now #{e.new})"
+    return f"{old} moves from {e.origin.value} to {e.destination.value} (now #{e.new})"
 
 
 @says(p.TokenCreated)
@@ -498,10 +500,12 @@ def change(e: p.Payload, names: Names, *, proposed: bool) -> str:
                     f"from {e.source_name}")
         case p.ZoneChanged():
             what = names.describe(e.object) if e.object is not None else f"#{e.new}"
-            tapped = " tapped" if e.tapped else ""
-            paid = f", paying {e.pay_life} life" if e.pay_life else ""
-            return (f"{what} {verb('move', 'moves')} from {e.origin} to "
-                    f"{e.destination}{tapped}{_entering(e)}{paid}")
+            how = ""
+            if isinstance(e, p.Entered):
+                how = (" tapped" if e.tapped else "") + _entering(e) + (
+                    f", paying {e.pay_life} life" if e.pay_life else "")
+            return (f"{what} {verb('move', 'moves')} from {e.origin.value} to "
+                    f"{e.destination.value}{how}")
         case p.TokenCreated():
             return f"token {verb('be created', 'created')}{_entering(e)}"
         case p.CountersPut():
@@ -586,7 +590,7 @@ class _NoNames:
         return f"#{obj}"
 
 
-def _entering(e: p.ZoneChanged | p.TokenCreated) -> str:
+def _entering(e: p.Entered | p.TokenCreated) -> str:
     """How an object enters, as replacement effects shaped it: " (as a copy of Grizzly Bears,
     3 +1/+1 counters, creature type: Goblin)" (the counters it enters with: CR 614.1c)."""
     how = [f"as a copy of {e.copy_text}"] if e.copy_text else []
@@ -602,9 +606,9 @@ def setup_lines(events: Iterable[Event], limit: int = 8) -> list[str]:
     other: list[str] = []
     for e in events:
         d = e.payload
-        if isinstance(d, p.ZoneChanged) and d.setup:
+        if isinstance(d, p.SetUp) and d.setup:
             card = str(d.card) + (" (tapped)" if d.tapped else "")
-            where = (str(d.controller), d.destination)
+            where = (str(d.controller), d.destination.value)
             placed.setdefault(where, Counter())[card] += 1
         elif e.kind is EventKind.STEP_BEGAN:
             other.append(e.text)

@@ -12,8 +12,8 @@ from rulekit.core.mana import Mana, ManaType, ManaUnit, Restriction, Rider
 from rulekit.objects.state import GameObject, Zone
 
 if TYPE_CHECKING:
+    from rulekit.core.characteristics import Characteristics
     from rulekit.objects.abilities import Ability
-    from rulekit.objects.characteristics import Characteristics
     from rulekit.objects.context import RulesContext
     from rulekit.objects.effects import ContinuousEffect
 
@@ -128,9 +128,9 @@ class Resolution:
 def move_together(game: RulesContext, objs: list[GameObject], to: Zone, *, reason: str, cause: Cause,
                   parent: int | None, rules: tuple[str, ...] = ()) -> list[Event | None]:
     """One simultaneous zone change for many objects (CR 603.10a look-back applies)."""
+    move = p.Entered if to is Zone.BATTLEFIELD else p.ZoneChanged
     proposals: list[tuple[p.Payload, int | None]] = [
-        (p.ZoneChanged(object=obj.id, origin=obj.zone.value, destination=to.value,
-                       reason=reason), obj.id)
+        (move(object=obj.id, origin=obj.zone, destination=to, reason=reason), obj.id)
         for obj in objs]
     return game.emit_batch(proposals, cause=cause, parent=parent, rules=rules)
 
@@ -143,7 +143,7 @@ def draw_cards(game: RulesContext, player: str, n: int, *, cause: Cause, parent:
                       rules=("121.4",))
             continue
         top = game.state.objects[library[0]]
-        game.emit(p.ZoneChanged(object=top.id, origin="library", destination="hand",
+        game.emit(p.ZoneChanged(object=top.id, origin=Zone.LIBRARY, destination=Zone.HAND,
                                 reason="draw", player=player),
                   cause=cause, parent=parent,
                   rules=("504.1", "121.1") if cause is Cause.TURN else ("121.1",), subject=top.id)

@@ -1,8 +1,8 @@
 """The game state: players, zones, objects and their status, the stack and the turn.
 
-Characteristics (what an object *is*) come from its card or token definition and the layer system
-(`rulekit.layers`); everything here is status (CR 110.5) or bookkeeping. The state is plain data:
-no rules live here.
+Characteristics (what an object *is*) come from its card or token definition and the layer
+system (`rulekit.objects.effects`); everything here is status (CR 110.5) or bookkeeping. The
+state is plain data: no rules live here.
 """
 
 from __future__ import annotations
@@ -10,26 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rulekit.core.mana import ManaPool
+from rulekit.core.zones import Zone as Zone  # re-exported: the state names its zones
 
 if TYPE_CHECKING:
-    from rulekit.objects.abilities import Activated, SpellAbility, Triggered
-    from rulekit.objects.characteristics import CardDef, Characteristics
-    from rulekit.objects.effects import ContinuousEffect
-
-
-class Zone(str, Enum):
-    """The game zones (CR 400.1)."""
-
-    LIBRARY = "library"
-    HAND = "hand"
-    BATTLEFIELD = "battlefield"
-    GRAVEYARD = "graveyard"
-    STACK = "stack"
-    EXILE = "exile"
-    NOWHERE = "nowhere"  # a token that ceased to exist, or an object not yet anywhere
+    from rulekit.core.characteristics import Ability, CardDef, Characteristics
 
 
 class Step(str, Enum):
@@ -203,7 +190,7 @@ class StackItem:
     source: int | None  # the source object (for a spell, the spell object itself)
     source_name: str
     text: str
-    ability: Activated | Triggered | SpellAbility | None = None
+    ability: Ability | None = None  # Activated, Triggered or SpellAbility: the stack runs it
     targets: tuple[Any, ...] = ()
     x: int = 0
     trigger_event: int | None = None  # the event that triggered it
@@ -228,7 +215,7 @@ class PendingTrigger:
     source: int
     source_name: str
     controller: str
-    ability: Triggered
+    ability: Ability  # an `abilities.Triggered`: the rules that run it check its kind
     event: int  # the triggering event
     bound: dict[str, Any] = field(default_factory=dict)
 
@@ -241,7 +228,7 @@ class DelayedTrigger:
     controller: str
     source: int | None
     source_name: str
-    ability: Triggered
+    ability: Ability  # an `abilities.Triggered`
     event: int
     bound: dict[str, Any] = field(default_factory=dict)
     turn_after: int = 0  # triggers at the first `when` step of a turn >= this
@@ -251,6 +238,23 @@ class DelayedTrigger:
         return {"when": self.when.value, "controller": self.controller, "source": self.source,
                 "source_name": self.source_name, "text": self.ability.text,
                 "turn_after": self.turn_after}
+
+
+class Lasting(Protocol):
+    """What the state keeps of a continuous effect from a resolved spell or ability (CR 611.2):
+    the layer system (`rulekit.objects.effects`) applies it. A protocol, so that the state never
+    names the effect's callbacks and the rules context they take (no import cycle)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def duration(self) -> str: ...
+
+    @property
+    def source(self) -> int | None: ...
+
+    def to_json(self) -> dict[str, object]: ...
 
 
 @dataclass
@@ -264,7 +268,7 @@ class GameState:
     )
     libraries: dict[str, list[int]] = field(default_factory=dict)  # top first
     stack: list[StackItem] = field(default_factory=list)  # last is the top
-    effects: list[ContinuousEffect] = field(default_factory=list)
+    effects: list[Lasting] = field(default_factory=list)  # `effects.ContinuousEffect`s
     pending: list[PendingTrigger] = field(default_factory=list)
     delayed: list[DelayedTrigger] = field(default_factory=list)
     attachments: dict[int, int] = field(default_factory=dict)  # attached object id -> host id

@@ -6,16 +6,21 @@ game's state to the notation of expectations. It never fixes up what the engine 
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from rulekit.core.errors import RulesError, ScenarioError, UsageError
 from rulekit.core.events import Event, EventKind
 from rulekit.core.mana import ManaType, notation_parts, sort_notation, unit_notation
 from rulekit.core.payloads import ManaSpent
+from rulekit.engine import arguments
+from rulekit.engine.actions import ACTIONS
+from rulekit.engine.arguments import ACTION_ARGS
 from rulekit.objects.state import GameObject, Step, Zone
 from rulekit.scenario.model import CHARACTERISTIC_LISTS, QUESTION_REFUSED
 
@@ -502,48 +507,44 @@ class _Runner:
                       f"counters: more than a lesson can follow (limit {MAX_COUNTERS:,})")
 
     def _call(self, step: dict[str, Any], at: tuple[Any, ...]) -> tuple[str, dict[str, Any]] | None:
+        """The action call a step makes: its arguments are the action's own (`ACTION_ARGS`),
+        each read from the step key of its name (labels and card names become objects, by
+        what the argument's check takes); one the step leaves out takes the action's default."""
         do = step["do"]
         if do == "look":
             return None
         if do == "undo":
             return "undo", {"n": step.get("n", 1)}
+        defaults = _defaults(do)
         kw: dict[str, Any] = {}
-        hand = Zone.HAND
-        if do in ("play_land", "cast"):
-            kw["object"] = self.resolve(step["card"], at + ("card",), zone=hand)
-        if "object" in step:
-            kw["object"] = self.resolve(step["object"], at + ("object",))
-        if do == "cast":
-            kw["x"] = step.get("x")
-            kw["targets"] = [self.resolve(t, at + ("targets",), players=True)
-                             for t in step.get("targets", [])]
-        if do == "activate":
-            kw["ability"] = self._ability(kw["object"], step.get("ability"), at)
-            kw["x"] = step.get("x")
-            kw["mana"] = step.get("mana")
-            kw["targets"] = [self.resolve(t, at + ("targets",), players=True)
-                             for t in step.get("targets", [])]
-            for key in ("sacrifice", "tap"):
-                kw[key] = self.resolve(step[key], at + (key,)) if key in step else None
-        if do == "tap_for_mana":
-            kw["mana"] = step.get("mana")
-        if do == "advance":
-            kw["to"] = step.get("to")
-        if do == "declare_attackers":
-            kw["attackers"] = [self.resolve(r, at + ("attackers",)) for r in step.get("attackers", [])]
-            kw["exert"] = [self.resolve(r, at + ("exert",)) for r in step.get("exert", [])]
-        if do == "declare_blockers":
-            kw["blocks"] = {str(self.resolve(b, at + ("blocks", b))):
-                            self.resolve(a, at + ("blocks", b)) for b, a in step["blocks"].items()}
-        if do in ("destroy", "exile"):
-            kw["objects"] = [self.resolve(r, at + ("objects",)) for r in step["objects"]]
-        if do == "gain_control":
-            kw["player"] = step["player"]
-            kw["until_end_of_turn"] = step.get("until_end_of_turn", True)
+        for name, param in ACTION_ARGS[do].items():
+            if name == "object" and do in NAMES_CARD_IN_HAND and "object" not in step:
+                kw[name] = self.resolve(step["card"], at + ("card",), zone=Zone.HAND)
+            elif name == "ability":  # by its index, or words of its text
+                kw[name] = self._ability(kw["object"], step.get(name), at)
+            elif name in step:
+                kw[name] = self._argument(param.check, step[name], at + (name,))
+            else:
+                kw[name] = defaults.get(name)
         decisions = self._decisions(step.get("decisions", {}), at + ("decisions",))
         if decisions:
             kw["decisions"] = decisions
         return do, kw
+
+    def _argument(self, check: arguments.Check, value: Any, at: tuple[Any, ...]) -> Any:
+        """A step's value for an argument checked by `check`: objects (and targets, players
+        too) by label, card name or id; the rest as written."""
+        check = getattr(check, "__wrapped__", check)  # optional(...)
+        if check is arguments.object_id:
+            return self.resolve(value, at)
+        if check is arguments.object_ids:
+            return [self.resolve(r, at) for r in value]
+        if check is arguments.targets:
+            return [self.resolve(t, at, players=True) for t in value]
+        if check is arguments.blocks:
+            return {str(self.resolve(b, at + (b,))): self.resolve(a, at + (b,))
+                    for b, a in value.items()}
+        return value
 
     def _ability(self, obj_id: int, ability: Any, at: tuple[Any, ...]) -> int | None:
         if ability is None or isinstance(ability, int):
@@ -778,6 +779,18 @@ def _card_name(name: str) -> str:
         return card(name).name
     except LookupError:
         return name
+
+
+NAMES_CARD_IN_HAND = ("play_land", "cast")
+"""Actions a step may give by the card's name (`card`), found in the player's hand."""
+
+
+@cache
+def _defaults(action: str) -> dict[str, Any]:
+    """The action's own defaults, from its signature (`engine/actions.py`)."""
+    signature = inspect.signature(ACTIONS[action])
+    return {name: p.default for name, p in signature.parameters.items()
+            if p.default is not inspect.Parameter.empty}
 
 
 def play(scenario: Scenario) -> list[StepResult]:

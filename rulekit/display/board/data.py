@@ -80,12 +80,12 @@ def _frame(game: Game, obj: GameObject) -> str:
 def _copy_texts(game: Game) -> dict[int, str]:
     """What each copy entered as a copy of, in the log's words (a copy of a copy is "a copy
     of Clone (#12)", though its values are the Bears')."""
-    from rulekit.core.payloads import TokenCreated, ZoneChanged
+    from rulekit.core.payloads import Entered, TokenCreated
 
     out: dict[int, str] = {}
     for event in game.log:
         data = event.payload
-        if isinstance(data, TokenCreated | ZoneChanged) and data.new is not None \
+        if isinstance(data, TokenCreated | Entered) and data.new is not None \
                 and data.copy_text:
             out[data.new] = data.copy_text
     return out

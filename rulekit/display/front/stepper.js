@@ -185,14 +185,17 @@ function render({model, el: host}) {
   const title = data.title;
   let step = Math.max(0, Math.min(last, model.get("step") || 0));
   let timer = null, shown = -1, announced = false;
+  const handled = new WeakSet(); // a key event is handled once (root and document listeners)
   const cleanups = [];
   const on = (target, type, fn, opts) => {
     target.addEventListener(type, fn, opts);
     cleanups.push(() => target.removeEventListener(type, fn, opts));
   };
 
+  // (data-lm-suppress-shortcuts: JupyterLab and Notebook 7 leave keys pressed in here to
+  // the walkthrough, instead of reading them as notebook commands)
   const root = el("div", {class: "rk-stepper rk-widget", tabindex: -1, role: "region",
-    "aria-label": `Walkthrough: ${title}`});
+    "aria-label": `Walkthrough: ${title}`, "data-lm-suppress-shortcuts": "true"});
   const button = (cls, text, tip) => el("button", {type: "button", class: `rk-button ${cls}`,
     title: tip, text});
   const play = button("rk-play", "Play", "Play the steps one after another (press again to pause)");
@@ -264,6 +267,7 @@ function render({model, el: host}) {
   }
   function presenting(want) {
     root.classList.toggle("rk-presenting", want);
+    takeKeys(want);
     present.setAttribute("aria-pressed", want ? "true" : "false");
     if (want) {
       if (root.requestFullscreen && !document.fullscreenElement) {
@@ -292,14 +296,16 @@ function render({model, el: host}) {
       presenting(false);
     }
   });
-  on(root, "keydown", (ev) => {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const onKey = (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || handled.has(ev)) return;
+    handled.add(ev);
     const t = ev.target;
     const on_ = root.classList.contains("rk-presenting");
     if (t && t.closest && t.closest("input, select, textarea")) return;
     // not presenting: keys step the walkthrough from its controls or its root only (the text
     // and the diagram pane scroll with them; Space presses a focused button)
     if (!on_ && !(t === root || (t.closest && t.closest(".rk-controls")))) return;
+    if (on_ && t && t.closest && t.closest(".rk-stepper") && !root.contains(t)) return;
     let to = null;
     if (ev.key === "ArrowRight" || ev.key === "PageDown" ||
         (ev.key === " " && (on_ || t === root))) to = step + 1;
@@ -316,7 +322,18 @@ function render({model, el: host}) {
     ev.preventDefault();
     ev.stopPropagation();
     go(to);
-  });
+  };
+  on(root, "keydown", onKey);
+  // while presenting, the keys are the walkthrough's wherever the focus went (a notebook may
+  // move it to itself): a listener on the document, only until Present ends
+  let keysTaken = false;
+  const takeKeys = (want) => {
+    if (want === keysTaken) return;
+    keysTaken = want;
+    if (want) document.addEventListener("keydown", onKey, true);
+    else document.removeEventListener("keydown", onKey, true);
+  };
+  cleanups.push(() => takeKeys(false));
   const fromModel = () => {
     const k = Math.max(0, Math.min(last, model.get("step") || 0));
     if (k !== step) { step = k; draw(); }

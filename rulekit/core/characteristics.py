@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from rulekit.core.mana import ManaCost, ManaType
-
-if TYPE_CHECKING:
-    from rulekit.objects.abilities import Ability
 
 CARD_TYPES = (
     "Artifact", "Battle", "Creature", "Enchantment", "Instant", "Kindred", "Land",
@@ -42,6 +38,27 @@ def parse_type_line(line: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[
     if unknown or not types:
         raise ValueError(f"cannot read type line {line!r}")
     return supers, types, tuple(right.split())
+
+
+@dataclass(frozen=True, eq=False)
+class Ability:
+    """Base of every ability (`rulekit.objects.abilities` has the kinds): it keeps its rules
+    text for display. Kept here, below the abilities' callbacks, so that what an object is
+    (and the game state that holds objects) never names the rules context those callbacks
+    take."""
+
+    text: str
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__.lower()
+
+
+@dataclass(frozen=True, eq=False)
+class Keyword(Ability):
+    """A keyword ability such as Flying, Haste or Vigilance (CR 702)."""
+
+    keyword: str = ""
 
 
 @dataclass(frozen=True)
