@@ -76,7 +76,8 @@ function render({model, el}) {
                               role: "group", "aria-label": "Board, players and stack"});
   const diagramBox = make("div", {"class": "rk-frame rk-live-diagram"});
   home.appendChild(message);
-  ui.append(home, boardWrap, tools, all, tables, diagramBox);
+  // the message under the board: the board a reader is looking at never moves on a click
+  ui.append(boardWrap, home, tools, all, tables, diagramBox);
   root.append(heading, note, start, ui, announce);
   el.appendChild(root);
 
