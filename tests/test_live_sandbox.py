@@ -221,7 +221,7 @@ def _inactive_before_ready(live: Any) -> None:
 def _ready_is_announced_and_focus_moves_in(live: Any) -> None:
     assert "ready" in live.box.locator(".rk-announce").inner_text()
     assert live.root.evaluate("(r) => r.contains(document.activeElement) && "
-                              "document.activeElement.matches('.rk-card[data-id], summary')")
+                              "document.activeElement.matches('.rk-card-open, summary')")
     assert live.box.locator("[data-control][aria-disabled='true']").count() == 0
     assert live.box.locator("[data-field]:disabled").count() == 0
 

@@ -564,8 +564,7 @@ function render({model, el}) {
     if (ready && was !== "ready" && asked) {
       announce.textContent = "The live sandbox is ready: " + (heading.textContent || "") +
         ". Its board follows: each card's actions open with Enter.";
-      const first = board.querySelector(".rk-card[data-id]") ||
-        all.querySelector("summary");
+      const first = opener(shown()[0]) || all.querySelector("summary");
       if (first) first.focus({preventScroll: false});
     }
   }
