@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,69 @@ def test_each_diagram_is_described_by_its_steps_text():
             assert re.sub(r"<[^>]+>", "", ids[0][1]).strip()
             # the same text as the "Describe this step" toggle shows
             assert f"<summary>Describe this step</summary>{ids[0][1]}</details>" in html
+
+
+# ------------------------------------------------------------------ the board, step views,
+# questions and notes in the frames' data (the stepper module draws them: docs/classroom.md)
+@pytest.fixture(scope="module")
+def r13() -> StepFrames:
+    """A walkthrough with a question (before step 2) and speaker notes (steps 4 and 5)."""
+    return StepFrames("r13_token_copy_enters")
+
+
+def test_every_frame_has_the_board_and_its_tables(r13) -> None:
+    frames = r13.data()["frames"]
+    for f in frames:
+        assert f["board"].startswith("<section") and "rk-board" in f["board"], f["step"]
+        assert "class='rk-card" in f["board"] and "data-id=" in f["board"]
+        assert [t["caption"] for t in f["tables"]][0] == "Board"
+    # what a step changed is outlined on its board, never on the set-up's
+    assert "rk-changed" not in frames[0]["board"]
+    assert any("rk-changed" in f["board"] for f in frames[1:])
+
+
+def test_the_board_css_comes_once_with_the_module_not_per_frame(r13) -> None:
+    from rulekit.display.board import board_css
+    from rulekit.display.front import css_text
+
+    assert css_text("stepper").count(board_css()) == 1
+    assert all("<style" not in f["board"] for f in r13.data()["frames"])
+
+
+def test_every_frame_draws_its_step_view_and_keeps_the_whole_story(r13) -> None:
+    data = r13.data()
+    for f in data["frames"]:
+        k, view = f["step"], f["view"]
+        svg = unescape(view["svg"])
+        assert "<svg" in svg and f"rk-s{k} rk-new" in svg, k  # the step's group, marked new
+        assert f"rk-s{k + 1}" not in svg  # nothing after it
+        if k:  # earlier steps folded, each to one summary box
+            assert f"rkbox-sum_s{k - 1}" in svg and f"rk-s{k - 1} rk-new" not in svg
+        assert "rk-legend" in view["legend"]
+        # the whole story so far: cut from the one drawing, up to this step
+        assert f["diagram"]["show"] == [f"s{j}" for j in range(k + 1)]
+    assert data["svg"].count("<svg") >= 1
+
+
+def test_a_question_is_on_the_frame_before_its_step_with_the_engines_answer(r13) -> None:
+    frames = r13.data()["frames"]
+    asked = {f["step"]: f["question"] for f in frames if f["question"]}
+    assert list(asked) == [1]
+    q = asked[1]
+    result = r13.results[2].question
+    assert result is not None
+    assert q["step"] == 2 and q["ask"] == result.ask and q["labels"] == list(result.labels)
+    assert q["labels"][q["correct"]] == q["answer_label"]
+    assert q["rules"] and [r["number"] for r in q["rule_texts"]] == q["rules"]
+    assert all(r["summary"] for r in q["rule_texts"])
+    assert frames[-1]["question"] is None
+
+
+def test_notes_are_in_the_frames_but_never_in_what_is_read_out(r13) -> None:
+    frames = r13.data()["frames"]
+    noted = [f for f in frames if f["notes"]]
+    assert [f["step"] for f in noted] == [k for k, r in enumerate(r13.results) if r.notes]
+    assert noted
+    for f in noted:
+        assert f["notes"] == r13.results[f["step"]].notes
+        assert f["notes"] not in f["announce"] and f["notes"] not in f["narration"]

@@ -66,7 +66,7 @@ FRAME_CSS = (
     ".rk-row>div{max-width:100%}"
     # wide tables scroll with the step's text (a scrolling box that takes focus: its
     # "Describe this step" toggle), never the page
-    ".rk-text{overflow-x:auto;min-width:0}"
+    ".rk-frame>.rk-text{overflow-x:auto;min-width:0}"
     ".rk-empty{font-style:italic;margin:4px 0 12px 0}"
     ".rk-figure{min-width:0}"
     ".rk-figure-title{font-weight:bold;margin:0 0 4px 0}"
@@ -300,6 +300,7 @@ class StepFrames:
         self.announcements = [announcement(self.scenario, r, k, self.last)
                               for k, r in enumerate(self.results)]
         self._data: dict[str, Any] | None = None
+        self._story: Any = None  # the whole scenario's diagram (its legend's shapes)
 
     def __len__(self) -> int:
         return len(self.frame_html)
@@ -436,9 +437,16 @@ class StepFrames:
         "the page contract"): `title`, `uid`, `last`, `mode`, `svg` (in "so far" mode the one
         drawing every frame is cut from, else "") and `frames`, one dict per step: `step`,
         `label`, `narration`, `does`, `refused`, `pending`, `checks`, `describe` (HTML,
-        escaped here), `tables` and `events` (plain rows), `diagram` (its title, and either
+        escaped here), `board` (the board after the step, HTML:
+        `rulekit.display.board.board_for_step`, what the step changed outlined), `tables` (the
+        same board as tables, for screen readers and teachers) and `events` (plain rows),
+        `view` (the step view: that step in full, earlier ones folded; its title, `svg` or
+        `empty` note, and `legend` HTML), `diagram` ("the whole story" so far: its title, and either
         the groups of `svg` it shows, what is `new`, its cropped size, or its own `svg`, or an
-        `empty` note) and `announce` (what a screen reader says)."""
+        `empty` note), `question` (the next step's question, None without: `ask`, `labels`,
+        `correct`, `answer`, `answer_label`, `rules`, `rule_texts`, `step`), `notes` (the
+        step's speaker notes, for the teacher only) and `announce` (what a screen reader says:
+        never the notes)."""
         if self._data is None:
             self._data = {"title": self.scenario.title, "uid": self.uid, "last": self.last,
                           # one drawing shared by every frame costs no more than one
@@ -482,8 +490,11 @@ class StepFrames:
             evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
             events = {"title": "Events in this step", "open": len(evs) <= 8,
                       **events_table(evs).to_json()}
+        from rulekit.display.board import board_for_step, step_changes
+
+        board = board_for_step(game, step_changes(result.events) if k > 0 else ())
         return {
-            "step": k, "label": label, "narration": narration,
+            "step": k, "label": label, "narration": narration, "board": board,
             "does": _root_texts(result) if k else [],
             "refused": None if result.error is None or k == 0 else str(result.error),
             "pending": bool(k == 0 and sc.pending), "checks": checks,
@@ -491,7 +502,53 @@ class StepFrames:
             "tables": [table(board_table(game), "Board", "No permanents on the battlefield."),
                        table(pools_table(game), "Players: life and mana pools"),
                        table(stack_table(game), "Stack (top first)", "The stack is empty.")],
-            "events": events, "diagram": self._fig_data(k), "announce": self.announcements[k]}
+            "events": events, "view": self._view_data(k), "diagram": self._whole_data(k),
+            "question": self._question_data(k + 1), "notes": result.notes,
+            "announce": self.announcements[k]}
+
+    def _question_data(self, k: int) -> dict[str, Any] | None:
+        """Step k's question (`StepResult.question`), for the frame before it: what is asked,
+        the choices in words, the engine's answer (computed now, so checking needs no kernel)
+        and the deciding rules with the kit's summaries (`rulekit/data/rules.toml`)."""
+        from rulekit.core.rules import all_rules
+
+        if k > self.last or self.results[k].question is None:
+            return None
+        q = self.results[k].question
+        assert q is not None
+        known = all_rules()
+        rules = [{"number": n, "title": known[n].title if n in known else "",
+                  "summary": known[n].summary if n in known else ""} for n in q.rules]
+        return {**q.to_json(), "step": k, "rule_texts": rules}
+
+    def _whole_data(self, k: int) -> dict[str, Any]:
+        """Frame k's "whole story": the diagram of every step so far (`_fig_data`) and the
+        legend of the shapes its steps use."""
+        from rulekit.display.flow import legend_strip, scenario_diagram
+
+        fig = self._fig_data(k)
+        if fig.get("svg") or fig.get("show"):
+            if self._story is None:
+                self._story = scenario_diagram(self.scenario)
+            fig["legend"] = legend_strip(self._story, {f"s{j}" for j in range(k + 1)})
+        return fig
+
+    def _view_data(self, k: int) -> dict[str, Any]:
+        """Frame k's step view (`rulekit.display.flow.step_diagram`: that step at full scale,
+        every earlier step folded to one box), its SVG with the step's group marked `rk-new`,
+        and the legend of the shapes it uses (`legend_strip`), shown above its pane."""
+        from rulekit.display.flow import legend_strip, step_diagram
+
+        if self.diagram_mode == "none":
+            return {}
+        sc = self.scenario
+        what = "the set-up" if k == 0 else f"step {k}"
+        title = (f"Event and trigger diagram of {what}" if k == 0 else
+                 f"Event and trigger diagram of {what} (earlier steps folded)")
+        view = step_diagram(sc, k)
+        label = f"Event and trigger diagram of {sc.title}: {what}, earlier steps folded"
+        fig = _fig_of_html(_figure(title, _diagram_svg(view, new={f"s{k}"}, label=label)))
+        return {**fig, "title": title, "label": label, "legend": legend_strip(view)}
 
     def frame_document(self, k: int) -> str:
         """Frame k as a standalone HTML page (to look at or screenshot in a browser)."""

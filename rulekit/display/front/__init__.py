@@ -51,9 +51,11 @@ def css_text(name: str) -> str:
     if "</style" in text.lower():
         raise ValueError(f"{name}.css can't be inlined: it has '</style'")
     if name == "stepper":
+        from rulekit.display.board import board_css
+        from rulekit.display.flow import LEGEND_CSS
         from rulekit.display.frames import FRAME_CSS
 
-        return FRAME_CSS + "\n" + text
+        return FRAME_CSS + "\n" + LEGEND_CSS + "\n" + board_css() + "\n" + text
     if name == "sandbox":
         from rulekit.display.frames import FRAME_CSS
         from rulekit.display.rows import TABLE_CSS_TEXT

@@ -92,7 +92,99 @@ function diagramOf(data, fig, describedBy) {
       "aria-label": `${fig.title || "Event and trigger diagram"} (scrolls)`}, svg));
 }
 
-function frameOf(data, f, idBase) {
+// the frame's diagram: the step view (that step in full, earlier steps folded) or, with the
+// "The whole story" toggle pressed, every step so far; the legend of its shapes above the pane
+function figureOf(data, f, described, whole) {
+  const has = (x) => x && Object.keys(x).length ? x : null;
+  const view = has(f.view), story = has(f.diagram);
+  const fig = whole && story ? story : (view || story);
+  if (!fig) return null;
+  const figure = diagramOf(data, fig, described);
+  const head = el("div", {class: "rk-figure-head"}, figure.firstChild);
+  if (view && story) {
+    head.append(el("button", {type: "button", class: "rk-button rk-whole",
+      "aria-pressed": fig === story ? "true" : "false", text: "The whole story",
+      title: "Every step so far in one diagram (press again: this step, earlier ones folded)"}));
+  }
+  figure.prepend(head);
+  if (fig.legend) head.after(html("div", {class: "rk-legend-box"}, fig.legend));
+  return figure;
+}
+
+// a question (issue 29): asked on the frame before its step, checked here against the engine's
+// answer (in the frame data: no kernel needed), kept in the page's localStorage
+const squash = (x) => String(x).trim().toLowerCase().replace(/[\s{}]+/g, "");
+
+function rightAnswer(q, value, choice) {
+  if ((q.labels || []).length) return choice === q.correct;
+  const said = squash(value);
+  if (!said) return false;
+  const want = [q.answer_label, typeof q.answer === "string" ? q.answer : JSON.stringify(q.answer)];
+  if (want.some((w) => squash(w) === said)) return true;
+  const n = Number(value.trim());
+  return typeof q.answer === "number" && Number.isFinite(n) && n === q.answer;
+}
+
+function feedbackWords(q, a) {
+  const rules = (q.rule_texts || []).map((r) => `CR ${r.number}${r.title ? ` (${r.title})` : ""}` +
+    `${r.summary ? `: ${r.summary}` : ""}`).join(" ");
+  return (a.right ? `Right: ${q.answer_label}.` :
+    `Not this time: you said ${a.value}; the engine says ${q.answer_label}.`) +
+    (rules ? ` The rule: ${rules}` : "");
+}
+
+function feedbackOf(q, a) {
+  const box = el("div", {class: `rk-q-feedback ${a.right ? "rk-q-right" : "rk-q-wrong"}`},
+    el("p", {class: a.right ? "rk-ok" : "rk-bad", text: a.right ?
+      `✓ Right: ${q.answer_label}.` : `✗ Not this time: you said ${a.value}.`}));
+  if (!a.right) box.append(el("p", {}, "The engine says: ", el("b", {text: q.answer_label})));
+  for (const r of q.rule_texts || []) {
+    box.append(el("p", {class: "rk-q-rule"},
+      el("b", {text: `CR ${r.number}${r.title ? ` (${r.title})` : ""}`}),
+      r.summary ? `: ${r.summary}` : ""));
+  }
+  return box;
+}
+
+function questionOf(q, a, idBase, onCheck) {
+  const name = `${idBase}-q-${q.step}`;
+  const done = !!a;
+  const legend = el("legend", {}, el("b", {text: `Predict step ${q.step}: `}), q.ask);
+  const set = el("fieldset", {}, legend);
+  const labels = q.labels || [];
+  if (labels.length) {
+    labels.forEach((label, i) => set.append(el("label", {class: "rk-q-choice"},
+      el("input", {type: "radio", name, value: i, checked: done && a.choice === i,
+        disabled: done}), ` ${label}`)));
+  } else {
+    set.append(el("label", {class: "rk-q-choice"}, "Your answer ",
+      el("input", {type: "text", name, class: "rk-q-text", autocomplete: "off", disabled: done,
+        value: done ? a.value : null})));
+  }
+  const hint = el("p", {class: "rk-q-hint"});
+  set.append(el("button", {type: "submit", class: "rk-button rk-check", text: "Check",
+    disabled: done}), hint);
+  const form = el("form", {class: "rk-question", "data-step": q.step}, set);
+  if (done) form.append(feedbackOf(q, a));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    let value = "", choice = null;
+    if (labels.length) {
+      const picked = form.querySelector("input[type=radio]:checked");
+      if (picked) { choice = Number(picked.value); value = labels[choice]; }
+    } else {
+      value = form.querySelector("input[type=text]").value.trim();
+    }
+    if (!value) {
+      hint.textContent = labels.length ? "Choose an answer first." : "Type an answer first.";
+      return;
+    }
+    onCheck(q, {value, choice, right: rightAnswer(q, value, choice)});
+  });
+  return form;
+}
+
+function frameOf(data, f, idBase, whole, ctx) {
   const n = data.last;
   const text = el("div", {class: "rk-text"});
   text.append(el("p", {class: "rk-stepno", text: f.label}),
@@ -120,17 +212,29 @@ function frameOf(data, f, idBase) {
           `: expected ${x.expected}, got ${x.actual}`)))));
     }
   }
+  const asked = ctx && f.step > 0 ? ctx.question(f.step) : null; // this step's prediction
+  const said = asked ? ctx.answer(f.step) : null;
+  if (said) {
+    const box = feedbackOf(asked, said);
+    box.prepend(el("p", {class: "rk-q-asked"}, el("b", {text: "Your prediction: "}), asked.ask));
+    text.append(box);
+  }
+  if (f.question && ctx) {
+    text.append(questionOf(f.question, ctx.answer(f.question.step), idBase, ctx.check));
+  }
   // the diagram's text description, behind a toggle, and again (hidden) as the diagram's
   // aria-describedby: browsers leave a closed <details> out of the accessibility tree
   const described = `${idBase}-describe-${f.step}`;
   const toggle = html("details", {class: "rk-describe"}, f.describe || "");
   toggle.prepend(el("summary", {text: "Describe this step"}));
   text.append(toggle, html("div", {id: described, hidden: true}, f.describe || ""));
-  if (f.board) text.append(html("div", {class: "rk-board"}, f.board));
+  if (f.board) text.append(html("div", {class: "rk-board-box"}, f.board));
   const tables = f.tables || [];
-  if (tables.length) {
-    text.append(el("div", {class: "rk-row"}, el("div", {}, tableOf(tables[0])),
-      el("div", {}, ...tables.slice(1).map(tableOf))));
+  if (tables.length) { // the same board as tables (screen readers, teachers): behind a toggle
+    const row = el("div", {class: "rk-row"}, el("div", {}, tableOf(tables[0])),
+      el("div", {}, ...tables.slice(1).map(tableOf)));
+    text.append(f.board ? el("details", {class: "rk-tables"},
+      el("summary", {text: "The board as a table"}), row) : row);
   }
   if (f.events) {
     const e = f.events;
@@ -140,15 +244,14 @@ function frameOf(data, f, idBase) {
       el("details", {open: e.open}, el("summary", {}, head), tableOf({...e, caption: ""})) :
       el("div", {}, el("h4", {text: e.title}), el("p", {class: "rk-empty", text: "No events."})));
   }
-  if (f.notes) { // for the teacher: never on the projected (Present) view
-    text.append(el("details", {class: "rk-notes"}, el("summary", {text: "Teacher's notes"}),
-      el("p", {text: f.notes})));
+  if (f.notes) { // for the teacher (N key or this toggle): never on the projected (Present) view
+    text.append(el("details", {class: "rk-notes", open: !!(ctx && ctx.notes())},
+      el("summary", {text: "Notes (for the teacher)"}), el("p", {text: f.notes})));
   }
   const frame = el("div", {class: "rk-frame", "data-step": f.step, role: "group",
     "aria-label": `${data.title}: step ${f.step} of ${n}`}, text);
-  if (f.diagram && Object.keys(f.diagram).length) {
-    frame.append(diagramOf(data, f.diagram, described));
-  }
+  const figure = figureOf(data, f, described, whole);
+  if (figure) frame.append(figure);
   return frame;
 }
 
@@ -184,7 +287,36 @@ function render({model, el: host}) {
     `${data.uid || "rk-walkthrough"}-v${renders}`;
   const title = data.title;
   let step = Math.max(0, Math.min(last, model.get("step") || 0));
-  let timer = null, shown = -1, announced = false;
+  let timer = null, shown = -1, announced = false, whole = false, notesOpen = false, say = "";
+  // answers to the questions: this session's, else the page's localStorage (by page,
+  // walkthrough and step; nothing is sent anywhere); Present never shows a stored answer
+  const answers = new Map();
+  const storeKey = (k) => `rulekit:answer:${location.pathname}:${data.uid || title}:${k}`;
+  const ctx = {
+    question: (k) => (k > 0 && frames[k - 1] && frames[k - 1].question) || null,
+    answer: (k) => {
+      if (!answers.has(k)) {
+        try {
+          const kept = JSON.parse(window.localStorage.getItem(storeKey(k)) || "null");
+          if (kept && typeof kept.value === "string") answers.set(k, {...kept, fresh: false});
+        } catch (e) { /* no storage (private mode, file:// policy): this session only */ }
+      }
+      const a = answers.get(k) || null;
+      return a && !a.fresh && root.classList.contains("rk-presenting") ? null : a;
+    },
+    check: (q, a) => {
+      answers.set(q.step, {...a, fresh: true});
+      try {
+        window.localStorage.setItem(storeKey(q.step), JSON.stringify(
+          {value: a.value, choice: a.choice, right: a.right}));
+      } catch (e) { /* kept for this session only */ }
+      say = feedbackWords(q, a) + " ";
+      announced = true;
+      if (q.step === step) draw(true); else go(q.step);
+      root.focus();
+    },
+    notes: () => notesOpen,
+  };
   const handled = new WeakSet(); // a key event is handled once (root and document listeners)
   const cleanups = [];
   const on = (target, type, fn, opts) => {
@@ -227,10 +359,11 @@ function render({model, el: host}) {
   root.append(el("div", {class: "rk-title"}, el("h3", {text: `Walkthrough: ${title}`})),
     controls, box, live);
 
-  function draw() {
-    if (shown === step || !frames.length) return;
+  function draw(again) { // again: the same step drawn anew (a toggle, Present)
+    if ((shown === step && !again) || !frames.length) return;
+    const moved = shown !== step;
     shown = step;
-    box.replaceChildren(frameOf(data, frames[step], idBase));
+    box.replaceChildren(frameOf(data, frames[step], idBase, whole, ctx));
     status.textContent = `Step ${step} / ${last}`;
     slider.value = String(step);
     back.disabled = step === 0;
@@ -238,7 +371,8 @@ function render({model, el: host}) {
     for (const b of jumps.querySelectorAll("button")) {
       b.setAttribute("aria-pressed", b.dataset.step === String(step) ? "true" : "false");
     }
-    if (announced) live.textContent = frames[step].announce || "";
+    if (announced && moved) live.textContent = say + (frames[step].announce || "");
+    say = "";
     announced = true; // not on first render: only on a change
     requestAnimationFrame(() => showNew(root));
   }
@@ -269,6 +403,7 @@ function render({model, el: host}) {
     root.classList.toggle("rk-presenting", want);
     takeKeys(want);
     present.setAttribute("aria-pressed", want ? "true" : "false");
+    draw(true); // stored answers and notes: not on the projected view
     if (want) {
       if (root.requestFullscreen && !document.fullscreenElement) {
         root.requestFullscreen().catch(() => { /* the fixed layout does it */ });
@@ -288,6 +423,16 @@ function render({model, el: host}) {
     const b = ev.target.closest("button[data-step]");
     if (b) go(Number(b.dataset.step));
   });
+  on(box, "click", (ev) => { // "The whole story" toggle: kept from step to step
+    if (!ev.target.closest(".rk-whole")) return;
+    whole = !whole;
+    draw(true);
+    const again = box.querySelector(".rk-whole");
+    if (again) again.focus();
+  });
+  on(box, "toggle", (ev) => { // the notes stay open (or closed) from step to step
+    if (ev.target.classList && ev.target.classList.contains("rk-notes")) notesOpen = ev.target.open;
+  }, true);
   on(speed, "change", () => { if (timer !== null) { stopPlaying(); startPlaying(); } });
   on(present, "click", () => presenting(!root.classList.contains("rk-presenting")));
   // leaving full screen (Escape, or the browser's own way) leaves Present, at the same step
@@ -306,6 +451,16 @@ function render({model, el: host}) {
     // and the diagram pane scroll with them; Space presses a focused button)
     if (!on_ && !(t === root || (t.closest && t.closest(".rk-controls")))) return;
     if (on_ && t && t.closest && t.closest(".rk-stepper") && !root.contains(t)) return;
+    if (on_ && t && t.closest && t.closest(".rk-frame button")) return; // Check, The whole story
+    if ((ev.key === "n" || ev.key === "N") && !on_) { // the teacher's notes, never presented
+      notesOpen = !notesOpen;
+      for (const d of box.querySelectorAll(".rk-notes")) {
+        d.open = notesOpen;
+        if (notesOpen) d.scrollIntoView({block: "nearest"}); // the end of the step's text
+      }
+      ev.preventDefault();
+      return;
+    }
     let to = null;
     if (ev.key === "ArrowRight" || ev.key === "PageDown" ||
         (ev.key === " " && (on_ || t === root))) to = step + 1;
