@@ -26,7 +26,7 @@ from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.sandbox_view import message_html, sandbox_state
 from rulekit.sandbox import CONTROLS, FIELDS, MENU_CONTROLS, MENU_VALUES, Outcome, SandboxModel
 
-__all__ = ["choices", "click", "fields", "start", "state"]
+__all__ = ["choices", "click", "fields", "start", "state", "walkthrough"]
 
 _models: list[tuple[SandboxModel, str]] = []  # (model, title): one per sandbox, by number
 
@@ -197,3 +197,17 @@ def choices(sid: int, name: str, values: str) -> str:
         return json.dumps(model.choices_for(name, _values(model, _parse(values, "values"))))
     except UsageError as err:
         return _refused(err)
+
+
+def walkthrough(sid: int, title: str) -> str:
+    """`SandboxModel.as_walkthrough(title)` as {"text", "name"} (the page offers it as a
+    download named `name`.toml)."""
+    import re
+
+    try:
+        model = _model(sid)
+        name = title if isinstance(title, str) and title.strip() else "A sandbox session"
+        stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "sandbox"
+        return json.dumps({"text": model.as_walkthrough(name), "name": f"{stem}-walkthrough"})
+    except (UsageError, ValueError) as err:
+        return json.dumps({"error": str(err)})

@@ -44,8 +44,11 @@ def test_the_engine_zip_is_all_the_page_needs(tmp_path):
     assert "rulekit/sandbox_page.py" in names
     assert not [n for n in names if not n.startswith("rulekit/")]  # the standard library suffices
     assert "rulekit/cards/catalog.toml" in names
-    assert not [n for n in names if n.startswith(("rulekit/export/", "rulekit/scenarios/"))
-                or n in ("rulekit/display/widgets.py", "rulekit/scenario/runner.py")]
+    assert not [n for n in names if n.startswith(("rulekit/export/", "rulekit/scenarios/",
+                                                  "rulekit/lab/", "rulekit/repo/"))
+                or n == "rulekit/display/widgets.py"]
+    # "Save as walkthrough" checks its text with the scenario format; the board is drawn there
+    assert {"rulekit/scenario/model.py", "rulekit/display/board/render.py"} <= set(names)
     zipfile.ZipFile(io.BytesIO(data)).extractall(tmp_path / "engine")
     root = str(tmp_path / "engine")
     run = subprocess.run([sys.executable, "-S", "-c", SCRIPT.format(root=root)],

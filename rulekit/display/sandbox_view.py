@@ -27,7 +27,7 @@ from rulekit.display.rows import Table, table_html
 if TYPE_CHECKING:
     from rulekit.sandbox import Outcome, SandboxModel
 
-__all__ = ["Render", "diagram", "diagram_html", "layout", "message_html", "sandbox_state",
+__all__ = ["Render", "board_html", "diagram", "diagram_html", "layout", "message_html", "sandbox_state",
            "tables_html"]
 
 Render = Callable[[str], str]
@@ -112,12 +112,24 @@ def layout() -> dict[str, Any]:
                          for name, c in CONTROLS.items()}}
 
 
+def board_html(model: SandboxModel) -> str:
+    """The sandbox's board (`rulekit.display.board.board_for_sandbox`) with what the last
+    click changed outlined; its cards open their menus (`card_actions`), so no "Full text"
+    toggles (the full text stays in each card's title)."""
+    from rulekit.display.board import board_for_sandbox, step_changes
+
+    since = model._last_log
+    changed = step_changes(model.game.log.since(since)) if since is not None else set()
+    return board_for_sandbox(model.game, changed, details=False)
+
+
 def sandbox_state(model: SandboxModel, values: Mapping[str, Any] | None = None, *,
                   title: str = "Sandbox", render: Render | None = None,
                   board: bool = True) -> dict[str, Any]:
     """Everything the sandbox module shows, as JSON data: `model.to_json(values)` (fields,
     tables as rows, last, log), the `layout()`, `title`, `message` (the last outcome in words,
-    HTML), `tables_html` and `diagram` (HTML) and `what` the diagram shows. Without `board`
+    HTML), `board` (the board's HTML: `board()`), `tables_html` and `diagram` (HTML) and `what` the
+    diagram shows. Without `board`
     (a click that changed nothing) the HTML of the board is left out: the front-end keeps
     what it shows."""
     state = model.to_json(values)
@@ -125,6 +137,7 @@ def sandbox_state(model: SandboxModel, values: Mapping[str, Any] | None = None, 
     state["title"] = title
     state["message"] = message_html(model.last) if model.last is not None else ""
     if board:
+        state["board"] = board_html(model)
         state["tables_html"] = tables_html(model.tables())
         state["diagram"], state["what"] = diagram_html(model, render)
     return state

@@ -78,6 +78,7 @@ class Sandbox(anywidget.AnyWidget):
         self.model = model
         self.history = history
         self.last_error: Exception | None = None
+        self.saved: str | None = None  # the walkthrough file "Save as walkthrough" wrote
         super().__init__(title=title, position=model.position(), status=dict(READY),
                          state=sandbox_state(model, title=title))
         self.on_msg(self._on_msg)
@@ -95,6 +96,10 @@ class Sandbox(anywidget.AnyWidget):
         values = values if isinstance(values, dict) else {}
         if "click" in content:
             self._click(str(content["click"]), values, seq)
+        elif "ask" in content:
+            self._ask(str(content["ask"]), values, seq)
+        elif "walkthrough" in content:
+            self._save(content["walkthrough"], seq)
         elif "values" in content:
             self._answer(values, seq, board=False)
         # {"load": ...}: the kernel is always ready
@@ -110,6 +115,44 @@ class Sandbox(anywidget.AnyWidget):
             self._refused(Outcome("refused", str(err), None, err), seq)
             return
         self.state = {**self.state, **new, "seq": seq if isinstance(seq, int) else 0}
+
+    def _ask(self, action: str, values: dict[str, Any], seq: Any) -> None:
+        """The decisions a card's action makes (`SandboxModel.choices_for`), for the picker."""
+        from rulekit.core.errors import UsageError
+        from rulekit.sandbox import Outcome
+
+        try:
+            decisions = self.model.choices_for(action, values)
+        except UsageError as err:
+            self._refused(Outcome("refused", str(err), None, err), seq)
+            return
+        n = seq if isinstance(seq, int) else 0
+        self.state = {**self.state, "seq": n, "picker": {"seq": n, "action": action,
+                                                         "values": values,
+                                                         "decisions": decisions}}
+
+    def _save(self, title: Any, seq: Any) -> None:
+        """"Save as walkthrough": `as_walkthrough()` written next to the notebook (the
+        kernel's working folder), under a name not taken yet, which the module says."""
+        import re
+        from pathlib import Path
+
+        name = str(title) if isinstance(title, str) and title.strip() else "A sandbox session"
+        stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "sandbox"
+        n = seq if isinstance(seq, int) else 0
+        try:
+            text = self.model.as_walkthrough(name)
+            path = Path(f"{stem}-walkthrough.toml")
+            k = 2
+            while path.exists():
+                path = Path(f"{stem}-walkthrough-{k}.toml")
+                k += 1
+            path.write_text(text, "utf-8")
+            saved: dict[str, Any] = {"seq": n, "file": path.name, "text": text}
+        except (OSError, ValueError) as err:
+            saved = {"seq": n, "error": str(err)}
+        self.saved = saved.get("file")
+        self.state = {**self.state, "seq": n, "walkthrough": saved}
 
     def _refused(self, outcome: Outcome, seq: Any) -> None:
         from rulekit.display.sandbox_view import message_html

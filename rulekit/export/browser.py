@@ -202,6 +202,7 @@ class Live:
 
     def choose(self, field: str, value: Any) -> None:
         """Set an input: a choice (a value), a multi-choice (a list), a number or a text."""
+        self.show_controls()
         box = self.box.locator(f"[data-field='{field}']")
         kind = box.get_attribute("data-kind")
         if kind == "choice":
@@ -213,12 +214,18 @@ class Live:
 
     def click(self, control: str) -> str:
         """Click a control; the message it shows."""
+        self.show_controls()
         done = self.root.get_attribute("data-done") or "0"
         self.box.locator(f"button[data-control='{control}']").click()
         self.visit.page.wait_for_function(
             "([sel, i, n]) => (document.querySelectorAll(sel)[i].dataset.done || '0') !== n",
             arg=[f"{LIVE} {SANDBOX}", self.index, done])
         return self.message()
+
+    def show_controls(self) -> None:
+        """Open the collapsed "All controls" section (the form under the board)."""
+        self.root.evaluate("(r) => { const d = r.querySelector('details.rk-all-controls'); "
+                           "if (d) d.open = true; }")
 
     def message(self) -> str:
         return self.box.locator(".rk-message").inner_text().strip()

@@ -56,9 +56,12 @@ LICENSES = "LICENSES.txt"
 
 # The engine in the page: what the sandbox model imports (no widgets, pandas, export, scenarios)
 # (the page replays a position: it loads no scenario and no rulings coverage)
-_SKIP_DIRS = {"export", "templates", "scenarios", "scenario", "__pycache__"}
+# (rulekit/scenario stays: "Save as walkthrough" checks its text with it; lab and repo are the
+# kit's JupyterLab and course tools, never used in a page)
+_SKIP_DIRS = {"export", "templates", "scenarios", "lab", "repo", "__pycache__"}
 _SKIP_FILES = {"display/widgets.py", "display/tables.py", "display/lesson.py",
-               "display/reveal.py", "display/diagrams.py", "cli.py", "__main__.py",
+               "display/reveal.py", "display/diagrams.py", "display/coverage_table.py",
+               "authoring/cards.py", "authoring/new_lesson.py", "cli.py", "__main__.py",
                "core/rulings.py", "data/rulings.toml"}
 _ENGINE_SUFFIXES = (".py", ".toml", ".json")
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)  # fixed: the same checkout gives the same bytes
@@ -241,7 +244,10 @@ with zipfile.ZipFile("/tmp/output.zip", "w", zipfile.ZIP_STORED) as out:  # gzip
     for info in src.infolist():
         data, name = src.read(info), info.filename
         if name.endswith(".py"):
-            code = compile(data, "/home/pyodide/rulekit-engine/" + name, "exec", dont_inherit=True)
+            # optimize=2: without docstrings (nothing in the page reads them; the budget of
+            # p6_assets_mb, 12 MB, is kept)
+            code = compile(data, "/home/pyodide/rulekit-engine/" + name, "exec", dont_inherit=True,
+                           optimize=2)
             data, name = bytes(be._code_to_hash_pyc(code, b"\0" * 8, checked=False)), name[:-3] + ".pyc"
         entry = zipfile.ZipInfo(name, info.date_time)
         entry.external_attr = info.external_attr
@@ -293,7 +299,7 @@ def compiled_engine(folder: Path, engine: bytes) -> bytes:
     pkg = folder / "pyodide"
     if not (pkg / "pyodide.mjs").is_file():
         return engine
-    key = hashlib.sha256(engine).hexdigest()[:16]
+    key = hashlib.sha256(engine + _ENGINE_DRIVER.encode()).hexdigest()[:16]  # and how
     cached = folder / "engines" / f"{key}.zip"
     if cached.is_file():
         return cached.read_bytes()

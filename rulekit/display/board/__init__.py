@@ -56,11 +56,13 @@ def board_for_step(game: Game, changed: Iterable[int | str] = ()) -> str:
                       label="The board after this step")
 
 
-def board_for_sandbox(game: Game, changed: Iterable[int | str] = ()) -> str:
+def board_for_sandbox(game: Game, changed: Iterable[int | str] = (), *,
+                      details: bool = True) -> str:
     """The board of a sandbox: the player whose turn it is at the bottom, their hand face up
-    and the other hands as counts, what the last click `changed` outlined."""
+    and the other hands as counts, what the last click `changed` outlined. `details=False`
+    for a front-end whose cards open their menu of actions (no "Full text" toggles)."""
     active = game.state.active
-    return board_html(game, viewer=active, changed=changed, bottom=active,
+    return board_html(game, viewer=active, changed=changed, bottom=active, details=details,
                       label="The sandbox's board")
 
 

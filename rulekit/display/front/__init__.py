@@ -59,7 +59,8 @@ def css_text(name: str) -> str:
         from rulekit.display.frames import FRAME_CSS
         from rulekit.display.rows import TABLE_CSS_TEXT
 
-        return FRAME_CSS + "\n" + TABLE_CSS_TEXT + "\n" + text
+        # the board (rulekit.display.board) is the sandbox's main view
+        return FRAME_CSS + "\n" + TABLE_CSS_TEXT + "\n" + _read("board.css") + "\n" + text
     return text
 
 

@@ -12,7 +12,17 @@
      Python; `status` is always ready;
    - in an exported page (host.js): window.rulekit.backends.sandbox, the engine in Pyodide.
    Until `status` is ready, the controls look and are inactive (aria-disabled). No framework,
-   no dependency, plain ES2020. */
+   no dependency, plain ES2020.
+
+   The board (state.board, rulekit.display.board) is what a reader sees first: every card is
+   a button (Enter/Space or a click opens its menu, arrow keys move between cards) whose menu
+   lists state.card_actions[id], each available or shown unavailable (aria-disabled) with its
+   rule and reason before any click. An action that asks a decision first sends {ask: action,
+   values, seq}; the back-end answers with state.picker ({seq, action, values, decisions:
+   SandboxModel.choices_for}), shown as a picker (who decides and why). "Save as walkthrough"
+   sends {walkthrough: title, seq}; the answer, state.walkthrough ({seq, text, file}), is a
+   file the kernel wrote (`file`) or text the page offers as a download. The form's controls
+   stay, in a collapsed "All controls" section. */
 
 const KINDS = ["choice", "multi", "number", "text"];
 
@@ -47,11 +57,27 @@ function render({model, el}) {
   const ui = make("div", {"class": "rk-live-ui"});
   const groups = make("div", {"class": "rk-live-groups"});
   const message = make("div", {"class": "rk-message", "aria-live": "polite"});
-  const board = make("div", {"class": "rk-board-box", hidden: ""});
+  const home = make("div", {"class": "rk-message-home"}); // the message's place by the board
+  const board = make("div", {"class": "rk-board-box", hidden: "", tabindex: "-1"});
+  const boardWrap = make("div", {"class": "rk-board-wrap"});
+  const menu = make("div", {"class": "rk-actions", role: "menu", hidden: "", tabindex: "-1"});
+  boardWrap.append(board, menu);
+  const tools = make("div", {"class": "rk-tools"});
+  const saveButton = make("button", {type: "button", "class": "rk-live-button rk-save",
+                                     title: "The clicks so far as a walkthrough (scenario " +
+                                       "TOML) that `python -m rulekit run` plays"},
+                          "Save as walkthrough");
+  const saved = make("span", {"class": "rk-saved", role: "status"});
+  tools.append(saveButton, saved);
+  const all = make("details", {"class": "rk-all-controls"});
+  all.appendChild(make("summary", {}, "All controls"));
+  all.appendChild(groups);
   const tables = make("div", {"class": "rk-frame rk-live-tables rk-tables", tabindex: "0",
                               role: "group", "aria-label": "Board, players and stack"});
   const diagramBox = make("div", {"class": "rk-frame rk-live-diagram"});
-  ui.append(groups, message, board, tables, diagramBox);
+  home.appendChild(message);
+  // the message under the board: the board a reader is looking at never moves on a click
+  ui.append(boardWrap, home, tools, all, tables, diagramBox);
   root.append(heading, note, start, ui, announce);
   el.appendChild(root);
 
@@ -200,6 +226,250 @@ function render({model, el}) {
     send({click: name, values: values(), seq});
   }
 
+  // ------------------------------------------------------------ the board's cards
+  let cardId = null;   // the card whose menu is open (or was last): focus returns to it
+  let menuItems = [];
+  let picked = 0;      // the last picker / walkthrough answer handled (by seq)
+  let savedSeq = 0;
+
+  const cards = () => Array.from(board.querySelectorAll(".rk-card[data-id]"));
+  // the cards a reader can reach now (not in a closed pile)
+  const reachable = (c) => !!c && c.isConnected && !c.closest("details:not([open])") &&
+    c.getClientRects().length > 0;
+  const shown = () => cards().filter(reachable);
+  const cardOf = (id) => board.querySelector(`.rk-card[data-id="${id}"]`);
+
+  function wireCards() {
+    const actions = (model.get("state") || {}).card_actions || {};
+    for (const card of cards()) {
+      const n = (actions[card.dataset.id] || []).length;
+      // a real button over the card's face, named by its content (the card's own label:
+      // what a screen reader says, and the visible name is in it)
+      let open = card.querySelector(":scope > .rk-cardbox > .rk-card-open");
+      if (!open) {
+        const label = card.getAttribute("aria-label") || "";
+        open = make("button", {type: "button", "class": "rk-card-open", "aria-haspopup": "menu",
+                               "aria-expanded": "false"});
+        open.dataset.label = label;
+        open.appendChild(make("span", {"class": "rk-sr-only"}, label + ". " + (n
+          ? `${n} action${n === 1 ? "" : "s"}.` : "Nothing to do with it now.")));
+        card.removeAttribute("role");
+        card.removeAttribute("aria-label");
+        card.removeAttribute("tabindex");
+        (card.querySelector(":scope > .rk-cardbox") || card).appendChild(open);
+      }
+      card.dataset.actions = String(n);
+    }
+  }
+  const opener = (card) => card && card.querySelector(".rk-card-open");
+
+  function closeMenu(refocus) {
+    if (menu.hidden) return;
+    menu.hidden = true;
+    menu.textContent = "";
+    menuItems = [];
+    const card = cardId !== null ? cardOf(cardId) : null;
+    if (opener(card)) opener(card).setAttribute("aria-expanded", "false");
+    if (refocus && opener(card)) opener(card).focus();
+  }
+
+  function place(card) {
+    // under the card, inside the board's box (absolute: nothing below moves)
+    const wrap = boardWrap.getBoundingClientRect();
+    const r = card.getBoundingClientRect();
+    const left = Math.max(0, Math.min(r.left - wrap.left, wrap.width - 340));
+    menu.style.left = left + "px";
+    menu.style.top = (r.bottom - wrap.top + 4) + "px";
+  }
+
+  function item(text, why, legal, cls) {
+    const b = make("button", {type: "button", role: "menuitem", tabindex: "-1",
+                              "class": "rk-action " + (cls || "")});
+    b.appendChild(make("span", {"class": "rk-action-label"}, text));
+    if (why) b.appendChild(make("span", {"class": "rk-action-why"}, why));
+    if (!legal) {
+      b.setAttribute("aria-disabled", "true");
+      b.classList.add("rk-unavailable");
+    }
+    return b;
+  }
+
+  function because(reason, rule) {
+    return (reason ? "Not now: " + reason : "Not allowed") + (rule ? " (CR " + rule + ")" : "");
+  }
+
+  function openMenu(card, entries, title, onChoose) {
+    cardId = card.dataset.id;
+    menu.textContent = "";
+    menu.setAttribute("aria-label", title);
+    menu.appendChild(make("p", {"class": "rk-actions-title", role: "presentation"},
+                          title));
+    menuItems = [];
+    for (const entry of entries) {
+      const b = item(entry.text, entry.why, entry.legal, entry.cls);
+      b.addEventListener("click", () => {
+        if (!entry.legal) return; // it says why, in its name
+        onChoose(entry);
+      });
+      menuItems.push(b);
+      menu.appendChild(b);
+    }
+    if (!entries.length) {
+      menu.appendChild(make("p", {"class": "rk-actions-none", role: "none"},
+                            "Nothing to do with this card now."));
+    }
+    const close = item("Close", "", true, "rk-close");
+    close.addEventListener("click", () => closeMenu(true));
+    menuItems.push(close);
+    menu.appendChild(close);
+    menu.hidden = false;
+    if (opener(card)) opener(card).setAttribute("aria-expanded", "true");
+    place(card);
+    menuItems[0].focus({preventScroll: true});
+    if (menu.scrollIntoView) menu.scrollIntoView({block: "nearest"});
+  }
+
+  function actionsOf(card) {
+    const list = ((model.get("state") || {}).card_actions || {})[card.dataset.id] || [];
+    return list.map((a) => {
+      const asks = (a.asks || []).map((q) => q.why).join("; ");
+      return {text: a.label, legal: a.legal, action: a.action, values: a.values, asks: a.asks,
+              why: a.legal ? (asks ? "You will choose: " + asks : "") : because(a.reason, a.rule)};
+    });
+  }
+
+  function choose(entry, extra) {
+    if (!active) {
+      closeMenu(false);
+      if (root.dataset.state !== "failed") startButton.focus();
+      return;
+    }
+    if (message.parentNode !== home) home.appendChild(message);
+    const vals = Object.assign({}, entry.values, extra || {});
+    if (!extra && entry.asks && entry.asks.length) {
+      seq += 1;
+      send({ask: entry.action, values: vals, seq});
+      return;
+    }
+    closeMenu(true);
+    pending = {name: entry.action, t0: performance.now(), seq: ++seq, card: cardId};
+    root.setAttribute("aria-busy", "true");
+    send({click: entry.action, values: vals, seq});
+  }
+
+  function showPicker(picker) {
+    const card = cardId !== null ? cardOf(cardId) : null;
+    if (!card) return;
+    if (!picker.decisions || !picker.decisions.length) {
+      // nothing left to decide: make the click with the answers so far
+      choose({action: picker.action, values: picker.values}, picker.values);
+      return;
+    }
+    const d = picker.decisions[0];
+    const entries = d.options.map((o) => ({
+      text: o.label, legal: o.legal, cls: "rk-choice",
+      why: o.legal ? "" : because(o.reason, o.rule),
+      value: o.value, choices: o.choices}));
+    openMenu(card, entries, d.why, (o) => {
+      const next = Object.assign({}, picker.values, {choices: o.choices});
+      if (picker.decisions.length > 1) {
+        seq += 1;
+        send({ask: picker.action, values: next, seq});
+      } else {
+        choose({action: picker.action, values: next}, next);
+      }
+    });
+    const who = make("p", {"class": "rk-picker-who"}, d.why);
+    menu.replaceChild(who, menu.firstChild);
+    menu.classList.add("rk-picker");
+    menu.setAttribute("aria-label", d.why);
+  }
+
+  board.addEventListener("click", (e) => {
+    const card = e.target.closest(".rk-card[data-id]");
+    if (!card || !board.contains(card)) return;
+    if (!menu.hidden && cardId === card.dataset.id) { closeMenu(true); return; }
+    menu.classList.remove("rk-picker");
+    const open = opener(card);
+    const name = open ? open.dataset.label : "";
+    openMenu(card, actionsOf(card), "Actions: " + name,
+             (entry) => choose(entry));
+  });
+  board.addEventListener("keydown", (e) => {
+    const card = e.target.closest(".rk-card[data-id]");
+    if (!card) return;
+    const all = shown();
+    const i = all.indexOf(card);
+    let to = null;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      card.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+      return;
+    }
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") to = all[(i + 1) % all.length];
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") to = all[(i - 1 + all.length) % all.length];
+    else if (e.key === "Home") to = all[0];
+    else if (e.key === "End") to = all[all.length - 1];
+    if (to) {
+      e.preventDefault();
+      opener(to).focus();
+    }
+  });
+  menu.addEventListener("keydown", (e) => {
+    const i = menuItems.indexOf(document.activeElement);
+    if (e.key === "Escape") {
+      e.preventDefault();
+      closeMenu(true);
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      const n = menuItems.length;
+      menuItems[(i + (e.key === "ArrowDown" ? 1 : n - 1)) % n].focus();
+    } else if (e.key === "Home" || e.key === "End") {
+      e.preventDefault();
+      menuItems[e.key === "Home" ? 0 : menuItems.length - 1].focus();
+    } else if (e.key === "Tab") {
+      closeMenu(true);
+    }
+  });
+  document.addEventListener("pointerdown", (e) => {
+    if (!menu.hidden && !menu.contains(e.target) && !board.contains(e.target)) closeMenu(false);
+  });
+
+  // ------------------------------------------------------------ save as walkthrough
+  saveButton.addEventListener("click", () => {
+    if (!active) {
+      if (root.dataset.state !== "failed") startButton.focus();
+      return;
+    }
+    seq += 1;
+    send({walkthrough: heading.textContent || "A sandbox session", seq});
+  });
+
+  function download(text, name) {
+    const url = URL.createObjectURL(new Blob([text], {type: "application/toml"}));
+    const a = make("a", {href: url, download: name});
+    a.hidden = true;
+    root.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  function showSaved(w) {
+    if (!w || !w.seq || w.seq <= savedSeq) return;
+    savedSeq = w.seq;
+    if (w.error) {
+      saved.textContent = " Not saved: " + w.error;
+    } else if (w.file) {
+      saved.textContent = " Saved next to the notebook as " + w.file + ".";
+    } else {
+      const name = (w.name || "walkthrough") + ".toml";
+      download(w.text || "", name);
+      saved.textContent = " Downloaded as " + name + ".";
+    }
+    root.dataset.walkthrough = w.text || "";
+  }
+
   // ------------------------------------------------------------ showing the state
   function show() {
     const state = model.get("state") || {};
@@ -211,11 +481,36 @@ function render({model, el}) {
     if (state.id !== undefined) root.dataset.sid = String(state.id);
     if (state.message !== undefined) message.innerHTML = state.message;
     if (state.board) {
-      board.innerHTML = state.board;
+      if (board.dataset.html !== state.board) {
+        const had = board.contains(document.activeElement) || menu.contains(document.activeElement);
+        const keep = board.offsetHeight;
+        if (keep) board.style.minHeight = keep + "px"; // no jump while it is swapped
+        closeMenu(false);
+        board.innerHTML = state.board;
+        board.dataset.html = state.board;
+        wireCards();
+        requestAnimationFrame(() => { board.style.minHeight = ""; });
+        const back = cardId !== null ? cardOf(cardId) : null;
+        if (had || (pending && pending.card !== undefined)) {
+          // after this task: Chrome drops a focus() made while the focused card is removed
+          setTimeout(() => {
+            if (document.activeElement && root.contains(document.activeElement) &&
+                document.activeElement !== board) return;
+            (opener(reachable(back) ? back : shown()[0]) || board).focus({preventScroll: true});
+          }, 0);
+        }
+      } else {
+        wireCards(); // the same board, maybe new actions
+      }
       board.hidden = false;
     } else {
       board.hidden = true;
     }
+    if (state.picker && state.picker.seq > picked) {
+      picked = state.picker.seq;
+      showPicker(state.picker);
+    }
+    showSaved(state.walkthrough);
     if (state.tables_html !== undefined && tables.dataset.html !== state.tables_html) {
       tables.innerHTML = state.tables_html;
       tables.dataset.html = state.tables_html;
@@ -268,8 +563,8 @@ function render({model, el}) {
     setActive(ready);
     if (ready && was !== "ready" && asked) {
       announce.textContent = "The live sandbox is ready: " + (heading.textContent || "") +
-        ". Its controls follow.";
-      const first = groups.querySelector("select, input, button");
+        ". Its board follows: each card's actions open with Enter.";
+      const first = opener(shown()[0]) || all.querySelector("summary");
       if (first) first.focus({preventScroll: false});
     }
   }

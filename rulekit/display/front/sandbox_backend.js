@@ -169,7 +169,8 @@
                               {format: "svg"});
     };
     mark("diagram renderer ready");
-    return {page: {start: mod.start, click: mod.click, fields: mod.fields, state: mod.state}};
+    return {page: {start: mod.start, click: mod.click, fields: mod.fields, state: mod.state,
+                   choices: mod.choices, walkthrough: mod.walkthrough}};
   }
 
   // ---------------------------------------------------------------- the views' traits
@@ -287,6 +288,19 @@
     if (!rec.ready) return; // inactive until ready: the module says so, this makes sure
     var seq = content.seq, values = JSON.stringify(content.values || {});
     try {
+      if (content.ask !== undefined) { // the decisions of a card's action, for the picker
+        var asked = JSON.parse(rec.page.choices(rec.sid, String(content.ask), values));
+        setState(rec, Array.isArray(asked)
+          ? {picker: {seq: seq, action: String(content.ask), values: content.values || {},
+                      decisions: asked}}
+          : asked, seq);
+        return;
+      }
+      if (content.walkthrough !== undefined) { // "Save as walkthrough": a download
+        var w = JSON.parse(rec.page.walkthrough(rec.sid, String(content.walkthrough)));
+        setState(rec, {walkthrough: Object.assign({seq: seq}, w)}, seq);
+        return;
+      }
       var answer = content.click !== undefined
         ? rec.page.click(rec.sid, String(content.click), values)
         : rec.page.fields(rec.sid, values);

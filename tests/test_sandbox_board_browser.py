@@ -1,0 +1,315 @@
+"""The sandbox's board and card menus in exported pages (issue 27), in Debian's Chromium with
+every request outside the site blocked. A subset of the lessons (01, 03) is built into a temp
+site; in each lesson's live sandbox every card is clicked and its menu must list the state's
+`card_actions` with each verdict shown before any click (unavailable: aria-disabled, with its
+reason and rule in its accessible name); every available action is chosen (through its picker
+when it asks a decision) and must be done, then undone; every unavailable one, sent as the same
+click, must be refused by that rule. The keyboard works (arrows between cards, Enter opens,
+Escape closes and gives focus back), axe finds nothing critical or serious, "Save as
+walkthrough" downloads the session's TOML, and screenshots at 1366x768, 1920x1080 and 390x844
+go to test-artifacts/sandbox-board/ (ignored by git)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulekit.export.checks import axe
+from tests.helpers import unavailable
+
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "sandbox-board"
+LESSONS = ("01", "03")
+SIZES = ((1366, 768), (1920, 1080), (390, 844))
+FOCUSED = "() => document.activeElement.closest('.rk-card').dataset.id"
+
+
+@pytest.fixture(scope="module")
+def small_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Lessons 01 and 03, built into a temp site (with the live sandbox)."""
+    import os
+
+    from rulekit.export import build
+
+    if os.environ.get("RULEKIT_SBBOARD_SITE"):  # a site built already (with lessons 01, 03)
+        return Path(os.environ["RULEKIT_SBBOARD_SITE"])
+    notebooks = tmp_path_factory.mktemp("notebooks")
+    for prefix in LESSONS:
+        for nb in (ROOT / "notebooks").glob(f"{prefix}_*.ipynb"):
+            shutil.copy(nb, notebooks / nb.name)
+    site = tmp_path_factory.mktemp("site")
+    report = build(notebooks, site, jobs=1, cache_dir=ROOT / "build" / "sandbox-board-cache",
+                   index=False)
+    if report.sandbox_note:
+        unavailable(report.sandbox_note)
+    if not report.offline:
+        unavailable("the widget manager could not be fetched: " + report.widgets_note)
+    assert not report.failures, [f.error for f in report.failures]
+    return site
+
+
+def _live(browser: Any, site: Path, prefix: str, viewport: tuple[int, int] = (1366, 768)):
+    from rulekit.export.browser import Live, open_page
+
+    (path,) = sorted(site.glob(f"{prefix}_*.html"))
+    visit = open_page(browser, path, site, viewport=viewport)
+    live = Live(visit)
+    live.root.wait_for(state="attached")
+    live.start()
+    assert live.state == "ready", live.box.inner_text()
+    return visit, live
+
+
+def _state(live: Any) -> dict[str, Any]:
+    return live.view_state()
+
+
+def _card_ids(live: Any) -> list[str]:
+    """The cards a reader can click now (not in a closed graveyard or exile pile)."""
+    return live.root.locator(".rk-board .rk-card[data-id]").evaluate_all(
+        "(cs) => cs.filter((c) => !c.closest('details:not([open])'))"
+        ".map((c) => c.dataset.id)")
+
+
+def _open(live: Any, cid: str) -> Any:
+    card = live.root.locator(f".rk-board .rk-card[data-id='{cid}']").first
+    card.click()
+    menu = live.root.locator(".rk-actions")
+    menu.wait_for(state="visible")
+    return menu
+
+
+def _close(live: Any) -> None:
+    live.visit.page.keyboard.press("Escape")
+    live.root.locator(".rk-actions").wait_for(state="hidden")
+
+
+def _shown(menu: Any) -> list[dict[str, Any]]:
+    return menu.locator(".rk-action:not(.rk-close)").evaluate_all(
+        "(bs) => bs.map((b) => ({label: b.querySelector('.rk-action-label').textContent, "
+        "disabled: b.getAttribute('aria-disabled') === 'true', text: b.textContent}))")
+
+
+def _wait_done(live: Any, done: str) -> None:
+    live.visit.page.wait_for_function(
+        "([r, n]) => (r.dataset.done || '0') !== n && !r.hasAttribute('aria-busy')",
+        arg=[live.root.element_handle(), done])
+
+
+def _choose(live: Any, menu: Any, index: int) -> dict[str, Any]:
+    """Choose the menu's entry `index` (through its picker: the first legal answer); the
+    outcome (`state.last`)."""
+    done = live.root.get_attribute("data-done") or "0"
+    menu.locator(".rk-action:not(.rk-close)").nth(index).click()
+    page = live.visit.page
+    page.wait_for_function(
+        "([r, n]) => (r.dataset.done || '0') !== n || "
+        "r.querySelector('.rk-actions.rk-picker:not([hidden])')",
+        arg=[live.root.element_handle(), done])
+    while live.root.locator(".rk-actions.rk-picker:not([hidden])").count():
+        picker = live.root.locator(".rk-actions.rk-picker")
+        who = picker.locator(".rk-picker-who").inner_text()
+        assert re.search(r"\(CR \d{3}\.\d+[a-z]?\)", who), who  # who decides, and why
+        picked = picker.locator(".rk-choice:not([aria-disabled='true'])").first
+        seen = _state(live).get("picker", {}).get("seq")
+        picked.click()
+        page.wait_for_function(
+            "([r, n, s]) => (r.dataset.done || '0') !== n || (r.querySelector("
+            "'.rk-actions.rk-picker:not([hidden])') && rulekit.host.models().filter((m) => "
+            "m.name === 'sandbox')[0].model.get('state').picker.seq !== s)",
+            arg=[live.root.element_handle(), done, seen])
+    _wait_done(live, done)
+    return _state(live)["last"]
+
+
+def _send(live: Any, content: dict[str, Any]) -> dict[str, Any]:
+    """Send a click as the module does (for an unavailable entry, which the menu won't send)."""
+    return live.visit.page.evaluate(
+        "(c) => { const m = rulekit.host.models().filter((x) => x.name === 'sandbox')[0].model;"
+        " m.send(c); return m.get('state').last; }", content)
+
+
+def _undo(live: Any) -> None:
+    live.click("undo")
+    live.root.locator("details.rk-all-controls").evaluate("(d) => { d.open = false; }")
+
+
+@pytest.mark.parametrize("prefix", LESSONS)
+def test_every_cards_verdicts_are_what_choosing_them_does(small_site, browser,
+                                                          prefix: str) -> None:
+    visit, live = _live(browser, small_site, prefix)
+    try:
+        start = _state(live)
+        board = start["board"]
+        ids = _card_ids(live)
+        assert ids and set(ids) <= set(start["card_actions"]) | {
+            i for i in ids if i not in start["card_actions"]}
+        chosen = refused = 0
+        for cid in ids:
+            entries = start["card_actions"].get(cid, [])
+            menu = _open(live, cid)
+            shown = _shown(menu)
+            assert [s["label"] for s in shown] == [e["label"] for e in entries]
+            for s, e in zip(shown, entries, strict=True):
+                assert s["disabled"] == (not e["legal"])
+                if not e["legal"]:
+                    assert e["reason"] in s["text"] and f"CR {e['rule']}" in s["text"]
+                    # its reason is in its accessible name
+                    name = re.compile(re.escape(e["reason"][:40]))
+                    assert menu.get_by_role("menuitem", name=name).count() >= 1
+            for i, e in enumerate(entries):
+                if e["legal"]:
+                    if i:
+                        menu = _open(live, cid)
+                    last = _choose(live, menu, i)
+                    assert last["kind"] == "done", (e, last)
+                    chosen += 1
+                    _undo(live)
+                    assert _state(live)["board"] == board, "undo did not restore the board"
+                else:
+                    _close(live)
+                    last = _send(live, {"click": e["action"], "values": e["values"],
+                                        "seq": 10_000 + refused})
+                    live.visit.page.wait_for_function(
+                        "(n) => rulekit.host.models().filter((m) => m.name === 'sandbox')[0]"
+                        ".model.get('state').seq === n", arg=10_000 + refused)
+                    last = _state(live)["last"]
+                    assert last["kind"] == "refused" and last["rule"] == e["rule"], (e, last)
+                    refused += 1
+                if not live.root.locator(".rk-actions").is_hidden():
+                    _close(live)
+            if live.root.locator(".rk-actions").is_visible():
+                _close(live)
+        assert chosen >= 2
+        assert visit.outside == [] and visit.console_errors == [], visit.console_errors
+    finally:
+        visit.page.close()
+
+
+def test_a_decision_through_the_picker(small_site, browser) -> None:
+    """Lesson 03's Mana Flare: tapping a land asks which mana the trigger adds; the picker says
+    who chooses and why, and its legal answers; the answer chosen is the one made."""
+    visit, live = _live(browser, small_site, "03")
+    try:
+        state = _state(live)
+        found = [(cid, i, e) for cid, es in state["card_actions"].items()
+                 for i, e in enumerate(es) if e["legal"] and e["asks"]]
+        assert found, "no action that asks a decision in lesson 03"
+        cid, i, entry = found[0]
+        menu = _open(live, cid)
+        shown = _shown(menu)
+        assert "You will choose" in shown[i]["text"]
+        done = live.root.get_attribute("data-done") or "0"
+        menu.locator(".rk-action:not(.rk-close)").nth(i).click()
+        picker = live.root.locator(".rk-actions.rk-picker")
+        picker.wait_for(state="visible")
+        who = picker.locator(".rk-picker-who").inner_text()
+        asked = _state(live)["picker"]["decisions"][0]
+        assert who == asked["why"] and asked["who"] in who
+        legal = [o for o in asked["options"] if o["legal"]]
+        choices = picker.locator(".rk-choice")
+        assert choices.count() == len(asked["options"])
+        assert picker.locator(".rk-choice[aria-disabled='true']").count() == \
+            len(asked["options"]) - len(legal)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        visit.page.screenshot(path=str(ARTIFACTS / "picker-1366x768.png"))
+        picker.locator(".rk-choice:not([aria-disabled='true'])").first.click()
+        _wait_done(live, done)
+        assert _state(live)["last"]["kind"] == "done"
+        made = [d for d in live.to_json()["log"] if "decision" in str(d).lower()]
+        assert made or legal[0]["label"]
+    finally:
+        visit.page.close()
+
+
+def test_the_keyboard_works_the_board(small_site, browser) -> None:
+    visit, live = _live(browser, small_site, "01")
+    try:
+        page = visit.page
+        ids = _card_ids(live)
+        assert len(ids) >= 2
+        first = live.root.locator(".rk-board .rk-card[data-id] .rk-card-open").first
+        first.focus()
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(FOCUSED) == ids[1]
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate(FOCUSED) == ids[0]
+        page.keyboard.press("Enter")
+        menu = live.root.locator(".rk-actions")
+        menu.wait_for(state="visible")
+        assert page.evaluate("() => document.activeElement.getAttribute('role')") == "menuitem"
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate("() => document.activeElement.getAttribute('role')") == "menuitem"
+        page.keyboard.press("Escape")
+        menu.wait_for(state="hidden")
+        assert page.evaluate(FOCUSED) == ids[0]
+        page.keyboard.press(" ")
+        menu.wait_for(state="visible")
+        page.keyboard.press("Escape")
+        # Enter on an available entry makes the click; focus comes back to the board
+        state = _state(live)
+        legal = [(cid, i) for cid in ids for i, e in enumerate(state["card_actions"].get(cid, []))
+                 if e["legal"] and not e["asks"]]
+        cid, i = legal[0]
+        card = live.root.locator(f".rk-board .rk-card[data-id='{cid}'] .rk-card-open").first
+        card.focus()
+        page.keyboard.press("Enter")
+        menu.wait_for(state="visible")
+        for _ in range(i):
+            page.keyboard.press("ArrowDown")
+        done = live.root.get_attribute("data-done") or "0"
+        page.keyboard.press("Enter")
+        _wait_done(live, done)
+        assert _state(live)["last"]["kind"] == "done"
+        assert page.evaluate("() => !!document.activeElement.closest('.rk-board')"), \
+            page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)")
+    finally:
+        visit.page.close()
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_screenshots_and_axe(small_site, browser, width: int, height: int) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for prefix in LESSONS:
+        visit, live = _live(browser, small_site, prefix, viewport=(width, height))
+        try:
+            live.box.scroll_into_view_if_needed()
+            menus = _state(live)["card_actions"]
+            ids = _card_ids(live)
+            cid = next((c for c in ids if any(not e["legal"] for e in menus.get(c, []))),
+                       ids[0])
+            _open(live, cid)
+            found = axe(visit.page, within=".rk-sb")
+            assert found == {}, found
+            visit.page.screenshot(path=str(ARTIFACTS / f"{prefix}-menu-{width}x{height}.png"))
+            live.root.screenshot(path=str(ARTIFACTS / f"{prefix}-{width}x{height}.png"))
+            scroll = visit.page.evaluate("() => [document.documentElement.scrollWidth, "
+                                         "document.documentElement.clientWidth]")
+            assert scroll[0] <= scroll[1], f"sideways scrolling at {width}px: {scroll}"
+        finally:
+            visit.page.close()
+
+
+def test_save_as_walkthrough_downloads_it(small_site, browser) -> None:
+    visit, live = _live(browser, small_site, "01")
+    try:
+        state = _state(live)
+        cid, i = next((c, i) for c, es in state["card_actions"].items()
+                      for i, e in enumerate(es) if e["legal"] and not e["asks"])
+        _choose(live, _open(live, cid), i)
+        with visit.page.expect_download() as info:
+            live.root.get_by_role("button", name="Save as walkthrough").click()
+        download = info.value
+        text = Path(download.path()).read_text("utf-8")
+        assert download.suggested_filename.endswith("-walkthrough.toml")
+        assert tomllib.loads(text)["step"], text[:400]  # the click made, as a step
+        assert "Downloaded as" in live.root.locator(".rk-saved").inner_text()
+    finally:
+        visit.page.close()
