@@ -113,3 +113,38 @@ def test_questions_by_keyboard_feedback_rule_and_storage(browser, one_lesson) ->
     finally:
         page.close()
 
+
+
+def test_speaker_notes_show_for_the_teacher_and_never_while_presenting(browser,
+                                                                       one_lesson) -> None:
+    """A step's notes (lesson 2: Wastes and Mana Flare) behind their toggle and the N key in
+    the page; while presenting they are not on the projected slide."""
+    from rulekit.export.browser import open_page
+    from rulekit.export.checks import goto_step
+
+    visit = open_page(browser, one_lesson, one_lesson.parent, viewport=(1366, 768))
+    page = visit.page
+    try:
+        views = page.evaluate("""() => Array.from(document.querySelectorAll(
+            ".rk-view[data-rk-view='stepper'] > script[type='application/json']"),
+            (s) => JSON.parse(s.textContent))""")
+        where = [(i, f["step"], f["notes"]) for i, v in enumerate(views) for f in v["frames"]
+                 if f.get("notes")]
+        assert where, "no walkthrough of lesson 2 has speaker notes"
+        i, k, notes = where[0]
+        stepper = page.locator(".rk-stepper").nth(i)
+        goto_step(stepper, k)
+        box = stepper.locator(".rk-frame .rk-notes")
+        assert box.is_visible() and notes not in stepper.locator(".rk-announce").inner_text()
+        stepper.locator(".rk-steps button").first.focus()
+        goto_step(stepper, k)
+        page.keyboard.press("n")
+        page.wait_for_timeout(200)
+        assert notes in box.inner_text()
+        stepper.locator(".rk-present").click()
+        page.wait_for_timeout(300)
+        assert not stepper.locator(".rk-frame .rk-notes").is_visible()
+        page.keyboard.press("Escape")
+        assert not visit.console_errors and not visit.outside
+    finally:
+        page.close()
