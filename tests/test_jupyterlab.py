@@ -193,6 +193,8 @@ def test_run_all_tap_save_reopen_and_git_stays_clean(jupyterlab, browser) -> Non
             assert sandbox.get_attribute("data-state") == "ready"  # a kernel: ready at once
             board = sandbox.locator(".rk-live-tables table").first
             board.wait_for(state="visible", timeout=60_000)
+            # the form sits under the board, in the collapsed "All controls"
+            sandbox.locator("details.rk-all-controls > summary").click()
             before = board.inner_text()
             tapped = _tap_something(page, sandbox, board, before)
             after = board.inner_text()
