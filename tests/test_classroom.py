@@ -189,7 +189,8 @@ def test_keyboard_reaches_the_controls_and_steps(lesson_site, browser) -> None:
             '.rk-stepper button, .rk-stepper input, .rk-stepper [role=slider]'))
           .filter((e) => e.getClientRects().length)
           .filter((e) => !(e.getAttribute('aria-label') || e.textContent.trim() ||
-                           (e.id && document.querySelector(`label[for="${e.id}"]`))))
+                           (e.id && document.querySelector(`label[for="${e.id}"]`)) ||
+                           (e.closest('label') && e.closest('label').textContent.trim())))
           .map((e) => e.outerHTML.slice(0, 80))""")
         assert unnamed == []
         # the live region reads the next step's narration

@@ -22,7 +22,9 @@ import pytest
 from rulekit.export.checks import axe
 from tests.helpers import unavailable
 
-pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.slow]
+# one worker builds the module's site (its build cache is shared by every run)
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.slow,
+              pytest.mark.xdist_group("sandbox-board")]
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "sandbox-board"
