@@ -1,7 +1,9 @@
 """A lesson in Notebook 7 (the `notebook` package: the front-end Jupyter's accessibility
 auditors recommend), started like `make lab` starts JupyterLab (`rulekit.lab.command(...,
 app="notebook")`: 127.0.0.1, a random token, the lessons' settings and contents manager), in
-Debian's Chromium: open a lesson, Run All, step a walkthrough with its Next button, Present (full screen; Right steps; Escape comes back at the same step), save with
+Debian's Chromium: open a lesson, Run All, step a walkthrough with its Next button, Present
+(full screen; Right steps; Escape comes back at the same step), tap a Forest in the sandbox
+(the same module, its click answered by the lesson's kernel), save with
 Ctrl+S, and `git status` of the clone is still clean (the nbstripout filter and the lessons'
 contents manager). The walkthrough is the same ES module as in JupyterLab and in the exported
 pages (rulekit/display/front/stepper.js, through anywidget).
@@ -200,6 +202,23 @@ def test_notebook7_runs_steps_presents_and_saves_clean(notebook7, browser) -> No
         page.wait_for_timeout(400)
         assert "rk-presenting" not in (stepper.get_attribute("class") or "")
         assert step() == 3, "Escape did not come back at the same step"
+        # the sandbox plays: its click goes to SandboxModel in this lesson's kernel
+        sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
+        sandbox.scroll_into_view_if_needed()
+        assert sandbox.get_attribute("data-state") == "ready"  # a kernel: ready at once
+        sandbox.locator("details.rk-all-controls > summary").click()
+        select = sandbox.locator("[data-field='permanent']")
+        forest = [v for v, label in select.locator("option").evaluate_all(
+            "os => os.map((o) => [o.value, o.textContent])")
+            if "Forest" in label and "tapped" not in label]
+        assert forest, "no untapped Forest in lesson 1's sandbox"
+        select.select_option(value=forest[0])
+        done = sandbox.get_attribute("data-done") or "0"
+        sandbox.locator("button[data-control='tap']").click()
+        page.wait_for_function("([el, n]) => (el.dataset.done || '0') !== n",
+                               arg=[sandbox.element_handle(), done], timeout=15_000)
+        said = sandbox.locator(".rk-message").first.inner_text()
+        assert "taps Forest" in said and "Add {G}" in said, said
         # save: outputs and widget state beside the notebook, the notebook as committed
         state = lesson.parent / STATE_DIR / f"{lesson.stem}{SUFFIX}"
         page.locator(".jp-NotebookPanel .jp-Cell").first.click()
