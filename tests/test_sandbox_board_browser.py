@@ -47,7 +47,8 @@ def small_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for nb in (ROOT / "notebooks").glob(f"{prefix}_*.ipynb"):
             shutil.copy(nb, notebooks / nb.name)
     site = tmp_path_factory.mktemp("site")
-    report = build(notebooks, site, jobs=1, cache_dir=ROOT / "build" / "sandbox-board-cache",
+    # a cache of its own: no other build can hold its lock
+    report = build(notebooks, site, jobs=1, cache_dir=tmp_path_factory.mktemp("cache"),
                    index=False)
     if report.sandbox_note:
         unavailable(report.sandbox_note)
