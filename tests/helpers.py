@@ -108,3 +108,20 @@ def write_notebook(folder: Path, stem: str, title: str, *code: str) -> Path:
     path = folder / f"{stem}.ipynb"
     nbformat.write(nb, path)
     return path
+
+
+def clean_clone(dest: Path) -> Path:
+    """`dest/clone`: a git clone of this checkout (committed files only) with the bootstrap's
+    nbstripout filter installed and a clean `git status`, for a server's tests to dirty."""
+    import subprocess
+
+    from rulekit.lab import gitfilter
+
+    root = Path(__file__).resolve().parent.parent
+    clone = dest / "clone"
+    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(root), str(clone)],
+                   check=True, capture_output=True)
+    assert gitfilter.install(clone)
+    assert subprocess.run(["git", "-C", str(clone), "status", "--porcelain"], check=True,
+                          capture_output=True, text=True).stdout == ""
+    return clone

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import clean_clone
+
 # no xdist group: the lessons' classroom checks spread over the workers, each worker starting
 # one JupyterLab server of its own (`lab_server` is per session, i.e. per worker) at most
 pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab]
@@ -91,15 +93,10 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory):
     session's tests (under pytest-xdist: this worker's), shut down at the end (its kernels
     with it)."""
     from rulekit import lab
-    from rulekit.lab import gitfilter
 
     tmp_path = tmp_path_factory.mktemp("lab")
-    clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)],
-                   check=True, capture_output=True)
-    assert gitfilter.install(clone)
+    clone = clean_clone(tmp_path)
     folder = clone / "notebooks"
-    assert _git(clone, "status", "--porcelain") == ""
     port, token = _free_port(), secrets.token_hex(16)
     # short: IPC kernel sockets live in the runtime folder (paths <= 107 bytes)
     runtime = Path(tempfile.mkdtemp(prefix="rk-lab-"))

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import clean_clone
+
 pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab,
               pytest.mark.xdist_group("notebook7")]
 
@@ -69,15 +71,10 @@ def _git(repo: Path, *args: str) -> str:
 def notebook7(tmp_path_factory: pytest.TempPathFactory):
     """(base URL, token, notebooks folder, clone): one Notebook 7 server on a clone."""
     from rulekit import lab
-    from rulekit.lab import gitfilter
 
     tmp = tmp_path_factory.mktemp("nb7")
-    clone = tmp / "clone"
-    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)],
-                   check=True, capture_output=True)
-    assert gitfilter.install(clone)
+    clone = clean_clone(tmp)
     folder = clone / "notebooks"
-    assert _git(clone, "status", "--porcelain") == ""
     port, token = _free_port(), secrets.token_hex(16)
     runtime = Path(tempfile.mkdtemp(prefix="rk-nb7-"))  # short: IPC sockets live here
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp / "config"),
