@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from rulekit.game import Game
     from rulekit.scenario import Scenario, StepResult
 
-__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "StepFrames", "announcement",
+__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "StepFrames", "announcement", "page_slug",
            "describe_step", "inline_svg", "resolve_scenario", "single_quotes"]
 
 FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
@@ -275,6 +275,24 @@ def _page_id(name: str) -> str:
     return base if _IDS[base] == 1 else f"{base}-{_IDS[base]}"
 
 
+_SLUGS: dict[str, int] = {}
+
+
+def page_slug(name: str, title: str = "") -> str:
+    """A walkthrough's name in a page's address (`#<slug>/<step>`, docs/classroom.md): the
+    scenario file's name without its ruling prefix (`r14_exert_borrowed_creature` ->
+    `exert-borrowed-creature`), else its title; `-2`, `-3` ... for the same scenario shown
+    again in this Python process (one notebook's kernel), so the same on every run.
+
+    >>> page_slug("r14_exert_borrowed_creature").startswith("exert-borrowed-creature")
+    True
+    """
+    stem = re.sub(r"^r\d+_", "", name.lower()) if name else ""
+    base = re.sub(r"[^a-z0-9]+", "-", stem or title.lower()).strip("-") or "walkthrough"
+    _SLUGS[base] = _SLUGS.get(base, 0) + 1
+    return base if _SLUGS[base] == 1 else f"{base}-{_SLUGS[base]}"
+
+
 class StepFrames:
     """The HTML of every step of a walkthrough, built up front from one engine run.
 
@@ -291,7 +309,10 @@ class StepFrames:
         self.scenario = resolve_scenario(scenario)
         self.results = self.scenario.play()
         self.last = len(self.results) - 1
+        path = self.scenario.path or ""
+        stem = "" if path.startswith("<") else Path(path).stem
         self.uid = _page_id(Path(self.scenario.path).stem if self.scenario.path else "")
+        self.slug = page_slug(stem, self.scenario.title)
         self._whole: str = ""  # "so far": the one drawing every frame is cut from
         self._figs: list[dict[str, Any]] | None = None  # each frame's diagram as data
         self.diagram_mode, diagrams = self._diagrams(diagram, diagram_budget)
@@ -434,7 +455,9 @@ class StepFrames:
     # -- the frames as plain data (the stepper module, rulekit/display/front/stepper.js)
     def data(self) -> dict[str, Any]:
         """The walkthrough as JSON-able data for the front-end module (docs/classroom.md,
-        "the page contract"): `title`, `uid`, `last`, `mode`, `svg` (in "so far" mode the one
+        "the page contract"): `title`, `uid`, `slug` (its name in the page's address,
+        `page_slug`), `about` (the scenario's description: the end card's "what it showed"),
+        `last`, `mode`, `svg` (in "so far" mode the one
         drawing every frame is cut from, else "") and `frames`, one dict per step: `step`,
         `label`, `narration`, `does`, `refused`, `pending`, `checks`, `describe` (HTML,
         escaped here), `tables` (the board, players and stack as tables) and `events` (plain
@@ -448,6 +471,7 @@ class StepFrames:
         never the notes)."""
         if self._data is None:
             self._data = {"title": self.scenario.title, "uid": self.uid, "last": self.last,
+                          "slug": self.slug, "about": self.scenario.description.strip(),
                           # one drawing shared by every frame costs no more than one
                           # frame's, so the data is "so far" whenever the drawing is
                           "mode": "so far" if self._whole else self.diagram_mode,

@@ -26,6 +26,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from pathlib import PurePosixPath
+from urllib.parse import quote
+
 import anywidget
 import traitlets
 
@@ -36,11 +39,12 @@ from rulekit.display.frames import (
 )
 from rulekit.display.front import css_text, module_text
 from rulekit.display.sandbox_widget import SANDBOX_MIME, Sandbox
+from rulekit.core.errors import UsageError
 
 if TYPE_CHECKING:
     from rulekit.scenario import Scenario
 
-__all__ = ["SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "Stepper"]
+__all__ = ["SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "Stepper", "site_page"]
 
 # Bigger controls for projectors (ipywidgets reads these CSS variables), and the walkthrough's
 # layout: on a screen at least 900 px wide and 500 px high a walkthrough is one screen tall,
@@ -120,6 +124,29 @@ WIDGET_CSS = (
 
 _LABEL = {"description_width": "initial"}
 
+
+def site_page(notebook: str | None = None, base: str | None = None) -> str:
+    """The exported page of `notebook` (default: the notebook this kernel runs, which Jupyter
+    Server names in `JPY_SESSION_NAME`): `<base><stem>.html`, where `base` (default: the
+    `RULEKIT_SITE_URL` environment variable, the address the site is published at, e.g.
+    `https://school.example/rulekit/`) is the site's folder. Without a base the address is
+    relative to the site folder (`07_token_copies.html`); without a notebook, "" (the module
+    then takes the stem from the notebook's own address, `.../07_x.ipynb`).
+
+    >>> site_page("notebooks/07_token_copies.ipynb", "https://school.example/rulekit")
+    'https://school.example/rulekit/07_token_copies.html'
+    >>> site_page("07_token_copies.ipynb", "")
+    '07_token_copies.html'
+    """
+    path = notebook if notebook is not None else os.environ.get("JPY_SESSION_NAME", "")
+    base = os.environ.get("RULEKIT_SITE_URL", "") if base is None else base
+    if base and not base.endswith("/"):
+        base += "/"
+    name = PurePosixPath(path.replace("\\", "/")).name
+    if not name.endswith(".ipynb"):
+        return ""
+    return base + quote(name[:-len(".ipynb")]) + ".html"
+
 # ------------------------------------------------------------------ Stepper
 class Stepper(anywidget.AnyWidget):
     """Step through a shipped scenario, forward and back, with or without a kernel.
@@ -129,7 +156,8 @@ class Stepper(anywidget.AnyWidget):
     (`rulekit/display/front/stepper.js`), the same in JupyterLab, Notebook 7 and an exported
     page (`rulekit/display/front/host.js`). Synced traits: `frames` (every step as plain data,
     `StepFrames.data()`), `svg` (the one drawing the frames are cut from, or ""), `uid`,
-    `title` and `step` (the step shown: the browser steps on its own and tells the kernel).
+    `title`, `step` (the step shown: the browser steps on its own and tells the kernel),
+    `slug` and `about` (`StepFrames.data()`) and `link_base` (`site_page()`).
     Attributes: `steps` (the `StepFrames`), its `scenario`, `results` (one `StepResult` per
     frame), `last`, `frame_html`, `announcements` and `diagram_mode`; `widget` is the widget
     itself (what the notebook shows)."""
@@ -141,6 +169,10 @@ class Stepper(anywidget.AnyWidget):
     uid = traitlets.Unicode("").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
+    slug = traitlets.Unicode("").tag(sync=True)  # its name in the page's address: #slug/step
+    about = traitlets.Unicode("").tag(sync=True)  # what it shows (the end card in Present)
+    # the exported page of this notebook ("Copy a link to this step"; `site_page`)
+    link_base = traitlets.Unicode("").tag(sync=True)
     # which rulekit view this is (an exported page turns the widget into its `rk-view` markup)
     rk_view = traitlets.Unicode("stepper").tag(sync=True)
 
@@ -154,7 +186,17 @@ class Stepper(anywidget.AnyWidget):
         self.frame_html, self.announcements = self.steps.frame_html, self.steps.announcements
         data = self.steps.data()
         super().__init__(frames=data["frames"], svg=data["svg"], uid=data["uid"],
-                         title=data["title"], step=0, **kwargs)
+                         title=data["title"], step=0, slug=data["slug"], about=data["about"],
+                         link_base=site_page(), **kwargs)
+
+    def step_link(self, step: int | None = None) -> str:
+        """The exported page's address of step `step` (default: the step shown), what "Copy a
+        link to this step" gives in a kernel host: `site_page()` + `#<slug>/<step>`."""
+        k = self.step if step is None else step
+        if not 0 <= k <= self.last:
+            raise UsageError("step", f"{k} is not a step of this walkthrough "
+                             f"(0 to {self.last})")
+        return f"{self.link_base}#{self.slug}/{k}"
 
     @property
     def widget(self) -> Stepper:

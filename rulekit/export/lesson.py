@@ -14,6 +14,7 @@ each worker keeps its exporter and handles several notebooks.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -127,6 +128,25 @@ def script_json(text: str) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+# nbconvert's HTMLExporter makes every cell's input and output wrapper a Tab stop
+# (tabindex="0"): on a lesson page that is every paragraph and heading
+_TAB_STOP = re.compile(r'(<div class="(?:jp-Cell-inputWrapper|[^"]*\bjp-OutputArea-output\b[^"]*)"'
+                       r'[^>]*?) tabindex="0"')
+
+
+def untab_prose(page: str) -> str:
+    """`page` with the prose out of the Tab order (issue 28): no `tabindex="0"` on the cells'
+    input and output wrappers, so Tab goes from control to control (the walkthroughs' own
+    scrolling panes stay focusable).
+
+    >>> untab_prose('<div class="jp-Cell-inputWrapper" tabindex="0"><p>Hi</p></div>')
+    '<div class="jp-Cell-inputWrapper"><p>Hi</p></div>'
+    >>> untab_prose('<div class="rk-diagram" tabindex="0">')
+    '<div class="rk-diagram" tabindex="0">'
+    """
+    return _TAB_STOP.sub(r"\1", page)
+
+
 def lab_css_files() -> list[Path]:
     """nbconvert's JupyterLab style sheets the lab template would paste into every page (found
     where nbconvert finds its templates, without importing nbconvert: about a second)."""
@@ -199,7 +219,7 @@ def run(job: Job) -> Result:
             Path(job.executed).parent.mkdir(parents=True, exist_ok=True)
             write_atomic(Path(job.executed), nbformat.writes(nb))
         from rulekit.export.live import page_status
-        from rulekit.export.views import to_views, view_names
+        from rulekit.export.views import contents, to_views, view_names
 
         # the walkthroughs and sandboxes as rk-view markup (rulekit.export.views); a sandbox
         # in a page starts inactive, until its engine is loaded (or says why it can't be)
@@ -211,8 +231,10 @@ def run(job: Job) -> Result:
                      "rulekit_css": _css(),
                      "rulekit_views": views_resources(view_names(nb), job.live),
                      "rulekit_cdn_note": job.cdn_note,
+                     "rulekit_contents": contents(nb),
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
+        page = untab_prose(page)
     except Exception as exc:  # reported with the notebook and the cell
         return Result(job.notebook, job.page, False, time.perf_counter() - start,
                       error=_describe(exc, rel, nb, current["index"], job.timeout))

@@ -13,8 +13,10 @@ html-manager `<script>`) leaves the page.
 >>> to_views(nb)
 1
 >>> html = nb["cells"][0]["outputs"][0]["data"]["text/html"]
->>> html.startswith('<div class="rk-view" data-rk-view="stepper">'), "<T>" in html
+>>> html.startswith('<div class="rk-view" data-rk-view="stepper" id="walkthrough">'), "<T>" in html
 (True, False)
+>>> contents(nb)
+[('walkthrough', '<T>')]
 >>> "widgets" in nb["metadata"]
 False
 """
@@ -25,14 +27,15 @@ import json
 import re
 from typing import Any
 
-__all__ = ["STATE_MIME", "VIEW_MIME", "VIEWS", "to_views", "view_html", "view_names"]
+__all__ = ["STATE_MIME", "VIEW_MIME", "VIEWS", "contents", "to_views", "view_html", "view_id",
+           "view_names"]
 
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 # the views the page's host renders, and the traits each one needs (the rest of a widget's
 # state, e.g. its `_esm`, the page has once for all its views)
 VIEWS: dict[str, tuple[str, ...]] = {
-    "stepper": ("frames", "svg", "uid", "title", "step"),
+    "stepper": ("frames", "svg", "uid", "title", "step", "slug", "about"),
     "sandbox": ("state", "status", "position", "title"),
 }
 _REF = re.compile(r"IPY_MODEL_([0-9a-f]+)")
@@ -44,11 +47,23 @@ def _script_json(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def view_html(name: str, traits: dict[str, Any]) -> str:
-    """The `rk-view` markup of one view: its traits as JSON data, and what shows until (or
-    unless) the page's host renders it."""
+def view_id(name: str, traits: dict[str, Any]) -> str:
+    """The page id of a view (the target of the page's contents links and of `#<id>/<step>`
+    addresses): a walkthrough's `slug`, else its `uid` without `rk-`; `sandbox` for a sandbox."""
+    if name == "stepper":
+        found = str(traits.get("slug") or traits.get("uid") or "walkthrough")
+        found = re.sub(r"^rk-", "", found) if not traits.get("slug") else found
+    else:
+        found = name
+    return re.sub(r"[^a-z0-9-]+", "-", found.lower()).strip("-") or name
+
+
+def view_html(name: str, traits: dict[str, Any], ident: str = "") -> str:
+    """The `rk-view` markup of one view (`id` = `ident` if given): its traits as JSON data,
+    and what shows until (or unless) the page's host renders it."""
     what = "walkthrough" if name == "stepper" else name
-    return (f'<div class="rk-view" data-rk-view="{name}">'
+    at = f' id="{ident}"' if ident else ""
+    return (f'<div class="rk-view" data-rk-view="{name}"{at}>'
             f'<script type="application/json">{_script_json(traits)}</script>'
             f'<p class="rk-view-missing" role="status">Loading the {what}&hellip; If this '
             "message stays, this page's scripts did not run (JavaScript is turned off, or the "
@@ -63,7 +78,7 @@ def to_views(nb: Any, overrides: dict[str, dict[str, Any]] | None = None) -> int
     has loaded in the page). Returns how many views it made."""
     meta = nb.get("metadata", {})
     state = meta.get("widgets", {}).get(STATE_MIME, {}).get("state", {})
-    made, shown = 0, []
+    made, shown, ids = 0, [], set()
     for cell in nb.get("cells", []):
         for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
             data = out.get("data", {})
@@ -76,7 +91,13 @@ def to_views(nb: Any, overrides: dict[str, dict[str, Any]] | None = None) -> int
                 traits = {k: model[k] for k in VIEWS[name] if k in model}
                 traits.update((overrides or {}).get(name, {}))
                 data.pop(VIEW_MIME)
-                data["text/html"] = view_html(name, traits)
+                ident = base = view_id(name, traits)
+                n = 1
+                while ident in ids:  # the same scenario (or a second sandbox) again
+                    n += 1
+                    ident = f"{base}-{n}"
+                ids.add(ident)
+                data["text/html"] = view_html(name, traits, ident)
                 made += 1
             else:
                 shown.append(ref.get("model_id"))
@@ -97,7 +118,25 @@ def to_views(nb: Any, overrides: dict[str, dict[str, Any]] | None = None) -> int
     return made
 
 
-_NAME = re.compile(r'<div class="rk-view" data-rk-view="([a-z]+)">')
+_NAME = re.compile(r'<div class="rk-view" data-rk-view="([a-z]+)"')
+_VIEW = re.compile(r'<div class="rk-view" data-rk-view="([a-z]+)" id="([a-z0-9-]+)">'
+                   r'<script type="application/json">(.*?)</script>', re.S)
+
+
+def contents(nb: Any) -> list[tuple[str, str]]:
+    """The page's contents list (after `to_views`): (id, label) of each view in page order,
+    a walkthrough labelled with its title, a sandbox "Sandbox" (the lesson template's skip
+    links: every view's controls a few Tabs from the top of the page)."""
+    found: list[tuple[str, str]] = []
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            html = out.get("data", {}).get("text/html", "")
+            for name, ident, data in _VIEW.findall(html if isinstance(html, str) else
+                                                   "".join(html)):
+                title = json.loads(data).get("title") if name == "stepper" else ""
+                found.append((ident, str(title or ("Sandbox" if name == "sandbox" else
+                                                   "Walkthrough"))))
+    return found
 
 
 def view_names(nb: Any) -> set[str]:

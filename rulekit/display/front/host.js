@@ -57,6 +57,7 @@ function modelOf(name, traits) {
     },
     receive(content, buffers) { emit("msg:custom", content, buffers || []); },
     widget_manager: null, // no other widgets to reach in a page
+    rk_page: true, // an exported page: a view may keep its state in the page's address
   };
   return model;
 }

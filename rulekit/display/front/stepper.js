@@ -277,6 +277,16 @@ function showNew(root) {
   pane.scrollBy(dx, dy);
 }
 
+// the walkthroughs drawn in this document, in any host (one module per widget in a kernel
+// host, so the list is global): Present's end card goes on to the next one
+const shownSteppers = () => {
+  const rk = (globalThis.rulekit = globalThis.rulekit || {});
+  rk.steppers = rk.steppers || new Set();
+  return rk.steppers;
+};
+const HINT = "→ / Space / PgDn: next · ← / PgUp: back · Home / End · Esc: back to the page";
+const ADDRESS = /^#([a-z0-9][a-z0-9-]*)(?:\/(\d+))?$/; // #<walkthrough>/<step>
+
 function render({model, el: host}) {
   const frames = model.get("frames") || [];
   const last = Math.max(0, frames.length - 1);
@@ -286,8 +296,19 @@ function render({model, el: host}) {
   const idBase = renders === 1 ? (data.uid || "rk-walkthrough") :
     `${data.uid || "rk-walkthrough"}-v${renders}`;
   const title = data.title;
+  // an exported page (host.js sets `rk_page`) has the step in its address; a kernel host's
+  // address is the notebook's, so there the link is to the exported page (`link_base`)
+  const inPage = model.rk_page === true;
+  const view = host.closest && host.closest(".rk-view[id]");
+  const slug = (view && view.id) || model.get("slug") ||
+    (data.uid || "walkthrough").replace(/^rk-/, "");
+  const about = model.get("about") || "";
   let step = Math.max(0, Math.min(last, model.get("step") || 0));
+  const asked = inPage ? ADDRESS.exec(location.hash) : null;
+  const linked = !!(asked && asked[1] === slug);
+  if (linked && asked[2] !== undefined) step = Math.max(0, Math.min(last, Number(asked[2])));
   let timer = null, shown = -1, announced = false, whole = false, notesOpen = false, say = "";
+  let ending = false; // Present's end card, after the last step
   // answers to the questions: this session's, else the page's localStorage (by page,
   // walkthrough and step; nothing is sent anywhere); Present never shows a stored answer
   const answers = new Map();
@@ -327,13 +348,18 @@ function render({model, el: host}) {
   // (data-lm-suppress-shortcuts: JupyterLab and Notebook 7 leave keys pressed in here to
   // the walkthrough, instead of reading them as notebook commands)
   const root = el("div", {class: "rk-stepper rk-widget", tabindex: -1, role: "region",
-    "aria-label": `Walkthrough: ${title}`, "data-lm-suppress-shortcuts": "true"});
+    "aria-label": `Walkthrough: ${title}`, "data-lm-suppress-shortcuts": "true",
+    "data-rk-slug": slug});
   const button = (cls, text, tip) => el("button", {type: "button", class: `rk-button ${cls}`,
     title: tip, text});
   const play = button("rk-play", "Play", "Play the steps one after another (press again to pause)");
   play.setAttribute("aria-pressed", "false");
-  const back = button("rk-back", "Back", "The step before (Left arrow)");
-  const next = button("rk-next", "Next", "The next step (Right arrow or Space)");
+  const back = el("button", {type: "button", class: "rk-button rk-back",
+    title: "The step before (Left arrow)"}, el("span", {"aria-hidden": "true", text: "◀ "}),
+  "Back");
+  const next = el("button", {type: "button", class: "rk-button rk-next",
+    title: "The next step (Right arrow or Space)"}, "Next",
+  el("span", {"aria-hidden": "true", text: " ▶"}));
   const status = el("span", {class: "rk-status", "aria-hidden": "true"});
   const slider = el("input", {type: "range", class: "rk-slider", min: 0, max: last, step: 1,
     value: step, "aria-label": "Step"});
@@ -346,19 +372,65 @@ function render({model, el: host}) {
       text: k === 0 ? "Set-up" : String(k)})));
   const speed = el("select", {class: "rk-speed", "aria-label": "Seconds a step when playing"},
     ...SPEEDS.map(([ms, text]) => el("option", {value: ms, text, selected: ms === 4000})));
-  const present = button("rk-present", "Present", "Full screen; then Right or Space: next " +
-    "step, Left: back, Home: set-up, End: last step, Escape: leave");
+  const present = button("rk-present", "Present", "Full screen, like slides; then Right or " +
+    "Space: next step, Left: back, Home: set-up, End: last step, Escape: back to the page");
   present.setAttribute("aria-pressed", "false");
+  // "Copy a link to this step": the page's own address, or (kernel host) the exported page's
+  const copy = button("rk-copy-link", "Copy a link to this step",
+    "A link that opens this walkthrough at this step");
+  const linkBox = el("input", {type: "text", class: "rk-link", readonly: true,
+    "aria-label": "Link to this step", hidden: true});
+  const linkSaid = el("span", {class: "rk-link-said", role: "status"});
+  const more = el("details", {class: "rk-more"}, el("summary", {class: "rk-button",
+    text: "More"}), el("div", {class: "rk-more-box"},
+    el("label", {class: "rk-label"}, "Step ", slider),
+    el("label", {class: "rk-label"}, "Speed ", speed),
+    el("span", {class: "rk-label"}, copy), linkBox, linkSaid));
   const controls = el("div", {class: "rk-controls", role: "group",
-    "aria-label": "Walkthrough controls"}, play, back, status, next,
-  el("label", {class: "rk-label"}, "Step ", slider), jumps,
-  el("label", {class: "rk-label"}, "Speed ", speed), present);
+    "aria-label": "Walkthrough controls"}, back, status, next, jumps,
+  el("span", {class: "rk-controls-end"}, play, present, more));
   const box = el("div", {class: "rk-frames"});
   const live = el("div", {class: "rk-announce rk-sr-only", role: "status", "aria-live": "polite",
     "aria-atomic": "true"});
-  root.append(el("div", {class: "rk-title"}, el("h3", {text: `Walkthrough: ${title}`})),
-    controls, box, live);
+  // the walkthrough's name: the page's heading names it in the page view (one heading per
+  // walkthrough), so this line shows only on Present's slide
+  const titleLine = el("p", {class: "rk-title-text", text: `Walkthrough: ${title}`});
+  const hint = el("p", {class: "rk-hint", "aria-hidden": "true", text: HINT});
+  root.append(el("div", {class: "rk-title"}, titleLine), controls, box, live);
 
+  function stepLink(k) {
+    if (inPage) return `${location.href.split("#")[0]}#${slug}/${k}`;
+    let base = model.get("link_base") || "";
+    if (!base) { // the notebook's stem from its own address (JupyterLab, Notebook 7)
+      const m = /([^/]+)\.ipynb$/.exec(decodeURIComponent(location.pathname));
+      base = m ? `${encodeURIComponent(m[1])}.html` : "";
+    }
+    return `${base}#${slug}/${k}`;
+  }
+  function address() { // the page's address follows the step (no new history entry)
+    if (!inPage) return;
+    try { history.replaceState(history.state, "", `#${slug}/${step}`); } catch (e) { /* */ }
+  }
+  function nextStepper() { // the next walkthrough in the document, if one is drawn
+    const after = Array.from(shownSteppers()).filter((s) => s.root !== root &&
+      s.root.isConnected &&
+      (root.compareDocumentPosition(s.root) & Node.DOCUMENT_POSITION_FOLLOWING));
+    after.sort((a, b) => (a.root.compareDocumentPosition(b.root) &
+      Node.DOCUMENT_POSITION_FOLLOWING) ? -1 : 1);
+    return after[0] || null;
+  }
+  function endCard() {
+    const then = nextStepper();
+    const card = el("div", {class: "rk-endcard", role: "group",
+      "aria-label": `End of ${title}`},
+    el("p", {class: "rk-end-title", text: `End of ${title}`}),
+    about ? el("p", {class: "rk-end-about"}, el("b", {text: "It showed: "}), about) : null,
+    el("p", {class: "rk-end-next"}, then ? el("b", {text: "Next: "}) : null,
+      then ? then.title : "This was the last walkthrough on this page."),
+    el("p", {class: "rk-end-keys", text: then ? "→: the next walkthrough · ←: back to the " +
+      "last step · Esc: back to the page" : "←: back to the last step · Esc: back to the page"}));
+    return {card, then};
+  }
   function draw(again) { // again: the same step drawn anew (a toggle, Present)
     if ((shown === step && !again) || !frames.length) return;
     const moved = shown !== step;
@@ -376,11 +448,27 @@ function render({model, el: host}) {
     announced = true; // not on first render: only on a change
     requestAnimationFrame(() => showNew(root));
   }
+  function showEnd() {
+    ending = true;
+    const {card, then} = endCard();
+    box.replaceChildren(card);
+    status.textContent = "End";
+    live.textContent = `End of ${title}. ` + (then ? `Next: ${then.title}. Right arrow: the ` +
+      "next walkthrough." : "This was the last walkthrough on this page.") +
+      " Escape: back to the page.";
+  }
+  function leaveEnd() {
+    if (!ending) return;
+    ending = false;
+    draw(true);
+  }
   function go(k) {
     const to = Math.max(0, Math.min(last, k));
+    if (ending) leaveEnd();
     if (to === step) return;
     step = to;
     draw();
+    address();
     model.set("step", step);
     model.save_changes();
   }
@@ -399,21 +487,54 @@ function render({model, el: host}) {
       else go(step + 1);
     }, Number(speed.value) || 4000);
   }
-  function presenting(want) {
+  function reveal() { // the walkthrough in view at the top, its controls focused
+    root.scrollIntoView({block: "start", behavior: "instant"}); // never animated
+    (next.disabled ? back : next).focus({preventScroll: true});
+  }
+  function presenting(want, quiet) { // quiet: leaving for the next walkthrough
+    const was = root.classList.contains("rk-presenting");
     root.classList.toggle("rk-presenting", want);
     takeKeys(want);
     present.setAttribute("aria-pressed", want ? "true" : "false");
+    if (ending) ending = false;
     draw(true); // stored answers and notes: not on the projected view
     if (want) {
-      if (root.requestFullscreen && !document.fullscreenElement) {
+      stopPlaying();
+      hint.remove();
+      controls.after(hint); // a new element: its fade starts again
+      if (root.requestFullscreen && document.fullscreenElement !== root) {
         root.requestFullscreen().catch(() => { /* the fixed layout does it */ });
       }
       root.focus();
-    } else if (document.fullscreenElement === root) {
-      document.exitFullscreen().catch(() => {});
+      address();
+    } else {
+      hint.remove();
+      if (document.fullscreenElement === root) document.exitFullscreen().catch(() => {});
+      if (was && !quiet) requestAnimationFrame(reveal); // back in the page, at this step
     }
     requestAnimationFrame(() => showNew(root));
   }
+  function onward() { // from the end card to the next walkthrough, presenting there
+    const then = nextStepper();
+    if (!then) return;
+    const full = document.fullscreenElement === root;
+    presenting(false, true);
+    if (!full) { then.enter(); return; }
+    // full screen passes to the next one once this one has left it (two requests at once
+    // would leave neither); the key press still counts as the reader's for the request
+    let done = false;
+    const enter = () => {
+      if (done) return;
+      done = true;
+      document.removeEventListener("fullscreenchange", enter);
+      then.enter();
+    };
+    document.addEventListener("fullscreenchange", enter);
+    setTimeout(enter, 1000);
+  }
+  const me = {root, title, enter: () => { go(0); presenting(true); }};
+  shownSteppers().add(me);
+  cleanups.push(() => shownSteppers().delete(me));
 
   on(play, "click", () => (timer === null ? startPlaying() : stopPlaying()));
   on(back, "click", () => go(step - 1));
@@ -422,6 +543,18 @@ function render({model, el: host}) {
   on(jumps, "click", (ev) => {
     const b = ev.target.closest("button[data-step]");
     if (b) go(Number(b.dataset.step));
+  });
+  on(copy, "click", () => {
+    const link = stepLink(step);
+    linkBox.value = link;
+    linkBox.hidden = false;
+    linkBox.select();
+    const done = (ok) => {
+      linkSaid.textContent = ok ? "Copied." : "Select the link and copy it (Ctrl+C).";
+    };
+    try {
+      navigator.clipboard.writeText(link).then(() => done(true), () => done(false));
+    } catch (e) { done(false); }
   });
   on(box, "click", (ev) => { // "The whole story" toggle: kept from step to step
     if (!ev.target.closest(".rk-whole")) return;
@@ -462,8 +595,21 @@ function render({model, el: host}) {
       return;
     }
     let to = null;
-    if (ev.key === "ArrowRight" || ev.key === "PageDown" ||
-        (ev.key === " " && (on_ || t === root))) to = step + 1;
+    const forward = ev.key === "ArrowRight" || ev.key === "PageDown" ||
+      (ev.key === " " && (on_ || t === root));
+    if (on_ && forward && (ending || step === last)) { // the end card, then the next one
+      ev.preventDefault();
+      ev.stopPropagation();
+      if (ending) onward(); else showEnd();
+      return;
+    }
+    if (on_ && ending && (ev.key === "ArrowLeft" || ev.key === "PageUp")) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      leaveEnd();
+      return;
+    }
+    if (forward) to = step + 1;
     else if (ev.key === "ArrowLeft" || ev.key === "PageUp") to = step - 1;
     else if (ev.key === "Home") to = 0;
     else if (ev.key === "End") to = last;
@@ -495,6 +641,14 @@ function render({model, el: host}) {
   };
   model.on("change:step", fromModel);
   cleanups.push(() => model.off("change:step", fromModel));
+  if (inPage) { // a link to a step of this walkthrough, followed in the page
+    on(window, "hashchange", () => {
+      const m = ADDRESS.exec(location.hash);
+      if (!m || m[1] !== slug) return;
+      if (m[2] !== undefined) go(Number(m[2]));
+      requestAnimationFrame(reveal);
+    });
+  }
   // a new size (window, JupyterLab's side bar, presentation mode): the pane shows the current
   // step's part again
   if (window.ResizeObserver) {
@@ -509,6 +663,10 @@ function render({model, el: host}) {
   }
   host.append(root);
   draw();
+  if (linked) { // opened from a link to this walkthrough (a reload, a shared link)
+    if (step !== (model.get("step") || 0)) { model.set("step", step); model.save_changes(); }
+    requestAnimationFrame(reveal);
+  }
   return () => {
     stopPlaying();
     if (document.fullscreenElement === root) document.exitFullscreen().catch(() => {});
