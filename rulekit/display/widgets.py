@@ -24,14 +24,14 @@ True
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
-
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import anywidget
 import traitlets
 
+from rulekit.core.errors import UsageError
 from rulekit.display.frames import (
     DIAGRAM_BUDGET,
     FONT,
@@ -39,7 +39,6 @@ from rulekit.display.frames import (
 )
 from rulekit.display.front import css_text, module_text
 from rulekit.display.sandbox_widget import SANDBOX_MIME, Sandbox
-from rulekit.core.errors import UsageError
 
 if TYPE_CHECKING:
     from rulekit.scenario import Scenario

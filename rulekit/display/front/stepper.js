@@ -4,7 +4,10 @@
    rulekit/display/widgets.py), and an exported lesson page (rulekit/display/front/host.js).
    The model's traits (`StepFrames.data()`): `frames` (one plain-data frame per step), `svg`
    (the one drawing "so far" frames are cut from, or ""), `uid` (the prefix of its ids),
-   `title`, and `step` (the step shown; set here and saved, so the kernel knows it). Stepping needs no
+   `title`, `step` (the step shown; set here and saved, so the kernel knows it), `slug` (its
+   name in a page's address, `#<slug>/<step>`), `about` (Present's end card) and `link_base`
+   (a kernel host's link to the exported page). A model with `rk_page` (host.js) is an exported
+   page's: its address follows the step (history.replaceState). Stepping needs no
    kernel. Everything the page contract names (docs/classroom.md) is made here: controls,
    frame, "Describe this step", the diagram cut from one drawing, the live region, Present and
    the keyboard. No document-wide listener outlives `render`'s clean-up; nothing here reads
@@ -510,7 +513,14 @@ function render({model, el: host}) {
     } else {
       hint.remove();
       if (document.fullscreenElement === root) document.exitFullscreen().catch(() => {});
-      if (was && !quiet) requestAnimationFrame(reveal); // back in the page, at this step
+      if (was && !quiet) { // back in the page, at this step: once leaving full screen has
+        // put back the page's own scroll position too
+        requestAnimationFrame(reveal);
+        setTimeout(() => {
+          const r = root.getBoundingClientRect();
+          if (r.top < -2 || r.top > window.innerHeight / 3) reveal();
+        }, 300);
+      }
     }
     requestAnimationFrame(() => showNew(root));
   }

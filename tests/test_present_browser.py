@@ -1,0 +1,373 @@
+"""Present, navigation and links (issue 28), in Debian's Chromium, on the site built once per
+session (`lesson_site`): Present is a slide (narration at least 32 px at 1280x720, only
+"Step k / n" of the controls, a key hint, no notes), its end card and the move to the next
+walkthrough, Escape back to the same step in the page; the step in the address (`#slug/k`)
+from file:// and over HTTP (a reload lands there); "Copy a link to this step" in a kernel-like
+host; the keyboard path (every walkthrough and sandbox at most 10 Tabs from the top, no prose
+in the Tab order); targets at least 24 px; axe-core on the page and in Present. Pages are opened
+once and resized with `set_viewport_size`. Screenshots: test-artifacts/present/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.xdist_group("present")]
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "present"
+LESSON = "07_token_copies_and_reflexive_triggers.html"  # four walkthroughs and a sandbox
+SIZES = [(1280, 720), (1920, 1080), (390, 844)]
+STATE = """() => Array.from(document.querySelectorAll('.rk-stepper'), (s) => ({
+  presenting: s.classList.contains('rk-presenting'),
+  step: (s.querySelector('.rk-frame') || {dataset: {}}).dataset.step,
+  end: !!s.querySelector('.rk-endcard'),
+  slug: s.dataset.rkSlug}))"""
+
+
+def _open(browser, site: Path, name: str = LESSON, size=(1280, 720), server=None, hash=""):
+    from rulekit.export.browser import open_page
+
+    visit = open_page(browser, site / name, site, viewport=size, server=server)
+    if hash:
+        visit.page.goto(visit.url + hash)
+        visit.page.wait_for_selector(".rk-stepper svg")
+    return visit
+
+
+@pytest.fixture(scope="module")
+def lesson(lesson_site, browser):
+    site, _ = lesson_site
+    visit = _open(browser, site)
+    yield visit
+    visit.page.close()
+
+
+def _reset(page, size=(1280, 720)) -> None:
+    from rulekit.export.checks import goto_step
+
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    for i in range(page.locator(".rk-stepper").count()):
+        goto_step(page.locator(".rk-stepper").nth(i), 0)
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+
+def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -> None:
+    from rulekit.export.checks import axe
+
+    page = lesson.page
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    _reset(page)
+    first = page.locator(".rk-stepper").first
+    titles = [json.loads(t)["title"] for t in page.evaluate("""() => Array.from(
+        document.querySelectorAll(".rk-view[data-rk-view='stepper'] > script"),
+        (s) => s.textContent)""")]
+    first.locator(".rk-next").click()
+    first.locator(".rk-present").click()
+    page.wait_for_timeout(300)
+    slide = first.evaluate("""(root) => {
+      const shown = (e) => e.getClientRects().length > 0;
+      const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+      const narr = root.querySelector('.rk-narration');
+      const pane = root.querySelector('.rk-diagram');
+      return {narration: px(narr), status: root.querySelector('.rk-status').textContent,
+        controls: Array.from(root.querySelectorAll('.rk-controls button, .rk-controls input,'
+          + ' .rk-controls select, .rk-controls summary')).filter(shown).length,
+        statusShown: shown(root.querySelector('.rk-status')),
+        hint: shown(root.querySelector('.rk-hint')) ? root.querySelector('.rk-hint').textContent : '',
+        tables: Array.from(root.querySelectorAll('.rk-table, .rk-describe, .rk-notes, .rk-ok'))
+          .filter(shown).length,
+        pane: pane.getBoundingClientRect().width / window.innerWidth,
+        box: root.getBoundingClientRect().toJSON()};
+    }""")
+    assert slide["narration"] >= 32, slide
+    assert slide["statusShown"] and slide["status"] == f"Step 1 / {first.locator('.rk-steps button').count() - 1}"
+    assert slide["controls"] == 0, "a control other than 'Step k / n' shows on the slide"
+    assert "Esc" in slide["hint"] and "next" in slide["hint"]
+    assert slide["tables"] == 0, "tables, checks, notes or 'Describe' on the slide"
+    assert slide["pane"] >= 0.55, slide
+    assert slide["box"]["width"] >= 1279 and slide["box"]["height"] >= 719
+    assert axe(page) == {}, "axe-core in Present"
+    page.screenshot(path=str(ARTIFACTS / "present-1280x720.png"))
+    # the last step, then Right: the end card, naming what comes next
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(200)
+    card = first.locator(".rk-endcard")
+    assert card.is_visible()
+    text = card.inner_text()
+    assert f"End of {titles[0]}" in text and f"Next: {titles[1]}" in text, text
+    assert "It showed:" in text
+    page.screenshot(path=str(ARTIFACTS / "end-card-1280x720.png"))
+    # Left goes back to the last step; Right twice: the next walkthrough, presented
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(100)
+    last = first.locator(".rk-steps button").count() - 1
+    now = page.evaluate(STATE)[0]
+    assert now["step"] == str(last) and not now["end"], now
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelectorAll('.rk-stepper')[1]"
+                           ".classList.contains('rk-presenting')", timeout=5000)
+    state = page.evaluate(STATE)
+    assert [s["presenting"] for s in state] == [False, True, False, False], state
+    assert state[1]["step"] == "0"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(150)
+    assert page.evaluate(STATE)[1]["step"] == "1"
+    # Escape: back in the page, at the same step of that walkthrough, in view and focused
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(400)
+    state = page.evaluate(STATE)
+    assert not any(s["presenting"] for s in state) and state[1]["step"] == "1"
+    second = page.locator(".rk-stepper").nth(1)
+    top = second.bounding_box()["y"]
+    assert -2 <= top <= 100, f"the walkthrough is not in view after Escape: top {top}"
+    assert second.evaluate("(r) => r.contains(document.activeElement)")
+    assert page.evaluate("() => location.hash") == f"#{state[1]['slug']}/1"
+    # the last walkthrough's end card: no next one, and Right stays there
+    final = page.locator(".rk-stepper").last
+    final.locator(".rk-present").click()
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(150)
+    assert "last walkthrough on this page" in final.locator(".rk-endcard").inner_text()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(150)
+    assert final.locator(".rk-endcard").is_visible()
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(300)
+    assert not any(s["presenting"] for s in page.evaluate(STATE))
+
+
+def test_screenshots_and_type_at_each_size(lesson) -> None:
+    from rulekit.export.checks import axe
+
+    page = lesson.page
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for w, h in SIZES:
+        _reset(page, (w, h))
+        first = page.locator(".rk-stepper").first
+        first.evaluate("(r) => r.scrollIntoView({block: 'start'})")
+        first.locator(".rk-steps button").nth(2).click()
+        page.wait_for_timeout(200)
+        # one heading per walkthrough: the page's; the module draws none
+        assert first.locator("h1, h2, h3, h4:not(details h4)").count() == 0
+        assert not first.locator(".rk-title").is_visible()
+        page.screenshot(path=str(ARTIFACTS / f"page-{w}x{h}.png"))
+        first.locator(".rk-present").click()
+        page.wait_for_timeout(300)
+        px = first.evaluate("(r) => parseFloat(getComputedStyle("
+                            "r.querySelector('.rk-narration')).fontSize)")
+        assert px >= 32, (w, h, px)
+        assert not page.evaluate("() => document.documentElement.scrollWidth > "
+                                 "document.documentElement.clientWidth + 1"), (w, h)
+        page.screenshot(path=str(ARTIFACTS / f"present-{w}x{h}.png"))
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(300)
+    _reset(page)
+    assert axe(page) == {}
+
+
+def test_the_control_row_is_the_same_in_every_walkthrough(lesson_site, browser) -> None:
+    site, _ = lesson_site
+    rows = set()
+    for path in sorted(site.glob("0*.html")):
+        if "rk-view" not in path.read_text("utf-8"):
+            continue
+        visit = _open(browser, site, path.name)
+        try:
+            got = visit.page.evaluate("""() => Array.from(document.querySelectorAll(
+              '.rk-stepper .rk-controls'), (c) => {
+                const top = (s) => Math.round(c.querySelector(s).getBoundingClientRect().top);
+                return {order: Array.from(c.querySelectorAll('.rk-back, .rk-status, .rk-next,'
+                    + ' .rk-steps, .rk-play, .rk-present, .rk-more'),
+                  (e) => e.className.split(' ').filter((x) => x.startsWith('rk-') &&
+                    x !== 'rk-button').join('.')).join(' '),
+                  oneLine: top('.rk-back') === top('.rk-next') &&
+                    top('.rk-next') === top('.rk-present')};
+              })""")
+        finally:
+            visit.page.close()
+        assert all(g["oneLine"] for g in got), (path.name, got)
+        rows |= {g["order"] for g in got}
+    assert rows == {"rk-back rk-status rk-next rk-steps rk-play rk-present rk-more"}, rows
+
+
+@pytest.mark.parametrize("how", ["file", "http"])
+def test_the_step_is_in_the_address(lesson_site, browser, how) -> None:
+    from rulekit.export.browser import serve
+
+    site, _ = lesson_site
+
+    def check(server=None) -> None:
+        visit = _open(browser, site, server=server)
+        page = visit.page
+        try:
+            slugs = [s["slug"] for s in page.evaluate(STATE)]
+            page.goto(visit.url + f"#{slugs[2]}/2")
+            page.reload()  # a shared link, or a clicker's reload key
+            page.wait_for_function(
+                "() => (document.querySelectorAll('.rk-stepper')[2] || {}).querySelector"
+                "&& document.querySelectorAll('.rk-stepper')[2].querySelector('.rk-frame')")
+            page.wait_for_timeout(300)
+            third = page.locator(".rk-stepper").nth(2)
+            assert page.evaluate(STATE)[2]["step"] == "2"
+            assert third.evaluate("(r) => r.contains(document.activeElement)"), \
+                "the linked walkthrough's controls are not focused"
+            top = third.bounding_box()["y"]
+            assert -2 <= top <= 100, top
+            # stepping keeps the address up to date, without new history entries
+            length = page.evaluate("() => history.length")
+            third.locator(".rk-next").click()
+            third.locator(".rk-next").click()
+            assert page.evaluate("() => location.hash") == f"#{slugs[2]}/4"
+            assert page.evaluate("() => history.length") == length
+            page.reload()
+            page.wait_for_selector(".rk-stepper >> nth=2")
+            page.wait_for_timeout(300)
+            assert page.evaluate(STATE)[2]["step"] == "4"
+            # the page's contents list: a link to each walkthrough, followed in the page
+            page.locator(f".rk-contents a[href='#{slugs[1]}']").click()
+            page.wait_for_timeout(300)
+            assert page.locator(".rk-stepper").nth(1).evaluate(
+                "(r) => r.contains(document.activeElement)")
+            # "Copy a link to this step" gives the page's own address
+            first = page.locator(".rk-stepper").first
+            first.locator(".rk-more summary").click()
+            first.locator(".rk-copy-link").click()
+            assert first.locator(".rk-link").input_value() == \
+                visit.url.split("#")[0] + f"#{slugs[0]}/0"
+        finally:
+            page.close()
+
+    if how == "http":
+        with serve(site) as url:
+            check(url)
+    else:
+        check()
+
+
+KERNEL_LIKE = """<!doctype html><html lang="en"><head><title>t</title><style>{css}</style></head>
+<body><main><div id="out"></div></main><script type="module">{module}</script>
+<script type="module">
+const traits = JSON.parse(document.getElementById("traits").textContent);
+const handlers = {{}};
+const model = {{get: (k) => traits[k], set: (k, v) => {{ traits[k] = v; }}, save_changes() {{}},
+  on() {{}}, off() {{}}, send() {{}}, widget_manager: {{}}}};  // no rk_page: a kernel host
+globalThis.rulekit.views.stepper.render({{model, el: document.getElementById("out")}});
+</script><script type="application/json" id="traits">{traits}</script></body></html>"""
+
+
+@pytest.mark.parametrize("base", ["https://school.example/rulekit/08_exert.html", ""])
+def test_copy_a_link_in_a_kernel_host(browser, base) -> None:
+    """What the module gives in JupyterLab: the exported page's address from `link_base` (the
+    kernel's `site_page()`), else from the notebook's own address (`.../08_exert.ipynb`)."""
+    from rulekit.display.front import css_text, page_module
+    from rulekit.display.widgets import Stepper
+    from rulekit.export.lesson import script_json
+
+    stepper = Stepper("r14_exert_borrowed_creature")
+    stepper.link_base = base
+    traits = {k: getattr(stepper, k) for k in ("frames", "svg", "uid", "title", "step", "slug",
+                                               "about", "link_base")}
+    html = KERNEL_LIKE.format(css=css_text("stepper"), module=page_module("stepper"),
+                              traits=script_json(json.dumps(traits)))
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        url = "http://lab.test/lab/tree/notebooks/08_exert.ipynb"
+        page.route("**/*", lambda r: r.fulfill(body=html, content_type="text/html")
+                   if r.request.url == url else r.abort())
+        page.goto(url)
+        root = page.locator(".rk-stepper")
+        root.locator(".rk-steps button").nth(3).click()
+        root.locator(".rk-more summary").click()
+        root.locator(".rk-copy-link").click()
+        got = root.locator(".rk-link").input_value()
+        assert got == f"{base or '08_exert.html'}#{stepper.slug}/3"
+        if base:
+            assert got == stepper.step_link(3), "the module and the kernel disagree"
+        assert page.evaluate("() => location.hash") == "", "the notebook's address changed"
+    finally:
+        page.close()
+
+
+def test_every_view_is_at_most_10_tabs_from_the_top(lesson_site, browser) -> None:
+    """Tab from the top of each lesson page to its contents link, Enter, one more Tab: the
+    focus is in that walkthrough's or sandbox's controls, in at most 10 Tabs; no paragraph or
+    heading is a Tab stop on the way."""
+    site, _ = lesson_site
+    worst = {}
+    for path in sorted(site.glob("0*.html")):
+        if "rk-contents" not in path.read_text("utf-8"):
+            continue
+        visit = _open(browser, site, path.name)
+        page = visit.page
+        try:
+            assert page.locator(".jp-Cell-inputWrapper[tabindex], "
+                                ".jp-OutputArea-output[tabindex]").count() == 0
+            targets = page.evaluate("() => Array.from(document.querySelectorAll("
+                                    "'.rk-contents a'), (a) => a.getAttribute('href'))")
+            assert targets, path.name
+            for href in targets:
+                page.goto(visit.url)
+                page.wait_for_selector(".rk-stepper svg")
+                page.evaluate("() => { document.activeElement && document.activeElement.blur();"
+                              " window.scrollTo(0, 0); }")
+                tabs = 0
+                while tabs < 10 and page.evaluate("() => document.activeElement."
+                                                  "getAttribute('href')") != href:
+                    page.keyboard.press("Tab")
+                    tabs += 1
+                    tag = page.evaluate("() => document.activeElement.tagName")
+                    assert tag in ("A", "BUTTON", "INPUT", "SELECT", "SUMMARY"), (path.name, tag)
+                page.keyboard.press("Enter")
+                page.wait_for_timeout(150)
+                page.keyboard.press("Tab")
+                tabs += 1
+                inside = page.evaluate("(id) => !!document.activeElement.closest("
+                                       "'#' + CSS.escape(id))", href[1:])
+                assert inside, (path.name, href, page.evaluate(
+                    "() => document.activeElement.outerHTML.slice(0, 120)"))
+                assert tabs <= 10, (path.name, href, tabs)
+                worst[f"{path.stem}{href}"] = tabs
+        finally:
+            page.close()
+    assert max(worst.values()) <= 10, worst
+
+
+def test_targets_are_at_least_24_px_and_focus_rings_are_not_clipped(lesson) -> None:
+    page = lesson.page
+    _reset(page)
+    first = page.locator(".rk-stepper").first
+    first.locator(".rk-more summary").click()
+    small = page.evaluate("""() => Array.from(document.querySelectorAll(
+        '.rk-stepper .rk-controls button, .rk-stepper .rk-controls summary,'
+        + ' .rk-stepper .rk-controls input, .rk-stepper .rk-controls select, .rk-contents a,'
+        + ' .rk-bar a'))
+      .filter((e) => e.getClientRects().length && !e.hidden)
+      .map((e) => [e.className || e.tagName, e.getBoundingClientRect()])
+      .filter(([, r]) => r.width < 24 || r.height < 24)
+      .map(([n, r]) => `${n}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    assert small == []
+    # each control's 3 px ring (2 px off it) is inside every box that clips it
+    clipped = page.evaluate("""() => {
+      const out = [];
+      for (const e of document.querySelectorAll('.rk-stepper .rk-controls button,'
+          + ' .rk-stepper .rk-controls summary')) {
+        if (!e.getClientRects().length) continue;
+        const r = e.getBoundingClientRect();
+        for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+          const s = getComputedStyle(p);
+          if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+          const b = p.getBoundingClientRect();
+          if (r.left - 5 < b.left || r.right + 5 > b.right || r.top - 5 < b.top ||
+              r.bottom + 5 > b.bottom) out.push(`${e.className} in ${p.className}`);
+        }
+      }
+      return out;
+    }""")
+    assert clipped == []
+    first.locator(".rk-more summary").click()
