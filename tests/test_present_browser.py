@@ -169,6 +169,21 @@ def test_screenshots_and_type_at_each_size(lesson) -> None:
         page.wait_for_timeout(300)
     _reset(page)
     assert axe(page) == {}
+    # reduced motion: the hint does not fade (it goes at once), nothing scrolls smoothly
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        first = page.locator(".rk-stepper").first
+        first.locator(".rk-present").click()
+        page.wait_for_timeout(200)
+        assert first.evaluate("(r) => getComputedStyle(r.querySelector('.rk-hint'))"
+                              ".animationName") == "rk-hint-gone"
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => Array.from(document.querySelectorAll('.rk-stepper, "
+                             ".rk-stepper *, html')).every((e) => "
+                             "getComputedStyle(e).scrollBehavior !== 'smooth')")
+    finally:
+        page.emulate_media(reduced_motion="no-preference")
 
 
 def test_the_control_row_is_the_same_in_every_walkthrough(lesson_site, browser) -> None:

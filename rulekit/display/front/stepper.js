@@ -577,6 +577,13 @@ function render({model, el: host}) {
     if (ev.target.classList && ev.target.classList.contains("rk-notes")) notesOpen = ev.target.open;
   }, true);
   on(speed, "change", () => { if (timer !== null) { stopPlaying(); startPlaying(); } });
+  on(more, "keydown", (ev) => { // Escape closes More, back on its button
+    if (ev.key !== "Escape" || !more.open) return;
+    more.open = false;
+    more.querySelector("summary").focus();
+    ev.preventDefault();
+    ev.stopPropagation();
+  });
   on(present, "click", () => presenting(!root.classList.contains("rk-presenting")));
   // leaving full screen (Escape, or the browser's own way) leaves Present, at the same step
   on(root, "fullscreenchange", () => {
