@@ -202,10 +202,16 @@ takes longer.</p>
 </div>
 <h2>Projecting a walkthrough</h2>
 <ul>
-<li>Press <em>Present</em> above a walkthrough: it fills the screen. Then <kbd>Right</kbd>,
+<li>Press <em>Present</em> above a walkthrough: it becomes a slide that fills the screen (the
+step's words large, its diagram, "Step 3 / 6"). Then <kbd>Right</kbd>,
 <kbd>Space</kbd> or <kbd>Page Down</kbd> go to the next step, <kbd>Left</kbd> or
 <kbd>Page Up</kbd> go back, <kbd>Home</kbd> and <kbd>End</kbd> go to the set-up and the last
-step, and <kbd>Esc</kbd> leaves. A presentation clicker sends these keys.</li>
+step, and <kbd>Esc</kbd> comes back to the page at the same step. After the last step,
+<kbd>Right</kbd> shows an end card, then the page's next walkthrough. A presentation clicker
+sends these keys.</li>
+<li>The address of a lesson page follows the step shown (<code>#copy-of-a-copy/3</code>):
+reloading the page, or a link you share, comes back to that step. <em>More &rsaquo; Copy a
+link to this step</em> copies it (in JupyterLab: the link to the exported page).</li>
 <li>The pages are laid out for 1280x720, 1366x768 and 1920x1080 screens: one step is one screen.
 If the back of the room can't read the diagram, zoom the page (<kbd>Ctrl</kbd> and <kbd>+</kbd>).</li>
 <li>In JupyterLab, <em>View &rsaquo; Appearance &rsaquo; Presentation Mode</em> keeps the same
