@@ -386,3 +386,32 @@ def test_targets_are_at_least_24_px_and_focus_rings_are_not_clipped(lesson) -> N
     }""")
     assert clipped == []
     first.locator(".rk-more summary").click()
+
+
+def test_every_slide_shows_its_whole_text(lesson) -> None:
+    """Lesson 7 in Present at 1280x720, every step of every walkthrough: the narration is all
+    on the slide; at least 32 px, unless the text is too long for that (the set-up's
+    description, a step with its question): then shrunk to fit, never under 24 px."""
+    from rulekit.export.checks import FIT_JS
+
+    page = lesson.page
+    _reset(page)
+    small, off = [], []
+    for i in range(page.locator(".rk-stepper").count()):
+        stepper = page.locator(".rk-stepper").nth(i)
+        stepper.locator(".rk-present").click()
+        page.keyboard.press("Home")
+        for k in range(stepper.locator(".rk-steps button").count()):
+            page.wait_for_timeout(80)
+            got = stepper.evaluate(FIT_JS)
+            px = stepper.evaluate("(r) => parseFloat(getComputedStyle("
+                                  "r.querySelector('.rk-narration')).fontSize)")
+            if not got["narration"]:
+                off.append((i, k, got["why"]))
+            long = k == 0 or stepper.locator(".rk-question").count() > 0
+            if px < 24 or (px < 32 and not long):
+                small.append((i, k, px))
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(300)
+    assert off == [] and small == [], (off, small)

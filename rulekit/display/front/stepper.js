@@ -434,11 +434,28 @@ function render({model, el: host}) {
       "last step · Esc: back to the page" : "←: back to the last step · Esc: back to the page"}));
     return {card, then};
   }
+  function fitSlide() { // Present: a long text (the set-up's) gets a wider column, then
+    // smaller type until it fits its pane (a short narration keeps its large size)
+    if (!root.classList.contains("rk-presenting")) return;
+    const narr = box.querySelector(".rk-narration");
+    const text = narr && narr.closest(".rk-text");
+    if (!text) return;
+    narr.style.fontSize = "";
+    const over = () => text.scrollHeight > text.clientHeight + 1;
+    text.parentElement.classList.remove("rk-long");
+    if (over()) text.parentElement.classList.add("rk-long"); // half the width, not a third
+    let px = parseFloat(getComputedStyle(narr).fontSize);
+    while (over() && px > 20) {
+      px -= 2;
+      narr.style.fontSize = `${px}px`;
+    }
+  }
   function draw(again) { // again: the same step drawn anew (a toggle, Present)
     if ((shown === step && !again) || !frames.length) return;
     const moved = shown !== step;
     shown = step;
     box.replaceChildren(frameOf(data, frames[step], idBase, whole, ctx));
+    fitSlide();
     status.textContent = `Step ${step} / ${last}`;
     slider.value = String(step);
     back.disabled = step === 0;
@@ -673,7 +690,7 @@ function render({model, el: host}) {
     const watch = new ResizeObserver(() => {
       if (waiting) return;
       waiting = true;
-      requestAnimationFrame(() => { waiting = false; showNew(root); });
+      requestAnimationFrame(() => { waiting = false; fitSlide(); showNew(root); });
     });
     watch.observe(root);
     cleanups.push(() => watch.disconnect());
