@@ -170,7 +170,8 @@
     };
     mark("diagram renderer ready");
     return {page: {start: mod.start, click: mod.click, fields: mod.fields, state: mod.state,
-                   choices: mod.choices, walkthrough: mod.walkthrough}};
+                   choices: mod.choices, walkthrough: mod.walkthrough,
+                   search: mod.search}};
   }
 
   // ---------------------------------------------------------------- the views' traits
@@ -294,6 +295,11 @@
           ? {picker: {seq: seq, action: String(content.ask), values: content.values || {},
                       decisions: asked}}
           : asked, seq);
+        return;
+      }
+      if (content.search !== undefined) { // free play's "add a card" box
+        var found = JSON.parse(rec.page.search(rec.sid, String(content.search)));
+        setState(rec, {search: Object.assign({seq: seq}, found)}, seq);
         return;
       }
       if (content.walkthrough !== undefined) { // "Save as walkthrough": a download
