@@ -253,7 +253,8 @@ SANDBOX_HEADING = "## Sandbox: try it yourself"  # as tests/lesson_shape.py
 def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
     """Each lesson's sandbox as the pure model (`rulekit.sandbox.SandboxModel`): the code
     cell after the lesson's "Sandbox" heading, run with `Sandbox` swapped for the model (as
-    tests/test_things_to_try.py builds them), by notebook stem."""
+    tests/test_things_to_try.py builds them, with what the lesson offers), by notebook
+    stem."""
     from rulekit.sandbox import SandboxModel
 
     out: dict[str, Any] = {}
@@ -265,11 +266,18 @@ def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
         if at is None or at + 1 >= len(cells):
             continue
         made: list[Any] = []
-        exec(cells[at + 1].source, {"Sandbox": lambda game, made=made: made.append(  # noqa: S102
-            SandboxModel(game))})
+        exec(cells[at + 1].source, {  # noqa: S102
+            "Sandbox": lambda game, made=made, **offers: made.append(SandboxModel(game, **offers))})
         if made:
             out[path.stem] = made[0]
     return out
+
+
+def biggest_sandbox() -> str | None:
+    """The lesson whose sandbox board p8 times: the most objects, then the most verdicts."""
+    sizes = {stem: (len(m.game.state.objects), sum(len(v) for v in m.card_actions().values()))
+             for stem, m in lesson_sandboxes().items()}
+    return max(sizes, key=lambda s: sizes[s]) if sizes else None
 
 
 def verdicts_ms(runs: int = 7) -> dict[str, object]:

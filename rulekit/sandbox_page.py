@@ -26,7 +26,8 @@ from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.sandbox_view import message_html, sandbox_state
 from rulekit.sandbox import CONTROLS, FIELDS, MENU_CONTROLS, MENU_VALUES, Outcome, SandboxModel
 
-__all__ = ["choices", "click", "fields", "search", "start", "state", "walkthrough"]
+__all__ = ["card_actions", "choices", "click", "fields", "search", "start", "state",
+           "walkthrough"]
 
 _models: list[tuple[SandboxModel, str]] = []  # (model, title): one per sandbox, by number
 
@@ -183,6 +184,15 @@ def state(sid: int, values: str) -> str:
         model = _model(sid)
         return json.dumps(model.to_json(_values(model, _parse(values, "values"),
                                                 offered=False)))
+    except UsageError as err:
+        return _refused(err)
+
+
+def card_actions(sid: int) -> str:
+    """`SandboxModel.card_actions()`: every card's menu with its verdicts, computed now (what
+    `make bench` times in the page, p8_verdicts_page_ms)."""
+    try:
+        return json.dumps({str(k): v for k, v in _model(sid).card_actions().items()})
     except UsageError as err:
         return _refused(err)
 

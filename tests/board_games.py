@@ -23,7 +23,11 @@ def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
             if cell.cell_type == "code" and cell.source.rstrip().splitlines()[-1:] and \
                     cell.source.rstrip().splitlines()[-1].startswith("Sandbox("):
                 made: list[tuple[Any, dict[str, Any]]] = []
-                exec(cell.source, {"Sandbox": lambda game, **kw: made.append((game, kw))})  # noqa: S102
+
+                def catch(game: Any, made: list[Any] = made, **offers: Any) -> None:
+                    made.append((game, offers))
+
+                exec(cell.source, {"Sandbox": catch})  # noqa: S102
                 yield path.stem, made[0][0], made[0][1]
 
 
