@@ -237,6 +237,9 @@ def test_free_play_adds_a_card_sets_the_turn_and_starts_again(small_site, browse
         assert state["last"]["kind"] == "done", state["last"]
         assert state["free_play"]["turn"] == 7 and state["free_play"]["step"] == "upkeep"
         assert "Turn 7" in live.root.locator(".rk-board .rk-turnline").inner_text()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        free.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "free-play-1366x768.png"))
         state = press("Start again")
         assert state["last"]["kind"] == "undone" and state["board"] == given
         assert visit.outside == [] and visit.console_errors == [], visit.console_errors
@@ -365,5 +368,41 @@ def test_save_as_walkthrough_downloads_it(small_site, browser) -> None:
         assert download.suggested_filename.endswith("-walkthrough.toml")
         assert tomllib.loads(text)["step"], text[:400]  # the click made, as a step
         assert "Downloaded as" in live.root.locator(".rk-saved").inner_text()
+    finally:
+        visit.page.close()
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_walkthrough_frames_draw_their_board(small_site, browser, width: int,
+                                             height: int) -> None:
+    """A walkthrough's frames carry their board as shared parts (`board_parts`); the stepper
+    joins them: each frame shows its `section.rk-board` (what the step changed outlined) with
+    the tables one toggle away, no sideways scroll; a screenshot per size."""
+    from rulekit.export.browser import open_page
+
+    (path,) = sorted(small_site.glob("07_*.html"))
+    visit = open_page(browser, path, small_site, viewport=(width, height))
+    try:
+        page = visit.page
+        stepper = page.locator(".rk-stepper").first
+        stepper.scroll_into_view_if_needed()
+        nxt = stepper.get_by_role("button", name="Next").first
+        nxt.click()
+        board = stepper.locator(".rk-board-box .rk-board")
+        board.wait_for(state="visible")
+        assert board.count() == 1 and stepper.locator(".rk-board .rk-card").count() >= 1
+        assert stepper.locator(".rk-board .rk-changed").count() >= 1  # what step 1 changed
+        assert stepper.locator("details.rk-tables > summary").inner_text() == \
+            "The board as a table"
+        nxt.click()  # the next frame's board replaces it
+        assert stepper.locator(".rk-board-box .rk-board").count() == 1
+        found = axe(page, within=".rk-stepper")
+        assert found == {}, found
+        scroll = page.evaluate("() => [document.documentElement.scrollWidth, "
+                               "document.documentElement.clientWidth]")
+        assert scroll[0] <= scroll[1], f"sideways scrolling at {width}px: {scroll}"
+        board.first.scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"frame-board-{width}x{height}.png"))
     finally:
         visit.page.close()

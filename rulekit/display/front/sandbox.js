@@ -357,7 +357,16 @@ function render({model, el}) {
       return;
     }
     if (message.parentNode !== home) home.appendChild(message);
-    const vals = Object.assign({}, entry.values, extra || {});
+    // the answer's fields follow the click's permanent (the ability list is that
+    // permanent's): the form shows that permanent too, or keeps its own, so the form's
+    // inputs stay consistent for its next click (a page checks them against the fields)
+    const pick = inputs.permanent;
+    const keep = pick && pick.value !== "" ? {permanent: JSON.parse(pick.value)} : {};
+    const vals = Object.assign(keep, entry.values, extra || {});
+    if (pick && vals.permanent !== undefined &&
+        Array.from(pick.options).some((o) => o.value === JSON.stringify(vals.permanent))) {
+      pick.value = JSON.stringify(vals.permanent);
+    }
     if (!extra && entry.asks && entry.asks.length) {
       seq += 1;
       send({ask: entry.action, values: vals, seq});
