@@ -497,7 +497,8 @@ class StepFrames:
         escaped here), `tables` (the board, players and stack as tables) and `events` (plain
         rows),
         `view` (the step view: that step in full, earlier ones folded; its title, `svg` or
-        `empty` note, and `legend` HTML), `diagram` ("the whole story" so far: its title, and either
+        `empty` note, `legend` HTML and `why`, "ask the diagram why" for its boxes:
+        `_why_data`), `diagram` ("the whole story" so far: its title, and either
         the groups of `svg` it shows, what is `new`, its cropped size, or its own `svg`, or an
         `empty` note), `question` (the next step's question, None without: `ask`, `labels`,
         `correct`, `answer`, `answer_label`, `rules`, `rule_texts`, `step`), `notes` (the

@@ -177,14 +177,15 @@ def diagram_font_px(page: Any) -> float:
     }"""))
 
 
-# every shown frame's diagram (an `svg` with role img) has an aria-describedby that names
+# every shown frame's diagram (an `svg` with a role: img, or group when its boxes are buttons)
+# has an aria-describedby that names
 # exactly one element in the page, whose text is not empty
 DESCRIBED_JS = """(root) => {
   const bad = [];
   let seen = 0;
   for (const f of root.querySelectorAll('.rk-frame')) {
     if (!f.getClientRects().length) continue;
-    for (const svg of f.querySelectorAll('.rk-diagram svg[role=img]')) {
+    for (const svg of f.querySelectorAll('.rk-diagram svg[role]')) {
       seen += 1;
       const id = svg.getAttribute('aria-describedby');
       const found = id ? document.querySelectorAll('#' + CSS.escape(id)) : [];
@@ -203,7 +204,7 @@ def undescribed(stepper: Any) -> tuple[int, list[str]]:
     return int(got["seen"]), list(got["bad"])
 
 
-DIAGRAMS = ".rk-stepper .rk-frame .rk-diagram svg[role=img]"
+DIAGRAMS = ".rk-stepper .rk-frame .rk-diagram svg[role]"  # an img, or a group of boxes
 
 
 def diagram_descriptions(page: Any, selector: str = DIAGRAMS) -> list[str]:

@@ -124,13 +124,19 @@ function chainOf(why, name) { // [{box, says, how}], nearest cause first, to the
   return out;
 }
 
+// a box's accessible name: its words as drawn first (what a voice-control user says), then
+// its whole words, its rules with their titles, and what it came of
 function boxLabel(why, name, node) {
   const says = (why.texts || {})[name];
   const title = node.querySelector("title");
+  const drawn = Array.from(node.querySelectorAll("text"), (t) => t.textContent.trim())
+    .filter(Boolean).join(" ");
   const words = says || (title ? title.textContent.split("\n")[0] : name);
   const rules = ((why.rules || {})[name] || []).map((n) => ruleWords(why, n));
   const cause = (why.causes || {})[name];
-  const parts = [words];
+  const squashed = (x) => x.replace(/\W+/g, "");
+  const parts = [drawn || words];
+  if (drawn && squashed(words) !== squashed(drawn)) parts.push(words);
   if (rules.length) parts.push(rules.join(", "));
   if (cause) parts.push(`it ${cause[1] === "then" ? "follows" : "comes of"}: ` +
     ((why.texts || {})[cause[0]] || cause[0]));
@@ -148,7 +154,19 @@ function askable(svg, why) {
     const name = boxName(node);
     node.setAttribute("tabindex", i === 0 ? "0" : "-1");
     node.setAttribute("role", "button");
+    // each drawn line ends with a space (SVG leaves it out of the picture), so its words read
+    // as words in its text content ("for mana", not "formana")
+    for (const t of node.querySelectorAll("text")) {
+      if (!/\s$/.test(t.textContent)) t.append(" ");
+    }
     node.setAttribute("aria-label", boxLabel(why, name, node));
+    // its tooltip (the whole words, each rule's summary) becomes its description: an SVG
+    // <title> inside a button would count as its visible text (axe: label-in-name)
+    const tip = node.querySelector(":scope > title");
+    if (tip) {
+      node.setAttribute("aria-description", tip.textContent.replace(/\s+/g, " ").trim());
+      tip.remove();
+    }
     node.classList.add("rk-box");
   });
   return true;
@@ -182,12 +200,14 @@ function whyPanel(why, name, node, idBase) {
   }
   const chain = chainOf(why, name);
   if (chain.length) {
-    const steps = chain.slice().reverse(); // from the player's action down to this box
-    const items = steps.map((c, i) => el("li", {}, c.says,
+    // from the player's action down to this box, each line led by its arrow's word (how the
+    // line above led to it: "does", "pays", "triggers", "resolves", "then", ...)
+    const steps = chain.slice().reverse();
+    const how = (i) => el("span", {class: "rk-why-how", text: `${steps[i - 1].how} → `});
+    const items = steps.map((c, i) => el("li", {}, i ? how(i) : null, c.says,
       i === 0 ? el("span", {class: "rk-why-how", text: " (the player's action)"}) : null));
-    const last = chain[0];
-    items.push(el("li", {}, el("b", {text: says}), el("span", {class: "rk-why-how",
-      text: ` (${last.how === "then" ? "follows it" : `it ${last.how} this`})`})));
+    items.push(el("li", {}, el("span", {class: "rk-why-how",
+      text: `${steps[steps.length - 1].how} → `}), el("b", {text: says})));
     panel.append(el("p", {class: "rk-why-sub", text: "How it came about"}),
       el("ol", {class: "rk-why-chain"}, ...items));
   } else if (texts[name]) {
@@ -231,8 +251,8 @@ function wireBoxes(figure, why, idBase, say) {
     close(false);
     const panel = whyPanel(why, boxName(b), b, idBase);
     pane.after(panel);
-    for (const x of boxes) x.removeAttribute("aria-expanded");
-    panel.focus();
+    panel.focus({preventScroll: true});
+    b.scrollIntoView({block: "nearest", inline: "nearest"}); // the pane is shorter now
   };
   figure.addEventListener("click", (ev) => {
     if (ev.target.closest(".rk-why-close")) { close(true); return; }
@@ -261,11 +281,21 @@ function wireBoxes(figure, why, idBase, say) {
         turn.set(name, list[k]);
         to = list[k];
         if (list.length > 1) say(`Effect ${k + 1} of ${list.length}.`);
-      } else say("Nothing in this diagram came of it.");
+      } else { // nothing drawn came of it (an earlier step's box, a chain's end): the next box
+        const k = boxes.indexOf(b);
+        if (k + 1 < boxes.length) to = boxName(boxes[k + 1]);
+        say(k + 1 < boxes.length ? "Nothing in this diagram came of it; the next box." :
+          "Nothing in this diagram came of it: the last box.");
+      }
     } else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") {
       const list = causes(name);
       if (list.length) to = list.includes(from) ? from : list[0];
-      else say("Nothing in this diagram caused it: the first box of its chain.");
+      else { // the first box of its chain: the box before it
+        const k = boxes.indexOf(b);
+        if (k > 0) to = boxName(boxes[k - 1]);
+        say(k > 0 ? "Nothing in this diagram caused it; the box before." :
+          "Nothing in this diagram caused it: the first box.");
+      }
     } else if (ev.key === "Home") {
       to = boxName(boxes[0]);
     } else if (ev.key === "End") {
@@ -543,6 +573,12 @@ function showNew(root, real) {
   fitScale(root, real);
   const pane = root.querySelector(".rk-frame .rk-diagram");
   if (!pane) return;
+  const asked = root.querySelector(".rk-frame .rk-why");
+  const box_ = asked && pane.querySelector(`.rkbox-${CSS.escape(asked.dataset.box)}`);
+  if (box_) { // a "why" is open: its box stays in view
+    box_.scrollIntoView({block: "nearest", inline: "nearest"});
+    return;
+  }
   const box = newBox(pane);
   if (!box) return;
   const p = pane.getBoundingClientRect(), pad = PAD;
