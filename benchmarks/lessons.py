@@ -249,6 +249,39 @@ def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, o
             "load_median_by_page": medians, "outside": outside}
 
 
+def steps_fully_visible(site: Path, size: tuple[int, int] = (1280, 720),
+                        browser: Any = None) -> dict[str, object]:
+    """p9: the fraction of the walkthrough steps after set-up, over every lesson page, that
+    meet the 95 % rule at `size` (issue 28): at least 95 % of the box of what the step added
+    to the diagram (`.rk-new`) inside the diagram pane and the window, its text at least
+    16 CSS px; each walkthrough scrolled to the top of the window and stepped with its own
+    keys (`rulekit.export.checks.step_shares`). Also the steps that miss it, with their share."""
+    from rulekit.export.browser import chromium, open_page
+    from rulekit.export.checks import step_shares
+
+    if browser is None:
+        with chromium() as own:
+            return steps_fully_visible(site, size, own)
+    steps, misses = 0, []
+    for page in sorted(site.glob("[0-9]*.html")):
+        if "rk-stepper" not in page.read_text("utf-8"):
+            continue
+        visit = open_page(browser, page, site, viewport=size)
+        try:
+            for i in range(visit.page.locator(".rk-stepper").count()):
+                stepper = visit.page.locator(".rk-stepper").nth(i)
+                stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+                for s in step_shares(stepper)[1:]:
+                    steps += 1
+                    if not s.ok():
+                        misses.append(f"{page.stem} walkthrough {i} step {s.step}: "
+                                      f"{s.share:.0%} at {s.text_px:.0f} px ({s.note})")
+        finally:
+            visit.page.close()
+    return {"fraction": (steps - len(misses)) / steps if steps else None, "steps": steps,
+            "size": f"{size[0]}x{size[1]}", "misses": misses}
+
+
 SANDBOX_HEADING = "## Sandbox: try it yourself"  # as tests/lesson_shape.py
 
 

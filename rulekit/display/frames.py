@@ -263,6 +263,63 @@ def _fig_of_html(html: str) -> dict[str, Any]:
     return out
 
 
+_BOX = re.compile(r"\brkbox&#45;([A-Za-z0-9_]+)|\brkbox-([A-Za-z0-9_]+)")
+
+
+def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
+    """"Ask the diagram why" for the boxes one drawing draws (`rulekit.display.flow.why`), each
+    fact once: `texts` (box name -> its words: the drawn boxes and every cause in their
+    chains), `causes` (box -> [the box it came of, how]: a box's chain back to the player's
+    action is these links followed), `rules` (box -> the rule numbers it cites), `cited`
+    (number -> [title, summary], the kit's own), `when` (box -> the action that let it happen,
+    where that is not its chain's end), `replaced` (event id -> `before`, `after` and the
+    `effects` that changed it: the boxes `p<id>`, `r<id>_<i>`, `n<id>`) and `arrows` ([tail,
+    head] box pairs: the drawing's arrows, which the keyboard walks)."""
+    from rulekit.display.flow import why
+
+    answers = why(game)
+    names = list(dict.fromkeys(a or b for a, b in _BOX.findall(svg)))
+    drawn = set(names)
+    texts: dict[str, str] = {}
+    causes: dict[str, list[str]] = {}
+    rules: dict[str, list[str]] = {}
+    cited: dict[str, list[str]] = {}
+    when: dict[str, str] = {}
+    replaced: dict[str, Any] = {}
+
+    def cite(found: list[dict[str, str]]) -> list[str]:
+        for r in found:
+            cited.setdefault(r["number"], [r["title"], r["summary"]])
+        return [r["number"] for r in found]
+
+    for name in names:
+        a = answers.get(name)
+        if a is None:
+            continue
+        texts[name] = a["says"]
+        if a["rules"]:
+            rules[name] = cite(a["rules"])
+        chain = a["chain"]
+        if chain:
+            causes[name] = [chain[0]["box"], chain[0]["how"]]
+        for i, c in enumerate(chain):
+            texts.setdefault(c["box"], c["says"])
+            if i + 1 < len(chain):
+                causes.setdefault(c["box"], [chain[i + 1]["box"], chain[i + 1]["how"]])
+        if a["when"] and (not chain or a["when"] != chain[-1]["says"]):
+            when[name] = a["when"]
+        rep = a["replacement"]
+        if rep is not None:
+            replaced.setdefault(a["box"].lstrip("npr").split("_")[0], {
+                "before": rep["before"], "after": rep["after"], "effects": [
+                    {"effect": x["effect"], "outcome": x["outcome"], "rules": cite(x["rules"])}
+                    for x in rep["effects"]]})
+    arrows = [key.split("->", 1) for key in view.titles if "->" in key]
+    return {"texts": texts, "causes": causes, "rules": rules, "cited": cited, "when": when,
+            "replaced": replaced,
+            "arrows": [a for a in arrows if a[0] in drawn and a[1] in drawn]}
+
+
 # ------------------------------------------------------------------ the frames
 _IDS: dict[str, int] = {}
 
@@ -440,7 +497,8 @@ class StepFrames:
         escaped here), `tables` (the board, players and stack as tables) and `events` (plain
         rows),
         `view` (the step view: that step in full, earlier ones folded; its title, `svg` or
-        `empty` note, and `legend` HTML), `diagram` ("the whole story" so far: its title, and either
+        `empty` note, `legend` HTML and `why`, "ask the diagram why" for its boxes:
+        `_why_data`), `diagram` ("the whole story" so far: its title, and either
         the groups of `svg` it shows, what is `new`, its cropped size, or its own `svg`, or an
         `empty` note), `question` (the next step's question, None without: `ask`, `labels`,
         `correct`, `answer`, `answer_label`, `rules`, `rule_texts`, `step`), `notes` (the
@@ -549,7 +607,10 @@ class StepFrames:
         view = step_diagram(sc, k)
         label = f"Event and trigger diagram of {sc.title}: {what}, earlier steps folded"
         fig = _fig_of_html(_figure(title, _diagram_svg(view, new={f"s{k}"}, label=label)))
-        return {**fig, "title": title, "label": label, "legend": legend_strip(view)}
+        out = {**fig, "title": title, "label": label, "legend": legend_strip(view)}
+        if fig.get("svg"):
+            out["why"] = _why_data(self.results[k].game, view, fig["svg"])
+        return out
 
     def frame_document(self, k: int) -> str:
         """Frame k as a standalone HTML page (to look at or screenshot in a browser)."""
