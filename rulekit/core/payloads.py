@@ -19,7 +19,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
-from rulekit.core.characteristics import Characteristics
+from rulekit.core.characteristics import AbilityKind, Characteristics
 from rulekit.core.events import EventKind
 from rulekit.core.mana import Mana
 from rulekit.core.zones import Zone
@@ -355,12 +355,37 @@ class ManaAdded(Payload):
     what_if: bool = False  # asked about, never committed ("could produce", CR 106.7)
 
 
+class Paying(str, Enum):
+    """What mana is spent on, as a fact (the narrator words it: `narrator.spending_text`)."""
+
+    CAST = "cast"  # casting a spell (`source`: its name)
+    ABILITY = "ability"  # activating an ability (`source`: its source, described)
+    WARD = "ward"  # a ward cost (the cost says how much)
+    UNLESS = "unless"  # "counter it unless its controller pays" (`source` asks, for `spell`)
+    UPKEEP = "upkeep"  # an upkeep ability's "you may pay" (`source`)
+
+
+@dataclass(frozen=True, slots=True)
+class Spending:
+    """What a payment is for: `paying` (`Paying`), the card or object that asks (`source`), the
+    spell it is for (`spell`) and, for ward, its cost."""
+
+    paying: Paying
+    source: str = ""
+    spell: str = ""
+    cost: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {k: v for k, v in (("paying", self.paying.value), ("source", self.source),
+                                  ("spell", self.spell), ("cost", self.cost)) if v}
+
+
 @payload(EventKind.MANA_SPENT)
 @dataclass(frozen=True, slots=True)
 class ManaSpent(Payload):
     player: str = field(metadata=WHO)
     mana: Mana
-    purpose: str  # what it paid for, e.g. "casting Glory-Bound Initiate"
+    purpose: Spending  # what it paid for: casting Glory-Bound Initiate, ward {2}, ...
     cost: str = ""
     uncounterable: ObjectId | None = field(default=None, metadata=WHO)  # Cavern of Souls' rider (CR 106.6)
 
@@ -503,6 +528,7 @@ class PutOnStack(Payload):
     item_id: int = field(metadata=WHO)
     source_name: str = field(metadata=WHO)
     ability: str = ""  # the triggered ability's text
+    ability_kind: AbilityKind | None = None  # what kind of ability it is (the narrator names it so)
     targets: str = field(default="", metadata=WHO)  # its targets, described
     for_what: str = field(default="", metadata=WHO)  # a trigger named short: the object whose move it triggered on
     item: Any = live()
@@ -516,6 +542,7 @@ class Resolved(Payload):
     source_name: str = field(metadata=WHO)
     text: str = field(metadata=WHO)  # the stack object as the stack shows it
     ability: str = ""  # the ability's text (not for spells)
+    ability_kind: AbilityKind | None = None  # what kind of ability it is (not for spells)
     trigger_event: int | None = field(default=None, metadata=WHO)
 
 
@@ -569,20 +596,50 @@ class SpellCopied(Payload):
 
 
 # ------------------------------------------------------------------ explanations
+class Reason(str, Enum):
+    """Why a rule explains what did (or didn't) happen (a `Note`), or what a player chose not
+    to do (a `Choice`): a closed set of facts, each worded by the narrator (its `REASONS`, checked
+    complete as it is imported). The note's other fields name who and what."""
+
+    CLEANUP_PRIORITY = "cleanup_priority"  # the active player gets priority in cleanup (514.3a)
+    WARD_GONE = "ward_gone"  # what targeted the warded permanent already left the stack (702.21a)
+    CANT_BE_COUNTERED = "cant_be_countered"  # a spell that can't be countered isn't (101.2)
+    UNDEFINED_MANA = "undefined_mana"  # mana of an undefined type is no mana (106.5)
+    NO_MANA = "no_mana"  # an ability makes zero mana right now (106.7)
+    NOT_ENCODED = "not_encoded"  # the encoded card left exile: nothing to copy (702.99c)
+    COPY_NO_TARGET = "copy_no_target"  # a cipher copy has no legal target (601.2c)
+    CONDITION_FALSE = "condition_false"  # an intervening "if" is false on resolution (603.4)
+    TOKEN_GONE = "token_gone"  # "sacrifice the token": gone or someone else's (701.21)
+    SOURCE_LEFT = "source_left"  # the source already left: the target isn't exiled (610.3b)
+    DOESNT_PAY = "doesnt_pay"  # a player doesn't pay a cost (ward, "counter unless", 118.12)
+    DOESNT_ENCODE = "doesnt_encode"  # a cipher spell isn't encoded (702.99a)
+    DOESNT_CAST_COPY = "doesnt_cast_copy"  # a cipher copy isn't cast (702.99a)
+
+
 @payload(EventKind.NOTE)
 @dataclass(frozen=True, slots=True)
 class Note(Payload):
-    """A rule explains what did (or didn't) happen; `says` is that explanation."""
+    """A rule explains what did (or didn't) happen: `reason` says which explanation, the other
+    fields what it names; the narrator words it."""
 
-    says: str
-    undefined: bool = False  # mana of an undefined type (CR 106.5)
+    reason: Reason
+    player: str | None = None  # the player it names
+    name: str = ""  # the card, source or spell it names, by name
+    object: ObjectId | None = None  # the object it names (described as the event is logged)
+    condition: str = ""  # an intervening "if" clause, as its ability's text writes it
 
 
 @payload(EventKind.CHOICE)
 @dataclass(frozen=True, slots=True)
 class Choice(Payload):
-    player: str = field(metadata=WHO)
-    says: str  # what they chose, in words
+    """A player chose not to do something: `reason` says what, `name` and `cost` what it was
+    about; the narrator words it."""
+
+    player: str  # (part of the shape, as the words that name the player were)
+    reason: Reason
+    name: str = ""  # the card it is about, by name
+    cost: str = ""  # the cost not paid
+    spending: Spending | None = None  # what the cost was for
 
 
 @payload(EventKind.SBA)

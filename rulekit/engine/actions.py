@@ -270,7 +270,7 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
     if units:
         assert cast_event.payload.new is not None
         on_stack = game.obj(cast_event.payload.new)
-        spent = game.emit(p.ManaSpent(player=player, mana=units, purpose=f"casting {chars.name}",
+        spent = game.emit(p.ManaSpent(player=player, mana=units, purpose=p.Spending(p.Paying.CAST, source=chars.name),
                                       cost=str(total),
                                       uncounterable=spent_data(on_stack, chars, units)),
                           cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
@@ -336,7 +336,7 @@ def activate(game: RulesContext, *, object: int, ability: int | None = None, man
             raise RulesError(f"{name}: {problem}", rule="602.5")
     during = [] if isinstance(ab, ManaAbility) else _mana_while_paying(game, player)
     plan = check_cost(game, player, obj, ab.cost, x=x, sacrifice=sacrifice, tap_other=tap,
-                      what=f"{name}'s ability", mana_now=not during)
+                      mana_now=not during)
     if isinstance(ab, ManaAbility):
         _activate_mana(game, obj, ab, plan, mana, x, player)
         return
@@ -392,7 +392,7 @@ def _mana_ability_while_paying(game: RulesContext, ref: Any, mana: str | None, p
     _, ab = _pick_ability(game, obj, None, mana, False, None)
     if not isinstance(ab, ManaAbility):
         raise RulesError(f"{game.describe(obj)}'s ability is not a mana ability", rule="605.3a")
-    plan = check_cost(game, player, obj, ab.cost, x=None, what=f"{game.describe(obj)}'s ability")
+    plan = check_cost(game, player, obj, ab.cost, x=None)
     _activate_mana(game, obj, ab, plan, mana, None, player, parent=parent)
 
 
@@ -421,10 +421,8 @@ def _activate_mana(game: RulesContext, obj: Any, ab: ManaAbility, plan: Any, man
                      tapped_for_mana=ab.cost.tap)
     if not output:
         undefined = not ab.production.options(ctx)
-        text = (f"{name} would add mana of an undefined type, so it adds no mana" if undefined
-                else f"{name}'s ability makes zero mana right now, so it adds nothing (and "
-                     "there is no type of mana it could produce)")
-        game.note(p.Note(says=text, undefined=undefined), cause=Cause.RULE, parent=resolving.id,
+        why = p.Reason.UNDEFINED_MANA if undefined else p.Reason.NO_MANA
+        game.note(p.Note(reason=why, name=name), cause=Cause.RULE, parent=resolving.id,
                   rules=("106.5",) if undefined else ("106.7",), subject=obj.id)
     res.add_mana(output, restriction=restriction, rider=ab.production.rider)
     if ab.effect is not None:

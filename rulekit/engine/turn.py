@@ -83,8 +83,7 @@ def _begin_step(game: RulesContext, step: Step, parent: int, root: int | None) -
         if len(game.log) == seen:
             advance_step(game, root, then=(Step.UNTAP, True))
             return
-        game.note(p.Note(says=f"{state.active} gets priority in the cleanup step: something "
-                         "happened in it, so players may act, and another cleanup step follows"),
+        game.note(p.Note(reason=p.Reason.CLEANUP_PRIORITY, player=state.active),
                   cause=Cause.RULE, parent=parent, rules=("514.3a",))
         return
     game.settle(parent)
