@@ -616,6 +616,10 @@ class Reason(str, Enum):
     DOESNT_CAST_COPY = "doesnt_cast_copy"  # a cipher copy isn't cast (702.99a)
 
 
+CHOICE_REASONS = frozenset({Reason.DOESNT_PAY, Reason.DOESNT_ENCODE, Reason.DOESNT_CAST_COPY})
+"""The reasons a `Choice` gives (a player chose not to); a `Note` gives the others."""
+
+
 @payload(EventKind.NOTE)
 @dataclass(frozen=True, slots=True)
 class Note(Payload):

@@ -738,14 +738,17 @@ def time_passes_tooltip(events: Iterable[Event]) -> str:
     return text if drew else f"{text} (nothing else happens in these steps)"
 
 
-def check_complete(narrations: dict[type[p.Payload], Narration] | None = None) -> None:
-    """Every payload type has its narration: checked as this module is imported, so a new kind
+def check_complete(narrations: dict[type[p.Payload], Narration] | None = None,
+                   reasons: dict[p.Reason, Narration] | None = None) -> None:
+    """Every payload type has its narration, and every reason a note or a choice can give
+    (`payloads.Reason`) its words: checked as this module is imported, so a new kind or reason
     the narrator can't say stops the engine from loading at all."""
     found = _NARRATIONS if narrations is None else narrations
     missing = [cls.__name__ for cls in p.PAYLOADS.values() if cls not in found]
     if missing:
         raise AssertionError(f"payload types the narrator can't say: {missing}")
-    wordless = [r.value for r in p.Reason if r not in REASONS]
+    worded = REASONS if reasons is None else reasons
+    wordless = [r.value for r in p.Reason if r not in worded]
     if wordless:
         raise AssertionError(f"note and choice reasons the narrator can't say: {wordless}")
 
