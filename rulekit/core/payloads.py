@@ -135,27 +135,76 @@ def variant(cls: type[P]) -> type[P]:
 @dataclass(frozen=True, slots=True)
 class Action(Payload):
     """A player (or the set-up) did something: the root of a causal tree. `action` is the
-    action's name (`rulekit.engine.arguments.ACTION_ARGS`); the other fields are what the narrator
-    needs to say it."""
+    action's name (`rulekit.engine.arguments.ACTION_ARGS`). What the narrator needs to say more
+    is in a variant of one kind of action each (`ForPlayer`, `Played`, `Casting`, `Activating`,
+    `Passing`, `AtOnce`), as `ZoneChanged`'s are; passing priority, set_turn, next_turn and
+    declaring attackers or blockers say no more than this."""
 
     action: str
     player: str | None = field(default=None, metadata=WHO)  # who acts (and keeps priority, CR 117.3c)
-    for_player: str | None = field(default=None, metadata=WHO)  # set-up and control: whose zone, life, pool, or who gains
-    setup: bool = False
+    setup: bool = False  # it arranges a position rather than plays (actions.SETUP_ACTIONS)
     keeps_priority: bool = True
-    all_pass: bool = False  # every player passed in succession (CR 117.4)
-    object: ObjectId | None = field(default=None, metadata=WHO)
-    card: str | None = field(default=None, metadata=WHO)  # the card's name, as it was when the action began
-    ability: str | None = None  # the ability's text (activate) or the resolving item's text
-    x: int | None = None
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class ForPlayer(Action):
+    """Set-up and control, done for a player: whose zone (`add`), life (`set_life`) or pool
+    (`set_pool`), or who gains control (`gain_control`)."""
+
+    for_player: str | None = field(default=None, metadata=WHO)
+    card: str | None = field(default=None, metadata=WHO)  # the card (add) or permanent, described
+    zone: Zone | None = None  # add: the zone it goes to
+    life: int | None = None  # set_life: the new total
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Played(Action):
+    """A land played (CR 305.1)."""
+
+    card: str | None = field(default=None, metadata=WHO)  # its name, as the action began
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Casting(Action):
+    """A spell cast (CR 601.2), with its X and whether with flashback (702.34a)."""
+
+    card: str | None = field(default=None, metadata=WHO)  # its name, as the action began
+    x: int | None = None  # the X chosen (only when its cost has X)
     flashback: bool = False
-    taps: bool = False  # a mana ability with {T} in its cost
-    zone: Zone | None = None
-    mana: bool = False  # activating a mana ability (CR 605.3a)
-    until: str | None = None  # advance: the step's label
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Activating(Action):
+    """An ability activated (CR 602.2), a mana ability (605.3a) among them."""
+
+    card: str | None = field(default=None, metadata=WHO)  # its source, described
+    ability: str | None = None  # the ability's text
+    mana: bool = False  # a mana ability (CR 605.3a)
+    taps: bool = False  # ... with {T} in its cost: tapping for mana (106.12)
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Passing(Action):
+    """All players pass: the top of the stack resolves (`resolve`, CR 117.4, 608.1), or time
+    passes until a step (`advance`)."""
+
+    all_pass: bool = False  # every player passed in succession (CR 117.4)
     item: str | None = None  # resolve: the top of the stack, named aloud (narrator.item_name)
-    objects: tuple[str, ...] = field(default=(), metadata=WHO)  # destroy/exile: the first five permanents, described
-    count: int = 0  # destroy/exile: how many
+    until: str | None = None  # advance: the step's label
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class AtOnce(Action):
+    """Set-up's destroy or exile of several permanents at once."""
+
+    objects: tuple[str, ...] = field(default=(), metadata=WHO)  # the first five, described
+    count: int = 0  # how many
 
 
 @payload(EventKind.TURN_BEGAN)

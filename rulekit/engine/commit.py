@@ -401,7 +401,7 @@ def _fizzled(game: RulesContext, e: p.Fizzled) -> None:
 def _action(game: RulesContext, e: p.Action) -> None:
     if e.player and e.keeps_priority:
         game.state.priority, game.state.passes = e.player, 0  # CR 117.3c
-    if e.all_pass:
+    if isinstance(e, p.Passing) and e.all_pass:
         game.state.passes = len(game.state.players)  # everyone passed in succession
 
 

@@ -138,38 +138,39 @@ def ability_resolves(source_name: str, ability: str, kind: AbilityKind | None) -
 def action_text(a: p.Action) -> str:
     """A player's action (the root of what it caused), in words."""
     who = a.player or "The game"
-    match a.action:
-        case "add":
+    match a:
+        case p.ForPlayer(action="add"):
             return f"Set-up: {a.card} into {a.for_player}'s {a.zone and a.zone.value}"
-        case "set_turn":
-            return "Set-up: turn and step"
-        case "set_life":
-            return f"Set-up: {a.for_player}'s life total is {a.x}"
-        case "set_pool":
+        case p.ForPlayer(action="set_life"):
+            return f"Set-up: {a.for_player}'s life total is {a.life}"
+        case p.ForPlayer(action="set_pool"):
             return f"Set-up: mana in {a.for_player}'s pool"
-        case "play_land":
+        case p.ForPlayer(action="gain_control"):
+            return f"{a.for_player} gains control of {a.card}"
+        case p.Played():
             return f"{who} plays {a.card}"
-        case "cast":
+        case p.Casting():
             xs = f" with X={a.x}" if a.x is not None else ""
             fb = " with flashback from the graveyard" if a.flashback else ""
             return f"{who} casts {a.card}{xs}{fb}"
-        case "activate" | "tap_for_mana" if a.mana:
+        case p.Activating(mana=True):
             return f"{who} {'taps' if a.taps else 'activates'} {a.card} for mana: {a.ability}"
-        case "activate" | "tap_for_mana":
+        case p.Activating():
             return f"{who} activates {a.card}: {a.ability}"
-        case "pass_priority":
-            return f"{who} passes priority"
-        case "resolve":
+        case p.Passing(action="resolve"):
             return f"All players pass: {a.item} resolves"
-        case "advance":
+        case p.Passing(action="advance"):
             return f"All players pass until {a.until}"
-        case "next_turn":
-            return "All players pass until the next turn's main phase"
-        case "destroy" | "exile":
+        case p.AtOnce():
             names = ", ".join(a.objects[:5]) + (" ..." if a.count > 5 else "")
             return f"{a.action.capitalize()} {_count(a.count, 'permanent')} at once: {names}"
-        case "gain_control":
-            return f"{a.for_player} gains control of {a.card}"
+    match a.action:
+        case "set_turn":
+            return "Set-up: turn and step"
+        case "pass_priority":
+            return f"{who} passes priority"
+        case "next_turn":
+            return "All players pass until the next turn's main phase"
         case "declare_attackers":
             return f"{who} declares attackers"
         case "declare_blockers":
@@ -603,11 +604,11 @@ def brief(e: p.Payload) -> str | None:
     when the event's own words are short already. The full words (with the Oracle text) stay
     the event's `text`, shown in the box's tooltip and the step's description."""
     match e:
-        case p.Action(action="activate" | "tap_for_mana", mana=True, card=str(card)):
+        case p.Activating(mana=True, card=str(card)):
             return f"{e.player or 'The game'} {'taps' if e.taps else 'activates'} {card} for mana"
-        case p.Action(action="activate" | "tap_for_mana", card=str(card)):
+        case p.Activating(card=str(card)):
             return f"{e.player or 'The game'} activates {_whose(card)} ability"
-        case p.Action(action="resolve", all_pass=True, item=str(item)) if ", " in item:
+        case p.Passing(action="resolve", all_pass=True, item=str(item)) if ", " in item:
             return f"All players pass: {_short_item(item)} resolves"
         case p.Resolved(item_kind="ability"):
             name, effect = _parts(e.ability, e.ability_kind, e.source_name)
