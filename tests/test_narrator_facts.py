@@ -19,7 +19,7 @@ from rulekit.core.characteristics import AbilityKind
 from rulekit.core.events import LOG_FORMAT
 from rulekit.objects import narrator
 from rulekit.scenario import load, shipped
-from tests.helpers import mana
+from tests.helpers import cast_from_hand
 
 EXPLAINING = (EventKind.NOTE, EventKind.CHOICE)
 
@@ -32,28 +32,22 @@ class _Names:
         return "Thing"
 
 
-def _ward_unpaid() -> Game:
-    """Shock at a warded Tolarian Terror, ward not paid: a Choice (doesn't pay) and a counter."""
+def _ward(*, pay: bool) -> Game:
+    """Shock at a warded Tolarian Terror with {R}{R}{R} in the pool, ward {2} paid or not (not:
+    a Choice, then the spell is countered)."""
     game = Game()
     terror = game.add("Tolarian Terror", player="Bob")
-    shock = game.add("Shock", zone="hand")
-    mana(game, "Mountain", 1)
-    game.tap_for_mana(game.add("Powerstone"))
-    game.tap_for_mana(game.add("Powerstone"))
-    game.cast(shock, targets=[terror])
-    game.resolve(pay=False)
+    cast_from_hand(game, "Shock", "Mountain", 3, targets=[terror])
+    game.resolve(pay=pay)
     return game
+
+
+def _ward_unpaid() -> Game:
+    return _ward(pay=False)
 
 
 def _ward_paid() -> Game:
-    game = Game()
-    terror = game.add("Tolarian Terror", player="Bob")
-    shock = game.add("Shock", zone="hand")
-    mana(game, "Mountain", 1)
-    mana(game, "Mountain", 2)
-    game.cast(shock, targets=[terror])
-    game.resolve(pay=True)
-    return game
+    return _ward(pay=True)
 
 
 def _explained(name: str, game: Game) -> list[p.Payload]:

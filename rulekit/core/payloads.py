@@ -103,16 +103,21 @@ _WHO: dict[type[Payload], frozenset[str]] = {}  # ... and those left out of a sh
 VARIANTS: dict[EventKind, list[type[Payload]]] = {}  # the subclasses of a kind's payload type
 
 
+def _roles(cls: type[P]) -> type[P]:
+    """Record a payload type's fields and their roles (read from their metadata)."""
+    fields = dataclasses.fields(cls)
+    _NAMES[cls] = tuple(f.name for f in fields)
+    _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("role") == "live")
+    _WHO[cls] = frozenset(f.metadata.get("json") or f.name for f in fields
+                          if f.metadata.get("role") == "who")
+    return cls
+
+
 def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
     """Class decorator: the (frozen dataclass) payload type of events of `kind`."""
     def register(cls: type[P]) -> type[P]:
         cls.kind = kind
-        fields = dataclasses.fields(cls)
-        _NAMES[cls] = tuple(f.name for f in fields)
-        _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("role") == "live")
-        _WHO[cls] = frozenset(f.metadata.get("json") or f.name for f in fields
-                              if f.metadata.get("role") == "who")
-        PAYLOADS[kind] = cls
+        PAYLOADS[kind] = _roles(cls)
         return cls
 
     return register
@@ -121,12 +126,7 @@ def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
 def variant(cls: type[P]) -> type[P]:
     """Class decorator: a (frozen dataclass) subclass of a payload type, carrying what one
     kind of that event says (its kind is its base's)."""
-    fields = dataclasses.fields(cls)
-    _NAMES[cls] = tuple(f.name for f in fields)
-    _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("role") == "live")
-    _WHO[cls] = frozenset(f.metadata.get("json") or f.name for f in fields
-                          if f.metadata.get("role") == "who")
-    VARIANTS.setdefault(cls.kind, []).append(cls)
+    VARIANTS.setdefault(cls.kind, []).append(_roles(cls))
     return cls
 
 
