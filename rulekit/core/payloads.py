@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from rulekit.core.characteristics import AbilityKind, Characteristics
 from rulekit.core.events import EventKind
@@ -256,8 +256,10 @@ class Declared(Payload):
 @payload(EventKind.LOST)
 @dataclass(frozen=True, slots=True)
 class Lost(Payload):
+    """A player loses the game; `reason` the state-based action's (the narrator words it)."""
+
     player: str = field(metadata=WHO)
-    reason: str
+    reason: Literal["life"]  # 0 or less life (CR 704.5a)
 
 
 # ------------------------------------------------------------------ permanents
@@ -292,11 +294,15 @@ class Untapped(Payload):
 @payload(EventKind.UNTAP_SKIPPED)
 @dataclass(frozen=True, slots=True)
 class UntapSkipped(Payload):
+    """A permanent doesn't untap in its controller's untap step (CR 502.3): an ability keeps it
+    tapped, or it was exerted (701.43)."""
+
     object: ObjectId = field(metadata=WHO)
-    reason: str = ""  # the effect that keeps it tapped, in its own words
-    clears_exert: bool = False
+    ability: str = ""  # the static ability that keeps it tapped, as its text writes it
+    clears_exert: bool = False  # it was exerted: that effect ends now
     exert_of: str | None = field(default=None, metadata=WHO)
     expired: bool = False  # already untapped: the exert effect ends having done nothing
+    moved: bool = False  # the exerting player no longer controls it: the effect just ends
 
 
 @payload(EventKind.EXERTED)

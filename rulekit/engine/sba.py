@@ -57,7 +57,7 @@ def check_sbas(game: RulesContext, parent: int | None) -> bool:
         game.emit(p.Attached(object=obj.id, to=None), cause=Cause.SBA,
                   parent=parent, rules=(rule,), subject=obj.id)
     for player in losers:
-        game.emit(p.Lost(player=player.name, reason="0 or less life"),
+        game.emit(p.Lost(player=player.name, reason="life"),
                   cause=Cause.SBA, parent=parent, rules=("704.5a",))
     if to_graveyard:
         rules = tuple(dict.fromkeys(r for _, _, rule in to_graveyard for r in rule.split()))

@@ -219,7 +219,10 @@ def _declared(e: p.Declared, names: Names) -> str:
 
 @says(p.Lost)
 def _lost(e: p.Lost, names: Names) -> str:
-    return f"{e.player} loses the game ({e.reason})"
+    return f"{e.player} loses the game ({_LOSES[e.reason]})"
+
+
+_LOSES = {"life": "0 or less life"}  # why a player loses (payloads.Lost.reason)
 
 
 # ------------------------------------------------------------------ permanents
@@ -248,7 +251,9 @@ def _untap_skipped(e: p.UntapSkipped, names: Names) -> str:
     if e.expired:
         return (f"{names.describe(e.object)} is already untapped: exert's effect ends having "
                 "done nothing")
-    return f"{names.describe(e.object)} doesn't untap ({e.reason})"
+    why = e.ability or ("exert's effect ends: another player controls it now" if e.moved
+                        else "it was exerted")
+    return f"{names.describe(e.object)} doesn't untap ({why})"
 
 
 @says(p.Exerted)
