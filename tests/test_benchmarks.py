@@ -93,9 +93,10 @@ def test_figures_print_readably(value, shown):
 
 @pytest.mark.notebook
 def test_one_lesson_rebuild_rebuilds_just_the_edited_notebook(tmp_path, monkeypatch):
-    small = lessons.one_cell_notebooks(tmp_path / "lessons", 2, "1 + 1")
+    # the smallest size: two lessons of one empty cell (no kernel to start), no live sandbox
+    small = lessons.one_cell_notebooks(tmp_path / "lessons", 2)
     monkeypatch.setattr(lessons, "NOTEBOOKS", small)
-    figures = lessons.one_lesson_rebuild(runs=1, work=tmp_path / "work")
+    figures = lessons.one_lesson_rebuild(runs=1, work=tmp_path / "work", sandbox="off")
     assert figures["lesson_s"] > 0 and figures["empty_s"] > 0
     assert figures["edited"] == ["01_one_cell"]
     assert len(nbformat.read(small / "01_one_cell.ipynb", as_version=4).cells) == 1  # a copy
