@@ -152,3 +152,23 @@ def test_note_and_choice_fields_are_facts():
     for cls in (p.Note, p.Choice):
         names = {f.name for f in dataclasses.fields(cls)}
         assert "says" not in names and "reason" in names
+
+
+def test_state_based_actions_say_why_as_facts():
+    """A creature dealt lethal damage: the state-based action's payload names it and the
+    reason (`payloads.Doom`); the narrator words them (CR 704.5g)."""
+    game = Game()
+    bears = game.add("Grizzly Bears", player="Bob")
+    cast_from_hand(game, "Shock", "Mountain", 1, targets=[bears])
+    game.resolve()
+    (sba,) = game.log.of_kind(EventKind.SBA)
+    assert sba.payload.dying == (p.Dying(bears.id, (p.Doom.LETHAL_DAMAGE,)),)
+    assert sba.payload.to_json() == {"dying": [{"object": bears.id, "why": ["lethal_damage"]}]}
+    assert sba.text == f"State-based actions: Grizzly Bears (#{bears.id}): lethal damage"
+
+
+@pytest.mark.parametrize("unfit", list(p.Unfit))
+def test_every_attachment_problem_has_words(unfit):
+    said = narrator.unfit_text(p.Unattachable(unfit, "704.5m", name="Wild Growth",
+                                              host="Grizzly Bears", enchant="Enchant land"))
+    assert said and "None" not in said

@@ -701,10 +701,71 @@ class Choice(Payload):
     spending: Spending | None = None  # what the cost was for
 
 
+class Unfit(str, Enum):
+    """Why a permanent can't be attached to another (CR 301.5c, 301.6, 303.4c, 704.5m-p)."""
+
+    NOTHING = "nothing"  # it is attached to nothing
+    HOST_GONE = "host_gone"  # what it is attached to is not on the battlefield
+    ITSELF = "itself"  # it can't be attached to itself
+    CANT_ATTACH = "cant_attach"  # not an Aura, Equipment or Fortification
+    NOT_CREATURE = "not_creature"  # Equipment, on something that isn't a creature
+    NOT_LAND = "not_land"  # a Fortification, on something that isn't a land
+    CANT_ENCHANT = "cant_enchant"  # an Aura its enchant ability doesn't allow there
+
+
+@dataclass(frozen=True, slots=True)
+class Unattachable:
+    """Why `name` can't be attached to `host` (`why`, an `Unfit`), and the rule: facts the
+    narrator words (`narrator.unfit_text`), for a refusal and for a state-based action.
+    `host` is the host's name (described, with its id, when it has left); `enchant` the
+    Aura's enchant ability's text."""
+
+    why: Unfit
+    rule: str
+    name: str = ""
+    host: str = ""
+    enchant: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {k: v for k, v in (("why", self.why.value), ("rule", self.rule),
+                                  ("name", self.name), ("host", self.host),
+                                  ("enchant", self.enchant)) if v}
+
+
+class Doom(str, Enum):
+    """Why a state-based action puts a permanent into its owner's graveyard (CR 704.5)."""
+
+    TOUGHNESS = "toughness"  # toughness 0 or less (704.5f)
+    LETHAL_DAMAGE = "lethal_damage"  # lethal damage (704.5g)
+    AURA_UNATTACHED = "aura_unattached"  # an Aura attached to nothing (704.5m)
+    ILLEGALLY_ATTACHED = "illegally_attached"  # an Aura attached illegally (704.5m)
+    LEGEND_RULE = "legend_rule"  # the legend rule (704.5j)
+
+
+@dataclass(frozen=True, slots=True)
+class Dying:
+    """One permanent a state-based action puts into its graveyard, and why (several reasons
+    at once: it moves once for all, CR 704.3); `problem` says how an Aura is attached
+    illegally."""
+
+    object: ObjectId
+    why: tuple[Doom, ...]
+    problem: Unattachable | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"object": self.object, "why": [w.value for w in self.why]}
+        if self.problem is not None:
+            out["problem"] = self.problem.to_json()
+        return out
+
+
 @payload(EventKind.SBA)
 @dataclass(frozen=True, slots=True)
 class StateBasedActions(Payload):
-    why: str
+    """State-based actions put permanents into their owners' graveyards (CR 704.5): each one
+    and why, as facts (the narrator words them)."""
+
+    dying: tuple[Dying, ...]
 
 
 @payload(EventKind.COST_PAID)

@@ -21,7 +21,7 @@ from rulekit.engine.targets import announce, check_chosen
 from rulekit.engine.triggers import resolve_mana_triggers
 from rulekit.objects.abilities import Activated, ManaAbility, SpellAbility, Static
 from rulekit.objects.attach import illegal_attachment
-from rulekit.objects.narrator import item_name
+from rulekit.objects.narrator import item_name, unfit_text
 from rulekit.objects.production import ProduceContext
 from rulekit.objects.resolution import Resolution, move_together
 from rulekit.objects.state import StackItem, Step, Zone
@@ -109,7 +109,7 @@ def add(game: RulesContext, *, card: str, player: str, zone: str = "battlefield"
         problem = illegal_attachment(game, chars, None, game.obj(attach))
         if problem:
             raise RulesError(f"{chars.name} can't be attached to {game.describe(attach)}: "
-                             f"{problem[0]}", rule=problem[1])
+                             f"{unfit_text(problem)}", rule=problem.rule)
     data = p.SetUp(
         card=definition.name, controller=player, owner=status.get("owner") or player,
         origin=Zone.NOWHERE, destination=zone_, setup=True,

@@ -536,9 +536,43 @@ def _choice(e: p.Choice, names: Names) -> str:
     return REASONS[e.reason](e, names)
 
 
+def unfit_text(u: p.Unattachable) -> str:
+    """Why a permanent can't be attached there, in words (a refusal's and a state-based
+    action's)."""
+    match u.why:
+        case p.Unfit.NOTHING:
+            return "attached to nothing"
+        case p.Unfit.HOST_GONE:
+            return f"{u.host} is not on the battlefield"
+        case p.Unfit.ITSELF:
+            return f"{u.name} can't be attached to itself"
+        case p.Unfit.CANT_ATTACH:
+            return (f"{u.name} is not an Aura, Equipment or Fortification, so it can't be "
+                    "attached to anything")
+        case p.Unfit.NOT_CREATURE:
+            return f"Equipment can be attached only to a creature, and {u.host} isn't one"
+        case p.Unfit.NOT_LAND:
+            return f"a Fortification can be attached only to a land, and {u.host} isn't one"
+        case p.Unfit.CANT_ENCHANT:
+            return f"{u.name} can't enchant {u.host}: its ability says '{u.enchant}'"
+
+
+_DOOMS = {p.Doom.TOUGHNESS: "toughness 0 or less", p.Doom.LETHAL_DAMAGE: "lethal damage",
+          p.Doom.AURA_UNATTACHED: "Aura not attached to anything",
+          p.Doom.LEGEND_RULE: "legend rule"}
+
+
+def _doom(why: p.Doom, d: p.Dying) -> str:
+    if why is p.Doom.ILLEGALLY_ATTACHED and d.problem is not None:
+        return unfit_text(d.problem)
+    return _DOOMS[why]
+
+
 @says(p.StateBasedActions)
 def _sba(e: p.StateBasedActions, names: Names) -> str:
-    return f"State-based actions: {e.why}"
+    why = "; ".join(f"{names.describe(d.object)}: {' and '.join(_doom(w, d) for w in d.why)}"
+                    for d in e.dying)
+    return f"State-based actions: {why}"
 
 
 @says(p.CostPaid)
