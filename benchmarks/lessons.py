@@ -249,13 +249,47 @@ def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, o
             "load_median_by_page": medians, "outside": outside}
 
 
+def steps_fully_visible(site: Path, size: tuple[int, int] = (1280, 720),
+                        browser: Any = None) -> dict[str, object]:
+    """p9: the fraction of the walkthrough steps after set-up, over every lesson page, that
+    meet the 95 % rule at `size` (issue 28): at least 95 % of the box of what the step added
+    to the diagram (`.rk-new`) inside the diagram pane and the window, its text at least
+    16 CSS px; each walkthrough scrolled to the top of the window and stepped with its own
+    keys (`rulekit.export.checks.step_shares`). Also the steps that miss it, with their share."""
+    from rulekit.export.browser import chromium, open_page
+    from rulekit.export.checks import step_shares
+
+    if browser is None:
+        with chromium() as own:
+            return steps_fully_visible(site, size, own)
+    steps, misses = 0, []
+    for page in sorted(site.glob("[0-9]*.html")):
+        if "rk-stepper" not in page.read_text("utf-8"):
+            continue
+        visit = open_page(browser, page, site, viewport=size)
+        try:
+            for i in range(visit.page.locator(".rk-stepper").count()):
+                stepper = visit.page.locator(".rk-stepper").nth(i)
+                stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+                for s in step_shares(stepper)[1:]:
+                    steps += 1
+                    if not s.ok():
+                        misses.append(f"{page.stem} walkthrough {i} step {s.step}: "
+                                      f"{s.share:.0%} at {s.text_px:.0f} px ({s.note})")
+        finally:
+            visit.page.close()
+    return {"fraction": (steps - len(misses)) / steps if steps else None, "steps": steps,
+            "size": f"{size[0]}x{size[1]}", "misses": misses}
+
+
 SANDBOX_HEADING = "## Sandbox: try it yourself"  # as tests/lesson_shape.py
 
 
 def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
     """Each lesson's sandbox as the pure model (`rulekit.sandbox.SandboxModel`): the code
     cell after the lesson's "Sandbox" heading, run with `Sandbox` swapped for the model (as
-    tests/test_things_to_try.py builds them), by notebook stem."""
+    tests/test_things_to_try.py builds them, with what the lesson offers), by notebook
+    stem."""
     from rulekit.sandbox import SandboxModel
 
     out: dict[str, Any] = {}
@@ -267,11 +301,18 @@ def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
         if at is None or at + 1 >= len(cells):
             continue
         made: list[Any] = []
-        exec(cells[at + 1].source, {"Sandbox": lambda game, made=made: made.append(  # noqa: S102
-            SandboxModel(game))})
+        exec(cells[at + 1].source, {  # noqa: S102
+            "Sandbox": lambda game, made=made, **offers: made.append(SandboxModel(game, **offers))})
         if made:
             out[path.stem] = made[0]
     return out
+
+
+def biggest_sandbox() -> str | None:
+    """The lesson whose sandbox board p8 times: the most objects, then the most verdicts."""
+    sizes = {stem: (len(m.game.state.objects), sum(len(v) for v in m.card_actions().values()))
+             for stem, m in lesson_sandboxes().items()}
+    return max(sizes, key=lambda s: sizes[s]) if sizes else None
 
 
 def verdicts_ms(runs: int = 7) -> dict[str, object]:

@@ -24,7 +24,8 @@ ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio
               "p5_page_kb", "p5_static_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s",
               "p6_pyodide_floor_s", "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
               "p7_fuzz_actions_per_s", "p7_reflection_64_ms", "p8_verdicts_ms",
-              "read_longest_words", "read_grade_max", "suite_check_s", "suite_full_s"]
+              "p8_verdicts_page_ms", "p9_steps_fully_visible", "read_longest_words",
+              "read_grade_max", "suite_check_s", "suite_full_s"]
 
 
 def test_the_table_has_exactly_the_issue_figures():
@@ -172,6 +173,17 @@ def test_the_page_figures_are_measured(lesson_site, browser):
     figures = lessons.page_figures(site, loads=1, browser=browser)
     assert figures["page_kb"] > 0 and figures["load_s"] > 0 and figures["requests"] == 0
     assert "Chromium" in run.machine()  # asks the browser its version
+
+
+@pytest.mark.browser
+@pytest.mark.notebook
+def test_the_steps_fully_visible_figure_is_measured(lesson_site, browser):
+    """p9 steps every walkthrough of the built site once: a fraction, and each miss named."""
+    site, _ = lesson_site
+    figures = lessons.steps_fully_visible(site, browser=browser)
+    assert figures["steps"] > 50 and 0 < figures["fraction"] <= 1
+    assert len(figures["misses"]) == round((1 - figures["fraction"]) * figures["steps"])
+    assert all("walkthrough" in m and "%" in m for m in figures["misses"])
 
 
 # ------------------------------------------------------------------ readability

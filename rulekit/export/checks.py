@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["STEP_BUTTONS", "StepFit", "axe", "diagram_descriptions", "diagram_font_px", "goto_step",
+__all__ = ["STEP_BUTTONS", "StepFit", "StepShare", "axe", "diagram_descriptions", "diagram_font_px",
+           "goto_step", "step_shares",
            "undescribed", "walk"]
 
 SERIOUS = ("critical", "serious")
@@ -176,14 +177,15 @@ def diagram_font_px(page: Any) -> float:
     }"""))
 
 
-# every shown frame's diagram (an `svg` with role img) has an aria-describedby that names
+# every shown frame's diagram (an `svg` with a role: img, or group when its boxes are buttons)
+# has an aria-describedby that names
 # exactly one element in the page, whose text is not empty
 DESCRIBED_JS = """(root) => {
   const bad = [];
   let seen = 0;
   for (const f of root.querySelectorAll('.rk-frame')) {
     if (!f.getClientRects().length) continue;
-    for (const svg of f.querySelectorAll('.rk-diagram svg[role=img]')) {
+    for (const svg of f.querySelectorAll('.rk-diagram svg[role]')) {
       seen += 1;
       const id = svg.getAttribute('aria-describedby');
       const found = id ? document.querySelectorAll('#' + CSS.escape(id)) : [];
@@ -202,7 +204,7 @@ def undescribed(stepper: Any) -> tuple[int, list[str]]:
     return int(got["seen"]), list(got["bad"])
 
 
-DIAGRAMS = ".rk-stepper .rk-frame .rk-diagram svg[role=img]"
+DIAGRAMS = ".rk-stepper .rk-frame .rk-diagram svg[role]"  # an img, or a group of boxes
 
 
 def diagram_descriptions(page: Any, selector: str = DIAGRAMS) -> list[str]:
@@ -222,3 +224,98 @@ def diagram_descriptions(page: Any, selector: str = DIAGRAMS) -> list[str]:
         return out
     finally:
         cdp.detach()
+
+
+# ------------------------------------------------------------------ the 95 % rule (issue 28)
+# The share of a step's new diagram part (the union of its `.rk-new` boxes) inside both the
+# diagram pane and the viewport, and the smallest text size (CSS px, after the SVG's scaling)
+# in it, for the frame a walkthrough shows now.
+SHARE_JS = """(root) => {
+  const frame = Array.from(root.querySelectorAll('.rk-frame')).find(
+      (f) => f.getClientRects().length > 0);
+  const out = {step: frame ? Number(frame.dataset.step) : -1, share: 0, text: 0, why: ''};
+  if (!frame) { out.why = 'no frame shown'; return out; }
+  const pane = frame.querySelector('.rk-diagram');
+  const fresh = pane ? Array.from(pane.querySelectorAll('.rk-new')).filter(
+      (e) => e.getClientRects().length > 0) : [];
+  if (!fresh.length) {  // a step that adds no diagram ("No diagram: refused") shows its note
+    const note = frame.querySelector('.rk-figure .rk-new');
+    out.share = note && note.getClientRects().length ? 1 : 0;
+    out.text = note ? parseFloat(getComputedStyle(note).fontSize) : 0;
+    out.why = note ? 'a note' : 'no .rk-new element';
+    return out;
+  }
+  let box = null;
+  for (const e of fresh) { const r = e.getBoundingClientRect();
+    box = box ? {left: Math.min(box.left, r.left), top: Math.min(box.top, r.top),
+      right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom)} :
+      {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }
+  const p = pane.getBoundingClientRect();
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const left = Math.max(box.left, p.left + pane.clientLeft, 0);
+  const top = Math.max(box.top, p.top + pane.clientTop, 0);
+  const right = Math.min(box.right, p.left + pane.clientLeft + pane.clientWidth, vw);
+  const bottom = Math.min(box.bottom, p.top + pane.clientTop + pane.clientHeight, vh);
+  const area = (box.right - box.left) * (box.bottom - box.top);
+  out.share = area > 0 ? Math.max(0, right - left) * Math.max(0, bottom - top) / area : 0;
+  let low = 0;
+  for (const e of fresh) for (const t of (e.tagName === 'text' ? [e] : e.querySelectorAll('text'))) {
+    if (!t.textContent.trim()) continue;
+    const m = t.getScreenCTM();
+    if (!m) continue;
+    const size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+    if (size > 0 && (low === 0 || size < low)) low = size;
+  }
+  out.text = low;
+  out.size = [Math.round(box.right - box.left), Math.round(box.bottom - box.top)];
+  out.pane = [Math.round(pane.clientWidth), Math.round(pane.clientHeight)];
+  return out;
+}"""
+
+# every step of a walkthrough by the module's own keys (Home, then Right on its root), the
+# share and text size measured at each once the frame is drawn and scrolled (two frames)
+STEP_SHARES_JS = f"""async (root) => {{
+  const share = ({SHARE_JS});
+  const tick = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  const key = (k) => root.dispatchEvent(new KeyboardEvent('keydown', {{key: k, bubbles: true}}));
+  const count = root.querySelectorAll('.rk-controls .rk-steps button').length;
+  root.focus();
+  key('Home');
+  const out = [];
+  for (let k = 0; k < count; k++) {{
+    for (let i = 0; i < 20; i++) {{
+      await tick();
+      const f = root.querySelector('.rk-frame');
+      if (f && f.dataset.step === String(k)) break;
+    }}
+    await tick(); await tick();
+    out.push(share(root));
+    if (k + 1 < count) key('ArrowRight');
+  }}
+  return out;
+}}"""
+
+
+@dataclass
+class StepShare:
+    """One step as shown: the share of its new diagram part on screen (pane and viewport) and
+    the smallest text size in it (CSS px)."""
+    step: int
+    share: float
+    text_px: float
+    note: str = ""
+
+    def ok(self, min_px: float = 16.0, min_share: float = 0.95) -> bool:
+        """The 95 % rule: at least `min_share` of it on screen, its text at least `min_px`."""
+        return self.share >= min_share - 1e-6 and self.text_px >= min_px - 0.05
+
+
+def step_shares(stepper: Any) -> list[StepShare]:
+    """Step one walkthrough (a `.rk-stepper` locator, scrolled where it should be measured)
+    through every step with its own keys; each step's `StepShare` (step 0 included)."""
+    got = stepper.evaluate(STEP_SHARES_JS)
+    return [StepShare(int(g["step"]), float(g["share"]), float(g["text"]),
+                      g.get("why") or (f"{g['size'][0]}x{g['size'][1]} in a "
+                                       f"{g['pane'][0]}x{g['pane'][1]} pane"
+                                       if g.get("size") else ""))
+            for g in got]

@@ -56,7 +56,7 @@ function groupOf(node) {
   return {group, uses};
 }
 
-function diagramOf(data, fig, describedBy) {
+function diagramOf(data, fig, describedBy, why) {
   // the frame's SVG: cut from the walkthrough's one drawing ("so far"), or its own
   let svg = null;
   if (fig.show && data.svg) {
@@ -87,9 +87,235 @@ function diagramOf(data, fig, describedBy) {
       el("p", {class: "rk-empty rk-new", text: fig.empty || "No diagram."}));
   }
   svg.setAttribute("aria-describedby", describedBy);
-  return el("div", {class: "rk-figure"}, title,
-    el("div", {class: "rk-diagram", tabindex: 0, role: "group",
-      "aria-label": `${fig.title || "Event and trigger diagram"} (scrolls)`}, svg));
+  const pane = el("div", {class: "rk-diagram", tabindex: 0, role: "group",
+    "aria-label": `${fig.title || "Event and trigger diagram"} (scrolls)`}, svg);
+  if (askable(svg, why)) pane.removeAttribute("tabindex"); // its boxes are the Tab stop
+  return el("div", {class: "rk-figure"}, title, pane);
+}
+
+// ---------------------------------------------------------------- ask the diagram why
+// (issue 28) Each box of the drawing (an SVG `g.node` with class `rkbox-<name>`) is a button:
+// one Tab stop for the diagram (roving tabindex), arrow keys along the arrows (Right/Down: to
+// an effect, Left/Up: to its cause), Enter or a click opens the "why" panel under the pane
+// (the box's chain of causes back to the player's action, its rules with the kit's summaries,
+// a replaced event before and after), Escape closes it and gives the focus back to the box.
+// The answers come with the frame (`view.why`, rulekit.display.frames._why_data).
+const boxName = (node) => {
+  for (const c of node.classList) if (c.startsWith("rkbox-")) return c.slice(6);
+  return null;
+};
+const eventOf = (name) => (name.match(/^[npr](\d+)/) || [])[1] || null;
+
+function ruleWords(why, n) {
+  const r = (why.cited || {})[n];
+  return r && r[0] ? `CR ${n} (${r[0]})` : `CR ${n}`;
+}
+
+function chainOf(why, name) { // [{box, says, how}], nearest cause first, to the action
+  const out = [], seen = new Set([name]);
+  let at = name;
+  for (;;) {
+    const c = (why.causes || {})[at];
+    if (!c || seen.has(c[0])) break;
+    out.push({box: c[0], how: c[1], says: (why.texts || {})[c[0]] || c[0]});
+    seen.add(c[0]);
+    at = c[0];
+  }
+  return out;
+}
+
+// a box's accessible name: its words as drawn first (what a voice-control user says), then
+// its whole words, its rules with their titles, and what it came of
+function boxLabel(why, name, node) {
+  const says = (why.texts || {})[name];
+  const title = node.querySelector("title");
+  const drawn = Array.from(node.querySelectorAll("text"), (t) => t.textContent.trim())
+    .filter(Boolean).join(" ");
+  const words = says || (title ? title.textContent.split("\n")[0] : name);
+  const rules = ((why.rules || {})[name] || []).map((n) => ruleWords(why, n));
+  const cause = (why.causes || {})[name];
+  const squashed = (x) => x.replace(/\W+/g, "");
+  const parts = [drawn || words];
+  if (drawn && squashed(words) !== squashed(drawn)) parts.push(words);
+  if (rules.length) parts.push(rules.join(", "));
+  if (cause) parts.push(`it ${cause[1] === "then" ? "follows" : "comes of"}: ` +
+    ((why.texts || {})[cause[0]] || cause[0]));
+  if (node.classList.contains("rk-new")) parts.push("new this step");
+  return parts.join(". ");
+}
+
+// the boxes of an SVG made buttons (with the why data, when it has any); true when it has any
+function askable(svg, why) {
+  if (!why) return false;
+  const nodes = Array.from(svg.querySelectorAll("g.node")).filter((n) => boxName(n));
+  if (!nodes.length) return false;
+  svg.setAttribute("role", "group"); // an img's parts are out of the accessibility tree
+  nodes.forEach((node, i) => {
+    const name = boxName(node);
+    node.setAttribute("tabindex", i === 0 ? "0" : "-1");
+    node.setAttribute("role", "button");
+    // each drawn line ends with a space (SVG leaves it out of the picture), so its words read
+    // as words in its text content ("for mana", not "formana")
+    for (const t of node.querySelectorAll("text")) {
+      if (!/\s$/.test(t.textContent)) t.append(" ");
+    }
+    node.setAttribute("aria-label", boxLabel(why, name, node));
+    // its tooltip (the whole words, each rule's summary) becomes its description: an SVG
+    // <title> inside a button would count as its visible text (axe: label-in-name)
+    const tip = node.querySelector(":scope > title");
+    if (tip) {
+      node.setAttribute("aria-description", tip.textContent.replace(/\s+/g, " ").trim());
+      tip.remove();
+    }
+    node.classList.add("rk-box");
+  });
+  return true;
+}
+
+function whyPanel(why, name, node, idBase) {
+  const texts = why.texts || {};
+  const title = node.querySelector("title");
+  const says = texts[name] || (title ? title.textContent : name);
+  const head = el("h4", {id: `${idBase}-why-head`, text: `Why: ${says}`});
+  const panel = el("section", {class: "rk-why", tabindex: -1, "aria-labelledby": head.id,
+    "data-box": name}, head);
+  const rules = (why.rules || {})[name] || [];
+  if (rules.length) {
+    panel.append(el("p", {class: "rk-why-sub", text: rules.length === 1 ? "The rule" :
+      "The rules"}), el("ul", {}, ...rules.map((n) => {
+      const r = (why.cited || {})[n] || ["", ""];
+      return el("li", {}, el("b", {text: `CR ${n}${r[0] ? ` (${r[0]})` : ""}`}),
+        r[1] ? `: ${r[1]}` : "");
+    })));
+  }
+  const id = eventOf(name), rep = id && (why.replaced || {})[id];
+  if (rep) {
+    const list = el("ul", {}, el("li", {}, el("b", {text: "Before: "}), rep.before));
+    for (const e of rep.effects || []) {
+      list.append(el("li", {}, el("b", {text: "Changed by: "}), `${e.effect} (${e.outcome} it)`,
+        (e.rules || []).length ? ` — ${e.rules.map((n) => ruleWords(why, n)).join(", ")}` : ""));
+    }
+    list.append(el("li", {}, el("b", {text: "After: "}), rep.after));
+    panel.append(el("p", {class: "rk-why-sub", text: "A replacement effect changed it"}), list);
+  }
+  const chain = chainOf(why, name);
+  if (chain.length) {
+    // from the player's action down to this box, each line led by its arrow's word (how the
+    // line above led to it: "does", "pays", "triggers", "resolves", "then", ...)
+    const steps = chain.slice().reverse();
+    const how = (i) => el("span", {class: "rk-why-how", text: `${steps[i - 1].how} → `});
+    const items = steps.map((c, i) => el("li", {}, i ? how(i) : null, c.says,
+      i === 0 ? el("span", {class: "rk-why-how", text: " (the player's action)"}) : null));
+    items.push(el("li", {}, el("span", {class: "rk-why-how",
+      text: `${steps[steps.length - 1].how} → `}), el("b", {text: says})));
+    panel.append(el("p", {class: "rk-why-sub", text: "How it came about"}),
+      el("ol", {class: "rk-why-chain"}, ...items));
+  } else if (texts[name]) {
+    panel.append(el("p", {text: "This is the player's action (or the set-up): nothing in the " +
+      "diagram caused it."}));
+  } else if (title) {
+    panel.append(el("p", {text: title.textContent}));
+  }
+  if ((why.when || {})[name]) {
+    panel.append(el("p", {}, el("b", {text: "It happened when: "}), why.when[name]));
+  }
+  panel.append(el("button", {type: "button", class: "rk-button rk-why-close",
+    text: "Close (Esc)"}));
+  return panel;
+}
+
+// the keyboard and the clicks of one figure's boxes; `say` speaks in the live region
+function wireBoxes(figure, why, idBase, say) {
+  const pane = figure.querySelector(".rk-diagram");
+  const boxes = pane ? Array.from(pane.querySelectorAll(".rk-box")) : [];
+  if (!boxes.length) return;
+  const byName = new Map(boxes.map((b) => [boxName(b), b]));
+  const arrows = (why.arrows || []).filter(([t, h]) => byName.has(t) && byName.has(h));
+  const effects = (n) => arrows.filter(([t]) => t === n).map(([, h]) => h);
+  const causes = (n) => arrows.filter(([, h]) => h === n).map(([t]) => t);
+  const turn = new Map(); // box -> the effect Right/Down went to last (the next one goes on)
+  let from = null; // the box the focus came from, with an arrow key
+  const moveTo = (b) => {
+    for (const x of boxes) x.setAttribute("tabindex", x === b ? "0" : "-1");
+    b.focus();
+  };
+  const close = (back) => {
+    const open = figure.querySelector(".rk-why");
+    if (!open) return false;
+    const b = byName.get(open.dataset.box);
+    open.remove();
+    if (back && b) moveTo(b);
+    return true;
+  };
+  const open = (b) => {
+    close(false);
+    const panel = whyPanel(why, boxName(b), b, idBase);
+    pane.after(panel);
+    panel.focus({preventScroll: true});
+    b.scrollIntoView({block: "nearest", inline: "nearest"}); // the pane is shorter now
+  };
+  figure.addEventListener("click", (ev) => {
+    if (ev.target.closest(".rk-why-close")) { close(true); return; }
+    const b = ev.target.closest && ev.target.closest(".rk-box");
+    if (b && pane.contains(b)) { moveTo(b); open(b); }
+  });
+  figure.addEventListener("keydown", (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const inPanel = ev.target.closest && ev.target.closest(".rk-why");
+    if (ev.key === "Escape" && (inPanel || figure.querySelector(".rk-why"))) {
+      close(true);
+      ev.preventDefault();
+      ev.stopPropagation();
+      return;
+    }
+    const b = ev.target.closest && ev.target.closest(".rk-box");
+    if (!b || inPanel) return;
+    const name = boxName(b);
+    let to = null;
+    if (ev.key === "Enter" || ev.key === " ") {
+      open(b);
+    } else if (ev.key === "ArrowRight" || ev.key === "ArrowDown") {
+      const list = effects(name);
+      if (list.length) {
+        const k = (list.indexOf(turn.get(name)) + 1) % list.length;
+        turn.set(name, list[k]);
+        to = list[k];
+        if (list.length > 1) say(`Effect ${k + 1} of ${list.length}.`);
+      } else { // nothing drawn came of it (an earlier step's box, a chain's end): the next box
+        const k = boxes.indexOf(b);
+        if (k + 1 < boxes.length) to = boxName(boxes[k + 1]);
+        say(k + 1 < boxes.length ? "Nothing in this diagram came of it; the next box." :
+          "Nothing in this diagram came of it: the last box.");
+      }
+    } else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") {
+      const list = causes(name);
+      if (list.length) to = list.includes(from) ? from : list[0];
+      else { // the first box of its chain: the box before it
+        const k = boxes.indexOf(b);
+        if (k > 0) to = boxName(boxes[k - 1]);
+        say(k > 0 ? "Nothing in this diagram caused it; the box before." :
+          "Nothing in this diagram caused it: the first box.");
+      }
+    } else if (ev.key === "Home") {
+      to = boxName(boxes[0]);
+    } else if (ev.key === "End") {
+      to = boxName(boxes[boxes.length - 1]);
+    } else return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    if (to !== null && byName.has(to)) { from = name; moveTo(byName.get(to)); }
+  });
+}
+
+// the keys the figure takes for itself (the walkthrough's own key handler leaves them)
+function figureKey(ev) {
+  const t = ev.target;
+  if (!t || !t.closest) return false;
+  if (t.closest(".rk-why")) return true;
+  if (!t.closest(".rk-box")) return false;
+  return ["Enter", " ", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End",
+    "Escape"].includes(ev.key) && (ev.key !== "Escape" ||
+    !!t.closest(".rk-figure").querySelector(".rk-why"));
 }
 
 // the frame's diagram: the step view (that step in full, earlier steps folded) or, with the
@@ -99,16 +325,48 @@ function figureOf(data, f, described, whole) {
   const view = has(f.view), story = has(f.diagram);
   const fig = whole && story ? story : (view || story);
   if (!fig) return null;
-  const figure = diagramOf(data, fig, described);
+  const why = fig === view ? view.why : whyUpTo(data, f.step);
+  const figure = diagramOf(data, fig, described, why);
+  figure.rkWhy = why;
   const head = el("div", {class: "rk-figure-head"}, figure.firstChild);
   if (view && story) {
     head.append(el("button", {type: "button", class: "rk-button rk-whole",
       "aria-pressed": fig === story ? "true" : "false", text: "The whole story",
       title: "Every step so far in one diagram (press again: this step, earlier ones folded)"}));
   }
+  if (figure.querySelector(".rk-diagram svg")) {
+    const zoom = el("button", {type: "button", class: "rk-button rk-zoom", "aria-pressed": "false",
+      text: "1:1", title: "The diagram at its real size (press again: zoomed to fit the step)"});
+    const whole = head.querySelector(".rk-whole");
+    head.append(el("span", {class: "rk-figure-tools"}, whole, zoom));
+  }
   figure.prepend(head);
-  if (fig.legend) head.after(html("div", {class: "rk-legend-box"}, fig.legend));
+  if (fig.legend) { // the legend and the tools share a row; the title stays for screen readers
+    const tools = head.querySelector(".rk-figure-tools");
+    const legend = html("div", {class: "rk-legend-box"}, fig.legend);
+    if (tools) {
+      head.firstChild.classList.add("rk-sr-only");
+      tools.before(legend);
+    } else head.after(legend);
+  }
   return figure;
+}
+
+// the whole story's why: every frame's up to step k (a box is drawn in full in its own
+// step's view; the same event is the same box in every frame of one walkthrough)
+function whyUpTo(data, k) {
+  if (!data.frames) return null;
+  const out = {texts: {}, causes: {}, rules: {}, cited: {}, when: {}, replaced: {}, arrows: []};
+  let any = false;
+  for (const f of data.frames.slice(0, k + 1)) {
+    const w = f.view && f.view.why;
+    if (!w) continue;
+    any = true;
+    for (const key of ["texts", "causes", "rules", "cited", "when", "replaced"]) {
+      Object.assign(out[key], w[key] || {});
+    }
+  }
+  return any ? out : null; // (the whole story's arrows: not walked; its boxes still answer)
 }
 
 // a question (issue 29): asked on the frame before its step, checked here against the engine's
@@ -184,6 +442,15 @@ function questionOf(q, a, idBase, onCheck) {
   return form;
 }
 
+// a frame's board: HTML, or the numbers of its parts in the walkthrough's `board_parts`
+// (each distinct card's HTML once per walkthrough: rulekit.display.frames), joined here
+function boardOf(data, f) {
+  if (!f.board) return "";
+  if (typeof f.board === "string") return f.board;
+  const parts = data.board_parts || [];
+  return f.board.length ? f.board.map((i) => parts[i] || "").join("") : "";
+}
+
 function frameOf(data, f, idBase, whole, ctx) {
   const n = data.last;
   const text = el("div", {class: "rk-text"});
@@ -228,12 +495,13 @@ function frameOf(data, f, idBase, whole, ctx) {
   const toggle = html("details", {class: "rk-describe"}, f.describe || "");
   toggle.prepend(el("summary", {text: "Describe this step"}));
   text.append(toggle, html("div", {id: described, hidden: true}, f.describe || ""));
-  if (f.board) text.append(html("div", {class: "rk-board-box"}, f.board));
+  const board = boardOf(data, f);
+  if (board) text.append(html("div", {class: "rk-board-box"}, board));
   const tables = f.tables || [];
   if (tables.length) { // the same board as tables (screen readers, teachers): behind a toggle
     const row = el("div", {class: "rk-row"}, el("div", {}, tableOf(tables[0])),
       el("div", {}, ...tables.slice(1).map(tableOf)));
-    text.append(f.board ? el("details", {class: "rk-tables"},
+    text.append(board ? el("details", {class: "rk-tables"},
       el("summary", {text: "The board as a table"}), row) : row);
   }
   if (f.events) {
@@ -255,10 +523,7 @@ function frameOf(data, f, idBase, whole, ctx) {
   return frame;
 }
 
-// the diagram pane scrolls to what the step added: centred, or its top-left when larger
-function showNew(root) {
-  const pane = root.querySelector(".rk-frame .rk-diagram");
-  if (!pane) return;
+function newBox(pane) { // the union of the step's new elements' boxes (client px), or null
   let box = null;
   for (const e of pane.querySelectorAll(".rk-new")) {
     const r = e.getBoundingClientRect();
@@ -267,8 +532,66 @@ function showNew(root) {
       right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom)} :
       {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
   }
+  return box;
+}
+
+// Zoom to fit (issue 28): the drawing is scaled so the step's new part fills the pane, never
+// so small that its text is under 16 CSS px (18 while presenting), nor over 1.25x (2x while
+// presenting); when even that leaves it larger than the pane, the frame gives the diagram
+// two thirds of its width (`rk-wide`). `real` (the 1:1 toggle): the drawing at 1:1.
+const FLOOR_PX = 16, PRESENT_FLOOR_PX = 18, PAD = 12;
+
+function fitScale(root, real) {
+  const frame = root.querySelector(".rk-frame");
+  const pane = frame && frame.querySelector(".rk-diagram");
+  const svg = pane && pane.querySelector(":scope > svg");
+  if (!svg) return;
+  const w0 = parseFloat(svg.getAttribute("width")), h0 = parseFloat(svg.getAttribute("height"));
+  if (!(w0 > 0 && h0 > 0)) return;
+  const presenting = root.classList.contains("rk-presenting");
+  let small = 0; // the smallest text of the new part, in drawing units (1 unit = 1 px at 1:1)
+  for (const t of pane.querySelectorAll(".rk-new text")) {
+    const size = parseFloat(t.getAttribute("font-size"));
+    if (size > 0 && t.textContent.trim() && (!small || size < small)) small = size;
+  }
+  const floor = (presenting ? PRESENT_FLOOR_PX : FLOOR_PX) / (small || FLOOR_PX);
+  const cap = Math.max(floor, presenting ? 2 : 1.25);
+  const apply = (s) => {
+    svg.style.width = `${w0 * s}px`;
+    svg.style.height = `${h0 * s}px`;
+  };
+  frame.classList.remove("rk-wide");
+  if (real) { apply(1); return; }
+  const best = () => { // the scale that fits the new part in the pane as it is now
+    const r = svg.getBoundingClientRect(), box = newBox(pane);
+    if (!box || !r.width) return cap;
+    const now = r.width / w0;
+    const bw = (box.right - box.left) / now, bh = (box.bottom - box.top) / now;
+    return Math.min((pane.clientWidth - 2 * PAD) / bw, (pane.clientHeight - 2 * PAD) / bh);
+  };
+  apply(floor);
+  let s = best();
+  if (s < floor && getComputedStyle(frame).display === "grid") {
+    frame.classList.add("rk-wide"); // more room for the diagram, the text column narrower
+    s = best();
+  }
+  apply(Math.max(floor, Math.min(cap, s)));
+}
+
+// the diagram pane scrolls to what the step added: centred, or its top-left when larger
+function showNew(root, real) {
+  fitScale(root, real);
+  const pane = root.querySelector(".rk-frame .rk-diagram");
+  if (!pane) return;
+  const asked = root.querySelector(".rk-frame .rk-why");
+  const box_ = asked && pane.querySelector(`.rkbox-${CSS.escape(asked.dataset.box)}`);
+  if (box_) { // a "why" is open: its box stays in view
+    box_.scrollIntoView({block: "nearest", inline: "nearest"});
+    return;
+  }
+  const box = newBox(pane);
   if (!box) return;
-  const p = pane.getBoundingClientRect(), pad = 12;
+  const p = pane.getBoundingClientRect(), pad = PAD;
   const dy = (box.bottom - box.top <= p.height - 2 * pad) ?
     (box.top + box.bottom - p.top - p.bottom) / 2 : box.top - p.top - pad;
   let dx = 0; // sideways, as little as shows it all (the drawing reads from its left edge)
@@ -281,13 +604,14 @@ function render({model, el: host}) {
   const frames = model.get("frames") || [];
   const last = Math.max(0, frames.length - 1);
   const data = {title: model.get("title") || "", uid: model.get("uid") || "",
-    svg: model.get("svg") || "", last};
+    svg: model.get("svg") || "", board_parts: model.get("board_parts") || [], last, frames};
   renders += 1;
   const idBase = renders === 1 ? (data.uid || "rk-walkthrough") :
     `${data.uid || "rk-walkthrough"}-v${renders}`;
   const title = data.title;
   let step = Math.max(0, Math.min(last, model.get("step") || 0));
   let timer = null, shown = -1, announced = false, whole = false, notesOpen = false, say = "";
+  let real = false; // the diagram at 1:1 (the "1:1" toggle), else zoomed to fit the step
   // answers to the questions: this session's, else the page's localStorage (by page,
   // walkthrough and step; nothing is sent anywhere); Present never shows a stored answer
   const answers = new Map();
@@ -364,6 +688,12 @@ function render({model, el: host}) {
     const moved = shown !== step;
     shown = step;
     box.replaceChildren(frameOf(data, frames[step], idBase, whole, ctx));
+    const figure = box.querySelector(".rk-figure");
+    if (figure && figure.rkWhy) {
+      wireBoxes(figure, figure.rkWhy, idBase, (words) => { live.textContent = words; });
+    }
+    const zoom = box.querySelector(".rk-zoom");
+    if (zoom) zoom.setAttribute("aria-pressed", real ? "true" : "false");
     status.textContent = `Step ${step} / ${last}`;
     slider.value = String(step);
     back.disabled = step === 0;
@@ -374,7 +704,7 @@ function render({model, el: host}) {
     if (announced && moved) live.textContent = say + (frames[step].announce || "");
     say = "";
     announced = true; // not on first render: only on a change
-    requestAnimationFrame(() => showNew(root));
+    requestAnimationFrame(() => showNew(root, real));
   }
   function go(k) {
     const to = Math.max(0, Math.min(last, k));
@@ -412,7 +742,7 @@ function render({model, el: host}) {
     } else if (document.fullscreenElement === root) {
       document.exitFullscreen().catch(() => {});
     }
-    requestAnimationFrame(() => showNew(root));
+    requestAnimationFrame(() => showNew(root, real));
   }
 
   on(play, "click", () => (timer === null ? startPlaying() : stopPlaying()));
@@ -422,6 +752,13 @@ function render({model, el: host}) {
   on(jumps, "click", (ev) => {
     const b = ev.target.closest("button[data-step]");
     if (b) go(Number(b.dataset.step));
+  });
+  on(box, "click", (ev) => { // the 1:1 toggle: kept from step to step
+    const zoom = ev.target.closest(".rk-zoom");
+    if (!zoom) return;
+    real = !real;
+    zoom.setAttribute("aria-pressed", real ? "true" : "false");
+    showNew(root, real);
   });
   on(box, "click", (ev) => { // "The whole story" toggle: kept from step to step
     if (!ev.target.closest(".rk-whole")) return;
@@ -442,6 +779,7 @@ function render({model, el: host}) {
     }
   });
   const onKey = (ev) => {
+    if (figureKey(ev)) return; // the diagram's boxes and "why" panel take their own keys
     if (ev.altKey || ev.ctrlKey || ev.metaKey || handled.has(ev)) return;
     handled.add(ev);
     const t = ev.target;
@@ -502,7 +840,7 @@ function render({model, el: host}) {
     const watch = new ResizeObserver(() => {
       if (waiting) return;
       waiting = true;
-      requestAnimationFrame(() => { waiting = false; showNew(root); });
+      requestAnimationFrame(() => { waiting = false; showNew(root, real); });
     });
     watch.observe(root);
     cleanups.push(() => watch.disconnect());
