@@ -261,10 +261,14 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     _drop_unused_widget_manager(out, report.lessons)
     if coverage is not None:
         from rulekit.export.cards import write_cards
+        from rulekit.export.quiz import write_quiz
 
         cov = coverage.result()
+        quiz = [(str(e["stem"]), str(e["title"]), cache.executed / f"{e['stem']}.ipynb")
+                for e in report.lessons]
         for page in (write_index(out, report, cov), write_teachers(out, report, cov),
-                     write_cards(out, {str(e["stem"]): str(e["title"]) for e in report.lessons})):
+                     write_cards(out, {str(e["stem"]): str(e["title"]) for e in report.lessons}),
+                     write_quiz(out, quiz)):
             cache.pages[page.name] = page_record(page)
         cache.save()
     side.shutdown()
