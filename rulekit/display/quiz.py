@@ -44,7 +44,7 @@ def quiz_questions(walkthroughs: Iterable[Mapping[str, Any]], *,
     for data in walkthroughs:
         frames = list(data.get("frames") or [])
         uid, title = str(data.get("uid") or ""), str(data.get("title") or "")
-        for k, frame in enumerate(frames):
+        for frame in frames:
             q = frame.get("question")
             if not q:
                 continue

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from rulekit.display.quiz import quiz_questions
-from rulekit.export.index import CSS, TEACHERS, _COURSE_CSS
+from rulekit.export.index import _COURSE_CSS, CSS, TEACHERS
 from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 from rulekit.export.views import to_views, view_html, view_traits
 
