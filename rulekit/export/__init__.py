@@ -4,7 +4,8 @@ Every `notebooks/*.ipynb` is executed with nbclient (widget state stored, so the
 in the browser with no kernel) and exported with nbconvert's HTMLExporter and the `lesson`
 template (`rulekit/templates/lesson/`) to `site/<name>.html`; `site/index.html` lists the
 lessons as a course; `site/teachers.html` planning, projecting, printing and the rulings
-coverage table R01-R19; `site/cards.html` the card catalog.
+coverage table R01-R19; `site/cards.html` the card catalog; `site/quiz.html` the class quiz
+(each lesson's walkthrough questions one a screen, `rulekit.export.quiz`).
 
 - **Processes:** a pool of worker processes (one per core by default); each worker handles
   several notebooks in turn, so Python and nbconvert start once per worker and a kernel start is
