@@ -124,5 +124,8 @@ def test_the_quiz_page_escapes_everything_and_links_each_lesson() -> None:
 
 
 def test_a_quiz_page_without_questions_says_so_and_loads_no_module() -> None:
-    page = render([("01_a", "A", [])])
+    from rulekit.export import index, quiz
+
+    page = render([("01_a", "A", [])], index.SITE_CSS)
     assert "No lesson has questions yet." in page and "<script" not in page
+    assert index.SITE_CSS in page and quiz.TEACHERS == index.TEACHERS

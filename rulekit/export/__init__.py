@@ -49,7 +49,7 @@ from pathlib import Path
 
 from rulekit.export import assets as _assets
 from rulekit.export import live as _live
-from rulekit.export.index import load_coverage, write_index, write_teachers
+from rulekit.export.index import SITE_CSS, load_coverage, write_index, write_teachers
 from rulekit.export.lesson import CELL_TIMEOUT_S, PROGRESS_S, Job, Result
 from rulekit.export.ownership import (
     BuildLock,
@@ -269,7 +269,7 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
                 for e in report.lessons]
         for page in (write_index(out, report, cov), write_teachers(out, report, cov),
                      write_cards(out, {str(e["stem"]): str(e["title"]) for e in report.lessons}),
-                     write_quiz(out, quiz)):
+                     write_quiz(out, quiz, SITE_CSS)):
             cache.pages[page.name] = page_record(page)
         cache.save()
     side.shutdown()

@@ -56,6 +56,7 @@ kbd { font-family: inherit; border: 1px solid #888; border-bottom-width: 2px; bo
 @media print { a.button { color: #111; background: none; border: 1px solid #111; } }
 """
 TEACHERS = "teachers.html"
+SITE_CSS = CSS + _COURSE_CSS  # the course pages' style (the quiz page's too: rulekit.export.quiz)
 
 
 def _number(stem: str) -> int | None:

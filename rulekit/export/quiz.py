@@ -20,11 +20,11 @@ from typing import Any
 from urllib.parse import quote
 
 from rulekit.display.quiz import quiz_questions
-from rulekit.export.index import _COURSE_CSS, CSS, TEACHERS
 from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 from rulekit.export.views import to_views, view_html, view_traits
 
 PAGE = "quiz.html"
+TEACHERS = "teachers.html"  # (rulekit.export.index.TEACHERS: this module imports no other page's)
 
 __all__ = ["PAGE", "anchor", "lesson_questions", "notebook_questions", "render", "write_quiz"]
 
@@ -67,9 +67,10 @@ def notebook_questions(executed: Path, stem: str) -> list[dict[str, Any]]:
     return lesson_questions(nb, stem)
 
 
-def render(lessons: Sequence[tuple[str, str, list[dict[str, Any]]]]) -> str:
-    """The quiz page for `lessons`: (stem, title, questions), in course order."""
-    from rulekit.export.lesson import views_resources
+def render(lessons: Sequence[tuple[str, str, list[dict[str, Any]]]], site_css: str = "") -> str:
+    """The quiz page for `lessons`: (stem, title, questions), in course order, with the site's
+    style sheet `site_css` (`rulekit.export.index.SITE_CSS`, given by the build)."""
+    from rulekit.display.front import css_text, module_text, page_module
 
     asked = [(s, t, qs) for s, t, qs in lessons if qs]
     items = "".join(
@@ -85,12 +86,11 @@ def render(lessons: Sequence[tuple[str, str, list[dict[str, Any]]]]) -> str:
         + "</section>" for s, t, qs in asked)
     chooser = (f'<ol class="quiz-lessons">{items}</ol>' if items else
                '<p class="missing">No lesson has questions yet.</p>')
-    views = views_resources({"quiz"}) if asked else None
     head, scripts = "", ""
-    if views:
-        modules = [str(m) for m in views["modules"]] + [str(views["host"])]  # type: ignore[attr-defined]
-        head = f"<style>{views['css']}</style>"
-        scripts = "".join(f'<script type="module">\n{m}\n</script>\n' for m in modules)
+    if asked:  # the quiz module (registering itself), then the page's host, as in a lesson page
+        head = f"<style>{css_text('quiz')}</style>"
+        scripts = "".join(f'<script type="module">\n{m}\n</script>\n'
+                          for m in (page_module("quiz"), module_text("host")))
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -98,7 +98,7 @@ def render(lessons: Sequence[tuple[str, str, list[dict[str, Any]]]]) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 {GENERATOR_TAG}
 <title>Class quiz: rulekit lessons</title>
-<style>{CSS}{_COURSE_CSS}{_QUIZ_CSS}</style>
+<style>{site_css}{_QUIZ_CSS}</style>
 {head}
 </head>
 <body>
@@ -121,8 +121,9 @@ step in the lesson's walkthrough. Keys: <kbd>Right</kbd> or <kbd>Page Down</kbd>
 """
 
 
-def write_quiz(out: Path, lessons: Sequence[tuple[str, str, Path]]) -> Path:
+def write_quiz(out: Path, lessons: Sequence[tuple[str, str, Path]], site_css: str = "") -> Path:
     """Write `out/quiz.html` from `lessons`: (stem, title, executed notebook), in order."""
     path = out / PAGE
-    write_atomic(path, render([(s, t, notebook_questions(nb, s)) for s, t, nb in lessons]))
+    write_atomic(path, render([(s, t, notebook_questions(nb, s)) for s, t, nb in lessons],
+                              site_css))
     return path
