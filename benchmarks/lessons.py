@@ -129,10 +129,12 @@ def _edit(path: Path, n: int) -> None:
     nbformat.write(nb, path)
 
 
-def one_lesson_rebuild(runs: int = 5, work: Path | None = None) -> dict[str, object]:
+def one_lesson_rebuild(runs: int = 5, work: Path | None = None,
+                       **build_options: object) -> dict[str, object]:
     """p3_one_lesson_s: rebuild the site (`build`, with its cache, as `make lessons` does) after
     one lesson is edited; and the same for one empty notebook among as many empty ones. Copies
-    of the notebooks are edited, in turn, alternating the two sides. Returns the medians."""
+    of the notebooks are edited, in turn, alternating the two sides. Returns the medians.
+    `build_options` go to every `build` (the smoke test's `sandbox="off"`)."""
     import shutil
 
     work = work or Path(tempfile.mkdtemp(prefix="rulekit-bench-"))
@@ -145,7 +147,7 @@ def one_lesson_rebuild(runs: int = 5, work: Path | None = None) -> dict[str, obj
              ("empty", one_cell_notebooks(work / "edited-empty", count),
               work / "site-edited-empty")]
     for label, folder, out in sides:  # the site as it stands before the edit
-        if not build(folder, out, echo=_quiet).ok:
+        if not build(folder, out, echo=_quiet, **build_options).ok:  # type: ignore[arg-type]
             raise RuntimeError(f"p3_one_lesson_s: the first {label} build failed")
     times: dict[str, list[float]] = {label: [] for label, _, _ in sides}
     edited: list[str] = []
@@ -154,7 +156,7 @@ def one_lesson_rebuild(runs: int = 5, work: Path | None = None) -> dict[str, obj
             path = lesson_paths(folder)[(i + 1) % count]  # not always the same one
             _edit(path, i)
             start = time.perf_counter()
-            built = build(folder, out, echo=_quiet)
+            built = build(folder, out, echo=_quiet, **build_options)  # type: ignore[arg-type]
             times[label].append(time.perf_counter() - start)
             if not built.ok or [Path(r.notebook).name for r in built.built] != [path.name]:
                 raise RuntimeError(f"p3_one_lesson_s: the {label} rebuild did not rebuild "
@@ -253,7 +255,8 @@ SANDBOX_HEADING = "## Sandbox: try it yourself"  # as tests/lesson_shape.py
 def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
     """Each lesson's sandbox as the pure model (`rulekit.sandbox.SandboxModel`): the code
     cell after the lesson's "Sandbox" heading, run with `Sandbox` swapped for the model (as
-    tests/test_things_to_try.py builds them), by notebook stem."""
+    tests/test_things_to_try.py builds them, with what the lesson offers), by notebook
+    stem."""
     from rulekit.sandbox import SandboxModel
 
     out: dict[str, Any] = {}
@@ -265,11 +268,18 @@ def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
         if at is None or at + 1 >= len(cells):
             continue
         made: list[Any] = []
-        exec(cells[at + 1].source, {"Sandbox": lambda game, made=made: made.append(  # noqa: S102
-            SandboxModel(game))})
+        exec(cells[at + 1].source, {  # noqa: S102
+            "Sandbox": lambda game, made=made, **offers: made.append(SandboxModel(game, **offers))})
         if made:
             out[path.stem] = made[0]
     return out
+
+
+def biggest_sandbox() -> str | None:
+    """The lesson whose sandbox board p8 times: the most objects, then the most verdicts."""
+    sizes = {stem: (len(m.game.state.objects), sum(len(v) for v in m.card_actions().values()))
+             for stem, m in lesson_sandboxes().items()}
+    return max(sizes, key=lambda s: sizes[s]) if sizes else None
 
 
 def verdicts_ms(runs: int = 7) -> dict[str, object]:

@@ -161,3 +161,31 @@ def live_figures(site: Path, starts: int = 5, clicks: int = 10, views: int = 3,
             "click_runs_ms": click_ms, "stages_ms": stages, "outside": outside,
             "console_errors": errors,
             "files_bytes": {p.name: p.stat().st_size for p in sorted(folder.iterdir())}}
+
+
+def page_verdicts_ms(site: Path, stem: str, runs: int = 7,
+                     browser: Any = None) -> dict[str, object]:
+    """p8_verdicts_page_ms: every card's verdicts (`SandboxModel.card_actions()`) of lesson
+    `stem`'s live sandbox, computed in the page's Pyodide (`rulekit.backends.sandbox.verdicts`),
+    ms, median of `runs` after one warm-up."""
+    from rulekit.export.browser import Live, chromium, open_page
+
+    pages = sorted(site.glob(f"{stem}.html"))
+    if not pages:
+        return {"note": f"no page {stem}.html in the site"}
+    with (nullcontext(browser) if browser is not None else chromium()) as browser:
+        visit = open_page(browser, pages[0], site)
+        try:
+            sandbox = Live(visit)
+            sandbox.start()
+            assert sandbox.state == "ready", sandbox.box.inner_text()[:500]
+            times = visit.page.evaluate(
+                "([r, n]) => { const sid = Number(r.dataset.sid); const out = [];"
+                " for (let i = 0; i <= n; i++) out.push(rulekit.backends.sandbox.verdicts(sid));"
+                " return out.slice(1).map((v) => [v.ms, Object.values(v.verdicts)"
+                ".reduce((a, e) => a + e.length, 0)]); }",
+                [sandbox.root.element_handle(), runs])
+        finally:
+            visit.page.close()
+    return {"ms": statistics.median(t for t, _ in times), "runs_ms": [t for t, _ in times],
+            "verdicts": times[0][1], "page": pages[0].name}

@@ -20,13 +20,16 @@ def card_actions(model: SandboxModel) -> dict[int, list[dict[str, Any]]]:
     g = model.game
     out: dict[int, list[dict[str, Any]]] = {}
     copier = _copier(model)
+    kinds = set(model.actions)
     for obj in model.permanents() + sorted(g.state.in_zone(Zone.HAND), key=lambda o: o.id):
-        menu = [_menu_entry(offer) for offer in object_offers(g, obj)]
+        menu = [_menu_entry(offer) for offer in object_offers(g, obj)
+                if _kind(g, offer) in kinds]
         if obj.zone is Zone.BATTLEFIELD:
-            if copier is not None and g.chars(obj).is_a("Creature"):
+            if copier is not None and g.chars(obj).is_a("Creature") and "copy" in kinds:
                 menu.append((f"Create a token copy of it ({g.chars(copier).name})",
                              "copy", {"copy_target": obj.id}, None))
-            menu.append(("Destroy it", "destroy", {"to_destroy": [obj.id]}, None))
+            if "destroy" in kinds:
+                menu.append(("Destroy it", "destroy", {"to_destroy": [obj.id]}, None))
         out[obj.id] = [verdict(model, *entry) for entry in menu]
     return out
 
@@ -46,6 +49,21 @@ def verdict(model: SandboxModel, label: str, control: str, values: dict[str, Any
     return {"label": label, "action": control, "values": values, "legal": error is None,
             "reason": getattr(error, "reason", None), "rule": getattr(error, "rule", None),
             "says": str(error) if error else None, "cost": cost, "asks": asks}
+
+
+_KINDS = {"cast": "cast", "play_land": "cast", "declare_attackers": "attack",
+          "declare_blockers": "block"}
+
+
+def _kind(game: Any, offer: Any) -> str:
+    """The kind of action an engine offer is (`rulekit.sandbox.ACTION_KINDS`)."""
+    if offer.action == "activate":
+        from rulekit.objects.abilities import ManaAbility
+
+        ability = game.chars(game.obj(offer.arguments["object"])).abilities[
+            offer.arguments["ability"]]
+        return "mana" if isinstance(ability, ManaAbility) else "abilities"
+    return _KINDS.get(offer.action, offer.action)
 
 
 def _copier(model: SandboxModel) -> Any:

@@ -21,7 +21,7 @@ False
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -159,6 +159,25 @@ MENU_VALUES: dict[str, tuple[str, ...]] = {
 """The values each of `MENU_CONTROLS` reads (checked by the click itself)."""
 """Controls only the board's card menus send (`card_actions`), not laid out as a form."""
 
+ACTION_KINDS: dict[str, str] = {
+    "mana": "tap for mana and other mana abilities (CR 605)",
+    "abilities": "activated abilities that are not mana abilities (CR 602)",
+    "cast": "cast a spell or play a land from hand (CR 601, 305)",
+    "attack": "declare attackers, exerting some (CR 508)",
+    "block": "declare blockers (CR 509)",
+    "copy": "create a token copy of a creature (a Kiki-Jiki, Mirror Breaker)",
+    "destroy": "destroy permanents, one or several at once (CR 701.8)",
+}
+"""The kinds of action a lesson's sandbox can offer (`SandboxModel(..., actions=...)`): the
+card menus and the form show only the kinds offered. Passing priority, steps, turns, undo and
+free play are always there."""
+
+CONTROL_KINDS: dict[str, tuple[str, ...]] = {
+    "tap": ("mana",), "activate": ("mana", "abilities"), "cast": ("cast",),
+    "combat": ("attack", "block"), "attack": ("attack",), "block": ("block",),
+    "copy": ("copy",), "destroy": ("destroy",)}
+"""The kinds each control serves: a control is offered when one of them is."""
+
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Mana and abilities", ("permanent", "mana", "tap", "ability", "target", "x", "activate")),
     ("Spells", ("hand_card", "cast")),
@@ -180,15 +199,20 @@ class SandboxModel:
     """A live game and the sandbox's controls over it. `click` runs one click atomically: it
     happens whole, or the game is exactly as before and the outcome says why (the rule)."""
 
-    def __init__(self, game: Game, *, history: int = 3) -> None:
+    def __init__(self, game: Game, *, history: int = 3,
+                 actions: Iterable[str] | None = None,
+                 cards: Iterable[str] | None = None) -> None:
         self.game = game
         self.history = history
+        self.actions = _offered_kinds(actions)
+        self.cards = _offered_cards(cards)
         self.start = len(game.actions)
         self._first_start = self.start  # before any free-play change (`restart`)
         self.last: Outcome | None = None
         # per click that changed the game: (len(game.actions), len(game.log)) before it
         self._marks: list[tuple[int, int]] = []
         self._last_log: int | None = None  # log length before the last click shown
+        self._remember_start()
 
     # ------------------------------------------------------------ the starting position
     def position(self) -> dict[str, Any] | None:
@@ -199,8 +223,13 @@ class SandboxModel:
         import json
 
         names, life = self.game._init_args
-        data = {"players": list(names), "life": life, "history": self.history,
-                "actions": [[name, kwargs] for name, kwargs in self.game.actions[:self.start]]}
+        data: dict[str, Any] = {
+            "players": list(names), "life": life, "history": self.history,
+            "actions": [[name, kwargs] for name, kwargs in self.game.actions[:self.start]]}
+        if self.actions != tuple(ACTION_KINDS):
+            data["offers"] = list(self.actions)
+        if self.cards is not None:
+            data["cards"] = list(self.cards)
         try:
             plain: dict[str, Any] = json.loads(json.dumps(data, allow_nan=False))
         except (TypeError, ValueError):
@@ -215,7 +244,25 @@ class SandboxModel:
         game = Game(position["players"], life=position["life"])
         for name, kwargs in position["actions"]:
             game.perform(name, **kwargs)
-        return cls(game, history=position.get("history", 3))
+        return cls(game, history=position.get("history", 3), actions=position.get("offers"),
+                   cards=position.get("cards"))
+
+    # ------------------------------------------------------------ what the lesson offers
+    def offers(self, control: str) -> bool:
+        """Whether this sandbox offers the control `control` (its kinds, `CONTROL_KINDS`, meet
+        the lesson's `actions`; controls of no kind, like passing, always)."""
+        kinds = CONTROL_KINDS.get(control)
+        return kinds is None or any(k in self.actions for k in kinds)
+
+    def groups(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """`GROUPS` with only the controls offered, and their fields; a group left with no
+        control is left out."""
+        out = []
+        for heading, names in GROUPS:
+            kept = tuple(n for n in names if n not in CONTROLS or self.offers(n))
+            if any(n in CONTROLS for n in kept):
+                out.append((heading, kept))
+        return tuple(out)
 
     # ------------------------------------------------------------ what is offered
     def _label(self, obj: Any) -> str:
@@ -280,6 +327,10 @@ class SandboxModel:
         act = self._actions().get(name)
         if act is None:
             raise UsageError("control", f"no sandbox control is called {name!r}")
+        if not self.offers(name):
+            kinds = " or ".join(ACTION_KINDS[k] for k in CONTROL_KINDS[name])
+            return self._finish(Outcome("refused", f"this lesson's sandbox does not offer "
+                                                   f"that ({kinds})"))
         g = self.game
         before, log_before = len(g.actions), len(g.log)
         try:
@@ -413,7 +464,7 @@ class SandboxModel:
 
         from rulekit.cards import catalog
 
-        names = sorted(catalog())
+        names = sorted(catalog()) if self.cards is None else list(self.cards)
         wanted = str(text or "").strip().lower()
         found = [n for n in names if wanted in n.lower()]
         if not found and wanted:
@@ -421,6 +472,40 @@ class SandboxModel:
             found = [lower[n] for n in difflib.get_close_matches(wanted, list(lower), n=5,
                                                                   cutoff=0.5)]
         return found[:limit]
+
+    def search(self, text: str) -> dict[str, Any]:
+        """The "add a card" box's answer as JSON data: {"text", "names" (every match, or the
+        nearest names), "near" (True when none contains the text: did you mean), "says" (in
+        words, for a screen reader)}."""
+        found = self.search_cards(text, limit=200)
+        wanted = str(text or "").strip().lower()
+        near = bool(wanted) and not any(wanted in n.lower() for n in found)
+        if not found:
+            says = f"No card is called {str(text).strip()!r:.60}, and none is close."
+        elif near:
+            says = f"No card is called {str(text).strip()!r:.60}. Did you mean " + \
+                " or ".join(found[:3]) + "?"
+        else:
+            says = f"{len(found)} card{'s' if len(found) != 1 else ''} found."
+        return {"text": str(text or ""), "names": found, "near": near, "says": says}
+
+    def free_play(self) -> dict[str, Any]:
+        """What free play's controls offer now, as JSON data: the `players`, the `zones` a card
+        can be added to, every `step` ([value, words] in turn order), and the turn, active
+        player and step the sandbox starts from."""
+        from rulekit.objects.state import STEPS
+
+        turn, active, step = self._start_turn
+        return {"players": list(self.game.state.players),
+                "zones": [["battlefield", "Battlefield"], ["hand", "Hand"]],
+                "steps": [[st.value, st.label] for st in STEPS],
+                "turn": turn, "active": active, "step": step}
+
+    def _remember_start(self) -> None:
+        """Keep the turn, active player and step of the board the sandbox starts from (the
+        game is at that start now)."""
+        s = self.game.state
+        self._start_turn = (s.turn, s.active, s.step.value)
 
     def add_card(self, card: str, player: str, zone: str = "battlefield",
                  **status: Any) -> Outcome:
@@ -431,6 +516,11 @@ class SandboxModel:
         if zone not in ("battlefield", "hand"):
             return self._finish(Outcome("refused", f"zone: free play adds a card to the "
                                                    f"battlefield or a hand, not {zone!r:.40}"))
+        if self.cards is not None and card not in self.cards:
+            near = self.search_cards(card, limit=3)
+            return self._finish(Outcome("refused", f"this lesson's sandbox does not offer "
+                                        f"{card!r:.40}" + (f" (did you mean {' or '.join(near)}?)"
+                                                          if near else "")))
         return self._edit("add", {"card": card, "player": player, "zone": zone, **status})
 
     def set_position(self, *, turn: int | None = None, active: str | None = None,
@@ -450,6 +540,7 @@ class SandboxModel:
         self.start = self._first_start
         self._marks.clear()
         self._last_log = None
+        self._remember_start()
         return self._finish(Outcome("undone", "Restarted: the board the sandbox was given"))
 
     def _free_play(self, name: str, values: Mapping[str, Any]) -> Outcome:
@@ -479,6 +570,7 @@ class SandboxModel:
         self.start = len(g.actions)
         self._marks.clear()
         self._last_log = None
+        self._remember_start()
         words = "; ".join(self._roots(mark))
         if clicks:
             words += f" ({clicks} click(s) since the start taken back: the board changed)"
@@ -542,7 +634,40 @@ class SandboxModel:
                 "tables": {k: t.to_json() for k, t in self.tables().items()},
                 "last": self.last.to_json() if self.last else None,
                 "log": self.game.log.dumps(),
-                "card_actions": {str(k): v for k, v in self.card_actions().items()}}
+                "card_actions": {str(k): v for k, v in self.card_actions().items()},
+                "offers": list(self.actions),
+                "free_play": self.free_play()}
+
+
+def _offered_kinds(actions: Iterable[str] | None) -> tuple[str, ...]:
+    """The lesson's `actions` checked against `ACTION_KINDS` (None: every kind), in that
+    order."""
+    if actions is None:
+        return tuple(ACTION_KINDS)
+    if isinstance(actions, str):
+        raise UsageError("actions", "expected a list of kinds, e.g. [\"mana\", \"cast\"]")
+    wanted = list(actions)
+    wrong = [k for k in wanted if k not in ACTION_KINDS]
+    if wrong:
+        raise UsageError("actions", f"{wrong[0]!r:.40} is not a kind of action; the kinds: "
+                                    + ", ".join(ACTION_KINDS))
+    return tuple(k for k in ACTION_KINDS if k in wanted)
+
+
+def _offered_cards(cards: Iterable[str] | None) -> tuple[str, ...] | None:
+    """The lesson's `cards` for free play, each a catalog card (None: the whole catalog)."""
+    if cards is None:
+        return None
+    from rulekit.cards import catalog
+
+    if isinstance(cards, str):
+        raise UsageError("cards", "expected a list of card names")
+    names = list(cards)
+    known = catalog()
+    wrong = [c for c in names if c not in known]
+    if wrong:
+        raise UsageError("cards", f"{wrong[0]!r:.40} is not a card of the catalog")
+    return tuple(sorted(set(names)))
 
 
 def choices(values: Mapping[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,8 @@ from rulekit.core.errors import RulesError, UsageError
 from rulekit.display.sandbox_view import message_html, sandbox_state
 from rulekit.sandbox import CONTROLS, FIELDS, MENU_CONTROLS, MENU_VALUES, Outcome, SandboxModel
 
-__all__ = ["choices", "click", "fields", "start", "state", "walkthrough"]
+__all__ = ["card_actions", "choices", "click", "fields", "search", "start", "state",
+           "walkthrough"]
 
 _models: list[tuple[SandboxModel, str]] = []  # (model, title): one per sandbox, by number
 
@@ -187,6 +188,15 @@ def state(sid: int, values: str) -> str:
         return _refused(err)
 
 
+def card_actions(sid: int) -> str:
+    """`SandboxModel.card_actions()`: every card's menu with its verdicts, computed now (what
+    `make bench` times in the page, p8_verdicts_page_ms)."""
+    try:
+        return json.dumps({str(k): v for k, v in _model(sid).card_actions().items()})
+    except UsageError as err:
+        return _refused(err)
+
+
 def choices(sid: int, name: str, values: str) -> str:
     """`SandboxModel.choices_for(name, values)`: the decisions that click makes, who makes
     each and why, and each answer's verdict (for a picker instead of the "choices" box)."""
@@ -195,6 +205,18 @@ def choices(sid: int, name: str, values: str) -> str:
         if not isinstance(name, str) or name not in CONTROLS:
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
         return json.dumps(model.choices_for(name, _values(model, _parse(values, "values"))))
+    except UsageError as err:
+        return _refused(err)
+
+
+def search(sid: int, text: str) -> str:
+    """`SandboxModel.search(text)`: free play's "add a card" box (matching catalog names, or
+    the nearest: did you mean)."""
+    try:
+        model = _model(sid)
+        if not isinstance(text, str):
+            raise UsageError("search", "expected text")
+        return json.dumps(model.search(text[:200]))
     except UsageError as err:
         return _refused(err)
 

@@ -12,8 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 
 
-def lesson_sandbox_games() -> Iterator[tuple[str, Any]]:
-    """(lesson stem, the game its sandbox cell builds), for each lesson with a sandbox."""
+def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """(lesson stem, the game its sandbox cell builds, the cell's other `Sandbox` arguments:
+    what the lesson's sandbox offers), for each lesson with a sandbox."""
     import nbformat
 
     for path in sorted(NOTEBOOKS.glob("0*.ipynb")):
@@ -21,9 +22,19 @@ def lesson_sandbox_games() -> Iterator[tuple[str, Any]]:
         for cell in nb.cells:
             if cell.cell_type == "code" and cell.source.rstrip().splitlines()[-1:] and \
                     cell.source.rstrip().splitlines()[-1].startswith("Sandbox("):
-                made: list[Any] = []
-                exec(cell.source, {"Sandbox": made.append})  # noqa: S102
-                yield path.stem, made[0]
+                made: list[tuple[Any, dict[str, Any]]] = []
+
+                def catch(game: Any, made: list[Any] = made, **offers: Any) -> None:
+                    made.append((game, offers))
+
+                exec(cell.source, {"Sandbox": catch})  # noqa: S102
+                yield path.stem, made[0][0], made[0][1]
+
+
+def lesson_sandbox_games() -> Iterator[tuple[str, Any]]:
+    """(lesson stem, the game its sandbox cell builds), for each lesson with a sandbox."""
+    for stem, game, _ in lesson_sandboxes():
+        yield stem, game
 
 
 def walkthrough_last_steps() -> Iterator[tuple[str, Any, Any]]:

@@ -24,6 +24,12 @@ import pytest
 from tests.helpers import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# the suite exists to run rulekit, as the CLI and the lesson build do: jsonschema's "iri"
+# format (unused by the scenario schema) would build a parser grammar in every worker
+from rulekit.scenario.model import skip_slow_optional_imports  # noqa: E402
+
+skip_slow_optional_imports()
 TIERS = ("browser", "notebook", "lab")
 SLOW_S = 2.0  # an unmarked test slower than this is listed at the end of the run
 

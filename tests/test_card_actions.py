@@ -9,11 +9,18 @@ import json
 import pytest
 
 from rulekit import Game
+from rulekit.objects.state import Zone
 from rulekit.sandbox import SandboxModel
 from rulekit.scenario import loads
 from tests.test_things_to_try import NOTEBOOKS, sandbox
 
 LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("0[1-9]_*.ipynb"))
+
+
+def everything(stem: str) -> SandboxModel:
+    """The lesson's sandbox board with every kind of action offered (the lesson's own sandbox
+    offers only what it is about)."""
+    return SandboxModel(sandbox(stem).game)
 
 
 def clicked_as_said(model: SandboxModel) -> int:
@@ -62,7 +69,7 @@ def test_lesson_one_says_why_before_the_click():
 
 
 def test_to_json_carries_the_menus_as_plain_data():
-    model = sandbox("07_token_copies_and_reflexive_triggers")
+    model = everything("07_token_copies_and_reflexive_triggers")
     data = model.to_json()
     assert {"fields", "tables", "last", "log", "card_actions"} <= set(data)
     menus = json.loads(json.dumps(data["card_actions"]))
@@ -91,17 +98,19 @@ def test_blocks_are_offered_to_the_defender():
 
 @pytest.mark.parametrize("stem", LESSONS[:2])
 def test_every_verdict_is_what_the_click_does(stem):
-    assert clicked_as_said(sandbox(stem)) > 5
+    assert clicked_as_said(sandbox(stem)) >= 3  # what the lesson's sandbox shows
+    assert clicked_as_said(everything(stem)) > 5
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", LESSONS[2:])
 def test_every_verdict_is_what_the_click_does_in_every_lesson(stem):
-    assert clicked_as_said(sandbox(stem)) > 5
+    assert clicked_as_said(sandbox(stem)) >= 3
+    assert clicked_as_said(everything(stem)) > 5
 
 
 def test_free_play_adds_cards_sets_the_step_and_restarts():
-    model = sandbox("08_exert")
+    model = everything("08_exert")
     g = model.game
     assert model.search_cards("forst")[:1] == ["Forest"]  # did you mean
     assert "Llanowar Elves" in model.search_cards("elves")
@@ -131,7 +140,7 @@ def test_free_play_through_the_page_api():
 
     from rulekit import sandbox_page
 
-    model = sandbox("08_exert")
+    model = everything("08_exert")
     view = json.loads(sandbox_page.start(json.dumps(model.position())))
     sid = view["id"]
     added = json.loads(sandbox_page.click(sid, "add_card", json.dumps(
@@ -207,3 +216,89 @@ def test_the_legend_rule_is_a_picker_that_offers_the_new_token_too():
     assert model.click("resolve", {"choices": keep["options"][0]["choices"]}).ok
     assert game.obj(rofellos.id).zone.value == "battlefield"
     assert [o.token for o in game.find_all("Rofellos, Llanowar Emissary")] == [False]
+
+
+# ---------------------------------------------------------------- what a lesson offers
+def test_a_lesson_picks_the_kinds_of_action_its_sandbox_offers():
+    game = Game(["Alice", "Bob"])
+    game.set_turn(turn=3, active="Alice", step="main1")
+    forest = game.add("Forest", player="Alice")
+    bears = game.add("Grizzly Bears", player="Alice")
+    every = SandboxModel(game)
+    assert {e["action"] for e in every.card_actions()[forest.id]} == {"activate", "destroy"}
+    model = SandboxModel(game, actions=["mana"])
+    menus = model.card_actions()
+    assert [e["label"] for e in menus[forest.id]] == ["Tap for {G}"]
+    assert menus[bears.id] == []  # no attack, no destroy here
+    # the form shows only the controls offered; a control not offered is refused, unchanged
+    state = model.to_json()
+    assert state["offers"] == ["mana"]
+    from rulekit.display.sandbox_view import layout
+
+    names = [n for _, group in layout(model)["groups"] for n in group]
+    assert "tap" in names and "destroy" not in names and "attack" not in names
+    assert "pass" in names and "undo" in names  # time is always there
+    before = game.snapshot_json()
+    refused = model.click("destroy", {"to_destroy": [bears.id]})
+    assert refused.kind == "refused" and "does not offer" in refused.text
+    assert game.snapshot_json() == before
+    # it travels in the position, so an exported page offers the same
+    again = SandboxModel.from_position(model.position())
+    assert again.actions == ("mana",) and again.card_actions() == menus
+
+
+def test_a_lesson_picks_the_cards_free_play_finds():
+    game = Game(["Alice", "Bob"])
+    model = SandboxModel(game, cards=["Powerstone", "Forest"])
+    assert model.search("")["names"] == ["Forest", "Powerstone"]
+    assert model.search("forst")["near"] and model.search("forst")["names"][0] == "Forest"
+    refused = model.add_card("Llanowar Elves", "Alice")
+    assert refused.kind == "refused" and game.state.in_zone(Zone.BATTLEFIELD) == []
+    assert model.add_card("Powerstone", "Bob").ok
+    assert SandboxModel.from_position(model.position()).cards == ("Forest", "Powerstone")
+
+
+def test_offers_are_checked():
+    from rulekit.core.errors import UsageError
+
+    game = Game(["Alice", "Bob"])
+    with pytest.raises(UsageError, match="not a kind of action"):
+        SandboxModel(game, actions=["tapping"])
+    with pytest.raises(UsageError, match="not a card of the catalog"):
+        SandboxModel(game, cards=["Black Lotus"])
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_each_lesson_sandbox_offers_what_it_is_about(stem):
+    """Each lesson declares its sandbox's kinds of action (no lesson offers everything), and
+    every kind it declares is on some card's menu or in the form."""
+    from rulekit.sandbox import ACTION_KINDS, CONTROL_KINDS
+
+    model = sandbox(stem)
+    assert model.actions != tuple(ACTION_KINDS), f"{stem} offers every kind of action"
+    menus = model.card_actions()
+    entries = [e for es in menus.values() for e in es]
+    assert entries, f"{stem}: no card offers anything"
+    served = {k for e in entries for k in CONTROL_KINDS[e["action"]]}
+    assert set(model.actions) & served, (stem, model.actions)
+
+
+def test_search_says_did_you_mean():
+    model = SandboxModel(Game(["Alice", "Bob"]))
+    found = model.search("Llanowar Elfs")
+    assert found["near"] and found["names"][0] == "Llanowar Elves"
+    assert "Did you mean Llanowar Elves" in found["says"]
+    assert not model.search("elves")["near"] and "Llanowar Elves" in model.search("elves")["names"]
+
+
+def test_search_and_offers_through_the_page_api():
+    from rulekit import sandbox_page
+
+    game = Game(["Alice", "Bob"])
+    game.add("Forest", player="Alice")
+    model = SandboxModel(game, actions=["mana"], cards=["Forest", "Island"])
+    view = json.loads(sandbox_page.start(json.dumps(model.position())))
+    assert view["offers"] == ["mana"] and view["free_play"]["players"] == ["Alice", "Bob"]
+    found = json.loads(sandbox_page.search(view["id"], "islnd"))
+    assert found["names"][0] == "Island" and found["near"]
+    assert "kind" in json.loads(sandbox_page.search(view["id"], 5))["outcome"]  # type: ignore[arg-type]

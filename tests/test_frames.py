@@ -104,14 +104,26 @@ def r13() -> StepFrames:
     return StepFrames("r13_token_copy_enters")
 
 
-def test_every_frame_has_its_tables_and_no_board_yet(r13) -> None:
-    """The board, players and stack as tables in every frame; the board view itself is not in
-    the frames yet (about 12 KB a step: lesson 7's page would pass the page budget), though
-    the module draws one when a frame carries it."""
-    frames = r13.data()["frames"]
-    for f in frames:
+def test_every_frame_has_its_tables_and_its_board_as_shared_parts(r13) -> None:
+    """The board, players and stack as tables in every frame, and the board view: each frame's
+    `board` lists its parts in the walkthrough's `board_parts` (each distinct part once);
+    joined, they are `board_for_step` of that step's game with what the step changed."""
+    from rulekit.display.board import board_for_step, step_changes
+
+    data = r13.data()
+    parts = data["board_parts"]
+    assert len(parts) == len(set(parts))  # each part once
+    used = 0
+    for f, result in zip(data["frames"], r13.results, strict=True):
         assert [t["caption"] for t in f["tables"]][0] == "Board", f["step"]
-        assert "board" not in f
+        board = "".join(parts[i] for i in f["board"])
+        changed = step_changes(result.events) if f["step"] else set()
+        assert board == board_for_step(result.game, changed), f["step"]
+        used += len(board)
+    # sent once, the parts cost much less than every frame's board as HTML
+    assert sum(len(p) for p in parts) < used / 2
+    later = "".join(parts[i] for i in data["frames"][-1]["board"])
+    assert "rk-changed" in later  # the last step marks what it changed
 
 
 def test_every_frame_draws_its_step_view_and_keeps_the_whole_story(r13) -> None:

@@ -330,7 +330,7 @@ def _sandbox_cell(lesson: Path) -> tuple[str, str]:
     for cell in nb["cells"]:
         source = "".join(cell["source"]).rstrip()
         *setup, last = source.splitlines() or [""]
-        found = re.fullmatch(r"Sandbox\((\w+)\)", last.strip())
+        found = re.fullmatch(r"Sandbox\((\w+)(?:, .*)?\)", last.strip())
         if cell["cell_type"] == "code" and found:
             return "\n".join(setup), found.group(1)
     raise AssertionError(f"{lesson.name} has no cell ending with Sandbox(game)")

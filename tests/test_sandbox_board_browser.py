@@ -1,18 +1,18 @@
 """The sandbox's board and card menus in exported pages (issue 27), in Debian's Chromium with
-every request outside the site blocked. A subset of the lessons (01, 03) is built into a temp
-site; in each lesson's live sandbox every card is clicked and its menu must list the state's
+every request outside the site blocked, on the session's built lessons (`lesson_site`). In
+every lesson's live sandbox (one page per lesson) every card is clicked and its menu must list the state's
 `card_actions` with each verdict shown before any click (unavailable: aria-disabled, with its
 reason and rule in its accessible name); every available action is chosen (through its picker
 when it asks a decision) and must be done, then undone; every unavailable one, sent as the same
 click, must be refused by that rule. The keyboard works (arrows between cards, Enter opens,
 Escape closes and gives focus back), axe finds nothing critical or serious, "Save as
-walkthrough" downloads the session's TOML, and screenshots at 1366x768, 1920x1080 and 390x844
+walkthrough" downloads the session's TOML, free play adds a card, sets the turn and starts
+again, and screenshots (lessons 01 and 03) at 1366x768, 1920x1080 and 390x844
 go to test-artifacts/sandbox-board/ (ignored by git)."""
 
 from __future__ import annotations
 
 import re
-import shutil
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -20,42 +20,29 @@ from typing import Any
 import pytest
 
 from rulekit.export.checks import axe
+from tests.board_games import lesson_sandboxes
 from tests.helpers import unavailable
 
-# one worker builds the module's site (its build cache is shared by every run)
-pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.slow,
-              pytest.mark.xdist_group("sandbox-board")]
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "sandbox-board"
-LESSONS = ("01", "03")
+LESSONS = tuple(stem[:2] for stem, _, _ in lesson_sandboxes())  # every lesson with a sandbox
+SHOTS = ("01", "03")  # the screenshots and axe at three sizes
 SIZES = ((1366, 768), (1920, 1080), (390, 844))
 FOCUSED = "() => document.activeElement.closest('.rk-card').dataset.id"
 
 
 @pytest.fixture(scope="module")
-def small_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Lessons 01 and 03, built into a temp site (with the live sandbox)."""
-    import os
-
-    from rulekit.export import build
-
-    if os.environ.get("RULEKIT_SBBOARD_SITE"):  # a site built already (with lessons 01, 03)
-        return Path(os.environ["RULEKIT_SBBOARD_SITE"])
-    notebooks = tmp_path_factory.mktemp("notebooks")
-    for prefix in LESSONS:
-        for nb in (ROOT / "notebooks").glob(f"{prefix}_*.ipynb"):
-            shutil.copy(nb, notebooks / nb.name)
-    site = tmp_path_factory.mktemp("site")
-    # a cache of its own: no other build can hold its lock
-    report = build(notebooks, site, jobs=1, cache_dir=tmp_path_factory.mktemp("cache"),
-                   index=False)
+def small_site(lesson_site) -> Path:
+    """The session's built lessons (`lesson_site`, built once per session and shared with the
+    other page tests; this module used to build lessons 01 and 03 into a temp site of its own,
+    with a cache of its own, which cost a second build of those lessons per run)."""
+    site, report = lesson_site
     if report.sandbox_note:
         unavailable(report.sandbox_note)
-    if not report.offline:
-        unavailable("the widget manager could not be fetched: " + report.widgets_note)
     assert not report.failures, [f.error for f in report.failures]
-    return site
+    return Path(site)
 
 
 def _live(browser: Any, site: Path, prefix: str, viewport: tuple[int, int] = (1366, 768)):
@@ -144,54 +131,121 @@ def _undo(live: Any) -> None:
     live.root.locator("details.rk-all-controls").evaluate("(d) => { d.open = false; }")
 
 
+def _every_card(live: Any) -> tuple[int, int]:
+    """Open every card the reader can reach: its menu must be its `card_actions` with each
+    verdict shown; choose each available entry (done, then undone: the board as it was) and
+    send each unavailable one (refused by the rule shown). (chosen, refused)."""
+    start = _state(live)
+    board = start["board"]
+    ids = _card_ids(live)
+    assert ids
+    chosen = refused = 0
+    for cid in ids:
+        entries = start["card_actions"].get(cid, [])
+        menu = _open(live, cid)
+        shown = _shown(menu)
+        assert [s["label"] for s in shown] == [e["label"] for e in entries]
+        for s, e in zip(shown, entries, strict=True):
+            assert s["disabled"] == (not e["legal"])
+            if not e["legal"]:
+                assert e["reason"] in s["text"] and f"CR {e['rule']}" in s["text"]
+                # its reason is in its accessible name
+                name = re.compile(re.escape(e["reason"][:40]))
+                assert menu.get_by_role("menuitem", name=name).count() >= 1
+        for i, e in enumerate(entries):
+            if e["legal"]:
+                if i:
+                    menu = _open(live, cid)
+                last = _choose(live, menu, i)
+                assert last["kind"] == "done", (e, last)
+                chosen += 1
+                _undo(live)
+                assert _state(live)["board"] == board, "undo did not restore the board"
+            else:
+                _close(live)
+                n = 10_000 + refused + 100 * chosen
+                _send(live, {"click": e["action"], "values": e["values"], "seq": n})
+                live.visit.page.wait_for_function(
+                    "(n) => rulekit.host.models().filter((m) => m.name === 'sandbox')[0]"
+                    ".model.get('state').seq === n", arg=n)
+                last = _state(live)["last"]
+                assert last["kind"] == "refused" and last["rule"] == e["rule"], (e, last)
+                refused += 1
+            if not live.root.locator(".rk-actions").is_hidden():
+                _close(live)
+        if live.root.locator(".rk-actions").is_visible():
+            _close(live)
+    return chosen, refused
+
+
 @pytest.mark.parametrize("prefix", LESSONS)
 def test_every_cards_verdicts_are_what_choosing_them_does(small_site, browser,
                                                           prefix: str) -> None:
+    """In every lesson's sandbox (one page per lesson)."""
     visit, live = _live(browser, small_site, prefix)
     try:
-        start = _state(live)
-        board = start["board"]
-        ids = _card_ids(live)
-        assert ids and set(ids) <= set(start["card_actions"]) | {
-            i for i in ids if i not in start["card_actions"]}
-        chosen = refused = 0
-        for cid in ids:
-            entries = start["card_actions"].get(cid, [])
-            menu = _open(live, cid)
-            shown = _shown(menu)
-            assert [s["label"] for s in shown] == [e["label"] for e in entries]
-            for s, e in zip(shown, entries, strict=True):
-                assert s["disabled"] == (not e["legal"])
-                if not e["legal"]:
-                    assert e["reason"] in s["text"] and f"CR {e['rule']}" in s["text"]
-                    # its reason is in its accessible name
-                    name = re.compile(re.escape(e["reason"][:40]))
-                    assert menu.get_by_role("menuitem", name=name).count() >= 1
-            for i, e in enumerate(entries):
-                if e["legal"]:
-                    if i:
-                        menu = _open(live, cid)
-                    last = _choose(live, menu, i)
-                    assert last["kind"] == "done", (e, last)
-                    chosen += 1
-                    _undo(live)
-                    assert _state(live)["board"] == board, "undo did not restore the board"
-                else:
-                    _close(live)
-                    last = _send(live, {"click": e["action"], "values": e["values"],
-                                        "seq": 10_000 + refused})
-                    live.visit.page.wait_for_function(
-                        "(n) => rulekit.host.models().filter((m) => m.name === 'sandbox')[0]"
-                        ".model.get('state').seq === n", arg=10_000 + refused)
-                    last = _state(live)["last"]
-                    assert last["kind"] == "refused" and last["rule"] == e["rule"], (e, last)
-                    refused += 1
-                if not live.root.locator(".rk-actions").is_hidden():
-                    _close(live)
-            if live.root.locator(".rk-actions").is_visible():
-                _close(live)
-        assert chosen >= 2
+        chosen, refused = _every_card(live)
+        if not chosen:  # a combat lesson: its cards act in the declare attackers step
+            done = live.root.get_attribute("data-done") or "0"
+            live.click("combat")
+            _wait_done(live, done)
+            live.root.locator("details.rk-all-controls").evaluate("(d) => { d.open = false; }")
+            assert _state(live)["last"]["kind"] == "done"
+            chosen, more = _every_card(live)
+            refused += more
+        assert chosen >= 1 and chosen + refused >= 2, (chosen, refused)
         assert visit.outside == [] and visit.console_errors == [], visit.console_errors
+    finally:
+        visit.page.close()
+
+
+def test_free_play_adds_a_card_sets_the_turn_and_starts_again(small_site, browser) -> None:
+    """Free play in the page: a misspelt name finds the card (did you mean), the card goes
+    onto Bob's battlefield, the turn and step are set, and "Start again" gives the board the
+    sandbox was given; all by the keyboard-usable, labelled controls."""
+    visit, live = _live(browser, small_site, "01")
+    try:
+        page = visit.page
+        given = _state(live)["board"]
+        free = live.root.locator("details.rk-free-play")
+        free.locator("summary").click()
+        box = free.get_by_label("Find a card by name")
+        box.fill("lanowar elfs")
+        found = free.locator(".rk-fp-found")
+        page.wait_for_function("(e) => e.textContent.includes('Did you mean')",
+                               arg=found.element_handle())
+        assert "Llanowar Elves" in found.inner_text()
+        box.press("Enter")  # to the results
+        assert page.evaluate("() => document.activeElement.id").endswith("-fp-card")
+        assert free.get_by_label("Card", exact=True).input_value() == "Llanowar Elves"
+        free.get_by_label("Whose", exact=True).select_option("Bob")
+
+        def press(name: str) -> dict[str, Any]:
+            done = live.root.get_attribute("data-done") or "0"
+            free.get_by_role("button", name=name).click()
+            _wait_done(live, done)
+            return _state(live)
+
+        state = press("Add the card")
+        assert state["last"]["kind"] == "done", state["last"]
+        assert "Llanowar Elves into Bob's battlefield" in state["last"]["text"]
+        bob = live.root.locator(".rk-board .rk-side[data-player='Bob'] .rk-card")
+        assert bob.filter(has_text="Llanowar Elves").count() == 1
+        free.get_by_label("Turn", exact=True).fill("7")
+        free.get_by_label("Step", exact=True).select_option("upkeep")
+        state = press("Set the turn")
+        assert state["last"]["kind"] == "done", state["last"]
+        assert state["free_play"]["turn"] == 7 and state["free_play"]["step"] == "upkeep"
+        assert "Turn 7" in live.root.locator(".rk-board .rk-turnline").inner_text()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        free.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "free-play-1366x768.png"))
+        state = press("Start again")
+        assert state["last"]["kind"] == "undone" and state["board"] == given
+        assert visit.outside == [] and visit.console_errors == [], visit.console_errors
+        free.locator("summary").scroll_into_view_if_needed()
+        found_axe = axe(page, within=".rk-sb")  # (axe's own requests log console errors)
+        assert found_axe == {}, found_axe
     finally:
         visit.page.close()
 
@@ -280,7 +334,7 @@ def test_the_keyboard_works_the_board(small_site, browser) -> None:
 @pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_screenshots_and_axe(small_site, browser, width: int, height: int) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for prefix in LESSONS:
+    for prefix in SHOTS:
         visit, live = _live(browser, small_site, prefix, viewport=(width, height))
         try:
             live.box.scroll_into_view_if_needed()
@@ -314,5 +368,41 @@ def test_save_as_walkthrough_downloads_it(small_site, browser) -> None:
         assert download.suggested_filename.endswith("-walkthrough.toml")
         assert tomllib.loads(text)["step"], text[:400]  # the click made, as a step
         assert "Downloaded as" in live.root.locator(".rk-saved").inner_text()
+    finally:
+        visit.page.close()
+
+
+@pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_walkthrough_frames_draw_their_board(small_site, browser, width: int,
+                                             height: int) -> None:
+    """A walkthrough's frames carry their board as shared parts (`board_parts`); the stepper
+    joins them: each frame shows its `section.rk-board` (what the step changed outlined) with
+    the tables one toggle away, no sideways scroll; a screenshot per size."""
+    from rulekit.export.browser import open_page
+
+    (path,) = sorted(small_site.glob("07_*.html"))
+    visit = open_page(browser, path, small_site, viewport=(width, height))
+    try:
+        page = visit.page
+        stepper = page.locator(".rk-stepper").first
+        stepper.scroll_into_view_if_needed()
+        nxt = stepper.get_by_role("button", name="Next").first
+        nxt.click()
+        board = stepper.locator(".rk-board-box .rk-board")
+        board.wait_for(state="visible")
+        assert board.count() == 1 and stepper.locator(".rk-board .rk-card").count() >= 1
+        assert stepper.locator(".rk-board .rk-changed").count() >= 1  # what step 1 changed
+        assert stepper.locator("details.rk-tables > summary").inner_text() == \
+            "The board as a table"
+        nxt.click()  # the next frame's board replaces it
+        assert stepper.locator(".rk-board-box .rk-board").count() == 1
+        found = axe(page, within=".rk-stepper")
+        assert found == {}, found
+        scroll = page.evaluate("() => [document.documentElement.scrollWidth, "
+                               "document.documentElement.clientWidth]")
+        assert scroll[0] <= scroll[1], f"sideways scrolling at {width}px: {scroll}"
+        board.first.scroll_into_view_if_needed()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"frame-board-{width}x{height}.png"))
     finally:
         visit.page.close()

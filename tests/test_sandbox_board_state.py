@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -88,3 +89,59 @@ def test_save_as_walkthrough_writes_a_file_next_to_the_notebook(
     assert text == sandbox.model.as_walkthrough("Try it") and tomllib.loads(text)
     sandbox._handle_msg(comm_message({"walkthrough": "Try it", "seq": 10}))
     assert sandbox.state["walkthrough"]["file"] == "try-it-walkthrough-2.toml"  # not overwritten
+
+
+def _lessons() -> list[tuple[str, Any, dict[str, Any]]]:
+    from tests.board_games import lesson_sandboxes
+
+    return list(lesson_sandboxes())
+
+
+LESSON_SANDBOXES = [stem for stem, _, _ in _lessons()]
+
+
+@pytest.mark.parametrize("stem", LESSON_SANDBOXES)
+def test_every_lessons_verdicts_are_what_choosing_them_does_through_the_messages(
+        stem: str) -> None:
+    """The kernel host, for every lesson's sandbox (as the lesson declares it: what it offers):
+    every card's every menu entry sent as the module sends it (a click message with the
+    entry's values; with the first legal answer of each decision it asks, as a picker would)
+    comes back done when its verdict said legal (then undone), refused by the very rule shown
+    when not; and one decision goes through the picker message."""
+    game, offers = next((g, kw) for s, g, kw in _lessons() if s == stem)
+    sandbox = Sandbox(game, history=0, **offers)  # no diagram: the verdicts are the point
+    counts = {"chosen": 0, "refused": 0, "asked": 0, "seq": 0}
+
+    def send(content: dict[str, Any]) -> dict[str, Any]:
+        counts["seq"] += 1
+        sandbox._handle_msg(comm_message({**content, "seq": counts["seq"]}))
+        assert sandbox.state["seq"] == counts["seq"]
+        return sandbox.state
+
+    def every_entry() -> None:
+        start = sandbox.state["board"]
+        for cid, entries in sandbox.state["card_actions"].items():
+            for entry in entries:
+                values = dict(entry["values"])
+                if entry["legal"] and entry["asks"]:
+                    picker = send({"ask": entry["action"], "values": values})["picker"]
+                    assert picker["seq"] == counts["seq"] and picker["decisions"], entry
+                    first = next(o for o in picker["decisions"][0]["options"] if o["legal"])
+                    values["choices"] = first["choices"]
+                    counts["asked"] += 1
+                last = send({"click": entry["action"], "values": values})["last"]
+                where = f"{stem} #{cid} {entry['label']}: said {entry['legal']}, got {last}"
+                if entry["legal"]:
+                    assert last["kind"] == "done", where
+                    counts["chosen"] += 1
+                    send({"click": "undo", "values": {}})
+                    assert sandbox.state["board"] == start, where
+                else:
+                    assert last["kind"] == "refused" and last["rule"] == entry["rule"], where
+                    counts["refused"] += 1
+
+    every_entry()
+    if not counts["chosen"]:  # a combat lesson: its cards act in the declare attackers step
+        assert send({"click": "combat", "values": {}})["last"]["kind"] == "done"
+        every_entry()
+    assert counts["chosen"] >= 1, (stem, counts)

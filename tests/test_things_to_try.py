@@ -33,7 +33,7 @@ def sandbox(stem: str, *promises: str) -> SandboxModel:
     for promise in promises:
         assert " ".join(promise.split()) in tries, f"{stem}: the text no longer says {promise!r}"
     made: list[SandboxModel] = []
-    exec(code, {"Sandbox": lambda game: made.append(SandboxModel(game))})  # noqa: S102
+    exec(code, {"Sandbox": lambda game, **offers: made.append(SandboxModel(game, **offers))})  # noqa: S102
     assert len(made) == 1, f"{stem}: the sandbox cell made {len(made)} sandboxes"
     return made[0]
 

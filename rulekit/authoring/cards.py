@@ -13,6 +13,7 @@ import difflib
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +52,23 @@ def _strings(value: object) -> list[str]:
 
 def _scenario_cards(names: set[str]) -> dict[str, set[str]]:
     """scenario stem -> the card names its file mentions as values."""
-    from rulekit.scenario import load, shipped
+    from rulekit.scenario import shipped
 
-    return {p.stem: {s for s in _strings(load(p).spec) if s in names} for p in shipped()}
+    return {p.stem: {s for s in _mentioned(p, *_stamp(p)) if s in names} for p in shipped()}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return stat.st_mtime_ns, stat.st_size
+
+
+@lru_cache(maxsize=256)
+def _mentioned(path: Path, _mtime: int, _size: int) -> frozenset[str]:
+    """The strings scenario `path` has as values, read once per version of the file (every
+    build writes the cards page: a validated load of each scenario is ~0.1 s)."""
+    from rulekit.scenario import load
+
+    return frozenset(_strings(load(path).spec))
 
 
 def _lesson_cards(root: Path, names: set[str],

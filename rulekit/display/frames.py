@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -453,6 +453,7 @@ class StepFrames:
                           "mode": "so far" if self._whole else self.diagram_mode,
                           "svg": self._whole,
                           "frames": [self._frame_data(k) for k in range(len(self.results))]}
+            self._data["board_parts"] = _share_board_parts(self._data["frames"])
         return self._data
 
     def _fig_data(self, k: int) -> dict[str, Any]:
@@ -489,9 +490,11 @@ class StepFrames:
             evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
             events = {"title": "Events in this step", "open": len(evs) <= 8,
                       **events_table(evs).to_json()}
-        # no `board` yet: drawn per frame it costs ~12 KB a step (lesson 7: +280 KB, over the
-        # page budget); the module shows one when a frame has it (docs/classroom.md)
+        # the board, as its parts (each card's HTML, and the markup between the cards):
+        # `data()` keeps each distinct part once for the walkthrough (`board_parts`) and
+        # each frame a list of references, which the module joins (docs/classroom.md)
         return {
+            "board": _board_parts(game, result.events if k else ()),
             "step": k, "label": label, "narration": narration,
             "does": _root_texts(result) if k else [],
             "refused": None if result.error is None or k == 0 else str(result.error),
@@ -553,3 +556,83 @@ class StepFrames:
         return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
                 f"<title>{html_text(self.scenario.title)} — step {k}</title></head>"
                 f"<body style='margin:0;background:#fff'>{self.frame_html[k]}</body></html>")
+
+
+def _board_parts(game: Game, events: Iterable[Any]) -> list[str]:
+    """A frame's board (`rulekit.display.board.board_for_step`: the first player at the
+    bottom, what the step changed outlined and said) cut into parts: each card's own HTML,
+    and the markup between cards. Joined, the parts are the board's HTML exactly."""
+    from rulekit.display.board import board_data, board_html, card_html, step_changes
+
+    first = next(iter(game.state.players))
+    data = board_data(game, viewer=None, changed=step_changes(events), bottom=first)
+    whole = board_html(data, label="The board after this step")
+    cards: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "type_line" in node and "oracle" in node and "id" in node:
+                cards.append(card_html(node))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(data["players"])
+    found = sorted((whole.find(c), c) for c in cards)
+    parts, at = [], 0
+    for where, card in found:
+        if where < at:  # not where expected (a card inside another): keep it in the markup
+            continue
+        parts += [*_markup_pieces(whole[at:where]), *_card_pieces(card)]
+        at = where + len(card)
+    parts += _markup_pieces(whole[at:])
+    parts = [p for p in parts if p]
+    assert "".join(parts) == whole
+    return parts
+
+
+_CUTS = re.compile("(?=<ol class='rk-steps')|(?=<div class='rk-side)|(?=<div class='rk-stackbox')"
+                   "|(?=<span class='rk-pool)|(?=<span class='rk-piles')|(?=<div class='rk-field')"
+                   "|(?=<div class='rk-hand')|(?=<div class='rk-player)")
+
+
+def _markup_pieces(markup: str) -> list[str]:
+    """The board's markup between two cards, cut where its parts begin (the step strip, a
+    side, a player's panel, pool and piles, the stack): most are the same from step to step."""
+    return [p for p in _CUTS.split(markup) if p]
+
+
+def _card_pieces(card: str) -> list[str]:
+    """A card's HTML in the pieces that change apart: its opening tag (classes, id, name),
+    its full text (`title`), its face (name, cost, type line, text: the same at every step,
+    and for every card of that name) and its badges."""
+    box = card.find("<div class='rk-cardbox'>")
+    if box < 0:
+        return [card]
+    ends = [i for i in (card.find("<ul class='rk-badges'>", box),
+                        card.find("<details class='rk-oracle'>", box)) if i >= 0]
+    end = min(ends) if ends else len(card) - len("</div>")
+    head, title = card[:box], ""
+    t = head.find(" title='")
+    if t >= 0:
+        head, title = head[:t], head[t:]
+    return [head, title, card[box:end], card[end:]]
+
+
+def _share_board_parts(frames: list[dict[str, Any]]) -> list[str]:
+    """Every frame's board parts kept once for the walkthrough: each frame's `board` becomes
+    the list of its parts' numbers in the returned list (a card unchanged between steps is
+    sent once; the module joins them, `rulekit/display/front/stepper.js`)."""
+    shared: list[str] = []
+    index: dict[str, int] = {}
+    for frame in frames:
+        refs = []
+        for part in frame.get("board") or ():
+            if part not in index:
+                index[part] = len(shared)
+                shared.append(part)
+            refs.append(index[part])
+        frame["board"] = refs
+    return shared

@@ -102,12 +102,14 @@ def diagram_html(model: SandboxModel, render: Render | None) -> tuple[str, str]:
            f"{svg}</div>", what
 
 
-def layout() -> dict[str, Any]:
-    """The controls' layout as JSON: `groups` ([heading, [names]] in reading order) and
-    `controls` (name -> label, help, style), from `rulekit.sandbox`."""
+def layout(model: SandboxModel | None = None) -> dict[str, Any]:
+    """The controls' layout as JSON: `groups` ([heading, [names]] in reading order: those the
+    `model`'s lesson offers, `SandboxModel.groups`) and `controls` (name -> label, help,
+    style), from `rulekit.sandbox`."""
     from rulekit.sandbox import CONTROLS, GROUPS
 
-    return {"groups": [[heading, list(names)] for heading, names in GROUPS],
+    groups = GROUPS if model is None else model.groups()
+    return {"groups": [[heading, list(names)] for heading, names in groups],
             "controls": {name: {"label": c.label, "help": c.help, "style": c.style}
                          for name, c in CONTROLS.items()}}
 
@@ -133,7 +135,7 @@ def sandbox_state(model: SandboxModel, values: Mapping[str, Any] | None = None, 
     (a click that changed nothing) the HTML of the board is left out: the front-end keeps
     what it shows."""
     state = model.to_json(values)
-    state.update(layout())
+    state.update(layout(model))
     state["title"] = title
     state["message"] = message_html(model.last) if model.last is not None else ""
     if board:

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import anywidget
@@ -53,7 +54,12 @@ class Sandbox(anywidget.AnyWidget):
     a fresh copy of a scenario's set-up. After each click `state` holds the fields' options,
     the outcome (`state["message"]`, shown right under the button clicked), the tables and the
     diagram of the last `history` actions; an illegal move is refused (`last_error` keeps the
-    exception) and the game is unchanged."""
+    exception) and the game is unchanged.
+
+    A lesson picks what its sandbox offers: `actions` (kinds from `rulekit.sandbox.ACTION_KINDS`,
+    e.g. `["mana", "attack"]`: the card menus and the form show only those) and `cards` (the
+    catalog cards free play's "add a card" finds; default the whole catalog). Both travel in the
+    `position`, so an exported page offers the same."""
 
     _esm = module_text("sandbox")
     _css = SANDBOX_CSS
@@ -64,7 +70,9 @@ class Sandbox(anywidget.AnyWidget):
     title = traitlets.Unicode("Sandbox").tag(sync=True)
 
     def __init__(self, game: Game | Scenario | str | os.PathLike[str] | None = None, *,
-                 history: int = 3, title: str = "Sandbox") -> None:
+                 history: int = 3, title: str = "Sandbox",
+                 actions: Iterable[str] | None = None,
+                 cards: Iterable[str] | None = None) -> None:
         from rulekit.display.frames import resolve_scenario
         from rulekit.display.sandbox_view import sandbox_state
         from rulekit.game import Game
@@ -74,7 +82,7 @@ class Sandbox(anywidget.AnyWidget):
             game = Game(["Alice", "Bob"])
         elif not isinstance(game, Game):
             game = resolve_scenario(game).game_at(0)
-        model = SandboxModel(game, history=history)
+        model = SandboxModel(game, history=history, actions=actions, cards=cards)
         self.model = model
         self.history = history
         self.last_error: Exception | None = None
@@ -100,6 +108,10 @@ class Sandbox(anywidget.AnyWidget):
             self._ask(str(content["ask"]), values, seq)
         elif "walkthrough" in content:
             self._save(content["walkthrough"], seq)
+        elif "search" in content:  # free play's "add a card" box
+            n = seq if isinstance(seq, int) else 0
+            found = self.model.search(str(content["search"])[:200])
+            self.state = {**self.state, "seq": n, "search": {**found, "seq": n}}
         elif "values" in content:
             self._answer(values, seq, board=False)
         # {"load": ...}: the kernel is always ready

@@ -129,7 +129,8 @@ class Stepper(anywidget.AnyWidget):
     (see `resolve_scenario`). An anywidget widget: its front-end is one ES module
     (`rulekit/display/front/stepper.js`), the same in JupyterLab, Notebook 7 and an exported
     page (`rulekit/display/front/host.js`). Synced traits: `frames` (every step as plain data,
-    `StepFrames.data()`), `svg` (the one drawing the frames are cut from, or ""), `uid`,
+    `StepFrames.data()`), `svg` (the one drawing the frames are cut from, or ""),
+    `board_parts` (the frames' boards, each distinct part once), `uid`,
     `title` and `step` (the step shown: the browser steps on its own and tells the kernel).
     Attributes: `steps` (the `StepFrames`), its `scenario`, `results` (one `StepResult` per
     frame), `last`, `frame_html`, `announcements` and `diagram_mode`; `widget` is the widget
@@ -139,6 +140,8 @@ class Stepper(anywidget.AnyWidget):
     _css = traitlets.Unicode(css_text("stepper")).tag(sync=True)
     frames = traitlets.List(traitlets.Dict()).tag(sync=True)
     svg = traitlets.Unicode("").tag(sync=True)
+    # each distinct part of the frames' boards once (a frame's `board` lists its parts)
+    board_parts = traitlets.List(traitlets.Unicode()).tag(sync=True)
     uid = traitlets.Unicode("").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
@@ -155,6 +158,7 @@ class Stepper(anywidget.AnyWidget):
         self.frame_html, self.announcements = self.steps.frame_html, self.steps.announcements
         data = self.steps.data()
         super().__init__(frames=data["frames"], svg=data["svg"], uid=data["uid"],
+                         board_parts=data["board_parts"],
                          title=data["title"], step=0, **kwargs)
 
     @property

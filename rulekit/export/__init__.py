@@ -361,9 +361,14 @@ def _install_lab_css(static: Path) -> tuple[str, ...]:
 
 
 def _run_jobs(jobs: list[Job], workers: int):  # yields Result
-    """Results as they complete. Workers are spawned (no forked zmq state) and reused."""
-    from rulekit.export.lesson import run
+    """Results as they complete. Workers are spawned (no forked zmq state) and reused; a
+    lesson of text only (no kernel to start) is exported here, with no worker to spawn."""
+    from rulekit.export.lesson import needs_kernel, run
 
+    jobs = list(jobs)
+    for job in [j for j in jobs if not needs_kernel(Path(j.notebook))]:
+        jobs.remove(job)
+        yield run(job)
     if not jobs:
         return
     from rulekit.export.lesson import watch_parent

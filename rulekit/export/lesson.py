@@ -150,6 +150,22 @@ def _stderr_warnings(nb: object, rel: str) -> list[str]:
     return out
 
 
+def has_code(nb: object) -> bool:
+    """Whether notebook `nb` has code to run (a page of text only starts no kernel)."""
+    return any(c.cell_type == "code" and c.source.strip() for c in getattr(nb, "cells", []))
+
+
+def needs_kernel(path: Path) -> bool:
+    """Whether the notebook at `path` has code to run; True when it can't be read (its job
+    then runs, and fails, in a worker like any other)."""
+    import nbformat
+
+    try:
+        return has_code(nbformat.read(path, as_version=4))
+    except Exception:
+        return True
+
+
 def run(job: Job) -> Result:
     """Execute and export one notebook; never raises (a failure is a Result with `error`)."""
     import nbformat
@@ -159,9 +175,6 @@ def run(job: Job) -> Result:
     from rulekit.repo.outline import outline
 
     start = time.perf_counter()
-    # for the kernels this worker starts: links between lessons point at the exported pages,
-    # and diagrams at the site's copy of diagrams/ (see rulekit.display.lesson)
-    os.environ.update(KERNEL_ENV)
     path = Path(job.notebook)
     rel = _shown(path)
     current: dict[str, int] = {"index": -1}
@@ -190,7 +203,11 @@ def run(job: Job) -> Result:
             log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
             try:
-                if any(c.cell_type == "code" and c.source.strip() for c in nb.cells):
+                if has_code(nb):
+                    # for the kernels this worker starts: links between lessons point at the
+                    # exported pages, and diagrams at the site's copy of diagrams/ (see
+                    # rulekit.display.lesson)
+                    os.environ.update(KERNEL_ENV)
                     client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
                 # else: nothing to run, no kernel to start (a page of text only)
             finally:

@@ -25,6 +25,7 @@ import gzip
 import hashlib
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -293,6 +294,9 @@ def compile_stdlib(pkg: Path, engine: bytes, work: Path) -> bytes:
     return data
 
 
+ENGINES_KEPT = 8  # compiled engines kept in the runtime's cache (~1.4 MB each)
+
+
 def compiled_engine(folder: Path, engine: bytes) -> bytes:
     """The engine zip with its modules compiled to .pyc by the runtime's Pyodide (cached in
     `folder/engines/` by the engine's hash); the source zip when that can't be done."""
@@ -302,6 +306,7 @@ def compiled_engine(folder: Path, engine: bytes) -> bytes:
     key = hashlib.sha256(engine + _ENGINE_DRIVER.encode()).hexdigest()[:16]  # and how
     cached = folder / "engines" / f"{key}.zip"
     if cached.is_file():
+        os.utime(cached)  # the newest used: the last to go
         return cached.read_bytes()
     try:
         data = _in_pyodide(pkg, _ENGINE_DRIVER, engine, folder / "engines" / "work")
@@ -309,9 +314,13 @@ def compiled_engine(folder: Path, engine: bytes) -> bytes:
         return engine
     finally:
         shutil.rmtree(folder / "engines" / "work", ignore_errors=True)
-    for old in (folder / "engines").glob("*.zip"):
-        old.unlink()  # one engine at a time: the cache follows the checkout
     cached.write_bytes(data)
+    # the newest few engines are kept (checkouts and branches side by side each have theirs;
+    # one at a time made them compile again in turn, ~10 s each)
+    kept = sorted((folder / "engines").glob("*.zip"), key=lambda p: p.stat().st_mtime_ns,
+                  reverse=True)
+    for old in kept[ENGINES_KEPT:]:
+        old.unlink(missing_ok=True)
     return data
 
 

@@ -22,7 +22,14 @@
    SandboxModel.choices_for}), shown as a picker (who decides and why). "Save as walkthrough"
    sends {walkthrough: title, seq}; the answer, state.walkthrough ({seq, text, file}), is a
    file the kernel wrote (`file`) or text the page offers as a download. The form's controls
-   stay, in a collapsed "All controls" section. */
+   stay, in a collapsed "All controls" section.
+
+   Free play (a collapsed section under the board): a search box sends {search: text, seq};
+   the answer, state.search ({seq, text, names, near, says}: SandboxModel.search, with "did
+   you mean" when no name contains the text), fills the card list. "Add the card", "Set the
+   turn" and "Start again" are clicks of the model's free-play vocabulary (add_card {card,
+   player, zone}, set_position {turn, active, step}, restart), with the players, zones and
+   steps from state.free_play. */
 
 const KINDS = ["choice", "multi", "number", "text"];
 
@@ -72,12 +79,16 @@ function render({model, el}) {
   const all = make("details", {"class": "rk-all-controls"});
   all.appendChild(make("summary", {}, "All controls"));
   all.appendChild(groups);
+  const free = make("details", {"class": "rk-free-play"});
+  free.appendChild(make("summary", {}, "Free play: add a card, set the turn"));
+  const freeBox = make("div", {"class": "rk-free-box"});
+  free.appendChild(freeBox);
   const tables = make("div", {"class": "rk-frame rk-live-tables rk-tables", tabindex: "0",
                               role: "group", "aria-label": "Board, players and stack"});
   const diagramBox = make("div", {"class": "rk-frame rk-live-diagram"});
   home.appendChild(message);
   // the message under the board: the board a reader is looking at never moves on a click
-  ui.append(boardWrap, home, tools, all, tables, diagramBox);
+  ui.append(boardWrap, home, tools, free, all, tables, diagramBox);
   root.append(heading, note, start, ui, announce);
   el.appendChild(root);
 
@@ -200,6 +211,7 @@ function render({model, el}) {
   function setActive(on) {
     active = on;
     root.classList.toggle("rk-inactive", !on);
+    setFreeActive(on);
     for (const input of Object.values(inputs)) {
       input.disabled = !on;
       if (on) input.removeAttribute("aria-disabled");
@@ -345,7 +357,16 @@ function render({model, el}) {
       return;
     }
     if (message.parentNode !== home) home.appendChild(message);
-    const vals = Object.assign({}, entry.values, extra || {});
+    // the answer's fields follow the click's permanent (the ability list is that
+    // permanent's): the form shows that permanent too, or keeps its own, so the form's
+    // inputs stay consistent for its next click (a page checks them against the fields)
+    const pick = inputs.permanent;
+    const keep = pick && pick.value !== "" ? {permanent: JSON.parse(pick.value)} : {};
+    const vals = Object.assign(keep, entry.values, extra || {});
+    if (pick && vals.permanent !== undefined &&
+        Array.from(pick.options).some((o) => o.value === JSON.stringify(vals.permanent))) {
+      pick.value = JSON.stringify(vals.permanent);
+    }
     if (!extra && entry.asks && entry.asks.length) {
       seq += 1;
       send({ask: entry.action, values: vals, seq});
@@ -470,6 +491,140 @@ function render({model, el}) {
     root.dataset.walkthrough = w.text || "";
   }
 
+  // ------------------------------------------------------------ free play
+  // Any catalog card onto either player's battlefield or into a hand (found by name, with did
+  // you mean: SandboxModel.search), the turn and step the sandbox starts from, start again.
+  // Each is a click of the model's free-play vocabulary: add_card {card, player, zone},
+  // set_position {turn, active, step}, restart {}.
+  const fp = {};       // free play's inputs by name
+  const fpButtons = [];
+  let searchSeq = 0;   // the last search answer shown
+  let searchTimer = null;
+
+  function fpField(name, label, input, box) {
+    const id = uid + "-fp-" + name;
+    input.id = id;
+    const wrap = make("div", {"class": "rk-live-field rk-fp-field"});
+    wrap.append(make("label", {"for": id}, label), input);
+    fp[name] = input;
+    (box || freeBox).appendChild(wrap);
+    return input;
+  }
+
+  function fpButton(text, style, box, onClick) {
+    const b = make("button", {type: "button", "class": "rk-live-button" + (style ? " rk-" + style : "")},
+                   text);
+    b.addEventListener("click", () => onClick(b));
+    fpButtons.push(b);
+    box.appendChild(b);
+    return b;
+  }
+
+  function freeClick(name, vals, b) {
+    if (!active) {
+      if (root.dataset.state !== "failed") startButton.focus();
+      return;
+    }
+    // the outcome shows under the button pressed (where the eye is)
+    if (b.nextSibling !== message) b.insertAdjacentElement("afterend", message);
+    pending = {name, t0: performance.now(), seq: ++seq};
+    root.setAttribute("aria-busy", "true");
+    send({click: name, values: vals, seq});
+  }
+
+  const addBox = make("fieldset", {"class": "rk-sandbox-group rk-fp-add"});
+  addBox.appendChild(make("legend", {}, "Add a card"));
+  freeBox.appendChild(addBox);
+  const found = make("p", {"class": "rk-fp-found", id: uid + "-fp-found", "aria-live": "polite"});
+  const search = fpField("search", "Find a card by name",
+                         make("input", {type: "search", autocomplete: "off", spellcheck: "false",
+                                        "aria-describedby": uid + "-fp-found",
+                                        placeholder: "e.g. Llanowar"}), addBox);
+  addBox.appendChild(found);
+  fpField("card", "Card", make("select", {}), addBox);
+  fpField("player", "Whose", make("select", {}), addBox);
+  fpField("zone", "Where", make("select", {}), addBox);
+  fpButton("Add the card", "primary", addBox, (b) => freeClick("add_card", {
+    card: fp.card.value, player: fp.player.value, zone: fp.zone.value}, b));
+  const turnBox = make("fieldset", {"class": "rk-sandbox-group rk-fp-turn"});
+  turnBox.appendChild(make("legend", {}, "The turn the sandbox starts from"));
+  freeBox.appendChild(turnBox);
+  fpField("turn", "Turn", make("input", {type: "number", min: "1", max: "99", value: "1",
+                                         inputmode: "numeric"}), turnBox);
+  fpField("active", "Whose turn", make("select", {}), turnBox);
+  fpField("step", "Step", make("select", {}), turnBox);
+  fpButton("Set the turn", "primary", turnBox, (b) => freeClick("set_position", {
+    turn: parseInt(fp.turn.value, 10) || 1, active: fp.active.value, step: fp.step.value}, b));
+  const againBox = make("div", {"class": "rk-fp-again"});
+  freeBox.appendChild(againBox);
+  fpButton("Start again", "warning", againBox, (b) => freeClick("restart", {}, b));
+  againBox.appendChild(make("span", {"class": "rk-fp-note"},
+    " The board this sandbox was given: every click and every card added taken back."));
+
+  function fill(select, pairs, keep) {
+    const now = keep !== undefined ? keep : select.value;
+    const same = pairs.length === select.options.length &&
+      pairs.every(([v, t], i) => select.options[i].value === v && select.options[i].text === t);
+    if (!same) {
+      select.replaceChildren(...pairs.map(([v, t]) => make("option", {value: v}, t)));
+    }
+    if (pairs.some(([v]) => v === now)) select.value = now;
+  }
+
+  function showFreePlay(f, fresh) {
+    if (!f) { free.hidden = true; return; }
+    free.hidden = false;
+    fill(fp.player, f.players.map((p) => [p, p + "'s"]));
+    fill(fp.zone, f.zones);
+    fill(fp.active, f.players.map((p) => [p, p]), fresh ? f.active : undefined);
+    fill(fp.step, f.steps.map(([v, t]) => [v, t.charAt(0).toUpperCase() + t.slice(1)]),
+         fresh ? f.step : undefined);
+    if (fresh) fp.turn.value = String(f.turn);
+  }
+
+  function showSearch(r) {
+    if (!r || !r.seq || r.seq < searchSeq) return;
+    searchSeq = r.seq;
+    fill(fp.card, r.names.map((n) => [n, n]));
+    found.textContent = r.says;
+    found.classList.toggle("rk-fp-near", !!r.near);
+  }
+
+  function askSearch() {
+    if (!active) return;
+    seq += 1;
+    send({search: search.value, seq});
+  }
+  search.addEventListener("input", () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(askSearch, 150);
+  });
+  search.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { // Enter in the box: straight to the results
+      e.preventDefault();
+      clearTimeout(searchTimer);
+      askSearch();
+      fp.card.focus();
+    }
+  });
+  let freeAsked = false;
+  free.addEventListener("toggle", () => {
+    if (free.open && !freeAsked && active) { freeAsked = true; askSearch(); }
+  });
+
+  function setFreeActive(on) {
+    for (const input of Object.values(fp)) {
+      input.disabled = !on;
+      if (on) input.removeAttribute("aria-disabled");
+      else input.setAttribute("aria-disabled", "true");
+    }
+    for (const b of fpButtons) {
+      if (on) b.removeAttribute("aria-disabled");
+      else b.setAttribute("aria-disabled", "true");
+    }
+    if (on && free.open && !freeAsked) { freeAsked = true; askSearch(); }
+  }
+
   // ------------------------------------------------------------ showing the state
   function show() {
     const state = model.get("state") || {};
@@ -511,6 +666,13 @@ function render({model, el}) {
       showPicker(state.picker);
     }
     showSaved(state.walkthrough);
+    // the starting turn's inputs follow the state when the start changed (a free-play click,
+    // or the first state), not while the reader is editing them
+    const fpKey = state.free_play ? JSON.stringify([state.free_play.turn,
+      state.free_play.active, state.free_play.step]) : "";
+    showFreePlay(state.free_play, fpKey !== free.dataset.start);
+    free.dataset.start = fpKey;
+    showSearch(state.search);
     if (state.tables_html !== undefined && tables.dataset.html !== state.tables_html) {
       tables.innerHTML = state.tables_html;
       tables.dataset.html = state.tables_html;

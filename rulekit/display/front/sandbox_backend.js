@@ -170,7 +170,8 @@
     };
     mark("diagram renderer ready");
     return {page: {start: mod.start, click: mod.click, fields: mod.fields, state: mod.state,
-                   choices: mod.choices, walkthrough: mod.walkthrough}};
+                   choices: mod.choices, walkthrough: mod.walkthrough,
+                   search: mod.search, card_actions: mod.card_actions}};
   }
 
   // ---------------------------------------------------------------- the views' traits
@@ -296,6 +297,11 @@
           : asked, seq);
         return;
       }
+      if (content.search !== undefined) { // free play's "add a card" box
+        var found = JSON.parse(rec.page.search(rec.sid, String(content.search)));
+        setState(rec, {search: Object.assign({seq: seq}, found)}, seq);
+        return;
+      }
       if (content.walkthrough !== undefined) { // "Save as walkthrough": a download
         var w = JSON.parse(rec.page.walkthrough(rec.sid, String(content.walkthrough)));
         setState(rec, {walkthrough: Object.assign({seq: seq}, w)}, seq);
@@ -319,6 +325,15 @@
       var rec = records.find(function (r) { return r.sid === sid; });
       if (!rec || !rec.page) throw new Error("no live sandbox " + sid);
       return JSON.parse(rec.page.state(sid, JSON.stringify(values || {})));
+    },
+    /** Every card's verdicts of sandbox `sid`, computed now, and how long that took in ms
+        (`make bench`: p8_verdicts_page_ms). */
+    verdicts: function (sid) {
+      var rec = records.find(function (r) { return r.sid === sid; });
+      if (!rec || !rec.page) throw new Error("no live sandbox " + sid);
+      var t0 = performance.now();
+      var out = JSON.parse(rec.page.card_actions(sid));
+      return {ms: performance.now() - t0, verdicts: out};
     }
   };
 })();

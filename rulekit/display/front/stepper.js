@@ -184,6 +184,15 @@ function questionOf(q, a, idBase, onCheck) {
   return form;
 }
 
+// a frame's board: HTML, or the numbers of its parts in the walkthrough's `board_parts`
+// (each distinct card's HTML once per walkthrough: rulekit.display.frames), joined here
+function boardOf(data, f) {
+  if (!f.board) return "";
+  if (typeof f.board === "string") return f.board;
+  const parts = data.board_parts || [];
+  return f.board.length ? f.board.map((i) => parts[i] || "").join("") : "";
+}
+
 function frameOf(data, f, idBase, whole, ctx) {
   const n = data.last;
   const text = el("div", {class: "rk-text"});
@@ -228,12 +237,13 @@ function frameOf(data, f, idBase, whole, ctx) {
   const toggle = html("details", {class: "rk-describe"}, f.describe || "");
   toggle.prepend(el("summary", {text: "Describe this step"}));
   text.append(toggle, html("div", {id: described, hidden: true}, f.describe || ""));
-  if (f.board) text.append(html("div", {class: "rk-board-box"}, f.board));
+  const board = boardOf(data, f);
+  if (board) text.append(html("div", {class: "rk-board-box"}, board));
   const tables = f.tables || [];
   if (tables.length) { // the same board as tables (screen readers, teachers): behind a toggle
     const row = el("div", {class: "rk-row"}, el("div", {}, tableOf(tables[0])),
       el("div", {}, ...tables.slice(1).map(tableOf)));
-    text.append(f.board ? el("details", {class: "rk-tables"},
+    text.append(board ? el("details", {class: "rk-tables"},
       el("summary", {text: "The board as a table"}), row) : row);
   }
   if (f.events) {
@@ -281,7 +291,7 @@ function render({model, el: host}) {
   const frames = model.get("frames") || [];
   const last = Math.max(0, frames.length - 1);
   const data = {title: model.get("title") || "", uid: model.get("uid") || "",
-    svg: model.get("svg") || "", last};
+    svg: model.get("svg") || "", board_parts: model.get("board_parts") || [], last};
   renders += 1;
   const idBase = renders === 1 ? (data.uid || "rk-walkthrough") :
     `${data.uid || "rk-walkthrough"}-v${renders}`;
