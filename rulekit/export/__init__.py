@@ -4,7 +4,8 @@ Every `notebooks/*.ipynb` is executed with nbclient (widget state stored, so the
 in the browser with no kernel) and exported with nbconvert's HTMLExporter and the `lesson`
 template (`rulekit/templates/lesson/`) to `site/<name>.html`; `site/index.html` lists the
 lessons as a course; `site/teachers.html` planning, projecting, printing and the rulings
-coverage table R01-R19; `site/cards.html` the card catalog.
+coverage table R01-R19; `site/cards.html` the card catalog; `site/quiz.html` the class quiz
+(each lesson's walkthrough questions one a screen, `rulekit.export.quiz`).
 
 - **Processes:** a pool of worker processes (one per core by default); each worker handles
   several notebooks in turn, so Python and nbconvert start once per worker and a kernel start is
@@ -49,7 +50,7 @@ from typing import Any
 
 from rulekit.export import assets as _assets
 from rulekit.export import live as _live
-from rulekit.export.index import load_coverage, write_index, write_teachers
+from rulekit.export.index import SITE_CSS, load_coverage, write_index, write_teachers
 from rulekit.export.lesson import CELL_TIMEOUT_S, PROGRESS_S, Job, Result
 from rulekit.export.ownership import (
     BuildLock,
@@ -311,9 +312,13 @@ def _publish(plan: _Plan, out: Path, cache: Cache, coverage: list[Any] | None) -
     if coverage is None:
         return
     from rulekit.export.cards import write_cards
+    from rulekit.export.quiz import write_quiz
 
+    quiz = [(str(e["stem"]), str(e["title"]), cache.executed / f"{e['stem']}.ipynb")
+            for e in report.lessons]
     for page in (write_index(out, report, coverage), write_teachers(out, report, coverage),
-                 write_cards(out, {str(e["stem"]): str(e["title"]) for e in report.lessons})):
+                 write_cards(out, {str(e["stem"]): str(e["title"]) for e in report.lessons}),
+                 write_quiz(out, quiz, SITE_CSS)):
         cache.pages[page.name] = page_record(page)
     cache.save()
 

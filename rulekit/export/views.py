@@ -25,7 +25,8 @@ import json
 import re
 from typing import Any
 
-__all__ = ["STATE_MIME", "VIEW_MIME", "VIEWS", "to_views", "view_html", "view_names"]
+__all__ = ["STATE_MIME", "VIEW_MIME", "VIEWS", "to_views", "view_html", "view_names",
+           "view_traits"]
 
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
@@ -34,6 +35,7 @@ VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 VIEWS: dict[str, tuple[str, ...]] = {
     "stepper": ("frames", "svg", "board_parts", "uid", "title", "step"),
     "sandbox": ("state", "status", "position", "title"),
+    "quiz": ("title", "questions", "index", "linked"),
 }
 _REF = re.compile(r"IPY_MODEL_([0-9a-f]+)")
 
@@ -47,7 +49,7 @@ def _script_json(value: Any) -> str:
 def view_html(name: str, traits: dict[str, Any]) -> str:
     """The `rk-view` markup of one view: its traits as JSON data, and what shows until (or
     unless) the page's host renders it."""
-    what = "walkthrough" if name == "stepper" else name
+    what = {"stepper": "walkthrough", "quiz": "quiz"}.get(name, name)
     return (f'<div class="rk-view" data-rk-view="{name}">'
             f'<script type="application/json">{_script_json(traits)}</script>'
             f'<p class="rk-view-missing" role="status">Loading the {what}&hellip; If this '
@@ -107,4 +109,22 @@ def view_names(nb: Any) -> set[str]:
         for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
             html = out.get("data", {}).get("text/html", "")
             found.update(_NAME.findall(html if isinstance(html, str) else "".join(html)))
+    return found
+
+
+_DATA = re.compile(r'\A<div class="rk-view" data-rk-view="([a-z]+)">'
+                   r'<script type="application/json">(.*?)</script>', re.S)
+
+
+def view_traits(nb: Any, name: str) -> list[dict[str, Any]]:
+    """The traits of every `name` view the outputs of `nb` show (after `to_views`), in the
+    order the page shows them: the data its host renders (a quiz reads the walkthroughs'
+    questions from it, `rulekit.export.quiz`)."""
+    found = []
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            html = out.get("data", {}).get("text/html", "")
+            m = _DATA.match(html if isinstance(html, str) else "".join(html))
+            if m and m.group(1) == name:
+                found.append(json.loads(m.group(2)))
     return found
