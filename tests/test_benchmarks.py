@@ -232,3 +232,7 @@ def test_readability_runs_on_the_shipped_lessons():
     figures = readability.all_figures()
     assert [f.stem for f in figures][:2] == ["00_start_here", "01_tapping_and_summoning_sickness"]
     assert all(f.sentences and f.longest_words > 0 and f.grade > 0 for f in figures)
+    # the plain-words goal (issue 29), held by every lesson: a rewrite that misses it fails here
+    missed = [(f.stem, f.longest_words, round(f.grade, 1), f.longest[:60])
+              for f in figures if not f.met]
+    assert missed == [], f"over {readability.MAX_WORDS} words or grade {readability.MAX_GRADE}: {missed}"

@@ -84,7 +84,7 @@ def test_builds_every_page_and_the_index(built) -> None:
     assert report.ok, [f.error for f in report.failures]
     assert sorted(p.name for p in site.glob("*.html")) == ["00_start.html", "01_tap.html",
                                                            "cards.html", "index.html",
-                                                           "teachers.html"]
+                                                           "quiz.html", "teachers.html"]
     assert '<a href="cards.html">' in (site / "index.html").read_text("utf-8")
     cards = (site / "cards.html").read_text("utf-8")
     assert '<th scope="row">Slagstone Refinery</th>' in cards

@@ -100,13 +100,13 @@ def test_another_notebooks_folder_keeps_the_first_folders_pages(tmp_path: Path) 
     only = _build(extra, out, cache)
     assert {p.name for p in out.glob("*.html")} == {"01_one.html", "02_two.html",
                                                     "09_extra.html", "cards.html", "index.html",
-                                                    "teachers.html"}
+                                                    "quiz.html", "teachers.html"}
     assert [e["stem"] for e in only.lessons] == ["01_one", "02_two", "09_extra"]
     # a lesson whose notebook is gone loses its page, and only that one
     removed.unlink()
     again = _build(lessons, out, cache)
     assert {p.name for p in out.glob("*.html")} == {"01_one.html", "09_extra.html", "cards.html",
-                                                    "index.html", "teachers.html"}
+                                                    "index.html", "quiz.html", "teachers.html"}
     assert [e["stem"] for e in again.lessons] == ["01_one", "09_extra"]
 
 
@@ -116,7 +116,8 @@ def test_cache_and_kernel_logs_live_outside_the_site(tmp_path: Path) -> None:
     _build(nbs, out, cache)
     assert not (out / ".cache").exists()
     assert sorted(p.name for p in out.iterdir()) == ["01_one.html", "_static", "cards.html",
-                                                     "diagrams", "index.html", "teachers.html"]
+                                                     "diagrams", "index.html", "quiz.html",
+                                                     "teachers.html"]
     assert (cache / "lessons.json").is_file() and (cache / "logs" / "01_one.kernel.log").is_file()
     assert is_ours(out / "01_one.html") and is_ours(out / "index.html")
     assert is_ours(out / "cards.html") and is_ours(out / "teachers.html")

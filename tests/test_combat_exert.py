@@ -251,7 +251,8 @@ def test_the_exert_effect_ends_at_the_exerting_players_next_untap_step():
     game.next_turn()
     game.next_turn()  # Alice's untap step: Bob controls it, the effect just ends
     skipped = [e for e in game.log if e.kind is EventKind.UNTAP_SKIPPED and e.turn == 3]
-    assert len(skipped) == 1 and "another player controls it" in skipped[0].payload.reason
+    assert len(skipped) == 1 and skipped[0].payload.moved
+    assert "another player controls it" in skipped[0].text
     assert initiate.skip_untap_for == ()
 
 

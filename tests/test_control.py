@@ -4,6 +4,7 @@
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step, Zone
+from rulekit.core import payloads as p
 from tests.helpers import cast_from_hand, end_the_turn, events, mana
 
 R12 = pytest.mark.ruling("R12")
@@ -211,7 +212,8 @@ def test_ward_is_paid_with_powerstone_mana_and_the_spell_resolves():
     for _ in range(2):
         game.tap_for_mana(game.add("Powerstone"))
     game.resolve()
-    (paid,) = [e for e in events(game, EventKind.MANA_SPENT) if e.payload.purpose == "ward {2}"]
+    (paid,) = [e for e in events(game, EventKind.MANA_SPENT)
+               if e.payload.purpose == p.Spending(p.Paying.WARD, cost="{2}")]
     assert paid.cause is Cause.COST and "702.21a" in paid.rules
     assert game.pool("Alice") == []
     game.resolve()
@@ -290,7 +292,9 @@ def test_mana_leak_is_paid_with_powerstone_mana():
     mana(game, "Island", 2)
     game.cast(leak, targets=[game.obj(bears.moved_to)])
     game.resolve()
-    paid = [e for e in events(game, EventKind.MANA_SPENT) if "Mana Leak's" in e.payload.purpose]
+    paid = [e for e in events(game, EventKind.MANA_SPENT)
+            if e.payload.purpose.paying is p.Paying.UNLESS
+            and e.payload.purpose.source == "Mana Leak"]
     assert len(paid) == 1 and paid[0].payload.player == "Bob"
     game.resolve()
     assert game.find_all("Grizzly Bears", controller="Bob")

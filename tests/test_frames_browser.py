@@ -148,3 +148,95 @@ def test_speaker_notes_show_for_the_teacher_and_never_while_presenting(browser,
         assert not visit.console_errors and not visit.outside
     finally:
         page.close()
+
+
+def _axe(page) -> list:
+    from rulekit.export.axe import axe_source
+
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source())
+    return page.evaluate("""async () => (await axe.run(document)).violations.map(
+        (v) => [v.id, v.impact, v.nodes.map((n) => n.target.join(" "))])""")
+
+
+def test_the_class_quiz_one_question_a_screen_by_keyboard_reveal_link_and_axe(
+        browser, one_lesson) -> None:
+    """site/quiz.html (issue 29): lesson 2's questions are the lesson page's own walkthrough
+    questions; one a screen; nothing of the answer in the page before Reveal; Right / Left /
+    Enter; the reveal shows the engine's answer, the rule and a link that opens the lesson
+    page's walkthrough at that step; axe finds nothing at 1280x720, 1920x1080 and 390x844."""
+    from rulekit.display.quiz import quiz_questions
+    from rulekit.export.browser import open_page
+    from rulekit.export.quiz import anchor
+
+    site, stem = one_lesson.parent, one_lesson.stem
+    assert f'href="quiz.html#{anchor(stem)}"' in one_lesson.read_text("utf-8")
+    lesson = open_page(browser, one_lesson, site, viewport=(1280, 720))
+    walks = lesson.page.evaluate("""() => Array.from(document.querySelectorAll(
+        ".rk-view[data-rk-view='stepper'] > script[type='application/json']"),
+        (s) => JSON.parse(s.textContent))""")
+    lesson.page.close()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for size in ((1280, 720), (1920, 1080), (390, 844)):
+        visit = open_page(browser, site / "quiz.html", site, stepper=False, viewport=size)
+        page = visit.page
+        try:
+            page.evaluate(f"() => {{ location.hash = '#{anchor(stem)}'; }}")
+            quiz = page.locator(f"#{anchor(stem)} .rk-quiz")
+            quiz.wait_for(state="visible")
+            traits = json.loads(page.locator(
+                f"#{anchor(stem)} .rk-view > script[type='application/json']").text_content())
+            qs = traits["questions"]
+            # no second source: the lesson page's walkthrough data gives the same questions
+            assert qs == quiz_questions(walks, page=f"{stem}.html") and len(qs) >= 2
+            screen = quiz.locator(".rk-quiz-screen")
+            first = qs[0]
+            assert first["ask"] in screen.inner_text()
+            # before Reveal: no answer, no rule, no mark, no link in the document
+            assert quiz.locator(".rk-quiz-answer, .rk-quiz-correct, .rk-quiz-step").count() == 0
+            for r in first["rule_texts"]:
+                assert r["summary"] not in page.locator("body").inner_text()
+            page.screenshot(path=str(ARTIFACTS / f"quiz-{size[0]}x{size[1]}.png"))
+            if size == (1280, 720):
+                quiz.focus()
+                page.keyboard.press("ArrowRight")
+                assert f"Question 2 of {len(qs)}" in quiz.locator(".rk-quiz-count").inner_text()
+                assert qs[1]["ask"] in screen.inner_text()
+                assert qs[1]["ask"] in quiz.locator(".rk-quiz-live").inner_text()
+                page.keyboard.press("ArrowLeft")
+                assert first["ask"] in screen.inner_text()
+                assert quiz.locator(".rk-quiz-back").is_disabled()
+            quiz.focus()
+            page.keyboard.press("Enter")  # reveal
+            answer = quiz.locator(".rk-quiz-answer")
+            assert answer.count() == 1 and first["answer_label"] in answer.inner_text()
+            for r in first["rule_texts"]:
+                assert f"CR {r['number']}" in answer.inner_text()
+                assert r["summary"] in answer.inner_text()
+            assert quiz.locator(".rk-quiz-reveal").get_attribute("aria-expanded") == "true"
+            assert "The engine says" in quiz.locator(".rk-quiz-live").inner_text()
+            if first["labels"]:
+                mark = quiz.locator(".rk-quiz-correct")
+                assert mark.count() == 1 and first["labels"][first["correct"]] in mark.inner_text()
+            # the revealed screen fits the window (one question a screen)
+            box = quiz.locator(".rk-quiz-screen").bounding_box()
+            if size != (390, 844):
+                assert box["y"] + box["height"] <= size[1], (size, box)
+            page.screenshot(path=str(ARTIFACTS / f"quiz-{size[0]}x{size[1]}-revealed.png"))
+            assert _axe(page) == [], size
+            if size == (1280, 720):
+                page.keyboard.press("Enter")  # hide again
+                assert quiz.locator(".rk-quiz-answer").count() == 0
+                page.keyboard.press("Enter")
+                link = quiz.locator("a.rk-quiz-step")
+                assert link.get_attribute("href") == first["href"]
+                link.click()
+                page.wait_for_url(f"**/{stem}.html#{first['uid']}-step-{first['step']}")
+                page.locator(".rk-stepper").first.wait_for(state="visible")
+                i = [w["uid"] for w in walks].index(first["uid"])
+                frame = page.locator(".rk-stepper").nth(i).locator(".rk-frame")
+                assert frame.get_attribute("data-step") == str(first["step"])
+                assert frame.is_visible()
+            assert not visit.console_errors and not visit.outside
+        finally:
+            page.close()

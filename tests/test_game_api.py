@@ -5,6 +5,7 @@ import json
 import pytest
 
 from rulekit import Cause, EventKind, Game, RulesError, Step, UsageError
+from rulekit.core.events import LOG_FORMAT
 from tests.helpers import mana, pool
 
 
@@ -33,7 +34,9 @@ def test_every_event_has_a_cause_and_an_earlier_parent():
 def test_log_is_json_and_deterministic():
     first, second = sample_game(), sample_game()
     assert first.log.dumps() == second.log.dumps()
-    data = json.loads(first.log.dumps())
+    dumped = json.loads(first.log.dumps())
+    assert dumped["format"] == LOG_FORMAT == 2  # docs/engine.md, "The log's JSON"
+    data = dumped["events"]
     assert data[0]["id"] == 1 and {"cause", "parent", "rules", "text"} <= set(data[0])
     replaced = [e for e in data if e.get("applied")]
     assert replaced and replaced[0]["proposed"]["mana"][0]["type"] == "G"

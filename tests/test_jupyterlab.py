@@ -467,6 +467,62 @@ def _presentation_mode(page) -> None:
     page.wait_for_timeout(500)
 
 
+# the lessons whose check also answers two questions in the kernel's walkthroughs (issue 29)
+QUESTION_LESSONS = ("02_",)
+
+
+def _kernel_questions(lesson: Path) -> list[tuple[int, dict]]:
+    """(walkthrough index, question) of a lesson's walkthroughs, in order: the frames its
+    `Stepper("name")` cells show, made here from the same scenarios."""
+    from rulekit.display.frames import StepFrames
+
+    nb = json.loads(lesson.read_text("utf-8"))
+    code = "\n".join("".join(c.get("source", "")) for c in nb.get("cells", [])
+                     if c.get("cell_type") == "code")
+    out = []
+    for i, name in enumerate(re.findall(r'Stepper\(\s*"([^"]+)"', code)):
+        frames = StepFrames(name, diagram=False).data()["frames"]
+        out += [(i, f["question"]) for f in frames if f.get("question")]
+    return out
+
+
+def _answer_right_and_wrong(page, lesson: Path) -> list[str]:
+    """In the running lesson, answer its first question right and its second wrong by
+    keyboard, as in an exported page (tests/test_frames_browser.py): the walkthrough moves on
+    to the step and says right or wrong, the engine's answer and the rule, from the frames the
+    kernel made (no kernel round trip needed to check). What went wrong, if anything."""
+    from rulekit.export.checks import SCROLL_JS
+    from tests.test_frames_browser import _answer
+
+    asked = _kernel_questions(lesson)
+    assert len(asked) >= 2, f"{lesson.stem} has fewer than two questions"
+    wrong = []
+    for (i, q), right in ((asked[0], True), (asked[1], False)):
+        stepper = page.locator(".jp-NotebookPanel .rk-stepper").nth(i)
+        stepper.evaluate(SCROLL_JS)
+        said = _answer(page, stepper, q, right)
+        page.wait_for_timeout(300)
+        where = f"{lesson.stem} walkthrough {i} question {q['step']} ({'right' if right else 'wrong'})"
+        if stepper.locator(".rk-frame").get_attribute("data-step") != str(q["step"]):
+            wrong.append(f"{where}: did not move on to the step")
+            continue
+        box = stepper.locator(".rk-q-feedback")
+        words = box.inner_text() if box.count() == 1 else ""
+        kind = "rk-q-right" if right else "rk-q-wrong"
+        if kind not in (box.get_attribute("class") or "" if box.count() == 1 else ""):
+            wrong.append(f"{where}: no {kind} feedback")
+        if q["answer_label"] not in words or not (right or said in words):
+            wrong.append(f"{where}: the feedback says {words!r:.200}")
+        wrong += [f"{where}: no CR {r['number']}" for r in q["rule_texts"]
+                  if f"CR {r['number']}" not in words]
+        live = stepper.locator(".rk-announce").inner_text()
+        if not live.startswith("Right" if right else "Not this time"):
+            wrong.append(f"{where}: the live region says {live!r:.120}")
+        page.screenshot(path=str(ARTIFACTS / f"{lesson.stem}-answered-"
+                                 f"{'right' if right else 'wrong'}.png"))
+    return wrong
+
+
 def test_every_lesson_with_walkthroughs_is_checked() -> None:
     """The classroom check below runs once per lesson that shows walkthroughs: all of them, the
     two that go through Present among them."""
@@ -490,7 +546,9 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
       names its "Describe this step" text, and Chromium's accessibility tree gives that text);
     - in lessons 6 (the largest diagram) and 7 (four walkthroughs, the longest set-up text),
       the first walkthrough's Present button at 1920x1080 (full screen, stepped with the
-      keyboard, every step fits, Escape leaves): the same mechanism in every walkthrough.
+      keyboard, every step fits, Escape leaves): the same mechanism in every walkthrough;
+    - in lesson 2, a question answered right and one wrong, by keyboard, in the kernel's
+      walkthroughs (issue 29: the predictions are checked in both hosts).
 
     Measured on 2 cores, all lessons on one worker: 240 s (the lessons' Run All 62 s; walking
     every step 31-33 s at each size and 41 s in presentation mode; axe-core and the
@@ -565,6 +623,10 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
             "presentation mode did not switch on"
         check(page, f"{lesson.stem} presentation-mode", f"{lesson.stem}-presentation-1920x1080")
         _presentation_mode(page)  # off again: the next lesson opens as usual
+        if lesson.stem.startswith(QUESTION_LESSONS):
+            page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+            misfits += _answer_right_and_wrong(page, lesson)
+            lap("questions answered")
     except Exception:
         page.screenshot(path=str(ARTIFACTS / f"{lesson.stem}-classroom-failure.png"))
         raise

@@ -13,6 +13,7 @@ import pytest
 
 from rulekit import Game
 from rulekit.core import payloads
+from rulekit.core.characteristics import AbilityKind
 from rulekit.core.events import EventKind
 from rulekit.engine import commit
 from rulekit.objects import narrator
@@ -97,16 +98,19 @@ def test_the_narrator_says_each_event_from_its_fields():
     assert "Slagstone Refinery's trigger resolves: create a tapped Powerstone token" in texts
 
 
-@pytest.mark.parametrize(("source", "ability", "said"), [
+@pytest.mark.parametrize(("source", "ability", "kind", "said"), [
     ("Glory-Bound Initiate", "When you do, it gets +1/+3 and gains lifelink until end of turn.",
+     AbilityKind.TRIGGERED,
      "Glory-Bound Initiate's 'when you do' ability resolves: it gets +1/+3 and gains lifelink "
      "until end of turn"),
-    ("Gilded Goose", "{1}{G}, {T}: Create a Food token.",
+    ("Gilded Goose", "{1}{G}, {T}: Create a Food token.", AbilityKind.ACTIVATED,
      "Gilded Goose's ability resolves: create a Food token"),
-    ("Tolarian Terror", "Ward {2}", "Tolarian Terror's ward {2} ability resolves"),
+    ("Tolarian Terror", "Ward {2}", AbilityKind.TRIGGERED,
+     "Tolarian Terror's ward {2} ability resolves"),
 ])
-def test_a_resolving_ability_reads_well_aloud(source, ability, said):
-    assert narrator.ability_resolves(source, ability) == said
+def test_a_resolving_ability_reads_well_aloud(source, ability, kind, said):
+    """The narrator names an ability by its kind, a fact of the payload, not by its words."""
+    assert narrator.ability_resolves(source, ability, kind) == said
 
 
 def _views() -> list[Path]:

@@ -210,11 +210,11 @@ def test_rules_modules_see_the_game_only_through_its_narrow_interface():
 # imports display modules of its own tier or below only; only the front-ends import
 # third-party packages (pandas, ipywidgets).
 VIEW_TIERS: list[set[str]] = [
-    {"escape", "flow_words", "rows", "reveal", "coverage_table", "board"},
+    {"escape", "flow_words", "rows", "reveal", "coverage_table", "board", "quiz"},
     {"svg"},
     {"flow"},
     {"sandbox_view", "diagrams", "frames", "front"},  # front: the browser modules' text
-    {"tables", "widgets", "sandbox_widget", "lesson"},
+    {"tables", "widgets", "sandbox_widget", "quiz_widget", "lesson"},
 ]
 FRONT_ENDS = VIEW_TIERS[-1]
 DISPLAY = PACKAGE / "display"

@@ -95,8 +95,7 @@ def sacrifice_token(res: Any) -> None:
     controller (a player sacrifices only what they control, CR 701.21a)."""
     token = res.current(res.bound["token"])
     if token is None or res.game.controller_of(token) != res.controller:
-        res.game.note(p.Note(says="The token is gone or under another player's control: "
-                             "nothing is sacrificed"), cause=Cause.RULE, parent=res.parent,
+        res.game.note(p.Note(reason=p.Reason.TOKEN_GONE), cause=Cause.RULE, parent=res.parent,
                       rules=("701.21",))
         return
     res.move([token], Zone.GRAVEYARD, reason="sacrifice", rules=("701.21",))

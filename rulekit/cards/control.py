@@ -77,8 +77,8 @@ def _silkwrap_exile(res: Any) -> None:
     if obj is None:
         return
     if res.current(res.source_id) is None:  # it already left: the creature doesn't move
-        res.game.note(p.Note(says=f"{res.source_name} has already left the battlefield, so "
-                             f"{res.game.describe(obj)} isn't exiled"), cause=Cause.RULE,
+        res.game.note(p.Note(reason=p.Reason.SOURCE_LEFT, name=res.source_name, object=obj.id),
+                      cause=Cause.RULE,
                       parent=res.parent, rules=("610.3b",))
         return
     exile_linked(res, obj, ("610.3", "607.2a"))

@@ -41,7 +41,8 @@ def _vault_upkeep(res: Any) -> None:
     if vault is None or not vault.tapped or not yes(res.decide("may", False)):
         return
     spend_mana(res.game, res.controller, ManaCost.parse("{4}"),
-               SpendContext("other", text="Mana Vault"), "Mana Vault's upkeep ability",
+               SpendContext("other", text="Mana Vault"),
+               p.Spending(p.Paying.UPKEEP, source="Mana Vault"),
                parent=res.parent, rules=("118.3",))
     res.untap(vault)
 

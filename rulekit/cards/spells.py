@@ -96,7 +96,8 @@ def _mana_leak(res: Any) -> None:
     item = spell_item(res.game, res.targets[0]) if res.targets else None
     if item is not None:
         counter_unless_pays(res, item, ManaCost.parse("{3}"), item.controller,
-                            f"Mana Leak's {{3}} for {item.text}", rules=("118.12",))
+                            p.Spending(p.Paying.UNLESS, source="Mana Leak", spell=item.text,
+                                       cost="{3}"), rules=("118.12",))
 
 
 behaviour("Mana Leak")(lambda: [SpellAbility(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import ClassVar
 
 from rulekit.core.mana import ManaCost, ManaType
 
@@ -48,10 +50,25 @@ class Ability:
     take."""
 
     text: str
+    family: ClassVar[AbilityKind]  # what kind of ability it is in the rules (set below)
 
     @property
     def kind(self) -> str:
         return type(self).__name__.lower()
+
+
+class AbilityKind(str, Enum):
+    """The rules' kinds of ability (CR 113.3): what a payload says of an ability, so the
+    narrator names it ("Forest's ability", "the 'when this creature enters' ability") from
+    this fact, not from its text."""
+
+    ACTIVATED = "activated"  # cost: effect (CR 602), mana abilities too (605)
+    TRIGGERED = "triggered"  # when, whenever, at (CR 603), ward too (702.21)
+    STATIC = "static"  # CR 604, keywords such as flying
+    SPELL = "spell"  # an instant's or sorcery's effect (CR 113.3a)
+
+
+Ability.family = AbilityKind.STATIC
 
 
 @dataclass(frozen=True, eq=False)

@@ -160,6 +160,14 @@ class Event:
         return out
 
 
+LOG_FORMAT = 2
+"""The version of the log's JSON (`EventLog.dumps`). 2: notes and choices carry a `reason` key
+(`payloads.Reason`) and names as data instead of their English (`says`), mana spent its
+`purpose` as data (`payloads.Spending`), stack events their `ability_kind`, a skipped untap,
+a lost game and state-based actions their reasons as data, an action the fields of its kind; 1 (unversioned): a
+bare list of events."""
+
+
 class EventLog:
     """Append-only list of events with lookups by id, parent and action."""
 
@@ -236,11 +244,13 @@ class EventLog:
             cur = self[cur].parent
         return chain
 
-    def to_json(self) -> list[dict[str, Any]]:
-        return [e.to_json() for e in self._events]
+    def to_json(self) -> dict[str, Any]:
+        """`{"format": LOG_FORMAT, "events": [...]}`: the log as JSON data."""
+        return {"format": LOG_FORMAT, "events": [e.to_json() for e in self._events]}
 
     def dumps(self) -> str:
-        """The whole log as JSON text (deterministic: same game, same bytes)."""
+        """The whole log as JSON text (deterministic: same game, same bytes), in format
+        `LOG_FORMAT` (docs/engine.md, "The log's JSON")."""
         return json.dumps(self.to_json(), indent=1, sort_keys=True, ensure_ascii=False)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> Any:

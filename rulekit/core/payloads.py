@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
-from rulekit.core.characteristics import Characteristics
+from rulekit.core.characteristics import AbilityKind, Characteristics
 from rulekit.core.events import EventKind
 from rulekit.core.mana import Mana
 from rulekit.core.zones import Zone
@@ -103,16 +103,21 @@ _WHO: dict[type[Payload], frozenset[str]] = {}  # ... and those left out of a sh
 VARIANTS: dict[EventKind, list[type[Payload]]] = {}  # the subclasses of a kind's payload type
 
 
+def _roles(cls: type[P]) -> type[P]:
+    """Record a payload type's fields and their roles (read from their metadata)."""
+    fields = dataclasses.fields(cls)
+    _NAMES[cls] = tuple(f.name for f in fields)
+    _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("role") == "live")
+    _WHO[cls] = frozenset(f.metadata.get("json") or f.name for f in fields
+                          if f.metadata.get("role") == "who")
+    return cls
+
+
 def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
     """Class decorator: the (frozen dataclass) payload type of events of `kind`."""
     def register(cls: type[P]) -> type[P]:
         cls.kind = kind
-        fields = dataclasses.fields(cls)
-        _NAMES[cls] = tuple(f.name for f in fields)
-        _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("role") == "live")
-        _WHO[cls] = frozenset(f.metadata.get("json") or f.name for f in fields
-                              if f.metadata.get("role") == "who")
-        PAYLOADS[kind] = cls
+        PAYLOADS[kind] = _roles(cls)
         return cls
 
     return register
@@ -121,12 +126,7 @@ def payload(kind: EventKind) -> Callable[[type[P]], type[P]]:
 def variant(cls: type[P]) -> type[P]:
     """Class decorator: a (frozen dataclass) subclass of a payload type, carrying what one
     kind of that event says (its kind is its base's)."""
-    fields = dataclasses.fields(cls)
-    _NAMES[cls] = tuple(f.name for f in fields)
-    _LIVE[cls] = tuple(f.name for f in fields if f.metadata.get("role") == "live")
-    _WHO[cls] = frozenset(f.metadata.get("json") or f.name for f in fields
-                          if f.metadata.get("role") == "who")
-    VARIANTS.setdefault(cls.kind, []).append(cls)
+    VARIANTS.setdefault(cls.kind, []).append(_roles(cls))
     return cls
 
 
@@ -135,27 +135,76 @@ def variant(cls: type[P]) -> type[P]:
 @dataclass(frozen=True, slots=True)
 class Action(Payload):
     """A player (or the set-up) did something: the root of a causal tree. `action` is the
-    action's name (`rulekit.engine.arguments.ACTION_ARGS`); the other fields are what the narrator
-    needs to say it."""
+    action's name (`rulekit.engine.arguments.ACTION_ARGS`). What the narrator needs to say more
+    is in a variant of one kind of action each (`ForPlayer`, `Played`, `Casting`, `Activating`,
+    `Passing`, `AtOnce`), as `ZoneChanged`'s are; passing priority, set_turn, next_turn and
+    declaring attackers or blockers say no more than this."""
 
     action: str
     player: str | None = field(default=None, metadata=WHO)  # who acts (and keeps priority, CR 117.3c)
-    for_player: str | None = field(default=None, metadata=WHO)  # set-up and control: whose zone, life, pool, or who gains
-    setup: bool = False
+    setup: bool = False  # it arranges a position rather than plays (actions.SETUP_ACTIONS)
     keeps_priority: bool = True
-    all_pass: bool = False  # every player passed in succession (CR 117.4)
-    object: ObjectId | None = field(default=None, metadata=WHO)
-    card: str | None = field(default=None, metadata=WHO)  # the card's name, as it was when the action began
-    ability: str | None = None  # the ability's text (activate) or the resolving item's text
-    x: int | None = None
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class ForPlayer(Action):
+    """Set-up and control, done for a player: whose zone (`add`), life (`set_life`) or pool
+    (`set_pool`), or who gains control (`gain_control`)."""
+
+    for_player: str | None = field(default=None, metadata=WHO)
+    card: str | None = field(default=None, metadata=WHO)  # the card (add) or permanent, described
+    zone: Zone | None = None  # add: the zone it goes to
+    life: int | None = None  # set_life: the new total
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Played(Action):
+    """A land played (CR 305.1)."""
+
+    card: str | None = field(default=None, metadata=WHO)  # its name, as the action began
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Casting(Action):
+    """A spell cast (CR 601.2), with its X and whether with flashback (702.34a)."""
+
+    card: str | None = field(default=None, metadata=WHO)  # its name, as the action began
+    x: int | None = None  # the X chosen (only when its cost has X)
     flashback: bool = False
-    taps: bool = False  # a mana ability with {T} in its cost
-    zone: Zone | None = None
-    mana: bool = False  # activating a mana ability (CR 605.3a)
-    until: str | None = None  # advance: the step's label
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Activating(Action):
+    """An ability activated (CR 602.2), a mana ability (605.3a) among them."""
+
+    card: str | None = field(default=None, metadata=WHO)  # its source, described
+    ability: str | None = None  # the ability's text
+    mana: bool = False  # a mana ability (CR 605.3a)
+    taps: bool = False  # ... with {T} in its cost: tapping for mana (106.12)
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class Passing(Action):
+    """All players pass: the top of the stack resolves (`resolve`, CR 117.4, 608.1), or time
+    passes until a step (`advance`)."""
+
+    all_pass: bool = False  # every player passed in succession (CR 117.4)
     item: str | None = None  # resolve: the top of the stack, named aloud (narrator.item_name)
-    objects: tuple[str, ...] = field(default=(), metadata=WHO)  # destroy/exile: the first five permanents, described
-    count: int = 0  # destroy/exile: how many
+    until: str | None = None  # advance: the step's label
+
+
+@variant
+@dataclass(frozen=True, slots=True)
+class AtOnce(Action):
+    """Set-up's destroy or exile of several permanents at once."""
+
+    objects: tuple[str, ...] = field(default=(), metadata=WHO)  # the first five, described
+    count: int = 0  # how many
 
 
 @payload(EventKind.TURN_BEGAN)
@@ -207,8 +256,10 @@ class Declared(Payload):
 @payload(EventKind.LOST)
 @dataclass(frozen=True, slots=True)
 class Lost(Payload):
+    """A player loses the game; `reason` the state-based action's (the narrator words it)."""
+
     player: str = field(metadata=WHO)
-    reason: str
+    reason: Literal["life"]  # 0 or less life (CR 704.5a)
 
 
 # ------------------------------------------------------------------ permanents
@@ -243,11 +294,15 @@ class Untapped(Payload):
 @payload(EventKind.UNTAP_SKIPPED)
 @dataclass(frozen=True, slots=True)
 class UntapSkipped(Payload):
+    """A permanent doesn't untap in its controller's untap step (CR 502.3): an ability keeps it
+    tapped, or it was exerted (701.43)."""
+
     object: ObjectId = field(metadata=WHO)
-    reason: str = ""  # the effect that keeps it tapped, in its own words
-    clears_exert: bool = False
+    ability: str = ""  # the static ability that keeps it tapped, as its text writes it
+    clears_exert: bool = False  # it was exerted: that effect ends now
     exert_of: str | None = field(default=None, metadata=WHO)
     expired: bool = False  # already untapped: the exert effect ends having done nothing
+    moved: bool = False  # the exerting player no longer controls it: the effect just ends
 
 
 @payload(EventKind.EXERTED)
@@ -355,12 +410,37 @@ class ManaAdded(Payload):
     what_if: bool = False  # asked about, never committed ("could produce", CR 106.7)
 
 
+class Paying(str, Enum):
+    """What mana is spent on, as a fact (the narrator words it: `narrator.spending_text`)."""
+
+    CAST = "cast"  # casting a spell (`source`: its name)
+    ABILITY = "ability"  # activating an ability (`source`: its source, described)
+    WARD = "ward"  # a ward cost (the cost says how much)
+    UNLESS = "unless"  # "counter it unless its controller pays" (`source` asks, for `spell`)
+    UPKEEP = "upkeep"  # an upkeep ability's "you may pay" (`source`)
+
+
+@dataclass(frozen=True, slots=True)
+class Spending:
+    """What a payment is for: `paying` (`Paying`), the card or object that asks (`source`), the
+    spell it is for (`spell`) and, for ward, its cost."""
+
+    paying: Paying
+    source: str = ""
+    spell: str = ""
+    cost: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {k: v for k, v in (("paying", self.paying.value), ("source", self.source),
+                                  ("spell", self.spell), ("cost", self.cost)) if v}
+
+
 @payload(EventKind.MANA_SPENT)
 @dataclass(frozen=True, slots=True)
 class ManaSpent(Payload):
     player: str = field(metadata=WHO)
     mana: Mana
-    purpose: str  # what it paid for, e.g. "casting Glory-Bound Initiate"
+    purpose: Spending  # what it paid for: casting Glory-Bound Initiate, ward {2}, ...
     cost: str = ""
     uncounterable: ObjectId | None = field(default=None, metadata=WHO)  # Cavern of Souls' rider (CR 106.6)
 
@@ -503,6 +583,7 @@ class PutOnStack(Payload):
     item_id: int = field(metadata=WHO)
     source_name: str = field(metadata=WHO)
     ability: str = ""  # the triggered ability's text
+    ability_kind: AbilityKind | None = None  # what kind of ability it is (the narrator names it so)
     targets: str = field(default="", metadata=WHO)  # its targets, described
     for_what: str = field(default="", metadata=WHO)  # a trigger named short: the object whose move it triggered on
     item: Any = live()
@@ -516,6 +597,7 @@ class Resolved(Payload):
     source_name: str = field(metadata=WHO)
     text: str = field(metadata=WHO)  # the stack object as the stack shows it
     ability: str = ""  # the ability's text (not for spells)
+    ability_kind: AbilityKind | None = None  # what kind of ability it is (not for spells)
     trigger_event: int | None = field(default=None, metadata=WHO)
 
 
@@ -569,26 +651,121 @@ class SpellCopied(Payload):
 
 
 # ------------------------------------------------------------------ explanations
+class Reason(str, Enum):
+    """Why a rule explains what did (or didn't) happen (a `Note`), or what a player chose not
+    to do (a `Choice`): a closed set of facts, each worded by the narrator (its `REASONS`, checked
+    complete as it is imported). The note's other fields name who and what."""
+
+    CLEANUP_PRIORITY = "cleanup_priority"  # the active player gets priority in cleanup (514.3a)
+    WARD_GONE = "ward_gone"  # what targeted the warded permanent already left the stack (702.21a)
+    CANT_BE_COUNTERED = "cant_be_countered"  # a spell that can't be countered isn't (101.2)
+    UNDEFINED_MANA = "undefined_mana"  # mana of an undefined type is no mana (106.5)
+    NO_MANA = "no_mana"  # an ability makes zero mana right now (106.7)
+    NOT_ENCODED = "not_encoded"  # the encoded card left exile: nothing to copy (702.99c)
+    COPY_NO_TARGET = "copy_no_target"  # a cipher copy has no legal target (601.2c)
+    CONDITION_FALSE = "condition_false"  # an intervening "if" is false on resolution (603.4)
+    TOKEN_GONE = "token_gone"  # "sacrifice the token": gone or someone else's (701.21)
+    SOURCE_LEFT = "source_left"  # the source already left: the target isn't exiled (610.3b)
+    DOESNT_PAY = "doesnt_pay"  # a player doesn't pay a cost (ward, "counter unless", 118.12)
+    DOESNT_ENCODE = "doesnt_encode"  # a cipher spell isn't encoded (702.99a)
+    DOESNT_CAST_COPY = "doesnt_cast_copy"  # a cipher copy isn't cast (702.99a)
+
+
+CHOICE_REASONS = frozenset({Reason.DOESNT_PAY, Reason.DOESNT_ENCODE, Reason.DOESNT_CAST_COPY})
+"""The reasons a `Choice` gives (a player chose not to); a `Note` gives the others."""
+
+
 @payload(EventKind.NOTE)
 @dataclass(frozen=True, slots=True)
 class Note(Payload):
-    """A rule explains what did (or didn't) happen; `says` is that explanation."""
+    """A rule explains what did (or didn't) happen: `reason` says which explanation, the other
+    fields what it names; the narrator words it."""
 
-    says: str
-    undefined: bool = False  # mana of an undefined type (CR 106.5)
+    reason: Reason
+    player: str | None = None  # the player it names
+    name: str = ""  # the card, source or spell it names, by name
+    object: ObjectId | None = None  # the object it names (described as the event is logged)
+    condition: str = ""  # an intervening "if" clause, as its ability's text writes it
 
 
 @payload(EventKind.CHOICE)
 @dataclass(frozen=True, slots=True)
 class Choice(Payload):
-    player: str = field(metadata=WHO)
-    says: str  # what they chose, in words
+    """A player chose not to do something: `reason` says what, `name` and `cost` what it was
+    about; the narrator words it."""
+
+    player: str  # (part of the shape, as the words that name the player were)
+    reason: Reason
+    name: str = ""  # the card it is about, by name
+    cost: str = ""  # the cost not paid
+    spending: Spending | None = None  # what the cost was for
+
+
+class Unfit(str, Enum):
+    """Why a permanent can't be attached to another (CR 301.5c, 301.6, 303.4c, 704.5m-p)."""
+
+    NOTHING = "nothing"  # it is attached to nothing
+    HOST_GONE = "host_gone"  # what it is attached to is not on the battlefield
+    ITSELF = "itself"  # it can't be attached to itself
+    CANT_ATTACH = "cant_attach"  # not an Aura, Equipment or Fortification
+    NOT_CREATURE = "not_creature"  # Equipment, on something that isn't a creature
+    NOT_LAND = "not_land"  # a Fortification, on something that isn't a land
+    CANT_ENCHANT = "cant_enchant"  # an Aura its enchant ability doesn't allow there
+
+
+@dataclass(frozen=True, slots=True)
+class Unattachable:
+    """Why `name` can't be attached to `host` (`why`, an `Unfit`), and the rule: facts the
+    narrator words (`narrator.unfit_text`), for a refusal and for a state-based action.
+    `host` is the host's name (described, with its id, when it has left); `enchant` the
+    Aura's enchant ability's text."""
+
+    why: Unfit
+    rule: str
+    name: str = ""
+    host: str = ""
+    enchant: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {k: v for k, v in (("why", self.why.value), ("rule", self.rule),
+                                  ("name", self.name), ("host", self.host),
+                                  ("enchant", self.enchant)) if v}
+
+
+class Doom(str, Enum):
+    """Why a state-based action puts a permanent into its owner's graveyard (CR 704.5)."""
+
+    TOUGHNESS = "toughness"  # toughness 0 or less (704.5f)
+    LETHAL_DAMAGE = "lethal_damage"  # lethal damage (704.5g)
+    AURA_UNATTACHED = "aura_unattached"  # an Aura attached to nothing (704.5m)
+    ILLEGALLY_ATTACHED = "illegally_attached"  # an Aura attached illegally (704.5m)
+    LEGEND_RULE = "legend_rule"  # the legend rule (704.5j)
+
+
+@dataclass(frozen=True, slots=True)
+class Dying:
+    """One permanent a state-based action puts into its graveyard, and why (several reasons
+    at once: it moves once for all, CR 704.3); `problem` says how an Aura is attached
+    illegally."""
+
+    object: ObjectId
+    why: tuple[Doom, ...]
+    problem: Unattachable | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"object": self.object, "why": [w.value for w in self.why]}
+        if self.problem is not None:
+            out["problem"] = self.problem.to_json()
+        return out
 
 
 @payload(EventKind.SBA)
 @dataclass(frozen=True, slots=True)
 class StateBasedActions(Payload):
-    why: str
+    """State-based actions put permanents into their owners' graveyards (CR 704.5): each one
+    and why, as facts (the narrator words them)."""
+
+    dying: tuple[Dying, ...]
 
 
 @payload(EventKind.COST_PAID)

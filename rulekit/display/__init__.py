@@ -28,6 +28,10 @@ def __getattr__(name: str) -> Any:
         from rulekit.display import flow
 
         return getattr(flow, name)
+    if name == "Quiz":  # the class quiz widget (anywidget: imported only when asked for)
+        from rulekit.display.quiz_widget import Quiz
+
+        return Quiz
     if name in _FROM_SVG:
         from rulekit.display import svg
 
@@ -36,7 +40,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "INSTALL_MESSAGE", "ROLES", "FlowDiagram", "GraphvizMissing", "build_all", "log_diagram",
+    "INSTALL_MESSAGE", "ROLES", "FlowDiagram", "GraphvizMissing", "Quiz", "build_all", "log_diagram",
     "mimebundle", "render_svg", "scenario_diagram",
 ]
 

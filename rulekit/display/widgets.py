@@ -38,12 +38,13 @@ from rulekit.display.frames import (
     StepFrames,
 )
 from rulekit.display.front import css_text, module_text
+from rulekit.display.quiz_widget import Quiz
 from rulekit.display.sandbox_widget import SANDBOX_MIME, Sandbox
 
 if TYPE_CHECKING:
     from rulekit.scenario import Scenario
 
-__all__ = ["SANDBOX_MIME", "WIDGET_CSS", "Sandbox", "Stepper", "site_page"]
+__all__ = ["SANDBOX_MIME", "WIDGET_CSS", "Quiz", "Sandbox", "Stepper", "site_page"]
 
 # Bigger controls for projectors (ipywidgets reads these CSS variables), and the walkthrough's
 # layout: on a screen at least 900 px wide and 500 px high a walkthrough is one screen tall,

@@ -21,7 +21,7 @@ from rulekit.engine.targets import announce, check_chosen
 from rulekit.engine.triggers import resolve_mana_triggers
 from rulekit.objects.abilities import Activated, ManaAbility, SpellAbility, Static
 from rulekit.objects.attach import illegal_attachment
-from rulekit.objects.narrator import item_name
+from rulekit.objects.narrator import item_name, unfit_text
 from rulekit.objects.production import ProduceContext
 from rulekit.objects.resolution import Resolution, move_together
 from rulekit.objects.state import StackItem, Step, Zone
@@ -40,13 +40,13 @@ def action(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _root(game: RulesContext, player: str | None = None, *, keeps_priority: bool = True,
-          rules: tuple[str, ...] = (), **said: Any) -> int:
+          rules: tuple[str, ...] = (), said: type[p.Action] = p.Action, **facts: Any) -> int:
     """The ACTION event every player action starts with: the root of its causal tree. `said`:
-    the facts the narrator needs to say it (`rulekit.core.payloads.Action`); `all_pass`: the action
-    is "every player passes in succession" (CR 117.4)."""
+    the kind of action (`rulekit.core.payloads.Action` or one of its variants), `facts` what
+    the narrator needs to say it."""
     name = game.current_action
-    event = game.note(p.Action(action=name, player=player, setup=name in SETUP_ACTIONS,
-                               keeps_priority=keeps_priority, **said),
+    event = game.note(said(action=name, player=player, setup=name in SETUP_ACTIONS,
+                           keeps_priority=keeps_priority, **facts),
                       cause=Cause.ACTION, parent=None, rules=rules)
     return event.id
 
@@ -109,7 +109,7 @@ def add(game: RulesContext, *, card: str, player: str, zone: str = "battlefield"
         problem = illegal_attachment(game, chars, None, game.obj(attach))
         if problem:
             raise RulesError(f"{chars.name} can't be attached to {game.describe(attach)}: "
-                             f"{problem[0]}", rule=problem[1])
+                             f"{unfit_text(problem)}", rule=problem.rule)
     data = p.SetUp(
         card=definition.name, controller=player, owner=status.get("owner") or player,
         origin=Zone.NOWHERE, destination=zone_, setup=True,
@@ -117,7 +117,7 @@ def add(game: RulesContext, *, card: str, player: str, zone: str = "battlefield"
         counters=dict(status.get("counters") or {}), choices=choices, attach_to=attach,
         token=bool(status.get("token", definition.token)),
         attacking=bool(status.get("attacking", False)), position=status.get("position"))
-    root = _root(game, for_player=player, card=definition.name, zone=zone_)
+    root = _root(game, said=p.ForPlayer, for_player=player, card=definition.name, zone=zone_)
     event = game.emit(data, cause=Cause.ACTION, parent=root, subject=None)
     assert event is not None and isinstance(event.payload, p.ZoneChanged)
     assert event.payload.new is not None
@@ -146,7 +146,7 @@ def set_turn(game: RulesContext, *, turn: int | None = None, active: str | None 
 def set_life(game: RulesContext, *, player: str, life: int) -> None:
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
-    root = _root(game, for_player=player, x=life)
+    root = _root(game, said=p.ForPlayer, for_player=player, life=life)
     diff = life - game.state.players[player].life
     if diff:
         change = p.LifeGained if diff > 0 else p.LifeLost
@@ -168,7 +168,7 @@ def set_pool(game: RulesContext, *, player: str, mana: list[dict[str, str]]) -> 
         except ValueError as err:
             raise RulesError(str(err)) from None
         units.append(ManaUnit(ManaType(m["type"]), None, "set-up", restriction))
-    root = _root(game, for_player=player)
+    root = _root(game, said=p.ForPlayer, for_player=player)
     game.emit(p.ManaAdded(player=player, mana=Mana.of(units), source=None,
                           source_name="set-up", setup=True),
               cause=Cause.ACTION, parent=root)
@@ -211,7 +211,7 @@ def play_land(game: RulesContext, *, object: int) -> None:
     _sorcery_timing(game, player, "play a land")
     if game.state.players[player].lands_played >= 1:
         raise RulesError(f"{player} has already played a land this turn", rule="305.2")
-    root = _root(game, player, rules=("305.1",), card=chars.name)
+    root = _root(game, player, rules=("305.1",), said=p.Played, card=chars.name)
     game.emit(p.Entered(object=obj.id, origin=Zone.HAND, destination=Zone.BATTLEFIELD,
                             controller=player, land_play=True, player=player, reason="play"),
               cause=Cause.ACTION, parent=root, rules=("305.1", "116.2a"), subject=obj.id)
@@ -255,7 +255,7 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
     units = plan_mana(game, player, total, ctx, chars.name) \
         if not total.is_free() and not during else Mana()
     root = _root(game, player, rules=("601.2",) + (("702.34a",) if flashback else ()),
-                 card=chars.name, x=(x or 0) if cost.x_count else None,
+                 said=p.Casting, card=chars.name, x=(x or 0) if cost.x_count else None,
                  flashback=flashback is not None)
     item_id = game.new_id()
     cast_event = game.emit(p.Cast(
@@ -270,7 +270,7 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
     if units:
         assert cast_event.payload.new is not None
         on_stack = game.obj(cast_event.payload.new)
-        spent = game.emit(p.ManaSpent(player=player, mana=units, purpose=f"casting {chars.name}",
+        spent = game.emit(p.ManaSpent(player=player, mana=units, purpose=p.Spending(p.Paying.CAST, source=chars.name),
                                       cost=str(total),
                                       uncounterable=spent_data(on_stack, chars, units)),
                           cause=Cause.COST, parent=cast_event.id, rules=("601.2h",))
@@ -336,14 +336,14 @@ def activate(game: RulesContext, *, object: int, ability: int | None = None, man
             raise RulesError(f"{name}: {problem}", rule="602.5")
     during = [] if isinstance(ab, ManaAbility) else _mana_while_paying(game, player)
     plan = check_cost(game, player, obj, ab.cost, x=x, sacrifice=sacrifice, tap_other=tap,
-                      what=f"{name}'s ability", mana_now=not during)
+                      mana_now=not during)
     if isinstance(ab, ManaAbility):
         _activate_mana(game, obj, ab, plan, mana, x, player)
         return
     chosen: tuple[int | str, ...] = ()
     if ab.target is not None:
         chosen = check_chosen(game, obj.id, ab.target, list(targets))
-    root = _root(game, player, rules=("602.2",), card=name, ability=ab.text)
+    root = _root(game, player, rules=("602.2",), said=p.Activating, card=name, ability=ab.text)
     item = StackItem(id=game.new_id(), kind="ability", controller=player, source=obj.id,
                      source_name=game.chars(obj).name, text=f"{game.chars(obj).name}: {ab.text}",
                      ability=ab, targets=chosen, x=x or 0)
@@ -392,7 +392,7 @@ def _mana_ability_while_paying(game: RulesContext, ref: Any, mana: str | None, p
     _, ab = _pick_ability(game, obj, None, mana, False, None)
     if not isinstance(ab, ManaAbility):
         raise RulesError(f"{game.describe(obj)}'s ability is not a mana ability", rule="605.3a")
-    plan = check_cost(game, player, obj, ab.cost, x=None, what=f"{game.describe(obj)}'s ability")
+    plan = check_cost(game, player, obj, ab.cost, x=None)
     _activate_mana(game, obj, ab, plan, mana, None, player, parent=parent)
 
 
@@ -408,7 +408,7 @@ def _activate_mana(game: RulesContext, obj: Any, ab: ManaAbility, plan: Any, man
     name = game.describe(obj)
     root = parent if parent is not None else _root(
         game, player, rules=("605.3a",) + (("106.12",) if ab.cost.tap else ()),
-        card=name, ability=ab.text, mana=True, taps=ab.cost.tap)
+        said=p.Activating, card=name, ability=ab.text, mana=True, taps=ab.cost.tap)
     activated = game.emit(p.Activated(object=obj.id, source=name, mana_ability=True,
                                       taps_for_mana=ab.cost.tap),
                           cause=Cause.ACTION, parent=root, rules=("605.1a",), subject=obj.id)
@@ -421,10 +421,8 @@ def _activate_mana(game: RulesContext, obj: Any, ab: ManaAbility, plan: Any, man
                      tapped_for_mana=ab.cost.tap)
     if not output:
         undefined = not ab.production.options(ctx)
-        text = (f"{name} would add mana of an undefined type, so it adds no mana" if undefined
-                else f"{name}'s ability makes zero mana right now, so it adds nothing (and "
-                     "there is no type of mana it could produce)")
-        game.note(p.Note(says=text, undefined=undefined), cause=Cause.RULE, parent=resolving.id,
+        why = p.Reason.UNDEFINED_MANA if undefined else p.Reason.NO_MANA
+        game.note(p.Note(reason=why, name=name), cause=Cause.RULE, parent=resolving.id,
                   rules=("106.5",) if undefined else ("106.7",), subject=obj.id)
     res.add_mana(output, restriction=restriction, rider=ab.production.rider)
     if ab.effect is not None:
@@ -452,8 +450,8 @@ def resolve(game: RulesContext) -> None:
     if not state.stack:
         raise RulesError("the stack is empty: there is nothing to resolve", rule="405.5")
     top = state.stack[-1]
-    root = _root(game, keeps_priority=False, rules=("117.4", "608.1"), all_pass=True,
-                 item=item_name(top))
+    root = _root(game, keeps_priority=False, rules=("117.4", "608.1"), said=p.Passing,
+                 all_pass=True, item=item_name(top))
     resolve_top(game, root)
 
 
@@ -469,7 +467,8 @@ def advance(game: RulesContext, to: str | None = None) -> None:
                          "priority there, so advance to the end step or to the next turn",
                          rule="514.3")
     label = target.label if target else "the next step"
-    root = _root(game, keeps_priority=False, rules=("117.4", "500.2"), until=label)
+    root = _root(game, keeps_priority=False, rules=("117.4", "500.2"), said=p.Passing,
+                 until=label)
     steps, resolved, seen, moved = 0, 0, len(game.log), False
     while True:
         before = state.step
@@ -542,8 +541,8 @@ def _move_at_once(game: RulesContext, objects: list[int], to: Zone, verb: str, r
     """Set-up convenience: move permanents at the same time, as one event batch."""
 
     objs = _battlefield_objects(game, objects)
-    root = _root(game, rules=(rule,), objects=tuple(game.describe(o) for o in objs[:5]),
-                 count=len(objs))
+    root = _root(game, rules=(rule,), said=p.AtOnce,
+                 objects=tuple(game.describe(o) for o in objs[:5]), count=len(objs))
     move_together(game, objs, to, reason=verb, cause=Cause.ACTION, parent=root, rules=(rule,))
     game.settle(root)
 
@@ -563,7 +562,8 @@ def gain_control(game: RulesContext, *, object: int, player: str, until_end_of_t
     obj = _battlefield_objects(game, [object])[0]
     if player not in game.state.players:
         raise RulesError(f"there is no player called {player!r}")
-    root = _root(game, rules=("613.1b",), for_player=player, card=game.describe(obj))
+    root = _root(game, rules=("613.1b",), said=p.ForPlayer, for_player=player,
+                 card=game.describe(obj))
     control.gain_control(game, obj, player, until_end_of_turn=until_end_of_turn, source=None, parent=root,
             cause=Cause.ACTION)
     game.settle(root)

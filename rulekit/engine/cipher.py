@@ -46,8 +46,7 @@ def encode(res: Resolution) -> None:
     name = game.chars(spell).name
     pick = res.decide("encode", "no")
     if pick in (None, "none") or not yes(pick):
-        game.note(p.Choice(player=res.controller,
-                           says=f"{res.controller} doesn't encode {name} on a creature (cipher)"),
+        game.note(p.Choice(player=res.controller, reason=p.Reason.DOESNT_ENCODE, name=name),
                   cause=Cause.RULE, parent=res.parent, rules=("702.99a",))
         return
     host = game.state.objects.get(int(str(pick).lstrip("#")))
@@ -97,12 +96,11 @@ def _cast_copy(res: Resolution) -> None:
     card = game.state.objects[res.bound["card"]]
     name = card.card.printed.name
     if card.zone is not Zone.EXILE or card.moved_to is not None:
-        game.note(p.Note(says=f"{name} is no longer encoded: there is nothing to copy"),
+        game.note(p.Note(reason=p.Reason.NOT_ENCODED, name=name),
                   cause=Cause.RULE, parent=res.parent, rules=("702.99c",))
         return
     if not yes(res.decide("may", True)):
-        game.note(p.Choice(player=res.controller,
-                           says=f"{res.controller} doesn't cast a copy of {name}"),
+        game.note(p.Choice(player=res.controller, reason=p.Reason.DOESNT_CAST_COPY, name=name),
                   cause=Cause.RULE, parent=res.parent, rules=("702.99a",))
         return
     spell = next((a for a in card.card.printed.abilities if isinstance(a, SpellAbility)), None)
@@ -110,8 +108,8 @@ def _cast_copy(res: Resolution) -> None:
     if spell is not None and spell.target is not None:
         targets = choose_targets(game, card.id, res.controller, spell.target)
         if not targets:
-            game.note(p.Note(says=f"a copy of {name} has no legal target, so it can't be "
-                             "cast"), cause=Cause.RULE, parent=res.parent, rules=("601.2c",))
+            game.note(p.Note(reason=p.Reason.COPY_NO_TARGET, name=name), cause=Cause.RULE,
+                      parent=res.parent, rules=("601.2c",))
             return
     new, item_id = game.new_id(), game.new_id()
     cast = game.emit(p.SpellCopied(

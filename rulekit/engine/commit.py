@@ -115,22 +115,19 @@ def _zone_changed(game: RulesContext, e: p.ZoneChanged) -> None:
     # a resolving copy of a permanent spell becomes a token (CR 707.10f)
     spell_copy = old.is_copy_spell and src is Zone.STACK
     assert e.new is not None
-    new = GameObject(
-        id=e.new,
+    old.moved_to = e.new
+    new = _new_object(
+        game, e,
         card=old.card,
         owner=old.owner,
         controller=controller if dst in (Zone.BATTLEFIELD, Zone.STACK) else old.owner,
         zone=dst,
         token=old.token or (spell_copy and dst is Zone.BATTLEFIELD),
-        timestamp=state.new_timestamp(),
         copiable=old.copiable if old.token else (
             (e.copiable if isinstance(e, p.Entered) else None)
             or (old.copiable if spell_copy else None)),
         is_copy_spell=spell_copy and dst is not Zone.BATTLEFIELD,
     )
-    state.next_id = max(state.next_id, new.id + 1)
-    old.moved_to = new.id
-    _arrive(game, new, e)
     if e.linked_to is not None:  # "the exiled card" of a linked ability (CR 607.2a)
         source = state.objects[e.linked_to]
         source.linked = source.linked + (new.id,)
@@ -144,20 +141,24 @@ def _set_up(game: RulesContext, e: p.SetUp) -> None:
     state = game.state
     assert e.card is not None and e.controller is not None and e.new is not None
     definition = game.card(e.card)
-    obj = GameObject(
-        id=e.new,
-        card=definition,
-        owner=e.owner or e.controller,
-        controller=e.controller,
-        zone=Zone(e.destination),
-        token=e.token or definition.token,
-        timestamp=state.new_timestamp(),
-    )
-    state.next_id = max(state.next_id, obj.id + 1)
-    _arrive(game, obj, e)
+    obj = _new_object(game, e, card=definition, owner=e.owner or e.controller,
+                      controller=e.controller, zone=Zone(e.destination),
+                      token=e.token or definition.token)
     if obj.attached_to is not None:  # set up as it is: an Aura's control change is no event
         host = state.objects[obj.attached_to]
         host.control_seen = game.controller_of(host)
+
+
+def _new_object(game: RulesContext, e: p.ZoneChanged | p.TokenCreated | p.SpellCopied,
+                **made: Any) -> GameObject:
+    """The one place an object is made (CR 400.7: a new object in its new zone): the event's
+    new id, the next timestamp, the id counter past it, put where the event puts it."""
+    state = game.state
+    assert e.new is not None
+    obj = GameObject(id=e.new, timestamp=state.new_timestamp(), **made)
+    state.next_id = max(state.next_id, obj.id + 1)
+    _arrive(game, obj, e)
+    return obj
 
 
 def _leave(game: RulesContext, obj: GameObject) -> None:
@@ -177,7 +178,8 @@ def _leave(game: RulesContext, obj: GameObject) -> None:
     obj.zone = Zone.NOWHERE if obj.zone is not Zone.NOWHERE else obj.zone
 
 
-def _arrive(game: RulesContext, obj: GameObject, e: p.ZoneChanged | p.TokenCreated) -> None:
+def _arrive(game: RulesContext, obj: GameObject,
+            e: p.ZoneChanged | p.TokenCreated | p.SpellCopied) -> None:
     state = game.state
     state.objects[obj.id] = obj
     if obj.zone is Zone.LIBRARY:
@@ -211,20 +213,8 @@ def _arrive(game: RulesContext, obj: GameObject, e: p.ZoneChanged | p.TokenCreat
 
 @commits(EventKind.TOKEN_CREATED)
 def _token_created(game: RulesContext, e: p.TokenCreated) -> None:
-    state = game.state
-    assert e.new is not None
-    obj = GameObject(
-        id=e.new,
-        card=game.card(e.card),
-        owner=e.controller,
-        controller=e.controller,
-        zone=Zone.BATTLEFIELD,
-        token=True,
-        timestamp=state.new_timestamp(),
-        copiable=e.copiable,
-    )
-    state.next_id = max(state.next_id, obj.id + 1)
-    _arrive(game, obj, e)
+    _new_object(game, e, card=game.card(e.card), owner=e.controller, controller=e.controller,
+                zone=Zone.BATTLEFIELD, token=True, copiable=e.copiable)
 
 
 @commits(EventKind.COUNTERS_PUT)
@@ -401,7 +391,7 @@ def _fizzled(game: RulesContext, e: p.Fizzled) -> None:
 def _action(game: RulesContext, e: p.Action) -> None:
     if e.player and e.keeps_priority:
         game.state.priority, game.state.passes = e.player, 0  # CR 117.3c
-    if e.all_pass:
+    if isinstance(e, p.Passing) and e.all_pass:
         game.state.passes = len(game.state.players)  # everyone passed in succession
 
 
@@ -451,14 +441,9 @@ def _spell_copied(game: RulesContext, e: p.SpellCopied) -> None:
     """A copy of a spell goes on the stack; it wasn't cast (CR 707.10)."""
     state = game.state
     original = _obj(game, e.object)
-    assert e.new is not None and e.copiable is not None
-    copy = GameObject(
-        id=e.new, card=original.card, owner=e.controller,
-        controller=e.controller, zone=Zone.STACK, timestamp=state.new_timestamp(),
-        copiable=e.copiable, is_copy_spell=True)
-    state.next_id = max(state.next_id, copy.id + 1)
-    state.objects[copy.id] = copy
-    state.zones[Zone.STACK][copy.id] = None
+    assert e.copiable is not None
+    copy = _new_object(game, e, card=original.card, owner=e.controller, controller=e.controller,
+                       zone=Zone.STACK, copiable=e.copiable, is_copy_spell=True)
     copy.x = e.x
     copy.targets = tuple(e.targets)
     state.stack.append(StackItem(id=e.item_id, kind="spell", controller=copy.controller,

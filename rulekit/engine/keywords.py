@@ -25,7 +25,7 @@ from rulekit.core.mana import ManaCost, SpendContext, plan_payment, pool_text
 from rulekit.engine.paying import spend_mana
 from rulekit.objects.abilities import Activated, Keyword, Static, TargetSpec, Triggered
 from rulekit.objects.effects import ContinuousEffect, Layer
-from rulekit.objects.narrator import item_name
+from rulekit.objects.narrator import item_name, spending_text
 from rulekit.objects.replacement import ReplacementEffect
 from rulekit.objects.state import Zone
 
@@ -130,11 +130,11 @@ def ward(amount: str) -> Triggered:
     def effect(res: Resolution) -> None:
         item = find_item(res.game, res.bound["item_id"])
         if item is None:
-            res.game.note(p.Note(says="Ward: what targeted it has already left the stack"),
+            res.game.note(p.Note(reason=p.Reason.WARD_GONE),
                           cause=Cause.RULE, parent=res.parent, rules=("702.21a",))
             return
-        counter_unless_pays(res, item, cost, res.bound["player"], f"ward {cost}",
-                            rules=("702.21a",))
+        counter_unless_pays(res, item, cost, res.bound["player"],
+                            p.Spending(p.Paying.WARD, cost=str(cost)), rules=("702.21a",))
 
     return Triggered(text=f"Ward {amount}", on=frozenset({EventKind.TARGETED}), match=match,
                      effect=effect, self_only=True, rules=("702.21a",))
@@ -155,7 +155,7 @@ def counter(game: RulesContext, item: StackItem, *, parent: int, rules: tuple[st
     that can't be countered stays on the stack (CR 101.2)."""
     spell = game.state.objects.get(item.source) if item.kind == "spell" and item.source else None
     if spell is not None and spell.uncounterable:
-        game.note(p.Note(says=f"{item_name(item)} can't be countered, so it isn't"),
+        game.note(p.Note(reason=p.Reason.CANT_BE_COUNTERED, name=item_name(item)),
                   cause=Cause.RULE, parent=parent, rules=("101.2",), subject=item.source)
         return
     event = game.emit(p.Countered(item_id=item.id, text=item_name(item)),
@@ -171,13 +171,14 @@ def counter(game: RulesContext, item: StackItem, *, parent: int, rules: tuple[st
 
 
 def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer: str,
-                        what: str, *, rules: tuple[str, ...]) -> bool:
+                        spending: p.Spending, *, rules: tuple[str, ...]) -> bool:
     """"Counter it unless that player pays [cost]" (CR 118.12): the payer decides (decision
     ``pay``; default: pay if their mana pool can). Paying is spending mana from the pool, which
     the player fills first with mana abilities. Returns True if it was paid."""
     game = res.game
     pool = game.state.players[payer].pool
-    ctx = SpendContext("ward" if what.startswith("ward") else "other", text=what)
+    what = spending_text(spending)
+    ctx = SpendContext("ward" if spending.paying is p.Paying.WARD else "other", text=what)
     plan = plan_payment(pool, cost, ctx)
     more = game.answers_left("mana_abilities")  # mana abilities before paying (605.3a)
     pays = _yes(res.decide("pay", plan is not None or more, payer))
@@ -185,9 +186,11 @@ def counter_unless_pays(res: Resolution, item: StackItem, cost: ManaCost, payer:
         raise RulesError(f"{payer} can't pay {cost} for {what}: the pool has {pool_text(pool)}",
                          rule="118.12")
     if pays:
-        spend_mana(game, payer, cost, ctx, what, parent=res.parent, rules=rules + ("118.12",))
+        spend_mana(game, payer, cost, ctx, spending, parent=res.parent,
+                   rules=rules + ("118.12",))
         return True
-    game.note(p.Choice(player=payer, says=f"{payer} doesn't pay {cost} ({what})"),
+    game.note(p.Choice(player=payer, reason=p.Reason.DOESNT_PAY, cost=str(cost),
+                       spending=spending),
               cause=Cause.RULE, parent=res.parent, rules=("118.12",))
     counter(game, item, parent=res.parent, rules=rules)
     return False

@@ -23,6 +23,7 @@ from rulekit.core.mana import (
     pool_text,
     spent_text,
 )
+from rulekit.objects.narrator import spending_text
 from rulekit.objects.resolution import move_together
 from rulekit.objects.state import GameObject, Zone
 
@@ -38,7 +39,7 @@ class CostPlan:
     source: GameObject | None
     mana: ManaCost = field(default_factory=ManaCost)
     mana_units: Mana = field(default_factory=Mana)
-    purpose: str = ""
+    purpose: p.Spending | None = None  # what the mana pays for (an activated ability)
     tap: bool = False
     untap: bool = False
     tap_other: GameObject | None = None
@@ -125,26 +126,26 @@ def _chosen_mana(pool: ManaPool, cost: ManaCost, ctx: SpendContext, wanted: str,
     return mana
 
 
-def spend_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContext, what: str, *,
-               parent: int, rules: tuple[str, ...]) -> None:
+def spend_mana(game: RulesContext, player: str, cost: ManaCost, ctx: SpendContext,
+               spending: p.Spending, *, parent: int, rules: tuple[str, ...]) -> None:
     """Pay `cost` from `player`'s pool while something resolves (e.g. "you may pay {4}", ward):
     one MANA_SPENT event caused by paying a cost; RulesError, citing the first of `rules`,
     when the pool can't pay. Mana abilities named by decision `mana_abilities` are activated
     first (CR 605.3a: whenever a player is asked to pay mana)."""
     game.mana_while_paying(player, parent)
-    units = plan_mana(game, player, cost, ctx, what, rule=rules[0])
-    game.emit(p.ManaSpent(player=player, mana=units, purpose=what, cost=str(cost)),
+    units = plan_mana(game, player, cost, ctx, spending_text(spending), rule=rules[0])
+    game.emit(p.ManaSpent(player=player, mana=units, purpose=spending, cost=str(cost)),
               cause=Cause.COST, parent=parent, rules=rules)
 
 
 def check_cost(game: RulesContext, player: str, source: GameObject, cost: Cost, *, x: int | None,
                sacrifice: int | None = None, tap_other: int | None = None,
-               what: str = "", mana_now: bool = True) -> CostPlan:
+               mana_now: bool = True) -> CostPlan:
     """Check every part of an activation cost; raise RulesError naming the first that fails.
     `mana_now=False`: the mana is found later (`plan_mana_later`), after mana abilities are
     activated while paying (CR 602.2b, 601.2g)."""
     name = game.describe(source)
-    plan = CostPlan(player, source, purpose=what)
+    plan = CostPlan(player, source, purpose=p.Spending(p.Paying.ABILITY, source=name))
     if cost.tap or cost.untap:
         symbol, rule = ("{T}", "107.5") if cost.tap else ("{Q}", "107.6")
         if cost.tap and source.tapped:
@@ -193,8 +194,9 @@ def plan_mana_later(game: RulesContext, plan: CostPlan) -> None:
     """Choose the mana in the pool that pays the plan's mana cost (CR 601.2h)."""
     if plan.mana.is_free():
         return
-    ctx = SpendContext("activate", text=plan.purpose)
-    plan.mana_units = plan_mana(game, plan.player, plan.mana, ctx, plan.purpose)
+    what = spending_text(plan.purpose) if plan.purpose is not None else ""
+    ctx = SpendContext("activate", text=what)
+    plan.mana_units = plan_mana(game, plan.player, plan.mana, ctx, what)
 
 
 def _pick(game: RulesContext, player: str, wanted: int | None, text: str, ok: object,
@@ -217,6 +219,7 @@ def pay(game: RulesContext, plan: CostPlan, parent: int) -> None:
         game.emit(payload, cause=Cause.COST, parent=parent, rules=rules, subject=subject)
 
     if plan.mana_units:
+        assert plan.purpose is not None
         emit(p.ManaSpent(player=plan.player, mana=plan.mana_units, purpose=plan.purpose,
                          cost=str(plan.mana)), None, ("601.2h",))
     src = plan.source

@@ -26,7 +26,7 @@ def check_sbas(game: RulesContext, parent: int | None) -> bool:
         game.books.sba_shape = state.shape_version
         touched |= set(state.zones[Zone.BATTLEFIELD])
     losers = [p for p in state.players.values() if p.life <= 0 and not p.lost]
-    to_graveyard: list[tuple[GameObject, str, str]] = []
+    to_graveyard: list[_Dies] = []
     cease: list[GameObject] = []
     unattach: list[tuple[GameObject, str]] = []
     for obj_id in sorted(touched):
@@ -43,11 +43,11 @@ def check_sbas(game: RulesContext, parent: int | None) -> bool:
             continue
         reason = _dies_because(game, obj)
         if reason:
-            to_graveyard.append((obj, *reason))
+            to_graveyard.append((obj, (reason[0],), reason[1], None))
         elif obj.attached_to is not None:
             problem = _attached_illegally(game, obj)
             if problem and problem[1] == "704.5m":
-                to_graveyard.append((obj, *problem))
+                to_graveyard.append((obj, (p.Doom.ILLEGALLY_ATTACHED,), problem[1], problem[0]))
             elif problem:
                 unattach.append((obj, problem[1]))
     to_graveyard = _once_each(to_graveyard + _legend_rule(game, touched))
@@ -57,14 +57,14 @@ def check_sbas(game: RulesContext, parent: int | None) -> bool:
         game.emit(p.Attached(object=obj.id, to=None), cause=Cause.SBA,
                   parent=parent, rules=(rule,), subject=obj.id)
     for player in losers:
-        game.emit(p.Lost(player=player.name, reason="0 or less life"),
+        game.emit(p.Lost(player=player.name, reason="life"),
                   cause=Cause.SBA, parent=parent, rules=("704.5a",))
     if to_graveyard:
-        rules = tuple(dict.fromkeys(r for _, _, rule in to_graveyard for r in rule.split()))
-        why = "; ".join(f"{game.describe(o)}: {text}" for o, text, _ in to_graveyard)
-        root = game.note(p.StateBasedActions(why=why), cause=Cause.SBA,
+        rules = tuple(dict.fromkeys(r for _, _, rule, _ in to_graveyard for r in rule.split()))
+        dying = tuple(p.Dying(o.id, why, problem) for o, why, _, problem in to_graveyard)
+        root = game.note(p.StateBasedActions(dying=dying), cause=Cause.SBA,
                          parent=parent, rules=rules)
-        move_together(game, [o for o, _, _ in to_graveyard], Zone.GRAVEYARD, reason="sba",
+        move_together(game, [o for o, _, _, _ in to_graveyard], Zone.GRAVEYARD, reason="sba",
                       cause=Cause.SBA, parent=root.id, rules=rules)
     for obj in cease:
         game.emit(p.ZoneChanged(object=obj.id, origin=obj.zone,
@@ -75,49 +75,55 @@ def check_sbas(game: RulesContext, parent: int | None) -> bool:
     return True
 
 
-def _once_each(moves: list[tuple[GameObject, str, str]]) -> list[tuple[GameObject, str, str]]:
+_Dies = tuple[GameObject, tuple[p.Doom, ...], str, p.Unattachable | None]
+"""A permanent a state-based action puts into its graveyard: why, the rules, how an Aura is
+attached illegally."""
+
+
+def _once_each(moves: list[_Dies]) -> list[_Dies]:
     """State-based actions happen at the same time, so an object that two of them would put
     into its owner's graveyard moves once, for both reasons (CR 704.3)."""
-    merged: dict[int, tuple[GameObject, str, str]] = {}
-    for obj, text, rule in moves:
+    merged: dict[int, _Dies] = {}
+    for obj, why, rule, problem in moves:
         if obj.id in merged:
-            _, texts, rules = merged[obj.id]
-            merged[obj.id] = (obj, f"{texts} and {text}", f"{rules} {rule}")
+            _, whys, rules, had = merged[obj.id]
+            merged[obj.id] = (obj, whys + why, f"{rules} {rule}", had or problem)
         else:
-            merged[obj.id] = (obj, text, rule)
-    return [(obj, text, rule) for obj, text, rule in merged.values()]
+            merged[obj.id] = (obj, why, rule, problem)
+    return list(merged.values())
 
 
-def _attached_illegally(game: RulesContext, obj: GameObject) -> tuple[str, str] | None:
+def _attached_illegally(game: RulesContext, obj: GameObject
+                        ) -> tuple[p.Unattachable, str] | None:
     """Why `obj` can't stay attached where it is, with the state-based action that applies:
     704.5m (an Aura goes to the graveyard), 704.5n (Equipment or Fortification comes off),
     704.5p (anything else comes off); None if it is attached legally."""
     host = game.state.objects.get(obj.attached_to) if obj.attached_to is not None else None
     chars = game.chars(obj)
     if host is None:
-        problem: tuple[str, str] | None = ("attached to nothing", "")
+        problem: p.Unattachable | None = p.Unattachable(p.Unfit.NOTHING, "")
     else:
         problem = illegal_attachment(game, chars, obj, host)
     if problem is None:
         return None
     kind = attachment_kind(chars)
     sba = ("704.5m" if kind == "Aura" else "704.5n" if kind else "704.5p")
-    return (problem[0], sba)
+    return (problem, sba)
 
 
-def _dies_because(game: RulesContext, obj: GameObject) -> tuple[str, str] | None:
+def _dies_because(game: RulesContext, obj: GameObject) -> tuple[p.Doom, str] | None:
     chars = game.chars(obj)
     if chars.is_a("Creature") and chars.toughness is not None:
         if chars.toughness <= 0:
-            return ("toughness 0 or less", "704.5f")
+            return (p.Doom.TOUGHNESS, "704.5f")
         if obj.damage >= chars.toughness:
-            return ("lethal damage", "704.5g")
+            return (p.Doom.LETHAL_DAMAGE, "704.5g")
     if "Aura" in chars.subtypes and obj.attached_to is None:
-        return ("Aura not attached to anything", "704.5m")
+        return (p.Doom.AURA_UNATTACHED, "704.5m")
     return None
 
 
-def _legend_rule(game: RulesContext, touched: set[int]) -> list[tuple[GameObject, str, str]]:
+def _legend_rule(game: RulesContext, touched: set[int]) -> list[_Dies]:
     """Two or more legendary permanents with the same name: their controller chooses one to
     keep (decision `legend_keep`; by default the one that arrived last), the rest go to the
     graveyard (CR 704.5j)."""
@@ -133,7 +139,7 @@ def _legend_rule(game: RulesContext, touched: set[int]) -> list[tuple[GameObject
         chars = game.chars(obj)
         if "Legendary" in chars.supertypes:
             groups.setdefault((game.controller_of(obj), chars.name), []).append(obj)
-    out = []
+    out: list[_Dies] = []
     for (controller, name), objs in groups.items():
         if len(objs) < 2:
             continue
@@ -143,5 +149,5 @@ def _legend_rule(game: RulesContext, touched: set[int]) -> list[tuple[GameObject
         if keep is None:
             raise RulesError(f"#{str(wanted).lstrip('#')} is not one of {controller}'s legendary "
                              f"permanents named {name}", rule="704.5j")
-        out += [(obj, "legend rule", "704.5j") for obj in objs if obj is not keep]
+        out += [(obj, (p.Doom.LEGEND_RULE,), "704.5j", None) for obj in objs if obj is not keep]
     return out

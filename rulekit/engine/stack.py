@@ -77,6 +77,8 @@ def resolve_top(game: RulesContext, parent: int | None) -> None:
     resolved = game.emit(p.Resolved(item_id=item.id, item_kind=item.kind,
                                     source_name=item.source_name, text=item.text,
                                     ability=item.ability.text if item.ability else "",
+                                    ability_kind=item.ability.family
+                                    if item.ability and item.kind == "ability" else None,
                                     trigger_event=item.trigger_event),
                          cause=Cause.RULE, parent=item.origin_event or parent, rules=("608.2",),
                          subject=item.source)
@@ -101,8 +103,8 @@ def resolve_top(game: RulesContext, parent: int | None) -> None:
                 rules=("608.3", "707.10f") if obj.is_copy_spell else ("608.3",), subject=obj.id)
     elif isinstance(ability, Triggered) and ability.condition is not None \
             and item.source is not None and not ability.condition(game, game.obj(item.source)):
-        game.note(p.Note(says=f"{item.source_name}'s ability does nothing: "
-                         f"{ability.condition_text or 'its condition'} is no longer true"),
+        game.note(p.Note(reason=p.Reason.CONDITION_FALSE, name=item.source_name,
+                         condition=ability.condition_text),
                   cause=Cause.RULE, parent=resolved.id, rules=("603.4",),
                   subject=item.source)  # intervening "if" checked again (CR 603.4)
     elif ability is not None and ability.effect is not None:

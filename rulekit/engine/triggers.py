@@ -123,7 +123,8 @@ def put_on_stack(game: RulesContext, trig: PendingTrigger) -> None:
     )
     tgt = ", ".join(game.target_text(t) for t in targets)
     put = game.emit(p.PutOnStack(item=item, item_id=item.id, source_name=trig.source_name,
-                                 ability=ability.text, targets=tgt,
+                                 ability=ability.text, ability_kind=ability.family,
+                                 targets=tgt,
                                  for_what=_triggered_for(game, trig)),
                     cause=Cause.TRIGGER, parent=trig.event, rules=("603.3",), subject=trig.source)
     if targets and put is not None:
@@ -134,7 +135,7 @@ def _triggered_for(game: RulesContext, trig: PendingTrigger) -> str:
     """For a trigger named short, the object whose zone change it triggered on, described
     ("Memnite (#3)", or "itself"), so that several of its triggers can be told apart; else
     ""."""
-    if trig.event is None or not named_short(trig.ability.text):
+    if trig.event is None or not named_short(trig.ability.text, trig.ability.family):
         return ""
     cause = game.log[trig.event].payload
     if isinstance(cause, p.ZoneChanged) and cause.object is not None:

@@ -83,8 +83,7 @@ def _begin_step(game: RulesContext, step: Step, parent: int, root: int | None) -
         if len(game.log) == seen:
             advance_step(game, root, then=(Step.UNTAP, True))
             return
-        game.note(p.Note(says=f"{state.active} gets priority in the cleanup step: something "
-                         "happened in it, so players may act, and another cleanup step follows"),
+        game.note(p.Note(reason=p.Reason.CLEANUP_PRIORITY, player=state.active),
                   cause=Cause.RULE, parent=parent, rules=("514.3a",))
         return
     game.settle(parent)
@@ -120,27 +119,25 @@ def _untap_step(game: RulesContext, parent: int) -> None:
         exerted_here = active in obj.skip_untap_for  # one of several exerts (CR 701.43a)
         if game.controller_of(obj) != active:
             if exerted_here:  # the exerting player's next untap step has come (R14)
-                game.emit(p.UntapSkipped(object=obj.id, reason="exert's effect ends: another "
-                                         "player controls it now", clears_exert=True,
-                                         exert_of=active),
+                game.emit(p.UntapSkipped(object=obj.id, clears_exert=True, exert_of=active,
+                                         moved=True),
                           cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
             continue
         if exerted_here and not obj.tapped:
-            game.emit(p.UntapSkipped(object=obj.id, reason="exerted", clears_exert=True,
-                                     exert_of=active, expired=True),
+            game.emit(p.UntapSkipped(object=obj.id, clears_exert=True, exert_of=active,
+                                     expired=True),
                       cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
             continue
         if not obj.tapped:
             continue
         if exerted_here:
-            game.emit(p.UntapSkipped(object=obj.id, reason="it was exerted", clears_exert=True,
-                                     exert_of=active),
+            game.emit(p.UntapSkipped(object=obj.id, clears_exert=True, exert_of=active),
                       cause=Cause.TURN, parent=parent, rules=("701.43",), subject=obj.id)
             continue
         static = next((a for a in game.chars(obj).abilities
                        if isinstance(a, Static) and a.doesnt_untap), None)
         if static is not None:
-            game.emit(p.UntapSkipped(object=obj.id, reason=static.text),
+            game.emit(p.UntapSkipped(object=obj.id, ability=static.text),
                       cause=Cause.TURN, parent=parent, rules=("502.3",), subject=obj.id)
             continue
         game.emit(p.Untapped(object=obj.id), cause=Cause.TURN, parent=parent,

@@ -4,7 +4,8 @@ Every `notebooks/*.ipynb` is executed with nbclient (widget state stored, so the
 in the browser with no kernel) and exported with nbconvert's HTMLExporter and the `lesson`
 template (`rulekit/templates/lesson/`) to `site/<name>.html`; `site/index.html` lists the
 lessons as a course; `site/teachers.html` planning, projecting, printing and the rulings
-coverage table R01-R19; `site/cards.html` the card catalog.
+coverage table R01-R19; `site/cards.html` the card catalog; `site/quiz.html` the class quiz
+(each lesson's walkthrough questions one a screen, `rulekit.export.quiz`).
 
 - **Processes:** a pool of worker processes (one per core by default); each worker handles
   several notebooks in turn, so Python and nbconvert start once per worker and a kernel start is
@@ -45,10 +46,11 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_compl
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from rulekit.export import assets as _assets
 from rulekit.export import live as _live
-from rulekit.export.index import load_coverage, write_index, write_teachers
+from rulekit.export.index import SITE_CSS, load_coverage, write_index, write_teachers
 from rulekit.export.lesson import CELL_TIMEOUT_S, PROGRESS_S, Job, Result
 from rulekit.export.ownership import (
     BuildLock,
@@ -181,11 +183,51 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
            started: float, *, jobs: int | None, force: bool, widgets: str, index: bool,
            sandbox: str, timeout: float, progress: float,
            echo: Callable[[str], None]) -> BuildReport:
-    """`build` once it holds the lock and `out` was checked."""
+    """`build` once it holds the lock and `out` was checked: plan (assets, and which lessons
+    are unchanged), run (execute the others), publish (the index, teachers' and cards
+    pages)."""
     out.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(out)  # a killed build's half-written files
     cache.save()  # from now on this out is on record as the build's
+    plan = _plan(paths, nb_dir, out, cache, stems, force=force, widgets=widgets,
+                 sandbox=sandbox, echo=echo)
+    # the index's coverage table (loads every scenario: about a second) is read meanwhile
+    side = ThreadPoolExecutor(1)
+    try:
+        coverage = side.submit(load_coverage) if index else None
+        _run(plan, out, cache, len(paths), jobs=jobs, timeout=timeout, progress=progress,
+             echo=echo)
+        _publish(plan, out, cache, coverage.result() if coverage is not None else None)
+    finally:
+        side.shutdown()
+    report = plan.report
+    report.seconds = time.perf_counter() - started
+    for failure in report.failures:
+        echo(f"FAILED {failure.error}")
+    built_ok = sum(r.ok for r in report.built)
+    echo(f"rulekit.export: {built_ok} built, {len(report.cached)} unchanged, "
+         f"{len(report.failures)} failed in {report.seconds:.1f} s -> {out}/index.html")
+    return report
 
+
+@dataclass
+class _Plan:
+    """What a build will do: its report so far, how pages load their assets, the index
+    entries kept (unchanged lessons) and the lessons to execute, each with its cache key."""
+
+    report: BuildReport
+    renderer: str | None
+    lab_css: tuple[str, ...]
+    live_page: dict[str, object] | None
+    entries: dict[str, dict[str, object]]
+    todo: list[tuple[Path, str]]
+
+
+def _plan(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[str], *,
+          force: bool, widgets: str, sandbox: str, echo: Callable[[str], None]) -> _Plan:
+    """The assets installed (widget manager, JupyterLab's CSS, the live sandbox) and which
+    lessons are unchanged since the last build (same cache key, page and executed notebook
+    still there) and which must run."""
     wa = _assets.prepare(mode=widgets)
     report = BuildReport(out=out, offline=wa.offline)
     renderer = _assets.install(wa, out / STATIC)
@@ -211,28 +253,31 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
             report.cached.append(path.stem)
         else:
             todo.append((path, key))
+    return _Plan(report, renderer, lab_css, live_page, entries, todo)
 
-    total, done = len(paths), 0
+
+def _run(plan: _Plan, out: Path, cache: Cache, total: int, *, jobs: int | None,
+         timeout: float, progress: float, echo: Callable[[str], None]) -> None:
+    """Execute the lessons the plan says must run, in worker processes, recording each page
+    in the cache as it is written (an interrupted build keeps its work)."""
+    report, entries, todo = plan.report, plan.entries, plan.todo
+    done = 0
     for stem in report.cached:
         done += 1
         echo(f"[{done}/{total}] {stem} unchanged (cached)")
     # longest first (by last build time) keeps both workers busy to the end
     todo.sort(key=lambda t: -float(cache.lessons.get(t[0].stem, {}).get("seconds", 1e9)))  # type: ignore[arg-type]
     note = report.widgets_note
-    job_list = [Job(str(p), str(out / f"{p.stem}.html"), renderer, note, lab_css,
-                    str(cache.logs / f"{p.stem}.kernel.log"), live_page, timeout, progress,
+    job_list = [Job(str(p), str(out / f"{p.stem}.html"), plan.renderer, note, plan.lab_css,
+                    str(cache.logs / f"{p.stem}.kernel.log"), plan.live_page, timeout, progress,
                     str(cache.executed / f"{p.stem}.ipynb"))
                 for p, _ in todo]
     keys = {str(p): k for p, k in todo}
     workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))
     if job_list:
         echo(f"rulekit.export: executing {len(job_list)} notebook(s) in {workers} process(es)"
-             + ("" if wa.offline else " [CDN mode]"))
-    # the index's coverage table (loads every scenario: about a second) is read meanwhile
-    side = ThreadPoolExecutor(1)
-    coverage = side.submit(load_coverage) if index else None
-    results = _run_jobs(job_list, workers)
-    for result in results:
+             + ("" if report.offline else " [CDN mode]"))
+    for result in _run_jobs(job_list, workers):
         done += 1
         stem = Path(result.notebook).stem
         report.built.append(result)
@@ -257,24 +302,25 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     cache.lessons = entries
     cache.save()
 
-    report.lessons = [{"stem": s, **entries[s]} for s in sorted(entries)]
-    _drop_unused_widget_manager(out, report.lessons)
-    if coverage is not None:
-        from rulekit.export.cards import write_cards
 
-        cov = coverage.result()
-        for page in (write_index(out, report, cov), write_teachers(out, report, cov),
-                     write_cards(out, {str(e["stem"]): str(e["title"]) for e in report.lessons})):
-            cache.pages[page.name] = page_record(page)
-        cache.save()
-    side.shutdown()
-    report.seconds = time.perf_counter() - started
-    for failure in report.failures:
-        echo(f"FAILED {failure.error}")
-    built_ok = sum(r.ok for r in report.built)
-    echo(f"rulekit.export: {built_ok} built, {len(report.cached)} unchanged, "
-         f"{len(report.failures)} failed in {report.seconds:.1f} s -> {out}/index.html")
-    return report
+def _publish(plan: _Plan, out: Path, cache: Cache, coverage: list[Any] | None) -> None:
+    """The pages around the lessons: the index, the teachers' page and the cards page (when
+    the build writes an index: `coverage` is then its coverage table)."""
+    report = plan.report
+    report.lessons = [{"stem": s, **plan.entries[s]} for s in sorted(plan.entries)]
+    _drop_unused_widget_manager(out, report.lessons)
+    if coverage is None:
+        return
+    from rulekit.export.cards import write_cards
+    from rulekit.export.quiz import write_quiz
+
+    quiz = [(str(e["stem"]), str(e["title"]), cache.executed / f"{e['stem']}.ipynb")
+            for e in report.lessons]
+    for page in (write_index(out, report, coverage), write_teachers(out, report, coverage),
+                 write_cards(out, {str(e["stem"]): str(e["title"]) for e in report.lessons}),
+                 write_quiz(out, quiz, SITE_CSS)):
+        cache.pages[page.name] = page_record(page)
+    cache.save()
 
 
 def budget_warning(stem: str, size: int, budget: int = PAGE_BUDGET) -> str | None:

@@ -12,8 +12,6 @@ a network.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import os
 import shutil
 import sys
@@ -21,7 +19,7 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulekit.export.npm import npm_pack
+from rulekit.export.npm import AssetError, integrity_of, npm_pack, verified_tarball
 
 PACKAGE = "@jupyter-widgets/html-manager"
 # html-manager 1.0.x is what ipywidgets 8 pages ask for (nbconvert: `^1.0.1`).
@@ -32,10 +30,6 @@ INTEGRITY = ("sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FU
 TARBALL = f"jupyter-widgets-html-manager-{VERSION}.tgz"
 FONT_SUFFIXES = (".woff2", ".woff", ".ttf", ".eot", ".svg")
 STATIC_SUBDIR = "html-manager"  # inside site/_static/
-
-
-class AssetError(RuntimeError):
-    """The bundle was fetched but is not the pinned one (integrity mismatch, missing files)."""
 
 
 @dataclass(frozen=True)
@@ -60,10 +54,6 @@ def cache_dir() -> Path:
         return Path(os.environ["RULEKIT_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "rulekit"
-
-
-def integrity_of(data: bytes) -> str:
-    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode("ascii")
 
 
 def _npm_pack(dest: Path) -> Path:
@@ -109,15 +99,7 @@ def fetch(cache: Path | None = None) -> Path:
     if (folder / "embed.js").is_file() and (folder / "README.txt").is_file() and \
             tarball.is_file() and integrity_of(tarball.read_bytes()) == INTEGRITY:
         return folder
-    if not tarball.is_file() or integrity_of(tarball.read_bytes()) != INTEGRITY:
-        tarball.unlink(missing_ok=True)
-        tarball = _npm_pack(npm_dir)
-    got = integrity_of(tarball.read_bytes())
-    if got != INTEGRITY:
-        bad = tarball.with_suffix(".tgz.rejected")
-        tarball.replace(bad)
-        raise AssetError(f"{PACKAGE}@{VERSION} from npm has integrity {got[:30]}..., "
-                         f"not the pinned {INTEGRITY[:30]}...: refusing it (kept as {bad})")
+    tarball = verified_tarball(PACKAGE, VERSION, INTEGRITY, npm_dir, lambda d: _npm_pack(d))
     _extract(tarball, folder)
     return folder
 

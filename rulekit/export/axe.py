@@ -15,8 +15,8 @@ from __future__ import annotations
 import tarfile
 from pathlib import Path
 
-from rulekit.export.assets import AssetError, cache_dir, integrity_of
-from rulekit.export.npm import npm_pack
+from rulekit.export.assets import cache_dir
+from rulekit.export.npm import AssetError, integrity_of, npm_pack, verified_tarball
 
 PACKAGE = "axe-core"
 VERSION = "4.14.1"
@@ -44,14 +44,8 @@ def fetch(cache: Path | None = None) -> Path:
     if ok and script.is_file():
         return script
     if not ok:
-        tarball.unlink(missing_ok=True)
-        tarball = _npm_pack(cache / "npm")
-        got = integrity_of(tarball.read_bytes())
-        if got != INTEGRITY:
-            bad = tarball.with_suffix(".tgz.rejected")
-            tarball.replace(bad)
-            raise AssetError(f"{PACKAGE}@{VERSION} from npm has integrity {got[:30]}..., not "
-                             f"the pinned {INTEGRITY[:30]}...: refusing it (kept as {bad})")
+        tarball = verified_tarball(PACKAGE, VERSION, INTEGRITY, cache / "npm",
+                                   lambda d: _npm_pack(d))
     with tarfile.open(tarball, "r:gz") as tar:
         member = tar.extractfile("package/axe.min.js")
         if member is None:

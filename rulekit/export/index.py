@@ -56,6 +56,7 @@ kbd { font-family: inherit; border: 1px solid #888; border-bottom-width: 2px; bo
 @media print { a.button { color: #111; background: none; border: 1px solid #111; } }
 """
 TEACHERS = "teachers.html"
+SITE_CSS = CSS + _COURSE_CSS  # the course pages' style (the quiz page's too: rulekit.export.quiz)
 
 
 def _number(stem: str) -> int | None:
@@ -217,6 +218,16 @@ If the back of the room can't read the diagram, zoom the page (<kbd>Ctrl</kbd> a
 <li>In JupyterLab, <em>View &rsaquo; Appearance &rsaquo; Presentation Mode</em> keeps the same
 layout, and <em>Present</em> works there too.</li>
 </ul>
+<h2>A class quiz</h2>
+<p><a href="quiz.html">The class quiz</a> puts a lesson's predict questions on the screen, one a
+screen and large enough for the back of the room. The class answers (a show of hands for the
+lettered choices), then <em>Reveal</em> (or <kbd>Enter</kbd>) shows what the rules engine did,
+the rule that decided it, and a link to that step in the lesson's walkthrough.
+<kbd>Right</kbd> or <kbd>Page Down</kbd> goes to the next question, <kbd>Left</kbd> or
+<kbd>Page Up</kbd> back; <em>Full screen</em> fills the screen. Nothing shows the answer before
+<em>Reveal</em>. Each lesson page with questions links to its own quiz at the top. In a
+notebook, <code>Quiz(walkthrough, ...)</code> (<code>rulekit.display.Quiz</code>) shows the
+same quiz for the walkthroughs it is given.</p>
 <h2>Printing</h2>
 <p>Print a lesson page from the browser (<kbd>Ctrl</kbd> and <kbd>P</kbd>, or <kbd>Cmd</kbd> and
 <kbd>P</kbd> on a Mac). The text, the predict questions and each walkthrough at the step it

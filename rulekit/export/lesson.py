@@ -85,7 +85,7 @@ def views_resources(names: set[str], live: dict[str, object] | None = None
     runtime's config. None for a page without views."""
     from rulekit.display.front import css_text, module_text, page_module, script_text
 
-    names = {n for n in names if n in ("stepper", "sandbox")}
+    names = {n for n in names if n in ("stepper", "sandbox", "quiz")}
     if not names:
         return None
     backend = None
@@ -241,13 +241,18 @@ def run(job: Job) -> Result:
         # the walkthroughs and sandboxes as rk-view markup (rulekit.export.views); a sandbox
         # in a page starts inactive, until its engine is loaded (or says why it can't be)
         to_views(nb, overrides={"sandbox": {"status": page_status(job.live)}})
+        from rulekit.export.quiz import PAGE as QUIZ
+        from rulekit.export.quiz import anchor, lesson_questions
+
+        # a lesson with questions links to its class quiz (rulekit.export.quiz)
+        quiz = f"{QUIZ}#{anchor(path.stem)}" if lesson_questions(nb, path.stem) else ""
         found = outline(nb, path.stem)  # title and rulings (rulekit.repo.outline)
         title = found.title
         nb.metadata["title"] = title
         resources = {"metadata": {"name": title, "path": str(path.parent)},
                      "rulekit_css": _css(),
                      "rulekit_views": views_resources(view_names(nb), job.live),
-                     "rulekit_cdn_note": job.cdn_note,
+                     "rulekit_cdn_note": job.cdn_note, "rulekit_quiz": quiz,
                      "rulekit_contents": contents(nb),
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulekit.export.assets import AssetError, cache_dir, integrity_of
-from rulekit.export.npm import npm_pack, tarball_name
+from rulekit.export.assets import AssetError, cache_dir
+from rulekit.export.npm import npm_pack, tarball_name, verified_tarball
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_SUBDIR = "sandbox"  # inside site/_static/
@@ -96,17 +96,8 @@ def _npm_pack(name: str, version: str, dest: Path) -> Path:
 
 def _verified_tarball(pkg: tuple[str, str, str], npm_dir: Path) -> Path:
     name, version, integrity = pkg
-    tarball = npm_dir / _tarball_name(name, version)
-    if not tarball.is_file() or integrity_of(tarball.read_bytes()) != integrity:
-        tarball.unlink(missing_ok=True)
-        tarball = _npm_pack(name, version, npm_dir)
-    got = integrity_of(tarball.read_bytes())
-    if got != integrity:
-        bad = tarball.with_suffix(".tgz.rejected")
-        tarball.replace(bad)
-        raise AssetError(f"{name}@{version} from npm has integrity {got[:30]}..., not the "
-                         f"pinned {integrity[:30]}...: refusing it (kept as {bad})")
-    return tarball
+    return verified_tarball(name, version, integrity, npm_dir,
+                            lambda dest: _npm_pack(name, version, dest))
 
 
 def _members(tarball: Path, names: set[str]) -> dict[str, bytes]:

@@ -1,14 +1,44 @@
 """Fetching a pinned npm package at build time: `npm pack name@version` into a cache folder
-(the widget manager, the live sandbox's runtime, axe-core all come this way; each caller checks
-the tarball against its pinned sha512 integrity)."""
+(the widget manager, the live sandbox's runtime, axe-core all come this way), checked against
+its pinned sha512 integrity in one place (`verified_tarball`)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 NPM_TIMEOUT_S = 90
+
+
+class AssetError(RuntimeError):
+    """A package was fetched but is not the pinned one (integrity mismatch, missing files)."""
+
+
+def integrity_of(data: bytes) -> str:
+    """npm's integrity string of a tarball: "sha512-" and the base64 digest."""
+    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode("ascii")
+
+
+def verified_tarball(name: str, version: str, integrity: str, npm_dir: Path,
+                     pack: Callable[[Path], Path]) -> Path:
+    """The tarball of `name@version` in `npm_dir`, with the pinned `integrity`: the cached one
+    if it matches, else fetched again with `pack(npm_dir)`. A fetched tarball that doesn't
+    match is kept aside as `.tgz.rejected` and refused (AssetError)."""
+    tarball = npm_dir / tarball_name(name, version)
+    if not tarball.is_file() or integrity_of(tarball.read_bytes()) != integrity:
+        tarball.unlink(missing_ok=True)
+        tarball = pack(npm_dir)
+    got = integrity_of(tarball.read_bytes())
+    if got != integrity:
+        bad = tarball.with_suffix(".tgz.rejected")
+        tarball.replace(bad)
+        raise AssetError(f"{name}@{version} from npm has integrity {got[:30]}..., not the "
+                         f"pinned {integrity[:30]}...: refusing it (kept as {bad})")
+    return tarball
 
 
 def tarball_name(name: str, version: str) -> str:

@@ -14,7 +14,7 @@
 - **Writing:** every page, `index.html`, `cards.html` and copied file is written whole or not at
   all (`write_atomic`: a temporary file in the same folder, then `os.replace`), so a killed
   build or a full disk leaves the old file or the new one, never half of one. A page the cache
-  recorded (its lesson's page, or `index.html`/`teachers.html`/`cards.html` under `pages`, each with its size
+  recorded (its lesson's page, or `index.html`/`teachers.html`/`cards.html`/`quiz.html` under `pages`, each with its size
   and first bytes: `page_record`) stays the build's to overwrite when it is a damaged copy of
   what the build wrote: empty, or shorter and starting as the recorded page did (cut by an older
   build's kill or a full disk). Other content under that name is someone's: refused. A damaged
@@ -51,7 +51,7 @@ _MARKS = re.compile(r'<meta (?:name="generator" content="rulekit\.export"|conten
                     r"|<title>rulekit lessons</title>")
 _HEX = re.compile(r"[0-9a-f]{64}")
 SUBDIRS = ("_static", "diagrams")  # the folders the build writes into
-SITE_PAGES = ("index.html", "teachers.html", "cards.html")  # the site's own pages, recorded under `pages`
+SITE_PAGES = ("index.html", "teachers.html", "cards.html", "quiz.html")  # the site's own pages, recorded under `pages`
 HEAD_BYTES = 512  # of a page, kept in the cache to tell a damaged copy from someone's file
 TMP_SUFFIX = ".rulekit-tmp"  # `.<name>.<pid>.rulekit-tmp`: a write in progress (write_atomic)
 
@@ -310,7 +310,7 @@ def check_out(out: Path, stems: list[str], cache: Cache, notebooks_dir: Path) ->
         if _inside(resolved, folder.resolve()):
             raise OutError(f"--out {shown} is inside {what}: pick a folder of its own for the "
                            "site (e.g. site)")
-    for own in ("index", "teachers", "cards"):
+    for own in ("index", "teachers", "cards", "quiz"):
         if own in stems:
             raise OutError(f"{notebooks_dir}/{own}.ipynb would overwrite the site's {own} "
                            "page: rename the notebook")

@@ -28,7 +28,7 @@ import re
 from typing import Any
 
 __all__ = ["STATE_MIME", "VIEW_MIME", "VIEWS", "contents", "to_views", "view_html", "view_id",
-           "view_names"]
+           "view_names", "view_traits"]
 
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
@@ -37,6 +37,7 @@ VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 VIEWS: dict[str, tuple[str, ...]] = {
     "stepper": ("frames", "svg", "board_parts", "uid", "title", "step", "slug", "about"),
     "sandbox": ("state", "status", "position", "title"),
+    "quiz": ("title", "questions", "index", "linked"),
 }
 _REF = re.compile(r"IPY_MODEL_([0-9a-f]+)")
 
@@ -61,7 +62,7 @@ def view_id(name: str, traits: dict[str, Any]) -> str:
 def view_html(name: str, traits: dict[str, Any], ident: str = "") -> str:
     """The `rk-view` markup of one view (`id` = `ident` if given): its traits as JSON data,
     and what shows until (or unless) the page's host renders it."""
-    what = "walkthrough" if name == "stepper" else name
+    what = {"stepper": "walkthrough", "quiz": "quiz"}.get(name, name)
     at = f' id="{ident}"' if ident else ""
     return (f'<div class="rk-view" data-rk-view="{name}"{at}>'
             f'<script type="application/json">{_script_json(traits)}</script>'
@@ -134,8 +135,8 @@ def contents(nb: Any) -> list[tuple[str, str]]:
             for name, ident, data in _VIEW.findall(html if isinstance(html, str) else
                                                    "".join(html)):
                 title = json.loads(data).get("title") if name == "stepper" else ""
-                found.append((ident, str(title or ("Sandbox" if name == "sandbox" else
-                                                   "Walkthrough"))))
+                found.append((ident, str(title or {"sandbox": "Sandbox", "quiz": "Quiz"}.get(
+                    name, "Walkthrough"))))
     return found
 
 
@@ -146,4 +147,22 @@ def view_names(nb: Any) -> set[str]:
         for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
             html = out.get("data", {}).get("text/html", "")
             found.update(_NAME.findall(html if isinstance(html, str) else "".join(html)))
+    return found
+
+
+_DATA = re.compile(r'\A<div class="rk-view" data-rk-view="([a-z]+)">'
+                   r'<script type="application/json">(.*?)</script>', re.S)
+
+
+def view_traits(nb: Any, name: str) -> list[dict[str, Any]]:
+    """The traits of every `name` view the outputs of `nb` show (after `to_views`), in the
+    order the page shows them: the data its host renders (a quiz reads the walkthroughs'
+    questions from it, `rulekit.export.quiz`)."""
+    found = []
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            html = out.get("data", {}).get("text/html", "")
+            m = _DATA.match(html if isinstance(html, str) else "".join(html))
+            if m and m.group(1) == name:
+                found.append(json.loads(m.group(2)))
     return found

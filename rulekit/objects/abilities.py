@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulekit.core.characteristics import Ability as Ability  # re-exported: the kinds are here
+from rulekit.core.characteristics import AbilityKind
 from rulekit.core.characteristics import Keyword as Keyword
 from rulekit.core.costs import Cost
 from rulekit.core.events import EventKind
@@ -42,6 +43,8 @@ class TargetSpec:
 class Activated(Ability):
     """An activated ability: `cost: effect` (CR 602)."""
 
+    family: ClassVar[AbilityKind] = AbilityKind.ACTIVATED
+
     cost: Cost = field(default_factory=Cost)
     effect: Callable[[Resolution], None] | None = None
     target: TargetSpec | None = None
@@ -71,6 +74,8 @@ class Triggered(Ability):
     (for example which object died). `look_back` abilities are checked against the game as it
     was just before the event (leaves-the-battlefield, CR 603.10a).
     """
+
+    family: ClassVar[AbilityKind] = AbilityKind.TRIGGERED
 
     on: frozenset[EventKind] = frozenset()
     match: Callable[[RulesContext, Event, GameObject], dict[str, Any] | None] | None = None
@@ -108,6 +113,8 @@ class Static(Ability):
 @dataclass(frozen=True, eq=False)
 class SpellAbility(Ability):
     """What an instant or sorcery does as it resolves (CR 608.2)."""
+
+    family: ClassVar[AbilityKind] = AbilityKind.SPELL
 
     effect: Callable[[Resolution], None] | None = None
     target: TargetSpec | None = None

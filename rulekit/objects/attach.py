@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulekit.core.payloads import Unattachable, Unfit
 from rulekit.objects.abilities import SpellAbility
 from rulekit.objects.state import GameObject, Zone
 
@@ -26,29 +27,26 @@ def attachment_kind(chars: Characteristics) -> str | None:
 
 
 def illegal_attachment(game: RulesContext, chars: Characteristics, source: GameObject | None,
-                       host: GameObject) -> tuple[str, str] | None:
-    """Why a permanent with `chars` can't be attached to `host` (reason, rule), or None."""
+                       host: GameObject) -> Unattachable | None:
+    """Why a permanent with `chars` can't be attached to `host` (facts and the rule), or None."""
     kind = attachment_kind(chars)
     if host.zone is not Zone.BATTLEFIELD:
-        return (f"{game.describe(host)} is not on the battlefield", "704.5m" if kind == "Aura"
-                else "704.5n")
+        return Unattachable(Unfit.HOST_GONE, "704.5m" if kind == "Aura" else "704.5n",
+                            host=game.describe(host))
     if source is not None and host.id == source.id:
-        return (f"{chars.name} can't be attached to itself", "301.5c")
+        return Unattachable(Unfit.ITSELF, "301.5c", name=chars.name)
     host_chars = game.chars(host)
     if kind is None:
-        return (f"{chars.name} is not an Aura, Equipment or Fortification, so it can't be "
-                "attached to anything", "704.5p")
+        return Unattachable(Unfit.CANT_ATTACH, "704.5p", name=chars.name)
     if kind == "Equipment" and not host_chars.is_a("Creature"):
-        return (f"Equipment can be attached only to a creature, and {host_chars.name} isn't one",
-                "301.5c")
+        return Unattachable(Unfit.NOT_CREATURE, "301.5c", host=host_chars.name)
     if kind == "Fortification" and not host_chars.is_a("Land"):
-        return (f"a Fortification can be attached only to a land, and {host_chars.name} isn't one",
-                "301.6")
+        return Unattachable(Unfit.NOT_LAND, "301.6", host=host_chars.name)
     if kind == "Aura":
         enchant = next((a for a in chars.abilities if isinstance(a, SpellAbility)
                         and a.target is not None), None)
         if enchant is not None and enchant.target is not None and not enchant.target.legal(
                 game, source, host):
-            return (f"{chars.name} can't enchant {host_chars.name}: its ability says "
-                    f"'{enchant.text}'", "303.4c")
+            return Unattachable(Unfit.CANT_ENCHANT, "303.4c", name=chars.name,
+                                host=host_chars.name, enchant=enchant.text)
     return None

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from rulekit.core import payloads as p
+from rulekit.core.characteristics import AbilityKind
 from rulekit.core.events import Event, EventKind
 from rulekit.core.mana import Mana, pool_text, spent_text
 from rulekit.objects.state import StackItem, Step
@@ -60,16 +61,13 @@ def _count(n: int, thing: str) -> str:
     return f"{n:,} {thing}" + ("" if n == 1 else "s")
 
 
-def _clause(text: str) -> str:
-    """A sentence as a clause: no trailing period, first letter lower-case unless a name."""
+def _clause(text: str, name: str = "") -> str:
+    """A sentence as a clause: no trailing period, its first letter lower-case unless it starts
+    with a name (`name`, the source's)."""
     text = text.strip().rstrip(".")
-    first = text.split(" ", 1)[0]
-    if first in ("When", "Whenever", "At", "If", "It", "Its", "Add", "Put", "Create", "Return",
-                 "Exile", "Draw", "Target", "Each", "Tap", "Untap", "Counter", "Copy", "You",
-                 "This", "Deal", "Destroy", "Sacrifice", "Gain", "Lose", "That", "Choose",
-                 "Remove", "Search", "Look", "Reveal", "Until", "Attach", "Prevent"):
-        return text[:1].lower() + text[1:]
-    return text
+    if name and text.startswith(name):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 _LONG_CONDITION = 8
@@ -77,58 +75,62 @@ _LONG_CONDITION = 8
 Refinery's trigger"), not quoted in full; the full text stays in the tooltips."""
 
 
-def _parts(ability: str) -> tuple[str, str]:
-    """An ability's text split for reading aloud: (how to name it, what it does)."""
+def _parts(ability: str, kind: AbilityKind | None, name: str = "") -> tuple[str, str]:
+    """An ability's text split for reading aloud, by its kind (`AbilityKind`): (how to name
+    it, what it does). A triggered ability is named by its condition ("When ..., effect"), an
+    activated one says only its effect (the cost is not what resolves), a keyword ability its
+    keyword ("ward {2} ability")."""
     text = ability.strip()
-    head, sep, effect = text.partition(", ")
-    if sep and head.split(" ", 1)[0] in ("When", "Whenever", "At"):  # triggered
-        if len(head.split()) > _LONG_CONDITION:
-            return "trigger", _clause(effect)
-        return f"'{_clause(head)}' ability", _clause(effect)
+    if kind is AbilityKind.TRIGGERED:
+        head, sep, effect = text.partition(", ")
+        if sep:
+            if len(head.split()) > _LONG_CONDITION:
+                return "trigger", _clause(effect, name)
+            return f"'{_clause(head)}' ability", _clause(effect, name)
+    if kind is AbilityKind.ACTIVATED:
+        _cost, sep, effect = text.partition(": ")
+        if sep:
+            return "ability", _clause(effect, name)
     if text and "." not in text and ":" not in text and len(text.split()) <= 4:  # "Ward {2}"
         return f"{text[:1].lower()}{text[1:]} ability", ""
-    cost, sep, effect = text.partition(": ")
-    if sep and ("{" in cost or cost.startswith(("Sacrifice", "Exert", "Remove", "Pay", "Tap"))):
-        return "ability", _clause(effect)  # activated: the cost is not what resolves
-    return "ability", _clause(text)
+    return "ability", _clause(text, name)
 
 
-def stack_object(kind: str, source_name: str, ability: str, text: str) -> str:
+def stack_object(kind: str, source_name: str, ability: str, text: str,
+                 ability_kind: AbilityKind | None = None) -> str:
     """A spell or ability on the stack, named as one says it aloud: `Lightning Bolt`,
     `Glory-Bound Initiate's 'when you do' ability`, `Tolarian Terror's ward {2} ability`."""
     if kind == "spell":
         return text
-    return f"{source_name}'s {_parts(ability)[0]}"
+    return f"{source_name}'s {_parts(ability, ability_kind)[0]}"
 
 
-def named_short(ability: str) -> bool:
+def named_short(ability: str, kind: AbilityKind | None) -> bool:
     """Whether the narrator names this ability short ("Slagstone Refinery's trigger")."""
-    return _parts(ability)[0] == "trigger"
+    return _parts(ability, kind)[0] == "trigger"
 
 
 def ability_in_full(e: p.Payload) -> str:
     """The whole text of an ability the event names short ("Slagstone Refinery's trigger"),
     for tooltips; "" when its name already says it."""
-    ability = getattr(e, "ability", "")
-    source = getattr(e, "source_name", "")
-    if not isinstance(ability, str) or not ability or not isinstance(e, (p.PutOnStack,
-                                                                         p.Resolved)):
+    if not isinstance(e, (p.PutOnStack, p.Resolved)) or not e.ability:
         return ""
-    if _parts(ability)[0] != "trigger":
+    if _parts(e.ability, e.ability_kind)[0] != "trigger":
         return ""
-    return f"{source}'s trigger: {ability}"
+    return f"{e.source_name}'s trigger: {e.ability}"
 
 
 def item_name(item: StackItem) -> str:
     """`stack_object` of a stack item."""
-    return stack_object(item.kind, item.source_name,
-                        item.ability.text if item.ability is not None else "", item.text)
+    ab = item.ability
+    return stack_object(item.kind, item.source_name, ab.text if ab is not None else "",
+                        item.text, ab.family if ab is not None else None)
 
 
-def ability_resolves(source_name: str, ability: str) -> str:
+def ability_resolves(source_name: str, ability: str, kind: AbilityKind | None) -> str:
     """`<source>'s '<trigger>' ability resolves: <effect>` for a triggered ability,
     `<source>'s ability resolves: <effect>` for an activated one."""
-    name, effect = _parts(ability)
+    name, effect = _parts(ability, kind, source_name)
     return f"{source_name}'s {name} resolves" + (f": {effect}" if effect else "")
 
 
@@ -136,38 +138,39 @@ def ability_resolves(source_name: str, ability: str) -> str:
 def action_text(a: p.Action) -> str:
     """A player's action (the root of what it caused), in words."""
     who = a.player or "The game"
-    match a.action:
-        case "add":
+    match a:
+        case p.ForPlayer(action="add"):
             return f"Set-up: {a.card} into {a.for_player}'s {a.zone and a.zone.value}"
-        case "set_turn":
-            return "Set-up: turn and step"
-        case "set_life":
-            return f"Set-up: {a.for_player}'s life total is {a.x}"
-        case "set_pool":
+        case p.ForPlayer(action="set_life"):
+            return f"Set-up: {a.for_player}'s life total is {a.life}"
+        case p.ForPlayer(action="set_pool"):
             return f"Set-up: mana in {a.for_player}'s pool"
-        case "play_land":
+        case p.ForPlayer(action="gain_control"):
+            return f"{a.for_player} gains control of {a.card}"
+        case p.Played():
             return f"{who} plays {a.card}"
-        case "cast":
+        case p.Casting():
             xs = f" with X={a.x}" if a.x is not None else ""
             fb = " with flashback from the graveyard" if a.flashback else ""
             return f"{who} casts {a.card}{xs}{fb}"
-        case "activate" | "tap_for_mana" if a.mana:
+        case p.Activating(mana=True):
             return f"{who} {'taps' if a.taps else 'activates'} {a.card} for mana: {a.ability}"
-        case "activate" | "tap_for_mana":
+        case p.Activating():
             return f"{who} activates {a.card}: {a.ability}"
-        case "pass_priority":
-            return f"{who} passes priority"
-        case "resolve":
+        case p.Passing(action="resolve"):
             return f"All players pass: {a.item} resolves"
-        case "advance":
+        case p.Passing(action="advance"):
             return f"All players pass until {a.until}"
-        case "next_turn":
-            return "All players pass until the next turn's main phase"
-        case "destroy" | "exile":
+        case p.AtOnce():
             names = ", ".join(a.objects[:5]) + (" ..." if a.count > 5 else "")
             return f"{a.action.capitalize()} {_count(a.count, 'permanent')} at once: {names}"
-        case "gain_control":
-            return f"{a.for_player} gains control of {a.card}"
+    match a.action:
+        case "set_turn":
+            return "Set-up: turn and step"
+        case "pass_priority":
+            return f"{who} passes priority"
+        case "next_turn":
+            return "All players pass until the next turn's main phase"
         case "declare_attackers":
             return f"{who} declares attackers"
         case "declare_blockers":
@@ -216,7 +219,10 @@ def _declared(e: p.Declared, names: Names) -> str:
 
 @says(p.Lost)
 def _lost(e: p.Lost, names: Names) -> str:
-    return f"{e.player} loses the game ({e.reason})"
+    return f"{e.player} loses the game ({_LOSES[e.reason]})"
+
+
+_LOSES = {"life": "0 or less life"}  # why a player loses (payloads.Lost.reason)
 
 
 # ------------------------------------------------------------------ permanents
@@ -245,7 +251,9 @@ def _untap_skipped(e: p.UntapSkipped, names: Names) -> str:
     if e.expired:
         return (f"{names.describe(e.object)} is already untapped: exert's effect ends having "
                 "done nothing")
-    return f"{names.describe(e.object)} doesn't untap ({e.reason})"
+    why = e.ability or ("exert's effect ends: another player controls it now" if e.moved
+                        else "it was exerted")
+    return f"{names.describe(e.object)} doesn't untap ({why})"
 
 
 @says(p.Exerted)
@@ -321,7 +329,7 @@ def _mana_added(e: p.ManaAdded, names: Names) -> str:
 
 @says(p.ManaSpent)
 def _mana_spent(e: p.ManaSpent, names: Names) -> str:
-    text = f"{e.player} spends {spent_text(e.mana)} on {e.purpose}"
+    text = f"{e.player} spends {spent_text(e.mana)} on {spending_text(e.purpose)}"
     return text + (": that spell can't be countered" if e.uncounterable is not None else "")
 
 
@@ -422,7 +430,7 @@ def _triggered(e: p.Triggered, names: Names) -> str:
 @says(p.PutOnStack)
 def _put_on_stack(e: p.PutOnStack, names: Names) -> str:
     targets = f" targeting {e.targets}" if e.targets else ""
-    named = stack_object("ability", e.source_name, e.ability, "") if e.ability \
+    named = stack_object("ability", e.source_name, e.ability, "", e.ability_kind) if e.ability \
         else f"{e.source_name}'s triggered ability"
     for_what = f" for {e.for_what}" if e.for_what else ""
     return f"{named}{for_what} goes on the stack{targets}"
@@ -432,7 +440,7 @@ def _put_on_stack(e: p.PutOnStack, names: Names) -> str:
 def _resolved(e: p.Resolved, names: Names) -> str:
     if e.item_kind == "spell":
         return f"{e.text} resolves"
-    return ability_resolves(e.source_name, e.ability)
+    return ability_resolves(e.source_name, e.ability, e.ability_kind)
 
 
 @says(p.Countered)
@@ -453,7 +461,7 @@ def _targeted(e: p.Targeted, names: Names) -> str:
 @says(p.DelayedCreated)
 def _delayed_created(e: p.DelayedCreated, names: Names) -> str:
     return (f"{e.source_name} sets up a delayed trigger: at the beginning of the next "
-            f"{Step(e.step).label}, {_clause(e.ability)}")
+            f"{Step(e.step).label}, {_clause(e.ability, e.source_name)}")
 
 
 @says(p.SpellCopied)
@@ -466,19 +474,105 @@ def _spell_copied(e: p.SpellCopied, names: Names) -> str:
 
 
 # ------------------------------------------------------------------ explanations
+def spending_text(s: p.Spending) -> str:
+    """What a payment is for, in words: "casting Glory-Bound Initiate", "ward {2}", "Mana
+    Leak's {3} for Grizzly Bears", "Mana Vault's upkeep ability"."""
+    match s.paying:
+        case p.Paying.CAST:
+            return f"casting {s.source}"
+        case p.Paying.ABILITY:
+            return f"{s.source}'s ability"
+        case p.Paying.WARD:
+            return f"ward {s.cost}"
+        case p.Paying.UNLESS:
+            return f"{s.source}'s {s.cost} for {s.spell}"
+        case p.Paying.UPKEEP:
+            return f"{s.source}'s upkeep ability"
+
+
+def _cant_pay(e: Any, names: Names) -> str:
+    what = spending_text(e.spending) if e.spending is not None else "it"
+    return f"{e.player} doesn't pay {e.cost} ({what})"
+
+
+REASONS: dict[p.Reason, Narration] = {
+    p.Reason.CLEANUP_PRIORITY: lambda e, names: (
+        f"{e.player} gets priority in the cleanup step: something happened in it, so players "
+        "may act, and another cleanup step follows"),
+    p.Reason.WARD_GONE: lambda e, names: "Ward: what targeted it has already left the stack",
+    p.Reason.CANT_BE_COUNTERED: lambda e, names: f"{e.name} can't be countered, so it isn't",
+    p.Reason.UNDEFINED_MANA: lambda e, names: (
+        f"{e.name} would add mana of an undefined type, so it adds no mana"),
+    p.Reason.NO_MANA: lambda e, names: (
+        f"{e.name}'s ability makes zero mana right now, so it adds nothing (and there is no "
+        "type of mana it could produce)"),
+    p.Reason.NOT_ENCODED: lambda e, names: (
+        f"{e.name} is no longer encoded: there is nothing to copy"),
+    p.Reason.COPY_NO_TARGET: lambda e, names: (
+        f"a copy of {e.name} has no legal target, so it can't be cast"),
+    p.Reason.CONDITION_FALSE: lambda e, names: (
+        f"{e.name}'s ability does nothing: {e.condition or 'its condition'} is no longer true"),
+    p.Reason.TOKEN_GONE: lambda e, names: (
+        "The token is gone or under another player's control: nothing is sacrificed"),
+    p.Reason.SOURCE_LEFT: lambda e, names: (
+        f"{e.name} has already left the battlefield, so {names.describe(e.object)} isn't "
+        "exiled"),
+    p.Reason.DOESNT_PAY: _cant_pay,
+    p.Reason.DOESNT_ENCODE: lambda e, names: (
+        f"{e.player} doesn't encode {e.name} on a creature (cipher)"),
+    p.Reason.DOESNT_CAST_COPY: lambda e, names: f"{e.player} doesn't cast a copy of {e.name}",
+}
+"""The words of every `payloads.Reason` a note or a choice carries (checked complete as the
+narrator is imported)."""
+
+
 @says(p.Note)
 def _note(e: p.Note, names: Names) -> str:
-    return e.says
+    return REASONS[e.reason](e, names)
 
 
 @says(p.Choice)
 def _choice(e: p.Choice, names: Names) -> str:
-    return e.says
+    return REASONS[e.reason](e, names)
+
+
+def unfit_text(u: p.Unattachable) -> str:
+    """Why a permanent can't be attached there, in words (a refusal's and a state-based
+    action's)."""
+    match u.why:
+        case p.Unfit.NOTHING:
+            return "attached to nothing"
+        case p.Unfit.HOST_GONE:
+            return f"{u.host} is not on the battlefield"
+        case p.Unfit.ITSELF:
+            return f"{u.name} can't be attached to itself"
+        case p.Unfit.CANT_ATTACH:
+            return (f"{u.name} is not an Aura, Equipment or Fortification, so it can't be "
+                    "attached to anything")
+        case p.Unfit.NOT_CREATURE:
+            return f"Equipment can be attached only to a creature, and {u.host} isn't one"
+        case p.Unfit.NOT_LAND:
+            return f"a Fortification can be attached only to a land, and {u.host} isn't one"
+        case p.Unfit.CANT_ENCHANT:
+            return f"{u.name} can't enchant {u.host}: its ability says '{u.enchant}'"
+
+
+_DOOMS = {p.Doom.TOUGHNESS: "toughness 0 or less", p.Doom.LETHAL_DAMAGE: "lethal damage",
+          p.Doom.AURA_UNATTACHED: "Aura not attached to anything",
+          p.Doom.LEGEND_RULE: "legend rule"}
+
+
+def _doom(why: p.Doom, d: p.Dying) -> str:
+    if why is p.Doom.ILLEGALLY_ATTACHED and d.problem is not None:
+        return unfit_text(d.problem)
+    return _DOOMS[why]
 
 
 @says(p.StateBasedActions)
 def _sba(e: p.StateBasedActions, names: Names) -> str:
-    return f"State-based actions: {e.why}"
+    why = "; ".join(f"{names.describe(d.object)}: {' and '.join(_doom(w, d) for w in d.why)}"
+                    for d in e.dying)
+    return f"State-based actions: {why}"
 
 
 @says(p.CostPaid)
@@ -549,14 +643,14 @@ def brief(e: p.Payload) -> str | None:
     when the event's own words are short already. The full words (with the Oracle text) stay
     the event's `text`, shown in the box's tooltip and the step's description."""
     match e:
-        case p.Action(action="activate" | "tap_for_mana", mana=True, card=str(card)):
+        case p.Activating(mana=True, card=str(card)):
             return f"{e.player or 'The game'} {'taps' if e.taps else 'activates'} {card} for mana"
-        case p.Action(action="activate" | "tap_for_mana", card=str(card)):
+        case p.Activating(card=str(card)):
             return f"{e.player or 'The game'} activates {_whose(card)} ability"
-        case p.Action(action="resolve", all_pass=True, item=str(item)) if ", " in item:
+        case p.Passing(action="resolve", all_pass=True, item=str(item)) if ", " in item:
             return f"All players pass: {_short_item(item)} resolves"
         case p.Resolved(item_kind="ability"):
-            name, effect = _parts(e.ability)
+            name, effect = _parts(e.ability, e.ability_kind, e.source_name)
             short = effect if len(effect.split()) <= _SHORT_EFFECT else ""
             return f"{_whose(e.source_name)} {name} resolves" + (f": {short}" if short else "")
         case p.Activated(mana_ability=False) if ", " in e.source:
@@ -684,13 +778,19 @@ def time_passes_tooltip(events: Iterable[Event]) -> str:
     return text if drew else f"{text} (nothing else happens in these steps)"
 
 
-def check_complete(narrations: dict[type[p.Payload], Narration] | None = None) -> None:
-    """Every payload type has its narration: checked as this module is imported, so a new kind
+def check_complete(narrations: dict[type[p.Payload], Narration] | None = None,
+                   reasons: dict[p.Reason, Narration] | None = None) -> None:
+    """Every payload type has its narration, and every reason a note or a choice can give
+    (`payloads.Reason`) its words: checked as this module is imported, so a new kind or reason
     the narrator can't say stops the engine from loading at all."""
     found = _NARRATIONS if narrations is None else narrations
     missing = [cls.__name__ for cls in p.PAYLOADS.values() if cls not in found]
     if missing:
         raise AssertionError(f"payload types the narrator can't say: {missing}")
+    worded = REASONS if reasons is None else reasons
+    wordless = [r.value for r in p.Reason if r not in worded]
+    if wordless:
+        raise AssertionError(f"note and choice reasons the narrator can't say: {wordless}")
 
 
 check_complete()

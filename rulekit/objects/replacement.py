@@ -17,8 +17,6 @@ from rulekit.core.payloads import Payload
 if TYPE_CHECKING:
     from rulekit.objects.context import RulesContext
 
-Data = Payload
-
 
 @dataclass(frozen=True, eq=False)
 class ReplacementEffect:
@@ -41,10 +39,10 @@ class ReplacementEffect:
         return (self.source, self.name)
 
 
-Chooser = Callable[[list[ReplacementEffect], Data], ReplacementEffect]
+Chooser = Callable[[list[ReplacementEffect], Payload], ReplacementEffect]
 
 
-def default_order(candidates: list[ReplacementEffect], data: Data) -> ReplacementEffect:
+def default_order(candidates: list[ReplacementEffect], data: Payload) -> ReplacementEffect:
     """The documented default when the affected player does not say: oldest timestamp first,
     then source id. Override with an explicit order (CR 616.1)."""
     return min(candidates, key=lambda r: (r.timestamp, r.source or 0, r.name))
@@ -52,18 +50,18 @@ def default_order(candidates: list[ReplacementEffect], data: Data) -> Replacemen
 
 def run_replacements(
     game: RulesContext,
-    data: Data,
+    data: Payload,
     effects: list[ReplacementEffect],
     choose: Chooser = default_order,
-    more: Callable[[Data], list[ReplacementEffect]] | None = None,
-) -> tuple[Data | None, list[tuple[ReplacementEffect, Data, Data | None]]]:
+    more: Callable[[Payload], list[ReplacementEffect]] | None = None,
+) -> tuple[Payload | None, list[tuple[ReplacementEffect, Payload, Payload | None]]]:
     """Apply applicable effects one at a time, each at most once, re-checking which apply
     after every change (CR 616.1, 616.1f). `more(data)` lists effects that depend on the event
     as it stands now (an entering object's own "as enters" effects, CR 614.12). Returns the
     final data (None if prevented) and the steps taken as (effect, before, after)."""
     used: set[tuple[Any, ...]] = set()
-    steps: list[tuple[ReplacementEffect, Data, Data | None]] = []
-    current: Data | None = data
+    steps: list[tuple[ReplacementEffect, Payload, Payload | None]] = []
+    current: Payload | None = data
     while current is not None:
         pool = effects + more(current) if more is not None else effects
         candidates: list[ReplacementEffect] = []
@@ -81,20 +79,20 @@ def run_replacements(
     return current, steps
 
 
-def all_orders(game: RulesContext, data: Data, effects: list[ReplacementEffect]) -> list[Data | None]:
+def all_orders(game: RulesContext, data: Payload, effects: list[ReplacementEffect]) -> list[Payload | None]:
     """Every outcome over every order the applicable effects could be applied in (for "could
     produce", CR 106.7: "in any possible order")."""
-    results: list[Data | None] = []
+    results: list[Payload | None] = []
     _explore(game, data, effects, set(), results)
     return results
 
 
 def _explore(
     game: RulesContext,
-    data: Data,
+    data: Payload,
     effects: list[ReplacementEffect],
     used: set[tuple[Any, ...]],
-    results: list[Data | None],
+    results: list[Payload | None],
 ) -> None:
     candidates = [r for r in effects
                   if r.kind is data.kind and r.key not in used and r.applies(game, data)]

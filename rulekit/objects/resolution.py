@@ -111,9 +111,6 @@ class Resolution:
     def gain_life(self, n: int, player: str | None = None) -> Event | None:
         return self._emit(p.LifeGained(player=player or self.controller, amount=n))
 
-    def lose_life(self, n: int, player: str | None = None) -> Event | None:
-        return self._emit(p.LifeLost(player=player or self.controller, amount=n))
-
     def damage(self, target: GameObject | str, n: int) -> Event | None:
         tgt = target if isinstance(target, str) else target.id
         return self._emit(p.Damage(source=self.source_id, source_name=self.source_name,

@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulekit.core.events import Cause, Event, EventKind
-from rulekit.core.payloads import Activated, ManaAdded, Note
+from rulekit.core.payloads import Activated, ManaAdded, Note, Reason
 
 __all__ = [
     "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOCUS_COLOR", "FOLD_ALWAYS", "FOLD_AT", "FONT",
@@ -187,7 +187,7 @@ def did_not_happen(event: Event) -> bool:
     d = event.payload
     if isinstance(d, ManaAdded) and not d.mana:
         return True
-    return isinstance(d, Note) and d.undefined
+    return isinstance(d, Note) and d.reason is Reason.UNDEFINED_MANA
 
 
 def group_class(key: str) -> str:

@@ -946,6 +946,10 @@ function render({model, el: host}) {
     }
   });
   const onKey = (ev) => {
+    // a key typed in a question's radios or text box stays with it: a notebook must not take
+    // it too (JupyterLab's Up and Down arrows would move the active cell, not the choice)
+    if (ev.currentTarget === root && ev.target && ev.target.closest &&
+        ev.target.closest("input, select, textarea")) ev.stopPropagation();
     if (figureKey(ev)) return; // the diagram's boxes and "why" panel take their own keys
     if (ev.altKey || ev.ctrlKey || ev.metaKey || handled.has(ev)) return;
     handled.add(ev);

@@ -1,0 +1,58 @@
+"""A class quiz (issue 29): a lesson's predict questions, one a screen, for a projector.
+
+The questions are the walkthroughs' own: each frame of a stepper's data (`StepFrames.data()`,
+the traits a `Stepper` syncs and an exported page embeds) carries the question of the step after
+it, with the engine's answer recorded when the lesson was built. `quiz_questions` only gathers
+them, in order, and adds where each one sits: which walkthrough, the situation it is asked in
+(the narration of the frame before the step) and a link back to that step. No second source:
+the quiz can't say anything the walkthrough's frames don't.
+
+>>> from rulekit.display.frames import StepFrames
+>>> data = StepFrames("r05_replacement_modifies_production", diagram=False).data()
+>>> [q["answer_label"] for q in quiz_questions([data], page="lesson.html")]
+['G, G, G']
+>>> quiz_questions([data], page="lesson.html")[0]["href"]
+'lesson.html#rk-r05-replacement-modifies-production-step-1'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["quiz_questions", "step_link"]
+
+# what a quiz screen takes from a frame's `question` (rulekit.display.frames, `_question_data`)
+_FIELDS = ("ask", "labels", "correct", "answer_label", "rule_texts", "step")
+
+
+def step_link(page: str, uid: str, step: int) -> str:
+    """The address of step `step` of the walkthrough `uid` on `page` ("" for this page): the
+    page's host (rulekit/display/front/host.js) opens that walkthrough at that step."""
+    return f"{page}#{uid}-step-{step}"
+
+
+def quiz_questions(walkthroughs: Iterable[Mapping[str, Any]], *,
+                   page: str | None = None) -> list[dict[str, Any]]:
+    """Every question of `walkthroughs` (each a stepper's data: `title`, `uid`, `frames`), in
+    order, as the quiz module (rulekit/display/front/quiz.js) reads them: the question's own
+    fields (`ask`, `labels`, `correct`, `answer_label`, `rule_texts`, `step`), with
+    `walkthrough` (its title), `uid`, `situation` (the narration of the frame it is asked on),
+    `label` (the step's, e.g. "Step 2 of 5") and `href` (the step in its walkthrough on `page`;
+    "" when `page` is None: no page to link to)."""
+    out: list[dict[str, Any]] = []
+    for data in walkthroughs:
+        frames = list(data.get("frames") or [])
+        uid, title = str(data.get("uid") or ""), str(data.get("title") or "")
+        for frame in frames:
+            q = frame.get("question")
+            if not q:
+                continue
+            step = int(q["step"])
+            after = frames[step] if 0 <= step < len(frames) else {}
+            item = {f: q[f] for f in _FIELDS if f in q}
+            item.update(walkthrough=title, uid=uid, situation=str(frame.get("narration", "")),
+                        label=str(after.get("label", f"Step {step}")),
+                        href="" if page is None or not uid else step_link(page, uid, step))
+            out.append(item)
+    return out
