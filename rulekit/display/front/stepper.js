@@ -544,6 +544,15 @@ function newBox(pane) { // the union of the step's new elements' boxes (client p
 // two thirds of its width (`rk-wide`). `real` (the 1:1 toggle): the drawing at 1:1.
 const FLOOR_PX = 16, PRESENT_FLOOR_PX = 18, PAD = 12;
 
+// whether the step's narration shows whole in its text column (which scrolls on its own)
+function narrationFits(frame) {
+  const text = frame.querySelector(":scope > .rk-text");
+  const words = text && text.querySelector(".rk-narration");
+  if (!words) return true;
+  const t = text.getBoundingClientRect(), w = words.getBoundingClientRect();
+  return w.top >= t.top - 1 && w.bottom <= t.bottom + 1;
+}
+
 function fitScale(root, real) {
   const frame = root.querySelector(".rk-frame");
   const pane = frame && frame.querySelector(".rk-diagram");
@@ -576,7 +585,8 @@ function fitScale(root, real) {
   let s = best();
   if (s < floor && getComputedStyle(frame).display === "grid") {
     frame.classList.add("rk-wide"); // more room for the diagram, the text column narrower
-    s = best();
+    if (narrationFits(frame)) s = best();
+    else frame.classList.remove("rk-wide"); // not at the cost of the step's own words
   }
   apply(Math.max(floor, Math.min(cap, s)));
 }
