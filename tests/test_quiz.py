@@ -129,3 +129,15 @@ def test_a_quiz_page_without_questions_says_so_and_loads_no_module() -> None:
     page = render([("01_a", "A", [])], index.SITE_CSS)
     assert "No lesson has questions yet." in page and "<script" not in page
     assert index.SITE_CSS in page and quiz.TEACHERS == index.TEACHERS
+
+
+def test_the_quiz_reads_the_traits_of_a_view_with_its_page_id():
+    """A walkthrough's rk-view carries its page id (the address's slug): the quiz still finds
+    its traits (a regex that expected no id once left every lesson without its quiz link)."""
+    from rulekit.export.views import view_html, view_traits
+
+    traits = {"uid": "rk-x", "frames": []}
+    nb = {"cells": [{"cell_type": "code", "outputs": [
+        {"data": {"text/html": view_html("stepper", traits, "x")}},
+        {"data": {"text/html": view_html("stepper", {"uid": "rk-y"})}}]}]}
+    assert [t["uid"] for t in view_traits(nb, "stepper")] == ["rk-x", "rk-y"]

@@ -150,7 +150,7 @@ def view_names(nb: Any) -> set[str]:
     return found
 
 
-_DATA = re.compile(r'\A<div class="rk-view" data-rk-view="([a-z]+)">'
+_DATA = re.compile(r'\A<div class="rk-view" data-rk-view="([a-z]+)"(?: id="[^"]*")?>'
                    r'<script type="application/json">(.*?)</script>', re.S)
 
 

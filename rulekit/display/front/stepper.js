@@ -585,7 +585,8 @@ function fitScale(root, real) {
   let s = best();
   if (s < floor && getComputedStyle(frame).display === "grid") {
     frame.classList.add("rk-wide"); // more room for the diagram, the text column narrower
-    if (narrationFits(frame)) s = best();
+    // (on Present's slide the text has its own fit: rulekit's fitSlide)
+    if (presenting || narrationFits(frame)) s = best();
     else frame.classList.remove("rk-wide"); // not at the cost of the step's own words
   }
   apply(Math.max(floor, Math.min(cap, s)));
