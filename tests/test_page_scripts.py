@@ -136,7 +136,7 @@ def test_pages_work_under_a_csp_header_without_unsafe_eval(lesson_site, browser)
     wrong: dict[str, list[str]] = {}
     with serve(site, handler=Strict) as base:
         for path in _pages(site):
-            has = "data-rk-view" in path.read_text("utf-8")
+            has = 'data-rk-view="stepper"' in path.read_text("utf-8")  # not the quiz page
             visit = open_page(browser, path, site, server=base, stepper=has, init_script=WATCH)
             try:
                 got = _steps_under_csp(visit)
@@ -162,7 +162,7 @@ def test_pages_work_under_a_csp_meta_from_file(lesson_site, browser, tmp_path) -
         assert head, path
         copy = tmp_path / path.name
         copy.write_text(html[:head.end()] + meta + html[head.end():], "utf-8")
-        visit = open_page(browser, copy, tmp_path, stepper="data-rk-view" in html,
+        visit = open_page(browser, copy, tmp_path, stepper='data-rk-view="stepper"' in html,
                           init_script=WATCH)
         try:
             got = _steps_under_csp(visit)
