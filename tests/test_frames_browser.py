@@ -231,7 +231,7 @@ def test_the_class_quiz_one_question_a_screen_by_keyboard_reveal_link_and_axe(
                 link = quiz.locator("a.rk-quiz-step")
                 assert link.get_attribute("href") == first["href"]
                 link.click()
-                page.wait_for_url(f"**/{stem}.html#{first['uid']}-step-{first['step']}")
+                page.wait_for_url(f"**/{stem}.html#{first['slug']}/{first['step']}")
                 page.locator(".rk-stepper").first.wait_for(state="visible")
                 i = [w["uid"] for w in walks].index(first["uid"])
                 frame = page.locator(".rk-stepper").nth(i).locator(".rk-frame")

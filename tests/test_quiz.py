@@ -37,7 +37,9 @@ def test_every_question_of_the_frames_in_order_and_nothing_else(walkthroughs) ->
         # the frame's own question, word for word: the engine's answer recorded at build time
         for key in ("ask", "labels", "correct", "answer_label", "rule_texts", "step"):
             assert q[key] == asked.get(key), key
-        assert q["uid"] == uid and q["href"] == f"02_x.html#{uid}-step-{asked['step']}"
+        slug = next(w["slug"] for w in walkthroughs if w["uid"] == uid)
+        # the one step-address scheme: the walkthrough's slug and the step, as "Copy a link"
+        assert q["uid"] == uid and q["href"] == f"02_x.html#{slug}/{asked['step']}"
         frames = next(w["frames"] for w in walkthroughs if w["uid"] == uid)
         # asked on the frame before its step, which says the situation
         assert q["situation"] == frames[asked["step"] - 1]["narration"]
@@ -57,12 +59,13 @@ def test_the_kernel_quiz_takes_the_steppers_frames_and_turns_them_to_a_step() ->
     walk = Stepper(ASKING[0], diagram=False)
     quiz = Quiz(walk, ASKING[1])
     assert quiz.rk_view == "quiz" and quiz.index == 0 and quiz.linked == [walk.uid]
-    mine = quiz_questions([{"title": walk.title, "uid": walk.uid, "frames": walk.frames}],
-                          page="")
+    mine = quiz_questions([{"title": walk.title, "uid": walk.uid, "slug": walk.slug,
+                            "frames": walk.frames}], page="")
     assert quiz.questions[:len(mine)] == mine and mine
     # a walkthrough the notebook doesn't show has no link; one it shows links to its step
     assert all(q["href"] == "" for q in quiz.questions[len(mine):])
-    assert all(q["href"] == f"#{walk.uid}-step-{q['step']}" for q in mine)
+    assert all(q["href"] == f"#{walk.slug}/{q['step']}" for q in mine)
+    assert all(q["href"] == walk.step_link(q["step"]).replace(walk.link_base, "") for q in mine)
     step = mine[0]["step"]
     quiz._on_msg(quiz, {"show": walk.uid, "step": step}, [])
     assert walk.step == step
@@ -106,7 +109,8 @@ def test_the_quiz_page_escapes_everything_and_links_each_lesson() -> None:
         {"data": {"text/html": view_html("stepper", data)}}]}]}
     assert view_traits(nb, "stepper") == [json.loads(json.dumps(data))]
     questions = lesson_questions(nb, "02_x y")
-    assert len(questions) == 1 and questions[0]["href"].startswith("02_x%20y.html#rk-")
+    assert len(questions) == 1 and questions[0]["href"] == \
+        f"02_x%20y.html#{data['slug']}/{questions[0]['step']}"
     page = render([("02_x y", "Lesson <2> & more", questions), ("03_none", "Zzz without questions", [])])
     body = page.split("</style>", 2)[-1]
     # no markup from the scenario or the title: the quiz's data is \u003c-escaped JSON

@@ -11,12 +11,13 @@ the quiz can't say anything the walkthrough's frames don't.
 >>> data = StepFrames("r05_replacement_modifies_production", diagram=False).data()
 >>> [q["answer_label"] for q in quiz_questions([data], page="lesson.html")]
 ['G, G, G']
->>> quiz_questions([data], page="lesson.html")[0]["href"]
-'lesson.html#rk-r05-replacement-modifies-production-step-1'
+>>> quiz_questions([data], page="lesson.html")[0]["href"] == f"lesson.html#{data['slug']}/1"
+True
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -26,24 +27,31 @@ __all__ = ["quiz_questions", "step_link"]
 _FIELDS = ("ask", "labels", "correct", "answer_label", "rule_texts", "step")
 
 
-def step_link(page: str, uid: str, step: int) -> str:
-    """The address of step `step` of the walkthrough `uid` on `page` ("" for this page): the
-    page's host (rulekit/display/front/host.js) opens that walkthrough at that step."""
-    return f"{page}#{uid}-step-{step}"
+def step_link(page: str, slug: str, step: int) -> str:
+    """The address of step `step` of the walkthrough `slug` on `page` ("" for this page), in
+    the one scheme every step link uses (`#<slug>/<step>`, docs/classroom.md): the walkthrough
+    opens at that step, as it does for "Copy a link to this step" (`Stepper.step_link`)."""
+    return f"{page}#{slug}/{step}"
+
+
+def _slug(data: Mapping[str, Any]) -> str:
+    """A walkthrough's name in a page's address: its `slug` (on an exported page, the view's
+    id), else its `uid` without `rk-`."""
+    return str(data.get("slug") or re.sub(r"^rk-", "", str(data.get("uid") or "")))
 
 
 def quiz_questions(walkthroughs: Iterable[Mapping[str, Any]], *,
                    page: str | None = None) -> list[dict[str, Any]]:
-    """Every question of `walkthroughs` (each a stepper's data: `title`, `uid`, `frames`), in
+    """Every question of `walkthroughs` (each a stepper's data: `title`, `uid`, `slug`, `frames`), in
     order, as the quiz module (rulekit/display/front/quiz.js) reads them: the question's own
     fields (`ask`, `labels`, `correct`, `answer_label`, `rule_texts`, `step`), with
-    `walkthrough` (its title), `uid`, `situation` (the narration of the frame it is asked on),
+    `walkthrough` (its title), `uid`, `slug`, `situation` (the narration of the frame it is asked on),
     `label` (the step's, e.g. "Step 2 of 5") and `href` (the step in its walkthrough on `page`;
     "" when `page` is None: no page to link to)."""
     out: list[dict[str, Any]] = []
     for data in walkthroughs:
         frames = list(data.get("frames") or [])
-        uid, title = str(data.get("uid") or ""), str(data.get("title") or "")
+        uid, title, slug = str(data.get("uid") or ""), str(data.get("title") or ""), _slug(data)
         for frame in frames:
             q = frame.get("question")
             if not q:
@@ -51,8 +59,9 @@ def quiz_questions(walkthroughs: Iterable[Mapping[str, Any]], *,
             step = int(q["step"])
             after = frames[step] if 0 <= step < len(frames) else {}
             item = {f: q[f] for f in _FIELDS if f in q}
-            item.update(walkthrough=title, uid=uid, situation=str(frame.get("narration", "")),
+            item.update(walkthrough=title, uid=uid, slug=slug,
+                        situation=str(frame.get("narration", "")),
                         label=str(after.get("label", f"Step {step}")),
-                        href="" if page is None or not uid else step_link(page, uid, step))
+                        href="" if page is None or not slug else step_link(page, slug, step))
             out.append(item)
     return out

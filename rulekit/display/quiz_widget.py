@@ -48,7 +48,7 @@ class Quiz(anywidget.AnyWidget):
         data = []
         for w in walkthroughs:
             if isinstance(w, anywidget.AnyWidget) and getattr(w, "rk_view", "") == "stepper":
-                data.append({"title": w.title, "uid": w.uid, "frames": w.frames})
+                data.append({"title": w.title, "uid": w.uid, "slug": w.slug, "frames": w.frames})
                 self._steppers[w.uid] = w
             else:
                 data.append(StepFrames(w, diagram=False).data())

@@ -5,7 +5,7 @@ questions (`quiz.html#quiz-<lesson>` opens that lesson's quiz).
 The questions are read from each lesson's walkthrough data as its page embeds it (the executed
 notebook's widget state, turned into the page's views by `rulekit.export.views.to_views`):
 `rulekit.display.quiz.quiz_questions`, no second source. Each one links back to its step in
-the lesson page (`<lesson>.html#<walkthrough>-step-<k>`, opened there by the page's host). The
+the lesson page (`<lesson>.html#<slug>/<k>`, the one step-address scheme, opened there by the walkthrough). The
 quiz is drawn by the quiz module (`rulekit/display/front/quiz.js`) through the same host as
 the lesson pages. Every piece of text is HTML-escaped; the views' JSON is `\\u003c`-escaped.
 """

@@ -98,6 +98,8 @@ def to_views(nb: Any, overrides: dict[str, dict[str, Any]] | None = None) -> int
                     n += 1
                     ident = f"{base}-{n}"
                 ids.add(ident)
+                if name == "stepper":  # its data names it as its page does (a quiz's links)
+                    traits["slug"] = ident
                 data["text/html"] = view_html(name, traits, ident)
                 made += 1
             else:

@@ -91,11 +91,6 @@ async function mount(view) {
     throw new Error(`no module or no data for the "${name}" view`);
   }
   const traits = JSON.parse(data.textContent);
-  const wanted = stepWanted();
-  if (wanted && typeof traits.uid === "string" && traits.uid === wanted.uid &&
-      Array.isArray(traits.frames) && wanted.step < traits.frames.length) {
-    traits.step = wanted.step; // the page was opened at this walkthrough's step
-  }
   const model = modelOf(name, traits);
   models.push([name, model, view]);
   const el = document.createElement("div");
@@ -110,28 +105,6 @@ async function mount(view) {
   view.setAttribute("data-rk-ready", "");
   const backend = rk.backends[name];
   if (backend && typeof backend.attach === "function") backend.attach(model);
-}
-
-// `#UID-step-K` in the address (a quiz's "See it happen" link, rulekit.display.quiz): the
-// walkthrough whose `uid` is UID opens at step K, scrolled into view
-function stepWanted() {
-  const m = /^#(rk-[a-z0-9-]+)-step-([0-9]+)$/.exec(location.hash || "");
-  return m ? {uid: m[1], step: Number(m[2])} : null;
-}
-
-function showWanted() {
-  const wanted = stepWanted();
-  if (!wanted) return;
-  for (const [, model, view] of models) {
-    const frames = model.get("frames");
-    if (model.get("uid") !== wanted.uid || !Array.isArray(frames) ||
-        wanted.step >= frames.length) continue;
-    model.set("step", wanted.step);
-    view.scrollIntoView({block: "start"});
-    const root = view.querySelector(".rk-view-root > [tabindex]");
-    if (root) root.focus({preventScroll: true});
-    return;
-  }
 }
 
 async function start() {
@@ -150,10 +123,7 @@ async function start() {
   for (const [name, backend] of Object.entries(rk.backends)) {
     if (waiting.has(name)) flush(name, backend);
   }
-  showWanted();
 }
-
-globalThis.addEventListener("hashchange", showWanted);
 
 rk.host = {
   start,
