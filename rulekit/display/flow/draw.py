@@ -26,6 +26,7 @@ from rulekit.display.flow.grammar import (
     FOLD_ALWAYS,
     FOLD_AT,
     FONT,
+    IN_ROW,
     KEEP,
     LEGEND_ROW,
     ROLES,
@@ -122,16 +123,19 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     cluster per group in time order, the legend on top. The groups whose keys are in
     `summarize` are drawn as one summary box each (a step view's earlier steps); `legend`
     False leaves the legend out (a page shows it outside the diagram: `legend_strip`),
-    `heading` False the title. `compact` (a step view) lays a replaced event out in a row
-    (as first proposed → each effect → as it happened), wraps a fan-out of more than `ROW`
-    siblings into rows, and puts boxes closer together, so a step fits a projector's pane."""
+    `heading` False the title. `compact` (a step view) lays a replaced event out two boxes
+    a row (as first proposed → the first effect, then the next effect → as it happened),
+    wraps a fan-out of more than `ROW` siblings into rows, puts the step's title beside its
+    first box and each box's CR numbers on its last line of words where they fit, and puts
+    boxes closer together, so a step fits a projector's pane (issue 28: the steps were too
+    tall, rarely too wide)."""
     graph = FlowDiagram(name="rulekit")
     heading_text = title or "Event and trigger flow"
     graph.titles["rulekit"] = heading_text
     shown = {"labelloc": "t", "labeljust": "l",
              "label": f"<<B>{dot_html(heading_text)}</B>>"} if heading else {}
     graph.attr(rankdir="TB", fontname=FONT, fontsize=str(TITLE_PT),
-               nodesep="0.25" if compact else "0.35", ranksep="0.3" if compact else "0.45",
+               nodesep="0.25" if compact else "0.35", ranksep="0.2" if compact else "0.45",
                newrank="true", bgcolor="white", pad="0.3", tooltip=dot_text(heading_text),
                **shown)
     graph.attr("node", fontname=FONT, fontsize=str(TEXT_PT), margin="0.15,0.07")
@@ -218,12 +222,17 @@ class Drawer:
                 else:
                     parts.append(line)
             lines = [w for part in parts for w in wrap_lines(part, WRAP_AT[n.role])]
+        cite = "CR " + ", ".join(n.rules) if n.rules else ""
+        # a step view: the rules on the last line of words when they fit in its width
+        beside = bool(cite and self.compact and lines and len(lines[-1]) + 3 + len(cite)
+                      <= max(WRAP_AT.get(n.role, WRAP), *(len(line) for line in lines)))
         text = "<BR/>".join(dot_html(line) for line in lines)
         if role.font != "#000000":
             text = f'<FONT COLOR="{role.font}">{text}</FONT>'
-        if n.rules:
-            rules = dot_html("CR " + ", ".join(n.rules))
-            text += f'<BR/><FONT POINT-SIZE="{SMALL_PT}" COLOR="{role.font}">{rules}</FONT>'
+        if cite:
+            rules = dot_html(("· " if beside else "") + cite)
+            text += " " if beside else "<BR/>"
+            text += f'<FONT POINT-SIZE="{SMALL_PT}" COLOR="{role.font}">{rules}</FONT>'
         attrs = role.attrs()
         if n.dashed and "dashed" not in attrs["style"]:
             attrs["style"] += ",dashed"
@@ -321,15 +330,24 @@ class Drawer:
                    tooltip=dot_text(said), margin="12", **{"class": self.tag})
             self.cluster_body(c, group, roots, setup_actions)
             title = f"title_{group.key}"
-            c.node(title, label=f"<<B>{dot_html(wrap(group.label, 60))}</B>>", shape="plaintext",
+            # a step view: the title beside the step's first box, in narrower lines (the
+            # pane has room to the side, not below)
+            words = ("<BR/>".join(dot_html(t) for t in wrap_lines(group.label, 22))
+                     if self.compact else dot_html(wrap(group.label, 60)))
+            c.node(title, label=f"<<B>{words}</B>>", shape="plaintext",
                    fontsize=str(CLUSTER_PT), margin="0.05,0", tooltip=dot_text(said),
                    **{"class": self.tag})
             self.graph.titles[title] = said
             self.titles[name] = title
             self.tag_of[title] = self.tag
             if len(self.units) > start and self.units[start]:
-                c.edge(title, self.units[start][0], style="invis", weight="10",
-                       **{"class": self.tag})
+                first = self.units[start][0]
+                c.edge(title, first, style="invis", weight="10", **{"class": self.tag})
+                if self.compact:
+                    with c.subgraph() as r:
+                        r.attr(rank="same")
+                        r.node(title)
+                        r.node(first)
                 self.units[start].insert(0, title)
 
     def cluster_body(self, c: Digraph, group: Group, roots: dict[int, Event],
@@ -550,6 +568,14 @@ class Drawer:
             self.edge(prev, rname, label)
             prev, label = rname, a.outcome
         self.edge(prev, name, label)
+        siblings = self.model.children.get(e.parent, []) if e.parent is not None else []
+        alone = sum(1 for k in siblings if (s := self.model.window.get(k)) is not None
+                    and s.applied) <= 1
+        if self.compact and alone:  # two boxes a row: as proposed → the first effect, ...
+            # (not in a fan-out of replaced events: their rows' arrows would cross)
+            chain = [proposed] + [f"r{e.id}_{i}" for i in range(len(e.applied))] + [name]
+            self.in_row += [chain[i:i + IN_ROW] for i in range(0, len(chain), IN_ROW)
+                            if len(chain[i:i + IN_ROW]) > 1]
         return proposed
 
     def fold(self, c: Digraph, parent: int, members: list[int]) -> None:

@@ -44,7 +44,7 @@ from rulekit.core.payloads import Activated, ManaAdded, Note, Reason
 
 __all__ = [
     "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOCUS_COLOR", "FOLD_ALWAYS", "FOLD_AT", "FONT",
-    "KEEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
+    "IN_ROW", "KEEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
     "TEXT_PT", "TITLE_PT", "WRAP_AT", "did_not_happen", "group_class", "relation_of", "role_of",
 ]
 
@@ -55,6 +55,7 @@ TITLE_PT = 22
 CLUSTER_PT = 18
 LEGEND_ROW = 4  # legend entries in a row
 ROW = 3  # a step view's siblings in a row; more wrap to the next (ranks below)
+IN_ROW = 2  # a step view's replaced event: its chain's boxes this many a row (one rank)
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}
