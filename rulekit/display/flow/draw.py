@@ -125,7 +125,8 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     False leaves the legend out (a page shows it outside the diagram: `legend_strip`),
     `heading` False the title. `compact` (a step view) lays a replaced event out two boxes
     a row (as first proposed → the first effect, then the next effect → as it happened),
-    wraps a fan-out of more than `ROW` siblings into rows, puts the step's title beside its
+    wraps a fan-out of more than `ROW` siblings into rows, draws each step of the turn below
+    everything the step before it caused, puts the step's title beside its
     first box and each box's CR numbers on its last line of words where they fit, and puts
     boxes closer together, so a step fits a projector's pane (issue 28: the steps were too
     tall, rarely too wide)."""
@@ -204,6 +205,8 @@ class Drawer:
         # the actions of the drawing's last group: the game's state is the one they left
         self.last_actions: set[int] = set()
         self.in_row: list[list[str]] = []  # (compact) replaced events' rows of boxes
+        # (compact) a step of the turn and the one that began after it ("then")
+        self.next_steps: list[tuple[str, str]] = []
 
     # -- nodes and edges
     def node(self, target: Digraph, n: Node) -> None:
@@ -299,12 +302,20 @@ class Drawer:
                 # below everything under the sibling `ROW` before it: a row of its own
                 for leaf in self._leaves(a):
                     self.graph.edge(leaf, b, style="invis")
+        for before, after in self.next_steps:
+            # a step of the turn below everything the step before it caused (time flows
+            # down), not beside it as one more of their parent's children
+            for leaf in self._leaves(before, without=after):
+                if leaf != before:
+                    self.graph.edge(leaf, after, style="invis")
 
-    def _leaves(self, top: str) -> list[str]:
-        """The boxes under `top` (following this drawing's arrows) that have none under them."""
+    def _leaves(self, top: str, without: str = "") -> list[str]:
+        """The boxes under `top` (following this drawing's arrows, except those into
+        `without`) that have none under them."""
         below: dict[str, list[str]] = {}
         for tail, head, _label in self.edges:
-            below.setdefault(tail, []).append(head)
+            if head != without:
+                below.setdefault(tail, []).append(head)
         seen, todo, leaves = {top}, [top], []
         while todo:
             name = todo.pop()
@@ -498,6 +509,8 @@ class Drawer:
             relation = "then"  # the bold "resolves" edge comes from where it went on the stack
         if tail is not None:
             self.edge(tail, entry, relation)
+        if after and self.compact:
+            self.next_steps.append((after, entry))
         tip = f"{e.text} ({ROLES[role_of(e)].legend.lower()}; event {e.id}, cause: {e.cause.value})"
         if e.payload is not None and (full := ability_in_full(e.payload)):
             tip += f"\n{full}"
@@ -629,6 +642,8 @@ class Drawer:
         tail = after or model.rep.get(parent)
         if tail is not None:
             self.edge(tail, name, "then" if after else relation_of(events[0]))
+        if after and self.compact:
+            self.next_steps.append((after, name))
         return name
 
     def fold_actions(self, c: Digraph, group: Group, roots: dict[int, Event]) -> None:
