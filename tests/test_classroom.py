@@ -107,9 +107,11 @@ def test_every_step_fits_one_screen(opened, size) -> None:
 # page, that show at least 95 % of what they added to the diagram inside its pane and the
 # window, with its text at least 16 CSS px (18 in Present). The goal is 1.0; the figures below
 # are what the view reaches now (`make bench` prints p9_steps_fully_visible, the 1280x720 one):
-# the steps still missing are the tall ones (a chain of six or more boxes, lesson 6's four
-# Refinery triggers), which no scale with 16 px text fits in the pane. A drop fails the test.
-RULE_95 = {"1280x720": 0.66, "1366x768": 0.72, "1920x1080": 0.90, "present": 0.40}
+# with the compact step view 80, 81, 88 and 59 of 90 (66, 69, 85-87 and 42 before it); the steps
+# still missing are the big fan-outs (lesson 6's four Refinery triggers, lesson 8's exert step 6)
+# and a few chains of seven or more boxes, which no scale with 16 px text fits in the pane.
+# A drop fails the test.
+RULE_95 = {"1280x720": 0.86, "1366x768": 0.87, "1920x1080": 0.95, "present": 0.62}
 
 
 @pytest.mark.parametrize("where", [*[f"{w}x{h}" for w, h in SIZES], "present"])
