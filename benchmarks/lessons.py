@@ -250,20 +250,21 @@ def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, o
 
 
 def steps_fully_visible(site: Path, size: tuple[int, int] = (1280, 720),
-                        browser: Any = None) -> dict[str, object]:
+                        browser: Any = None, pages: str = "[0-9]*.html") -> dict[str, object]:
     """p9: the fraction of the walkthrough steps after set-up, over every lesson page, that
     meet the 95 % rule at `size` (issue 28): at least 95 % of the box of what the step added
     to the diagram (`.rk-new`) inside the diagram pane and the window, its text at least
     16 CSS px; each walkthrough scrolled to the top of the window and stepped with its own
-    keys (`rulekit.export.checks.step_shares`). Also the steps that miss it, with their share."""
+    keys (`rulekit.export.checks.step_shares`). Also the steps that miss it, with their share.
+    `pages`: which of the site's pages (a glob; every lesson page by default)."""
     from rulekit.export.browser import chromium, open_page
     from rulekit.export.checks import step_shares
 
     if browser is None:
         with chromium() as own:
-            return steps_fully_visible(site, size, own)
+            return steps_fully_visible(site, size, own, pages)
     steps, misses = 0, []
-    for page in sorted(site.glob("[0-9]*.html")):
+    for page in sorted(site.glob(pages)):
         if "rk-stepper" not in page.read_text("utf-8"):
             continue
         visit = open_page(browser, page, site, viewport=size)

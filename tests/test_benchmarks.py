@@ -178,10 +178,12 @@ def test_the_page_figures_are_measured(lesson_site, browser):
 @pytest.mark.browser
 @pytest.mark.notebook
 def test_the_steps_fully_visible_figure_is_measured(lesson_site, browser):
-    """p9 steps every walkthrough of the built site once: a fraction, and each miss named."""
+    """p9 steps every walkthrough of a page once: a fraction, and each miss named. (Lesson 6
+    only, its two walkthroughs' 6 steps, the largest diagrams: the same walk over every page
+    at this size is tests/test_classroom.py's 95 % rule, which needn't run twice.)"""
     site, _ = lesson_site
-    figures = lessons.steps_fully_visible(site, browser=browser)
-    assert figures["steps"] > 50 and 0 < figures["fraction"] <= 1
+    figures = lessons.steps_fully_visible(site, browser=browser, pages="06_*.html")
+    assert figures["steps"] >= 3 and 0 < figures["fraction"] <= 1
     assert len(figures["misses"]) == round((1 - figures["fraction"]) * figures["steps"])
     assert all("walkthrough" in m and "%" in m for m in figures["misses"])
 

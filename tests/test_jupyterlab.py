@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import clean_clone
+from tests.kernel_sandbox import kernel_sandbox
 
 # no xdist group: the lessons' classroom checks spread over the workers, each worker starting
 # one JupyterLab server of its own (`lab_server` is per session, i.e. per worker) at most
@@ -522,7 +523,6 @@ def _answer_right_and_wrong(page, lesson: Path) -> list[str]:
                                  f"{'right' if right else 'wrong'}.png"))
     return wrong
 
-
 def test_every_lesson_with_walkthroughs_is_checked() -> None:
     """The classroom check below runs once per lesson that shows walkthroughs: all of them, the
     two that go through Present among them."""
@@ -548,13 +548,17 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
       the first walkthrough's Present button at 1920x1080 (full screen, stepped with the
       keyboard, every step fits, Escape leaves): the same mechanism in every walkthrough;
     - in lesson 2, a question answered right and one wrong, by keyboard, in the kernel's
-      walkthroughs (issue 29: the predictions are checked in both hosts).
+      walkthroughs (issue 29: the predictions are checked in both hosts);
+    - every card of the lesson's sandbox, in the kernel (issue 27, tests/kernel_sandbox.py:
+      each verdict shown is the engine's, each available action is done and undone, each
+      unavailable one refused by the rule shown; 5-27 s a lesson).
 
     Measured on 2 cores, all lessons on one worker: 240 s (the lessons' Run All 62 s; walking
     every step 31-33 s at each size and 41 s in presentation mode; axe-core and the
     descriptions 24 s); one test per lesson, so the workers share them.
 
-    Screenshots: test-artifacts/jupyterlab/<lesson>-<size>.png (the first walkthrough)."""
+    Screenshots: test-artifacts/jupyterlab/<lesson>-<size>.png (the first walkthrough),
+    <lesson>-sandbox-every-card.png."""
     from rulekit.export.checks import SCROLL_JS, axe, diagram_descriptions, undescribed
 
     base, token, folder, _clone = lab_server
@@ -627,6 +631,9 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
             page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
             misfits += _answer_right_and_wrong(page, lesson)
             lap("questions answered")
+        page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+        misfits += kernel_sandbox(page, lesson.stem, ARTIFACTS)
+        lap("sandbox: every card")
     except Exception:
         page.screenshot(path=str(ARTIFACTS / f"{lesson.stem}-classroom-failure.png"))
         raise

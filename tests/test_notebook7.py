@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import clean_clone
+from tests.kernel_sandbox import kernel_sandbox
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab,
               pytest.mark.xdist_group("notebook7")]
@@ -199,6 +200,8 @@ def test_notebook7_runs_steps_presents_and_saves_clean(notebook7, browser) -> No
         page.wait_for_timeout(400)
         assert "rk-presenting" not in (stepper.get_attribute("class") or "")
         assert step() == 3, "Escape did not come back at the same step"
+        # issue 27 in this host too: every card's verdicts are what choosing them does
+        assert kernel_sandbox(page, Path(LESSON).stem, ARTIFACTS) == []
         # the sandbox plays: its click goes to SandboxModel in this lesson's kernel
         sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
         sandbox.scroll_into_view_if_needed()
