@@ -128,12 +128,13 @@ function chainOf(why, name) { // [{box, says, how}], nearest cause first, to the
 }
 
 // a box's accessible name: its words as drawn first (what a voice-control user says), then
-// its whole words, its rules with their titles, and what it came of
+// its whole words, its rules with their titles, and what it came of (a step view's " · "
+// before the CR numbers on a line of words is only drawn, never said)
 function boxLabel(why, name, node) {
   const says = (why.texts || {})[name];
   const title = node.querySelector("title");
-  const drawn = Array.from(node.querySelectorAll("text"), (t) => t.textContent.trim())
-    .filter(Boolean).join(" ");
+  const drawn = Array.from(node.querySelectorAll("text"),
+    (t) => t.textContent.replace(/(^|\s)·(?=\s|$)/g, " ").trim()).filter(Boolean).join(" ");
   const words = says || (title ? title.textContent.split("\n")[0] : name);
   const rules = ((why.rules || {})[name] || []).map((n) => ruleWords(why, n));
   const cause = (why.causes || {})[name];
