@@ -251,11 +251,19 @@ SHARE_JS = """(root) => {
       right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom)} :
       {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }
   const p = pane.getBoundingClientRect();
-  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
-  const left = Math.max(box.left, p.left + pane.clientLeft, 0);
-  const top = Math.max(box.top, p.top + pane.clientTop, 0);
-  const right = Math.min(box.right, p.left + pane.clientLeft + pane.clientWidth, vw);
-  const bottom = Math.min(box.bottom, p.top + pane.clientTop + pane.clientHeight, vh);
+  // the window; in JupyterLab, what its notebook panel shows (unless presented), as FIT_JS
+  let view = {left: 0, top: 0, right: document.documentElement.clientWidth,
+              bottom: window.innerHeight};
+  const panel = root.closest('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook');
+  const presented = document.fullscreenElement === root ||
+      root.classList.contains('rk-presenting');
+  if (panel && !presented) { const c = panel.getBoundingClientRect();
+    view = {left: Math.max(0, c.left), top: Math.max(0, c.top),
+            right: Math.min(view.right, c.right), bottom: Math.min(view.bottom, c.bottom)}; }
+  const left = Math.max(box.left, p.left + pane.clientLeft, view.left);
+  const top = Math.max(box.top, p.top + pane.clientTop, view.top);
+  const right = Math.min(box.right, p.left + pane.clientLeft + pane.clientWidth, view.right);
+  const bottom = Math.min(box.bottom, p.top + pane.clientTop + pane.clientHeight, view.bottom);
   const area = (box.right - box.left) * (box.bottom - box.top);
   out.share = area > 0 ? Math.max(0, right - left) * Math.max(0, bottom - top) / area : 0;
   let low = 0;
