@@ -1053,7 +1053,11 @@ function render({model, el: host}) {
   draw();
   if (linked) { // opened from a link to this walkthrough (a reload, a shared link)
     if (step !== (model.get("step") || 0)) { model.set("step", step); model.save_changes(); }
+    // the browser's own scroll restoration (on a reload) must not take the page back up
+    try { history.scrollRestoration = "manual"; } catch (e) { /* */ }
     requestAnimationFrame(reveal);
+    // and once the page has loaded: the views above it may have grown since
+    if (document.readyState !== "complete") on(window, "load", () => requestAnimationFrame(reveal));
   }
   return () => {
     stopPlaying();
