@@ -55,20 +55,28 @@ def axe(page: Any, impacts: tuple[str, ...] = SERIOUS, *,
     return dict(found)
 
 
-# How far the step's new diagram elements must show: all of them, or, when they are larger
-# than the diagram's pane, enough to fill the pane (90 % of it, each way).
-FIT_JS = """(root) => {
+# What a reader sees of the page around a walkthrough `root`: the window; in JupyterLab, what
+# its notebook panel shows (unless the walkthrough is presented: then it fills the screen,
+# above the panel). One definition for the fit check and the 95 % rule.
+VIEW_JS = """(root) => {
   const vw = document.documentElement.clientWidth, vh = window.innerHeight;
-  const shown = (e) => e.getClientRects().length > 0;
-  const clip = (r, c) => ({left: Math.max(r.left, c.left), top: Math.max(r.top, c.top),
-      right: Math.min(r.right, c.right), bottom: Math.min(r.bottom, c.bottom)});
   let view = {left: 0, top: 0, right: vw, bottom: vh};
-  // in JupyterLab, what its notebook panel shows (unless the walkthrough is presented:
-  // then it fills the screen, above the panel)
   const panel = root.closest('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook');
   const presented = document.fullscreenElement === root ||
       root.classList.contains('rk-presenting');
-  if (panel && !presented) view = clip(view, panel.getBoundingClientRect());
+  if (panel && !presented) { const c = panel.getBoundingClientRect();
+    view = {left: Math.max(view.left, c.left), top: Math.max(view.top, c.top),
+            right: Math.min(view.right, c.right), bottom: Math.min(view.bottom, c.bottom)}; }
+  return view;
+}"""
+
+# How far the step's new diagram elements must show: all of them, or, when they are larger
+# than the diagram's pane, enough to fill the pane (90 % of it, each way).
+FIT_JS = """(root) => {
+  const shown = (e) => e.getClientRects().length > 0;
+  const clip = (r, c) => ({left: Math.max(r.left, c.left), top: Math.max(r.top, c.top),
+      right: Math.min(r.right, c.right), bottom: Math.min(r.bottom, c.bottom)});
+  const view = (""" + VIEW_JS + """)(root);
   const inView = (e) => { const r = e.getBoundingClientRect();
       return r.width > 0 && r.left >= view.left - 1 && r.top >= view.top - 1 &&
           r.right <= view.right + 1 && r.bottom <= view.bottom + 1; };
@@ -251,15 +259,7 @@ SHARE_JS = """(root) => {
       right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom)} :
       {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }
   const p = pane.getBoundingClientRect();
-  // the window; in JupyterLab, what its notebook panel shows (unless presented), as FIT_JS
-  let view = {left: 0, top: 0, right: document.documentElement.clientWidth,
-              bottom: window.innerHeight};
-  const panel = root.closest('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook');
-  const presented = document.fullscreenElement === root ||
-      root.classList.contains('rk-presenting');
-  if (panel && !presented) { const c = panel.getBoundingClientRect();
-    view = {left: Math.max(0, c.left), top: Math.max(0, c.top),
-            right: Math.min(view.right, c.right), bottom: Math.min(view.bottom, c.bottom)}; }
+  const view = (""" + VIEW_JS + """)(root);
   const left = Math.max(box.left, p.left + pane.clientLeft, view.left);
   const top = Math.max(box.top, p.top + pane.clientTop, view.top);
   const right = Math.min(box.right, p.left + pane.clientLeft + pane.clientWidth, view.right);
