@@ -42,12 +42,14 @@ def _open(browser, site: Path, page: Path, size: tuple[int, int]):
     return open_page(browser, page, site, stepper=stepper, viewport=size), stepper
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def opened(lesson_site, browser):
     """Every page of the site (the index first), opened once for this module's checks of every
     page: {page: (visit, has walkthroughs)}. Each test brings the pages to its window size and
     every walkthrough back to step 0 (`_at`), as a teacher resizing the window would; opening
-    a page costs seconds, and the same pages were opened once per test before."""
+    a page costs seconds, and the same pages were opened once per test before. Per session
+    (i.e. per worker), not per module: pytest-xdist runs other modules' tests between this
+    module's, and a module fixture was opened again after each (19 s a time, 2026-12-02)."""
     site, _ = lesson_site
     visits = {page: _open(browser, site, page, SIZES[0])
               for page in [site / "index.html", *_pages(site)]}

@@ -660,6 +660,11 @@ def brief(e: p.Payload) -> str | None:
         case p.DelayedCreated():
             return (f"{short_name(e.source_name)} sets up a delayed trigger for the next "
                     f"{Step(e.step).label}")
+        case p.PutOnStack(ability=str(ability), targets=str(targets)) if ability and targets:
+            # (a box shaped "ability triggers": that it goes on the stack is the shape's)
+            named = stack_object("ability", short_name(e.source_name), ability, "",
+                                 e.ability_kind)
+            return f"{named}{f' for {e.for_what}' if e.for_what else ''} targets {targets}"
         case p.PutOnStack(ability=str(ability)) if ability and ", " in e.source_name:
             return _put_on_stack(e.replace(source_name=short_name(e.source_name)), _NoNames())
         case p.Targeted() if ", " in e.by:

@@ -515,8 +515,11 @@ class Drawer:
         if e.payload is not None and (full := ability_in_full(e.payload)):
             tip += f"\n{full}"
         given, said = choices(model, e.id)
-        words = brief(e.payload) if e.payload is not None else None
-        lines = wrap_lines(words or e.text) + [w for g in given for w in wrap_lines(g)]
+        words = (brief(e.payload) if e.payload is not None else None) or e.text
+        # a choice the box's words name already ("... targeting Grizzly Bears (#2)") is not
+        # said twice; who chose it stays in the tooltip
+        given = [g for g in given if g.partition(": ")[2].removesuffix(")") not in words]
+        lines = wrap_lines(words) + [w for g in given for w in wrap_lines(g)]
         self.node(c, Node(name, role_of(e), lines, e.rules, "\n".join([tip] + said),
                            dashed=did_not_happen(e)))
         if e.kind in BOOKKEEPING:

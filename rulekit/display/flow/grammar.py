@@ -73,6 +73,7 @@ class Role:
     style: str = "filled"
     penwidth: str = "1.5"
     extra: tuple[tuple[str, str], ...] = ()  # polygon settings (sides, skew, distortion)
+    short: str = ""  # the legend strip's words, when `legend` is long ("Set-up")
 
     def attrs(self) -> dict[str, str]:
         return {"shape": self.shape, "style": self.style, "fillcolor": self.fill,
@@ -82,24 +83,26 @@ class Role:
 # Okabe & Ito (2008) colors: orange, sky blue, bluish green, yellow, blue, vermillion, purple.
 ROLES: dict[str, Role] = {r.key: r for r in (
     Role("action", "Player action", "box", "#FFFFFF", style="filled,bold", penwidth="3"),
-    Role("setup", "Set-up: the board at the start", "folder", "#FFFFFF"),
+    Role("setup", "Set-up: the board at the start", "folder", "#FFFFFF", short="Set-up"),
     Role("cost", "Cost paid", "hexagon", "#FFFFFF", extra=(("margin", "0.02,0.04"),)),
-    Role("stack", "Put on the stack (spell or ability)", "box3d", "#56B4E9"),
+    Role("stack", "Put on the stack (spell or ability)", "box3d", "#56B4E9",
+         short="On the stack"),
     Role("trigger", "Ability triggers", "house", "#F0E442", extra=(("margin", "0.02,0.04"),)),
     Role("resolve", "Resolves", "cds", "#FFFFFF", extra=(("margin", "0.3,0.12"),)),
     Role("event", "Event", "box", "#FFFFFF", style="filled,rounded"),
     Role("mana", "Mana enters a pool", "cylinder", "#009E73"),
-    Role("proposed", "Event as first proposed", "box", "#FFFFFF", style="filled,rounded,dashed"),
+    Role("proposed", "Event as first proposed", "box", "#FFFFFF", style="filled,rounded,dashed",
+         short="As first proposed"),
     Role("replacement", "Replacement effect changes it", "rarrow", "#CC79A7",
-         extra=(("margin", "0.3,0.12"),)),
+         extra=(("margin", "0.3,0.12"),), short="Replacement effect"),
     Role("sba", "State-based action", "octagon", "#0072B2", font="#FFFFFF",
          extra=(("margin", "0.02,0.04"),)),
     Role("turn", "Turn-based action", "box", "#DDDDDD", style="filled,diagonals"),
     Role("note", "Rule note", "note", "#FFFFFF"),
     Role("ghost", "Earlier event (not in this picture)", "box", "#FFFFFF", font="#444444",
-         style="filled,dotted"),
+         style="filled,dotted", short="Earlier event"),
     Role("summary", "An earlier step, in one box", "folder", "#DDDDDD", font="#222222",
-         style="filled,dashed"),
+         style="filled,dashed", short="Earlier step"),
 )}
 
 # Vermillion: only what the current step added (its outline, in a page and in a step view).

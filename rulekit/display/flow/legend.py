@@ -98,10 +98,13 @@ def legend_strip(graph: Any, groups: Collection[str] | None = None) -> str:
     if not keys:
         return ""
     items = []
-    for key in keys:
-        words = ("Many events of the same shape, drawn once" if key == "fold"
-                 else ROLES[key].legend)
+    for key in keys:  # a few words each (the strip shares a row with the pane's tools), the
+        # shape and the whole words in its title
+        full = ("Many events of the same shape, drawn once" if key == "fold"
+                else ROLES[key].legend)
+        words = "Repeats, drawn once" if key == "fold" else ROLES[key].short or full
         shape = "double outline" if key == "fold" else SHAPE_WORDS.get(key, ROLES[key].shape)
-        items.append(f"<li data-role='{key}' title='{html_text(shape)}'>{swatch(key)}"
+        title = shape if words == full else f"{shape}: {full}"
+        items.append(f"<li data-role='{key}' title='{html_text(title)}'>{swatch(key)}"
                      f"<span>{html_text(words)}</span></li>")
     return (f"<ul class='rk-legend' aria-label='What the shapes mean'>{''.join(items)}</ul>")

@@ -346,11 +346,12 @@ function figureOf(data, f, described, whole) {
   }
   figure.prepend(head);
   if (fig.legend) { // the legend and the tools share a row; the title stays for screen readers
+    // (the tools float right, before the legend: its second row has the pane's whole width)
     const tools = head.querySelector(".rk-figure-tools");
     const legend = html("div", {class: "rk-legend-box"}, fig.legend);
     if (tools) {
       head.firstChild.classList.add("rk-sr-only");
-      tools.before(legend);
+      tools.after(legend);
     } else head.after(legend);
   }
   return figure;
