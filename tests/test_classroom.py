@@ -109,11 +109,13 @@ def test_every_step_fits_one_screen(opened, size) -> None:
 # page, that show at least 95 % of what they added to the diagram inside its pane and the
 # window, with its text at least 16 CSS px (18 in Present). The goal is 1.0; the figures below
 # are what the view reaches now (`make bench` prints p9_steps_fully_visible, the 1280x720 one):
-# with the compact step view 80, 81, 88 and 60 of 90 (66, 69, 85-87 and 42 before it); the steps
+# with the compact step view 80, 81, 88 and 60 of 90 (66, 69, 85-87 and 42 before it); with
+# the legend in a few words flowing under the pane's tools and a trigger's target said once,
+# 82, 83, 88 and 61, and 63 in Present with "Step k / n" on the title's line (2026-12-02); the steps
 # still missing are the big fan-outs (lesson 6's four Refinery triggers, lesson 8's exert step 6)
 # and a few chains of seven or more boxes, which no scale with 16 px text fits in the pane.
 # A drop fails the test.
-RULE_95 = {"1280x720": 0.86, "1366x768": 0.87, "1920x1080": 0.95, "present": 0.62}
+RULE_95 = {"1280x720": 0.91, "1366x768": 0.92, "1920x1080": 0.97, "present": 0.69}
 
 
 @pytest.mark.parametrize("where", [*[f"{w}x{h}" for w, h in SIZES], "present"])
