@@ -406,7 +406,7 @@ def _walk_every_walkthrough(page, where: str) -> tuple[int, list[str]]:
     return steps, misfits
 
 
-RULE_95_LAB_LEAST = 0.10  # the least share of a step's new part on screen, in JupyterLab
+RULE_95_LAB_LEAST = 0.15  # the least share of a step's new part on screen, in JupyterLab
 
 
 def _shares(page) -> dict[str, object]:
@@ -616,8 +616,10 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
             rule95.update(shares)
             misfits += [f"{where} {k}: diagram text {s.text_px:.1f} px" for k, s in shares.items()
                         if s.text_px < 15.95]
-            # with the file browser open the pane is narrower than a page's: 55 of 90 steps
-            # meet the rule here (2026-12-02, the least share 17 %); each step must show at least 10 % of what it added
+            # with the file browser open the pane is narrower than a page's: 57 of 90 steps
+            # meet the rule here (2026-12-02 15:00, the least share 20 %; 55 and 17 % before
+            # the legend's short words); each step must show at least
+            # `RULE_95_LAB_LEAST` of what it added
             misfits += [f"{where} {k}: {s.share:.0%} of what it added on screen ({s.note})"
                         for k, s in shares.items() if s.share < RULE_95_LAB_LEAST]
         _shoot(page, ARTIFACTS / f"{shot}.png")
