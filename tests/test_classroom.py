@@ -111,11 +111,14 @@ def test_every_step_fits_one_screen(opened, size) -> None:
 # are what the view reaches now (`make bench` prints p9_steps_fully_visible, the 1280x720 one):
 # with the compact step view 80, 81, 88 and 60 of 90 (66, 69, 85-87 and 42 before it); with
 # the legend in a few words flowing under the pane's tools and a trigger's target said once,
-# 82, 83, 88 and 61, and 63 in Present with "Step k / n" on the title's line (2026-12-02); the steps
-# still missing are the big fan-outs (lesson 6's four Refinery triggers, lesson 8's exert step 6)
-# and a few chains of seven or more boxes, which no scale with 16 px text fits in the pane.
+# 82, 83, 88 and 61, and 63 in Present with "Step k / n" on the title's line; with a step
+# view's repeats folded to one chain and a box naming the others, 84, 85, 89 and 65
+# (2026-12-02 15:15); the steps still missing at 1280x720 are lesson 6's Rest in Peace step
+# (two more replaced chains beside the folded ones), lesson 8's exert step 6 and its long
+# passage of time (walkthrough 2 step 2), lesson 3's chain of nine boxes and lesson 7's copy
+# compared with its original, which no scale with 16 px text fits in the pane.
 # A drop fails the test.
-RULE_95 = {"1280x720": 0.91, "1366x768": 0.92, "1920x1080": 0.97, "present": 0.69}
+RULE_95 = {"1280x720": 0.93, "1366x768": 0.94, "1920x1080": 0.98, "present": 0.72}
 
 
 @pytest.mark.parametrize("where", [*[f"{w}x{h}" for w, h in SIZES], "present"])

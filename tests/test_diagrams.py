@@ -635,6 +635,34 @@ def test_lesson_6_refinery_triggers_each_resolve_visibly():
         assert "resolves" in out, node
 
 
+def test_a_step_view_folds_the_refinerys_repeats_and_names_each_one():
+    """Issue 28: lesson 6's step views fold the repeated chains to one drawn in full and one
+    double-outlined box that says who the others are and what each caused (R11: the Refinery
+    sees each artifact that dies with it), so the step fits a projector's pane; the whole
+    story still draws all four triggers (above)."""
+    from rulekit.display.flow import step_diagram
+
+    sc = _scenario("r11_refinery_leaves_together.toml")
+    dot = parse(step_diagram(sc, 2).source)
+    [fold] = dot.find("× 3 more like this")
+    words = dot.label(fold)
+    for name in ("Memnite (#2)", "Springleaf Drum (#3)", "Fellwar Stone (#4)"):
+        assert name in words, words
+    assert "(each: Slagstone Refinery's trigger for it goes on the stack)" in words, words
+    assert dot.nodes[fold]["peripheries"] == "2"
+    # the one drawn in full: the Refinery's own trigger, "for itself"
+    assert len(dot.find("Slagstone Refinery's trigger for itself")) == 1
+    # the resolutions (step 3): one in full, the others' tokens named in the fold
+    dot = parse(step_diagram(sc, 3).source)
+    [fold] = dot.find("× 3 more like this")
+    assert "Powerstone token (#29, #30, #31))" in dot.label(fold), dot.label(fold)
+    assert len(dot.find("Alice creates a tapped Powerstone token (#28)")) == 1
+    rip = parse(step_diagram(_scenario("r11_refinery_rest_in_peace.toml"), 2).source)
+    [fold] = rip.find("× 3 more like this")
+    assert "Fellwar Stone (#5)" in rip.label(fold)
+    assert rip.find("Rest in Peace")  # the chain drawn in full shows the replacement
+
+
 def test_a_refused_steps_note_says_which_action_and_why():
     from rulekit.scenario import load, shipped_dir
 

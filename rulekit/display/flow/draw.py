@@ -11,6 +11,7 @@ uses.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from rulekit.display.flow.grammar import (
     FONT,
     IN_ROW,
     KEEP,
+    KEEP_STEP,
     LEGEND_ROW,
     ROLES,
     ROW,
@@ -456,13 +458,15 @@ class Drawer:
         skip: set[int] = set()
         for members in by_sig.values():
             # at lesson scale, what resolves in this picture keeps its own box and arrow
-            # (folding it would draw the "resolves" arrows from the fold of its cause)
-            if len(members) <= FOLD_ALWAYS:
-                # a step view draws its own step's repeats at lesson scale in full too
-                # ("the Refinery triggers four times": four triggers, in rows)
-                members = [] if self.compact else [m for m in members if m not in model.keep]
+            # (folding it would draw the "resolves" arrows from the fold of its cause); a step
+            # view folds its repeats whatever they do, keeping one drawn in full, and its fold
+            # box names each member and what each caused (`fold`): "the Refinery triggers four
+            # times" is one chain and "× 3 more like this: Memnite (#2), ... each: Slagstone
+            # Refinery triggers", not four chains side by side wider than a projector's pane
+            if len(members) <= FOLD_ALWAYS and not self.compact:
+                members = [m for m in members if m not in model.keep]
             if len(members) >= FOLD_AT:
-                rest = members[KEEP:]
+                rest = members[KEEP_STEP if self.compact else KEEP:]
                 folded_at[rest[0]] = rest
                 skip.update(rest[1:])
         order = [k for k in kids if k not in skip]
@@ -606,9 +610,18 @@ class Drawer:
             hidden += 1
             stack += [k for k in model.children.get(eid, []) if k not in model.hidden]
         n = len(members)
-        lines = [f"× {n:,} more like this"] + wrap_lines(OBJ_NO.sub("", first.text))
+        named = fold_names(model, members) if self.compact else None
+        if named is not None and named[0]:  # a step view: who they are, what each one caused
+            lines = wrap_lines(f"× {n:,} more like this: {named[0]}")
+            if named[1]:
+                lines += wrap_lines(f"(each: {named[1]})")
+        elif named is not None:  # ... the same words: what tells their consequences apart
+            lines = [f"× {n:,} more like this"] + wrap_lines(OBJ_NO.sub("", first.text)) + \
+                wrap_lines(f"(each: {named[1]})")
+        else:
+            lines = [f"× {n:,} more like this"] + wrap_lines(OBJ_NO.sub("", first.text))
         each = (hidden - n) // n
-        if each:
+        if each and not (named and named[1]):
             lines.append(f"(each with {each} more event{'s' if each > 1 else ''} below it)")
         tip = (f"{n:,} more events like “{first.text}” ({hidden - n:,} consequences of theirs "
                f"not drawn): events {first.id} to {members[-1]}")
@@ -662,6 +675,49 @@ class Drawer:
         for e in events:
             if e.kind is EventKind.RESOLVED:
                 self.resolves_link(c, e, name)
+
+
+def _words(model: Model, eid: int) -> list[str]:
+    """An event's box words, as words."""
+    e = model.window[eid]
+    return ((brief(e.payload) if e.payload is not None else None) or e.text).split()
+
+
+def _apart(texts: list[list[str]]) -> tuple[list[str], list[str], list[str]]:
+    """(the words all of `texts` begin with, each one's words that differ, the words they all
+    end with)."""
+    first = texts[0]
+    head = 0
+    while all(len(t) > head and t[head] == first[head] for t in texts):
+        head += 1
+    tail = 0
+    while all(len(t) - head > tail and t[-1 - tail] == first[-1 - tail] for t in texts):
+        tail += 1
+    return first[:head], [" ".join(t[head:len(t) - tail]) for t in texts], \
+        first[len(first) - tail:]
+
+
+def fold_names(model: Model, members: list[int]) -> tuple[str, str] | None:
+    """A step view's fold box, in words: (what tells the folded same-shape events apart, what
+    each one caused). "Memnite (#2), Springleaf Drum (#3)" and "Slagstone Refinery's trigger
+    for it goes on the stack"; for events of the same words, "" and what differs in their
+    consequences ("Alice creates a tapped Powerstone token (#29 / #30 / #31)"). None when
+    neither says them apart."""
+    _, names, _ = _apart([_words(model, m) for m in members])
+    kids = [[k for k in model.children.get(m, []) if k not in model.hidden] for m in members]
+    caused = [" ".join(w for k in ks for w in _words(model, k) + [";"]).removesuffix(" ;")
+              for ks in kids]
+    if all(names) and len(set(names)) == len(names):
+        same = {c.replace(name, "it") for c, name in zip(caused, names)}
+        return ", ".join(names), (next(iter(same)) if len(same) == 1 else "")
+    if any(names) or not all(caused):
+        return None
+    head, parts, tail = _apart([c.split() for c in caused])
+    if not all(parts) or len(set(parts)) < len(parts) or len(parts[0].split()) > 3:
+        return None
+    if all(re.fullmatch(r"\(#\d+\)", part) for part in parts):  # (#29), (#30) -> (#29, #30)
+        parts = [f"({', '.join(part[1:-1] for part in parts)})"]
+    return "", " ".join([*head, " / ".join(parts), *tail])
 
 
 def _uses(tags: set[str] | None) -> dict[str, str]:

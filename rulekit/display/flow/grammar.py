@@ -44,7 +44,7 @@ from rulekit.core.payloads import Activated, ManaAdded, Note, Reason
 
 __all__ = [
     "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOCUS_COLOR", "FOLD_ALWAYS", "FOLD_AT", "FONT",
-    "IN_ROW", "KEEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
+    "IN_ROW", "KEEP", "KEEP_STEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
     "TEXT_PT", "TITLE_PT", "WRAP_AT", "did_not_happen", "group_class", "relation_of", "role_of",
 ]
 
@@ -148,6 +148,7 @@ _TURNISH = tuple(EventKind(k) for k in ("untap_skipped", "extra_combat", "mana_e
 RESOLVING = (EventKind.RESOLVED, EventKind.MANA_ABILITY, EventKind.FIZZLED, EventKind.COUNTERED)
 FOLD_AT = 4  # a group of this many same-shape siblings (or actions) is folded ...
 KEEP = 2  # ... keeping this many drawn in full
+KEEP_STEP = 1  # ... in a step view (its fold box names each member and what each caused)
 FOLD_ALWAYS = 12  # more than this many are folded even when they resolve in the picture
 
 
