@@ -663,6 +663,21 @@ def test_a_step_view_folds_the_refinerys_repeats_and_names_each_one():
     assert rip.find("Rest in Peace")  # the chain drawn in full shows the replacement
 
 
+def test_a_box_says_a_chosen_target_once_and_keeps_every_choice_it_does_not_name():
+    """Issue 28's short words: the reflexive trigger's box names its target once ("... ability
+    targets Glory-Bound Initiate (#2)", not again as "(Alice chose target: ...)"), and who
+    chose it stays in the tooltip; a choice the box does not name (R13: the token copy's
+    creature type, chosen again) stays in the box."""
+    from rulekit.display.flow import step_diagram
+
+    dot = parse(step_diagram(_scenario("r17_exert_only_when_declared.toml"), 2).source)
+    [box] = dot.find("'when you do' ability targets Glory-Bound Initiate (#2)")
+    assert "chose" not in dot.label(box) and dot.label(box).count("Glory-Bound") == 1
+    assert "Alice chose target: Glory-Bound Initiate (#2)" in dot.nodes[box]["tooltip"]
+    dot = parse(step_diagram(_scenario("r13_token_copy_enters.toml"), 5).source)
+    assert dot.find("(Alice chose creature type: Goblin)")
+
+
 def test_a_refused_steps_note_says_which_action_and_why():
     from rulekit.scenario import load, shipped_dir
 

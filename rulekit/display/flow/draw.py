@@ -460,9 +460,10 @@ class Drawer:
             # at lesson scale, what resolves in this picture keeps its own box and arrow
             # (folding it would draw the "resolves" arrows from the fold of its cause); a step
             # view folds its repeats whatever they do, keeping one drawn in full, and its fold
-            # box names each member and what each caused (`fold`): "the Refinery triggers four
-            # times" is one chain and "× 3 more like this: Memnite (#2), ... each: Slagstone
-            # Refinery triggers", not four chains side by side wider than a projector's pane
+            # box names each member and what each caused (`fold_names`): "the Refinery
+            # triggers four times" is one chain and "× 3 more like this: Memnite (#2), ...
+            # (each: Slagstone Refinery's trigger for it goes on the stack)", not four chains
+            # side by side, wider than a projector's pane
             if len(members) <= FOLD_ALWAYS and not self.compact:
                 members = [m for m in members if m not in model.keep]
             if len(members) >= FOLD_AT:
@@ -522,7 +523,7 @@ class Drawer:
         words = (brief(e.payload) if e.payload is not None else None) or e.text
         # a choice the box's words name already ("... targeting Grizzly Bears (#2)") is not
         # said twice; who chose it stays in the tooltip
-        given = [g for g in given if g.partition(": ")[2].removesuffix(")") not in words]
+        given = [g for g in given if not _named_in(g.partition(": ")[2].removesuffix(")"), words)]
         lines = wrap_lines(words) + [w for g in given for w in wrap_lines(g)]
         self.node(c, Node(name, role_of(e), lines, e.rules, "\n".join([tip] + said),
                            dashed=did_not_happen(e)))
@@ -677,6 +678,13 @@ class Drawer:
                 self.resolves_link(c, e, name)
 
 
+def _named_in(answer: str, words: str) -> bool:
+    """Whether a choice's answer (an object, a card, a type) is named in a box's words; a
+    number never is (X = 3 is said even when "(#3)" is in the box)."""
+    return bool(answer) and not answer.isdigit() and \
+        re.search(rf"(?<!\w){re.escape(answer)}(?!\w)", words) is not None
+
+
 def _words(model: Model, eid: int) -> list[str]:
     """An event's box words, as words."""
     e = model.window[eid]
@@ -701,7 +709,7 @@ def fold_names(model: Model, members: list[int]) -> tuple[str, str] | None:
     """A step view's fold box, in words: (what tells the folded same-shape events apart, what
     each one caused). "Memnite (#2), Springleaf Drum (#3)" and "Slagstone Refinery's trigger
     for it goes on the stack"; for events of the same words, "" and what differs in their
-    consequences ("Alice creates a tapped Powerstone token (#29 / #30 / #31)"). None when
+    consequences ("Alice creates a tapped Powerstone token (#29, #30, #31)"). None when
     neither says them apart."""
     _, names, _ = _apart([_words(model, m) for m in members])
     kids = [[k for k in model.children.get(m, []) if k not in model.hidden] for m in members]
