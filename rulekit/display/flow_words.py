@@ -21,7 +21,7 @@ from rulekit.core.payloads import Payload
 from rulekit.objects import narrator
 
 __all__ = [
-    "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "choices", "copy_compared",
+    "OBJ_NO", "OUTCOME_WORDS", "WRAP", "action_words", "after_text", "box_words", "choices", "copy_compared",
     "empty_step_note", "explained", "object_name", "proposed_text",
     "step_get", "step_label", "wrap", "wrap_lines",
 ]
@@ -95,9 +95,22 @@ def object_name(model: Context, obj_id: Any) -> str:
 
 
 # ----------------------------------------------------------------------------- events
-def choices(model: Context, eid: int) -> tuple[list[str], list[str]]:
+def box_words(e: Event) -> str:
+    """An event in a diagram's box: its few words (`narrator.brief`), else its text."""
+    return (narrator.brief(e.payload) if e.payload is not None else None) or e.text
+
+
+def _named_in(answer: str, words: str) -> bool:
+    """Whether a choice's answer (an object, a card, a type) is named in a box's words; a
+    number never is (X = 3 is said even when "(#3)" is in the box)."""
+    return bool(answer) and not answer.isdigit() and \
+        re.search(rf"(?<!\w){re.escape(answer)}(?!\w)", words) is not None
+
+
+def choices(model: Context, eid: int, words: str = "") -> tuple[list[str], list[str]]:
     """The decisions that shaped event `eid` and who made them (CR 616.1, 603.3b, 704.5j):
-    (lines for the label: choices the caller gave; lines for the tooltip: all of them)."""
+    (lines for the label: choices the caller gave, but those whose answer the box's `words`
+    name already ("... targets Grizzly Bears (#2)"); lines for the tooltip: all of them)."""
     game = model.game
     given: list[str] = []
     said: list[str] = []
@@ -110,7 +123,7 @@ def choices(model: Context, eid: int) -> tuple[list[str], list[str]]:
             answer = game.describe(answer)
         text = f"{d.player or 'the game'} chose {d.key.replace('_', ' ')}: {answer}"
         said.append(text + ("" if d.given else " (the default)"))
-        if d.given:
+        if d.given and not _named_in(str(answer), words):
             given.append(f"({text})")
     return given, said
 

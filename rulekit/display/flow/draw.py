@@ -49,6 +49,7 @@ from rulekit.display.flow_words import (
     OUTCOME_WORDS,
     WRAP,
     after_text,
+    box_words,
     choices,
     copy_compared,
     explained,
@@ -59,7 +60,6 @@ from rulekit.display.flow_words import (
 )
 from rulekit.objects.narrator import (
     ability_in_full,
-    brief,
     setup_lines,
     time_passes_brief,
     time_passes_tooltip,
@@ -400,7 +400,7 @@ class Drawer:
         for e in events:
             model.rep[e.id] = name
         acts = [roots[n] for n in group.actions if n in roots and n not in setup_actions]
-        said = [(brief(r.payload) if r.payload is not None else None) or r.text for r in acts]
+        said = [box_words(r) for r in acts]
         lines = [group.label]
         if group.setup:
             lines.append("the board at the start")
@@ -435,8 +435,7 @@ class Drawer:
         name = f"n{root.id}"
         model.rep[root.id] = name
         given, said = choices(model, root.id)
-        words = brief(root.payload) if root.payload is not None else None
-        lines = wrap_lines(words or root.text) + [w for g in given for w in wrap_lines(g)]
+        lines = wrap_lines(box_words(root)) + [w for g in given for w in wrap_lines(g)]
         self.node(c, Node(name, "action", lines, root.rules, "\n".join([tip] + said)))
         self.subtree(c, root.id)
         late = model.late.get(root.action)
@@ -519,11 +518,9 @@ class Drawer:
         tip = f"{e.text} ({ROLES[role_of(e)].legend.lower()}; event {e.id}, cause: {e.cause.value})"
         if e.payload is not None and (full := ability_in_full(e.payload)):
             tip += f"\n{full}"
-        given, said = choices(model, e.id)
-        words = (brief(e.payload) if e.payload is not None else None) or e.text
-        # a choice the box's words name already ("... targeting Grizzly Bears (#2)") is not
-        # said twice; who chose it stays in the tooltip
-        given = [g for g in given if not _named_in(g.partition(": ")[2].removesuffix(")"), words)]
+        words = box_words(e)
+        # a choice the box's words name already is not said twice (who chose: the tooltip)
+        given, said = choices(model, e.id, words)
         lines = wrap_lines(words) + [w for g in given for w in wrap_lines(g)]
         self.node(c, Node(name, role_of(e), lines, e.rules, "\n".join([tip] + said),
                            dashed=did_not_happen(e)))
@@ -611,18 +608,14 @@ class Drawer:
             hidden += 1
             stack += [k for k in model.children.get(eid, []) if k not in model.hidden]
         n = len(members)
-        named = fold_names(model, members) if self.compact else None
-        if named is not None and named[0]:  # a step view: who they are, what each one caused
-            lines = wrap_lines(f"× {n:,} more like this: {named[0]}")
-            if named[1]:
-                lines += wrap_lines(f"(each: {named[1]})")
-        elif named is not None:  # ... the same words: what tells their consequences apart
-            lines = [f"× {n:,} more like this"] + wrap_lines(OBJ_NO.sub("", first.text)) + \
-                wrap_lines(f"(each: {named[1]})")
-        else:
-            lines = [f"× {n:,} more like this"] + wrap_lines(OBJ_NO.sub("", first.text))
+        # a step view: who they are (else what they are) and what each one caused
+        who, caused = (fold_names(model, members) if self.compact else None) or ("", "")
+        lines = wrap_lines(f"× {n:,} more like this: {who}") if who else \
+            [f"× {n:,} more like this"] + wrap_lines(OBJ_NO.sub("", first.text))
         each = (hidden - n) // n
-        if each and not (named and named[1]):
+        if caused:
+            lines += wrap_lines(f"(each: {caused})")
+        elif each:
             lines.append(f"(each with {each} more event{'s' if each > 1 else ''} below it)")
         tip = (f"{n:,} more events like “{first.text}” ({hidden - n:,} consequences of theirs "
                f"not drawn): events {first.id} to {members[-1]}")
@@ -678,17 +671,9 @@ class Drawer:
                 self.resolves_link(c, e, name)
 
 
-def _named_in(answer: str, words: str) -> bool:
-    """Whether a choice's answer (an object, a card, a type) is named in a box's words; a
-    number never is (X = 3 is said even when "(#3)" is in the box)."""
-    return bool(answer) and not answer.isdigit() and \
-        re.search(rf"(?<!\w){re.escape(answer)}(?!\w)", words) is not None
-
-
 def _words(model: Model, eid: int) -> list[str]:
     """An event's box words, as words."""
-    e = model.window[eid]
-    return ((brief(e.payload) if e.payload is not None else None) or e.text).split()
+    return box_words(model.window[eid]).split()
 
 
 def _apart(texts: list[list[str]]) -> tuple[list[str], list[str], list[str]]:
