@@ -48,8 +48,10 @@ def opened(lesson_site, browser):
     page: {page: (visit, has walkthroughs)}. Each test brings the pages to its window size and
     every walkthrough back to step 0 (`_at`), as a teacher resizing the window would; opening
     a page costs seconds, and the same pages were opened once per test before. Per session
-    (i.e. per worker), not per module: pytest-xdist runs other modules' tests between this
-    module's, and a module fixture was opened again after each (19 s a time, 2026-12-02)."""
+    (i.e. at most once per worker). Note: the module's `xdist_group("classroom")` does not
+    keep its tests on one worker today: pytest 9.2 ignores the node-id suffix pytest-xdist
+    3.8's `--dist loadgroup` relies on (pytest-dev/pytest-xdist#1386), so both workers open
+    the pages (about 20 s each)."""
     site, _ = lesson_site
     visits = {page: _open(browser, site, page, SIZES[0])
               for page in [site / "index.html", *_pages(site)]}
