@@ -150,8 +150,8 @@ def test_the_95_percent_rule(opened, where) -> None:
                     misses.append(f"{page.stem} walkthrough {i} step {got.step}: "
                                   f"{got.share:.0%} ({got.note})")
             if present:
-                visit.page.keyboard.press("Escape")
-                visit.page.wait_for_timeout(100)
+                visit.page.keyboard.press("Escape")  # and full screen left, before the next
+                visit.page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
                 assert "rk-presenting" not in (stepper.get_attribute("class") or "")
     assert steps > 50, "every walkthrough of every page was stepped"
     assert small == [], f"text under {floor_px} px:\n" + "\n".join(small)

@@ -142,6 +142,28 @@ def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -
     assert not any(s["presenting"] for s in page.evaluate(STATE))
 
 
+def test_present_at_once_after_leaving_it_stays_presenting(lesson) -> None:
+    """Escape, then Present on the next walkthrough before the exit from full screen has
+    finished (a quick teacher; a loaded machine): that exit must not undo the new request,
+    which left the second walkthrough out of Present, its diagram at the page's zoom."""
+    page = lesson.page
+    _reset(page)
+    page.locator(".rk-stepper").first.locator(".rk-present").click()
+    page.wait_for_function("() => document.fullscreenElement", timeout=5000)
+    page.evaluate("""() => {
+      const [one, two] = document.querySelectorAll('.rk-stepper');
+      one.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));
+      two.querySelector('.rk-present').click();  // in the same task: the exit is pending
+    }""")
+    page.wait_for_function("() => document.fullscreenElement === "
+                           "document.querySelectorAll('.rk-stepper')[1]", timeout=5000)
+    page.wait_for_timeout(300)
+    assert [s["presenting"] for s in page.evaluate(STATE)] == [False, True, False, False]
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
+    assert not any(s["presenting"] for s in page.evaluate(STATE))
+
+
 def test_screenshots_and_type_at_each_size(lesson) -> None:
     from rulekit.export.checks import axe
 

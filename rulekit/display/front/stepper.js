@@ -623,6 +623,26 @@ const shownSteppers = () => {
   rk.steppers = rk.steppers || new Set();
   return rk.steppers;
 };
+// Full screen, one element at a time. Leaving it is asynchronous: a request made before an
+// exit has finished (Escape, then Present on the next walkthrough at once) is undone by that
+// exit, so a request waits for the exit (the reader's key press or click still counts for it).
+const leaveFullScreen = (el) => {
+  if (document.fullscreenElement !== el) return;
+  const rk = (globalThis.rulekit = globalThis.rulekit || {});
+  const leaving = document.exitFullscreen().catch(() => {}).then(() => {
+    if (rk.leaving === leaving) rk.leaving = null;
+  });
+  rk.leaving = leaving;
+};
+const enterFullScreen = (el, still) => { // still(): whether it is still wanted
+  const ask = () => {
+    if (still() && el.requestFullscreen && document.fullscreenElement !== el) {
+      el.requestFullscreen().catch(() => { /* the fixed layout does it */ });
+    }
+  };
+  const leaving = (globalThis.rulekit || {}).leaving;
+  if (leaving) leaving.then(ask); else ask();
+};
 const HINT = "→ / Space / PgDn: next · ← / PgUp: back · Home / End · Esc: back to the page";
 const ADDRESS = /^#([a-z0-9][a-z0-9-]*)(?:\/(\d+))?$/; // #<walkthrough>/<step>
 
@@ -865,14 +885,12 @@ function render({model, el: host}) {
       stopPlaying();
       hint.remove();
       controls.after(hint); // a new element: its fade starts again
-      if (root.requestFullscreen && document.fullscreenElement !== root) {
-        root.requestFullscreen().catch(() => { /* the fixed layout does it */ });
-      }
+      enterFullScreen(root, () => root.classList.contains("rk-presenting"));
       root.focus();
       address();
     } else {
       hint.remove();
-      if (document.fullscreenElement === root) document.exitFullscreen().catch(() => {});
+      leaveFullScreen(root);
       if (was && !quiet) { // back in the page, at this step: once leaving full screen has
         // put back the page's own scroll position too
         requestAnimationFrame(reveal);
@@ -884,23 +902,12 @@ function render({model, el: host}) {
     }
     requestAnimationFrame(() => showNew(root, real));
   }
-  function onward() { // from the end card to the next walkthrough, presenting there
+  function onward() { // from the end card to the next walkthrough, presenting there (its
+    // full-screen request waits for this one's exit: enterFullScreen)
     const then = nextStepper();
     if (!then) return;
-    const full = document.fullscreenElement === root;
     presenting(false, true);
-    if (!full) { then.enter(); return; }
-    // full screen passes to the next one once this one has left it (two requests at once
-    // would leave neither); the key press still counts as the reader's for the request
-    let done = false;
-    const enter = () => {
-      if (done) return;
-      done = true;
-      document.removeEventListener("fullscreenchange", enter);
-      then.enter();
-    };
-    document.addEventListener("fullscreenchange", enter);
-    setTimeout(enter, 1000);
+    then.enter();
   }
   const me = {root, title, enter: () => { go(0); presenting(true); }};
   shownSteppers().add(me);
@@ -1062,7 +1069,7 @@ function render({model, el: host}) {
   }
   return () => {
     stopPlaying();
-    if (document.fullscreenElement === root) document.exitFullscreen().catch(() => {});
+    leaveFullScreen(root);
     for (const undo of cleanups.splice(0)) undo();
     root.remove();
   };
