@@ -118,9 +118,11 @@ def test_every_step_fits_one_screen(opened, size) -> None:
 # (2026-12-02 15:15); the steps still missing at 1280x720 are lesson 6's Rest in Peace step
 # (two more replaced chains beside the folded ones), lesson 8's exert step 6 and its long
 # passage of time (walkthrough 2 step 2), lesson 3's chain of nine boxes and lesson 7's copy
-# compared with its original, which no scale with 16 px text fits in the pane.
+# compared with its original, which no scale with 16 px text fits in the pane. With a step
+# view in more than one shape (the pane shows the one that shows most of the step: issue 28's
+# two layouts) and Present's legend under the words: 84, 86, 89 and 79 (2026-12-04).
 # A drop fails the test.
-RULE_95 = {"1280x720": 0.93, "1366x768": 0.94, "1920x1080": 0.98, "present": 0.72}
+RULE_95 = {"1280x720": 0.93, "1366x768": 0.95, "1920x1080": 0.98, "present": 0.87}
 
 
 @pytest.mark.parametrize("where", [*[f"{w}x{h}" for w, h in SIZES], "present"])

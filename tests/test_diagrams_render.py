@@ -312,7 +312,7 @@ def test_no_edge_crosses_a_box_a_title_or_a_label():
     """Issue 28 ("edges cross text"): in every shipped scenario's whole diagram (what
     `diagrams/` holds) and in every step view, no edge's line runs through a box other
     than its own two, a cluster's title or another edge's label (SVG geometry)."""
-    from rulekit.display.flow import scenario_diagram, step_diagram
+    from rulekit.display.flow import STEP_SHAPES, scenario_diagram, step_diagram
     from rulekit.scenario import load
 
     found = []
@@ -321,7 +321,61 @@ def test_no_edge_crosses_a_box_a_title_or_a_label():
         found += [f"{path.stem}: {c}" for c in _crossings(scenario_diagram(sc))]
         for k in range(len(sc.steps) + 1):
             found += [f"{path.stem} step {k}: {c}" for c in _crossings(step_diagram(sc, k))]
+            for shape in list(STEP_SHAPES)[1:] if k else []:  # every shape a page may show
+                found += [f"{path.stem} step {k} ({shape}): {c}"
+                          for c in _crossings(step_diagram(sc, k, shape=shape))]
     assert found == []
+
+
+def test_every_shape_of_a_step_view_draws_the_same_boxes_arrows_and_words():
+    """A step view's shapes (`STEP_SHAPES`) lay the same drawing out differently: the same
+    boxes, arrows and words (every title the SVG reads out), so a page may show any of them
+    and its "why" answers and keyboard walk stay right."""
+    from rulekit.display.flow import STEP_SHAPES, step_diagram
+    from rulekit.scenario import load, shipped_dir
+
+    for name, k in [("r03_only_tap_abilities", 2), ("r13_token_copy_enters", 5),
+                    ("r05_replacement_modifies_production", 1)]:
+        sc = load(shipped_dir() / f"{name}.toml")
+        default = step_diagram(sc, k)
+        for shape in list(STEP_SHAPES)[1:]:
+            other = step_diagram(sc, k, shape=shape)
+            assert other.titles == default.titles, (name, k, shape)
+        # (the title above the step's first box, not beside it)
+        assert step_diagram(sc, k, shape="tall").source != default.source
+    with pytest.raises(KeyError):
+        step_diagram(sc, 1, shape="round")
+
+
+def test_a_frame_ships_another_shape_only_where_it_draws_the_step_smaller():
+    """The frames carry a step's other shapes (`view.shapes`, for the page to pick the one
+    that fits its pane) only for a step larger than the smallest pane, and only a shape that
+    draws the step's new part at least 5 % narrower or shorter than the ones before it:
+    lesson 2's "tapping Calciform Pools" step is 829 px wide in the default shape, under
+    700 in the narrow one; lesson 1's refused second tap of the Forest fits every pane as it is."""
+    from rulekit.display.frames import SHAPE_FITS, SHAPE_GAIN, StepFrames
+    from rulekit.display.svg import new_box
+    from rulekit.scenario import load, shipped_dir
+
+    def size(svg: str, k: int) -> tuple[float, float]:
+        box = new_box(svg, f"rk-s{k}")
+        assert box is not None
+        return box[2] - box[0], box[3] - box[1]
+
+    small = StepFrames(load(shipped_dir() / "r07_paying_tap.toml"))._view_data(2)
+    assert "shapes" not in small  # a refusal's note: small in every shape
+    w, h = size(small["svg"], 2)
+    assert w <= SHAPE_FITS[0] and h <= SHAPE_FITS[1]
+    big = StepFrames(load(shipped_dir() / "r03_only_tap_abilities.toml"))._view_data(2)
+    kept = [size(big["svg"], 2)]
+    assert kept[0][0] > SHAPE_FITS[0]
+    assert list(big["shapes"]) == ["narrow"], list(big["shapes"])
+    for svg in big["shapes"].values():
+        got = size(svg, 2)
+        assert any(all(got[i] < b[i] * SHAPE_GAIN for b in kept) for i in (0, 1)), got
+        kept.append(got)
+        assert "rk-new" in svg and "aria-label" in svg  # marked and named like the default
+    assert kept[1][0] < 700 < kept[0][0]
 
 
 # ---------------------------------------------------------------- each ruling's point (issue 28)

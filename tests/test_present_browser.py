@@ -445,3 +445,44 @@ def test_every_slide_shows_its_whole_text(lesson) -> None:
         page.keyboard.press("Escape")
         page.wait_for_timeout(300)
     assert off == [] and small == [], (off, small)
+
+
+def test_a_slide_shows_its_step_in_the_shape_that_fits(lesson_site, browser) -> None:
+    """Issue 28's two layouts a step: a step view comes in more than one shape (the frame's
+    `view.shapes`) and the pane shows the one that draws the step's new part largest. Lesson
+    2's "she taps Calciform Pools" is too wide for Present's pane at 1280x720 in the default
+    shape (18 px text): the slide shows the narrow one, and the page at 1920x1080 the
+    default again. The boxes of the shape shown still answer "why" and walk by arrow keys;
+    the slide's legend sits under the words."""
+    from rulekit.export.checks import goto_step
+
+    site, _ = lesson_site
+    visit = _open(browser, site, "02_mana_abilities_and_could_produce.html")
+    page = visit.page
+    shape = "(r) => r.querySelector('.rk-diagram > svg').dataset.rkShape"
+    try:
+        stepper = page.locator(".rk-stepper").first
+        stepper.locator(".rk-present").click()
+        page.wait_for_function("() => document.fullscreenElement", timeout=5000)
+        goto_step(stepper, 2)
+        page.wait_for_timeout(300)
+        assert stepper.evaluate(shape) == "narrow"
+        assert stepper.locator(".rk-frame > .rk-text .rk-legend").count() == 1
+        page.screenshot(path=str(ARTIFACTS / "shape-narrow-present-1280.png"))
+        box = stepper.locator(".rk-diagram > svg .rk-box").first
+        said = box.get_attribute("aria-label")
+        box.click()
+        assert stepper.locator(".rk-why").count() == 1
+        page.keyboard.press("Escape")  # the panel closes, the focus back on its box
+        assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == said
+        page.keyboard.press("ArrowRight")  # along its arrow, in the drawing shown
+        assert page.evaluate("""() => document.activeElement.classList.contains('rk-box') &&
+          !!document.activeElement.closest('.rk-diagram > svg')""")
+        assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") != said
+        page.keyboard.press("Escape")  # leaves Present
+        page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.wait_for_timeout(500)
+        assert stepper.evaluate(shape) == ""  # the default shape: it fits there
+    finally:
+        page.close()

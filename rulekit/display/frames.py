@@ -320,6 +320,42 @@ def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
             "arrows": [a for a in arrows if a[0] in drawn and a[1] in drawn]}
 
 
+def _other_shapes(scenario: Any, k: int, svg: str, label: str) -> dict[str, str]:
+    """Step k's view in the other `STEP_SHAPES` (name -> inline SVG, marked like `svg`, the
+    default shape's) that draw its new part narrower or shorter than every shape kept so far,
+    by at least `SHAPE_GAIN`: a page keeps whichever fits its pane at the largest scale
+    (`stepper.js`, `fitScale`). None for a step that fits the smallest pane already
+    (`SHAPE_FITS`), and none that gains nothing: each costs the page its SVG's weight."""
+    from rulekit.display.flow import STEP_SHAPES, step_diagram
+    from rulekit.display.svg import new_box
+
+    def size(markup: str) -> tuple[float, float] | None:
+        box = new_box(markup, f"rk-s{k}")
+        return (box[2] - box[0], box[3] - box[1]) if box else None
+
+    first = size(svg)
+    if first is None or (first[0] <= SHAPE_FITS[0] and first[1] <= SHAPE_FITS[1]):
+        return {}  # fits every pane as it is
+    kept = [first]
+    out: dict[str, str] = {}
+    for name in list(STEP_SHAPES)[1:]:
+        other = _diagram_svg(step_diagram(scenario, k, shape=name), new={f"s{k}"}, label=label)
+        got = size(other)
+        if got is None:
+            continue
+        if any(all(got[i] < b[i] * SHAPE_GAIN for b in kept) for i in (0, 1)):
+            out[name] = other
+            kept.append(got)
+    return out
+
+
+SHAPE_GAIN = 0.95  # another shape is shipped when it is this much narrower or shorter
+# ... and only for a step whose new part, in the default shape, is larger than this (CSS px
+# at 1:1): about the smallest pane a walkthrough has (JupyterLab's at 1280x720, its file
+# browser open: 647x458 with the diagram's two thirds), less its padding
+SHAPE_FITS = (620.0, 430.0)
+
+
 # ------------------------------------------------------------------ the frames
 _IDS: dict[str, int] = {}
 
@@ -634,6 +670,9 @@ class StepFrames:
         out = {**fig, "title": title, "label": label, "legend": legend_strip(view)}
         if fig.get("svg"):
             out["why"] = _why_data(self.results[k].game, view, fig["svg"])
+            shapes = _other_shapes(sc, k, fig["svg"], label) if k else {}
+            if shapes:
+                out["shapes"] = shapes
         return out
 
     def frame_document(self, k: int) -> str:

@@ -39,13 +39,22 @@ from typing import Any
 
 from rulekit.core.events import EventLog
 from rulekit.display.flow.draw import FlowDiagram, draw
-from rulekit.display.flow.grammar import FOLD_AT, RELATIONS, ROLES, group_class, relation_of
+from rulekit.display.flow.grammar import (
+    FOLD_AT,
+    RELATIONS,
+    ROLES,
+    STEP_SHAPES,
+    StepShape,
+    group_class,
+    relation_of,
+)
 from rulekit.display.flow.legend import LEGEND_CSS, legend_strip
 from rulekit.display.flow.model import action_numbers, layout, scenario_groups
 from rulekit.display.flow.why import why
 
 __all__ = [
-    "FOLD_AT", "LEGEND_CSS", "RELATIONS", "ROLES", "FlowDiagram", "group_class", "legend_strip",
+    "FOLD_AT", "LEGEND_CSS", "RELATIONS", "ROLES", "STEP_SHAPES", "FlowDiagram", "StepShape",
+    "group_class", "legend_strip",
     "log_diagram", "mimebundle",
     "relation_of", "scenario_diagram", "step_diagram", "why",
 ]
@@ -79,7 +88,7 @@ def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
 
 
 def step_diagram(scenario: Any, step: int, *, title: str | None = None,
-                 legend: bool = False) -> FlowDiagram:
+                 legend: bool = False, shape: str = "compact") -> FlowDiagram:
     """A step view: step `step` of a loaded scenario drawn in full, each earlier step folded
     to one summary box above it (its title and its actions in short words; what it caused
     later points from that box), the set-up one box too. What the step added is everything
@@ -87,7 +96,9 @@ def step_diagram(scenario: Any, step: int, *, title: str | None = None,
     fits a projector's pane far more often than the whole story (`scenario_diagram`, still
     the picture of every step so far). No title and no legend by default: the page shows the
     step's heading and `legend_strip(diagram)` outside the scrolling diagram. Step 0 is the
-    set-up alone."""
+    set-up alone. `shape` names one of `STEP_SHAPES` (how the step is laid out: the
+    default, or one that grows down for a narrow pane); the boxes, arrows and words are the
+    same in every shape."""
     n = len(scenario.steps)
     if not 0 <= step <= n:
         raise IndexError(f"step {step} is not in this scenario (0 to {n})")
@@ -96,7 +107,7 @@ def step_diagram(scenario: Any, step: int, *, title: str | None = None,
     heading = title if title is not None else getattr(scenario, "title", None)
     return draw(model, groups, roots, setup, heading,
                 summarize={g.key for g in groups if g.key != f"s{step}"}, legend=legend,
-                heading=title is not None, compact=True)
+                heading=title is not None, compact=True, shape=shape)
 
 
 def mimebundle(obj: Any, include: Iterable[str] | None = None,

@@ -27,14 +27,13 @@ from rulekit.display.flow.grammar import (
     FOLD_ALWAYS,
     FOLD_AT,
     FONT,
-    IN_ROW,
     KEEP,
     KEEP_STEP,
     LEGEND_ROW,
     ROLES,
-    ROW,
     SHAPE_WORDS,
     SMALL_PT,
+    STEP_SHAPES,
     TEXT_PT,
     TITLE_PT,
     WRAP_AT,
@@ -120,7 +119,8 @@ class Node:
 def draw(model: Model, groups: list[Group], roots: dict[int, Event],
          setup_actions: set[int], title: str | None, *,
          summarize: Collection[str] = (), legend: bool = True,
-         heading: bool = True, compact: bool = False) -> FlowDiagram:
+         heading: bool = True, compact: bool = False,
+         shape: str = "compact") -> FlowDiagram:
     """The diagram of `groups` (from `rulekit.display.flow.model.layout`) under `title`: one
     cluster per group in time order, the legend on top. The groups whose keys are in
     `summarize` are drawn as one summary box each (a step view's earlier steps); `legend`
@@ -131,7 +131,8 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     everything the step before it caused, puts the step's title beside its
     first box and each box's CR numbers on its last line of words where they fit, and puts
     boxes closer together, so a step fits a projector's pane (issue 28: the steps were too
-    tall, rarely too wide)."""
+    tall, rarely too wide). `shape` (a step view) names its `STEP_SHAPES` entry: how many
+    siblings a row, how many boxes of a replaced chain a row, the title beside or above."""
     graph = FlowDiagram(name="rulekit")
     heading_text = title or "Event and trigger flow"
     graph.titles["rulekit"] = heading_text
@@ -146,6 +147,7 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
                fontcolor="#222222", arrowsize="0.9")
     drawer = Drawer(model, graph)
     drawer.compact = compact
+    drawer.shape = STEP_SHAPES[shape]
     drawer.last_actions = set(groups[-1].actions) if groups else set()
     for group in groups:
         if group.key in summarize:
@@ -200,6 +202,7 @@ class Drawer:
         self.tag = ""  # the SVG class of what is drawn now: "rk-" + the group's key
         self.tag_of: dict[str, str] = {}  # node name -> its group's class
         self.compact = False  # a step view: replacements in a row, fan-outs in rows
+        self.shape = STEP_SHAPES["compact"]  # (compact) how many a row, where the title goes
         self.rows: list[list[int]] = []  # (compact) each drawn node's children, in order
         self.titles: dict[str, str] = {}  # cluster -> its title's node
         # "then" from an action to what it let resolve, which also has its "resolves" arrow
@@ -286,7 +289,7 @@ class Drawer:
 
     def arrange(self) -> None:
         """A step view's layout hints: each replaced event's boxes on one rank; siblings
-        beyond the first `ROW` each one rank below the sibling `ROW` before it."""
+        beyond the first `shape.row` each one rank below the sibling that many before it."""
         for row in self.in_row:
             with self.graph.subgraph() as r:
                 r.attr(rank="same")
@@ -300,8 +303,8 @@ class Drawer:
                 name = f"p{k}" if e is not None and e.applied else self.model.rep.get(k, "")
                 if name in drawn and name not in entries:
                     entries.append(name)
-            for a, b in zip(entries, entries[ROW:]):
-                # below everything under the sibling `ROW` before it: a row of its own
+            for a, b in zip(entries, entries[self.shape.row:]):
+                # below everything under the sibling a row before it: a row of its own
                 for leaf in self._leaves(a):
                     self.graph.edge(leaf, b, style="invis")
         for before, after in self.next_steps:
@@ -344,8 +347,10 @@ class Drawer:
             self.cluster_body(c, group, roots, setup_actions)
             title = f"title_{group.key}"
             # a step view: the title beside the step's first box, in narrower lines (the
-            # pane has room to the side, not below)
-            words = ("<BR/>".join(dot_html(t) for t in wrap_lines(group.label, 22))
+            # pane has room to the side, not below), or above it in a narrow shape
+            beside = self.compact and self.shape.title_beside
+            width = 22 if beside else 32
+            words = ("<BR/>".join(dot_html(t) for t in wrap_lines(group.label, width))
                      if self.compact else dot_html(wrap(group.label, 60)))
             c.node(title, label=f"<<B>{words}</B>>", shape="plaintext",
                    fontsize=str(CLUSTER_PT), margin="0.05,0", tooltip=dot_text(said),
@@ -356,7 +361,7 @@ class Drawer:
             if len(self.units) > start and self.units[start]:
                 first = self.units[start][0]
                 c.edge(title, first, style="invis", weight="10", **{"class": self.tag})
-                if self.compact:
+                if beside:
                     with c.subgraph() as r:
                         r.attr(rank="same")
                         r.node(title)
@@ -592,8 +597,9 @@ class Drawer:
         if self.compact and alone:  # two boxes a row: as proposed → the first effect, ...
             # (not in a fan-out of replaced events: their rows' arrows would cross)
             chain = [proposed] + [f"r{e.id}_{i}" for i in range(len(e.applied))] + [name]
-            self.in_row += [chain[i:i + IN_ROW] for i in range(0, len(chain), IN_ROW)
-                            if len(chain[i:i + IN_ROW]) > 1]
+            per = self.shape.in_row
+            self.in_row += [chain[i:i + per] for i in range(0, len(chain), per)
+                            if len(chain[i:i + per]) > 1]
         return proposed
 
     def fold(self, c: Digraph, parent: int, members: list[int]) -> None:

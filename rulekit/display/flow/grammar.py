@@ -44,7 +44,7 @@ from rulekit.core.payloads import Activated, ManaAdded, Note, Reason
 
 __all__ = [
     "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOCUS_COLOR", "FOLD_ALWAYS", "FOLD_AT", "FONT",
-    "IN_ROW", "KEEP", "KEEP_STEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
+    "IN_ROW", "KEEP", "STEP_SHAPES", "StepShape", "KEEP_STEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
     "TEXT_PT", "TITLE_PT", "WRAP_AT", "did_not_happen", "group_class", "relation_of", "role_of",
 ]
 
@@ -56,6 +56,28 @@ CLUSTER_PT = 18
 LEGEND_ROW = 4  # legend entries in a row
 ROW = 3  # a step view's siblings in a row; more wrap to the next (ranks below)
 IN_ROW = 2  # a step view's replaced event: its chain's boxes this many a row (one rank)
+
+
+@dataclass(frozen=True)
+class StepShape:
+    """How a step view lays its step out: `row` siblings a row (more wrap to the ranks
+    below), a replaced event's chain `in_row` boxes a row, and the step's title beside its
+    first box (`title_beside`) or above it. A page keeps the shape whose drawing of the
+    step's new part fits its pane at the largest scale (issue 28: one pane is wide and
+    short, another, JupyterLab's beside its file browser, narrow)."""
+
+    row: int = ROW
+    in_row: int = IN_ROW
+    title_beside: bool = True
+
+
+# the step view's shapes, the first the default: two that grow down rather than sideways, for
+# a narrower pane (two siblings a row, a replaced chain one box a row; the title beside the
+# step's first box, or above it), and one that grows sideways, for a shorter one (five
+# siblings a row, a replaced chain three boxes a row)
+STEP_SHAPES = {"compact": StepShape(), "narrow": StepShape(row=2, in_row=1),
+               "tall": StepShape(row=2, in_row=1, title_beside=False),
+               "wide": StepShape(row=5, in_row=3)}
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}

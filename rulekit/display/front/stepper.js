@@ -93,6 +93,11 @@ function diagramOf(data, fig, describedBy, why) {
   const pane = el("div", {class: "rk-diagram", tabindex: 0, role: "group",
     "aria-label": `${fig.title || "Event and trigger diagram"} (scrolls)`}, svg);
   if (askable(svg, why)) pane.removeAttribute("tabindex"); // its boxes are the Tab stop
+  if (fig.shapes && Object.keys(fig.shapes).length) { // the step laid out in other shapes
+    svg.dataset.rkShape = "";
+    pane.rkShapes = {"": svg, ...fig.shapes}; // (markup, made an element when first tried)
+    pane.rkWhy = why;
+  }
   return el("div", {class: "rk-figure"}, title, pane);
 }
 
@@ -231,9 +236,15 @@ function whyPanel(why, name, node, idBase) {
 // the keyboard and the clicks of one figure's boxes; `say` speaks in the live region
 function wireBoxes(figure, why, idBase, say) {
   const pane = figure.querySelector(".rk-diagram");
-  const boxes = pane ? Array.from(pane.querySelectorAll(".rk-box")) : [];
-  if (!boxes.length) return;
-  const byName = new Map(boxes.map((b) => [boxName(b), b]));
+  if (!pane || !pane.querySelector(".rk-box")) return;
+  // the boxes of the drawing shown now (the pane may show the step in another shape since:
+  // the same boxes, names and arrows)
+  let boxes = [], byName = new Map();
+  const look = () => {
+    boxes = Array.from(pane.querySelectorAll(":scope > svg .rk-box"));
+    byName = new Map(boxes.map((b) => [boxName(b), b]));
+  };
+  look();
   const arrows = (why.arrows || []).filter(([t, h]) => byName.has(t) && byName.has(h));
   const effects = (n) => arrows.filter(([t]) => t === n).map(([, h]) => h);
   const causes = (n) => arrows.filter(([, h]) => h === n).map(([t]) => t);
@@ -259,12 +270,14 @@ function wireBoxes(figure, why, idBase, say) {
     b.scrollIntoView({block: "nearest", inline: "nearest"}); // the pane is shorter now
   };
   figure.addEventListener("click", (ev) => {
+    look();
     if (ev.target.closest(".rk-why-close")) { close(true); return; }
     const b = ev.target.closest && ev.target.closest(".rk-box");
     if (b && pane.contains(b)) { moveTo(b); open(b); }
   });
   figure.addEventListener("keydown", (ev) => {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    look();
     const inPanel = ev.target.closest && ev.target.closest(".rk-why");
     if (ev.key === "Escape" && (inPanel || figure.querySelector(".rk-why"))) {
       close(true);
@@ -558,11 +571,36 @@ function narrationFits(frame) {
 function fitScale(root, real) {
   const frame = root.querySelector(".rk-frame");
   const pane = frame && frame.querySelector(".rk-diagram");
-  const svg = pane && pane.querySelector(":scope > svg");
+  let svg = pane && pane.querySelector(":scope > svg");
   if (!svg) return;
-  const w0 = parseFloat(svg.getAttribute("width")), h0 = parseFloat(svg.getAttribute("height"));
-  if (!(w0 > 0 && h0 > 0)) return;
   const presenting = root.classList.contains("rk-presenting");
+  const grid = getComputedStyle(frame).display === "grid";
+  // each shape of the step view in turn (the default first): the one that shows the most of
+  // the step's new part wins, then the one that shows it largest; the default stays while it
+  // fits at the floor
+  const names = pane.rkShapes ? Object.keys(pane.rkShapes) : [null];
+  let best = null;
+  for (const name of real ? [svg.dataset.rkShape ?? null] : names) {
+    if (name !== null) svg = useShape(pane, name);
+    const got = trySvg(frame, pane, svg, presenting, grid, real);
+    if (!got) continue;
+    if (!best || got.share > best.share + 0.005 ||
+        (got.share > best.share - 0.005 && got.use > best.use + 0.005)) best = {...got, name};
+    if (got.scale >= got.floor - 0.001 && name === names[0]) break;
+  }
+  if (!best) return;
+  if (best.name !== null) svg = useShape(pane, best.name);
+  frame.classList.toggle("rk-wide", best.wide);
+  svg.style.width = `${best.w0 * best.use}px`;
+  svg.style.height = `${best.h0 * best.use}px`;
+}
+
+// one drawing in the pane: the scale that fits its new part (`scale`, uncapped), whether the
+// frame gives the diagram more room for it (`wide`), the scale to draw it at (`use`) and the
+// share of the new part the pane then shows (`share`: 1 when it fits)
+function trySvg(frame, pane, svg, presenting, grid, real) {
+  const w0 = parseFloat(svg.getAttribute("width")), h0 = parseFloat(svg.getAttribute("height"));
+  if (!(w0 > 0 && h0 > 0)) return null;
   let small = 0; // the smallest text of the new part, in drawing units (1 unit = 1 px at 1:1)
   for (const t of pane.querySelectorAll(".rk-new text")) {
     const size = parseFloat(t.getAttribute("font-size"));
@@ -575,23 +613,29 @@ function fitScale(root, real) {
     svg.style.height = `${h0 * s}px`;
   };
   frame.classList.remove("rk-wide");
-  if (real) { apply(1); return; }
+  if (real) return {scale: 1, floor, wide: false, use: 1, share: 1, w0, h0};
+  let share = 1;
   const best = () => { // the scale that fits the new part in the pane as it is now
     const r = svg.getBoundingClientRect(), box = newBox(pane);
     if (!box || !r.width) return cap;
     const now = r.width / w0;
     const bw = (box.right - box.left) / now, bh = (box.bottom - box.top) / now;
-    return Math.min((pane.clientWidth - 2 * PAD) / bw, (pane.clientHeight - 2 * PAD) / bh);
+    const pw = pane.clientWidth - 2 * PAD, ph = pane.clientHeight - 2 * PAD;
+    share = Math.min(1, pw / (bw * floor)) * Math.min(1, ph / (bh * floor)); // at the floor
+    return Math.min(pw / bw, ph / bh);
   };
   apply(floor);
-  let s = best();
-  if (s < floor && getComputedStyle(frame).display === "grid") {
+  let s = best(), wide = false;
+  if (s < floor && grid) {
     frame.classList.add("rk-wide"); // more room for the diagram, the text column narrower
     // (on Present's slide the text has its own fit: rulekit's fitSlide)
-    if (presenting || narrationFits(frame)) s = best();
-    else frame.classList.remove("rk-wide"); // not at the cost of the step's own words
+    if (presenting || narrationFits(frame)) {
+      s = best();
+      wide = true;
+    }
+    frame.classList.remove("rk-wide"); // (not at the cost of the step's own words)
   }
-  apply(Math.max(floor, Math.min(cap, s)));
+  return {scale: s, floor, wide, use: Math.max(floor, Math.min(cap, s)), share, w0, h0};
 }
 
 // the diagram pane scrolls to what the step added: centred, or its top-left when larger
@@ -614,6 +658,45 @@ function showNew(root, real) {
   if (box.right - box.left > p.width - 2 * pad || box.left < p.left) dx = box.left - p.left - pad;
   else if (box.right > p.right - pad) dx = box.right - p.right + pad;
   pane.scrollBy(dx, dy);
+}
+
+// The step view in another shape (issue 28: `rulekit.display.flow.STEP_SHAPES`, the frame's
+// `view.shapes`): the same boxes, arrows and words laid out narrower or shorter. The pane
+// shows one at a time; the focus stays on the same box.
+function useShape(pane, name) {
+  const now = pane.querySelector(":scope > svg");
+  const shapes = pane.rkShapes;
+  if (!now || !shapes || now.dataset.rkShape === name || !(name in shapes)) return now;
+  let svg = shapes[name];
+  if (typeof svg === "string") {
+    const t = document.createElement("template");
+    t.innerHTML = svg;
+    svg = t.content.querySelector("svg");
+    if (!svg) return now;
+    svg.dataset.rkShape = name;
+    for (const a of ["aria-describedby", "aria-label"]) {
+      if (now.hasAttribute(a)) svg.setAttribute(a, now.getAttribute(a));
+    }
+    askable(svg, pane.rkWhy);
+    shapes[name] = svg;
+  }
+  const focused = now.contains(document.activeElement) ? boxName(document.activeElement) : null;
+  if (!focused) { // the box Tab reaches stays the same box
+    const stop = now.querySelector(".rk-box[tabindex='0']");
+    const same = stop && svg.querySelector(`.rkbox-${CSS.escape(boxName(stop))}`);
+    if (same) for (const b of svg.querySelectorAll(".rk-box")) {
+      b.setAttribute("tabindex", b === same ? "0" : "-1");
+    }
+  }
+  now.replaceWith(svg);
+  const again = focused && svg.querySelector(`.rkbox-${CSS.escape(focused)}`);
+  if (again) {
+    for (const b of svg.querySelectorAll(".rk-box")) {
+      b.setAttribute("tabindex", b === again ? "0" : "-1");
+    }
+    again.focus({preventScroll: true});
+  }
+  return svg;
 }
 
 // the walkthroughs drawn in this document, in any host (one module per widget in a kernel
@@ -798,6 +881,10 @@ function render({model, el: host}) {
     const text = narr && narr.closest(".rk-text");
     if (!text) return;
     narr.style.fontSize = "";
+    // the legend (moved under the words) takes what room is left: it never makes the words
+    // smaller or the diagram narrower, and goes when there is none
+    const legend = text.querySelector(":scope > .rk-legend-box");
+    if (legend) legend.hidden = true;
     const over = () => text.scrollHeight > text.clientHeight + 1;
     text.parentElement.classList.remove("rk-long");
     if (over()) text.parentElement.classList.add("rk-long"); // half the width, not a third
@@ -806,12 +893,22 @@ function render({model, el: host}) {
       px -= 2;
       narr.style.fontSize = `${px}px`;
     }
+    if (legend) {
+      legend.hidden = false;
+      if (over()) legend.hidden = true;
+    }
   }
   function draw(again) { // again: the same step drawn anew (a toggle, Present)
     if ((shown === step && !again) || !frames.length) return;
     const moved = shown !== step;
     shown = step;
     box.replaceChildren(frameOf(data, frames[step], idBase, whole, ctx));
+    if (root.classList.contains("rk-presenting")) { // the slide: the legend under the words,
+      // where the slide has room, so the diagram's pane is the figure's whole height
+      const legend = box.querySelector(".rk-figure .rk-legend-box");
+      const text = box.querySelector(".rk-frame > .rk-text");
+      if (legend && text) text.append(legend);
+    }
     fitSlide();
     const figure = box.querySelector(".rk-figure");
     if (figure && figure.rkWhy) {
