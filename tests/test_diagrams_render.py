@@ -230,7 +230,9 @@ def test_shipped_scenarios_draw_at_lesson_scale():
     assert len(chosen) == 19
     for rid, path in sorted(chosen.items()):
         graph = scenario_diagram(load(path), title=rid)
-        assert graph.node_count <= 40, (rid, path.name, graph.node_count)
+        # (42: R14's walkthrough tells the end of the turn in two steps since issue 28, one
+        # box and one title more)
+        assert graph.node_count <= 42, (rid, path.name, graph.node_count)
 
 
 def test_shipped_r05_diagram_renders():

@@ -455,9 +455,9 @@ class Drawer:
         if kids is None:
             kids = model.children.get(eid, [])
         kids = [k for k in kids if k not in model.hidden]
-        by_sig: dict[int, list[int]] = {}
+        by_sig: dict[Any, list[int]] = {}
         for k in kids:
-            by_sig.setdefault(model.sig[k], []).append(k)
+            by_sig.setdefault(self.likeness(k), []).append(k)
         folded_at: dict[int, list[int]] = {}
         skip: set[int] = set()
         for members in by_sig.values():
@@ -501,6 +501,18 @@ class Drawer:
                     head = f"p{e.id}" if e.applied else f"n{e.id}"
                     self.edge(model.rep[eid], head, "then")
                     self.late_edges.add((model.rep[eid], head))
+
+    def likeness(self, eid: int) -> Any:
+        """What folds with what: events of the same shape (`model.sig`); in a step view also
+        events of the same kind and cause with nothing drawn under them, whatever they say
+        (the cleanup step's "Effect ends: ..." four times: one box drawn in full and one that
+        names the others)."""
+        model = self.model
+        e = model.window.get(eid)
+        if self.compact and e is not None and e.kind not in BOOKKEEPING and not any(
+                k not in model.hidden for k in model.children.get(eid, ())):
+            return ("leaf", e.kind, e.cause)
+        return model.sig[eid]
 
     def event(self, c: Digraph, e: Event, after: str | None = None) -> None:
         """Draw event `e` under its parent (or, for a step of the turn, under the step before
