@@ -120,9 +120,13 @@ def test_every_step_fits_one_screen(opened, size) -> None:
 # passage of time (walkthrough 2 step 2), lesson 3's chain of nine boxes and lesson 7's copy
 # compared with its original, which no scale with 16 px text fits in the pane. With a step
 # view in more than one shape (the pane shows the one that shows most of the step: issue 28's
-# two layouts) and Present's legend under the words: 84, 86, 89 and 79 (2026-12-04).
-# A drop fails the test.
-RULE_95 = {"1280x720": 0.93, "1366x768": 0.95, "1920x1080": 0.98, "present": 0.87}
+# two layouts) and Present's legend under the words: 84, 86, 89 and 79 (2026-12-04); with a
+# step view's same-kind leaves folded too and lesson 8's long passages of time told in more
+# steps (93 steps now): 89, 90, 93 (every one) and 81 of 93. The misses at 1280x720: lesson
+# 6's two Shatterstorm steps, lesson 3's chain of nine boxes, lesson 7's copy compared with
+# its original. A drop fails the test (Present: one step of slack, its slide's text fit
+# depends on when full screen settles).
+RULE_95 = {"1280x720": 0.95, "1366x768": 0.96, "1920x1080": 1.0, "present": 0.86}
 
 
 @pytest.mark.parametrize("where", [*[f"{w}x{h}" for w, h in SIZES], "present"])

@@ -349,35 +349,36 @@ def test_every_shape_of_a_step_view_draws_the_same_boxes_arrows_and_words():
         step_diagram(sc, 1, shape="round")
 
 
-def test_a_frame_ships_another_shape_only_where_it_draws_the_step_smaller():
+def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     """The frames carry a step's other shapes (`view.shapes`, for the page to pick the one
-    that fits its pane) only for a step larger than the smallest pane, and only a shape that
-    draws the step's new part at least 5 % narrower or shorter than the ones before it:
-    lesson 2's "tapping Calciform Pools" step is 829 px wide in the default shape, under
-    700 in the narrow one; lesson 1's refused second tap of the Forest fits every pane as it is."""
-    from rulekit.display.frames import SHAPE_FITS, SHAPE_GAIN, StepFrames
+    that shows most of the step in its pane) only where one makes the step fit a pane
+    (`SHAPE_PANES`, by the 95 % rule) that the default shape doesn't: lesson 2's "tapping
+    Calciform Pools" step is 829 px wide in the default shape, too wide for Present's pane
+    at 18 px, and fits it in the narrow one; a refusal's small note fits every pane as it
+    is; lesson 7's token copy fits no pane in any shape, so nothing is shipped for it
+    (each shape costs the page and the notebook's saved widget state its SVG)."""
+    from rulekit.display.frames import SHAPE_PANES, StepFrames
     from rulekit.display.svg import new_box
     from rulekit.scenario import load, shipped_dir
 
-    def size(svg: str, k: int) -> tuple[float, float]:
+    def share(svg: str, k: int, pane: tuple[float, float]) -> float:
         box = new_box(svg, f"rk-s{k}")
         assert box is not None
-        return box[2] - box[0], box[3] - box[1]
+        w, h = box[2] - box[0], box[3] - box[1]
+        return min(1.0, pane[0] / w) * min(1.0, pane[1] / h)
 
-    small = StepFrames(load(shipped_dir() / "r07_paying_tap.toml"))._view_data(2)
-    assert "shapes" not in small  # a refusal's note: small in every shape
-    w, h = size(small["svg"], 2)
-    assert w <= SHAPE_FITS[0] and h <= SHAPE_FITS[1]
-    big = StepFrames(load(shipped_dir() / "r03_only_tap_abilities.toml"))._view_data(2)
-    kept = [size(big["svg"], 2)]
-    assert kept[0][0] > SHAPE_FITS[0]
-    assert list(big["shapes"]) == ["narrow"], list(big["shapes"])
-    for svg in big["shapes"].values():
-        got = size(svg, 2)
-        assert any(all(got[i] < b[i] * SHAPE_GAIN for b in kept) for i in (0, 1)), got
-        kept.append(got)
-        assert "rk-new" in svg and "aria-label" in svg  # marked and named like the default
-    assert kept[1][0] < 700 < kept[0][0]
+    def frame(name: str, k: int) -> dict:
+        return StepFrames(load(shipped_dir() / f"{name}.toml"))._view_data(k)
+
+    small = frame("r07_paying_tap", 2)
+    assert "shapes" not in small
+    assert all(share(small["svg"], 2, pane) == 1.0 for pane in SHAPE_PANES)
+    big = frame("r03_only_tap_abilities", 2)
+    assert list(big.get("shapes", {})) == ["narrow"], list(big.get("shapes", {}))
+    present = SHAPE_PANES[2]
+    assert share(big["svg"], 2, present) < 0.95 <= share(big["shapes"]["narrow"], 2, present)
+    assert "rk-new" in big["shapes"]["narrow"] and "aria-label" in big["shapes"]["narrow"]
+    assert "shapes" not in frame("r13_token_copy_enters", 5)
 
 
 # ---------------------------------------------------------------- each ruling's point (issue 28)

@@ -322,38 +322,42 @@ def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
 
 def _other_shapes(scenario: Any, k: int, svg: str, label: str) -> dict[str, str]:
     """Step k's view in the other `STEP_SHAPES` (name -> inline SVG, marked like `svg`, the
-    default shape's) that draw its new part narrower or shorter than every shape kept so far,
-    by at least `SHAPE_GAIN`: a page keeps whichever fits its pane at the largest scale
-    (`stepper.js`, `fitScale`). None for a step that fits the smallest pane already
-    (`SHAPE_FITS`), and none that gains nothing: each costs the page its SVG's weight."""
+    default shape's) that make its new part fit one of the `SHAPE_PANES` that the default
+    shape (and every shape kept before it) does not: a page keeps whichever shows the most
+    of the step in its pane as it is (`stepper.js`, `fitScale`). A shape that makes no pane
+    fit is not shipped: each costs the page, and the notebook's saved widget state, its SVG."""
     from rulekit.display.flow import STEP_SHAPES, step_diagram
     from rulekit.display.svg import new_box
 
-    def size(markup: str) -> tuple[float, float] | None:
+    def fitting(markup: str) -> set[int]:
         box = new_box(markup, f"rk-s{k}")
-        return (box[2] - box[0], box[3] - box[1]) if box else None
+        if box is None:
+            return set()
+        w, h = max(box[2] - box[0], 1.0), max(box[3] - box[1], 1.0)
+        # (the 95 % rule: at least 95 % of the new part in the pane)
+        return {i for i, (pw, ph) in enumerate(SHAPE_PANES)
+                if min(1.0, pw / w) * min(1.0, ph / h) >= 0.95}
 
-    first = size(svg)
-    if first is None or (first[0] <= SHAPE_FITS[0] and first[1] <= SHAPE_FITS[1]):
+    fit = fitting(svg)
+    if len(fit) == len(SHAPE_PANES):
         return {}  # fits every pane as it is
-    kept = [first]
     out: dict[str, str] = {}
     for name in list(STEP_SHAPES)[1:]:
         other = _diagram_svg(step_diagram(scenario, k, shape=name), new={f"s{k}"}, label=label)
-        got = size(other)
-        if got is None:
-            continue
-        if any(all(got[i] < b[i] * SHAPE_GAIN for b in kept) for i in (0, 1)):
+        more = fitting(other) - fit
+        if more:
             out[name] = other
-            kept.append(got)
+            fit |= more
     return out
 
 
-SHAPE_GAIN = 0.95  # another shape is shipped when it is this much narrower or shorter
-# ... and only for a step whose new part, in the default shape, is larger than this (CSS px
-# at 1:1): about the smallest pane a walkthrough has (JupyterLab's at 1280x720, its file
-# browser open: 647x458 with the diagram's two thirds), less its padding
-SHAPE_FITS = (620.0, 430.0)
+# the panes a walkthrough's diagram has, in CSS px at the scale of its smallest text (16 px;
+# Present's 18 px is 1.125x), less the pane's padding: the page at 1280x720 and 1366x768
+# (the diagram two thirds of the width), Present at 1280x720, JupyterLab at 1280x720 with its
+# file browser open (measured by the 95 % rule's tests: 856x602, 918x650, 810x644, 647x470).
+# (Not Present's half-width pane beside a long text or a question, 607x644: the shapes that
+# fit it cost lesson 7's notebook 63 KB of saved widget state, over its 1 MB budget.)
+SHAPE_PANES = ((832.0, 578.0), (894.0, 626.0), (698.0, 551.0), (623.0, 446.0))
 
 
 # ------------------------------------------------------------------ the frames
