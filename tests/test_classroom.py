@@ -143,8 +143,12 @@ def test_the_95_percent_rule(opened, where) -> None:
         _at(visit, has, size)  # one page per lesson, the window resized in place
         for i in range(visit.page.locator(".rk-stepper").count()):
             stepper = visit.page.locator(".rk-stepper").nth(i)
-            if present:
+            if present:  # as a teacher would: once the slide is full screen
                 stepper.locator(".rk-present").click()
+                stepper.evaluate("(s) => new Promise((done) => { const t0 = Date.now(); "
+                                 "const wait = () => (document.fullscreenElement === s || "
+                                 "Date.now() - t0 > 5000) ? done() : setTimeout(wait, 20); "
+                                 "wait(); })")
             else:
                 stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
             for got in step_shares(stepper)[1:]:  # stepped with the module's own keys
@@ -156,6 +160,8 @@ def test_the_95_percent_rule(opened, where) -> None:
                     misses.append(f"{page.stem} walkthrough {i} step {got.step}: "
                                   f"{got.share:.0%} ({got.note})")
             if present:
+                assert "rk-presenting" in (stepper.get_attribute("class") or ""), (
+                    f"{page.stem} walkthrough {i} left Present while it was stepped")
                 visit.page.keyboard.press("Escape")  # and full screen left, before the next
                 visit.page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
                 assert "rk-presenting" not in (stepper.get_attribute("class") or "")

@@ -1057,9 +1057,16 @@ function render({model, el: host}) {
   });
   on(present, "click", () => presenting(!root.classList.contains("rk-presenting")));
   // leaving full screen (Escape, or the browser's own way) leaves Present, at the same step
+  // full screen left (the browser's own Escape or F11): the page again. Only an exit from
+  // this walkthrough's own full screen counts: a change seen before its request was granted
+  // (another walkthrough's exit still being delivered) leaves the slide as it is
+  let full = false;
   on(root, "fullscreenchange", () => {
-    if (document.fullscreenElement !== root && root.classList.contains("rk-presenting")) {
-      presenting(false);
+    if (document.fullscreenElement === root) {
+      full = true;
+    } else if (full) {
+      full = false;
+      if (root.classList.contains("rk-presenting")) presenting(false);
     }
   });
   const onKey = (ev) => {
