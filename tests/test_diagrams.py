@@ -663,6 +663,26 @@ def test_a_step_view_folds_the_refinerys_repeats_and_names_each_one():
     assert rip.find("Rest in Peace")  # the chain drawn in full shows the replacement
 
 
+def test_a_step_view_folds_same_kind_leaves_and_names_what_differs():
+    """Issue 28: in a step view, four or more events of the same kind and cause with nothing
+    under them fold too, whatever each says: lesson 8's end of the turn (R14) draws one
+    "Effect ends" in full and one box that names the other three; the whole story draws all
+    four (a fold of a step view only)."""
+    from rulekit.display.flow import scenario_diagram, step_diagram
+
+    sc = _scenario("r14_exert_borrowed_creature.toml")
+    k = len(sc.steps)  # the end of the turn: cleanup, Bob's untap step
+    dot = parse(step_diagram(sc, k).source)
+    [fold] = dot.find("× 3 more like this")
+    words = dot.label(fold)
+    for effect in ("gains haste", "gets +1/+3", "gains lifelink"):
+        assert effect in words, words
+    assert dot.nodes[fold]["peripheries"] == "2"
+    assert len(dot.find("Effect ends")) == 1  # the one drawn in full
+    assert dot.find("becomes untapped")  # R14's point, in the same step
+    assert len(parse(scenario_diagram(sc).source).find("Effect ends")) == 4
+
+
 def test_a_box_says_a_chosen_target_once_and_keeps_every_choice_it_does_not_name():
     """Issue 28's short words: the reflexive trigger's box names its target once ("... ability
     targets Glory-Bound Initiate (#2)", not again as "(Alice chose target: ...)"), and who

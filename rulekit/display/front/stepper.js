@@ -680,22 +680,16 @@ function useShape(pane, name) {
     askable(svg, pane.rkWhy);
     shapes[name] = svg;
   }
-  const focused = now.contains(document.activeElement) ? boxName(document.activeElement) : null;
-  if (!focused) { // the box Tab reaches stays the same box
-    const stop = now.querySelector(".rk-box[tabindex='0']");
-    const same = stop && svg.querySelector(`.rkbox-${CSS.escape(boxName(stop))}`);
-    if (same) for (const b of svg.querySelectorAll(".rk-box")) {
-      b.setAttribute("tabindex", b === same ? "0" : "-1");
-    }
+  // the box that has the focus, else the one Tab reaches, is the same box in the new shape
+  const focused = now.contains(document.activeElement) && boxName(document.activeElement);
+  const stop = now.querySelector(".rk-box[tabindex='0']");
+  const keep = focused || (stop && boxName(stop));
+  const same = keep && svg.querySelector(`.rkbox-${CSS.escape(keep)}`);
+  if (same) for (const b of svg.querySelectorAll(".rk-box")) {
+    b.setAttribute("tabindex", b === same ? "0" : "-1");
   }
   now.replaceWith(svg);
-  const again = focused && svg.querySelector(`.rkbox-${CSS.escape(focused)}`);
-  if (again) {
-    for (const b of svg.querySelectorAll(".rk-box")) {
-      b.setAttribute("tabindex", b === again ? "0" : "-1");
-    }
-    again.focus({preventScroll: true});
-  }
+  if (focused && same) same.focus({preventScroll: true});
   return svg;
 }
 
@@ -1056,10 +1050,9 @@ function render({model, el: host}) {
     ev.stopPropagation();
   });
   on(present, "click", () => presenting(!root.classList.contains("rk-presenting")));
-  // leaving full screen (Escape, or the browser's own way) leaves Present, at the same step
-  // full screen left (the browser's own Escape or F11): the page again. Only an exit from
-  // this walkthrough's own full screen counts: a change seen before its request was granted
-  // (another walkthrough's exit still being delivered) leaves the slide as it is
+  // leaving full screen (Escape, or the browser's own way) leaves Present, at the same step.
+  // Only an exit from this walkthrough's own full screen counts: a change seen before its
+  // request was granted (another walkthrough's exit still being delivered) leaves the slide
   let full = false;
   on(root, "fullscreenchange", () => {
     if (document.fullscreenElement === root) {
