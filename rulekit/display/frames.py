@@ -327,16 +327,11 @@ def _other_shapes(scenario: Any, k: int, svg: str, label: str) -> dict[str, str]
     of the step in its pane as it is (`stepper.js`, `fitScale`). A shape that makes no pane
     fit is not shipped: each costs the page, and the notebook's saved widget state, its SVG."""
     from rulekit.display.flow import STEP_SHAPES, step_diagram
-    from rulekit.display.svg import new_box
+    from rulekit.display.svg import pane_fit
 
-    def fitting(markup: str) -> set[int]:
-        box = new_box(markup, f"rk-s{k}")
-        if box is None:
-            return set()
-        w, h = max(box[2] - box[0], 1.0), max(box[3] - box[1], 1.0)
-        # (the 95 % rule: at least 95 % of the new part in the pane)
-        return {i for i, (pw, ph) in enumerate(SHAPE_PANES)
-                if min(1.0, pw / w) * min(1.0, ph / h) >= 0.95}
+    def fitting(markup: str) -> set[int]:  # the panes that show 95 % of the new part
+        return {i for i, pane in enumerate(SHAPE_PANES)
+                if pane_fit(markup, f"rk-s{k}", pane) >= 0.95}
 
     fit = fitting(svg)
     if len(fit) == len(SHAPE_PANES):

@@ -44,8 +44,9 @@ from rulekit.core.payloads import Activated, ManaAdded, Note, Reason
 
 __all__ = [
     "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOCUS_COLOR", "FOLD_ALWAYS", "FOLD_AT", "FONT",
-    "IN_ROW", "KEEP", "STEP_SHAPES", "StepShape", "KEEP_STEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT",
-    "TEXT_PT", "TITLE_PT", "WRAP_AT", "did_not_happen", "group_class", "relation_of", "role_of",
+    "IN_ROW", "KEEP", "KEEP_STEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING",
+    "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT", "STEP_SHAPES", "StepShape", "TEXT_PT",
+    "TITLE_PT", "WRAP_AT", "did_not_happen", "group_class", "relation_of", "role_of",
 ]
 
 FONT = "DejaVu Sans,Arial,Helvetica,sans-serif"
@@ -62,9 +63,10 @@ IN_ROW = 2  # a step view's replaced event: its chain's boxes this many a row (o
 class StepShape:
     """How a step view lays its step out: `row` siblings a row (more wrap to the ranks
     below), a replaced event's chain `in_row` boxes a row, and the step's title beside its
-    first box (`title_beside`) or above it. A page keeps the shape whose drawing of the
-    step's new part fits its pane at the largest scale (issue 28: one pane is wide and
-    short, another, JupyterLab's beside its file browser, narrow)."""
+    first box (`title_beside`) or above it. A frame carries the shapes that make its step fit
+    a pane the default doesn't (`rulekit.display.frames.SHAPE_PANES`), and the page shows the
+    one that shows the most of the step in its pane (issue 28: Present's pane is wide and
+    short, JupyterLab's beside its file browser narrow)."""
 
     row: int = ROW
     in_row: int = IN_ROW
