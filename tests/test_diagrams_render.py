@@ -355,8 +355,9 @@ def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     (`SHAPE_PANES`, by the 95 % rule) that the default shape doesn't: lesson 2's "tapping
     Calciform Pools" step is 829 px wide in the default shape, too wide for Present's pane
     at 18 px, and fits it in the narrow one; a refusal's small note fits every pane as it
-    is; lesson 7's token copy fits no pane in any shape, so nothing is shipped for it
-    (each shape costs the page and the notebook's saved widget state its SVG)."""
+    is; lesson 6's Shatterstorm under Rest in Peace fits no pane in any shape, so nothing is
+    shipped for it (each shape costs the page and the notebook's saved widget state its
+    SVG)."""
     from rulekit.display.frames import SHAPE_PANES, StepFrames
     from rulekit.display.svg import new_box
     from rulekit.scenario import load, shipped_dir
@@ -378,7 +379,7 @@ def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     present = SHAPE_PANES[2]
     assert share(big["svg"], 2, present) < 0.95 <= share(big["shapes"]["narrow"], 2, present)
     assert "rk-new" in big["shapes"]["narrow"] and "aria-label" in big["shapes"]["narrow"]
-    assert "shapes" not in frame("r13_token_copy_enters", 5)
+    assert "shapes" not in frame("r11_refinery_rest_in_peace", 2)
 
 
 # ---------------------------------------------------------------- each ruling's point (issue 28)
@@ -489,3 +490,47 @@ def test_why_gives_each_box_its_causes_its_rules_and_a_replacements_before_and_a
     import json
 
     json.dumps(answers)  # plain data, for a page
+
+
+def _node_at(svg: str, words: str) -> tuple[float, float, float, float]:
+    """The outline of the one box whose words include `words` (SVG geometry, points)."""
+    from rulekit.display.svg import shapes
+
+    found = [s.outline for s in shapes(svg) if s.kind == "node" and s.outline
+             and words in " ".join(t.text for t in s.texts)]
+    assert len(found) == 1, (words, len(found))
+    return found[0]
+
+
+def test_a_step_view_says_a_replacements_result_once_and_puts_a_lone_leaf_beside_its_cause():
+    """Issue 28's short words and short steps: in a step view, a replacement effect's box
+    leaves out "→ what it made of the event" when the box under it says exactly that (Mana
+    Reflection's {G}{G}, R05), and keeps it when that box doesn't (Hangarback Walker's
+    counters, R06: the test above); a box with nothing under it that is the only child of
+    an only child sits beside its cause, a row fewer (Wild Growth's trigger and its {G}),
+    but not in the narrow shape, nor in a fan-out of more than two (the Refinery's trigger
+    under Rest in Peace: a branch growing sideways would widen the whole row)."""
+    from rulekit.display.flow import scenario_diagram, step_diagram
+    from rulekit.scenario import load, shipped_dir
+
+    sc = load(shipped_dir() / "r05_replacement_modifies_production.toml")
+    view = step_diagram(sc, 1).svg()
+    reflection = [s for s in shapes_of(view) if "Mana Reflection: modifies it" in s]
+    assert reflection and all("→" not in s for s in reflection), reflection
+    assert "→ Alice adds {G}{G} from Forest" in _joined(_svg_text(scenario_diagram(sc).svg()))
+    trigger, mana = (_node_at(view, w) for w in ("Wild Growth triggers", "from Wild"))
+    assert trigger[1] < (mana[1] + mana[3]) / 2 < trigger[3] and mana[0] > trigger[2]  # beside
+    narrow = step_diagram(sc, 1, shape="narrow").svg()
+    trigger, mana = (_node_at(narrow, w) for w in ("Wild Growth triggers", "from Wild"))
+    assert mana[1] > trigger[3]  # below it
+    rip = step_diagram(load(shipped_dir() / "r11_refinery_rest_in_peace.toml"), 2).svg()
+    result = _node_at(rip, "Slagstone Refinery (#2) is")
+    trigger = _node_at(rip, "trigger for itself")
+    assert trigger[1] > result[3]
+
+
+def shapes_of(svg: str) -> list[str]:
+    """Each box's words, one string a box."""
+    from rulekit.display.svg import shapes
+
+    return [" ".join(t.text for t in s.texts) for s in shapes(svg) if s.kind == "node"]

@@ -132,7 +132,10 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     first box and each box's CR numbers on its last line of words where they fit, and puts
     boxes closer together, so a step fits a projector's pane (issue 28: the steps were too
     tall, rarely too wide). `shape` (a step view) names its `STEP_SHAPES` entry: how many
-    siblings a row, how many boxes of a replaced chain a row, the title beside or above."""
+    siblings a row, how many boxes of a replaced chain a row, the title beside or above, a
+    lone leaf beside its cause, the widening shapes' words wrapped wider. A step view also
+    leaves "→ what it made of the event" out of a replacement effect's box when the box
+    under it says exactly that."""
     graph = FlowDiagram(name="rulekit")
     heading_text = title or "Event and trigger flow"
     graph.titles["rulekit"] = heading_text
@@ -142,7 +145,8 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
                nodesep="0.25" if compact else "0.35", ranksep="0.2" if compact else "0.45",
                newrank="true", bgcolor="white", pad="0.3", tooltip=dot_text(heading_text),
                **shown)
-    graph.attr("node", fontname=FONT, fontsize=str(TEXT_PT), margin="0.15,0.07")
+    graph.attr("node", fontname=FONT, fontsize=str(TEXT_PT),
+               **({"margin": "0.1,0.04", "height": "0.3"} if compact else {"margin": "0.15,0.07"}))
     graph.attr("edge", fontname=FONT, fontsize=str(SMALL_PT), color="#333333",
                fontcolor="#222222", arrowsize="0.9")
     drawer = Drawer(model, graph)
@@ -222,18 +226,19 @@ class Drawer:
         if n.fold:
             self.role_tags.setdefault("fold", set()).add(self.tag)
         lines = n.lines
-        if n.role in WRAP_AT:  # a widening shape: its words again, in narrower lines
+        wrap_at = {**WRAP_AT, **dict(self.shape.wrap_at if self.compact else ())}
+        if n.role in wrap_at:  # a widening shape: its words again, in narrower lines
             parts: list[str] = []
             for line in lines:
                 if parts and not line.startswith(("(", "→")):
                     parts[-1] += " " + line
                 else:
                     parts.append(line)
-            lines = [w for part in parts for w in wrap_lines(part, WRAP_AT[n.role])]
+            lines = [w for part in parts for w in wrap_lines(part, wrap_at[n.role])]
         cite = "CR " + ", ".join(n.rules) if n.rules else ""
         # a step view: the rules on the last line of words when they fit in its width
         beside = bool(cite and self.compact and lines and len(lines[-1]) + 3 + len(cite)
-                      <= max(WRAP_AT.get(n.role, WRAP), *(len(line) for line in lines)))
+                      <= max(wrap_at.get(n.role, WRAP), *(len(line) for line in lines)))
         text = "<BR/>".join(dot_html(line) for line in lines)
         if role.font != "#000000":
             text = f'<FONT COLOR="{role.font}">{text}</FONT>'
@@ -288,9 +293,10 @@ class Drawer:
             self.graph.titles[f"{tail}->{head}"] = f"{a} — {label or 'then'} → {b}"
 
     def arrange(self) -> None:
-        """A step view's layout hints: each replaced event's boxes on one rank; siblings
-        beyond the first `shape.row` each one rank below the sibling that many before it."""
-        for row in self.in_row:
+        """A step view's layout hints: each replaced event's boxes on one rank, and a lone
+        leaf on its cause's (`shape.leaf_beside`); siblings beyond the first `shape.row`
+        each one rank below the sibling that many before it."""
+        for row in self.in_row + (self._beside() if self.shape.leaf_beside else []):
             with self.graph.subgraph() as r:
                 r.attr(rank="same")
                 for name in row:
@@ -313,6 +319,41 @@ class Drawer:
             for leaf in self._leaves(before, without=after):
                 if leaf != before:
                     self.graph.edge(leaf, after, style="invis")
+
+    def _beside(self) -> list[list[str]]:
+        """A step view's last box of a line of only children beside the box before it: a
+        leaf, only child of an only child (a trigger and what it did; a row fewer)."""
+        outs: dict[str, list[str]] = {}
+        ins: dict[str, list[str]] = {}
+        for tail, head, _label in self.edges:
+            outs.setdefault(tail, []).append(head)
+            ins.setdefault(head, []).append(tail)
+        placed = {name for row in self.in_row for name in row}
+        pairs = []
+        for tail, kids in outs.items():
+            head = kids[0]
+            if len(kids) != 1 or head in outs or len(ins.get(head, ())) != 1 \
+                    or tail in placed or head in placed:
+                continue
+            above = ins.get(tail, [])
+            if len(above) == 1 and len(outs.get(above[0], ())) == 1 \
+                    and not self._in_fan_out(above[0], ins, outs):
+                pairs.append([tail, head])
+        return pairs
+
+    @staticmethod
+    def _in_fan_out(name: str, ins: dict[str, list[str]], outs: dict[str, list[str]]) -> bool:
+        """Whether a box above `name` has more than two arrows out (then each of its branches
+        keeps to its own column: a branch growing sideways would widen the whole row)."""
+        seen = {name}
+        while len(ins.get(name, ())) == 1:
+            name = ins[name][0]
+            if name in seen:
+                return False
+            seen.add(name)
+            if len(outs.get(name, ())) > 2:
+                return True
+        return False
 
     def _leaves(self, top: str, without: str = "") -> list[str]:
         """The boxes under `top` (following this drawing's arrows, except those into
@@ -597,7 +638,8 @@ class Drawer:
             rname = f"r{e.id}_{i}"
             lines = wrap_lines(f"{a.effect}: {OUTCOME_WORDS.get(a.outcome, a.outcome)}")
             after = after_text(self.model, e, a.after) if a.after is not None else "nothing"
-            lines += wrap_lines(f"→ {after}")
+            if not (self.compact and i == len(e.applied) - 1 and after == box_words(e)):
+                lines += wrap_lines(f"→ {after}")  # (a step view: not when the next box says it)
             self.node(c, Node(rname, "replacement", lines, tuple(a.rules),
                                f"{a.effect} {a.outcome} the event: now {after}"))
             self.edge(prev, rname, label)

@@ -62,8 +62,10 @@ IN_ROW = 2  # a step view's replaced event: its chain's boxes this many a row (o
 @dataclass(frozen=True)
 class StepShape:
     """How a step view lays its step out: `row` siblings a row (more wrap to the ranks
-    below), a replaced event's chain `in_row` boxes a row, and the step's title beside its
-    first box (`title_beside`) or above it. A frame carries the shapes that make its step fit
+    below), a replaced event's chain `in_row` boxes a row, the step's title beside its
+    first box (`title_beside`) or above it, a leaf that is the only child of an only child
+    beside its cause (`leaf_beside`, a row fewer), and the widening shapes' words wrapped at
+    `wrap_at` characters instead of `WRAP_AT`'s (wider: shorter boxes). A frame carries the shapes that make its step fit
     a pane the default doesn't (`rulekit.display.frames.SHAPE_PANES`), and the page shows the
     one that shows the most of the step in its pane (issue 28: Present's pane is wide and
     short, JupyterLab's beside its file browser narrow)."""
@@ -71,15 +73,21 @@ class StepShape:
     row: int = ROW
     in_row: int = IN_ROW
     title_beside: bool = True
+    leaf_beside: bool = True
+    wrap_at: tuple[tuple[str, int], ...] = ()  # (role, characters a line) over WRAP_AT's
 
 
-# the step view's shapes, the first the default: two that grow down rather than sideways, for
-# a narrower pane (two siblings a row, a replaced chain one box a row; the title beside the
-# step's first box, or above it), and one that grows sideways, for a shorter one (five
-# siblings a row, a replaced chain three boxes a row)
-STEP_SHAPES = {"compact": StepShape(), "narrow": StepShape(row=2, in_row=1),
-               "tall": StepShape(row=2, in_row=1, title_beside=False),
-               "wide": StepShape(row=5, in_row=3)}
+# the step view's shapes, the first the default: three that grow down rather than sideways,
+# for a narrower pane (two siblings a row, a replaced chain one box a row; the title beside
+# the step's first box, or above it; "snug" with the default's lone leaf beside its cause),
+# and one that grows sideways, for a shorter one (five siblings a row, a replaced chain three
+# boxes a row)
+_WIDER = (("trigger", 26), ("sba", 26), ("cost", 24), ("resolve", 26))
+STEP_SHAPES = {"compact": StepShape(wrap_at=_WIDER),
+               "narrow": StepShape(row=2, in_row=1, leaf_beside=False),
+               "snug": StepShape(row=2, in_row=1),
+               "tall": StepShape(row=2, in_row=1, title_beside=False, leaf_beside=False),
+               "wide": StepShape(row=5, in_row=3, wrap_at=_WIDER)}
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}
