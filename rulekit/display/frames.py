@@ -320,21 +320,25 @@ def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
             "arrows": [a for a in arrows if a[0] in drawn and a[1] in drawn]}
 
 
-def _other_shapes(scenario: Any, k: int, svg: str, label: str) -> dict[str, str]:
+def _other_shapes(scenario: Any, k: int, svg: str, label: str,
+                  panes: tuple[tuple[float, float], ...] = ()) -> dict[str, str]:
     """Step k's view in the other `STEP_SHAPES` (name -> inline SVG, marked like `svg`, the
-    default shape's) that make its new part fit one of the `SHAPE_PANES` that the default
-    shape (and every shape kept before it) does not: a page keeps whichever shows the most
-    of the step in its pane as it is (`stepper.js`, `fitScale`). A shape that makes no pane
-    fit is not shipped: each costs the page, and the notebook's saved widget state, its SVG."""
+    default shape's) that make its new part fit one of the `panes` (`SHAPE_PANES` unless
+    given) that the default shape (and every shape kept before it) does not: a page keeps
+    whichever shows the most of the step in its pane as it is (`stepper.js`, `fitScale`). A
+    shape that makes no pane fit is not shipped: each costs the page, and the notebook's
+    saved widget state, its SVG."""
     from rulekit.display.flow import STEP_SHAPES, step_diagram
     from rulekit.display.svg import pane_fit
 
+    panes = panes or SHAPE_PANES
+
     def fitting(markup: str) -> set[int]:  # the panes that show 95 % of the new part
-        return {i for i, pane in enumerate(SHAPE_PANES)
+        return {i for i, pane in enumerate(panes)
                 if pane_fit(markup, f"rk-s{k}", pane) >= 0.95}
 
     fit = fitting(svg)
-    if len(fit) == len(SHAPE_PANES):
+    if len(fit) == len(panes):
         return {}  # fits every pane as it is
     out: dict[str, str] = {}
     for name in list(STEP_SHAPES)[1:]:
@@ -350,9 +354,26 @@ def _other_shapes(scenario: Any, k: int, svg: str, label: str) -> dict[str, str]
 # Present's 18 px is 1.125x), less the pane's padding: the page at 1280x720 and 1366x768
 # (the diagram two thirds of the width), Present at 1280x720, JupyterLab at 1280x720 with its
 # file browser open (measured by the 95 % rule's tests: 856x602, 918x650, 810x644, 647x470).
-# (Not Present's half-width pane beside a long text or a question, 607x644: the shapes that
-# fit it cost lesson 7's notebook 63 KB of saved widget state, over its 1 MB budget.)
 SHAPE_PANES = ((832.0, 578.0), (894.0, 626.0), (698.0, 551.0), (623.0, 446.0))
+# Present's pane beside words that fill a third of the slide (607x644: the slide gives them
+# half, `stepper.js` `fitSlide`); only for the frames whose words likely do (`_fills_a_third`):
+# shapes for it on every frame cost lesson 7's notebook 80 KB of saved widget state, over its
+# 1 MB budget
+PRESENT_HALF = (518.0, 551.0)
+
+
+def _fills_a_third(narration: str, question: dict[str, Any] | None, refused: str | None) -> bool:
+    """Whether a frame's words likely overflow Present's text column at a third of a
+    1280x720 slide (about 620 px tall): the narration at 32 px, about 21 characters a 40 px
+    line; a question's words, choices and button; a refusal's lines. An estimate: it only
+    chooses which shapes a frame carries (`PRESENT_HALF`), the page measures."""
+    height = -(-len(narration) // 21) * 40 + 24
+    if question:
+        height += 120 + 40 * max(1, len(question.get("labels") or [])) \
+            + 20 * -(-len(str(question.get("ask", ""))) // 40)
+    if refused:
+        height += -(-len(refused) // 30) * 30 + 20
+    return height > 600
 
 
 # ------------------------------------------------------------------ the frames
@@ -610,18 +631,21 @@ class StepFrames:
         # the board, as its parts (each card's HTML, and the markup between the cards):
         # `data()` keeps each distinct part once for the walkthrough (`board_parts`) and
         # each frame a list of references, which the module joins (docs/classroom.md)
+        question = self._question_data(k + 1)
+        refused = None if result.error is None or k == 0 else str(result.error)
         return {
             "board": _board_parts(game, result.events if k else ()),
             "step": k, "label": label, "narration": narration,
             "does": _root_texts(result) if k else [],
-            "refused": None if result.error is None or k == 0 else str(result.error),
+            "refused": refused,
             "pending": bool(k == 0 and sc.pending), "checks": checks,
             "describe": describe_step(result, k),
             "tables": [table(board_table(game), "Board", "No permanents on the battlefield."),
                        table(pools_table(game), "Players: life and mana pools"),
                        table(stack_table(game), "Stack (top first)", "The stack is empty.")],
-            "events": events, "view": self._view_data(k), "diagram": self._whole_data(k),
-            "question": self._question_data(k + 1), "notes": result.notes,
+            "events": events, "diagram": self._whole_data(k),
+            "view": self._view_data(k, _fills_a_third(narration, question, refused)),
+            "question": question, "notes": result.notes,
             "announce": self.announcements[k]}
 
     def _question_data(self, k: int) -> dict[str, Any] | None:
@@ -651,10 +675,12 @@ class StepFrames:
             fig["legend"] = legend_strip(self._story, {f"s{j}" for j in range(k + 1)})
         return fig
 
-    def _view_data(self, k: int) -> dict[str, Any]:
+    def _view_data(self, k: int, long_words: bool = False) -> dict[str, Any]:
         """Frame k's step view (`rulekit.display.flow.step_diagram`: that step at full scale,
         every earlier step folded to one box), its SVG with the step's group marked `rk-new`,
-        and the legend of the shapes it uses (`legend_strip`), shown above its pane."""
+        and the legend of the shapes it uses (`legend_strip`), shown above its pane; with
+        `long_words` (the frame's words likely fill a third of a slide), the shapes that fit
+        Present's half-width pane too."""
         from rulekit.display.flow import legend_strip, step_diagram
 
         if self.diagram_mode == "none":
@@ -669,7 +695,8 @@ class StepFrames:
         out = {**fig, "title": title, "label": label, "legend": legend_strip(view)}
         if fig.get("svg"):
             out["why"] = _why_data(self.results[k].game, view, fig["svg"])
-            shapes = _other_shapes(sc, k, fig["svg"], label) if k else {}
+            panes = SHAPE_PANES + ((PRESENT_HALF,) if long_words else ())
+            shapes = _other_shapes(sc, k, fig["svg"], label, panes) if k else {}
             if shapes:
                 out["shapes"] = shapes
         return out
