@@ -321,17 +321,15 @@ def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
 
 
 def _other_shapes(scenario: Any, k: int, svg: str, label: str,
-                  panes: tuple[tuple[float, float], ...] = ()) -> dict[str, str]:
+                  panes: tuple[tuple[float, float], ...]) -> dict[str, str]:
     """Step k's view in the other `STEP_SHAPES` (name -> inline SVG, marked like `svg`, the
-    default shape's) that make its new part fit one of the `panes` (`SHAPE_PANES` unless
-    given) that the default shape (and every shape kept before it) does not: a page keeps
-    whichever shows the most of the step in its pane as it is (`stepper.js`, `fitScale`). A
-    shape that makes no pane fit is not shipped: each costs the page, and the notebook's
-    saved widget state, its SVG."""
+    default shape's) that make its new part fit one of the `panes` (`SHAPE_PANES`, and
+    `PRESENT_HALF` beside long words) that the default shape (and every shape kept before
+    it) does not: a page keeps whichever shows the most of the step in its pane as it is
+    (`stepper.js`, `fitScale`). A shape that makes no pane fit is not shipped: each costs
+    the page, and the notebook's saved widget state, its SVG."""
     from rulekit.display.flow import STEP_SHAPES, step_diagram
     from rulekit.display.svg import pane_fit
-
-    panes = panes or SHAPE_PANES
 
     def fitting(markup: str) -> set[int]:  # the panes that show 95 % of the new part
         return {i for i, pane in enumerate(panes)

@@ -152,6 +152,8 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     drawer = Drawer(model, graph)
     drawer.compact = compact
     drawer.shape = STEP_SHAPES[shape]
+    if compact:
+        drawer.wrap_at = {**WRAP_AT, **dict(drawer.shape.wrap_at)}
     drawer.last_actions = set(groups[-1].actions) if groups else set()
     for group in groups:
         if group.key in summarize:
@@ -207,6 +209,7 @@ class Drawer:
         self.tag_of: dict[str, str] = {}  # node name -> its group's class
         self.compact = False  # a step view: replacements in a row, fan-outs in rows
         self.shape = STEP_SHAPES["compact"]  # (compact) how many a row, where the title goes
+        self.wrap_at = WRAP_AT  # characters a line in the widening shapes (the shape's, compact)
         self.rows: list[list[int]] = []  # (compact) each drawn node's children, in order
         self.titles: dict[str, str] = {}  # cluster -> its title's node
         # "then" from an action to what it let resolve, which also has its "resolves" arrow
@@ -226,7 +229,7 @@ class Drawer:
         if n.fold:
             self.role_tags.setdefault("fold", set()).add(self.tag)
         lines = n.lines
-        wrap_at = {**WRAP_AT, **dict(self.shape.wrap_at if self.compact else ())}
+        wrap_at = self.wrap_at
         if n.role in wrap_at:  # a widening shape: its words again, in narrower lines
             parts: list[str] = []
             for line in lines:

@@ -65,10 +65,11 @@ class StepShape:
     below), a replaced event's chain `in_row` boxes a row, the step's title beside its
     first box (`title_beside`) or above it, a leaf that is the only child of an only child
     beside its cause (`leaf_beside`, a row fewer), and the widening shapes' words wrapped at
-    `wrap_at` characters instead of `WRAP_AT`'s (wider: shorter boxes). A frame carries the shapes that make its step fit
-    a pane the default doesn't (`rulekit.display.frames.SHAPE_PANES`), and the page shows the
-    one that shows the most of the step in its pane (issue 28: Present's pane is wide and
-    short, JupyterLab's beside its file browser narrow)."""
+    `wrap_at` characters instead of `WRAP_AT`'s (wider: shorter boxes). A frame carries the
+    shapes that make its step fit a pane the default doesn't (`rulekit.display.frames`'s
+    `SHAPE_PANES`, `PRESENT_HALF`), and the page shows the one that shows the most of the
+    step in its pane (issue 28: Present's pane is wide and short, JupyterLab's beside its
+    file browser narrow)."""
 
     row: int = ROW
     in_row: int = IN_ROW
