@@ -492,12 +492,17 @@ def test_why_gives_each_box_its_causes_its_rules_and_a_replacements_before_and_a
     json.dumps(answers)  # plain data, for a page
 
 
-def _node_at(svg: str, words: str) -> tuple[float, float, float, float]:
-    """The outline of the one box whose words include `words` (SVG geometry, points)."""
+def _boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each box of an SVG drawing: its words (one string) and its outline (points)."""
     from rulekit.display.svg import shapes
 
-    found = [s.outline for s in shapes(svg) if s.kind == "node" and s.outline
-             and words in " ".join(t.text for t in s.texts)]
+    return [(" ".join(t.text for t in s.texts), s.outline) for s in shapes(svg)
+            if s.kind == "node" and s.outline]
+
+
+def _node_at(svg: str, words: str) -> tuple[float, float, float, float]:
+    """The outline of the one box whose words include `words`."""
+    found = [box for said, box in _boxes(svg) if words in said]
     assert len(found) == 1, (words, len(found))
     return found[0]
 
@@ -515,7 +520,7 @@ def test_a_step_view_says_a_replacements_result_once_and_puts_a_lone_leaf_beside
 
     sc = load(shipped_dir() / "r05_replacement_modifies_production.toml")
     view = step_diagram(sc, 1).svg()
-    reflection = [s for s in shapes_of(view) if "Mana Reflection: modifies it" in s]
+    reflection = [said for said, _ in _boxes(view) if "Mana Reflection: modifies it" in said]
     assert reflection and all("→" not in s for s in reflection), reflection
     assert "→ Alice adds {G}{G} from Forest" in _joined(_svg_text(scenario_diagram(sc).svg()))
     trigger, mana = (_node_at(view, w) for w in ("Wild Growth triggers", "from Wild"))
@@ -527,13 +532,6 @@ def test_a_step_view_says_a_replacements_result_once_and_puts_a_lone_leaf_beside
     result = _node_at(rip, "Slagstone Refinery (#2) is")
     trigger = _node_at(rip, "trigger for itself")
     assert trigger[1] > result[3]
-
-
-def shapes_of(svg: str) -> list[str]:
-    """Each box's words, one string a box."""
-    from rulekit.display.svg import shapes
-
-    return [" ".join(t.text for t in s.texts) for s in shapes(svg) if s.kind == "node"]
 
 
 def test_a_frame_with_long_words_ships_the_shape_that_fits_presents_half_pane():

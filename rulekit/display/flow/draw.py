@@ -229,19 +229,18 @@ class Drawer:
         if n.fold:
             self.role_tags.setdefault("fold", set()).add(self.tag)
         lines = n.lines
-        wrap_at = self.wrap_at
-        if n.role in wrap_at:  # a widening shape: its words again, in narrower lines
+        if n.role in self.wrap_at:  # a widening shape: its words again, in narrower lines
             parts: list[str] = []
             for line in lines:
                 if parts and not line.startswith(("(", "→")):
                     parts[-1] += " " + line
                 else:
                     parts.append(line)
-            lines = [w for part in parts for w in wrap_lines(part, wrap_at[n.role])]
+            lines = [w for part in parts for w in wrap_lines(part, self.wrap_at[n.role])]
         cite = "CR " + ", ".join(n.rules) if n.rules else ""
         # a step view: the rules on the last line of words when they fit in its width
         beside = bool(cite and self.compact and lines and len(lines[-1]) + 3 + len(cite)
-                      <= max(wrap_at.get(n.role, WRAP), *(len(line) for line in lines)))
+                      <= max(self.wrap_at.get(n.role, WRAP), *(len(line) for line in lines)))
         text = "<BR/>".join(dot_html(line) for line in lines)
         if role.font != "#000000":
             text = f'<FONT COLOR="{role.font}">{text}</FONT>'
