@@ -174,3 +174,61 @@ def test_presenting_the_diagram_keys_stay_the_diagrams(why_page) -> None:
     page.wait_for_timeout(200)
     assert not page.locator(".rk-stepper").evaluate(
         "(e) => e.classList.contains('rk-presenting')")
+
+
+def test_the_brief_shape_walks_its_own_arrows_and_shows_its_own_legend(browser) -> None:
+    """Lesson 6's Shatterstorm under Rest in Peace fits the page's pane at 1280x720 only in
+    the brief shape (a fan-out's replaced events one box each): the page shows that shape,
+    its legend (no "as first proposed" box: it draws none), the arrow keys walk its own
+    arrows (the resolution, then each replaced event's one box), and the one box's "why"
+    still gives the event before and after Rest in Peace; at 1920x1080, where the default
+    shape fits, the page shows it again, with its legend."""
+    if shutil.which("dot") is None:
+        unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
+    import tempfile
+
+    from rulekit.scenario import shipped_dir
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "rip.html"
+        path.write_text(_page_html(str(shipped_dir() / "r11_refinery_rest_in_peace.toml")),
+                        "utf-8")
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            page.goto(path.as_uri())
+            page.locator(".rk-stepper .rk-box").first.wait_for()
+            page.locator(".rk-stepper").evaluate("(e) => e.scrollIntoView({block: 'start'})")
+            page.locator(".rk-steps button").nth(2).click()
+            page.wait_for_timeout(300)
+            svg = page.locator(".rk-frame .rk-diagram > svg")
+            assert svg.get_attribute("data-rk-shape") == "brief"
+            legend = page.locator(".rk-frame .rk-legend-box")
+            assert legend.locator("[data-role='replacement']").count() == 1
+            assert legend.locator("[data-role='proposed']").count() == 0
+            page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n36").focus()  # resolves
+            seen = []
+            for _ in range(4):  # its effects, in turn: each replaced event is one box
+                page.keyboard.press("ArrowDown")
+                seen.append(_box(page))
+                page.keyboard.press("ArrowUp")
+                assert _box(page) == "rkbox-n36"
+            assert "rkbox-n37" in seen and not [b for b in seen if b[6] in "pr"], seen
+            page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n37").focus()
+            assert "Slagstone Refinery (#2) is destroyed" in _focused(page)["name"]
+            page.keyboard.press("Enter")
+            text = page.locator(".rk-frame .rk-why").inner_text()
+            assert "Before: Slagstone Refinery (#2) would move from battlefield to graveyard" \
+                in text, text
+            assert "Changed by: Rest in Peace" in text
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "brief-why-1280x720.png"))
+            page.keyboard.press("Escape")
+            page.set_viewport_size({"width": 1920, "height": 1080})  # the default fits here
+            page.wait_for_timeout(300)
+            assert svg.get_attribute("data-rk-shape") == ""
+            assert legend.locator("[data-role='proposed']").count() == 1  # its legend again
+            assert errors == []
+        finally:
+            page.close()

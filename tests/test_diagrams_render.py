@@ -355,9 +355,9 @@ def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     (`SHAPE_PANES`, by the 95 % rule) that the default shape doesn't: lesson 2's "tapping
     Calciform Pools" step is 829 px wide in the default shape, too wide for Present's pane
     at 18 px, and fits it in the narrow one; a refusal's small note fits every pane as it
-    is; lesson 6's Shatterstorm under Rest in Peace fits no pane in any shape, so nothing is
-    shipped for it (each shape costs the page and the notebook's saved widget state its
-    SVG)."""
+    is; lesson 6's Shatterstorm under Rest in Peace fits the page's panes at 1280x720 and
+    1366x768 only in the brief shape, which is all it ships (each shape costs the page and
+    the notebook's saved widget state its SVG), with its own arrows and legend."""
     from rulekit.display.frames import SHAPE_PANES, StepFrames
     from rulekit.display.svg import new_box
     from rulekit.scenario import load, shipped_dir
@@ -379,7 +379,15 @@ def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     present = SHAPE_PANES[2]
     assert share(big["svg"], 2, present) < 0.95 <= share(big["shapes"]["narrow"], 2, present)
     assert "rk-new" in big["shapes"]["narrow"] and "aria-label" in big["shapes"]["narrow"]
-    assert "shapes" not in frame("r11_refinery_rest_in_peace", 2)
+    rip = frame("r11_refinery_rest_in_peace", 2)
+    assert list(rip.get("shapes", {})) == ["brief"], list(rip.get("shapes", {}))
+    for pane in SHAPE_PANES[:2]:
+        assert share(rip["svg"], 2, pane) < 0.95 <= share(rip["shapes"]["brief"], 2, pane)
+    walk = rip["why"]["shape_arrows"]["brief"]
+    assert ["n36", "n37"] in walk and not [a for a in walk if a[1].startswith(("p", "r"))]
+    assert ["n36", "p37"] in rip["why"]["arrows"]  # the default's, as it draws them
+    assert "data-role='proposed'" in rip["legend"]
+    assert "data-role='proposed'" not in rip["shape_legends"]["brief"]
 
 
 # ---------------------------------------------------------------- each ruling's point (issue 28)
@@ -532,6 +540,33 @@ def test_a_step_view_says_a_replacements_result_once_and_puts_a_lone_leaf_beside
     result = _node_at(rip, "Slagstone Refinery (#2) is")
     trigger = _node_at(rip, "trigger for itself")
     assert trigger[1] > result[3]
+
+
+def test_the_brief_shape_draws_a_fan_outs_replaced_events_one_box_each():
+    """The one shape that draws fewer boxes ("brief", for a step no other shape fits): each
+    event of a fan-out of replaced events is one box, in the replacement effect's shape,
+    named with the effect and saying what happened ("Rest in Peace: Slagstone Refinery (#2)
+    is destroyed, and is exiled instead of going to the graveyard"), citing the event's
+    rules and the effect's; the event as first proposed is in its tooltip and its "why"
+    (before and after). A lone replaced event keeps its chain (Mana Reflection, R05)."""
+    from rulekit.display.flow import step_diagram
+    from rulekit.scenario import load, shipped_dir
+
+    sc = load(shipped_dir() / "r11_refinery_rest_in_peace.toml")
+    default, brief = step_diagram(sc, 2), step_diagram(sc, 2, shape="brief")
+    words = _joined(_svg_text(brief.svg()))
+    assert "Rest in Peace: Slagstone Refinery (#2) is destroyed, and is exiled instead of " \
+           "going to the graveyard CR 701.8, 614.1a" in words
+    assert "Rest in Peace: Shatterstorm (#15) is exiled instead" in words
+    assert "would move" not in words and "would move" in _joined(_svg_text(default.svg()))
+    boxes = {k for k in brief.titles if "->" not in k}
+    assert {"n37", "n41", "n42"} <= boxes and not {"p37", "r37_0", "p41", "r42_0"} & boxes
+    assert "As first proposed: Slagstone Refinery (#2) would move from battlefield to " \
+           "graveyard; Rest in Peace replaced it" in brief.source.replace("\\n", "\n")
+    assert {k for k in default.titles if "->" not in k} - boxes == \
+        {"p37", "r37_0", "p41", "r41_0", "p42", "r42_0"}
+    lone = load(shipped_dir() / "r05_replacement_modifies_production.toml")
+    assert step_diagram(lone, 1, shape="brief").titles == step_diagram(lone, 1).titles
 
 
 def test_a_frame_with_long_words_ships_the_shape_that_fits_presents_half_pane():

@@ -279,7 +279,6 @@ def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
 
     answers = why(game)
     names = list(dict.fromkeys(a or b for a, b in _BOX.findall(svg)))
-    drawn = set(names)
     texts: dict[str, str] = {}
     causes: dict[str, list[str]] = {}
     rules: dict[str, list[str]] = {}
@@ -314,20 +313,18 @@ def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
                 "before": rep["before"], "after": rep["after"], "effects": [
                     {"effect": x["effect"], "outcome": x["outcome"], "rules": cite(x["rules"])}
                     for x in rep["effects"]]})
-    arrows = [key.split("->", 1) for key in view.titles if "->" in key]
     return {"texts": texts, "causes": causes, "rules": rules, "cited": cited, "when": when,
-            "replaced": replaced,
-            "arrows": [a for a in arrows if a[0] in drawn and a[1] in drawn]}
+            "replaced": replaced, "arrows": _arrows(view, svg)}
 
 
 def _other_shapes(scenario: Any, k: int, svg: str, label: str,
-                  panes: tuple[tuple[float, float], ...]) -> dict[str, str]:
-    """Step k's view in the other `STEP_SHAPES` (name -> inline SVG, marked like `svg`, the
-    default shape's) that make its new part fit one of the `panes` (`SHAPE_PANES`, and
-    `PRESENT_HALF` beside long words) that the default shape (and every shape kept before
-    it) does not: a page keeps whichever shows the most of the step in its pane as it is
-    (`stepper.js`, `fitScale`). A shape that makes no pane fit is not shipped: each costs
-    the page, and the notebook's saved widget state, its SVG."""
+                  panes: tuple[tuple[float, float], ...]) -> dict[str, tuple[Any, str]]:
+    """Step k's view in the other `STEP_SHAPES` (name -> the drawing and its inline SVG,
+    marked like `svg`, the default shape's) that make its new part fit one of the `panes`
+    (`SHAPE_PANES`, and `PRESENT_HALF` beside long words) that the default shape (and every
+    shape kept before it) does not: a page keeps whichever shows the most of the step in
+    its pane as it is (`stepper.js`, `fitScale`). A shape that makes no pane fit is not
+    shipped: each costs the page, and the notebook's saved widget state, its SVG."""
     from rulekit.display.flow import STEP_SHAPES, step_diagram
     from rulekit.display.svg import pane_fit
 
@@ -338,14 +335,22 @@ def _other_shapes(scenario: Any, k: int, svg: str, label: str,
     fit = fitting(svg)
     if len(fit) == len(panes):
         return {}  # fits every pane as it is
-    out: dict[str, str] = {}
+    out: dict[str, tuple[Any, str]] = {}
     for name in list(STEP_SHAPES)[1:]:
-        other = _diagram_svg(step_diagram(scenario, k, shape=name), new={f"s{k}"}, label=label)
+        view = step_diagram(scenario, k, shape=name)
+        other = _diagram_svg(view, new={f"s{k}"}, label=label)
         more = fitting(other) - fit
         if more:
-            out[name] = other
+            out[name] = (view, other)
             fit |= more
     return out
+
+
+def _arrows(view: Any, svg: str) -> list[list[str]]:
+    """A drawing's arrows between the boxes it draws, as [tail, head] box names."""
+    drawn = {a or b for a, b in _BOX.findall(svg)}
+    pairs = [key.split("->", 1) for key in view.titles if "->" in key]
+    return [a for a in pairs if a[0] in drawn and a[1] in drawn]
 
 
 # the panes a walkthrough's diagram has, in CSS px at the scale of its smallest text (16 px;
@@ -678,7 +683,8 @@ class StepFrames:
         every earlier step folded to one box), its SVG with the step's group marked `rk-new`,
         and the legend of the shapes it uses (`legend_strip`), shown above its pane; with
         `long_words` (the frame's words likely fill a third of a slide), the shapes that fit
-        Present's half-width pane too."""
+        Present's half-width pane too. A shape that draws other boxes than the default
+        ("brief") brings its own arrows (`why.shape_arrows`) and legend (`shape_legends`)."""
         from rulekit.display.flow import legend_strip, step_diagram
 
         if self.diagram_mode == "none":
@@ -694,9 +700,19 @@ class StepFrames:
         if fig.get("svg"):
             out["why"] = _why_data(self.results[k].game, view, fig["svg"])
             panes = SHAPE_PANES + ((PRESENT_HALF,) if long_words else ())
-            shapes = _other_shapes(sc, k, fig["svg"], label, panes) if k else {}
-            if shapes:
-                out["shapes"] = shapes
+            others = _other_shapes(sc, k, fig["svg"], label, panes) if k else {}
+            if others:
+                out["shapes"] = {name: markup for name, (_, markup) in others.items()}
+            # a shape that draws other boxes ("brief"): the keyboard walks its own arrows,
+            # and the legend names its own shapes
+            walks = {name: a for name, (v, markup) in others.items()
+                     if (a := _arrows(v, markup)) != out["why"]["arrows"]}
+            legends = {name: strip for name, (v, _) in others.items()
+                       if (strip := legend_strip(v)) != out["legend"]}
+            if walks:
+                out["why"]["shape_arrows"] = walks
+            if legends:
+                out["shape_legends"] = legends
         return out
 
     def frame_document(self, k: int) -> str:

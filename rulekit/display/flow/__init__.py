@@ -98,7 +98,7 @@ def step_diagram(scenario: Any, step: int, *, title: str | None = None,
     step's heading and `legend_strip(diagram)` outside the scrolling diagram. Step 0 is the
     set-up alone. `shape` names one of `STEP_SHAPES` (how the step is laid out: the
     default, or one that grows down for a narrow pane); the boxes, arrows and words are the
-    same in every shape."""
+    same in every shape but "brief", which draws a fan-out's replaced events one box each."""
     n = len(scenario.steps)
     if not 0 <= step <= n:
         raise IndexError(f"step {step} is not in this scenario (0 to {n})")

@@ -133,7 +133,8 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     boxes closer together, so a step fits a projector's pane (issue 28: the steps were too
     tall, rarely too wide). `shape` (a step view) names its `STEP_SHAPES` entry: how many
     siblings a row, how many boxes of a replaced chain a row, the title beside or above, a
-    lone leaf beside its cause, the widening shapes' words wrapped wider. A step view also
+    lone leaf beside its cause, the widening shapes' words wrapped wider, a fan-out's
+    replaced events one box each (brief). A step view also
     leaves "→ what it made of the event" out of a replacement effect's box when the box
     under it says exactly that."""
     graph = FlowDiagram(name="rulekit")
@@ -565,7 +566,9 @@ class Drawer:
         model.rep[e.id] = name
         tail = after or self.parent_node(c, e)
         entry = name
-        if e.applied:
+        # a step view's brief shape: a fan-out's replaced event in one box, the effect's
+        one_box = bool(e.applied) and self.compact and self.shape.brief and not self._alone(e)
+        if e.applied and not one_box:
             entry = self.replacements(c, e, name)
         relation = "then" if after else relation_of(e)
         if e.kind is EventKind.RESOLVED and self.stack_items.get(
@@ -579,10 +582,19 @@ class Drawer:
         if e.payload is not None and (full := ability_in_full(e.payload)):
             tip += f"\n{full}"
         words = box_words(e)
+        role, rules = role_of(e), tuple(e.rules)
+        if one_box:  # "Rest in Peace: ... is exiled instead of going to the graveyard"
+            effects = list(dict.fromkeys(a.effect for a in e.applied))
+            words = f"{', '.join(effects)}: {words}"
+            role = "replacement"
+            rules += tuple(r for a in e.applied for r in a.rules if r not in rules)
+            before = proposed_text(model, e, e.proposed or e.applied[0].before)
+            tip += f"\nAs first proposed: {before}; " + "; ".join(
+                f"{a.effect} {a.outcome} it" for a in e.applied)
         # a choice the box's words name already is not said twice (who chose: the tooltip)
         given, said = choices(model, e.id, words)
         lines = wrap_lines(words) + [w for g in given for w in wrap_lines(g)]
-        self.node(c, Node(name, role_of(e), lines, e.rules, "\n".join([tip] + said),
+        self.node(c, Node(name, role, lines, rules, "\n".join([tip] + said),
                            dashed=did_not_happen(e)))
         if e.kind in BOOKKEEPING:
             self.latest_step = name
@@ -647,16 +659,20 @@ class Drawer:
             self.edge(prev, rname, label)
             prev, label = rname, a.outcome
         self.edge(prev, name, label)
-        siblings = self.model.children.get(e.parent, []) if e.parent is not None else []
-        alone = sum(1 for k in siblings if (s := self.model.window.get(k)) is not None
-                    and s.applied) <= 1
-        if self.compact and alone:  # two boxes a row: as proposed → the first effect, ...
+        if self.compact and self._alone(e):  # two boxes a row: as proposed → the first effect, ...
             # (not in a fan-out of replaced events: their rows' arrows would cross)
             chain = [proposed] + [f"r{e.id}_{i}" for i in range(len(e.applied))] + [name]
             per = self.shape.in_row
             self.in_row += [chain[i:i + per] for i in range(0, len(chain), per)
                             if len(chain[i:i + per]) > 1]
         return proposed
+
+    def _alone(self, e: Event) -> bool:
+        """Whether `e` is the only replaced event among its parent's children (else one of a
+        fan-out of replaced events)."""
+        siblings = self.model.children.get(e.parent, []) if e.parent is not None else []
+        return sum(1 for k in siblings if (s := self.model.window.get(k)) is not None
+                   and s.applied) <= 1
 
     def fold(self, c: Digraph, parent: int, members: list[int]) -> None:
         model = self.model

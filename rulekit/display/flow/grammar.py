@@ -65,7 +65,11 @@ class StepShape:
     below), a replaced event's chain `in_row` boxes a row, the step's title beside its
     first box (`title_beside`) or above it, a leaf that is the only child of an only child
     beside its cause (`leaf_beside`, a row fewer), and the widening shapes' words wrapped at
-    `wrap_at` characters instead of `WRAP_AT`'s (wider: shorter boxes). A frame carries the
+    `wrap_at` characters instead of `WRAP_AT`'s (wider: shorter boxes), and (`brief`) each
+    event of a fan-out of replaced events in one box, the replacement effect's, named with
+    the effect and saying what happened (as first proposed, and each effect's own box, left
+    to the box's "why", which has them: the one shape that draws fewer boxes, for a step
+    that fits no pane otherwise, lesson 6's Shatterstorm under Rest in Peace). A frame carries the
     shapes that make its step fit a pane the default doesn't (`rulekit.display.frames`'s
     `SHAPE_PANES`, `PRESENT_HALF`), and the page shows the one that shows the most of the
     step in its pane (issue 28: Present's pane is wide and short, JupyterLab's beside its
@@ -76,19 +80,21 @@ class StepShape:
     title_beside: bool = True
     leaf_beside: bool = True
     wrap_at: tuple[tuple[str, int], ...] = ()  # (role, characters a line) over WRAP_AT's
+    brief: bool = False  # a fan-out's replaced events one box each
 
 
 # the step view's shapes, the first the default: three that grow down rather than sideways,
 # for a narrower pane (two siblings a row, a replaced chain one box a row; the title beside
 # the step's first box, or above it; "snug" with the default's lone leaf beside its cause),
 # and one that grows sideways, for a shorter one (five siblings a row, a replaced chain three
-# boxes a row)
+# boxes a row); and "brief", the default with a fan-out's replaced events one box each
 _WIDER = (("trigger", 26), ("sba", 26), ("cost", 24), ("resolve", 26))
 STEP_SHAPES = {"compact": StepShape(wrap_at=_WIDER),
                "narrow": StepShape(row=2, in_row=1, leaf_beside=False),
                "snug": StepShape(row=2, in_row=1),
                "tall": StepShape(row=2, in_row=1, title_beside=False, leaf_beside=False),
-               "wide": StepShape(row=5, in_row=3, wrap_at=_WIDER)}
+               "wide": StepShape(row=5, in_row=3, wrap_at=_WIDER),
+               "brief": StepShape(wrap_at=_WIDER + (("replacement", 18), ("event", 20)), brief=True)}
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}

@@ -237,15 +237,19 @@ function whyPanel(why, name, node, idBase) {
 function wireBoxes(figure, why, idBase, say) {
   const pane = figure.querySelector(".rk-diagram");
   if (!pane || !pane.querySelector(".rk-box")) return;
-  // the boxes of the drawing shown now (the pane may show the step in another shape since:
-  // the same boxes, names and arrows)
-  let boxes = [], byName = new Map();
+  // the boxes and arrows of the drawing shown now (the pane may show the step in another
+  // shape since: the same boxes, names and arrows, but for "brief", which draws a fan-out's
+  // replaced events one box each and has its own arrows, `why.shape_arrows`)
+  let boxes = [], byName = new Map(), arrows = [];
   const look = () => {
+    const svg = pane.querySelector(":scope > svg");
     boxes = Array.from(pane.querySelectorAll(":scope > svg .rk-box"));
     byName = new Map(boxes.map((b) => [boxName(b), b]));
+    const shape = (svg && svg.dataset.rkShape) || "";
+    arrows = (((why.shape_arrows || {})[shape]) || why.arrows || [])
+      .filter(([t, h]) => byName.has(t) && byName.has(h));
   };
   look();
-  const arrows = (why.arrows || []).filter(([t, h]) => byName.has(t) && byName.has(h));
   const effects = (n) => arrows.filter(([t]) => t === n).map(([, h]) => h);
   const causes = (n) => arrows.filter(([, h]) => h === n).map(([t]) => t);
   const turn = new Map(); // box -> the effect Right/Down went to last (the next one goes on)
@@ -362,6 +366,11 @@ function figureOf(data, f, described, whole) {
     // (the tools float right, before the legend: its second row has the pane's whole width)
     const tools = head.querySelector(".rk-figure-tools");
     const legend = html("div", {class: "rk-legend-box"}, fig.legend);
+    const pane = figure.querySelector(".rk-diagram");
+    if (pane && pane.rkShapes && fig.shape_legends) { // a shape that draws other shapes
+      pane.rkLegends = {"": fig.legend, ...fig.shape_legends};
+      pane.rkLegendBox = legend; // (Present moves it under the words)
+    }
     if (tools) {
       head.firstChild.classList.add("rk-sr-only");
       tools.after(legend);
@@ -661,8 +670,9 @@ function showNew(root, real) {
 }
 
 // The step view in another shape (issue 28: `rulekit.display.flow.STEP_SHAPES`, the frame's
-// `view.shapes`): the same boxes, arrows and words laid out narrower or shorter. The pane
-// shows one at a time; the focus stays on the same box.
+// `view.shapes`): the same boxes, arrows and words laid out narrower or shorter ("brief":
+// a fan-out's replaced events one box each, for a step no other shape fits). The pane
+// shows one at a time; the focus stays on the same box (where the shape draws it).
 function useShape(pane, name) {
   const now = pane.querySelector(":scope > svg");
   const shapes = pane.rkShapes;
@@ -690,6 +700,13 @@ function useShape(pane, name) {
   }
   now.replaceWith(svg);
   if (focused && same) same.focus({preventScroll: true});
+  if (pane.rkLegends) { // the legend of the shapes this one draws
+    const words = pane.rkLegends[name] ?? pane.rkLegends[""];
+    if (pane.rkLegendBox.dataset.rkShape !== name) {
+      pane.rkLegendBox.innerHTML = words; // (the kit's own markup: `legend_strip`)
+      pane.rkLegendBox.dataset.rkShape = name;
+    }
+  }
   return svg;
 }
 
