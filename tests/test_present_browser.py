@@ -499,3 +499,53 @@ def test_a_slide_shows_its_step_in_the_shape_that_fits(lesson_site, browser) -> 
         assert stepper.evaluate(shape) == ""  # the default shape: it fits there
     finally:
         page.close()
+
+
+def test_a_slide_gives_a_large_step_three_quarters_beside_short_words(lesson_site,
+                                                                      browser) -> None:
+    """Present at 1280x720, lesson 8's second walkthrough at its last step (the turn ends,
+    the Initiate goes back to Bob and untaps: 895 px wide at 18 px, wider than the slide's
+    two thirds): its words fit a quarter of the slide at their 32 px and more, so the slide
+    gives the diagram three quarters (`rk-wide`) and the step's new part fits whole, text at
+    18 px; lesson 6's Shatterstorm step, whose words fill their column, keeps a third for
+    them (`rk-wide` never costs the words their size)."""
+    from rulekit.export.checks import FIT_JS, goto_step, step_shares
+
+    site, _ = lesson_site
+    visit = _open(browser, site, "08_exert.html")
+    page = visit.page
+    narration_px = ("(r) => parseFloat(getComputedStyle(r.querySelector('.rk-narration'))"
+                    ".fontSize)")
+    wide = "(r) => r.querySelector('.rk-frame').classList.contains('rk-wide')"
+    try:
+        stepper = page.locator(".rk-stepper").nth(1)
+        stepper.locator(".rk-present").click()
+        page.wait_for_function("() => document.fullscreenElement", timeout=5000)
+        last = stepper.locator(".rk-steps button").count() - 1
+        goto_step(stepper, last)
+        page.wait_for_timeout(300)
+        assert stepper.evaluate(wide)
+        assert stepper.evaluate(narration_px) >= 32
+        assert stepper.evaluate(FIT_JS)["narration"]
+        pane = stepper.evaluate("(r) => r.querySelector('.rk-diagram').clientWidth")
+        assert pane > 0.7 * 1280, pane
+        page.screenshot(path=str(ARTIFACTS / "wide-slide-present-1280.png"))
+        goto_step(stepper, 0)
+        shares = {s.step: s for s in step_shares(stepper)}
+        assert shares[last].ok(min_px=18.0), shares[last]
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
+    finally:
+        page.close()
+    visit = _open(browser, site, "06_slagstone_refinery.html")
+    page = visit.page
+    try:
+        stepper = page.locator(".rk-stepper").first
+        stepper.locator(".rk-present").click()
+        page.wait_for_function("() => document.fullscreenElement", timeout=5000)
+        goto_step(stepper, 2)
+        page.wait_for_timeout(300)
+        assert not stepper.evaluate(wide)
+        assert stepper.evaluate(narration_px) >= 32
+    finally:
+        page.close()

@@ -565,7 +565,9 @@ function newBox(pane) { // the union of the step's new elements' boxes (client p
 // Zoom to fit (issue 28): the drawing is scaled so the step's new part fills the pane, never
 // so small that its text is under 16 CSS px (18 while presenting), nor over 1.25x (2x while
 // presenting); when even that leaves it larger than the pane, the frame gives the diagram
-// two thirds of its width (`rk-wide`). `real` (the 1:1 toggle): the drawing at 1:1.
+// more of its width (`rk-wide`: 72 % in the page while the narration still shows whole; on
+// Present's slide three quarters while its words fit their column at their size). `real`
+// (the 1:1 toggle): the drawing at 1:1.
 const FLOOR_PX = 16, PRESENT_FLOOR_PX = 18, PAD = 12;
 
 // whether the step's narration shows whole in its text column (which scrolls on its own)
@@ -575,6 +577,21 @@ function narrationFits(frame) {
   if (!words) return true;
   const t = text.getBoundingClientRect(), w = words.getBoundingClientRect();
   return w.top >= t.top - 1 && w.bottom <= t.bottom + 1;
+}
+
+// Present: whether the slide's words still fit their column, at their size, with the
+// frame's classes as they are now (the legend under them left out: it goes when there is
+// no room for it); not beside long words, which have half the slide (`rk-long`)
+function slideFits(frame) {
+  if (frame.classList.contains("rk-long")) return false;
+  const text = frame.querySelector(":scope > .rk-text");
+  if (!text) return true;
+  const legend = text.querySelector(":scope > .rk-legend-box");
+  const was = legend && legend.hidden;
+  if (legend) legend.hidden = true;
+  const fits = text.scrollHeight <= text.clientHeight + 1;
+  if (legend) legend.hidden = was;
+  return fits;
 }
 
 function fitScale(root, real) {
@@ -600,6 +617,11 @@ function fitScale(root, real) {
   if (!best) return;
   if (best.name !== null) svg = useShape(pane, best.name);
   frame.classList.toggle("rk-wide", best.wide);
+  if (presenting && best.wide) { // the words' column is narrower: no room, no legend under it
+    const text = frame.querySelector(":scope > .rk-text");
+    const legend = text && text.querySelector(":scope > .rk-legend-box");
+    if (legend && text.scrollHeight > text.clientHeight + 1) legend.hidden = true;
+  }
   svg.style.width = `${best.w0 * best.use}px`;
   svg.style.height = `${best.h0 * best.use}px`;
 }
@@ -637,8 +659,8 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
   let s = best(), wide = false;
   if (s < floor && grid) {
     frame.classList.add("rk-wide"); // more room for the diagram, the text column narrower
-    // (on Present's slide the text has its own fit: rulekit's fitSlide)
-    if (presenting || narrationFits(frame)) {
+    // (on Present's slide: a quarter of it, when the words fit there at their size)
+    if (presenting ? slideFits(frame) : narrationFits(frame)) {
       s = best();
       wide = true;
     }
