@@ -309,7 +309,9 @@ class Drawer:
             entries: list[str] = []
             for k in kids:
                 e = self.model.window.get(k)
-                name = f"p{k}" if e is not None and e.applied else self.model.rep.get(k, "")
+                name = self.model.rep.get(k, "")
+                if e is not None and e.applied:  # its chain's first box (brief: its one box)
+                    name = f"p{k}" if f"p{k}" in drawn else f"n{k}"
                 if name in drawn and name not in entries:
                     entries.append(name)
             for a, b in zip(entries, entries[self.shape.row:]):

@@ -87,14 +87,16 @@ class StepShape:
 # for a narrower pane (two siblings a row, a replaced chain one box a row; the title beside
 # the step's first box, or above it; "snug" with the default's lone leaf beside its cause),
 # and one that grows sideways, for a shorter one (five siblings a row, a replaced chain three
-# boxes a row); and "brief", the default with a fan-out's replaced events one box each
+# boxes a row); and "brief", the default with a fan-out's replaced events one box each, four
+# siblings a row
 _WIDER = (("trigger", 26), ("sba", 26), ("cost", 24), ("resolve", 26))
 STEP_SHAPES = {"compact": StepShape(wrap_at=_WIDER),
                "narrow": StepShape(row=2, in_row=1, leaf_beside=False),
                "snug": StepShape(row=2, in_row=1),
                "tall": StepShape(row=2, in_row=1, title_beside=False, leaf_beside=False),
                "wide": StepShape(row=5, in_row=3, wrap_at=_WIDER),
-               "brief": StepShape(wrap_at=_WIDER + (("replacement", 18), ("event", 20)), brief=True)}
+               "brief": StepShape(row=4, wrap_at=_WIDER + (("replacement", 18), ("event", 20)),
+                                  brief=True)}
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}
