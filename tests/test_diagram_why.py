@@ -180,7 +180,9 @@ def test_the_brief_shape_walks_its_own_arrows_and_shows_its_own_legend(browser) 
     """Lesson 6's Shatterstorm under Rest in Peace fits the page's pane at 1280x720 only in
     the brief shape (a fan-out's replaced events one box each): the page shows that shape,
     its legend (no "as first proposed" box: it draws none), the arrow keys walk its own
-    arrows (the resolution, then each replaced event's one box), and the one box's "why"
+    arrows (the resolution, then each replaced event's one box; Up and Up again from the
+    resolution: both its causes, the spell cast a step before and the player's action that
+    let it resolve), and the one box's "why"
     still gives the event before and after Rest in Peace; at 1920x1080, where the default
     shape fits, the page shows it again, with its legend."""
     if shutil.which("dot") is None:
@@ -215,6 +217,13 @@ def test_the_brief_shape_walks_its_own_arrows_and_shows_its_own_legend(browser) 
                 page.keyboard.press("ArrowUp")
                 assert _box(page) == "rkbox-n36"
             assert "rkbox-n37" in seen and not [b for b in seen if b[6] in "pr"], seen
+            causes = []  # two arrows lead into the resolution: Up, and Up again, reach both
+            for _ in range(2):
+                page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n36").focus()
+                page.keyboard.press("ArrowUp")
+                causes.append(_box(page))
+            assert sorted(causes) == ["rkbox-n35", "rkbox-sum_s1"], causes  # (the action)
+            assert "Cause 2 of 2" in page.locator(".rk-announce").inner_text()
             page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n37").focus()
             assert "Slagstone Refinery (#2) is destroyed" in _focused(page)["name"]
             page.keyboard.press("Enter")

@@ -637,7 +637,7 @@ class StepFrames:
         question = self._question_data(k + 1)
         refused = None if result.error is None or k == 0 else str(result.error)
         return {
-            "board": _board_parts(game, result.events if k else ()),
+            "board": _board_parts(game, result.events if k else (), sc.title),
             "step": k, "label": label, "narration": narration,
             "does": _root_texts(result) if k else [],
             "refused": refused,
@@ -722,7 +722,7 @@ class StepFrames:
                 f"<body style='margin:0;background:#fff'>{self.frame_html[k]}</body></html>")
 
 
-def _board_parts(game: Game, events: Iterable[Any]) -> list[str]:
+def _board_parts(game: Game, events: Iterable[Any], title: str = "") -> list[str]:
     """A frame's board (`rulekit.display.board.board_for_step`: the first player at the
     bottom, what the step changed outlined and said) cut into parts: each card's own HTML,
     and the markup between cards. Joined, the parts are the board's HTML exactly."""
@@ -730,7 +730,9 @@ def _board_parts(game: Game, events: Iterable[Any]) -> list[str]:
 
     first = next(iter(game.state.players))
     data = board_data(game, viewer=None, changed=step_changes(events), bottom=first)
-    whole = board_html(data, label="The board after this step")
+    # (named after its walkthrough: a page's landmarks have names of their own)
+    whole = board_html(data, label="The board after this step"
+                       + (f": {title}" if title else ""))
     cards: list[str] = []
 
     def walk(node: Any) -> None:

@@ -253,6 +253,7 @@ function wireBoxes(figure, why, idBase, say) {
   const effects = (n) => arrows.filter(([t]) => t === n).map(([, h]) => h);
   const causes = (n) => arrows.filter(([, h]) => h === n).map(([t]) => t);
   const turn = new Map(); // box -> the effect Right/Down went to last (the next one goes on)
+  const turnUp = new Map(); // box -> the cause Left/Up went to last (likewise)
   let from = null; // the box the focus came from, with an arrow key
   const moveTo = (b) => {
     for (const x of boxes) x.setAttribute("tabindex", x === b ? "0" : "-1");
@@ -310,8 +311,14 @@ function wireBoxes(figure, why, idBase, say) {
       }
     } else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") {
       const list = causes(name);
-      if (list.length) to = list.includes(from) ? from : list[0];
-      else { // the first box of its chain: the box before it
+      if (list.length) { // back where it came from, if that is a cause; again: the next one
+        const last = turnUp.get(name);
+        const k = list.includes(from) && last !== from ? list.indexOf(from) :
+          (list.indexOf(last) + 1) % list.length;
+        turnUp.set(name, list[k]);
+        to = list[k];
+        if (list.length > 1) say(`Cause ${k + 1} of ${list.length}.`);
+      } else { // the first box of its chain: the box before it
         const k = boxes.indexOf(b);
         if (k > 0) to = boxName(boxes[k - 1]);
         say(k > 0 ? "Nothing in this diagram caused it; the box before." :
