@@ -107,7 +107,8 @@ def r13() -> StepFrames:
 def test_every_frame_has_its_tables_and_its_board_as_shared_parts(r13) -> None:
     """The board, players and stack as tables in every frame, and the board view: each frame's
     `board` lists its parts in the walkthrough's `board_parts` (each distinct part once);
-    joined, they are `board_for_step` of that step's game with what the step changed."""
+    joined, they are `board_for_step` of that step's game with what the step changed, named
+    after the walkthrough."""
     from rulekit.display.board import board_for_step, step_changes
 
     data = r13.data()
@@ -118,7 +119,7 @@ def test_every_frame_has_its_tables_and_its_board_as_shared_parts(r13) -> None:
         assert [t["caption"] for t in f["tables"]][0] == "Board", f["step"]
         board = "".join(parts[i] for i in f["board"])
         changed = step_changes(result.events) if f["step"] else set()
-        assert board == board_for_step(result.game, changed), f["step"]
+        assert board == board_for_step(result.game, changed, r13.scenario.title), f["step"]
         used += len(board)
     # sent once, the parts cost much less than every frame's board as HTML
     assert sum(len(p) for p in parts) < used / 2

@@ -724,15 +724,20 @@ class StepFrames:
 
 def _board_parts(game: Game, events: Iterable[Any], title: str = "") -> list[str]:
     """A frame's board (`rulekit.display.board.board_for_step`: the first player at the
-    bottom, what the step changed outlined and said) cut into parts: each card's own HTML,
-    and the markup between cards. Joined, the parts are the board's HTML exactly."""
-    from rulekit.display.board import board_data, board_html, card_html, step_changes
+    bottom, what the step changed outlined and said, named after the walkthrough's `title`)
+    cut into parts: each card's own HTML, and the markup between cards. Joined, the parts
+    are the board's HTML exactly."""
+    from rulekit.display.board import (
+        board_data,
+        board_html,
+        card_html,
+        step_board_label,
+        step_changes,
+    )
 
     first = next(iter(game.state.players))
     data = board_data(game, viewer=None, changed=step_changes(events), bottom=first)
-    # (named after its walkthrough: a page's landmarks have names of their own)
-    whole = board_html(data, label="The board after this step"
-                       + (f": {title}" if title else ""))
+    whole = board_html(data, label=step_board_label(title))
     cards: list[str] = []
 
     def walk(node: Any) -> None:

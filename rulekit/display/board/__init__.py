@@ -6,8 +6,9 @@ Standard library only, plain data to static HTML with inline SVG mana symbols (n
   (`rulekit.display.board.data`);
 - `board_html(data_or_game, ...)`: that data as a `section.rk-board`
   (`rulekit.display.board.render`), styled by `board_css()` (`rulekit/display/front/board.css`);
-- `board_for_step(game, changed)`: the board of a walkthrough frame (first player at the
-  bottom throughout, every hand face up, what the step changed outlined);
+- `board_for_step(game, changed, title)`: the board of a walkthrough frame (first player at the
+  bottom throughout, every hand face up, what the step changed outlined; named after the
+  walkthrough `title`);
   `step_changes(events)` says what a step changed, from the events it added to the log;
 - `board_for_sandbox(game, changed)`: the board of a sandbox (the player whose turn it is at
   the bottom, viewing: the other hands are counts);
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CSS_PATH", "board_css", "board_data", "board_document", "board_for_sandbox",
            "board_for_step",
-           "board_html", "card_html", "step_changes"]
+           "board_html", "card_html", "step_board_label", "step_changes"]
 
 CSS_PATH = Path(__file__).resolve().parent.parent / "front" / "board.css"
 
@@ -47,13 +48,19 @@ def board_css() -> str:
     return CSS_PATH.read_text("utf-8")
 
 
-def board_for_step(game: Game, changed: Iterable[int | str] = ()) -> str:
+def board_for_step(game: Game, changed: Iterable[int | str] = (), title: str = "") -> str:
     """The board of a walkthrough frame: the first player at the bottom at every step (nothing
     jumps), every hand face up (the class sees the whole table), what the step `changed`
-    outlined and said (see `step_changes`)."""
+    outlined and said (see `step_changes`); a landmark named after the walkthrough's `title`
+    (a page with several walkthroughs has one board of each)."""
     first = next(iter(game.state.players))
     return board_html(game, viewer=None, changed=changed, bottom=first,
-                      label="The board after this step")
+                      label=step_board_label(title))
+
+
+def step_board_label(title: str = "") -> str:
+    """The name of a walkthrough frame's board (its `aria-label`)."""
+    return "The board after this step" + (f": {title}" if title else "")
 
 
 def board_for_sandbox(game: Game, changed: Iterable[int | str] = (), *,
