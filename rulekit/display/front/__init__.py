@@ -36,11 +36,29 @@ def _read(name: str) -> str:
 @cache
 def module_text(name: str) -> str:
     """The ES module `<name>.js` as text (it is inlined in pages: it must not close a
-    `<script>` or open an HTML comment)."""
+    `<script>` or open an HTML comment), its whole-line comments left out (`_uncommented`):
+    every walkthrough's widget carries its module in the notebook's saved state."""
     text = _read(f"{name}.js")
     if "</script" in text.lower() or "<!--" in text:
         raise ValueError(f"{name}.js can't be inlined: it has '</script' or '<!--'")
-    return text
+    return _uncommented(text)
+
+
+def _uncommented(text: str) -> str:
+    r"""`text` (JavaScript) without its lines that are only a `//` comment, except inside a
+    template literal that spans lines (a line with an odd number of backticks opens or
+    closes one; the modules escape none).
+
+    >>> _uncommented("// a note\nconst a = 1; // kept\nconst t = `x\n// in a string\n`;")
+    'const a = 1; // kept\nconst t = `x\n// in a string\n`;'
+    """
+    out, in_template = [], False
+    for line in text.split("\n"):
+        if in_template or not line.lstrip().startswith("//"):
+            out.append(line)
+        if line.count("`") % 2:
+            in_template = not in_template
+    return "\n".join(out)
 
 
 @cache
