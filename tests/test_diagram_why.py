@@ -241,3 +241,40 @@ def test_the_brief_shape_walks_its_own_arrows_and_shows_its_own_legend(browser) 
             assert errors == []
         finally:
             page.close()
+
+
+def test_a_narrow_walkthrough_puts_its_legend_under_the_narration(browser) -> None:
+    """In a walkthrough 1,100 px wide or narrower (JupyterLab beside its file browser; here
+    a window 1,000 px wide) the legend sits in the words' column under the narration, so the
+    diagram's pane has the figure's whole height; at 1280x720 it is back above the pane,
+    after the figure's tools."""
+    if shutil.which("dot") is None:
+        unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
+    import tempfile
+
+    where = """(r) => { const l = r.querySelector('.rk-legend-box');
+      return {text: l.parentElement.classList.contains('rk-text'),
+              afterNarration: !!l.previousElementSibling &&
+                l.previousElementSibling.classList.contains('rk-narration'),
+              inHead: !!l.closest('.rk-figure-head'),
+              pane: r.querySelector('.rk-diagram').clientHeight}; }"""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "narrow.html"
+        path.write_text(_page_html("R05"), "utf-8")
+        page = browser.new_page(viewport={"width": 1000, "height": 720})
+        try:
+            page.goto(path.as_uri())
+            page.locator(".rk-stepper .rk-box").first.wait_for()
+            stepper = page.locator(".rk-stepper")
+            stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+            page.locator(".rk-steps button").nth(1).click()
+            page.wait_for_timeout(300)
+            narrow = stepper.evaluate(where)
+            assert narrow["text"] and narrow["afterNarration"], narrow
+            page.set_viewport_size({"width": 1280, "height": 720})
+            page.wait_for_timeout(300)
+            wide = stepper.evaluate(where)
+            assert wide["inHead"] and not wide["text"], wide
+            assert narrow["pane"] > wide["pane"], (narrow, wide)  # the legend's rows given back
+        finally:
+            page.close()

@@ -406,7 +406,7 @@ def _walk_every_walkthrough(page, where: str) -> tuple[int, list[str]]:
     return steps, misfits
 
 
-RULE_95_LAB_LEAST = 0.3  # the least share of a step's new part on screen, in JupyterLab
+RULE_95_LAB_LEAST = 0.6  # the least share of a step's new part on screen, in JupyterLab
 
 
 def _shares(page) -> dict[str, object]:
@@ -616,9 +616,10 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
             rule95.update(shares)
             misfits += [f"{where} {k}: diagram text {s.text_px:.1f} px" for k, s in shares.items()
                         if s.text_px < 15.95]
-            # with the file browser open the pane is narrower than a page's: 69 of 93 steps
-            # meet the rule here (2026-12-04, the least share 34 %; 62 and 30 % before a
-            # step view's short rows; 57 of 90 and 20 % before
+            # with the file browser open the pane is narrower than a page's: 73 of 93 steps
+            # meet the rule here (2026-12-04, the least share 65 %, with the legend under
+            # the narration in a narrow walkthrough and the brief shape; 69 and 34 % before
+            # them; 62 and 30 % before a step view's short rows; 57 of 90 and 20 % before
             # the step views' shapes and lesson 8's passages of time in more steps; 55 and
             # 17 % before the legend's short words); each step must show at least
             # `RULE_95_LAB_LEAST` of what it added

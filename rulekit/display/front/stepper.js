@@ -576,6 +576,9 @@ function newBox(pane) { // the union of the step's new elements' boxes (client p
 // Present's slide three quarters while its words fit their column at their size). `real`
 // (the 1:1 toggle): the drawing at 1:1.
 const FLOOR_PX = 16, PRESENT_FLOOR_PX = 18, PAD = 12;
+// a walkthrough this wide or narrower has its columns half and half (stepper.css's container
+// query) and its legend under the narration
+const NARROW_PX = 1100;
 
 // whether the step's narration shows whole in its text column (which scrolls on its own)
 function narrationFits(frame) {
@@ -938,17 +941,32 @@ function render({model, el: host}) {
       if (over()) legend.hidden = true;
     }
   }
+  // The legend's place: above the diagram's pane; on Present's slide at the foot of the
+  // words, and in a narrow walkthrough (JupyterLab beside its file browser: the frame's
+  // columns half and half) under the narration, so the pane has the figure's whole height.
+  function placeLegend() {
+    const legend = box.querySelector(".rk-legend-box");
+    const text = box.querySelector(".rk-frame > .rk-text");
+    const head = box.querySelector(".rk-figure-head");
+    if (!legend || !text || !head) return;
+    const narration = text.querySelector(":scope > .rk-narration");
+    if (root.classList.contains("rk-presenting")) {
+      if (legend.parentElement !== text || legend.nextElementSibling) text.append(legend);
+    } else if (narration && root.clientWidth <= NARROW_PX &&
+        getComputedStyle(text.parentElement).display === "grid") {
+      if (legend.previousElementSibling !== narration) narration.after(legend);
+    } else if (legend.parentElement === text) { // back above the pane, after the tools
+      const tools = head.querySelector(".rk-figure-tools");
+      if (tools) tools.after(legend);
+      else head.after(legend);
+    }
+  }
   function draw(again) { // again: the same step drawn anew (a toggle, Present)
     if ((shown === step && !again) || !frames.length) return;
     const moved = shown !== step;
     shown = step;
     box.replaceChildren(frameOf(data, frames[step], idBase, whole, ctx));
-    if (root.classList.contains("rk-presenting")) { // the slide: the legend under the words,
-      // where the slide has room, so the diagram's pane is the figure's whole height
-      const legend = box.querySelector(".rk-figure .rk-legend-box");
-      const text = box.querySelector(".rk-frame > .rk-text");
-      if (legend && text) text.append(legend);
-    }
+    placeLegend();
     fitSlide();
     const figure = box.querySelector(".rk-figure");
     if (figure && figure.rkWhy) {
@@ -1195,7 +1213,12 @@ function render({model, el: host}) {
     const watch = new ResizeObserver(() => {
       if (waiting) return;
       waiting = true;
-      requestAnimationFrame(() => { waiting = false; fitSlide(); showNew(root, real); });
+      requestAnimationFrame(() => {
+        waiting = false;
+        placeLegend();
+        fitSlide();
+        showNew(root, real);
+      });
     });
     watch.observe(root);
     cleanups.push(() => watch.disconnect());
