@@ -63,6 +63,16 @@ def _reset(page, size=(1280, 720)) -> None:
     page.evaluate("() => window.scrollTo(0, 0)")
 
 
+def _present_at(page, stepper, k: int) -> None:
+    """Present walkthrough `stepper` (its slide full screen) at step k."""
+    from rulekit.export.checks import goto_step
+
+    stepper.locator(".rk-present").click()
+    page.wait_for_function("() => document.fullscreenElement", timeout=5000)
+    goto_step(stepper, k)
+    page.wait_for_timeout(300)
+
+
 def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -> None:
     from rulekit.export.checks import axe
 
@@ -467,7 +477,6 @@ def test_a_slide_shows_its_step_in_the_shape_that_fits(lesson_site, browser) -> 
     shape (18 px text): the slide shows the narrow one, and the page at 1920x1080 the
     default again. The boxes of the shape shown still answer "why" and walk by arrow keys;
     the slide's legend sits under the words."""
-    from rulekit.export.checks import goto_step
 
     site, _ = lesson_site
     visit = _open(browser, site, "02_mana_abilities_and_could_produce.html")
@@ -475,10 +484,7 @@ def test_a_slide_shows_its_step_in_the_shape_that_fits(lesson_site, browser) -> 
     shape = "(r) => r.querySelector('.rk-diagram > svg').dataset.rkShape"
     try:
         stepper = page.locator(".rk-stepper").first
-        stepper.locator(".rk-present").click()
-        page.wait_for_function("() => document.fullscreenElement", timeout=5000)
-        goto_step(stepper, 2)
-        page.wait_for_timeout(300)
+        _present_at(page, stepper, 2)
         assert stepper.evaluate(shape) == "narrow"
         assert stepper.locator(".rk-frame > .rk-text .rk-legend").count() == 1
         page.screenshot(path=str(ARTIFACTS / "shape-narrow-present-1280.png"))
@@ -519,11 +525,8 @@ def test_a_slide_gives_a_large_step_three_quarters_beside_short_words(lesson_sit
     wide = "(r) => r.querySelector('.rk-frame').classList.contains('rk-wide')"
     try:
         stepper = page.locator(".rk-stepper").nth(1)
-        stepper.locator(".rk-present").click()
-        page.wait_for_function("() => document.fullscreenElement", timeout=5000)
         last = stepper.locator(".rk-steps button").count() - 1
-        goto_step(stepper, last)
-        page.wait_for_timeout(300)
+        _present_at(page, stepper, last)
         assert stepper.evaluate(wide)
         assert stepper.evaluate(narration_px) >= 32
         assert stepper.evaluate(FIT_JS)["narration"]
@@ -541,10 +544,7 @@ def test_a_slide_gives_a_large_step_three_quarters_beside_short_words(lesson_sit
     page = visit.page
     try:
         stepper = page.locator(".rk-stepper").first
-        stepper.locator(".rk-present").click()
-        page.wait_for_function("() => document.fullscreenElement", timeout=5000)
-        goto_step(stepper, 2)
-        page.wait_for_timeout(300)
+        _present_at(page, stepper, 2)
         assert not stepper.evaluate(wide)
         assert stepper.evaluate(narration_px) >= 32
     finally:
