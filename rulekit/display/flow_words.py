@@ -136,8 +136,10 @@ def explained(rules: Iterable[str]) -> list[str]:
     return [f"CR {r} — {known[r].title}: {known[r].summary}" for r in rules if r in known]
 
 
-def proposed_text(model: Context, e: Event, data: Payload) -> str:
-    """The event as first proposed, before replacement effects ("... would add ...")."""
+def proposed_text(model: Context, e: Event) -> str:
+    """Replaced event `e` as first proposed, before replacement effects ("... would add
+    ...")."""
+    data = e.proposed or e.applied[0].before
     return narrator.change(data, _Names(model), proposed=True)
 
 

@@ -590,8 +590,7 @@ class Drawer:
             words = f"{', '.join(effects)}: {words}"
             role = "replacement"
             rules += tuple(r for a in e.applied for r in a.rules if r not in rules)
-            before = proposed_text(model, e, e.proposed or e.applied[0].before)
-            tip += f"\nAs first proposed: {before}; " + "; ".join(
+            tip += f"\nAs first proposed: {proposed_text(model, e)}; " + "; ".join(
                 f"{a.effect} {a.outcome} it" for a in e.applied)
         # a choice the box's words name already is not said twice (who chose: the tooltip)
         given, said = choices(model, e.id, words)
@@ -645,8 +644,7 @@ class Drawer:
     def replacements(self, c: Digraph, e: Event, name: str) -> str:
         """proposed version -> each replacement effect -> the actual event; returns the entry."""
         proposed = f"p{e.id}"
-        as_proposed = e.proposed or e.applied[0].before
-        text = proposed_text(self.model, e, as_proposed)
+        text = proposed_text(self.model, e)
         self.node(c, Node(proposed, "proposed", wrap_lines(text), (),
                            f"{text} (as first proposed, before replacement effects)"))
         prev, label = proposed, "changed by"

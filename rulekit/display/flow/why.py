@@ -88,9 +88,8 @@ def why(source: Any) -> dict[str, dict[str, Any]]:
             at = parent
         replacement = None
         if e.applied and e.payload is not None:
-            before = e.proposed or e.applied[0].before
             replacement = {
-                "before": proposed_text(model, e, before),
+                "before": proposed_text(model, e),
                 "after": after_text(model, e, e.payload),
                 "effects": [{"effect": a.effect, "outcome": a.outcome,
                              "rules": _rules(tuple(a.rules))} for a in e.applied],
