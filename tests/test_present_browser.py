@@ -99,6 +99,10 @@ def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -
         tables: Array.from(root.querySelectorAll('.rk-table, .rk-describe, .rk-notes, .rk-ok'))
           .filter(shown).length,
         pane: pane.getBoundingClientRect().width / window.innerWidth,
+        paneTop: pane.getBoundingClientRect().top,
+        head: Array.from(root.querySelector('.rk-frame > .rk-text').children).filter(shown)
+          .map((e) => e.className).slice(0, 2),
+        name: root.querySelector('.rk-text .rk-title-text').textContent,
         box: root.getBoundingClientRect().toJSON()};
     }""")
     assert slide["narration"] >= 32, slide
@@ -108,6 +112,10 @@ def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -
     assert slide["tables"] == 0, "tables, checks, notes or 'Describe' on the slide"
     assert slide["pane"] >= 0.55, slide
     assert slide["box"]["width"] >= 1279 and slide["box"]["height"] >= 719
+    # "Step k / n" and the walkthrough's name head the words' column: the diagram's pane
+    # has the slide's whole height, from its top padding down (no row of the slide's own)
+    assert slide["head"] == ["rk-title", "rk-narration"], slide
+    assert slide["name"] == f"Walkthrough: {titles[0]}" and slide["paneTop"] <= 24, slide
     assert axe(page) == {}, "axe-core in Present"
     page.screenshot(path=str(ARTIFACTS / "present-1280x720.png"))
     # the last step, then Right: the end card, naming what comes next
@@ -119,6 +127,9 @@ def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -
     text = card.inner_text()
     assert f"End of {titles[0]}" in text and f"Next: {titles[1]}" in text, text
     assert "It showed:" in text
+    head = first.evaluate("(r) => [r.querySelector('.rk-controls .rk-status').textContent, "
+                          "r.firstElementChild.innerText]")
+    assert head == ["End", f"Walkthrough: {titles[0]}"], head  # the card's head, as before
     page.screenshot(path=str(ARTIFACTS / "end-card-1280x720.png"))
     # Left goes back to the last step; Right twice: the next walkthrough, presented
     page.keyboard.press("ArrowLeft")
@@ -150,6 +161,10 @@ def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -
     assert -2 <= top <= 100, f"the walkthrough is not in view after Escape: top {top}"
     assert second.evaluate("(r) => r.contains(document.activeElement)")
     assert page.evaluate("() => location.hash") == f"#{state[1]['slug']}/1"
+    # ... with "Step k / n" back in its control row, between Back and Next
+    assert second.evaluate("(r) => [r.querySelector('.rk-status').previousElementSibling"
+                           ".className, r.querySelector('.rk-status').textContent]") == \
+        ["rk-button rk-back", "Step 1 / " + str(second.locator(".rk-steps button").count() - 1)]
     # the last walkthrough's end card: no next one, and Right stays there
     final = page.locator(".rk-stepper").last
     final.locator(".rk-present").click()

@@ -589,18 +589,24 @@ function narrationFits(frame) {
   return w.top >= t.top - 1 && w.bottom <= t.bottom + 1;
 }
 
+// what a slide's words' column leaves out, in this order, when there is no room for it: the
+// legend under the words, then the walkthrough's name at their head ("Step k / n" stays)
+function spareLines(text) {
+  return [text.querySelector(":scope > .rk-legend-box"),
+    text.querySelector(":scope > .rk-title .rk-title-text")].filter(Boolean);
+}
+
 // Present: whether the slide's words still fit their column, at their size, with the
-// frame's classes as they are now (the legend under them left out: it goes when there is
-// no room for it); not beside long words, which have half the slide (`rk-long`)
+// frame's classes as they are now (left out: what goes when there is no room, `spareLines`);
+// not beside long words, which have half the slide (`rk-long`)
 function slideFits(frame) {
   if (frame.classList.contains("rk-long")) return false;
   const text = frame.querySelector(":scope > .rk-text");
   if (!text) return true;
-  const legend = text.querySelector(":scope > .rk-legend-box");
-  const was = legend && legend.hidden;
-  if (legend) legend.hidden = true;
+  const spare = spareLines(text), was = spare.map((e) => e.hidden);
+  for (const e of spare) e.hidden = true;
   const fits = text.scrollHeight <= text.clientHeight + 1;
-  if (legend) legend.hidden = was;
+  spare.forEach((e, i) => { e.hidden = was[i]; });
   return fits;
 }
 
@@ -627,10 +633,11 @@ function fitScale(root, real) {
   if (!best) return;
   if (best.name !== null) svg = useShape(pane, best.name);
   frame.classList.toggle("rk-wide", best.wide);
-  if (presenting && best.wide) { // the words' column is narrower: no room, no legend under it
+  if (presenting && best.wide) { // the words' column is narrower: what has no room goes
     const text = frame.querySelector(":scope > .rk-text");
-    const legend = text && text.querySelector(":scope > .rk-legend-box");
-    if (legend && text.scrollHeight > text.clientHeight + 1) legend.hidden = true;
+    for (const e of text ? spareLines(text) : []) {
+      if (text.scrollHeight > text.clientHeight + 1) e.hidden = true;
+    }
   }
   svg.style.width = `${best.w0 * best.use}px`;
   svg.style.height = `${best.h0 * best.use}px`;
@@ -881,8 +888,9 @@ function render({model, el: host}) {
   // the walkthrough's name: the page's heading names it in the page view (one heading per
   // walkthrough), so this line shows only on Present's slide
   const titleLine = el("p", {class: "rk-title-text", text: `Walkthrough: ${title}`});
+  const titleBox = el("div", {class: "rk-title"}, titleLine);
   const hint = el("p", {class: "rk-hint", "aria-hidden": "true", text: HINT});
-  root.append(el("div", {class: "rk-title"}, titleLine), controls, box, live);
+  root.append(titleBox, controls, box, live);
 
   function stepLink(k) {
     if (inPage) return `${location.href.split("#")[0]}#${slug}/${k}`;
@@ -929,8 +937,13 @@ function render({model, el: host}) {
     const legend = text.querySelector(":scope > .rk-legend-box");
     if (legend) legend.hidden = true;
     const over = () => text.scrollHeight > text.clientHeight + 1;
-    text.parentElement.classList.remove("rk-long");
-    if (over()) text.parentElement.classList.add("rk-long"); // half the width, not a third
+    // the walkthrough's name goes before the words take half the slide (a third, then half;
+    // with the name, then without)
+    for (const [long, noName] of [[false, false], [false, true], [true, false], [true, true]]) {
+      text.parentElement.classList.toggle("rk-long", long); // half the width, not a third
+      titleLine.hidden = noName;
+      if (!over()) break;
+    }
     let px = parseFloat(getComputedStyle(narr).fontSize);
     while (over() && px > 20) {
       px -= 2;
@@ -961,11 +974,27 @@ function render({model, el: host}) {
       else head.after(legend);
     }
   }
+  // Present's slide head: "Step k / n" and the walkthrough's name head the words' column,
+  // so the diagram's column has the slide's whole height (not a row of the slide's own); on
+  // the end card and in the page, "Step k / n" is back in the control row (the name shows
+  // only on the slide)
+  function placeHead() {
+    const text = box.querySelector(".rk-frame > .rk-text");
+    if (root.classList.contains("rk-presenting") && text) {
+      if (text.firstElementChild !== titleBox) text.prepend(titleBox);
+      if (titleBox.firstElementChild !== status) titleBox.prepend(status);
+    } else {
+      titleLine.hidden = false; // (the end card's head: the name, whatever the slide left out)
+      if (root.firstElementChild !== titleBox) root.prepend(titleBox);
+      if (status.parentElement !== controls) back.after(status);
+    }
+  }
   function draw(again) { // again: the same step drawn anew (a toggle, Present)
     if ((shown === step && !again) || !frames.length) return;
     const moved = shown !== step;
     shown = step;
     box.replaceChildren(frameOf(data, frames[step], idBase, whole, ctx));
+    placeHead();
     placeLegend();
     fitSlide();
     const figure = box.querySelector(".rk-figure");
@@ -990,6 +1019,7 @@ function render({model, el: host}) {
     ending = true;
     const {card, then} = endCard();
     box.replaceChildren(card);
+    placeHead();
     status.textContent = "End";
     live.textContent = `End of ${title}. ` + (then ? `Next: ${then.title}. Right arrow: the ` +
       "next walkthrough." : "This was the last walkthrough on this page.") +
