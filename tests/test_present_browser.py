@@ -100,6 +100,8 @@ def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -
           .filter(shown).length,
         pane: pane.getBoundingClientRect().width / window.innerWidth,
         paneTop: pane.getBoundingClientRect().top,
+        hintRight: root.querySelector('.rk-hint').getBoundingClientRect().right,
+        textRight: root.querySelector('.rk-frame > .rk-text').getBoundingClientRect().right,
         head: Array.from(root.querySelector('.rk-frame > .rk-text').children).filter(shown)
           .map((e) => e.className).slice(0, 2),
         name: root.querySelector('.rk-text .rk-title-text').textContent,
@@ -116,6 +118,13 @@ def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -
     # has the slide's whole height, from its top padding down (no row of the slide's own)
     assert slide["head"] == ["rk-title", "rk-narration"], slide
     assert slide["name"] == f"Walkthrough: {titles[0]}" and slide["paneTop"] <= 24, slide
+    # the key hint covers the foot of the words' column, never the diagram, and goes once
+    # the focus moves into the slide (it never covers what has the focus)
+    assert slide["hintRight"] <= slide["textRight"] + 1, slide
+    page.keyboard.press("Tab")
+    assert first.evaluate("(r) => document.activeElement !== r && "
+                          "!r.querySelector('.rk-hint')"), "the hint outlived a Tab"
+    first.evaluate("(r) => r.focus()")
     assert axe(page) == {}, "axe-core in Present"
     page.screenshot(path=str(ARTIFACTS / "present-1280x720.png"))
     # the last step, then Right: the end card, naming what comes next

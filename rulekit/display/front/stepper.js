@@ -1212,6 +1212,9 @@ function render({model, el: host}) {
     go(to);
   };
   on(root, "keydown", onKey);
+  // the key hint goes once the focus moves into the slide (Tab to a box, a question): it
+  // never covers what has the focus
+  on(root, "focusin", (ev) => { if (ev.target !== root) hint.remove(); });
   // while presenting, the keys are the walkthrough's wherever the focus went (a notebook may
   // move it to itself): a listener on the document, only until Present ends
   let keysTaken = false;
