@@ -245,9 +245,10 @@ def test_the_brief_shape_walks_its_own_arrows_and_shows_its_own_legend(browser) 
 
 def test_a_narrow_walkthrough_puts_its_legend_under_the_narration(browser) -> None:
     """In a walkthrough 1,100 px wide or narrower (JupyterLab beside its file browser; here
-    a window 1,000 px wide) the legend sits in the words' column under the narration, so the
-    diagram's pane has the figure's whole height; at 1280x720 it is back above the pane,
-    after the figure's tools."""
+    a window 1,000 px wide) the legend, then the figure's tools ("The whole story", 1:1),
+    sit in the words' column under the narration, so the diagram's pane has the figure's
+    whole height (its top is the figure's); at 1280x720 both are back above the pane, the
+    legend after the tools, and the tools still work from either place."""
     if shutil.which("dot") is None:
         unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
     import tempfile
@@ -257,6 +258,10 @@ def test_a_narrow_walkthrough_puts_its_legend_under_the_narration(browser) -> No
               afterNarration: !!l.previousElementSibling &&
                 l.previousElementSibling.classList.contains('rk-narration'),
               inHead: !!l.closest('.rk-figure-head'),
+              toolsAfter: l.nextElementSibling === r.querySelector('.rk-figure-tools'),
+              toolsInHead: !!r.querySelector('.rk-figure-tools').closest('.rk-figure-head'),
+              paneGap: r.querySelector('.rk-diagram').getBoundingClientRect().top -
+                r.querySelector('.rk-figure').getBoundingClientRect().top,
               pane: r.querySelector('.rk-diagram').clientHeight}; }"""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "narrow.html"
@@ -271,10 +276,18 @@ def test_a_narrow_walkthrough_puts_its_legend_under_the_narration(browser) -> No
             page.wait_for_timeout(300)
             narrow = stepper.evaluate(where)
             assert narrow["text"] and narrow["afterNarration"], narrow
+            assert narrow["toolsAfter"] and not narrow["toolsInHead"], narrow
+            assert narrow["paneGap"] <= 6, narrow  # no row of tools above the pane
+            # the 1:1 toggle works from the words' column (and stays pressed)
+            page.locator(".rk-text .rk-zoom").click()
+            page.wait_for_timeout(200)
+            assert page.locator(".rk-zoom").get_attribute("aria-pressed") == "true"
             page.set_viewport_size({"width": 1280, "height": 720})
             page.wait_for_timeout(300)
             wide = stepper.evaluate(where)
             assert wide["inHead"] and not wide["text"], wide
+            assert wide["toolsInHead"] and not wide["toolsAfter"], wide
+            assert page.locator(".rk-figure-head .rk-zoom").get_attribute("aria-pressed") == "true"
             assert narrow["pane"] > wide["pane"], (narrow, wide)  # the legend's rows given back
         finally:
             page.close()

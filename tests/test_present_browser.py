@@ -255,13 +255,18 @@ def test_screenshots_and_type_at_each_size(lesson) -> None:
         page.emulate_media(reduced_motion="no-preference")
 
 
-def test_the_control_row_is_the_same_in_every_walkthrough(lesson_site, browser) -> None:
+@pytest.mark.parametrize("size", [(1280, 720), (960, 720)])
+def test_the_control_row_is_the_same_in_every_walkthrough(lesson_site, browser, size) -> None:
+    """Back, "Step k / n", Next, the step buttons, Play, Present, More: in that order and on
+    one line in every walkthrough, at 1280x720 and in a walkthrough 882 px wide (a window
+    960 px wide; JupyterLab beside its file browser gives about 910), where a second line
+    would take 44 px from the diagram's pane: lesson 8's nine step buttons included."""
     site, _ = lesson_site
     rows = set()
     for path in sorted(site.glob("0*.html")):
         if "rk-view" not in path.read_text("utf-8"):
             continue
-        visit = _open(browser, site, path.name)
+        visit = _open(browser, site, path.name, size=size)
         try:
             got = visit.page.evaluate("""() => Array.from(document.querySelectorAll(
               '.rk-stepper .rk-controls'), (c) => {
@@ -271,7 +276,8 @@ def test_the_control_row_is_the_same_in_every_walkthrough(lesson_site, browser) 
                   (e) => e.className.split(' ').filter((x) => x.startsWith('rk-') &&
                     x !== 'rk-button').join('.')).join(' '),
                   oneLine: top('.rk-back') === top('.rk-next') &&
-                    top('.rk-next') === top('.rk-present')};
+                    top('.rk-next') === top('.rk-present') &&
+                    top('.rk-back') === top('.rk-steps > :last-child')};
               })""")
         finally:
             visit.page.close()

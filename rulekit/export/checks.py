@@ -81,7 +81,9 @@ FIT_JS = """(root) => {
       return r.width > 0 && r.left >= view.left - 1 && r.top >= view.top - 1 &&
           r.right <= view.right + 1 && r.bottom <= view.bottom + 1; };
   const out = {controls: false, narration: false, fresh: false, why: []};
-  const controls = root.querySelector('.rk-controls');
+  // (on Present's slide, what shows of them: "Step k / n", at the head of the words)
+  const controls = root.querySelector(root.classList.contains('rk-presenting') ?
+      '.rk-status' : '.rk-controls');
   out.controls = !!controls && inView(controls);
   if (!out.controls) out.why.push('controls off screen');
   const narr = Array.from(root.querySelectorAll('.rk-narration')).filter(shown);

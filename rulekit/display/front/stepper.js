@@ -956,20 +956,28 @@ function render({model, el: host}) {
   }
   // The legend's place: above the diagram's pane; on Present's slide at the foot of the
   // words, and in a narrow walkthrough (JupyterLab beside its file browser: the frame's
-  // columns half and half) under the narration, so the pane has the figure's whole height.
+  // columns half and half) under the narration, the diagram's tools ("The whole story",
+  // 1:1) under it, so the pane has the figure's whole height.
   function placeLegend() {
     const legend = box.querySelector(".rk-legend-box");
     const text = box.querySelector(".rk-frame > .rk-text");
     const head = box.querySelector(".rk-figure-head");
     if (!legend || !text || !head) return;
     const narration = text.querySelector(":scope > .rk-narration");
-    if (root.classList.contains("rk-presenting")) {
+    const tools = box.querySelector(".rk-figure-tools");
+    const presenting = root.classList.contains("rk-presenting");
+    const narrow = !presenting && narration && root.clientWidth <= NARROW_PX &&
+      getComputedStyle(text.parentElement).display === "grid";
+    if (tools && !narrow && tools.parentElement !== head) { // back in the figure's head
+      if (legend.parentElement === head) legend.before(tools);
+      else head.append(tools);
+    }
+    if (presenting) {
       if (legend.parentElement !== text || legend.nextElementSibling) text.append(legend);
-    } else if (narration && root.clientWidth <= NARROW_PX &&
-        getComputedStyle(text.parentElement).display === "grid") {
+    } else if (narrow) {
       if (legend.previousElementSibling !== narration) narration.after(legend);
+      if (tools && legend.nextElementSibling !== tools) legend.after(tools);
     } else if (legend.parentElement === text) { // back above the pane, after the tools
-      const tools = head.querySelector(".rk-figure-tools");
       if (tools) tools.after(legend);
       else head.after(legend);
     }
