@@ -579,3 +579,36 @@ def test_a_slide_gives_a_large_step_three_quarters_beside_short_words(lesson_sit
         assert stepper.evaluate(narration_px) >= 32
     finally:
         page.close()
+
+
+def test_a_slide_lays_a_question_out_on_few_lines_so_its_step_keeps_two_thirds(
+        lesson_site, browser) -> None:
+    """Present at 1280x720, lesson 1's second walkthrough at step 2 (the tapped Pili-Pala
+    pays {Q}), the question on step 3 under its narration: the choices and Check sit side
+    by side, as many a line as fit, so the words fit their third of the slide (not half:
+    `rk-long`), and the step's new part (754x532 at 18 px) fits the diagram's two thirds."""
+    from rulekit.export.checks import FIT_JS, goto_step, step_shares
+
+    site, _ = lesson_site
+    visit = _open(browser, site, "01_tapping_and_summoning_sickness.html")
+    page = visit.page
+    try:
+        stepper = page.locator(".rk-stepper").nth(1)
+        _present_at(page, stepper, 2)
+        got = stepper.evaluate("""(r) => {
+          const tops = Array.from(r.querySelectorAll('.rk-question .rk-q-choice, .rk-check'),
+            (e) => Math.round(e.getBoundingClientRect().top));
+          return {lines: new Set(tops).size, items: tops.length,
+            long: r.querySelector('.rk-frame').classList.contains('rk-long'),
+            px: parseFloat(getComputedStyle(r.querySelector('.rk-narration')).fontSize)};
+        }""")
+        assert got["items"] == 4 and got["lines"] <= 2, got
+        assert not got["long"] and got["px"] >= 32, got
+        assert stepper.evaluate(FIT_JS)["narration"]
+        goto_step(stepper, 0)
+        shares = {s.step: s for s in step_shares(stepper)}
+        assert shares[2].ok(min_px=18.0), shares[2]
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
+    finally:
+        page.close()
