@@ -572,10 +572,14 @@ function newBox(pane) { // the union of the step's new elements' boxes (client p
 // Zoom to fit (issue 28): the drawing is scaled so the step's new part fills the pane, never
 // so small that its text is under 16 CSS px (18 while presenting), nor over 1.25x (2x while
 // presenting); when even that leaves it larger than the pane, the frame gives the diagram
-// more of its width (`rk-wide`: 72 % in the page while the narration still shows whole; on
-// Present's slide three quarters while its words fit their column at their size). `real`
-// (the 1:1 toggle): the drawing at 1:1.
+// more of its width (`rk-wide`: 72 % in the page while the narration still shows whole,
+// three quarters in a walkthrough 1,100 px wide or narrower; on Present's slide three
+// quarters while its words fit their column, at their size or at the narration's least,
+// 32 px). `real` (the 1:1 toggle): the drawing at 1:1.
 const FLOOR_PX = 16, PRESENT_FLOOR_PX = 18, PAD = 12;
+// the least size of a slide's narration (issue 28: 32 CSS px at 1280x720; its own size is
+// 2.6 % of the window's width, 33.3 px there)
+const PRESENT_WORDS_PX = 32;
 // a walkthrough this wide or narrower has its columns half and half (stepper.css's container
 // query) and its legend under the narration
 const NARROW_PX = 1100;
@@ -596,16 +600,26 @@ function spareLines(text) {
     text.querySelector(":scope > .rk-title .rk-title-text")].filter(Boolean);
 }
 
-// Present: whether the slide's words still fit their column, at their size, with the
-// frame's classes as they are now (left out: what goes when there is no room, `spareLines`);
-// not beside long words, which have half the slide (`rk-long`)
+// Present: whether the slide's words still fit their column, with the frame's classes as
+// they are now (left out: what goes when there is no room, `spareLines`): at their own
+// size (true), only at the narration's least size (`"least"`), or not (false); never beside
+// long words, which have half the slide (`rk-long`)
 function slideFits(frame) {
   if (frame.classList.contains("rk-long")) return false;
   const text = frame.querySelector(":scope > .rk-text");
   if (!text) return true;
   const spare = spareLines(text), was = spare.map((e) => e.hidden);
   for (const e of spare) e.hidden = true;
-  const fits = text.scrollHeight <= text.clientHeight + 1;
+  const narr = text.querySelector(":scope > .rk-narration");
+  const size = narr ? narr.style.fontSize : "";
+  const fit = () => text.scrollHeight <= text.clientHeight + 1;
+  if (narr) narr.style.fontSize = "";
+  let fits = fit();
+  if (!fits && narr) {
+    narr.style.fontSize = `${PRESENT_WORDS_PX}px`;
+    fits = fit() ? "least" : false;
+  }
+  if (narr) narr.style.fontSize = size;
   spare.forEach((e, i) => { e.hidden = was[i]; });
   return fits;
 }
@@ -633,6 +647,9 @@ function fitScale(root, real) {
   if (!best) return;
   if (best.name !== null) svg = useShape(pane, best.name);
   frame.classList.toggle("rk-wide", best.wide);
+  const narr = presenting && !frame.classList.contains("rk-long") &&
+    frame.querySelector(":scope > .rk-text > .rk-narration");
+  if (narr) narr.style.fontSize = best.least ? `${PRESENT_WORDS_PX}px` : "";
   if (presenting && best.wide) { // the words' column is narrower: what has no room goes
     const text = frame.querySelector(":scope > .rk-text");
     for (const e of text ? spareLines(text) : []) {
@@ -673,17 +690,19 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
     return Math.min(pw / bw, ph / bh);
   };
   apply(floor);
-  let s = best(), wide = false;
+  let s = best(), wide = false, least = false;
   if (s < floor && grid) {
     frame.classList.add("rk-wide"); // more room for the diagram, the text column narrower
-    // (on Present's slide: a quarter of it, when the words fit there at their size)
-    if (presenting ? slideFits(frame) : narrationFits(frame)) {
+    // (on Present's slide: a quarter of it, when the words fit there, at their least size)
+    const fits = presenting ? slideFits(frame) : narrationFits(frame);
+    if (fits) {
       s = best();
       wide = true;
+      least = fits === "least";
     }
     frame.classList.remove("rk-wide"); // (not at the cost of the step's own words)
   }
-  return {scale: s, floor, wide, use: Math.max(floor, Math.min(cap, s)), share, w0, h0};
+  return {scale: s, floor, wide, least, use: Math.max(floor, Math.min(cap, s)), share, w0, h0};
 }
 
 // the diagram pane scrolls to what the step added: centred, or its top-left when larger
