@@ -36,8 +36,9 @@ def _read(name: str) -> str:
 @cache
 def module_text(name: str) -> str:
     """The ES module `<name>.js` as text (it is inlined in pages: it must not close a
-    `<script>` or open an HTML comment), its whole-line comments left out (`_uncommented`):
-    every walkthrough's widget carries its module in the notebook's saved state."""
+    `<script>` or open an HTML comment), its whole-line comments and its lines' indentation
+    left out (`_uncommented`): every walkthrough's widget carries its module in the
+    notebook's saved state."""
     text = _read(f"{name}.js")
     if "</script" in text.lower() or "<!--" in text:
         raise ValueError(f"{name}.js can't be inlined: it has '</script' or '<!--'")
@@ -45,17 +46,20 @@ def module_text(name: str) -> str:
 
 
 def _uncommented(text: str) -> str:
-    r"""`text` (JavaScript) without its lines that are only a `//` comment, except inside a
-    template literal that spans lines (a line with an odd number of backticks opens or
-    closes one; the modules escape none).
+    r"""`text` (JavaScript) without its lines that are only a `//` comment, and without the
+    indentation of its lines, except inside a template literal that spans lines (a line
+    with an odd number of backticks opens or closes one; the modules escape none, and
+    continue no quoted string on the next line).
 
-    >>> _uncommented("// a note\nconst a = 1; // kept\nconst t = `x\n// in a string\n`;")
-    'const a = 1; // kept\nconst t = `x\n// in a string\n`;'
+    >>> _uncommented("// a note\nif (a) {\n  b(); // kept\n}\nconst t = `x\n  // in it\n`;")
+    'if (a) {\nb(); // kept\n}\nconst t = `x\n  // in it\n`;'
     """
     out, in_template = [], False
     for line in text.split("\n"):
-        if in_template or not line.lstrip().startswith("//"):
+        if in_template:
             out.append(line)
+        elif not line.lstrip().startswith("//"):
+            out.append(line.lstrip(" "))
         if line.count("`") % 2:
             in_template = not in_template
     return "\n".join(out)
