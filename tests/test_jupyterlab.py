@@ -406,7 +406,7 @@ def _walk_every_walkthrough(page, where: str) -> tuple[int, list[str]]:
     return steps, misfits
 
 
-RULE_95_LAB_LEAST = 0.65  # the least share of a step's new part on screen, in JupyterLab
+RULE_95_LAB_LEAST = 0.7  # the least share of a step's new part on screen, in JupyterLab
 
 
 def _shares(page) -> dict[str, object]:

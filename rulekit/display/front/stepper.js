@@ -581,7 +581,7 @@ const FLOOR_PX = 16, PRESENT_FLOOR_PX = 18, PAD = 12;
 // 2.6 % of the window's width, 33.3 px there)
 const PRESENT_WORDS_PX = 32;
 // a walkthrough this wide or narrower has its columns half and half (stepper.css's container
-// query) and its legend under the narration
+// query), and its legend and diagram tools under the narration
 const NARROW_PX = 1100;
 
 // whether the step's narration shows whole in its text column (which scrolls on its own)
@@ -705,7 +705,8 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
   return {scale: s, floor, wide, least, use: Math.max(floor, Math.min(cap, s)), share, w0, h0};
 }
 
-// the diagram pane scrolls to what the step added: centred, or its top-left when larger
+// the diagram pane scrolls to what the step added: centred, or its top-left when larger;
+// the margin around it (`PAD`) shrinks, to nothing, where it would hide part of it
 function showNew(root, real) {
   fitScale(root, real);
   const pane = root.querySelector(".rk-frame .rk-diagram");
@@ -718,12 +719,18 @@ function showNew(root, real) {
   }
   const box = newBox(pane);
   if (!box) return;
-  const p = pane.getBoundingClientRect(), pad = PAD;
-  const dy = (box.bottom - box.top <= p.height - 2 * pad) ?
-    (box.top + box.bottom - p.top - p.bottom) / 2 : box.top - p.top - pad;
+  const r = pane.getBoundingClientRect(); // the pane's inside (its scroll bars left out)
+  const p = {left: r.left + pane.clientLeft, top: r.top + pane.clientTop};
+  p.right = p.left + pane.clientWidth;
+  p.bottom = p.top + pane.clientHeight;
+  const w = box.right - box.left, h = box.bottom - box.top;
+  const padX = Math.max(0, Math.min(PAD, (pane.clientWidth - w) / 2));
+  const padY = Math.max(0, Math.min(PAD, (pane.clientHeight - h) / 2));
+  const dy = (h <= pane.clientHeight - 2 * padY) ?
+    (box.top + box.bottom - p.top - p.bottom) / 2 : box.top - p.top - padY;
   let dx = 0; // sideways, as little as shows it all (the drawing reads from its left edge)
-  if (box.right - box.left > p.width - 2 * pad || box.left < p.left) dx = box.left - p.left - pad;
-  else if (box.right > p.right - pad) dx = box.right - p.right + pad;
+  if (w > pane.clientWidth - 2 * padX || box.left < p.left) dx = box.left - p.left - padX;
+  else if (box.right > p.right - padX) dx = box.right - p.right + padX;
   pane.scrollBy(dx, dy);
 }
 
