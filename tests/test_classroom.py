@@ -133,10 +133,11 @@ def test_every_step_fits_one_screen(opened, size) -> None:
 # slide for a large step beside words that fit the last quarter, 88 in Present; with "Step
 # k / n" and the walkthrough's name at the head of the slide's words, 89; with a question's
 # choices side by side on the slide, 90; with a slide's narration at its least size (32 px)
-# where that lets a large step have three quarters, 92. A drop
-# fails the test (Present: one step of slack, its slide's text fit depends on when full
-# screen settles).
-RULE_95 = {"1280x720": 1.0, "1366x768": 1.0, "1920x1080": 1.0, "present": 0.97}
+# where that lets a large step have three quarters, 92; with lesson 6's Shatterstorm under
+# Rest in Peace told in a short narration (the rest in its speaker notes), 93: every step in
+# every view. A drop fails the test (Present: one step of slack, its slide's text fit
+# depends on when full screen settles).
+RULE_95 = {"1280x720": 1.0, "1366x768": 1.0, "1920x1080": 1.0, "present": 0.98}
 
 
 @pytest.mark.parametrize("where", [*[f"{w}x{h}" for w, h in SIZES], "present"])

@@ -408,6 +408,7 @@ def _walk_every_walkthrough(page, where: str) -> tuple[int, list[str]]:
 
 RULE_95_LAB_LEAST = 0.7  # the least share of a step's new part on screen, in JupyterLab
 RULE_95_SIZES = tuple(f"{w}x{h}" for w, h in SIZES)  # where it is measured: all three
+RULE_95_LAB_EVERY = ("1920x1080",)  # where every step meets it (95 %), file browser open
 
 
 def _shares(page) -> dict[str, object]:
@@ -573,10 +574,11 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
       controls, its narration and what it added to the diagram together once the walkthrough
       is scrolled into view; at each of the three sizes the 95 % rule is measured
       (`step_shares`, the notebook panel's view): diagram text at least 16 px at every step,
-      and at least `RULE_95_LAB_LEAST` of each step's new part on screen (each step's figures
-      by size in test-artifacts/jupyterlab/<lesson>-rule95.json); at 1366x768, axe-core finds no critical or serious violation in
-      the notebook's outputs (JupyterLab's own interface is not ours) with every walkthrough at
-      step 0, then at its last step; every diagram shown is described (its aria-describedby
+      and at least `RULE_95_LAB_LEAST` of each step's new part on screen, 95 % at 1920x1080
+      (`RULE_95_LAB_EVERY`; each step's figures by size in
+      test-artifacts/jupyterlab/<lesson>-rule95.json); at 1366x768, axe-core finds no
+      critical or serious violation in the notebook's outputs (JupyterLab's own interface
+      is not ours) with every walkthrough at step 0, then at its last step; every diagram shown is described (its aria-describedby
       names its "Describe this step" text, and Chromium's accessibility tree gives that text);
     - in lessons 6 (the largest diagram) and 7 (four walkthroughs, the longest set-up text),
       the first walkthrough's Present button at 1920x1080 (full screen, stepped with the
@@ -620,8 +622,9 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
             rule95[size] = shares
             misfits += [f"{where} {k}: diagram text {s.text_px:.1f} px" for k, s in shares.items()
                         if s.text_px < 15.95]
-            # with the file browser open the pane is narrower than a page's: 81 of 93 steps
-            # meet the rule here (2026-12-04, the least share 72 %, with a narrow
+            # with the file browser open the pane is narrower than a page's: at 1280x720 81
+            # of 93 steps meet the rule here (2026-12-04; 89 at 1366x768, least share 88 %;
+            # 93 at 1920x1080), the least share 72 %, with a narrow
             # walkthrough's control row on one line, its diagram's tools under the legend,
             # three quarters for a large step and the pane's margin given to a step larger
             # than it; 73 and 65 % before them, with the legend under the narration in a
@@ -630,8 +633,9 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
             # the step views' shapes and lesson 8's passages of time in more steps; 55 and
             # 17 % before the legend's short words); each step must show at least
             # `RULE_95_LAB_LEAST` of what it added
+            least = 0.95 if size in RULE_95_LAB_EVERY else RULE_95_LAB_LEAST
             misfits += [f"{where} {k}: {s.share:.0%} of what it added on screen ({s.note})"
-                        for k, s in shares.items() if s.share < RULE_95_LAB_LEAST]
+                        for k, s in shares.items() if s.share < least]
         _shoot(page, ARTIFACTS / f"{shot}.png")
         lap(f"walk {where.split(' ', 1)[1]}")
 
