@@ -573,22 +573,24 @@ def test_a_frame_with_long_words_ships_the_shape_that_fits_presents_half_pane():
     """In Present, words that fill a third of the slide (a long narration, a question) get
     half of it, and the diagram the other half (`stepper.js` `fitSlide`): a frame whose words
     likely do (`_fills_a_third`, from their length) also carries the shapes that make its
-    step fit that pane (`PRESENT_HALF`). Lesson 7's last step (R19: the copy's values, a
-    narration of 344 characters) carries the tall shape for it; its step 2 (70 characters
-    and a question of two choices) does not need it."""
+    step fit that pane (`PRESENT_HALF`). Lesson 8's token put onto the battlefield
+    attacking (R17, step 3: a narration of 276 characters, and the next step's question)
+    carries the tall shape for it; lesson 7's R19 step 2 (70 characters and a question of
+    two choices) does not need it."""
     from rulekit.display.frames import PRESENT_HALF, StepFrames, _fills_a_third
     from rulekit.display.svg import pane_fit
     from rulekit.scenario import load, shipped_dir
 
-    frames = StepFrames(load(shipped_dir() / "r19_exert_copy_values.toml"))
-    last = frames._frame_data(frames.last)
-    assert _fills_a_third(last["narration"], last["question"], last["refused"])
-    tall = last["view"]["shapes"]["tall"]
-    k = frames.last
-    assert pane_fit(last["view"]["svg"], f"rk-s{k}", PRESENT_HALF) < 0.95
+    frames = StepFrames(load(shipped_dir() / "r17_exert_only_when_declared.toml"))
+    k = 3
+    long = frames._frame_data(k)
+    assert _fills_a_third(long["narration"], long["question"], long["refused"])
+    assert not _fills_a_third(long["narration"], None, None)  # the question tips it
+    tall = long["view"]["shapes"]["tall"]
+    assert pane_fit(long["view"]["svg"], f"rk-s{k}", PRESENT_HALF) < 0.95
     assert pane_fit(tall, f"rk-s{k}", PRESENT_HALF) >= 0.95
     assert "shapes" not in frames._view_data(k)  # for the other panes, no shape is needed
-    short = frames._frame_data(2)
+    short = StepFrames(load(shipped_dir() / "r19_exert_copy_values.toml"))._frame_data(2)
     assert short["question"] and not _fills_a_third(short["narration"], short["question"],
                                                      short["refused"])
     assert not _fills_a_third("Alice taps the Forest.", None, None)
