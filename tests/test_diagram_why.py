@@ -291,3 +291,51 @@ def test_a_narrow_walkthrough_puts_its_legend_under_the_narration(browser) -> No
             assert narrow["pane"] > wide["pane"], (narrow, wide)  # the legend's rows given back
         finally:
             page.close()
+
+
+def test_a_narrow_walkthrough_gives_a_large_step_four_fifths(browser) -> None:
+    """In a walkthrough 1,100 px wide or narrower (here 910 px: JupyterLab at 1280x720
+    beside its file browser), a step that three quarters of the width (`rk-wide`) show under
+    95 % gets four fifths (`rk-wider`: the words' column 200 px) while its narration still
+    shows whole, and then meets the 95 % rule: lesson 8's Springleaf Drum paid for with the
+    Initiate (R16, step 6: 708x495 px at 16 px, in a 660 px pane at three quarters). A step
+    that fits its half keeps it; at 1280x720 (not narrow) no frame takes four fifths."""
+    if shutil.which("dot") is None:
+        unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
+    import tempfile
+
+    from rulekit.export.checks import goto_step, step_shares
+
+    look = """(r) => { const f = r.querySelector('.rk-frame'), t = f.querySelector('.rk-text');
+      const n = t.querySelector('.rk-narration').getBoundingClientRect();
+      const c = t.getBoundingClientRect();
+      return {wide: f.classList.contains('rk-wide'), wider: f.classList.contains('rk-wider'),
+              words: Math.round(c.width), whole: n.top >= c.top - 1 && n.bottom <= c.bottom + 1,
+              width: r.clientWidth}; }"""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "narrow.html"
+        path.write_text(_page_html("r16_exert_already_untapped"), "utf-8")
+        page = browser.new_page(viewport={"width": 926, "height": 600})  # 910 px inside
+        try:
+            page.goto(path.as_uri())
+            page.locator(".rk-stepper .rk-box").first.wait_for()
+            stepper = page.locator(".rk-stepper")
+            stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+            shares = {s.step: s for s in step_shares(stepper)}
+            goto_step(stepper, 6)
+            page.wait_for_timeout(300)
+            six = stepper.evaluate(look)
+            assert six["width"] <= 1100, six
+            assert six["wide"] and six["wider"] and six["whole"], six
+            assert 198 <= six["words"] <= 210, six
+            assert shares[6].share >= 0.95, shares[6]
+            goto_step(stepper, 1)
+            page.wait_for_timeout(300)
+            one = stepper.evaluate(look)
+            assert not one["wider"], one
+            page.set_viewport_size({"width": 1280, "height": 720})
+            goto_step(stepper, 6)
+            page.wait_for_timeout(300)
+            assert not stepper.evaluate(look)["wider"]
+        finally:
+            page.close()

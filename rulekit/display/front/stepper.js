@@ -573,7 +573,8 @@ function newBox(pane) { // the union of the step's new elements' boxes (client p
 // so small that its text is under 16 CSS px (18 while presenting), nor over 1.25x (2x while
 // presenting); when even that leaves it larger than the pane, the frame gives the diagram
 // more of its width (`rk-wide`: 72 % in the page while the narration still shows whole,
-// three quarters in a walkthrough 1,100 px wide or narrower; on Present's slide three
+// three quarters in a walkthrough 1,100 px wide or narrower, and four fifths there
+// (`rk-wider`) when three quarters are not enough; on Present's slide three
 // quarters while its words fit their column, at their size or at the narration's least,
 // 32 px). `real` (the 1:1 toggle): the drawing at 1:1.
 const FLOOR_PX = 16, PRESENT_FLOOR_PX = 18, PAD = 12;
@@ -647,6 +648,7 @@ function fitScale(root, real) {
   if (!best) return;
   if (best.name !== null) svg = useShape(pane, best.name);
   frame.classList.toggle("rk-wide", best.wide);
+  frame.classList.toggle("rk-wider", Boolean(best.wider));
   const narr = presenting && !frame.classList.contains("rk-long") &&
     frame.querySelector(":scope > .rk-text > .rk-narration");
   if (narr) narr.style.fontSize = best.least ? `${PRESENT_WORDS_PX}px` : "";
@@ -677,7 +679,7 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
     svg.style.width = `${w0 * s}px`;
     svg.style.height = `${h0 * s}px`;
   };
-  frame.classList.remove("rk-wide");
+  frame.classList.remove("rk-wide", "rk-wider");
   if (real) return {scale: 1, floor, wide: false, use: 1, share: 1, w0, h0};
   let share = 1;
   const best = () => { // the scale that fits the new part in the pane as it is now
@@ -690,7 +692,7 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
     return Math.min(pw / bw, ph / bh);
   };
   apply(floor);
-  let s = best(), wide = false, least = false;
+  let s = best(), wide = false, wider = false, least = false;
   if (s < floor && grid) {
     frame.classList.add("rk-wide"); // more room for the diagram, the text column narrower
     // (on Present's slide: a quarter of it, when the words fit there, at their least size)
@@ -699,10 +701,23 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
       s = best();
       wide = true;
       least = fits === "least";
+      // a narrow walkthrough (JupyterLab beside its file browser): four fifths, when three
+      // quarters show under 95 % of the step and the narration still shows whole in the
+      // last fifth
+      if (share < 0.95 && !presenting &&
+          frame.closest(".rk-stepper").clientWidth <= NARROW_PX) {
+        frame.classList.add("rk-wider");
+        if (narrationFits(frame)) {
+          s = best();
+          wider = true;
+        }
+        frame.classList.remove("rk-wider");
+      }
     }
     frame.classList.remove("rk-wide"); // (not at the cost of the step's own words)
   }
-  return {scale: s, floor, wide, least, use: Math.max(floor, Math.min(cap, s)), share, w0, h0};
+  return {scale: s, floor, wide, wider, least, use: Math.max(floor, Math.min(cap, s)), share,
+    w0, h0};
 }
 
 // the diagram pane scrolls to what the step added: centred, or its top-left when larger;
