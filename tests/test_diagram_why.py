@@ -299,7 +299,8 @@ def test_a_narrow_walkthrough_gives_a_large_step_four_fifths(browser) -> None:
     95 % gets four fifths (`rk-wider`: the words' column 200 px) while its narration still
     shows whole, and then meets the 95 % rule: lesson 8's Springleaf Drum paid for with the
     Initiate (R16, step 6: 708x495 px at 16 px, in a 660 px pane at three quarters). A step
-    that fits its half keeps it; at 1280x720 (not narrow) no frame takes four fifths."""
+    that fits its half keeps it, one too tall (not too wide) keeps three quarters, and at
+    1280x720 (not narrow) no frame takes four fifths."""
     if shutil.which("dot") is None:
         unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
     import tempfile
@@ -337,5 +338,17 @@ def test_a_narrow_walkthrough_gives_a_large_step_four_fifths(browser) -> None:
             goto_step(stepper, 6)
             page.wait_for_timeout(300)
             assert not stepper.evaluate(look)["wider"]
+            # a step too tall for the pane, not too wide (lesson 4's Endless One entering
+            # with zero counters, R06 step 4: 600x603 px): four fifths would show no more
+            # of it, so its words keep their column
+            path.write_text(_page_html("r06_x_in_enters"), "utf-8")
+            page.set_viewport_size({"width": 926, "height": 600})
+            page.goto(path.as_uri())
+            page.locator(".rk-stepper .rk-box").first.wait_for()
+            stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+            goto_step(stepper, 4)
+            page.wait_for_timeout(300)
+            tall = stepper.evaluate(look)
+            assert tall["wide"] and not tall["wider"] and tall["words"] >= 238, tall
         finally:
             page.close()

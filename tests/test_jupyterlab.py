@@ -406,7 +406,7 @@ def _walk_every_walkthrough(page, where: str) -> tuple[int, list[str]]:
     return steps, misfits
 
 
-RULE_95_LAB_LEAST = 0.7  # the least share of a step's new part on screen, in JupyterLab
+RULE_95_LAB_LEAST = 0.75  # the least share of a step's new part on screen, in JupyterLab
 RULE_95_SIZES = tuple(f"{w}x{h}" for w, h in SIZES)  # where it is measured: all three
 RULE_95_LAB_EVERY = ("1920x1080",)  # where every step meets it (95 %), file browser open
 
@@ -622,9 +622,11 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
             rule95[size] = shares
             misfits += [f"{where} {k}: diagram text {s.text_px:.1f} px" for k, s in shares.items()
                         if s.text_px < 15.95]
-            # with the file browser open the pane is narrower than a page's: at 1280x720 82
-            # of 93 steps meet the rule here (2026-12-04; 89 at 1366x768, least share 88 %;
-            # 93 at 1920x1080), the least share 72 % (81 before R19's short narration), with a narrow
+            # with the file browser open the pane is narrower than a page's: at 1280x720 86
+            # of 93 steps meet the rule here (2026-12-04; 91 at 1366x768, least share 93 %;
+            # 93 at 1920x1080), the least share 77 %, with four fifths of the width for a
+            # step that three quarters show under 95 % (82 and 72 % before; 81 before R19's
+            # short narration), with a narrow
             # walkthrough's control row on one line, its diagram's tools under the legend,
             # three quarters for a large step and the pane's margin given to a step larger
             # than it; 73 and 65 % before them, with the legend under the narration in a

@@ -702,14 +702,17 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
       wide = true;
       least = fits === "least";
       // a narrow walkthrough (JupyterLab beside its file browser): four fifths, when three
-      // quarters show under 95 % of the step and the narration still shows whole in the
+      // quarters show under 95 % of the step, four fifths show more of it (a step too tall
+      // for the pane keeps its words' column) and the narration still shows whole in the
       // last fifth
       if (share < 0.95 && !presenting &&
           frame.closest(".rk-stepper").clientWidth <= NARROW_PX) {
+        const was = {s, share};
         frame.classList.add("rk-wider");
         if (narrationFits(frame)) {
           s = best();
-          wider = true;
+          wider = share > was.share + 0.005;
+          if (!wider) ({s, share} = was);
         }
         frame.classList.remove("rk-wider");
       }
