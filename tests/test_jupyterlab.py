@@ -578,8 +578,9 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
       (`RULE_95_LAB_EVERY`; each step's figures by size in
       test-artifacts/jupyterlab/<lesson>-rule95.json); at 1366x768, axe-core finds no
       critical or serious violation in the notebook's outputs (JupyterLab's own interface
-      is not ours) with every walkthrough at step 0, then at its last step; every diagram shown is described (its aria-describedby
-      names its "Describe this step" text, and Chromium's accessibility tree gives that text);
+      is not ours) with every walkthrough at step 0, then at its last step; every diagram
+      shown is described (its aria-describedby names its "Describe this step" text, and
+      Chromium's accessibility tree gives that text);
     - in lessons 6 (the largest diagram) and 7 (four walkthroughs, the longest set-up text),
       the first walkthrough's Present button at 1920x1080 (full screen, stepped with the
       keyboard, every step fits, Escape leaves): the same mechanism in every walkthrough;

@@ -584,6 +584,7 @@ const PRESENT_WORDS_PX = 32;
 // a walkthrough this wide or narrower has its columns half and half (stepper.css's container
 // query), and its legend and diagram tools under the narration
 const NARROW_PX = 1100;
+const isNarrow = (stepper) => stepper.clientWidth <= NARROW_PX;
 
 // whether the step's narration shows whole in its text column (which scrolls on its own)
 function narrationFits(frame) {
@@ -705,8 +706,7 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
       // quarters show under 95 % of the step, four fifths show more of it (a step too tall
       // for the pane keeps its words' column) and the narration still shows whole in the
       // last fifth
-      if (share < 0.95 && !presenting &&
-          frame.closest(".rk-stepper").clientWidth <= NARROW_PX) {
+      if (share < 0.95 && !presenting && isNarrow(frame.closest(".rk-stepper"))) {
         const was = {s, share};
         frame.classList.add("rk-wider");
         if (narrationFits(frame)) {
@@ -1010,7 +1010,7 @@ function render({model, el: host}) {
     const narration = text.querySelector(":scope > .rk-narration");
     const tools = box.querySelector(".rk-figure-tools");
     const presenting = root.classList.contains("rk-presenting");
-    const narrow = !presenting && narration && root.clientWidth <= NARROW_PX &&
+    const narrow = !presenting && narration && isNarrow(root) &&
       getComputedStyle(text.parentElement).display === "grid";
     if (tools && !narrow && tools.parentElement !== head) { // back in the figure's head
       if (legend.parentElement === head) legend.before(tools);
