@@ -256,11 +256,14 @@ def test_screenshots_and_type_at_each_size(lesson) -> None:
 
 @pytest.mark.parametrize("size", [(1280, 720), (960, 720)])
 def test_the_control_row_is_the_same_in_every_walkthrough(lesson_site, browser, size) -> None:
-    """Back, "Step k / n", Next, the step buttons, Play, Present, More: in that order and on
-    one line in every walkthrough, at 1280x720 and in a walkthrough 882 px wide (a window
-    960 px wide; JupyterLab beside its file browser gives about 910), where a second line
-    would take 44 px from the diagram's pane: lesson 8's nine step buttons included."""
+    """Back, "Step k / n", Next, the step buttons, Play, Present, More: in that order in every
+    walkthrough. At 1280x720 on one line above both columns (lesson 8's nine step buttons
+    included). In a walkthrough 882 px wide (a window 960 px wide; JupyterLab beside its file
+    browser gives about 910) at the head of the words' column and no wider than it, "Step k /
+    n" left to the words' own heading, so the diagram's pane has the walkthrough's whole
+    height: a row above it would take 52 px of a 590 px pane."""
     site, _ = lesson_site
+    narrow = size[0] < 1000
     rows = set()
     for path in sorted(site.glob("0*.html")):
         if "rk-view" not in path.read_text("utf-8"):
@@ -269,18 +272,36 @@ def test_the_control_row_is_the_same_in_every_walkthrough(lesson_site, browser, 
         try:
             got = visit.page.evaluate("""() => Array.from(document.querySelectorAll(
               '.rk-stepper .rk-controls'), (c) => {
-                const top = (s) => Math.round(c.querySelector(s).getBoundingClientRect().top);
+                const box = (e) => e.getBoundingClientRect();
+                const top = (s) => Math.round(box(c.querySelector(s)).top);
+                const root = c.closest('.rk-stepper');
+                const text = root.querySelector('.rk-frame > .rk-text');
+                const pane = root.querySelector('.rk-diagram');
+                const shown = Array.from(c.querySelectorAll('button, summary'))
+                  .filter((e) => e.getClientRects().length && !e.closest('.rk-more-box'));
                 return {order: Array.from(c.querySelectorAll('.rk-back, .rk-status, .rk-next,'
                     + ' .rk-steps, .rk-play, .rk-present, .rk-more'),
                   (e) => e.className.split(' ').filter((x) => x.startsWith('rk-') &&
                     x !== 'rk-button').join('.')).join(' '),
                   oneLine: top('.rk-back') === top('.rk-next') &&
                     top('.rk-next') === top('.rk-present') &&
-                    top('.rk-back') === top('.rk-steps > :last-child')};
+                    top('.rk-back') === top('.rk-steps > :last-child'),
+                  side: root.classList.contains('rk-side'),
+                  status: c.querySelector('.rk-status').getClientRects().length > 0,
+                  inColumn: shown.every((e) => box(e).left >= box(text).left - 1 &&
+                    box(e).right <= box(text).right + 1),
+                  above: Math.round(box(c).bottom - box(text).top),
+                  paneTop: Math.round(box(pane).top - box(root).top)};
               })""")
         finally:
             visit.page.close()
-        assert all(g["oneLine"] for g in got), (path.name, got)
+        for g in got:
+            if narrow:
+                assert g["side"] and not g["status"], (path.name, g)
+                assert g["inColumn"] and g["above"] <= 1, (path.name, g)
+                assert g["paneTop"] <= 10, (path.name, g)  # the pane from the top
+            else:
+                assert g["oneLine"] and not g["side"] and g["status"], (path.name, g)
         rows |= {g["order"] for g in got}
     assert rows == {"rk-back rk-status rk-next rk-steps rk-play rk-present rk-more"}, rows
 

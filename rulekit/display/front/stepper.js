@@ -586,6 +586,24 @@ const PRESENT_WORDS_PX = 32;
 const NARROW_PX = 1100;
 const isNarrow = (stepper) => stepper.clientWidth <= NARROW_PX;
 
+// A narrow walkthrough (JupyterLab beside its file browser) has its control row at the head
+// of the words' column, as wide as it (`rk-side`, stepper.css), not above both columns: the
+// diagram's pane then has the walkthrough's whole height (a row above it took 52 px from a
+// 590 px pane). Called whenever the frame's columns may have changed (a step, a resize,
+// `trySvg`'s wider columns): the row's width follows the words' column, their top its height.
+function placeControls(root) {
+  if (!root) return;
+  const frame = root.querySelector(":scope > .rk-frames > .rk-frame");
+  const text = frame && frame.querySelector(":scope > .rk-text");
+  const controls = root.querySelector(":scope > .rk-controls");
+  const side = !!(text && controls) && !root.classList.contains("rk-presenting") &&
+    isNarrow(root) && getComputedStyle(frame).display === "grid";
+  root.classList.toggle("rk-side", side);
+  if (!side) return;
+  root.style.setProperty("--rk-words", `${text.getBoundingClientRect().width}px`);
+  root.style.setProperty("--rk-controls-h", `${controls.getBoundingClientRect().height}px`);
+}
+
 // whether the step's narration shows whole in its text column (which scrolls on its own)
 function narrationFits(frame) {
   const text = frame.querySelector(":scope > .rk-text");
@@ -650,6 +668,7 @@ function fitScale(root, real) {
   if (best.name !== null) svg = useShape(pane, best.name);
   frame.classList.toggle("rk-wide", best.wide);
   frame.classList.toggle("rk-wider", Boolean(best.wider));
+  placeControls(root);
   const narr = presenting && !frame.classList.contains("rk-long") &&
     frame.querySelector(":scope > .rk-text > .rk-narration");
   if (narr) narr.style.fontSize = best.least ? `${PRESENT_WORDS_PX}px` : "";
@@ -680,7 +699,13 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
     svg.style.width = `${w0 * s}px`;
     svg.style.height = `${h0 * s}px`;
   };
-  frame.classList.remove("rk-wide", "rk-wider");
+  const root = frame.closest(".rk-stepper");
+  const cols = (wide, wider) => { // the frame's columns, the control row over its words
+    frame.classList.toggle("rk-wide", wide);
+    frame.classList.toggle("rk-wider", wider);
+    placeControls(root);
+  };
+  cols(false, false);
   if (real) return {scale: 1, floor, wide: false, use: 1, share: 1, w0, h0};
   let share = 1;
   const best = () => { // the scale that fits the new part in the pane as it is now
@@ -695,7 +720,7 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
   apply(floor);
   let s = best(), wide = false, wider = false, least = false;
   if (s < floor && grid) {
-    frame.classList.add("rk-wide"); // more room for the diagram, the text column narrower
+    cols(true, false); // more room for the diagram, the text column narrower
     // (on Present's slide: a quarter of it, when the words fit there, at their least size)
     const fits = presenting ? slideFits(frame) : narrationFits(frame);
     if (fits) {
@@ -706,18 +731,17 @@ function trySvg(frame, pane, svg, presenting, grid, real) {
       // quarters show under 95 % of the step, four fifths show more of it (a step too tall
       // for the pane keeps its words' column) and the narration still shows whole in the
       // last fifth
-      if (share < 0.95 && !presenting && isNarrow(frame.closest(".rk-stepper"))) {
+      if (share < 0.95 && !presenting && isNarrow(root)) {
         const was = {s, share};
-        frame.classList.add("rk-wider");
+        cols(true, true);
         if (narrationFits(frame)) {
           s = best();
           wider = share > was.share + 0.005;
           if (!wider) ({s, share} = was);
         }
-        frame.classList.remove("rk-wider");
       }
     }
-    frame.classList.remove("rk-wide"); // (not at the cost of the step's own words)
+    cols(false, false); // (not at the cost of the step's own words)
   }
   return {scale: s, floor, wide, wider, least, use: Math.max(floor, Math.min(cap, s)), share,
     w0, h0};
@@ -1048,6 +1072,7 @@ function render({model, el: host}) {
     box.replaceChildren(frameOf(data, frames[step], idBase, whole, ctx));
     placeHead();
     placeLegend();
+    placeControls(root);
     fitSlide();
     const figure = box.querySelector(".rk-figure");
     if (figure && figure.rkWhy) {
@@ -1301,6 +1326,7 @@ function render({model, el: host}) {
       requestAnimationFrame(() => {
         waiting = false;
         placeLegend();
+        placeControls(root);
         fitSlide();
         showNew(root, real);
       });
