@@ -356,8 +356,9 @@ def _arrows(view: Any, svg: str) -> list[list[str]]:
 # the panes a walkthrough's diagram has, in CSS px at the scale of its smallest text (16 px;
 # Present's 18 px is 1.125x), less the pane's padding: the page at 1280x720 and 1366x768
 # (the diagram two thirds of the width), Present at 1280x720, JupyterLab at 1280x720 with its
-# file browser open (measured by the 95 % rule's tests: 856x602, 918x650, 810x684, 660x538).
-SHAPE_PANES = ((832.0, 578.0), (894.0, 626.0), (698.0, 587.0), (636.0, 514.0))
+# file browser open (measured by the 95 % rule's tests: 856x602, 918x650, 810x684, and
+# 660x590 at three quarters, the control row at the head of the words' column: `rk-side`).
+SHAPE_PANES = ((832.0, 578.0), (894.0, 626.0), (698.0, 587.0), (636.0, 566.0))
 # Present's pane beside words that fill a third of the slide (607x684: the slide gives them
 # half, `stepper.js` `fitSlide`); only for the frames whose words likely do (`_fills_a_third`):
 # shapes for it on every frame cost lesson 7's notebook 80 KB of saved widget state, over its
