@@ -136,10 +136,16 @@ def test_every_frame_draws_its_step_view_and_keeps_the_whole_story(r13) -> None:
         assert f"rk-s{k + 1}" not in svg  # nothing after it
         if k:  # earlier steps folded, each to one summary box
             assert f"rkbox-sum_s{k - 1}" in svg and f"rk-s{k - 1} rk-new" not in svg
-        assert "rk-legend" in view["legend"]
+        assert "rk-legend" in data["legends"][view["legend"]]  # each strip kept once
         # the whole story so far: cut from the one drawing, up to this step
         assert f["diagram"]["show"] == [f"s{j}" for j in range(k + 1)]
     assert data["svg"].count("<svg") >= 1
+    # each legend strip once for the walkthrough: the frames name theirs by number
+    strips = data["legends"]
+    used = [f[key]["legend"] for f in data["frames"] for key in ("view", "diagram")
+            if "legend" in f.get(key, {})]
+    assert len(set(strips)) == len(strips) and set(used) == set(range(len(strips)))
+    assert len(strips) < len(used)
 
 
 def test_a_question_is_on_the_frame_before_its_step_with_the_engines_answer(r13) -> None:

@@ -356,9 +356,11 @@ def _arrows(view: Any, svg: str) -> list[list[str]]:
 # the panes a walkthrough's diagram has, in CSS px at the scale of its smallest text (16 px;
 # Present's 18 px is 1.125x), less the pane's padding: the page at 1280x720 and 1366x768
 # (the diagram two thirds of the width), Present at 1280x720, JupyterLab at 1280x720 with its
-# file browser open (measured by the 95 % rule's tests: 856x602, 918x650, 810x684, and
-# 660x590 at three quarters, the control row at the head of the words' column: `rk-side`).
-SHAPE_PANES = ((832.0, 578.0), (894.0, 626.0), (698.0, 587.0), (636.0, 566.0))
+# file browser open, and at 1366x768 (measured by the 95 % rule's tests: 856x602, 918x650,
+# 810x684; 660x590 at three quarters and 786x638 at four fifths, the control row at the head
+# of the words' column: `rk-side`).
+SHAPE_PANES = ((832.0, 578.0), (894.0, 626.0), (698.0, 587.0), (636.0, 566.0),
+               (762.0, 614.0))
 # Present's pane beside words that fill a third of the slide (607x684: the slide gives them
 # half, `stepper.js` `fitSlide`); only for the frames whose words likely do (`_fills_a_third`):
 # shapes for it on every frame cost lesson 7's notebook 80 KB of saved widget state, over its
@@ -596,6 +598,7 @@ class StepFrames:
                           "svg": self._whole,
                           "frames": [self._frame_data(k) for k in range(len(self.results))]}
             self._data["board_parts"] = _share_board_parts(self._data["frames"])
+            self._data["legends"] = _share_legends(self._data["frames"])
         return self._data
 
     def _fig_data(self, k: int) -> dict[str, Any]:
@@ -791,6 +794,35 @@ def _card_pieces(card: str) -> list[str]:
     if t >= 0:
         head, title = head[:t], head[t:]
     return [head, title, card[box:end], card[end:]]
+
+
+def _share_legends(frames: list[dict[str, Any]]) -> list[str]:
+    """Every frame's legend strips kept once for the walkthrough: the `legend` of a frame's
+    `view` and `diagram` and each of the view's `shape_legends` become numbers in the returned
+    list (a walkthrough's frames draw the same few shapes, so most strips repeat; the module
+    looks them up, `rulekit/display/front/stepper.js`)."""
+    shared: list[str] = []
+    index: dict[str, int] = {}
+
+    def ref(strip: Any) -> Any:
+        if not isinstance(strip, str):
+            return strip
+        if strip not in index:
+            index[strip] = len(shared)
+            shared.append(strip)
+        return index[strip]
+
+    for frame in frames:
+        for key in ("view", "diagram"):
+            fig = frame.get(key)
+            if not isinstance(fig, dict):
+                continue
+            if "legend" in fig:
+                fig["legend"] = ref(fig["legend"])
+            if fig.get("shape_legends"):
+                fig["shape_legends"] = {name: ref(strip)
+                                        for name, strip in fig["shape_legends"].items()}
+    return shared
 
 
 def _share_board_parts(frames: list[dict[str, Any]]) -> list[str]:

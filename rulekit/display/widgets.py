@@ -156,7 +156,8 @@ class Stepper(anywidget.AnyWidget):
     (`rulekit/display/front/stepper.js`), the same in JupyterLab, Notebook 7 and an exported
     page (`rulekit/display/front/host.js`). Synced traits: `frames` (every step as plain data,
     `StepFrames.data()`), `svg` (the one drawing the frames are cut from, or ""),
-    `board_parts` (the frames' boards, each distinct part once), `uid`,
+    `board_parts` (the frames' boards, each distinct part once), `legends` (their legend
+    strips, each once), `uid`,
     `title`, `step` (the step shown: the browser steps on its own and tells the kernel),
     `slug` and `about` (`StepFrames.data()`) and `link_base` (`site_page()`).
     Attributes: `steps` (the `StepFrames`), its `scenario`, `results` (one `StepResult` per
@@ -169,6 +170,8 @@ class Stepper(anywidget.AnyWidget):
     svg = traitlets.Unicode("").tag(sync=True)
     # each distinct part of the frames' boards once (a frame's `board` lists its parts)
     board_parts = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    # each distinct legend strip of the frames once (a frame's `legend` is its number)
+    legends = traitlets.List(traitlets.Unicode()).tag(sync=True)
     uid = traitlets.Unicode("").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
@@ -189,7 +192,7 @@ class Stepper(anywidget.AnyWidget):
         self.frame_html, self.announcements = self.steps.frame_html, self.steps.announcements
         data = self.steps.data()
         super().__init__(frames=data["frames"], svg=data["svg"], uid=data["uid"],
-                         board_parts=data["board_parts"],
+                         board_parts=data["board_parts"], legends=data["legends"],
                          title=data["title"], step=0, slug=data["slug"], about=data["about"],
                          link_base=site_page(), **kwargs)
 

@@ -35,7 +35,8 @@ VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 # the views the page's host renders, and the traits each one needs (the rest of a widget's
 # state, e.g. its `_esm`, the page has once for all its views)
 VIEWS: dict[str, tuple[str, ...]] = {
-    "stepper": ("frames", "svg", "board_parts", "uid", "title", "step", "slug", "about"),
+    "stepper": ("frames", "svg", "board_parts", "legends", "uid", "title", "step", "slug",
+                "about"),
     "sandbox": ("state", "status", "position", "title"),
     "quiz": ("title", "questions", "index", "linked"),
 }

@@ -369,13 +369,17 @@ function figureOf(data, f, described, whole) {
     head.append(el("span", {class: "rk-figure-tools"}, whole, zoom));
   }
   figure.prepend(head);
-  if (fig.legend) { // the legend and the tools share a row; the title stays for screen readers
+  // a legend strip: its markup, or its number in the walkthrough's `legends` (each once)
+  const strip = (v) => typeof v === "number" ? ((data.legends || [])[v] || "") : (v || "");
+  const words = strip(fig.legend);
+  if (words) { // the legend and the tools share a row; the title stays for screen readers
     // (the tools float right, before the legend: its second row has the pane's whole width)
     const tools = head.querySelector(".rk-figure-tools");
-    const legend = html("div", {class: "rk-legend-box"}, fig.legend);
+    const legend = html("div", {class: "rk-legend-box"}, words);
     const pane = figure.querySelector(".rk-diagram");
     if (pane && pane.rkShapes && fig.shape_legends) { // a shape that draws other shapes
-      pane.rkLegends = {"": fig.legend, ...fig.shape_legends};
+      pane.rkLegends = {"": words};
+      for (const [name, v] of Object.entries(fig.shape_legends)) pane.rkLegends[name] = strip(v);
       pane.rkLegendBox = legend; // (Present moves it under the words)
     }
     if (tools) {
@@ -851,7 +855,8 @@ function render({model, el: host}) {
   const frames = model.get("frames") || [];
   const last = Math.max(0, frames.length - 1);
   const data = {title: model.get("title") || "", uid: model.get("uid") || "",
-    svg: model.get("svg") || "", board_parts: model.get("board_parts") || [], last, frames};
+    svg: model.get("svg") || "", board_parts: model.get("board_parts") || [], last, frames,
+    legends: model.get("legends") || []};
   renders += 1;
   const idBase = renders === 1 ? (data.uid || "rk-walkthrough") :
     `${data.uid || "rk-walkthrough"}-v${renders}`;
