@@ -356,9 +356,13 @@ def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     Calciform Pools" step is 829 px wide in the default shape, too wide for Present's pane
     at 18 px, and fits it in the narrow one; a refusal's small note fits every pane as it
     is; lesson 6's Shatterstorm under Rest in Peace fits the page's panes at 1280x720 and
-    1366x768 only in the brief shape, which is all it ships (each shape costs the page and
-    the notebook's saved widget state its SVG), with its own arrows and legend."""
-    from rulekit.display.frames import SHAPE_PANES, StepFrames
+    1366x768 only in the brief shape, with its own arrows and legend, and JupyterLab's at
+    1366x768 only in the stacked one (brief, two siblings a row). The fewest shapes that fit
+    the most panes (each shape costs the page and the notebook's saved widget state its
+    SVG): lesson 7's copy compared with its original fits JupyterLab's pane at 1366x768
+    snug or between, and Present's only between, so it ships between alone."""
+    from rulekit.display.flow import step_diagram
+    from rulekit.display.frames import SHAPE_PANES, StepFrames, _diagram_svg
     from rulekit.display.svg import new_box
     from rulekit.scenario import load, shipped_dir
 
@@ -380,9 +384,17 @@ def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     assert share(big["svg"], 2, present) < 0.95 <= share(big["shapes"]["narrow"], 2, present)
     assert "rk-new" in big["shapes"]["narrow"] and "aria-label" in big["shapes"]["narrow"]
     rip = frame("r11_refinery_rest_in_peace", 2)
-    assert list(rip.get("shapes", {})) == ["brief"], list(rip.get("shapes", {}))
+    assert list(rip.get("shapes", {})) == ["brief", "stacked"], list(rip.get("shapes", {}))
     for pane in SHAPE_PANES[:2]:
         assert share(rip["svg"], 2, pane) < 0.95 <= share(rip["shapes"]["brief"], 2, pane)
+    lab = SHAPE_PANES[4]  # JupyterLab's at 1366x768
+    assert share(rip["shapes"]["brief"], 2, lab) < 0.95 <= share(rip["shapes"]["stacked"], 2, lab)
+    copy = frame("r13_token_copy_enters", 5)
+    assert list(copy.get("shapes", {})) == ["between"], list(copy.get("shapes", {}))
+    sc = load(shipped_dir() / "r13_token_copy_enters.toml")
+    snug = _diagram_svg(step_diagram(sc, 5, shape="snug"), new={"s5"}, label="")
+    assert share(copy["svg"], 5, lab) < 0.95 <= share(snug, 5, lab)  # snug would do there
+    assert share(snug, 5, present) < 0.95 <= share(copy["shapes"]["between"], 5, present)
     walk = rip["why"]["shape_arrows"]["brief"]
     assert ["n36", "n37"] in walk and not [a for a in walk if a[1].startswith(("p", "r"))]
     assert ["n36", "p37"] in rip["why"]["arrows"]  # the default's, as it draws them

@@ -320,11 +320,13 @@ def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
 def _other_shapes(scenario: Any, k: int, svg: str, label: str,
                   panes: tuple[tuple[float, float], ...]) -> dict[str, tuple[Any, str]]:
     """Step k's view in the other `STEP_SHAPES` (name -> the drawing and its inline SVG,
-    marked like `svg`, the default shape's) that make its new part fit one of the `panes`
-    (`SHAPE_PANES`, and `PRESENT_HALF` beside long words) that the default shape (and every
-    shape kept before it) does not: a page keeps whichever shows the most of the step in
-    its pane as it is (`stepper.js`, `fitScale`). A shape that makes no pane fit is not
-    shipped: each costs the page, and the notebook's saved widget state, its SVG."""
+    marked like `svg`, the default shape's) that make its new part fit the `panes`
+    (`SHAPE_PANES`, and `PRESENT_HALF` beside long words) that the default shape does not:
+    the fewest shapes that fit the most panes (each time the shape that fits the most panes
+    still unfitted, the first in `STEP_SHAPES` on a tie). A page keeps whichever shows the
+    most of the step in its pane as it is (`stepper.js`, `fitScale`). A shape that makes no
+    more pane fit is not shipped: each costs the page, and the notebook's saved widget state,
+    its SVG."""
     from rulekit.display.flow import STEP_SHAPES, step_diagram
     from rulekit.display.svg import pane_fit
 
@@ -335,15 +337,21 @@ def _other_shapes(scenario: Any, k: int, svg: str, label: str,
     fit = fitting(svg)
     if len(fit) == len(panes):
         return {}  # fits every pane as it is
-    out: dict[str, tuple[Any, str]] = {}
+    drawn: dict[str, tuple[Any, str, set[int]]] = {}
     for name in list(STEP_SHAPES)[1:]:
         view = step_diagram(scenario, k, shape=name)
         other = _diagram_svg(view, new={f"s{k}"}, label=label)
-        more = fitting(other) - fit
-        if more:
-            out[name] = (view, other)
-            fit |= more
-    return out
+        drawn[name] = (view, other, fitting(other))
+    chosen: set[str] = set()
+    while True:
+        gain = {name: len(fits - fit) for name, (_, _, fits) in drawn.items()
+                if name not in chosen}
+        best = max(gain, key=gain.__getitem__, default=None)  # (the first of the best)
+        if best is None or not gain[best]:
+            break
+        chosen.add(best)
+        fit |= drawn[best][2]
+    return {name: drawn[name][:2] for name in drawn if name in chosen}
 
 
 def _arrows(view: Any, svg: str) -> list[list[str]]:

@@ -87,8 +87,14 @@ class StepShape:
 # for a narrower pane (two siblings a row, a replaced chain one box a row; the title beside
 # the step's first box, or above it; "snug" with the default's lone leaf beside its cause),
 # and one that grows sideways, for a shorter one (five siblings a row, a replaced chain three
-# boxes a row); and "brief", the default with a fan-out's replaced events one box each, four
-# siblings a row
+# boxes a row); "brief", the default with a fan-out's replaced events one box each, four
+# siblings a row; and three for a pane a little narrower or shorter than the others fit
+# (JupyterLab's beside its file browser): "slim", the default with an event's words in
+# 20-character lines (narrower boxes), "roomy", narrow with an event's words in 34-character
+# lines (fewer lines: shorter), "between", three siblings a row and a replaced chain one
+# box a row, an event's words in 30-character lines and a replacement's in 22, and
+# "stacked", brief with two siblings a row (an event's words in 30-character lines, a
+# replacement's in 18, a state-based action's in 34: taller, narrower)
 _WIDER = (("trigger", 26), ("sba", 26), ("cost", 24), ("resolve", 26))
 STEP_SHAPES = {"compact": StepShape(wrap_at=_WIDER),
                "narrow": StepShape(row=2, in_row=1, leaf_beside=False),
@@ -96,7 +102,16 @@ STEP_SHAPES = {"compact": StepShape(wrap_at=_WIDER),
                "tall": StepShape(row=2, in_row=1, title_beside=False, leaf_beside=False),
                "wide": StepShape(row=5, in_row=3, wrap_at=_WIDER),
                "brief": StepShape(row=4, wrap_at=_WIDER + (("replacement", 18), ("event", 20)),
-                                  brief=True)}
+                                  brief=True),
+               "slim": StepShape(wrap_at=_WIDER + (("event", 20), ("replacement", 18))),
+               "roomy": StepShape(row=2, in_row=1, leaf_beside=False,
+                                  wrap_at=_WIDER + (("event", 34), ("turn", 34),
+                                                    ("proposed", 34))),
+               "between": StepShape(in_row=1, wrap_at=_WIDER + (("event", 30),
+                                                               ("replacement", 22))),
+               "stacked": StepShape(row=2, wrap_at=(("trigger", 26), ("sba", 34), ("cost", 24),
+                                                    ("resolve", 26), ("event", 30),
+                                                    ("replacement", 18)), brief=True)}
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}
