@@ -406,9 +406,9 @@ def _walk_every_walkthrough(page, where: str) -> tuple[int, list[str]]:
     return steps, misfits
 
 
-RULE_95_LAB_LEAST = 0.75  # the least share of a step's new part on screen, in JupyterLab
+RULE_95_LAB_LEAST = 0.85  # the least share of a step's new part on screen, in JupyterLab
 RULE_95_SIZES = tuple(f"{w}x{h}" for w, h in SIZES)  # where it is measured: all three
-RULE_95_LAB_EVERY = ("1920x1080",)  # where every step meets it (95 %), file browser open
+RULE_95_LAB_EVERY = ("1920x1080", "1366x768")  # where every step meets it (95 %), file browser open
 
 
 def _shares(page) -> dict[str, object]:
@@ -574,7 +574,7 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
       controls, its narration and what it added to the diagram together once the walkthrough
       is scrolled into view; at each of the three sizes the 95 % rule is measured
       (`step_shares`, the notebook panel's view): diagram text at least 16 px at every step,
-      and at least `RULE_95_LAB_LEAST` of each step's new part on screen, 95 % at 1920x1080
+      and at least `RULE_95_LAB_LEAST` of each step's new part on screen, 95 % at 1920x1080 and 1366x768
       (`RULE_95_LAB_EVERY`; each step's figures by size in
       test-artifacts/jupyterlab/<lesson>-rule95.json); at 1366x768, axe-core finds no
       critical or serious violation in the notebook's outputs (JupyterLab's own interface
@@ -623,19 +623,13 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
             rule95[size] = shares
             misfits += [f"{where} {k}: diagram text {s.text_px:.1f} px" for k, s in shares.items()
                         if s.text_px < 15.95]
-            # with the file browser open the pane is narrower than a page's: at 1280x720 86
-            # of 93 steps meet the rule here (2026-12-04; 91 at 1366x768, least share 93 %;
-            # 93 at 1920x1080), the least share 77 %, with four fifths of the width for a
-            # step that three quarters show under 95 % (82 and 72 % before; 81 before R19's
-            # short narration), with a narrow
-            # walkthrough's control row on one line, its diagram's tools under the legend,
-            # three quarters for a large step and the pane's margin given to a step larger
-            # than it; 73 and 65 % before them, with the legend under the narration in a
-            # narrow walkthrough and the brief shape; 69 and 34 % before them; 62 and 30 %
-            # before a step view's short rows; 57 of 90 and 20 % before
-            # the step views' shapes and lesson 8's passages of time in more steps; 55 and
-            # 17 % before the legend's short words); each step must show at least
-            # `RULE_95_LAB_LEAST` of what it added
+            # with the file browser open the pane is narrower than a page's: at 1280x720 92
+            # of 93 steps meet the rule here (2026-12-04; 93 at 1366x768 and 1920x1080), the
+            # least share 88 % (lesson 6's Shatterstorm under Rest in Peace, 729x642 px in
+            # a 700x590 pane); 86 and 91 before the control row headed the words' column and
+            # the step views' shapes for these panes (77 %); each step must show at least
+            # `RULE_95_LAB_LEAST` of what it added, and 95 % at the sizes in
+            # `RULE_95_LAB_EVERY`
             least = 0.95 if size in RULE_95_LAB_EVERY else RULE_95_LAB_LEAST
             misfits += [f"{where} {k}: {s.share:.0%} of what it added on screen ({s.note})"
                         for k, s in shares.items() if s.share < least]
