@@ -574,8 +574,8 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
       controls, its narration and what it added to the diagram together once the walkthrough
       is scrolled into view; at each of the three sizes the 95 % rule is measured
       (`step_shares`, the notebook panel's view): diagram text at least 16 px at every step,
-      and at least `RULE_95_LAB_LEAST` of each step's new part on screen, 95 % at 1920x1080 and 1366x768
-      (`RULE_95_LAB_EVERY`; each step's figures by size in
+      and at least `RULE_95_LAB_LEAST` of each step's new part on screen, 95 % at 1920x1080
+      and 1366x768 (`RULE_95_LAB_EVERY`; each step's figures by size in
       test-artifacts/jupyterlab/<lesson>-rule95.json); at 1366x768, axe-core finds no
       critical or serious violation in the notebook's outputs (JupyterLab's own interface
       is not ours) with every walkthrough at step 0, then at its last step; every diagram
