@@ -29,6 +29,7 @@ def _page_html(scenario: str) -> str:
 
     data = StepFrames(scenario).data()
     traits = {"frames": data["frames"], "svg": data["svg"], "uid": data["uid"],
+              "legends": data["legends"], "board_parts": data["board_parts"],
               "title": data["title"], "step": 0}
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Why</title>"
             f"<style>{css_text('stepper')}</style></head><body><main>"

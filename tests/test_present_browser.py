@@ -559,14 +559,14 @@ def test_a_slide_shows_its_step_in_the_shape_that_fits(lesson_site, browser) -> 
 
 def test_a_slide_gives_a_large_step_three_quarters_beside_short_words(lesson_site,
                                                                       browser) -> None:
-    """Present at 1280x720, lesson 8's second walkthrough at its last step (the turn ends,
-    the Initiate goes back to Bob and untaps: 895 px wide at 18 px, wider than the slide's
-    two thirds): its words fit a quarter of the slide at their 32 px and more, so the slide
-    gives the diagram three quarters (`rk-wide`) and the step's new part fits whole, text at
-    18 px; lesson 6's Shatterstorm step (904x677 at 18 px) has words that fit a quarter only
-    at the narration's least size, 32 px (its own is 33.3 px there): it gets three quarters
-    with its narration at 32 px, and the words still show whole (`rk-wide` never takes
-    the words under their least size)."""
+    """Present at 1280x720, lesson 8's third walkthrough at step 6 (the exert effect is
+    gone, Alice taps the Initiate for Springleaf Drum: 796x557 px at 18 px in its narrowest
+    shape, wider than the slide's two thirds): its words fit a quarter of the slide at their
+    32 px and more, so the slide gives the diagram three quarters (`rk-wide`) and the step's
+    new part fits whole, text at 18 px; lesson 6's Shatterstorm step (779x677 at 18 px in
+    its slim shape) has words that fit a quarter only at the narration's least size, 32 px
+    (its own is 33.3 px there): it gets three quarters with its narration at 32 px, and the
+    words still show whole (`rk-wide` never takes the words under their least size)."""
     from rulekit.export.checks import FIT_JS, goto_step, step_shares
 
     site, _ = lesson_site
@@ -576,9 +576,9 @@ def test_a_slide_gives_a_large_step_three_quarters_beside_short_words(lesson_sit
                     ".fontSize)")
     wide = "(r) => r.querySelector('.rk-frame').classList.contains('rk-wide')"
     try:
-        stepper = page.locator(".rk-stepper").nth(1)
-        last = stepper.locator(".rk-steps button").count() - 1
-        _present_at(page, stepper, last)
+        stepper = page.locator(".rk-stepper").nth(2)
+        step = 6
+        _present_at(page, stepper, step)
         assert stepper.evaluate(wide)
         assert stepper.evaluate(narration_px) >= 32
         assert stepper.evaluate(FIT_JS)["narration"]
@@ -587,7 +587,7 @@ def test_a_slide_gives_a_large_step_three_quarters_beside_short_words(lesson_sit
         page.screenshot(path=str(ARTIFACTS / "wide-slide-present-1280.png"))
         goto_step(stepper, 0)
         shares = {s.step: s for s in step_shares(stepper)}
-        assert shares[last].ok(min_px=18.0), shares[last]
+        assert shares[step].ok(min_px=18.0), shares[step]
         page.keyboard.press("Escape")
         page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
     finally:
