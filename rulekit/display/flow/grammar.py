@@ -88,7 +88,7 @@ class StepShape:
 # the step's first box, or above it; "snug" with the default's lone leaf beside its cause),
 # and one that grows sideways, for a shorter one (five siblings a row, a replaced chain three
 # boxes a row); "brief", the default with a fan-out's replaced events one box each, four
-# siblings a row; and three for a pane a little narrower or shorter than the others fit
+# siblings a row; and four for a pane a little narrower or shorter than the others fit
 # (JupyterLab's beside its file browser): "slim", the default with an event's words in
 # 20-character lines (narrower boxes), "roomy", narrow with an event's words in 34-character
 # lines (fewer lines: shorter), "between", three siblings a row and a replaced chain one
@@ -109,9 +109,8 @@ STEP_SHAPES = {"compact": StepShape(wrap_at=_WIDER),
                                                     ("proposed", 34))),
                "between": StepShape(in_row=1, wrap_at=_WIDER + (("event", 30),
                                                                ("replacement", 22))),
-               "stacked": StepShape(row=2, wrap_at=(("trigger", 26), ("sba", 34), ("cost", 24),
-                                                    ("resolve", 26), ("event", 30),
-                                                    ("replacement", 18)), brief=True)}
+               "stacked": StepShape(row=2, wrap_at=_WIDER + (("sba", 34), ("event", 30),
+                                                             ("replacement", 18)), brief=True)}
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}
