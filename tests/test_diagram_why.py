@@ -340,13 +340,16 @@ def test_a_narrow_walkthrough_gives_a_large_step_four_fifths(browser) -> None:
             page.wait_for_timeout(300)
             assert not stepper.evaluate(look)["wider"]
             # a step too tall for the pane, not too wide (lesson 4's Endless One entering
-            # with zero counters, R06 step 4: 600x603 px): four fifths would show no more
-            # of it, so its words keep their column
+            # with zero counters, R06 step 4: 598x558 px in its between shape, in a window
+            # 520 px tall: a 658x510 pane at three quarters): four fifths would show no
+            # more of it, so its words keep their column
             path.write_text(_page_html("r06_x_in_enters"), "utf-8")
-            page.set_viewport_size({"width": 926, "height": 600})
+            page.set_viewport_size({"width": 926, "height": 520})
             page.goto(path.as_uri())
             page.locator(".rk-stepper .rk-box").first.wait_for()
             stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+            shares = {s.step: s for s in step_shares(stepper)}
+            assert shares[4].share < 0.95, shares[4]  # (so four fifths were weighed)
             goto_step(stepper, 4)
             page.wait_for_timeout(300)
             tall = stepper.evaluate(look)

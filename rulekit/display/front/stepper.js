@@ -589,6 +589,9 @@ const PRESENT_WORDS_PX = 32;
 // query), and its legend and diagram tools under the narration
 const NARROW_PX = 1100;
 const isNarrow = (stepper) => stepper.clientWidth <= NARROW_PX;
+// a narrow walkthrough in the page (not on Present's slide) with its frame in two columns
+const narrowColumns = (stepper, frame) => !stepper.classList.contains("rk-presenting") &&
+  isNarrow(stepper) && getComputedStyle(frame).display === "grid";
 
 // A narrow walkthrough (JupyterLab beside its file browser) has its control row at the head
 // of the words' column, as wide as it (`rk-side`, stepper.css), not above both columns: the
@@ -600,8 +603,7 @@ function placeControls(root) {
   const frame = root.querySelector(":scope > .rk-frames > .rk-frame");
   const text = frame && frame.querySelector(":scope > .rk-text");
   const controls = root.querySelector(":scope > .rk-controls");
-  const side = !!(text && controls) && !root.classList.contains("rk-presenting") &&
-    isNarrow(root) && getComputedStyle(frame).display === "grid";
+  const side = !!(text && controls) && narrowColumns(root, frame);
   root.classList.toggle("rk-side", side);
   if (!side) return;
   root.style.setProperty("--rk-words", `${text.getBoundingClientRect().width}px`);
@@ -1039,8 +1041,7 @@ function render({model, el: host}) {
     const narration = text.querySelector(":scope > .rk-narration");
     const tools = box.querySelector(".rk-figure-tools");
     const presenting = root.classList.contains("rk-presenting");
-    const narrow = !presenting && narration && isNarrow(root) &&
-      getComputedStyle(text.parentElement).display === "grid";
+    const narrow = narration && narrowColumns(root, text.parentElement);
     if (tools && !narrow && tools.parentElement !== head) { // back in the figure's head
       if (legend.parentElement === head) legend.before(tools);
       else head.append(tools);
