@@ -179,7 +179,8 @@ def test_presenting_the_diagram_keys_stay_the_diagrams(why_page) -> None:
 
 def test_the_brief_shape_walks_its_own_arrows_and_shows_its_own_legend(browser) -> None:
     """Lesson 6's Shatterstorm under Rest in Peace fits the page's pane at 1280x720 only in
-    the brief shape (a fan-out's replaced events one box each): the page shows that shape,
+    a brief shape (a fan-out's replaced events one box each: "stacked", the one its frame
+    ships): the page shows that shape,
     its legend (no "as first proposed" box: it draws none), the arrow keys walk its own
     arrows (the resolution, then each replaced event's one box; Up and Up again from the
     resolution: both its causes, the spell cast a step before and the player's action that
@@ -206,7 +207,7 @@ def test_the_brief_shape_walks_its_own_arrows_and_shows_its_own_legend(browser) 
             page.locator(".rk-steps button").nth(2).click()
             page.wait_for_timeout(300)
             svg = page.locator(".rk-frame .rk-diagram > svg")
-            assert svg.get_attribute("data-rk-shape") == "brief"
+            assert svg.get_attribute("data-rk-shape") == "stacked"
             legend = page.locator(".rk-frame .rk-legend-box")
             assert legend.locator("[data-role='replacement']").count() == 1
             assert legend.locator("[data-role='proposed']").count() == 0

@@ -349,6 +349,42 @@ def test_every_shape_of_a_step_view_draws_the_same_boxes_arrows_and_words():
         step_diagram(sc, 1, shape="round")
 
 
+def test_a_packed_shape_puts_a_wrapped_sibling_under_the_column_that_ends_highest():
+    """A step view wraps a fan-out's siblings beyond its `row` into the ranks below. Each
+    goes under the sibling `row` before it and all that sibling caused, so a tall branch
+    makes the whole next row wait. A packed shape (`StepShape.pack`: "stacked") puts it
+    under whichever column ends highest. In lesson 6's Shatterstorm under Rest in Peace,
+    Shatterstorm's own exile (n42) wraps: packed, it sits beside the Refinery's trigger
+    (n44), not under it, and the step is a row shorter (it fits JupyterLab's pane at
+    1280x720, 700x590 px)."""
+    from dataclasses import replace
+
+    from rulekit.display.flow import STEP_SHAPES, step_diagram
+    from rulekit.display.svg import new_box, run_dot, shapes
+    from rulekit.scenario import load, shipped_dir
+
+    sc = load(shipped_dir() / "r11_refinery_rest_in_peace.toml")
+
+    def drawn(shape: str) -> tuple[dict[str, tuple[float, float, float, float]], str]:
+        svg = run_dot(step_diagram(sc, 2, shape=shape).source)
+        return {s.title: s.outline for s in shapes(svg) if s.kind == "node"}, svg
+
+    assert STEP_SHAPES["stacked"].pack
+    packed, svg = drawn("stacked")
+    STEP_SHAPES["unpacked"] = replace(STEP_SHAPES["stacked"], pack=False)
+    try:
+        unpacked, flat = drawn("unpacked")
+    finally:
+        del STEP_SHAPES["unpacked"]
+    trigger, exile = packed["n44"], packed["n42"]
+    assert exile[1] < trigger[3] and trigger[1] < exile[3]  # one row: their heights overlap
+    assert unpacked["n42"][1] > unpacked["n44"][3]  # unpacked: under the trigger
+    box, flat_box = new_box(svg, "rk-s2"), new_box(flat, "rk-s2")
+    assert box is not None and flat_box is not None
+    assert box[3] - box[1] < flat_box[3] - flat_box[1] - 40
+    assert box[2] - box[0] <= 720 and box[3] - box[1] <= 590
+
+
 def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     """The frames carry a step's other shapes (`view.shapes`, for the page to pick the one
     that shows most of the step in its pane) only where one makes the step fit a pane
@@ -356,8 +392,9 @@ def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     Calciform Pools" step is 829 px wide in the default shape, too wide for Present's pane
     at 18 px, and fits it in the narrow one; a refusal's small note fits every pane as it
     is; lesson 6's Shatterstorm under Rest in Peace fits the page's panes at 1280x720 and
-    1366x768 only in the brief shape, with its own arrows and legend, and JupyterLab's at
-    1366x768 only in the stacked one (brief, two siblings a row). The fewest shapes that fit
+    1366x768 in the brief shape or the stacked one (brief, two siblings a row, packed), and
+    JupyterLab's at 1366x768 only in the stacked one, so it ships stacked alone, with its own
+    arrows and legend (it draws a replaced event in one box). The fewest shapes that fit
     the most panes (each shape costs the page and the notebook's saved widget state its
     SVG): lesson 7's copy compared with its original fits JupyterLab's pane at 1366x768
     snug or between, and Present's only between, so it ships between alone."""
@@ -384,22 +421,25 @@ def test_a_frame_ships_another_shape_only_where_it_makes_a_pane_fit():
     assert share(big["svg"], 2, present) < 0.95 <= share(big["shapes"]["narrow"], 2, present)
     assert "rk-new" in big["shapes"]["narrow"] and "aria-label" in big["shapes"]["narrow"]
     rip = frame("r11_refinery_rest_in_peace", 2)
-    assert list(rip.get("shapes", {})) == ["brief", "stacked"], list(rip.get("shapes", {}))
+    assert list(rip.get("shapes", {})) == ["stacked"], list(rip.get("shapes", {}))
+    rip_sc = load(shipped_dir() / "r11_refinery_rest_in_peace.toml")
+    brief = _diagram_svg(step_diagram(rip_sc, 2, shape="brief"), new={"s2"}, label="")
     for pane in SHAPE_PANES[:2]:
-        assert share(rip["svg"], 2, pane) < 0.95 <= share(rip["shapes"]["brief"], 2, pane)
+        assert share(rip["svg"], 2, pane) < 0.95 <= share(brief, 2, pane)
+        assert share(rip["shapes"]["stacked"], 2, pane) >= 0.95
     lab = SHAPE_PANES[4]  # JupyterLab's at 1366x768
-    assert share(rip["shapes"]["brief"], 2, lab) < 0.95 <= share(rip["shapes"]["stacked"], 2, lab)
+    assert share(brief, 2, lab) < 0.95 <= share(rip["shapes"]["stacked"], 2, lab)
     copy = frame("r13_token_copy_enters", 5)
     assert list(copy.get("shapes", {})) == ["between"], list(copy.get("shapes", {}))
     sc = load(shipped_dir() / "r13_token_copy_enters.toml")
     snug = _diagram_svg(step_diagram(sc, 5, shape="snug"), new={"s5"}, label="")
     assert share(copy["svg"], 5, lab) < 0.95 <= share(snug, 5, lab)  # snug would do there
     assert share(snug, 5, present) < 0.95 <= share(copy["shapes"]["between"], 5, present)
-    walk = rip["why"]["shape_arrows"]["brief"]
+    walk = rip["why"]["shape_arrows"]["stacked"]
     assert ["n36", "n37"] in walk and not [a for a in walk if a[1].startswith(("p", "r"))]
     assert ["n36", "p37"] in rip["why"]["arrows"]  # the default's, as it draws them
     assert "data-role='proposed'" in rip["legend"]
-    assert "data-role='proposed'" not in rip["shape_legends"]["brief"]
+    assert "data-role='proposed'" not in rip["shape_legends"]["stacked"]
 
 
 # ---------------------------------------------------------------- each ruling's point (issue 28)

@@ -696,7 +696,8 @@ class StepFrames:
         and the legend of the shapes it uses (`legend_strip`), shown above its pane; with
         `long_words` (the frame's words likely fill a third of a slide), the shapes that fit
         Present's half-width pane too. A shape that draws other boxes than the default
-        ("brief") brings its own arrows (`why.shape_arrows`) and legend (`shape_legends`)."""
+        ("brief", "stacked") brings its own arrows (`why.shape_arrows`) and legend
+        (`shape_legends`)."""
         from rulekit.display.flow import legend_strip, step_diagram
 
         if self.diagram_mode == "none":
@@ -715,7 +716,7 @@ class StepFrames:
             others = _other_shapes(sc, k, fig["svg"], label, panes) if k else {}
             if others:
                 out["shapes"] = {name: markup for name, (_, markup) in others.items()}
-            # a shape that draws other boxes ("brief"): the keyboard walks its own arrows,
+            # a shape that draws other boxes (brief, stacked): the keyboard walks its own arrows,
             # and the legend names its own shapes
             walks = {name: a for name, (v, markup) in others.items()
                      if (a := _arrows(v, markup)) != out["why"]["arrows"]}

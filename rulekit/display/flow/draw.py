@@ -134,7 +134,8 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     tall, rarely too wide). `shape` (a step view) names its `STEP_SHAPES` entry: how many
     siblings a row, how many boxes of a replaced chain a row, the title beside or above, a
     lone leaf beside its cause, the widening shapes' words wrapped wider, a fan-out's
-    replaced events one box each (brief). A step view also
+    replaced events one box each (brief), wrapped siblings each under the column that ends
+    highest (pack). A step view also
     leaves "→ what it made of the event" out of a replacement effect's box when the box
     under it says exactly that."""
     graph = FlowDiagram(name="rulekit")
@@ -298,7 +299,8 @@ class Drawer:
     def arrange(self) -> None:
         """A step view's layout hints: each replaced event's boxes on one rank, and a lone
         leaf on its cause's (`shape.leaf_beside`); siblings beyond the first `shape.row`
-        each one rank below the sibling that many before it."""
+        each below the sibling that many before it and all it caused, or (`shape.pack`)
+        below the column that ends highest (`_pack`)."""
         for row in self.in_row + (self._beside() if self.shape.leaf_beside else []):
             with self.graph.subgraph() as r:
                 r.attr(rank="same")
@@ -314,6 +316,9 @@ class Drawer:
                     name = f"p{k}" if f"p{k}" in drawn else f"n{k}"
                 if name in drawn and name not in entries:
                     entries.append(name)
+            if self.shape.pack:  # each under the column that ends highest so far
+                self._pack(entries)
+                continue
             for a, b in zip(entries, entries[self.shape.row:]):
                 # below everything under the sibling a row before it: a row of its own
                 for leaf in self._leaves(a):
@@ -324,6 +329,35 @@ class Drawer:
             for leaf in self._leaves(before, without=after):
                 if leaf != before:
                     self.graph.edge(leaf, after, style="invis")
+
+    def _pack(self, entries: list[str]) -> None:
+        """Siblings beyond the first `shape.row` each below the column (a sibling of the
+        first row, and those already placed under it) whose boxes end highest, the first
+        such column on a tie: a short branch leaves room under it for the next sibling
+        (masonry), where a row of its own would be as tall as the tallest branch above it."""
+        depth = {a: self._depth(a) for a in entries[:self.shape.row]}
+        bottom = {a: a for a in depth}
+        for b in entries[self.shape.row:]:
+            col = min(depth, key=depth.__getitem__)
+            for leaf in self._leaves(bottom[col]):
+                self.graph.edge(leaf, b, style="invis")
+            bottom[col] = b
+            depth[col] += self._depth(b)
+
+    def _depth(self, top: str) -> int:
+        """How many rows of boxes hang from `top`, itself included (its longest line of
+        arrows down)."""
+        below: dict[str, list[str]] = {}
+        for tail, head, _label in self.edges:
+            below.setdefault(tail, []).append(head)
+        memo: dict[str, int] = {}
+
+        def down(name: str, seen: frozenset[str]) -> int:
+            if name not in memo:
+                memo[name] = 1 + max((down(k, seen | {k}) for k in below.get(name, [])
+                                      if k not in seen), default=0)
+            return memo[name]
+        return down(top, frozenset({top}))
 
     def _beside(self) -> list[list[str]]:
         """A step view's last box of a line of only children beside the box before it: a

@@ -61,19 +61,20 @@ IN_ROW = 2  # a step view's replaced event: its chain's boxes this many a row (o
 
 @dataclass(frozen=True)
 class StepShape:
-    """How a step view lays its step out: `row` siblings a row (more wrap to the ranks
-    below), a replaced event's chain `in_row` boxes a row, the step's title beside its
-    first box (`title_beside`) or above it, a leaf that is the only child of an only child
-    beside its cause (`leaf_beside`, a row fewer), and the widening shapes' words wrapped at
-    `wrap_at` characters instead of `WRAP_AT`'s (wider: shorter boxes), and (`brief`) each
-    event of a fan-out of replaced events in one box, the replacement effect's, named with
-    the effect and saying what happened (as first proposed, and each effect's own box, left
-    to the box's "why", which has them: the one shape that draws fewer boxes, for a step
-    that fits no pane otherwise, lesson 6's Shatterstorm under Rest in Peace). A frame carries the
-    shapes that make its step fit a pane the default doesn't (`rulekit.display.frames`'s
-    `SHAPE_PANES`, `PRESENT_HALF`), and the page shows the one that shows the most of the
-    step in its pane (issue 28: Present's pane is wide and short, JupyterLab's beside its
-    file browser narrow)."""
+    """How a step view lays its step out: `row` siblings a row (more wrap to the ranks below:
+    each under the sibling `row` before it and all it caused, or with `pack` under whichever
+    column ends highest), a replaced event's chain `in_row` boxes a row, the step's title
+    beside its first box (`title_beside`) or above it, a leaf that is the only child of an
+    only child beside its cause (`leaf_beside`, a row fewer), and the widening shapes' words
+    wrapped at `wrap_at` characters instead of `WRAP_AT`'s (wider: shorter boxes), and
+    (`brief`) each event of a fan-out of replaced events in one box, the replacement
+    effect's, named with the effect and saying what happened (as first proposed, and each
+    effect's own box, left to the box's "why", which has them: the shapes that draw fewer
+    boxes, for a step that fits no pane otherwise, lesson 6's Shatterstorm under Rest in
+    Peace). A frame carries the shapes that make its step fit a pane the default doesn't
+    (`rulekit.display.frames`'s `SHAPE_PANES`, `PRESENT_HALF`), and the page shows the one
+    that shows the most of the step in its pane (issue 28: Present's pane is wide and short,
+    JupyterLab's beside its file browser narrow)."""
 
     row: int = ROW
     in_row: int = IN_ROW
@@ -81,6 +82,7 @@ class StepShape:
     leaf_beside: bool = True
     wrap_at: tuple[tuple[str, int], ...] = ()  # (role, characters a line) over WRAP_AT's
     brief: bool = False  # a fan-out's replaced events one box each
+    pack: bool = False  # a wrapped sibling under the column that ends highest (`Drawer._pack`)
 
 
 # the step view's shapes, the first the default: three that grow down rather than sideways,
@@ -93,8 +95,9 @@ class StepShape:
 # 20-character lines (narrower boxes), "roomy", narrow with an event's words in 34-character
 # lines (fewer lines: shorter), "between", three siblings a row and a replaced chain one
 # box a row, an event's words in 30-character lines and a replacement's in 22, and
-# "stacked", brief with two siblings a row (an event's words in 30-character lines, a
-# replacement's in 18, a state-based action's in 34: taller, narrower)
+# "stacked", brief with two siblings a row, each sibling beyond them under the column that
+# ends highest (`pack`: a short branch leaves room under it), an event's words in 20-character
+# lines, a replacement's in 18, a state-based action's in 34 (taller, narrower)
 _WIDER = (("trigger", 26), ("sba", 26), ("cost", 24), ("resolve", 26))
 STEP_SHAPES = {"compact": StepShape(wrap_at=_WIDER),
                "narrow": StepShape(row=2, in_row=1, leaf_beside=False),
@@ -109,8 +112,9 @@ STEP_SHAPES = {"compact": StepShape(wrap_at=_WIDER),
                                                     ("proposed", 34))),
                "between": StepShape(in_row=1, wrap_at=_WIDER + (("event", 30),
                                                                ("replacement", 22))),
-               "stacked": StepShape(row=2, wrap_at=_WIDER + (("sba", 34), ("event", 30),
-                                                             ("replacement", 18)), brief=True)}
+               "stacked": StepShape(row=2, wrap_at=_WIDER + (("sba", 34), ("event", 20),
+                                                             ("replacement", 18)), brief=True,
+                                    pack=True)}
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}

@@ -238,8 +238,8 @@ function wireBoxes(figure, why, idBase, say) {
   const pane = figure.querySelector(".rk-diagram");
   if (!pane || !pane.querySelector(".rk-box")) return;
   // the boxes and arrows of the drawing shown now (the pane may show the step in another
-  // shape since: the same boxes, names and arrows, but for "brief", which draws a fan-out's
-  // replaced events one box each and has its own arrows, `why.shape_arrows`)
+  // shape since: the same boxes, names and arrows, but for "brief" and "stacked", which draw
+  // a fan-out's replaced events one box each and have their own arrows, `why.shape_arrows`)
   let boxes = [], byName = new Map(), arrows = [];
   const look = () => {
     const svg = pane.querySelector(":scope > svg");
@@ -783,9 +783,9 @@ function showNew(root, real) {
 }
 
 // The step view in another shape (issue 28: `rulekit.display.flow.STEP_SHAPES`, the frame's
-// `view.shapes`): the same boxes, arrows and words laid out narrower or shorter ("brief":
-// a fan-out's replaced events one box each, for a step no other shape fits). The pane
-// shows one at a time; the focus stays on the same box (where the shape draws it).
+// `view.shapes`): the same boxes, arrows and words laid out narrower or shorter ("brief",
+// "stacked": a fan-out's replaced events one box each, for a step no other shape fits).
+// The pane shows one at a time; the focus stays on the same box (where the shape draws it).
 function useShape(pane, name) {
   const now = pane.querySelector(":scope > svg");
   const shapes = pane.rkShapes;
