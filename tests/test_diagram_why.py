@@ -180,8 +180,8 @@ def test_presenting_the_diagram_keys_stay_the_diagrams(why_page) -> None:
 def test_the_brief_shape_walks_its_own_arrows_and_shows_its_own_legend(browser) -> None:
     """Lesson 6's Shatterstorm under Rest in Peace fits the page's pane at 1280x720 only in
     a brief shape (a fan-out's replaced events one box each: "stacked", the one its frame
-    ships): the page shows that shape,
-    its legend (no "as first proposed" box: it draws none), the arrow keys walk its own
+    ships): the page shows that shape, its legend (no "as first proposed" box: it draws
+    none), the arrow keys walk its own
     arrows (the resolution, then each replaced event's one box; Up and Up again from the
     resolution: both its causes, the spell cast a step before and the player's action that
     let it resolve), and the one box's "why"

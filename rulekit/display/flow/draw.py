@@ -335,29 +335,25 @@ class Drawer:
         first row, and those already placed under it) whose boxes end highest, the first
         such column on a tie: a short branch leaves room under it for the next sibling
         (masonry), where a row of its own would be as tall as the tallest branch above it."""
-        depth = {a: self._depth(a) for a in entries[:self.shape.row]}
-        bottom = {a: a for a in depth}
-        for b in entries[self.shape.row:]:
-            col = min(depth, key=depth.__getitem__)
-            for leaf in self._leaves(bottom[col]):
-                self.graph.edge(leaf, b, style="invis")
-            bottom[col] = b
-            depth[col] += self._depth(b)
-
-    def _depth(self, top: str) -> int:
-        """How many rows of boxes hang from `top`, itself included (its longest line of
-        arrows down)."""
         below: dict[str, list[str]] = {}
         for tail, head, _label in self.edges:
             below.setdefault(tail, []).append(head)
-        memo: dict[str, int] = {}
+        rows: dict[str, int] = {}
 
-        def down(name: str, seen: frozenset[str]) -> int:
-            if name not in memo:
-                memo[name] = 1 + max((down(k, seen | {k}) for k in below.get(name, [])
-                                      if k not in seen), default=0)
-            return memo[name]
-        return down(top, frozenset({top}))
+        def depth(name: str) -> int:  # the rows of boxes from `name` down its longest line
+            if name not in rows:
+                rows[name] = 1  # (what leads back to it counts it once)
+                rows[name] = 1 + max((depth(k) for k in below.get(name, [])), default=0)
+            return rows[name]
+
+        column = {a: depth(a) for a in entries[:self.shape.row]}  # rows each column takes
+        bottom = {a: a for a in column}
+        for b in entries[self.shape.row:]:
+            col = min(column, key=column.__getitem__)
+            for leaf in self._leaves(bottom[col]):
+                self.graph.edge(leaf, b, style="invis")
+            bottom[col] = b
+            column[col] += depth(b)
 
     def _beside(self) -> list[list[str]]:
         """A step view's last box of a line of only children beside the box before it: a
