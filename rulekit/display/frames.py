@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -805,28 +805,33 @@ def _card_pieces(card: str) -> list[str]:
     return [head, title, card[box:end], card[end:]]
 
 
+def _pool() -> tuple[list[str], Callable[[str], int]]:
+    """A walkthrough's list of distinct strings, and the function that gives a string's
+    number in it (adding it the first time): what the frames send once and name by number."""
+    shared: list[str] = []
+    index: dict[str, int] = {}
+
+    def ref(item: str) -> int:
+        if item not in index:
+            index[item] = len(shared)
+            shared.append(item)
+        return index[item]
+
+    return shared, ref
+
+
 def _share_legends(frames: list[dict[str, Any]]) -> list[str]:
     """Every frame's legend strips kept once for the walkthrough: the `legend` of a frame's
     `view` and `diagram` and each of the view's `shape_legends` become numbers in the returned
     list (a walkthrough's frames draw the same few shapes, so most strips repeat; the module
     looks them up, `rulekit/display/front/stepper.js`)."""
-    shared: list[str] = []
-    index: dict[str, int] = {}
-
-    def ref(strip: Any) -> Any:
-        if not isinstance(strip, str):
-            return strip
-        if strip not in index:
-            index[strip] = len(shared)
-            shared.append(strip)
-        return index[strip]
-
+    shared, ref = _pool()
     for frame in frames:
         for key in ("view", "diagram"):
             fig = frame.get(key)
             if not isinstance(fig, dict):
                 continue
-            if "legend" in fig:
+            if isinstance(fig.get("legend"), str):
                 fig["legend"] = ref(fig["legend"])
             if fig.get("shape_legends"):
                 fig["shape_legends"] = {name: ref(strip)
@@ -838,14 +843,7 @@ def _share_board_parts(frames: list[dict[str, Any]]) -> list[str]:
     """Every frame's board parts kept once for the walkthrough: each frame's `board` becomes
     the list of its parts' numbers in the returned list (a card unchanged between steps is
     sent once; the module joins them, `rulekit/display/front/stepper.js`)."""
-    shared: list[str] = []
-    index: dict[str, int] = {}
+    shared, ref = _pool()
     for frame in frames:
-        refs = []
-        for part in frame.get("board") or ():
-            if part not in index:
-                index[part] = len(shared)
-                shared.append(part)
-            refs.append(index[part])
-        frame["board"] = refs
+        frame["board"] = [ref(part) for part in frame.get("board") or ()]
     return shared
