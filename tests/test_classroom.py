@@ -140,6 +140,31 @@ def test_every_step_fits_one_screen(opened, size) -> None:
 RULE_95 = {"1280x720": 1.0, "1366x768": 1.0, "1920x1080": 1.0, "present": 0.98}
 
 
+def _present_and_step(visit, stepper) -> list | None:
+    """Present one walkthrough as a teacher would (its button, then full screen granted) and
+    step it with its own keys: each step's `StepShare` after set-up, or None when it left
+    Present while it was stepped, twice. Only an exit from full screen leaves it that way
+    (Escape, or the browser's own way: `stepper.js`), and Chromium under load has once left
+    a walkthrough's full screen by itself while it was stepped (CI, 2026-12-04: lesson 3's
+    second walkthrough, just after the first's Escape); that walkthrough is presented and
+    measured again, once. A Present that leaves by itself fails both times."""
+    from rulekit.export.checks import step_shares
+
+    for _ in range(2):
+        if "rk-presenting" not in (stepper.get_attribute("class") or ""):
+            stepper.locator(".rk-present").click()
+        stepper.evaluate("(s) => new Promise((done) => { const t0 = Date.now(); "
+                         "const wait = () => (document.fullscreenElement === s || "
+                         "Date.now() - t0 > 5000) ? done() : setTimeout(wait, 20); "
+                         "wait(); })")
+        shares = step_shares(stepper)[1:]
+        if "rk-presenting" in (stepper.get_attribute("class") or ""):
+            return shares
+        visit.page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
+        visit.page.wait_for_timeout(500)  # the late exit delivered before asking again
+    return None
+
+
 @pytest.mark.parametrize("where", [*[f"{w}x{h}" for w, h in SIZES], "present"])
 def test_the_95_percent_rule(opened, where) -> None:
     from rulekit.export.checks import step_shares
@@ -155,14 +180,13 @@ def test_the_95_percent_rule(opened, where) -> None:
         for i in range(visit.page.locator(".rk-stepper").count()):
             stepper = visit.page.locator(".rk-stepper").nth(i)
             if present:  # as a teacher would: once the slide is full screen
-                stepper.locator(".rk-present").click()
-                stepper.evaluate("(s) => new Promise((done) => { const t0 = Date.now(); "
-                                 "const wait = () => (document.fullscreenElement === s || "
-                                 "Date.now() - t0 > 5000) ? done() : setTimeout(wait, 20); "
-                                 "wait(); })")
+                shares = _present_and_step(visit, stepper)
+                assert shares is not None, (
+                    f"{page.stem} walkthrough {i} left Present while it was stepped, twice")
             else:
                 stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
-            for got in step_shares(stepper)[1:]:  # stepped with the module's own keys
+                shares = step_shares(stepper)[1:]  # stepped with the module's own keys
+            for got in shares:
                 steps += 1
                 if got.text_px < floor_px - 0.05:
                     small.append(f"{page.stem} walkthrough {i} step {got.step}: "
@@ -171,8 +195,6 @@ def test_the_95_percent_rule(opened, where) -> None:
                     misses.append(f"{page.stem} walkthrough {i} step {got.step}: "
                                   f"{got.share:.0%} ({got.note})")
             if present:
-                assert "rk-presenting" in (stepper.get_attribute("class") or ""), (
-                    f"{page.stem} walkthrough {i} left Present while it was stepped")
                 visit.page.keyboard.press("Escape")  # and full screen left, before the next
                 visit.page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
                 assert "rk-presenting" not in (stepper.get_attribute("class") or "")
