@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulekit.display.board import board_document, board_for_step, board_html, step_changes
+from rulekit.export.browser import full_page_shot
 from tests.board_games import lesson_sandbox_games, walkthrough_last_steps
 
 pytestmark = pytest.mark.browser
@@ -74,7 +75,7 @@ def test_every_board_at_each_size(browser, pages, width: int, height: int) -> No
             if name == "all-boards":
                 continue
             page.goto(path.as_uri())
-            page.screenshot(path=str(ARTIFACTS / f"{name}-{width}x{height}.png"), full_page=True)
+            full_page_shot(page, ARTIFACTS / f"{name}-{width}x{height}.png")
             scroll = page.evaluate("() => [document.documentElement.scrollWidth, "
                                    "document.documentElement.clientWidth]")
             if scroll[0] > scroll[1]:

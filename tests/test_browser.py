@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from rulekit.export import lesson_paths
+from rulekit.export.browser import full_page_shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]  # the pages of the built site
 
@@ -57,7 +58,7 @@ def test_lesson_page_works_offline_and_steps(lesson_site, browser, stem: str) ->
                     f"stepper {i}: the narration did not change: {before['text']!r}"
                 assert after["svg"] and after["svg"] != before["svg"], \
                     f"stepper {i}: the diagram did not change after one step forward"
-        visit.page.screenshot(path=str(ARTIFACTS / f"{stem}.png"), full_page=True)
+        full_page_shot(visit.page, ARTIFACTS / f"{stem}.png")
         assert visit.outside == [], f"requests outside site/: {visit.outside}"
         assert visit.console_errors == [], f"console errors: {visit.console_errors}"
         assert all(u.startswith(site.resolve().as_uri()) for u in visit.requests)
@@ -77,7 +78,7 @@ def test_index_page_links_every_lesson_offline(lesson_site, browser) -> None:
         assert len(hrefs) == len(LESSONS)
         assert visit.page.locator("table").count() == 0  # the coverage is the teachers' page's
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        visit.page.screenshot(path=str(ARTIFACTS / "index.png"), full_page=True)
+        full_page_shot(visit.page, ARTIFACTS / "index.png")
         assert visit.outside == [] and visit.console_errors == []
     finally:
         visit.page.close()

@@ -97,14 +97,20 @@ def test_install_outside_a_checkout_does_nothing(tmp_path):
     assert gitfilter.install(tmp_path) is False
 
 
+_LOOP_THREAD: list = []  # one thread for every `run`, made on first use
+
+
 def run(coroutine):
     """`asyncio.run` in a thread of its own: a browser test (Playwright's sync API) may have
-    left an event loop running in this one."""
+    left an event loop running in this one. Always the same thread: Jupyter's notary opens
+    its SQLite store in the thread that first signs a notebook and refuses it in any other
+    (a thread per call failed once in a while, when the new thread's id was not the old's)."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+    if not _LOOP_THREAD:
+        _LOOP_THREAD.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="rk-asyncio"))
+    return _LOOP_THREAD[0].submit(asyncio.run, coroutine).result()
 
 
 @pytest.mark.slow  # imports jupyter_server

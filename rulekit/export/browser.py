@@ -55,6 +55,21 @@ def chromium(executable: str | None = None) -> Iterator[Any]:
             browser.close()
 
 
+def full_page_shot(page: Any, path: Path) -> None:
+    """A screenshot of the whole page (`page`: Playwright's) saved at `path`, asked again once
+    when Chromium answers "Unable to capture screenshot": it does, now and then, with a tall
+    page under load (seen once in CI, 2026-12-04)."""
+    from playwright.sync_api import Error
+
+    try:
+        page.screenshot(path=str(path), full_page=True)
+    except Error as e:
+        if "Unable to capture screenshot" not in str(e):
+            raise
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(path), full_page=True)
+
+
 @dataclass
 class Visit:
     """One page opened with everything outside `site` blocked."""
