@@ -8,6 +8,7 @@ import json
 import shlex
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -97,7 +98,8 @@ def test_install_outside_a_checkout_does_nothing(tmp_path):
     assert gitfilter.install(tmp_path) is False
 
 
-_LOOP_THREAD: list = []  # one thread for every `run`, made on first use
+# one thread for every `run` (an executor starts its thread at the first task)
+_LOOP_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rk-asyncio")
 
 
 def run(coroutine):
@@ -106,11 +108,8 @@ def run(coroutine):
     its SQLite store in the thread that first signs a notebook and refuses it in any other
     (a thread per call failed once in a while, when the new thread's id was not the old's)."""
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
 
-    if not _LOOP_THREAD:
-        _LOOP_THREAD.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="rk-asyncio"))
-    return _LOOP_THREAD[0].submit(asyncio.run, coroutine).result()
+    return _LOOP_THREAD.submit(asyncio.run, coroutine).result()
 
 
 @pytest.mark.slow  # imports jupyter_server
