@@ -349,7 +349,7 @@ def test_every_shape_of_a_step_view_draws_the_same_boxes_arrows_and_words():
         step_diagram(sc, 1, shape="round")
 
 
-def test_a_packed_shape_puts_a_wrapped_sibling_under_the_column_that_ends_highest():
+def test_a_packed_shape_puts_a_wrapped_sibling_under_the_column_that_ends_highest(monkeypatch):
     """A step view wraps a fan-out's siblings beyond its `row` into the ranks below. Each
     goes under the sibling `row` before it and all that sibling caused, so a tall branch
     makes the whole next row wait. A packed shape (`StepShape.pack`: "stacked") puts it
@@ -371,11 +371,8 @@ def test_a_packed_shape_puts_a_wrapped_sibling_under_the_column_that_ends_highes
 
     assert STEP_SHAPES["stacked"].pack
     packed, svg = drawn("stacked")
-    STEP_SHAPES["unpacked"] = replace(STEP_SHAPES["stacked"], pack=False)
-    try:
-        unpacked, flat = drawn("unpacked")
-    finally:
-        del STEP_SHAPES["unpacked"]
+    monkeypatch.setitem(STEP_SHAPES, "unpacked", replace(STEP_SHAPES["stacked"], pack=False))
+    unpacked, flat = drawn("unpacked")
     trigger, exile = packed["n44"], packed["n42"]
     assert exile[1] < trigger[3] and trigger[1] < exile[3]  # one row: their heights overlap
     assert unpacked["n42"][1] > unpacked["n44"][3]  # unpacked: under the trigger
