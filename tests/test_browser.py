@@ -123,3 +123,25 @@ def test_links_in_the_site_resolve_inside_it(lesson_site) -> None:
                 # (a browser matches the fragment as written, then percent-decoded)
                 broken.append(f"{name}: {href} (no such anchor)")
     assert not broken, "\n".join(broken)
+
+
+def test_the_rulings_box_fits_a_phone_in_jupyterlab(browser) -> None:
+    """A lesson's rulings box (`lesson.rulings_box`) fits the 274 px a notebook output gets in
+    JupyterLab at 390x844 with its side bar closed: a wider box made the output scroll
+    sideways, which axe-core reports (scrollable-region-focusable: the keyboard cannot scroll
+    it). Every ruling, each in a box of its own, in the same fonts as the notebook."""
+    from rulekit.core.rulings import all_rulings
+    from rulekit.display.lesson import rulings_box
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        boxes = "".join(f"<div class='out' style='width:274px;overflow:auto'>"
+                        f"{rulings_box(r)}</div>" for r in sorted(all_rulings()))
+        page.set_content(f"<!doctype html><html><body>{boxes}</body></html>")
+        wide = page.evaluate("""() => Array.from(document.querySelectorAll('.out'))
+            .filter((e) => e.scrollWidth > e.clientWidth)
+            .map((e) => e.querySelector('th').textContent + ': ' + e.scrollWidth + ' px')""")
+        assert len(sorted(all_rulings())) == 19
+        assert wide == [], wide
+    finally:
+        page.close()

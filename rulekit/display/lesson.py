@@ -47,14 +47,17 @@ _CELL = "padding:6px 10px;text-align:left"  # nbconvert's page style right-align
 
 def rulings_box(*ids: str) -> HTML:
     """The rulings a lesson covers, in our own words (`rulekit/data/rulings.toml`), with the
-    Comprehensive Rules numbers each one rests on."""
+    Comprehensive Rules numbers each one rests on, on a line under its words: two columns fit
+    a phone's width (in JupyterLab at 390 px a third column for the numbers made the output
+    scroll sideways, a region the keyboard cannot reach)."""
     from rulekit.core.rulings import ruling
 
     rows = "".join(
         f"<tr><th scope='row' style='padding:6px 10px;text-align:left;vertical-align:top'>"
         f"{html_text(r.id)}</th><td style='{_CELL}'><b>{html_text(r.topic)}</b>. "
-        f"{html_text(r.plain)}</td><td style='{_CELL};white-space:nowrap'>"
-        f"{'<br>'.join(html_text('CR ' + n) for n in r.rules)}</td></tr>"  # one per line: narrow
+        f"{html_text(r.plain)}<br><span style='color:#333'>"
+        f"{' · '.join(html_text('CR ' + n).replace(' ', '&nbsp;') for n in r.rules)}"
+        "</span></td></tr>"
         for r in (ruling(i) for i in ids))
     return HTML(f"<table class='rk-rulings' style='{_BOX};border-collapse:collapse;"
                 "border:2px solid #1b1b1b'><caption style='text-align:left;font-weight:bold;"
