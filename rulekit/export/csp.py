@@ -10,9 +10,8 @@ compiled for the live sandbox (Pyodide, Viz.js), never `eval`.
   box, a table) becomes a class with the same declarations, in one `<style>` of the page, each
   `!important` so it still wins over the page's other rules as the attribute did.
 - **Jupyter widgets** (ipywidgets outputs, not the kit's views) don't run under it: their widget
-  manager compiles its JSON schemas with `new Function`. The build says which lessons have them.
-- **Other origins:** a page that loads a script from elsewhere (the widget manager from the
-  public CDN, when the build had no npm) has that origin in `script-src` and `style-src`.
+  manager compiles its JSON schemas with `new Function` (and, in CDN mode, comes from another
+  origin). The build says which lessons have them.
 
 >>> page = secure('<html><head><meta charset="utf-8"></head><body><p style="color:red">Hi</p>'
 ...               '<script>go()</script></body></html>')
@@ -31,13 +30,13 @@ import hashlib
 import html
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 __all__ = ["META", "policy", "policy_of", "secure", "sha256"]
 
 META = "Content-Security-Policy"
 
-# a start tag, with its attributes (values quoted or not, `>` allowed inside quotes)
+# a comment, a raw text element (its text is not markup) or a start tag; attributes' values
+# quoted or not, `>` allowed inside quotes
 _ATTRS = r"""(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*"""
 _TOKEN = re.compile(
     r"<!--.*?-->"  # a comment: nothing in it is markup
@@ -129,20 +128,19 @@ def _classes_for_styles(page: str) -> tuple[str, list[str]]:
     return page, [f".{name}{{{rule}}}" for name, rule in sorted(rules.items())]
 
 
-def policy(scripts: list[str], styles: list[str], origins: list[str]) -> str:
+def policy(scripts: list[str], styles: list[str]) -> str:
     """The policy for a page whose inline scripts and styles hash to `scripts` and `styles`
-    (see `sha256`) and which loads scripts from the other `origins` (e.g. a CDN)."""
+    (see `sha256`)."""
     hashed = [f"'sha256-{h}'" for h in sorted(set(scripts))]
     styled = [f"'sha256-{h}'" for h in sorted(set(styles))]
-    others = sorted(set(origins))
     directives = [
         ("default-src", ["'none'"]),
         # the site's files; Pyodide and Viz.js compile WebAssembly (not JavaScript: no eval)
-        ("script-src", ["'self'", "'wasm-unsafe-eval'", *others, *hashed]),
-        ("style-src", ["'self'", *others, *styled]),
+        ("script-src", ["'self'", "'wasm-unsafe-eval'", *hashed]),
+        ("style-src", ["'self'", *styled]),
         # notebook images and the style sheets' icons are data: URLs; fonts from the site
         ("img-src", ["'self'", "data:"]),
-        ("font-src", ["'self'", "data:", *others]),
+        ("font-src", ["'self'", "data:"]),
         ("object-src", ["'none'"]),
         ("base-uri", ["'none'"]),
         ("form-action", ["'none'"]),
@@ -150,24 +148,18 @@ def policy(scripts: list[str], styles: list[str], origins: list[str]) -> str:
     return "; ".join(f"{name} {' '.join(values)}" for name, values in directives)
 
 
-def _inline(page: str) -> tuple[list[str], list[str], list[str]]:
-    """The hashes of `page`'s inline scripts and styles, and the origins of its other scripts
-    and style sheets."""
-    scripts, styles, origins = [], [], []
+def _inline(page: str) -> tuple[list[str], list[str]]:
+    """The hashes of `page`'s inline scripts (those a browser runs) and styles."""
+    scripts, styles = [], []
     for match in _TOKEN.finditer(page):
         raw = (match.group("raw") or "").lower()
-        attrs = _attrs(match.group("rawattrs") or match.group("attrs") or "")
-        src = attrs.get("src") if raw == "script" else \
-            attrs.get("href") if (match.group("tag") or "").lower() == "link" else None
-        if src:
-            url = urlsplit(src if not src.startswith("//") else "https:" + src)
-            if url.scheme in ("http", "https") and url.netloc:
-                origins.append(f"{url.scheme}://{url.netloc}")
-        elif raw == "script" and attrs.get("type", "").strip().lower() in _JS_TYPES:
+        attrs = _attrs(match.group("rawattrs") or "")
+        if raw == "script" and "src" not in attrs and \
+                attrs.get("type", "").strip().lower() in _JS_TYPES:
             scripts.append(sha256(match.group("text")))
         elif raw == "style":
             styles.append(sha256(match.group("text")))
-    return scripts, styles, origins
+    return scripts, styles
 
 
 def secure(page: str) -> str:
