@@ -10,13 +10,18 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import pwd
 import re
+import shutil
+import tempfile
 import tomllib
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+
+from tests.helpers import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "deploy" / "jupyterhub" / "jupyterhub_config.py"
@@ -53,9 +58,11 @@ def test_the_config_copies_the_lessons_from_a_checkout(monkeypatch, tmp_path: Pa
     spec = importlib.util.find_spec(module)  # not imported: Jupyter Server is slow to import
     assert spec and spec.origin and f"class {name}(" in Path(spec.origin).read_text("utf-8")
     assert int(options["MappingKernelManager.cull_idle_timeout"]) > 0
-    assert re.fullmatch(r"\d+[KMG]", spawner.mem_limit)
+    assert options["KernelManager.transport_encryption"] == "auto"  # students share 127.0.0.1
+    assert re.fullmatch(r"\d+[KMG]", spawner.mem_limit) and spawner.cpu_limit > 0
     if not Path("/opt/tljh").is_dir():  # part 2: a plain hub, students as accounts, loopback
         assert config.JupyterHub.authenticator_class == "pam"
+        assert "root" in config.Authenticator.blocked_users
         assert config.JupyterHub.bind_url.startswith("http://127.0.0.1:")
 
 
@@ -115,6 +122,107 @@ def test_the_hook_skips_a_student_without_a_home_here(monkeypatch, tmp_path: Pat
     with caplog.at_level(logging.WARNING):
         hook(spawner)
     assert "no lessons copied for rk-nobody-here" in caplog.text
+
+
+# ------------------------------------------------------------------ the hook as root
+# The hub runs as root: a student who puts a link where a lesson or a folder of lessons goes
+# must get nothing outside their home (a root-owned scratch folder plays /etc), and their link
+# stays as it is. The student is `nobody`, their home owned by them, as on a real hub.
+
+
+@pytest.fixture
+def hub_as_root(monkeypatch):
+    """(hook, student's home, scratch /etc, the scratch folder) with lessons a student can read,
+    a home owned by `nobody`, and `nobody`'s spawner."""
+    if os.geteuid() != 0:
+        unavailable("the hook's copy as the student needs root (the hub runs as root): "
+                    "run this test as root to check it")
+    try:
+        student = pwd.getpwnam("nobody")
+    except KeyError:
+        unavailable("this machine has no `nobody` account to play the student")
+    scratch = Path(tempfile.mkdtemp(prefix="rk-hub-hook-"))  # not under pytest's 0700 folders
+    try:
+        scratch.chmod(0o755)
+        lessons = scratch / "notebooks"
+        (lessons / "templates").mkdir(parents=True)
+        (lessons / "01_a.ipynb").write_text("lesson 1", "utf-8")
+        (lessons / "02_b.ipynb").write_text("lesson 2", "utf-8")
+        (lessons / "templates" / "lesson.ipynb").write_text("template", "utf-8")
+        for path in [lessons, *lessons.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        etc = scratch / "etc"
+        etc.mkdir(mode=0o755)
+        (etc / "shadow").write_text("root's", "utf-8")
+        home = scratch / "home"
+        home.mkdir(mode=0o755)
+        os.chown(home, student.pw_uid, student.pw_gid)
+        hook = _load(monkeypatch, RULEKIT_LESSONS=str(lessons)).Spawner.pre_spawn_hook
+        yield (lambda: hook(_spawner("nobody", home))), home, etc, scratch, student
+    finally:
+        shutil.rmtree(scratch)
+
+
+def _outside(scratch: Path, home: Path) -> dict[str, tuple]:
+    """Everything under `scratch` but inside `home`: path, owner, mode, size, time, link."""
+    found = {}
+    for folder, names, files in os.walk(scratch):
+        for name in [*names, *files]:
+            path = Path(folder, name)
+            if path != home and home not in path.parents:
+                st = path.lstat()
+                found[str(path.relative_to(scratch))] = (
+                    st.st_uid, st.st_gid, st.st_mode, st.st_size, st.st_mtime_ns,
+                    os.readlink(path) if path.is_symlink() else None)
+    return found
+
+
+@pytest.mark.parametrize("replaced, target", [
+    ("01_a.ipynb", "ld.so.preload"),  # a lesson: a link to a file that does not exist yet
+    ("01_a.ipynb", "shadow"),  # a lesson: a link to root's file
+    ("templates", ""),  # a folder of lessons: a link to root's folder
+], ids=["dangling-file-link", "file-link", "folder-link"])
+def test_a_students_link_in_the_lessons_reaches_nothing_outside_their_home(
+        hub_as_root, replaced: str, target: str) -> None:
+    copy_lessons, home, etc, scratch, student = hub_as_root
+    copy_lessons()  # their first start
+    lessons = home / "rulekit-lessons"
+    made = sorted(str(p.relative_to(lessons)) for p in lessons.rglob("*"))
+    assert made == ["01_a.ipynb", "02_b.ipynb", "templates", "templates/lesson.ipynb"]
+    assert {(p.lstat().st_uid, p.lstat().st_gid) for p in [lessons, *lessons.rglob("*")]} \
+        == {(student.pw_uid, student.pw_gid)}  # the student's, as their server's files are
+    assert lessons.stat().st_mode & 0o077 == 0  # their work: not for the rest of the class
+
+    # what the student does, then the next start of their server (lesson 2 was deleted: the
+    # hook has something to copy again)
+    link = lessons / replaced
+    shutil.rmtree(link) if link.is_dir() else link.unlink()
+    link.symlink_to(etc / target)
+    (lessons / "02_b.ipynb").unlink()
+    before = _outside(scratch, home)
+    copy_lessons()
+    assert _outside(scratch, home) == before  # nothing made, changed or chowned outside
+    assert sorted(p.name for p in etc.iterdir()) == ["shadow"]
+    assert (etc / "shadow").read_text("utf-8") == "root's"
+    assert link.is_symlink() and os.readlink(link) == str(etc / target)  # theirs, kept
+    assert (lessons / "02_b.ipynb").read_text("utf-8") == "lesson 2"  # copied again
+    assert (lessons / "02_b.ipynb").lstat().st_uid == student.pw_uid
+
+
+def test_the_hook_writes_only_what_the_student_could(hub_as_root, caplog) -> None:
+    """The copy runs as the student: a folder in their home that they can't write (root's)
+    stays empty, and the hub says why."""
+    copy_lessons, home, _, _, _ = hub_as_root
+    copy_lessons()
+    lessons = home / "rulekit-lessons"
+    shutil.rmtree(lessons / "templates")
+    (lessons / "templates").mkdir(mode=0o755)  # root's, inside the student's home
+    (lessons / "01_a.ipynb").unlink()
+    with caplog.at_level(logging.WARNING):
+        copy_lessons()
+    assert list((lessons / "templates").iterdir()) == []
+    assert "lessons not copied for nobody" in caplog.text and "PermissionError" in caplog.text
+    assert (lessons / "01_a.ipynb").read_text("utf-8") == "lesson 1"  # where they can write
 
 
 def test_binder_installs_the_notebook_extra_at_the_suites_pins_with_graphviz() -> None:

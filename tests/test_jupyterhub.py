@@ -10,7 +10,8 @@ a lesson's sandbox set-up and a sandbox click in their own kernel (over Jupyter 
 kernel websocket API, as JupyterLab does), and saves the lesson with a note. Checked: a wrong
 password is refused; each kernel is its own process under its own student's server, in that
 student's home; one student's token cannot read another's files; each save changes only the
-saver's home (every home hashed before and after); everything listens on 127.0.0.1 only; and
+saver's home (every home hashed before and after); a listener on a kernel's port without its
+keys hears nothing of it; everything listens on 127.0.0.1 only; and
 what one student's server and kernel cost in memory (written to test-artifacts/jupyterhub/),
 under the memory limit the shipped config sets. The hub, the proxy, the servers and the kernels
 are all stopped at the end, also when the test fails.
@@ -339,6 +340,7 @@ def _sandbox_cell(lesson: Path) -> tuple[str, str]:
 CLICK = """
 import json as _json, os as _os
 import rulekit as _rulekit
+from ipykernel.connect import get_connection_file as _connection_file
 from rulekit.sandbox import SandboxModel as _SandboxModel
 _model = _SandboxModel({game})
 for _label, _id in _model.fields({{}})["permanent"].options:  # tap the first that can
@@ -347,8 +349,29 @@ for _label, _id in _model.fields({{}})["permanent"].options:  # tap the first th
         break
 print("RESULT", _json.dumps({{"pid": _os.getpid(), "ppid": _os.getppid(),
     "home": _os.environ.get("HOME"), "cwd": _os.getcwd(), "ok": _outcome.ok,
-    "text": _outcome.text, "rulekit": _rulekit.__file__}}))
+    "text": _outcome.text, "rulekit": _rulekit.__file__,
+    "connection_file": _connection_file()}}))
 """
+
+
+def _overheard(connection: dict, act) -> bytes:
+    """What a listener without the kernel's keys receives on its output channel (iopub, which
+    broadcasts every output) while `act()` runs code in it."""
+    import zmq
+
+    with zmq.Context() as context, context.socket(zmq.SUB) as listener:
+        listener.setsockopt(zmq.SUBSCRIBE, b"")
+        listener.setsockopt(zmq.LINGER, 0)
+        listener.connect(f"tcp://{connection['ip']}:{connection['iopub_port']}")
+        time.sleep(0.5)  # connected before the output is sent
+        printed = act()
+        assert "only mine" in printed  # the student's own client gets it
+        heard = b""
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
+            if listener.poll(200):
+                heard += b"".join(listener.recv_multipart())
+        return heard
 
 
 def _hashes(home: Path) -> dict[str, str]:
@@ -432,6 +455,12 @@ def test_three_students_on_one_hub(hub: Hub) -> None:
             "kernel_uss_mb": round(kernel.memory_full_info().uss / 2**20, 1)}
     assert len({r["pid"] for r in results}) == len({r["ppid"] for r in results}) \
         == len(students), results  # a kernel each, under a server each
+
+    # a classmate on the machine who connects to a kernel's port reads nothing of it: the
+    # kernels' traffic is encrypted (the shipped config's transport_encryption)
+    connection = json.loads(Path(results[0]["connection_file"]).read_text("utf-8"))
+    assert connection["transport"] == "tcp" and connection.get("curve_publickey"), connection
+    assert _overheard(connection, lambda: students[0].run(path, "print('only mine')")) == b""
 
     # only 127.0.0.1: the proxy, the hub, the servers and the kernels
     listening = set()

@@ -341,7 +341,7 @@ def test_a_page_copied_without_static_says_what_to_do(live_site, browser, tmp_pa
     with _visit(browser, alone, Path(page), "file", stepper=False) as visit:
         box = visit.page.locator(LIVE).first
         box.get_by_role("button", name="Start the live sandbox").click()
-        visit.page.wait_for_function(f"document.querySelector({json.dumps(LIVE + ' .rk-sb')})"
+        visit.page.wait_for_function(f"() => document.querySelector({json.dumps(LIVE + ' .rk-sb')})"
                                      ".dataset.state === 'failed'")
         problem = box.locator(".rk-live-problem").inner_text()
         assert "files are missing" in problem and "_static/sandbox/" in problem
@@ -358,7 +358,7 @@ def test_a_load_failure_says_so(live_site, browser) -> None:
             body=damaged, content_type="text/javascript"))
         box = visit.page.locator(LIVE).first
         box.get_by_role("button", name="Start the live sandbox").click()
-        visit.page.wait_for_function(f"document.querySelector({json.dumps(LIVE + ' .rk-sb')})"
+        visit.page.wait_for_function(f"() => document.querySelector({json.dumps(LIVE + ' .rk-sb')})"
                                      ".dataset.state === 'failed'", timeout=120_000)
         problem = box.locator(".rk-live-problem").inner_text()
         assert "could not start" in problem and "Reload the page" in problem
@@ -391,10 +391,7 @@ def test_it_loads_while_in_view_so_start_is_instant(live_site, browser) -> None:
         m.click("pass")
         m.click("tap", permanent=m.model.game.find("Forest").id)
         assert axe(visit.page, within=LIVE) == {}
-        # (axe reads the page's style sheets with XMLHttpRequest, which file:// refuses)
-        errors = [e for e in visit.console_errors if "XMLHttpRequest" not in e
-                  and "net::ERR_FAILED" not in e]
-        assert errors == [] and visit.outside == []
+        assert visit.console_errors == [] and visit.outside == []
 
 
 @pytest.mark.parametrize("how", ["hover", "focus"])
@@ -418,39 +415,30 @@ def test_hovering_or_focusing_start_loads_it(live_site, browser, how: str) -> No
         assert visit.console_errors == []
 
 
-# the exported pages' policy (tests/test_page_scripts.py): nothing evaluated from a string, only
-# Pyodide's WebAssembly ('wasm-unsafe-eval')
-CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; "
-       "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
-       "connect-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'")
+# violations, as the page sees them (a CSP report), before any of its own scripts run
 WATCH = """window.rkViolations = [];
 document.addEventListener('securitypolicyviolation', (e) =>
   window.rkViolations.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sample || ''}`));"""
 
 
-def test_the_live_sandbox_plays_under_a_csp_without_unsafe_eval(live_site, browser) -> None:
-    """Served with a Content-Security-Policy header that allows no eval (only WebAssembly),
-    the sandbox starts, clicks and draws its diagram, and the browser reports no violation."""
-    from http.server import SimpleHTTPRequestHandler
-
-    from rulekit.export.browser import Live, open_page, serve
-
-    class Strict(SimpleHTTPRequestHandler):
-        def end_headers(self) -> None:
-            self.send_header("Content-Security-Policy", CSP)
-            super().end_headers()
+@pytest.mark.parametrize("how", ["file", "http"])
+def test_the_live_sandbox_plays_under_the_pages_own_policy(live_site, browser, how) -> None:
+    """The page's own Content-Security-Policy (rulekit.export.csp: WebAssembly but no eval, no
+    inline script or style but its own by hash) enforced: the sandbox starts, clicks and draws
+    its diagram, and the browser reports no violation."""
+    from rulekit.export.browser import Live
+    from rulekit.export.csp import policy_of
 
     site, report = live_site
-    with serve(site, handler=Strict) as base:
-        visit = open_page(browser, _page(site, report, "03"), site, server=base,
-                          init_script=WATCH)
-        try:
-            live = Live(visit)
-            live.start()
-            assert live.state == "ready", live.box.inner_text()[:300]
-            Mirror(live).click("pass")
-            assert live.box.locator(".rk-live-diagram svg").count() == 1
-            assert visit.page.evaluate("window.rkViolations") == []
-            assert visit.console_errors == [] and visit.outside == []
-        finally:
-            visit.page.close()
+    path = _page(site, report, "03")
+    policy = policy_of(path.read_text("utf-8"))
+    assert "'wasm-unsafe-eval'" in policy["script-src"]
+    assert "'unsafe-eval'" not in policy["script-src"]
+    with _visit(browser, site, path, how, init_script=WATCH) as visit:
+        live = Live(visit)
+        live.start()
+        assert live.state == "ready", live.box.inner_text()[:300]
+        Mirror(live).click("pass")
+        assert live.box.locator(".rk-live-diagram svg").count() == 1
+        assert visit.page.evaluate("window.rkViolations") == []
+        assert visit.console_errors == [] and visit.outside == []

@@ -4,10 +4,12 @@
   them, widget state and all) carry no inline event handler (`onerror=`, `onload=`, any
   `on...=` attribute), no `javascript:` URL, and no `eval(`, `new Function` or `atob(` in a
   script;
-- the pages work under a Content-Security-Policy without 'unsafe-eval' (only
-  'wasm-unsafe-eval', which Pyodide needs): sent as a header by a local `http.server`, and as a
-  `<meta http-equiv>` in a copy of each page opened from file://. Every walkthrough renders and
-  steps, and the browser reports no violation.
+- every page carries its Content-Security-Policy (`rulekit.export.csp`) first in its head: no
+  'unsafe-eval' or 'unsafe-inline', its inline scripts and styles by hash, no `style=""`;
+- the pages work under it, from file:// and over a local `http.server`: every walkthrough renders
+  and steps, Present enters and leaves, the class quiz reveals, and the browser reports no
+  violation (`securitypolicyviolation` events and console errors). The live sandbox under it:
+  tests/test_live_sandbox.py.
 """
 
 from __future__ import annotations
@@ -20,11 +22,6 @@ import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.xdist_group("classroom")]
 
-# what the pages need: their own inline scripts and styles, files of the site, data: images
-# and fonts, Pyodide's WebAssembly; nothing evaluated from a string
-CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; "
-       "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
-       "connect-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'")
 HANDLER = re.compile(r"""<[a-zA-Z][^<>]*?\son[a-z]+\s*=""", re.S)
 JS_URL = re.compile(r"""(?:href|src)\s*=\s*["']?\s*javascript:""", re.I)
 SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.S | re.I)
@@ -104,8 +101,44 @@ def _strings(value: object):
             yield from _strings(v)
 
 
-def _steps_under_csp(visit) -> list[str]:
-    """Every walkthrough of the page rendered and stepped once (Next); what went wrong."""
+def _raw_text_removed(html: str) -> str:
+    """`html` without comments and the contents of its scripts and styles (what is not markup)."""
+    return re.sub(r"<!--.*?-->|<(script|style)\b[^>]*>.*?</\1\s*>", "", html, flags=re.S | re.I)
+
+
+def test_every_page_carries_its_policy(lesson_site) -> None:
+    from rulekit.export.csp import META, policy_of
+
+    site, _ = lesson_site
+    pages = _pages(site)
+    assert {"index.html", "teachers.html", "cards.html", "quiz.html"} <= {p.name for p in pages}
+    for path in pages:
+        html = path.read_text("utf-8")
+        found = policy_of(html)
+        assert found, f"{path.name} has no {META}"
+        # first in the head: it covers only what comes after it
+        head = html[:html.index("<body")]
+        assert head.index(META) < min(head.index(t) for t in ("<script", "<style", "<link",
+                                                             "<title") if t in head), path
+        assert found["default-src"] == ["'none'"] and found["object-src"] == ["'none'"]
+        assert found["base-uri"] == ["'none'"] and found["form-action"] == ["'none'"]
+        assert found["script-src"][:2] == ["'self'", "'wasm-unsafe-eval'"], path.name
+        values = {v for vs in found.values() for v in vs}
+        assert not values & {"'unsafe-eval'", "'unsafe-inline'", "'unsafe-hashes'", "*",
+                             "blob:"}, (path.name, found)
+        assert all(v.startswith("'sha256-") for v in found["script-src"][2:]), path.name
+        markup = _raw_text_removed(html)
+        assert not re.search(r"<[a-zA-Z][^>]*\sstyle\s*=", markup), path.name
+
+
+WATCH_ALL = WATCH + """
+window.rkErrors = [];
+window.addEventListener('error', (e) => window.rkErrors.push(String(e.message)));"""
+
+
+def _walk_under_the_policy(visit) -> list[str]:
+    """Every walkthrough of the page rendered and stepped once (Next), the first one presented
+    and left (Escape), the first quiz question revealed; what went wrong."""
     page, wrong = visit.page, []
     steppers = page.locator(".rk-stepper")
     views = page.locator(".rk-view[data-rk-view=stepper]").count()
@@ -116,58 +149,55 @@ def _steps_under_csp(visit) -> list[str]:
         stepper.locator(".rk-next").click()
         page.wait_for_function("(e) => e.querySelector('.rk-frame').dataset.step === '1'",
                                arg=stepper.element_handle(), timeout=5000)
-    violations = page.evaluate("() => window.rkViolations")
-    wrong += [f"CSP: {v}" for v in violations]
+    if steppers.count():
+        first = steppers.first
+        first.locator(".rk-present").click()
+        page.wait_for_function("(e) => e.classList.contains('rk-presenting')",
+                               arg=first.element_handle(), timeout=5000)
+        page.keyboard.press("ArrowLeft")  # a slide steps with the keys
+        page.wait_for_function("(e) => e.querySelector('.rk-frame').dataset.step === '0'",
+                               arg=first.element_handle(), timeout=5000)
+        page.keyboard.press("Escape")
+        page.wait_for_function("(e) => !e.classList.contains('rk-presenting') && "
+                               "!document.fullscreenElement", arg=first.element_handle(),
+                               timeout=5000)
+    quizzes = page.locator(".rk-quiz")
+    if page.locator(".rk-view[data-rk-view=quiz]").count():
+        if not quizzes.count():
+            wrong.append("no quiz rendered")
+        else:
+            lesson = quizzes.first.evaluate("(q) => q.closest('.quiz-lesson').id")
+            page.evaluate("(id) => { location.hash = '#' + id; }", lesson)
+            quiz = page.locator(f"#{lesson} .rk-quiz")
+            quiz.wait_for(state="visible", timeout=5000)
+            quiz.locator(".rk-quiz-reveal").click()
+            quiz.locator(".rk-quiz-answer").wait_for(state="visible", timeout=5000)
+    page.wait_for_timeout(200)  # a late report arrives
+    wrong += [f"CSP: {v}" for v in page.evaluate("() => window.rkViolations")]
+    wrong += [f"error: {e}" for e in page.evaluate("() => window.rkErrors")]
     wrong += [f"console: {e}" for e in visit.console_errors]
     return wrong
 
 
-def test_pages_work_under_a_csp_header_without_unsafe_eval(lesson_site, browser) -> None:
-    from http.server import SimpleHTTPRequestHandler
+@pytest.mark.parametrize("how", ["file", "http"])
+def test_pages_work_under_their_own_policy(lesson_site, browser, how: str) -> None:
+    """Each page as built (its policy in its `<meta>`, nothing added), opened from file:// and
+    from a local web server."""
+    from contextlib import nullcontext
 
     from rulekit.export.browser import open_page, serve
 
-    class Strict(SimpleHTTPRequestHandler):
-        def end_headers(self) -> None:
-            self.send_header("Content-Security-Policy", CSP)
-            super().end_headers()
-
     site, _ = lesson_site
     wrong: dict[str, list[str]] = {}
-    with serve(site, handler=Strict) as base:
+    with serve(site) if how == "http" else nullcontext(None) as base:
         for path in _pages(site):
             has = 'data-rk-view="stepper"' in path.read_text("utf-8")  # not the quiz page
-            visit = open_page(browser, path, site, server=base, stepper=has, init_script=WATCH)
+            visit = open_page(browser, path, site, server=base, stepper=has,
+                              init_script=WATCH_ALL)
             try:
-                got = _steps_under_csp(visit)
+                got = _walk_under_the_policy(visit)
                 if got:
                     wrong[path.name] = got
             finally:
                 visit.page.close()
-    assert wrong == {}, wrong
-
-
-def test_pages_work_under_a_csp_meta_from_file(lesson_site, browser, tmp_path) -> None:
-    from rulekit.export.browser import open_page
-
-    site, _ = lesson_site
-    for item in site.iterdir():  # the site's files, the pages copied with the policy in them
-        if item.suffix != ".html":
-            (tmp_path / item.name).symlink_to(item.resolve())
-    wrong: dict[str, list[str]] = {}
-    meta = f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-    for path in _pages(site):
-        html = path.read_text("utf-8")
-        head = re.search(r"<head[^>]*>", html)
-        assert head, path
-        copy = tmp_path / path.name
-        copy.write_text(html[:head.end()] + meta + html[head.end():], "utf-8")
-        visit = open_page(browser, copy, tmp_path, stepper='data-rk-view="stepper"' in html,
-                          init_script=WATCH)
-        try:
-            got = _steps_under_csp(visit)
-            if got:
-                wrong[path.name] = got
-        finally:
-            visit.page.close()
     assert wrong == {}, wrong

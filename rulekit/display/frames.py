@@ -54,6 +54,7 @@ FRAME_CSS = (
     "overflow-wrap:break-word}"
     ".rk-frame h3{font-size:24px;margin:0 0 8px 0;color:#000}"
     ".rk-frame h4{font-size:20px;margin:12px 0 4px 0;color:#000}"
+    ".rk-inline{display:inline}"  # a heading in a <summary> (a class: pages allow no style="")
     ".rk-stepno{font-size:18px;font-weight:bold;margin:0 0 4px 0}"
     ".rk-narration{font-size:22px;line-height:1.4;margin:0 0 8px 0;padding:6px 12px;"
     "border-left:8px solid #0072b2;background:#eef5fb}"
@@ -232,7 +233,7 @@ def _events_details(game: Game, evs: list[Any], *, title: str, open_up_to: int =
     if not evs:
         return f"<h4>{html_text(title)}</h4><p class='rk-empty'>No events.</p>"
     flag = " open" if len(evs) <= open_up_to else ""
-    return (f"<details{flag}><summary><h4 style='display:inline'>{html_text(title)} "
+    return (f"<details{flag}><summary><h4 class='rk-inline'>{html_text(title)} "
             f"({len(evs)})</h4></summary>{table_html(events_table(evs))}</details>")
 
 _SVG_OPEN = re.compile(r"<svg\b[^>]*>")

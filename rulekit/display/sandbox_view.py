@@ -63,7 +63,7 @@ def tables_html(tables: dict[str, Table]) -> str:
             parts.append(f"<h4>{LAST_CLICK}</h4><p class='rk-empty'>No events.</p>")
         else:
             flag = " open" if len(last.rows) <= 8 else ""
-            parts.append(f"<details{flag}><summary><h4 style='display:inline'>{LAST_CLICK} "
+            parts.append(f"<details{flag}><summary><h4 class='rk-inline'>{LAST_CLICK} "
                          f"({len(last.rows)})</h4></summary>{table_html(last)}</details>")
     return "".join(parts)
 

@@ -7,7 +7,8 @@ cached outside the git checkout, exactly as the widget bundle is (`rulekit.expor
     '4.14.1'
 
 It is a test tool: the pages never load it. `axe_source()` returns `axe.min.js`'s text, which a
-test injects into a page (`page.add_script_tag(content=...)`) before calling `axe.run()`.
+test evaluates in a page (`page.evaluate(...)`: the page's security policy refuses an added
+`<script>`) before calling `axe.run()`.
 """
 
 from __future__ import annotations

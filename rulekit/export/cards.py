@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from rulekit.authoring.cards import CardEntry, entries
+from rulekit.export.csp import secure
 from rulekit.export.index import CSS
 from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 
@@ -126,7 +127,7 @@ def render(items: list[CardEntry], built: Mapping[str, str] | Collection[str]) -
     """The page; `built` holds the lesson pages that exist (stem -> title, or stems only)."""
     titles = dict(built) if isinstance(built, Mapping) else {s: "" for s in built}
     rows = "\n".join(_row(e, titles) for e in items)
-    return f"""<!DOCTYPE html>
+    return secure(f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -163,7 +164,7 @@ sandbox can use any of them. <code>python -m rulekit cards</code> prints the sam
 <script>{_SCRIPT}</script>
 </body>
 </html>
-"""
+""")
 
 
 def write_cards(out: Path, built: Mapping[str, str] | Collection[str],

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from rulekit.display.coverage_table import Targets, rows, table_html
+from rulekit.export.csp import secure
 from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 from rulekit.repo.course import CourseEntry, read_course_entry
 
@@ -83,7 +84,7 @@ def _notes(report: BuildReport) -> str:
 
 
 def _page(title: str, body: str, css: str = "") -> str:
-    return f"""<!DOCTYPE html>
+    return secure(f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -98,7 +99,7 @@ def _page(title: str, body: str, css: str = "") -> str:
 </main>
 </body>
 </html>
-"""
+""")
 
 
 def render(report: BuildReport, coverage: Sequence[Coverage], link_diagrams: bool = True) -> str:

@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from rulekit.display.svg import strip_prolog
+from rulekit.export.csp import secure
 from rulekit.export.ownership import write_atomic
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -256,14 +257,19 @@ def run(job: Job) -> Result:
                      "rulekit_contents": contents(nb),
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
-        page = untab_prose(page)
+        page = secure(untab_prose(page))
     except Exception as exc:  # reported with the notebook and the cell
         return Result(job.notebook, job.page, False, time.perf_counter() - start,
                       error=_describe(exc, rel, nb, current["index"], job.timeout))
     write_atomic(Path(job.page), page)
+    warnings = _stderr_warnings(nb, rel)
+    if nb.metadata.get("widgets"):  # widget outputs that are none of the kit's views
+        warnings.append(f"{rel}: its Jupyter widgets (ipywidgets) work in JupyterLab, not in the "
+                        "page: their widget manager needs eval, which the pages' security "
+                        "policy does not allow (docs/classroom.md)")
     return Result(job.notebook, job.page, True, time.perf_counter() - start, title=title,
                   rulings=list(found.rulings), size=len(page.encode("utf-8")),
-                  warnings=_stderr_warnings(nb, rel))
+                  warnings=warnings)
 
 
 def _shown(path: Path) -> str:

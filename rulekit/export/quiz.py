@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from rulekit.display.quiz import quiz_questions
+from rulekit.export.csp import secure
 from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 from rulekit.export.views import to_views, view_html, view_traits
 
@@ -91,7 +92,7 @@ def render(lessons: Sequence[tuple[str, str, list[dict[str, Any]]]], site_css: s
         head = f"<style>{css_text('quiz')}</style>"
         scripts = "".join(f'<script type="module">\n{m}\n</script>\n'
                           for m in (page_module("quiz"), module_text("host")))
-    return f"""<!DOCTYPE html>
+    return secure(f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -118,7 +119,7 @@ step in the lesson's walkthrough. Keys: <kbd>Right</kbd> or <kbd>Page Down</kbd>
 </main>
 {scripts}</body>
 </html>
-"""
+""")
 
 
 def write_quiz(out: Path, lessons: Sequence[tuple[str, str, Path]], site_css: str = "") -> Path:

@@ -544,7 +544,7 @@ function frameOf(data, f, idBase, whole, ctx) {
   }
   if (f.events) {
     const e = f.events;
-    const head = el("h4", {style: "display:inline", text: e.rows.length ?
+    const head = el("h4", {class: "rk-inline", text: e.rows.length ?
       `${e.title} (${e.rows.length})` : e.title});
     text.append(e.rows.length ?
       el("details", {open: e.open}, el("summary", {}, head), tableOf({...e, caption: ""})) :
