@@ -26,8 +26,8 @@ AROUND = ["rulekit.sandbox", "rulekit.sandbox_page", "rulekit.choices", "rulekit
 # reaches a view, imported lazily inside `_repr_mimebundle_` only (not an engine dependency)
 RICH_DISPLAY = {("rulekit.core.events", "rulekit.display.flow"), ("rulekit.game", "rulekit.display.flow")}
 
-# The cycles left, each with why (docs/engine.md, "Import cycles left"); at run time only the
-# scenario player's is closed (inside a method). A new cycle fails here until it is listed (and documented).
+# The cycles left, each with why (docs/engine.md, "Import cycles left"). A new cycle fails here
+# until it is listed (and documented).
 CYCLES_LEFT = {
     # an event carries a payload; a payload names its kind
     frozenset({"rulekit.core.events", "rulekit.core.payloads"}),
@@ -37,8 +37,6 @@ CYCLES_LEFT = {
     # a static ability makes continuous effects, a continuous effect may grant abilities, and
     # an ability's effect runs on a Resolution, which adds abilities and effects
     frozenset({"rulekit.objects.abilities", "rulekit.objects.effects", "rulekit.objects.resolution"}),
-    # a scenario plays itself through the runner (imported in the method), which reads the model
-    frozenset({"rulekit.scenario.model", "rulekit.scenario.runner"}),
     # the sandbox model's card menus and its walkthrough writer are typed against the model
     # (type only) and the model calls them inside its methods
     frozenset({"rulekit.sandbox", "rulekit.card_menu", "rulekit.authoring.walkthrough"}),

@@ -77,11 +77,12 @@ class Sandbox(anywidget.AnyWidget):
         from rulekit.display.sandbox_view import sandbox_state
         from rulekit.game import Game
         from rulekit.sandbox import SandboxModel
+        from rulekit.scenario import game_at
 
         if game is None:
             game = Game(["Alice", "Bob"])
         elif not isinstance(game, Game):
-            game = resolve_scenario(game).game_at(0)
+            game = game_at(resolve_scenario(game), 0)
         model = SandboxModel(game, history=history, actions=actions, cards=cards)
         self.model = model
         self.history = history
