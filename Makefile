@@ -12,6 +12,7 @@
 #                   table (extra args: make fuzz FUZZ_ARGS='--sequences 500 --seed 3')
 #   make lint       ruff check + mypy (strict on the engine's tiers; see [tool.mypy] in pyproject)
 #                   + vulture (dead code, at a confidence with no false positives on this tree)
+#                   + ESLint over rulekit/**/*.js (pinned: tools/eslint)
 #   make lock       re-pin constraints.txt after changing dependencies in pyproject.toml
 #   make clean      remove what the build made in this checkout (distclean: the .venv too);
 #                   every path it deletes is written below, none comes from a variable
@@ -38,9 +39,12 @@ SYSDEPS := bash tools/ensure-system-deps
 # checkout's .cache/node (git-ignored), never on the PATH
 PROXY_DIR := .cache/node
 STAMP_PROXY := $(PROXY_DIR)/.stamp-proxy
+# ESLint for the JavaScript (make lint), pinned the same way (tools/eslint) in .cache/eslint
+ESLINT_DIR := .cache/eslint
+STAMP_ESLINT := $(ESLINT_DIR)/.stamp-eslint
 
 .DEFAULT_GOAL := test
-.PHONY: lessons lab new-lesson check test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium proxy
+.PHONY: lessons lab new-lesson check test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium proxy eslint
 
 # --- bootstrap -------------------------------------------------------------------------------
 
@@ -78,21 +82,36 @@ $(STAMP_PROXY): tools/configurable-http-proxy/package.json tools/configurable-ht
 
 proxy: $(STAMP_PROXY)
 
+# ESLint from the committed lock file, with its config beside it so the config's imports resolve.
+# Without Node.js a developer's lint skips the JavaScript (saying so); under CI it fails.
+$(STAMP_ESLINT): tools/eslint/package.json tools/eslint/package-lock.json tools/eslint/eslint.config.mjs
+	@if $(SYSDEPS) node && mkdir -p $(ESLINT_DIR) && cp tools/eslint/package.json \
+	  tools/eslint/package-lock.json tools/eslint/eslint.config.mjs $(ESLINT_DIR)/ && \
+	  npm ci --prefix $(ESLINT_DIR) --no-audit --no-fund --loglevel=error; then touch $@; \
+	else echo "make: ESLint is not installed (see above): make lint skips the JavaScript (and fails under CI)"; \
+	  test -z "$$CI"; fi
+
+eslint: $(STAMP_ESLINT)
+
 # --- targets ---------------------------------------------------------------------------------
 
-# ruff, mypy, then vulture (dead code) at the confidence that gives no false positives here
+# ruff, mypy, vulture (dead code) at the confidence that gives no false positives here, then
+# ESLint over the JavaScript when it is installed
 define LINT
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
 	$(BIN)/vulture $(LINT_PATHS) --min-confidence 80
+	@if [ -f $(STAMP_ESLINT) ]; then echo "eslint 'rulekit/**/*.js'"; \
+	  $(ESLINT_DIR)/node_modules/.bin/eslint --config $(ESLINT_DIR)/eslint.config.mjs 'rulekit/**/*.js'; \
+	else echo "make: ESLint skipped (not installed)"; fi
 endef
 
-lint: $(STAMP_DEPS)
+lint: $(STAMP_DEPS) $(STAMP_ESLINT)
 	$(LINT)
 
 # The fast tier: lint, then the engine, rules, scenario, error-contract, property (a bounded
 # hypothesis profile), fuzz (bounded), CLI and packaging tests.
-check: $(STAMP_DEPS) sysdeps-dot
+check: $(STAMP_DEPS) $(STAMP_ESLINT) sysdeps-dot
 	$(LINT)
 	$(BIN)/python -m pytest -m "$(FAST)" -n $(WORKERS) --hypothesis-profile=check $(PYTEST_ARGS)
 
@@ -100,7 +119,7 @@ check: $(STAMP_DEPS) sysdeps-dot
 # spread over the cores (a module's expensive fixture stays on one worker where it must:
 # --dist loadgroup, see the xdist_group marks; each worker starts at most one JupyterLab).
 # The 25 slowest tests are listed at the end: where the next minute of the suite is.
-test: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium $(STAMP_PROXY)
+test: $(STAMP_DEPS) $(STAMP_ESLINT) sysdeps-dot sysdeps-chromium $(STAMP_PROXY)
 	$(LINT)
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
@@ -144,4 +163,4 @@ clean:
 	  -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf ./.venv ./.venv-lock ./.cache/node
+	rm -rf ./.venv ./.venv-lock ./.cache/node ./.cache/eslint

@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None, *, standalone: bool = False) -> int:
 # ------------------------------------------------------------------ run
 def _run(args: argparse.Namespace) -> int:
     from rulekit.scenario import load
-    from rulekit.scenario.runner import played_before
+    from rulekit.scenario.runner import play, played_before
     from rulekit.scenario.text import error_json, failure_lines, render, to_json, unusable_lines
 
     try:
@@ -101,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
             _say(str(err), err=True)
         return BAD
     try:
-        results = scenario.play()
+        results = play(scenario)
     except ScenarioError as err:
         if args.json:
             doc = error_json(err.path or args.file, err.line, str(err))
@@ -124,7 +124,7 @@ def _run(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ check
 def _check(args: argparse.Namespace) -> int:
-    from rulekit.scenario import find, load, shipped
+    from rulekit.scenario import find, load, play, shipped
     from rulekit.scenario.text import failure_lines, unusable_lines
 
     files = find(args.paths) if args.paths else shipped()
@@ -140,7 +140,7 @@ def _check(args: argparse.Namespace) -> int:
             _say(f"FAIL {shown}\n  {err}")
             continue
         try:
-            results = scenario.play()
+            results = play(scenario)
             problems = failure_lines(scenario, results)
         except ScenarioError as err:
             results, problems = None, unusable_lines(scenario, err)
@@ -182,7 +182,7 @@ def _shown(path: Path) -> str:
 
 # ------------------------------------------------------------------ diagrams
 def _diagram(args: argparse.Namespace) -> int:
-    from rulekit.scenario import load
+    from rulekit.scenario import load, play
 
     out = Path(args.output)
     if out.suffix not in (".svg", ".dot"):
@@ -194,7 +194,7 @@ def _diagram(args: argparse.Namespace) -> int:
             print(f"{scenario.path}:{scenario.line('step')}: --step {args.step} is not a step "
                   f"of this scenario (0 to {len(scenario.steps)})", file=sys.stderr)
             return BAD
-        scenario.play()
+        play(scenario)
     except ScenarioError as err:
         _say(str(err), err=True)
         return BAD

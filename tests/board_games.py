@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rulekit.scenario import play
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -43,5 +45,5 @@ def walkthrough_last_steps() -> Iterator[tuple[str, Any, Any]]:
     from rulekit.scenario import shipped_dir
 
     for path in sorted(shipped_dir().glob("*.toml")):
-        results = resolve_scenario(path).play()
+        results = play(resolve_scenario(path))
         yield path.stem, results[-1], results[-1].game

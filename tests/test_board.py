@@ -24,6 +24,7 @@ from rulekit.display.board import (
     step_changes,
 )
 from rulekit.display.board.mana_symbols import FILLS, contrast, symbol_svg, text_html
+from rulekit.scenario import play
 
 VOID = {"br", "img", "input", "meta", "link", "hr", "circle", "path", "rect"}
 
@@ -250,7 +251,7 @@ def test_auras_and_equipment_sit_beside_their_host():
 def test_tokens_and_copies_are_marked():
     from rulekit.display.frames import resolve_scenario
 
-    result = resolve_scenario("r15_copy_of_a_copy").play()[-1]
+    result = play(resolve_scenario("r15_copy_of_a_copy"))[-1]
     game = result.game
     drawn = cards(board_html(game))
     clone = game.find("Clone", zone=None) if game.find_all("Clone") else None
@@ -273,7 +274,7 @@ def test_tokens_and_copies_are_marked():
 def test_exerted_and_attacking():
     from rulekit.display.frames import resolve_scenario
 
-    results = resolve_scenario("r14_exert_borrowed_creature").play()
+    results = play(resolve_scenario("r14_exert_borrowed_creature"))
     attacking = next(r for r in results if any(o.get("attacking")
                                                for o in r.snapshot.get("objects", [])))
     game = attacking.game
@@ -417,8 +418,8 @@ def test_hostile_names_are_text():
 def test_the_board_is_deterministic():
     from rulekit.display.frames import resolve_scenario
 
-    first = resolve_scenario("r13_token_copy_enters").play()[-1]
-    again = resolve_scenario("r13_token_copy_enters").play()[-1]
+    first = play(resolve_scenario("r13_token_copy_enters"))[-1]
+    again = play(resolve_scenario("r13_token_copy_enters"))[-1]
     a = board_for_step(first.game, step_changes(first.events))
     assert a == board_for_step(again.game, step_changes(again.events))
     assert a == board_for_step(first.game, step_changes(first.events))

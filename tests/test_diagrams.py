@@ -6,6 +6,7 @@ Rendering, accessibility and `diagrams/` are in test_diagrams_render.py.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 
 from rulekit import EventKind, Game
 from rulekit.display.flow import FOLD_AT, RELATIONS, ROLES, log_diagram, scenario_diagram
+from rulekit.scenario import Scenario, game_at, loads
 
 OKABE_ITO = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
 NEUTRAL = {"#FFFFFF", "#DDDDDD"}
@@ -448,26 +450,28 @@ def test_hostile_player_names_are_escaped_in_the_dot():
 
 
 # ------------------------------------------------------------------ scenarios
-class FakeScenario:
-    """The shape `scenario_diagram` reads: steps (dicts with narration) and game_at(k)."""
-
+def FakeScenario(narration: str = "Alice taps the Forest.") -> Scenario:  # noqa: N802
+    """A scenario written for these tests: a Forest under Mana Reflection, tapped once, then
+    refused a second time, then a look; its title and narration as given (JSON strings are
+    TOML basic strings)."""
     title = 'A <b>"scenario"</b> {x}'
-
-    def __init__(self, narration: str = "Alice taps the Forest.") -> None:
-        self.steps = [
-            {"narration": narration, "do": "tap_for_mana"},
-            {"narration": "It can't be tapped again.", "do": "tap_for_mana",
-             "expect_error": {"rule": "107.5"}},
-            {"narration": "Nothing to see.", "do": "look"},
-        ]
-
-    def game_at(self, k: int) -> Game:
-        game = Game(["Alice", "Bob"])
-        forest = game.add("Forest")
-        game.add("Mana Reflection")
-        if k >= 1:
-            game.tap_for_mana(forest)
-        return game
+    return loads(f"""title = {json.dumps(title)}
+ruling = ["R05"]
+[setup]
+permanent = [{{ card = "Forest", name = "forest" }}, {{ card = "Mana Reflection" }}]
+[[step]]
+narration = {json.dumps(narration)}
+do = "tap_for_mana"
+object = "forest"
+[[step]]
+narration = "It can't be tapped again."
+do = "tap_for_mana"
+object = "forest"
+expect_error = {{ rule = "107.5" }}
+[[step]]
+narration = "Nothing to see."
+do = "look"
+""")
 
 
 def test_scenario_clusters_are_steps_with_their_narration():
@@ -479,7 +483,8 @@ def test_scenario_clusters_are_steps_with_their_narration():
     assert labels["cluster_s3"] == "Step 3"
     assert "Alice taps the Forest." in dot.clusters["cluster_s1"]["tooltip"]  # said on hover
     assert dot.label(dot.members["cluster_s2"][0]) == (
-        "Refused: tap for mana. The rules don't allow it (CR 107.5). Nothing changes.")
+        "Refused: tap for mana. Forest (#1) is already tapped, so it can't pay {T} (CR 107.5: "
+        "the tap symbol {T}). Nothing changes.")
     assert dot.label(dot.members["cluster_s3"][0]) == "Look: nothing happens"
     assert any("Mana Reflection: modifies it" in dot.label(n) for n in dot.members["cluster_s1"])
     upto = parse(scenario_diagram(FakeScenario(), upto_step=1).source)
@@ -604,7 +609,7 @@ def test_every_stack_object_has_its_own_arrow_to_its_resolution():
             checked += 1
             assert not tail.startswith("f"), f"{sc.path}: folded node {tail} resolves {head}"
             assert "peripheries" not in dot.nodes.get(tail, {}), (sc.path, tail, head)
-        final = sc.game_at(len(sc.steps))
+        final = game_at(sc, len(sc.steps))
         stacked = {e.payload.item_id for e in final.log
                    if e.kind in (EventKind.PUT_ON_STACK, EventKind.CAST)}
         resolved = {e.payload.item_id for e in final.log if e.kind is EventKind.RESOLVED}

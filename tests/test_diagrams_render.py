@@ -15,7 +15,7 @@ import pytest
 from rulekit import Game
 from rulekit.display import log_diagram, scenario_diagram
 from rulekit.display.diagrams import build_all
-from rulekit.scenario import by_ruling, shipped
+from rulekit.scenario import by_ruling, game_at, shipped
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -516,7 +516,7 @@ def test_why_gives_each_box_its_causes_its_rules_and_a_replacements_before_and_a
     from rulekit.scenario import load, shipped_dir
 
     sc = load(shipped_dir() / "r11_refinery_leaves_together.toml")
-    game = sc.game_at(3)
+    game = game_at(sc, 3)
     answers = why(game)
     svg = step_diagram(sc, 3).svg()
     boxes = {c.removeprefix("rkbox-") for s in shapes(svg) if s.kind == "node"
@@ -533,7 +533,7 @@ def test_why_gives_each_box_its_causes_its_rules_and_a_replacements_before_and_a
         assert a["when"].startswith("All players pass")
 
     sc = load(shipped_dir() / "r06_x_in_enters.toml")
-    answers = why(sc.game_at(len(sc.steps)))
+    answers = why(game_at(sc, len(sc.steps)))
     replaced = [a for a in answers.values() if a["replacement"] is not None
                 and a["box"].startswith("n")]
     assert replaced

@@ -23,7 +23,7 @@ import json, sys
 sys.path.insert(0, {root!r})
 import rulekit
 assert rulekit.__file__.startswith({root!r})
-from rulekit import sandbox_page
+from rulekit.sandbox import page as sandbox_page
 from rulekit.game import Game
 from rulekit.sandbox import SandboxModel
 game = Game(["Alice", "Bob"])
@@ -41,7 +41,7 @@ def test_the_engine_zip_is_all_the_page_needs(tmp_path):
     data = live.engine_zip()
     assert data == live.engine_zip()  # deterministic: the same checkout, the same bytes
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    assert "rulekit/sandbox_page.py" in names
+    assert "rulekit/sandbox/page.py" in names
     assert not [n for n in names if not n.startswith("rulekit/")]  # the standard library suffices
     assert "rulekit/cards/catalog.toml" in names
     assert not [n for n in names if n.startswith(("rulekit/export/", "rulekit/scenarios/",

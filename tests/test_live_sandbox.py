@@ -24,10 +24,10 @@ from typing import Any
 
 import pytest
 
-from rulekit.display.sandbox_view import sandbox_state
 from rulekit.export.browser import LIVE
 from rulekit.export.checks import axe
 from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
+from rulekit.sandbox.view import sandbox_state
 from tests.helpers import unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]  # the pages of the built site

@@ -18,7 +18,7 @@ from rulekit.core import payloads as p
 from rulekit.core.characteristics import AbilityKind
 from rulekit.core.events import LOG_FORMAT
 from rulekit.objects import narrator
-from rulekit.scenario import load, shipped
+from rulekit.scenario import load, play, shipped
 from tests.helpers import cast_from_hand
 
 EXPLAINING = (EventKind.NOTE, EventKind.CHOICE)
@@ -80,11 +80,11 @@ def _explained(name: str, game: Game) -> list[p.Payload]:
 def test_every_note_choice_and_payment_in_a_scenario_is_facts(path):
     """Every shipped scenario's log: notes and choices give a reason from the closed set, mana
     spent says what for as data, stack events the ability's kind."""
-    _explained(path.stem, load(path).play()[-1].game)
+    _explained(path.stem, play(load(path))[-1].game)
 
 
 def test_the_reasons_the_lessons_and_ward_give():
-    said = [d for name, game in (("r01", load(shipped()[0]).play()[-1].game),
+    said = [d for name, game in (("r01", play(load(shipped()[0]))[-1].game),
                                  ("ward unpaid", _ward_unpaid()), ("ward paid", _ward_paid()))
             for d in _explained(name, game)]
     reasons = {d.reason for d in said if isinstance(d, (p.Note, p.Choice))}

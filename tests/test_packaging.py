@@ -16,13 +16,13 @@ SCRIPT = """
 import sys
 sys.path.insert(0, {root!r})
 from rulekit import Game
-from rulekit.scenario import load, shipped
+from rulekit.scenario import load, play, shipped
 from rulekit.scenario.text import render
 from rulekit.sandbox import SandboxModel
 
 for path in shipped():
     scenario = load(path)
-    results = scenario.play()
+    results = play(scenario)
     assert all(c.ok for r in results for c in r.checks), path
     text = render(scenario, results)
     print(path.name, len(results), "steps;", len(text.splitlines()), "lines of text")
@@ -66,7 +66,7 @@ import sys
 sys.path.insert(0, {root!r})
 from rulekit.display.flow import scenario_diagram
 from rulekit.display.svg import render_svg
-from rulekit.scenario import load, shipped
+from rulekit.scenario import load, play, shipped
 
 sizes = []
 for path in shipped():

@@ -8,12 +8,13 @@ import math
 
 import pytest
 
-from rulekit import Game, RulesError, UsageError, sandbox_page
+from rulekit import Game, RulesError, UsageError
 from rulekit import game as rk_game
 from rulekit.core.decisions import DECISIONS, LARGEST, NAMING_DECISIONS
 from rulekit.core.errors import ChoiceNeeded
 from rulekit.engine import actions as rk_actions
 from rulekit.sandbox import SandboxModel, choices
+from rulekit.sandbox import page as sandbox_page
 
 FEATHER = "Angel's Feather"
 

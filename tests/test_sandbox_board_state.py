@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from rulekit import Game
+from rulekit.authoring.walkthrough import walkthrough
 from rulekit.display.board import board_for_sandbox
 from rulekit.display.widgets import Sandbox
 from tests.test_sandbox_widget import comm_message
@@ -86,7 +87,7 @@ def test_save_as_walkthrough_writes_a_file_next_to_the_notebook(
     saved = sandbox.state["walkthrough"]
     assert saved["seq"] == 9 and saved["file"] == "try-it-walkthrough.toml"
     text = (tmp_path / saved["file"]).read_text("utf-8")
-    assert text == sandbox.model.as_walkthrough("Try it") and tomllib.loads(text)
+    assert text == walkthrough(sandbox.model, title="Try it") and tomllib.loads(text)
     sandbox._handle_msg(comm_message({"walkthrough": "Try it", "seq": 10}))
     assert sandbox.state["walkthrough"]["file"] == "try-it-walkthrough-2.toml"  # not overwritten
 

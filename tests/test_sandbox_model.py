@@ -11,6 +11,7 @@ import pytest
 from rulekit import Game, Step, UsageError
 from rulekit.display.widgets import Sandbox
 from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
+from rulekit.sandbox.view import model_json, tables
 
 
 def test_every_field_and_control_is_laid_out_once():
@@ -73,7 +74,7 @@ def test_exert_then_the_untap_step_through_the_model():
     model.click("resolve", {})
     assert model.click("turn", {}).ok  # Bob's turn
     assert model.click("turn", {}).ok  # Alice's: the exerted Initiate stays tapped
-    row = next(r for r in model.tables()["board"].rows if r["id"] == initiate)
+    row = next(r for r in tables(model)["board"].rows if r["id"] == initiate)
     assert row["tapped"] == "yes"
 
 
@@ -82,7 +83,7 @@ def test_the_model_state_is_plain_json_and_deterministic():
         model, forest, _ = forest_and_bears()
         model.click("tap", {"permanent": forest})
         model.click("tap", {"permanent": forest})
-        return json.dumps(model.to_json({"permanent": forest}), sort_keys=True)
+        return json.dumps(model_json(model, {"permanent": forest}), sort_keys=True)
     first = run()
     assert first == run()
     data = json.loads(first)
@@ -115,7 +116,7 @@ def test_the_choices_box_makes_the_players_choices():
         model.game.add("Mana Reflection")
         outcome = model.click("tap", {"permanent": forest, "choices": choices})
         assert outcome.ok, outcome.text
-        return model.tables()["players"].rows[0]["mana pool"]
+        return tables(model)["players"].rows[0]["mana pool"]
     assert tap("replacement_order=Contamination") == "{B}{B}"
     assert tap("replacement_order=Mana Reflection") == "{B}"
 

@@ -1,4 +1,4 @@
-"""The kernel's Sandbox (an anywidget, rulekit.display.sandbox_widget) without a browser or a
+"""The kernel's Sandbox (an anywidget, rulekit.sandbox.widget) without a browser or a
 kernel: the sandbox module's custom messages go in through the widget's comm handler, the answer
 is the synced `state`, and what a page needs to render it comes with the output."""
 
@@ -9,9 +9,9 @@ from typing import Any
 
 from rulekit import Game
 from rulekit.display.front import css_text, module_text
-from rulekit.display.sandbox_view import sandbox_state
 from rulekit.display.widgets import SANDBOX_MIME, Sandbox
 from rulekit.sandbox import SandboxModel
+from rulekit.sandbox.view import sandbox_state
 
 
 def comm_message(content: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rulekit.cli import main
-from rulekit.scenario import ScenarioError, load, loads
+from rulekit.scenario import ScenarioError, load, loads, play
 
 CORPUS = Path(__file__).parent / "bad_scenarios"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text("utf-8"))
@@ -56,7 +56,7 @@ def test_bad_scenario_gives_one_line_with_file_and_line(name, capsys, monkeypatc
 @pytest.mark.parametrize("name", [n for n in FILES if EXPECTED[n]["exit"] == 2])
 def test_unusable_files_raise_scenario_error_on_load_or_play(name):
     with pytest.raises(ScenarioError) as info:
-        load(CORPUS / name).play()
+        play(load(CORPUS / name))
     assert info.value.line == EXPECTED[name]["line"]
     assert EXPECTED[name]["contains"] in str(info.value)
 
@@ -116,7 +116,7 @@ def test_nothing_is_half_applied_when_a_later_step_is_illegal(capsys):
     """The CLI plays the whole scenario before printing: a broken step 2 prints only its error."""
     text = (CORPUS / "illegal_action.toml").read_text("utf-8")
     sc = loads(text.replace('tapped = true\n', ''), name="ok_first.toml")
-    assert sc.play()[1].ok
+    assert play(sc)[1].ok
     code = main(["run", str(CORPUS / "illegal_action.toml")])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
@@ -249,7 +249,7 @@ def test_decision_words_are_not_labels(word):
         with pytest.raises(ScenarioError, match=f"'{word}' can't be a label"):
             loads(text)
     ok = loads(base.replace('copy = "beers"', 'copy = "no"'))
-    assert ok.play()[2].snapshot["objects"][-1]["card"] == "Clone"  # it copied nothing
+    assert play(ok)[2].snapshot["objects"][-1]["card"] == "Clone"  # it copied nothing
 
 
 def test_what_a_step_builds_is_bounded(monkeypatch):
@@ -261,18 +261,18 @@ def test_what_a_step_builds_is_bounded(monkeypatch):
     one = text[:text.index("[[setup.permanent]]", text.index("[[setup.permanent]]") + 1)]
     one += '\n[[step]]\nnarration = "It dies."\ndo = "destroy"\nobjects = ["Hangarback Walker"]\n'
     one += '\n[[step]]\nnarration = "Three Thopters."\ndo = "resolve"\n'
-    assert loads(one).play()[2].snapshot["objects"][-1]["card"] == "Thopter"
+    assert play(loads(one))[2].snapshot["objects"][-1]["card"] == "Thopter"
     monkeypatch.setattr(model, "MAX_OBJECTS", 4)
     with pytest.raises(ScenarioError) as info:
-        loads(one, name="t.toml").play()
+        play(loads(one, name="t.toml"))
     assert str(info.value).startswith(
         "t.toml:18: step 2: do: after this step the game holds 5 objects")
     assert str(info.value).endswith("(limit 4)")
     monkeypatch.setattr(model, "MAX_OBJECTS", 10_000)
     monkeypatch.setattr(model, "MAX_COUNTERS", 2)
     with pytest.raises(ScenarioError, match=r"permanents have 3 counters.*\(limit 2\)"):
-        loads(one.replace('do = "destroy"\nobjects = ["Hangarback Walker"]', 'do = "look"'),
-              name="t.toml").play()
+        play(loads(one.replace('do = "destroy"\nobjects = ["Hangarback Walker"]', 'do = "look"'),
+              name="t.toml"))
 
 
 def test_run_json_lists_the_failures_before_the_refusal(capsys, monkeypatch):

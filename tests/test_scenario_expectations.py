@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.scenario import ScenarioError, dumps, loads
+from rulekit.scenario import ScenarioError, dumps, loads, play
 
 CHARACTERISTICS = '''
 title = "Characteristics on the stack and on the battlefield"
@@ -80,7 +80,7 @@ pt.terror = "5/5"
 
 def failures(text: str) -> list[tuple[int, str, object, object]]:
     sc = loads(text, name="x.toml")
-    return [(r.number, c.description, c.expected, c.actual) for r in sc.play() for c in r.failures]
+    return [(r.number, c.description, c.expected, c.actual) for r in play(sc) for c in r.failures]
 
 
 def test_characteristics_hold_on_the_stack_and_on_the_battlefield():
@@ -166,12 +166,12 @@ counters.walker = { "+1/+1" = 3 }
 
 
 def test_who_made_a_decision_is_an_expectation():
-    results = loads(DECIDED).play()
+    results = play(loads(DECIDED))
     assert all(c.ok for r in results for c in r.checks), [
         (c.description, c.expected, c.actual) for r in results for c in r.checks if not c.ok]
     wrong = DECIDED.replace('decided.replacement_order = "Bob"',
                             'decided.replacement_order = "Alice"')
-    failed = [c for r in loads(wrong).play() for c in r.checks if not c.ok]
+    failed = [c for r in play(loads(wrong)) for c in r.checks if not c.ok]
     assert [(c.expected, c.actual) for c in failed] == [("Alice", "Bob")]
 
 

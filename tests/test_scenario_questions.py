@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.scenario import ScenarioError, dumps, loads
+from rulekit.scenario import ScenarioError, dumps, loads, play
 from rulekit.scenario.runner import answer_words
 
 SETUP = '''
@@ -53,7 +53,7 @@ ask = "What will Alice's pool hold?"
 about = "pool.Alice"
 choices = [["G"], ["G", "G"], []]
 '''))
-    q = sc.play()[1].question
+    q = play(sc)[1].question
     assert q is not None and q.answer == ["G", "G"] and q.correct == 1
     assert q.labels == ("G", "G, G", "nothing")
     assert "605.1b" in q.rules and "106.12" in q.rules  # every rule the step's events cite
@@ -66,7 +66,7 @@ ask = "Can Alice tap the Elves for mana?"
 about = "refused"
 choices = ["allowed", "302.6", "107.5"]
 '''))
-    q = sc.play()[1].question
+    q = play(sc)[1].question
     assert q is not None and q.answer == "302.6" and q.correct == 1 and q.rules == ("302.6",)
     assert q.labels == ("allowed", "refused (CR 302.6)", "refused (CR 107.5)")
 
@@ -77,7 +77,7 @@ ask = "Can Alice tap the Forest?"
 about = "refused"
 choices = ["allowed", "302.6"]
 '''))
-    assert sc.play()[1].question.correct == 0
+    assert play(sc)[1].question.correct == 0
 
 
 def test_the_rule_a_question_points_at_must_be_one_the_engine_applied() -> None:
@@ -86,10 +86,10 @@ ask = "What will Alice's pool hold?"
 about = "pool.Alice"
 rule = "{}"
 ''')
-    assert loads(asked.format("605.1b")).play()[1].question.rules == ("605.1b",)
+    assert play(loads(asked.format("605.1b")))[1].question.rules == ("605.1b",)
     with pytest.raises(ScenarioError, match=r"CR 302.6 did not decide this step \(the engine "
                        r"cited: 106.12, "):
-        loads(asked.format("302.6")).play()
+        play(loads(asked.format("302.6")))
 
 
 def test_a_typed_question_has_no_choices_and_the_engines_number() -> None:
@@ -97,7 +97,7 @@ def test_a_typed_question_has_no_choices_and_the_engines_number() -> None:
 ask = "How many times does Wild Growth trigger?"
 about = "triggered.growth"
 '''))
-    q = sc.play()[1].question
+    q = play(sc)[1].question
     assert q.choices == () and q.correct is None and q.answer == 1
 
 
@@ -112,7 +112,7 @@ about = "pool.Alice"
 choices = {choices}
 '''))
     with pytest.raises(ScenarioError, match=message):
-        sc.play()
+        play(sc)
 
 
 @pytest.mark.parametrize("about, message", [

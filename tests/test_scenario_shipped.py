@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 
 from rulekit.core.rulings import all_rulings
-from rulekit.scenario import load, shipped
+from rulekit.scenario import game_at, load, play, shipped
 from rulekit.scenario.text import failure_lines
 
 
 def _play(path):
     sc = load(path)
-    return sc, failure_lines(sc, sc.play())
+    return sc, failure_lines(sc, play(sc))
 
 
 @pytest.mark.parametrize("path", [p for p in shipped() if not load(p).pending],
@@ -52,8 +52,8 @@ def test_shipped_narration_fits_a_third_of_a_slide(path):
 def test_game_at_rebuilds_every_step_exactly(path):
     """game_at(k) replays the recorded actions: the same state as when the step was played."""
     sc = load(path)
-    for k, result in enumerate(sc.play()):
-        assert sc.game_at(k).snapshot() == result.snapshot, f"step {k}"
+    for k, result in enumerate(play(sc)):
+        assert game_at(sc, k).snapshot() == result.snapshot, f"step {k}"
 
 
 @pytest.mark.parametrize("path", [p for p in shipped() if not load(p).pending],
@@ -63,7 +63,7 @@ def test_nobody_draws_from_an_empty_library(path):
     player who would have lost the game (CR 121.4, 704.5b)."""
     sc = load(path)
     assert sc.spec["setup"].get("library", {}).keys() >= set(sc.players)
-    empty = [(r.number, e.text) for r in sc.play() for e in r.events
+    empty = [(r.number, e.text) for r in play(sc) for e in r.events
              if e.kind.value == "drew" and getattr(e.payload, "empty", None)]
     assert empty == []
 

@@ -13,6 +13,7 @@ import nbformat
 import pytest
 
 from rulekit.sandbox import SandboxModel
+from rulekit.sandbox.view import tables
 from tests.lesson_shape import SANDBOX_HEADING
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -59,16 +60,16 @@ class Board:
                     if text in label)
 
     def rows(self) -> list[dict[str, Any]]:
-        return self.model.tables()["board"].rows
+        return tables(self.model)["board"].rows
 
     def row(self, permanent: int) -> dict[str, Any]:
         return next(r for r in self.rows() if r["id"] == permanent)
 
     def pool(self, player: int = 0) -> str:
-        return self.model.tables()["players"].rows[player]["mana pool"]
+        return tables(self.model)["players"].rows[player]["mana pool"]
 
     def stack(self) -> list[str]:
-        return [r["spell or ability"] for r in self.model.tables()["stack"].rows]
+        return [r["spell or ability"] for r in tables(self.model)["stack"].rows]
 
     def done(self, control: str, **values: Any) -> str:
         outcome = self.model.click(control, values)

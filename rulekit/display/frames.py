@@ -434,8 +434,10 @@ class StepFrames:
 
     def __init__(self, scenario: Scenario | str | os.PathLike[str], *,
                  diagram: str | bool = "auto", diagram_budget: int = DIAGRAM_BUDGET) -> None:
+        from rulekit.scenario import play
+
         self.scenario = resolve_scenario(scenario)
-        self.results = self.scenario.play()
+        self.results = play(self.scenario)
         self.last = len(self.results) - 1
         path = self.scenario.path or ""
         stem = "" if path.startswith("<") else Path(path).stem

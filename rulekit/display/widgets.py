@@ -8,7 +8,7 @@ one ES module (`rulekit/display/front/stepper.js`: controls, keyboard, Present, 
 Stepping needs no Python, so it works in JupyterLab, Notebook 7 and an exported page alike.
 
 **Sandbox** — an anywidget over the pure model `rulekit.sandbox.SandboxModel`, in its own
-module (`rulekit.display.sandbox_widget`, re-exported here): the sandbox module's buttons drive
+module (`rulekit.sandbox.widget`, re-exported here): the sandbox module's buttons drive
 a live `Game` (they need a kernel): tap for mana, activate an ability, declare attackers with
 exert, make a token copy, destroy several permanents at once, pass priority, resolve, next step,
 next turn, undo. An illegal move is refused with its rule and changes nothing.
@@ -39,7 +39,7 @@ from rulekit.display.frames import (
 )
 from rulekit.display.front import css_text, module_text
 from rulekit.display.quiz_widget import Quiz
-from rulekit.display.sandbox_widget import SANDBOX_MIME, Sandbox
+from rulekit.sandbox.widget import SANDBOX_MIME, Sandbox
 
 if TYPE_CHECKING:
     from rulekit.scenario import Scenario

@@ -60,7 +60,7 @@ LICENSES = "LICENSES.txt"
 # (rulekit/scenario stays: "Save as walkthrough" checks its text with it; lab and repo are the
 # kit's JupyterLab and course tools, never used in a page)
 _SKIP_DIRS = {"export", "templates", "scenarios", "lab", "repo", "__pycache__"}
-_SKIP_FILES = {"display/widgets.py", "display/tables.py", "display/lesson.py",
+_SKIP_FILES = {"display/widgets.py", "sandbox/widget.py", "display/tables.py", "display/lesson.py",
                "display/reveal.py", "display/diagrams.py", "display/coverage_table.py",
                "authoring/cards.py", "authoring/new_lesson.py", "cli.py", "__main__.py",
                "core/rulings.py", "data/rulings.toml"}
@@ -199,7 +199,7 @@ for name in sorted(names):
         importlib.import_module(name)
     except Exception:
         pass
-from rulekit import sandbox_page
+from rulekit.sandbox import page as sandbox_page
 from rulekit.game import Game
 from rulekit.sandbox import SandboxModel
 game = Game(["Alice", "Bob"])

@@ -1,13 +1,13 @@
 """Scenarios as data: walkthroughs a teacher writes in TOML, validated, played on the engine.
 
->>> from rulekit.scenario import load, shipped
->>> sc = load(shipped()[0])                      # r01_undefined_mana.toml
+>>> from rulekit.scenario import game_at, load, play, shipped
+>>> sc = load(shipped()[0])                      # r01_undefined_mana.toml: plain data
 >>> sc.title
 'Mana of an undefined type is no mana'
->>> results = sc.play()                          # results[0] = set-up, results[k] = step k
+>>> results = play(sc)                           # results[0] = set-up, results[k] = step k
 >>> len(results), results[1].ok
 (5, True)
->>> sc.game_at(1).pool("Alice").total            # a fresh Game as it was after step 1
+>>> game_at(sc, 1).pool("Alice").total           # a fresh Game as it was after step 1
 0
 
 The format is documented in docs/scenarios.md; its JSON Schema is `rulekit/scenario/schema.json`
@@ -32,7 +32,7 @@ from rulekit.scenario.model import (
     loads,
     schema,
 )
-from rulekit.scenario.runner import Check, StepResult
+from rulekit.scenario.runner import Check, StepResult, game_at, play
 
 
 def shipped_dir() -> Path:
@@ -79,5 +79,6 @@ def by_ruling(paths: list[Path] | None = None) -> dict[str, Path]:
 
 __all__ = [
     "ACTION_KEYS", "PENDING", "SCHEMA_PATH", "Check", "Scenario", "ScenarioError", "StepResult",
-    "by_ruling", "dumps", "find", "load", "loads", "schema", "shipped", "shipped_dir",
+    "by_ruling", "dumps", "find", "game_at", "load", "loads", "play", "schema", "shipped",
+    "shipped_dir",
 ]

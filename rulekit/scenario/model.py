@@ -13,14 +13,10 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulekit.core.errors import ScenarioError
 from rulekit.scenario.source import LineMap, Path_, parse, read_text
-
-if TYPE_CHECKING:
-    from rulekit.game import Game
-    from rulekit.scenario.runner import StepResult
 
 PENDING = "pending-engine"
 DEFAULT_PLAYERS = ("Alice", "Bob")
@@ -100,14 +96,13 @@ SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "schema.json")
 # ---------------------------------------------------------------------------- the object
 @dataclass(eq=False)
 class Scenario:
-    """A loaded, validated scenario. `spec` is the scenario as plain data (what the TOML says);
-    two scenarios are equal when their specs are. Play it with `play()`; get the game after any
-    step with `game_at(k)`."""
+    """A loaded, validated scenario: plain data. `spec` is what the TOML says; two scenarios are
+    equal when their specs are. The runner plays it (`rulekit.scenario.play(sc)`, and
+    `game_at(sc, k)` for the game after step k)."""
 
     spec: dict[str, Any]
     path: str = "<scenario>"
     lines: LineMap = field(default_factory=LineMap, repr=False)
-    _results: list[StepResult] | None = field(default=None, repr=False)
 
     # -- reading
     def __eq__(self, other: object) -> bool:
@@ -151,34 +146,6 @@ class Scenario:
     def line(self, *path: str | int) -> int:
         """The line in the file where `path` (e.g. `"step", 2, "expect"`) is written."""
         return self.lines.line(tuple(path))
-
-    # -- playing
-    def play(self) -> list[StepResult]:
-        """Play the scenario: `results[0]` is the set-up, `results[k]` step k. Played once and
-        remembered. Raises ScenarioError when the file can't be played (an illegal action that
-        is not marked `expect_error`, a label that was never bound); failed expectations are
-        in each result's `checks`."""
-        if self._results is None:
-            from rulekit.scenario.runner import play
-
-            try:
-                self._results = play(self)
-            except ScenarioError as err:
-                raise capped(err) from None
-        return list(self._results)
-
-    def game_at(self, k: int) -> Game:
-        """A fresh `Game` as it was after step k (0 = after the set-up), rebuilt by replaying
-        the recorded actions (the engine is deterministic)."""
-        results = self.play()
-        if not 0 <= k < len(results):
-            raise IndexError(f"step {k} is not in this scenario (0 to {len(results) - 1})")
-        return results[k].game
-
-    @property
-    def ok(self) -> bool:
-        """Every expectation holds (plays the scenario if needed)."""
-        return all(r.ok for r in self.play())
 
     # -- writing
     def dumps(self) -> str:

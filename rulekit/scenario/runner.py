@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -22,7 +23,7 @@ from rulekit.engine import arguments
 from rulekit.engine.actions import ACTIONS
 from rulekit.engine.arguments import ACTION_ARGS
 from rulekit.objects.state import GameObject, Step, Zone
-from rulekit.scenario.model import CHARACTERISTIC_LISTS, QUESTION_REFUSED
+from rulekit.scenario.model import CHARACTERISTIC_LISTS, QUESTION_REFUSED, capped
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -794,7 +795,36 @@ def _defaults(action: str) -> dict[str, Any]:
 
 
 def play(scenario: Scenario) -> list[StepResult]:
-    """Play every step; see `Scenario.play`."""
+    """Play the scenario: `results[0]` is the set-up, `results[k]` step k. Played once per
+    scenario object and remembered. Raises ScenarioError when the file can't be played (an
+    illegal action that is not marked `expect_error`, a label that was never bound); failed
+    expectations are in each result's `checks`."""
+    key = id(scenario)
+    if key not in _PLAYED:
+        try:
+            results = _play(scenario)
+        except ScenarioError as err:
+            raise capped(err) from None
+        _PLAYED[key] = results
+        weakref.finalize(scenario, _PLAYED.pop, key, None)
+    return list(_PLAYED[key])
+
+
+def game_at(scenario: Scenario, k: int) -> Game:
+    """The game as it was after step k of `scenario` (0 = after the set-up), rebuilt by
+    replaying the recorded actions (the engine is deterministic)."""
+    results = play(scenario)
+    if not 0 <= k < len(results):
+        raise IndexError(f"step {k} is not in this scenario (0 to {len(results) - 1})")
+    return results[k].game
+
+
+_PLAYED: dict[int, list[StepResult]] = {}
+"""Each live scenario's results, by object (dropped when the scenario is)."""
+
+
+def _play(scenario: Scenario) -> list[StepResult]:
+    """Play every step (no memo)."""
     runner = _Runner(scenario)
     results = [_guard(scenario, ("setup",), runner.setup)]
     for i in range(len(scenario.steps)):

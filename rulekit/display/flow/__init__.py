@@ -75,9 +75,8 @@ def log_diagram(game: Any, *, upto_action: int | None = None, since_action: int 
 def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
                      title: str | None = None) -> FlowDiagram:
     """The flow of a loaded scenario up to step `upto_step` (all steps by default), one cluster
-    per step labelled with the step's narration. Uses `scenario.steps` (dicts with "narration"
-    and "do"), `scenario.game_at(k)` and, when there is one, `scenario.play()` (its results'
-    recorded actions say which step did what without replaying every step)."""
+    per step labelled with the step's narration (the played results' recorded actions say
+    which step did what)."""
     n = len(scenario.steps)
     last = n if upto_step is None else upto_step
     if not 0 <= last <= n:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulekit.core.events import Cause, Event, EventKind, EventLog
 from rulekit.core.payloads import Action, Declared, Drew, ZoneChanged, shape, stack_item
@@ -24,6 +24,10 @@ from rulekit.display.flow_words import (
     step_get,
     step_label,
 )
+
+if TYPE_CHECKING:
+    from rulekit.game import Game
+    from rulekit.scenario import Scenario
 
 __all__ = ["Group", "Model", "action_numbers", "layout", "scenario_groups"]
 
@@ -70,20 +74,17 @@ def is_setup_root(event: Event) -> bool:
     return isinstance(event.payload, Action) and event.payload.setup
 
 
-def scenario_groups(scenario: Any, last: int) -> tuple[Any, list[Group]]:
+def scenario_groups(scenario: Scenario, last: int) -> tuple[Game, list[Group]]:
     """(the game after step `last`, one group per step 0..last: which of its actions each
-    step did, labelled with the step's narration). Uses `scenario.steps`, `scenario.game_at(k)`
-    and, when there is one, `scenario.play()` (its results' recorded actions say which step did
-    what without replaying every step)."""
+    step did, labelled with the step's narration). The played results' recorded actions say
+    which step did what, without replaying every step."""
+    from rulekit.scenario.runner import game_at, play
+
     steps: Sequence[Any] = list(scenario.steps)
-    errors: list[Any] = [None] * (last + 1)
-    if hasattr(scenario, "play"):  # the recorded actions, without replaying every step
-        played = scenario.play()[:last + 1]
-        counts = [len(r.actions) for r in played]
-        errors = [getattr(r, "error", None) for r in played]
-    else:
-        counts = [len(scenario.game_at(k).actions) for k in range(last + 1)]
-    final = scenario.game_at(last)
+    played = play(scenario)[:last + 1]
+    counts = [len(r.actions) for r in played]
+    errors: list[Any] = [r.error for r in played]
+    final = game_at(scenario, last)
     # which step did each action of the final game (undo takes actions back, so later wins)
     owner: dict[int, int] = {n: 0 for n in range(1, counts[0] + 1)}
     for k in range(1, last + 1):

@@ -3,7 +3,7 @@ module whose default export has `render({model, el})`) per view, with its style 
 exported page's own small AFM host (`host.js`). Plain ES2020, no build step, no dependency.
 
 - `module_text("stepper")`: the walkthrough (`rulekit.display.widgets.Stepper`);
-- `module_text("sandbox")`: the sandbox (`rulekit.display.sandbox_widget.Sandbox` in a kernel);
+- `module_text("sandbox")`: the sandbox (`rulekit.sandbox.widget.Sandbox` in a kernel);
 - `module_text("host")`: the exported page's host (docs/classroom.md, "the page contract");
 - `script_text("sandbox_backend")`: the sandbox's back-end in a page (`rulekit.backends.sandbox`,
   the engine in Pyodide; a classic script);

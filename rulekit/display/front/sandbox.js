@@ -1,6 +1,6 @@
 /* rulekit: the sandbox, one anywidget front-end module (AFM) for every host (issue 26).
 
-   It renders the `state` trait (rulekit.display.sandbox_view.sandbox_state: the
+   It renders the `state` trait (rulekit.sandbox.view.sandbox_state: the
    SandboxModel's fields and outcome, the layout of its controls, and the board's tables and
    diagram as HTML made and escaped in Python) and sends what the reader does as custom
    messages: {click: name, values, seq} for a button, {values, seq} when an input that other
@@ -8,7 +8,7 @@
    back-end to get ready ("check" when shown, "view", "hover", "focus", "start"). The back-end
    answers by setting `state` (with the `seq` it answers) and `status`
    ({state: idle|loading|loaded|ready|failed, text, done, total, note, problem}):
-   - in a kernel (rulekit.display.sandbox_widget.Sandbox, an anywidget): SandboxModel.click in
+   - in a kernel (rulekit.sandbox.widget.Sandbox, an anywidget): SandboxModel.click in
      Python; `status` is always ready;
    - in an exported page (host.js): window.rulekit.backends.sandbox, the engine in Pyodide.
    Until `status` is ready, the controls look and are inactive (aria-disabled). No framework,

@@ -1,7 +1,7 @@
 /* rulekit: the sandbox's back-end in an exported page, window.rulekit.backends.sandbox
    (issue 26). The page host (host.js) gives it what the sandbox module sends
    (`model.send(content)`); it answers by setting the view's `state` and `status` traits, as
-   the kernel's Sandbox widget does (rulekit.display.sandbox_widget), so the module can't tell
+   the kernel's Sandbox widget does (rulekit.sandbox.widget), so the module can't tell
    the two apart.
 
    The engine is the real one, in Pyodide: Pyodide and Viz.js (Graphviz) are loaded from the
@@ -9,7 +9,7 @@
    opened from file:// may neither fetch files nor import modules). It starts loading as soon as
    the module says the sandbox is in view, or the Start button is hovered or focused
    ({load: "view" | "hover" | "focus"}); the position is built then too, so pressing Start
-   ({load: "start"}) only has to switch it on. Every answer comes from rulekit.sandbox_page.
+   ({load: "start"}) only has to switch it on. Every answer comes from rulekit.sandbox.page.
 
    A classic script (no module, no eval): it only registers itself. */
 (function () {
@@ -157,7 +157,7 @@
     progress(files.length + 1, total, "Loading the rules engine…");
     py.unpackArchive(await engine, "zip", {extractDir: "/home/pyodide/rulekit-engine"});
     py.runPython("import sys; sys.path.insert(0, '/home/pyodide/rulekit-engine')");
-    var mod = py.pyimport("rulekit.sandbox_page");
+    var mod = py.pyimport("rulekit.sandbox.page");
     mark("engine imported");
     progress(files.length + 2, total, "Loading the diagram renderer…");
     var viz = await vizReady;

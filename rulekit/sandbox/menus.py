@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulekit.choices import asked, question
 from rulekit.core.errors import RulesError
 from rulekit.engine.offers import object_offers
 from rulekit.objects.state import Zone
+from rulekit.sandbox.choices import asked, question
 
 if TYPE_CHECKING:
-    from rulekit.sandbox import SandboxModel
+    from rulekit.sandbox.model import SandboxModel
 
 def card_actions(model: SandboxModel) -> dict[int, list[dict[str, Any]]]:
     """Object id -> its menu (see `SandboxModel.card_actions`)."""

@@ -1,13 +1,13 @@
 """What a sandbox shows, for its one front-end module (`rulekit/display/front/sandbox.js`) and
-both of its back-ends: the kernel (`rulekit.display.sandbox_widget.Sandbox`, an anywidget) and
-the Pyodide of an exported page (`rulekit.sandbox_page`). `sandbox_state` is the module's `state`:
+both of its back-ends: the kernel (`rulekit.sandbox.widget.Sandbox`, an anywidget) and
+the Pyodide of an exported page (`rulekit.sandbox.page`). `sandbox_state` is the module's `state`:
 `SandboxModel.to_json()` plus the layout and the HTML to show (message, tables, diagram), all
 made and escaped here. Standard library only (the diagram is DOT text from
 `rulekit.display.flow`, drawn by whatever `render` the back-end has: Graphviz's `dot` in a
 kernel, Viz.js in a page, then given the same readable titles by `rulekit.display.svg`).
 
 >>> from rulekit import Game
->>> from rulekit.sandbox import SandboxModel
+>>> from rulekit.sandbox.model import SandboxModel
 >>> model = SandboxModel(Game(["Alice", "Bob"]))
 >>> forest = model.game.add("Forest")
 >>> model.click("tap", {"permanent": forest.id}).ok
@@ -21,14 +21,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from rulekit.core.events import EventKind
 from rulekit.display.escape import html_text
-from rulekit.display.rows import Table, table_html
+from rulekit.display.rows import (
+    Table,
+    board_table,
+    events_table,
+    pools_table,
+    stack_table,
+    table_html,
+)
 
 if TYPE_CHECKING:
-    from rulekit.sandbox import Outcome, SandboxModel
+    from rulekit.sandbox.model import Outcome, SandboxModel
 
-__all__ = ["Render", "board_html", "diagram", "diagram_html", "layout", "message_html", "sandbox_state",
-           "tables_html"]
+__all__ = ["Render", "board_html", "diagram", "diagram_html", "layout", "message_html",
+           "model_json", "sandbox_state", "tables", "tables_html"]
 
 Render = Callable[[str], str]
 """DOT text -> SVG text: `rulekit.display.svg.run_dot` in a kernel, Viz.js in a page."""
@@ -48,6 +56,24 @@ def message_html(outcome: Outcome) -> str:
     if outcome.kind == "undone":
         return f"<div class='rk-done' role='status'>{text}</div>"
     return f"<div class='rk-done' role='status'><b>Done:</b> {text}</div>"
+
+
+def tables(model: SandboxModel) -> dict[str, Table]:
+    """Board, players (life and mana pools), stack, and, after a click, what it did."""
+    g = model.game
+    out = {"board": board_table(g), "players": pools_table(g), "stack": stack_table(g)}
+    if model.last_log is not None:
+        out["last"] = events_table([e for e in g.log.since(model.last_log)
+                                    if e.kind is not EventKind.PRIORITY])
+    return out
+
+
+def model_json(model: SandboxModel, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """`model.to_json(values)` with the tables as rows: what the kernel and a page compare for
+    the same clicks."""
+    data = model.to_json(values)
+    data["tables"] = {k: t.to_json() for k, t in tables(model).items()}
+    return data
 
 
 def tables_html(tables: dict[str, Table]) -> str:
@@ -106,7 +132,7 @@ def layout(model: SandboxModel | None = None) -> dict[str, Any]:
     """The controls' layout as JSON: `groups` ([heading, [names]] in reading order: those the
     `model`'s lesson offers, `SandboxModel.groups`) and `controls` (name -> label, help,
     style), from `rulekit.sandbox`."""
-    from rulekit.sandbox import CONTROLS, GROUPS
+    from rulekit.sandbox.model import CONTROLS, GROUPS
 
     groups = GROUPS if model is None else model.groups()
     return {"groups": [[heading, list(names)] for heading, names in groups],
@@ -120,7 +146,7 @@ def board_html(model: SandboxModel) -> str:
     toggles (the full text stays in each card's title)."""
     from rulekit.display.board import board_for_sandbox, step_changes
 
-    since = model._last_log
+    since = model.last_log
     changed = step_changes(model.game.log.since(since)) if since is not None else set()
     return board_for_sandbox(model.game, changed, details=False)
 
@@ -134,12 +160,12 @@ def sandbox_state(model: SandboxModel, values: Mapping[str, Any] | None = None, 
     diagram shows. Without `board`
     (a click that changed nothing) the HTML of the board is left out: the front-end keeps
     what it shows."""
-    state = model.to_json(values)
+    state = model_json(model, values)
     state.update(layout(model))
     state["title"] = title
     state["message"] = message_html(model.last) if model.last is not None else ""
     if board:
         state["board"] = board_html(model)
-        state["tables_html"] = tables_html(model.tables())
+        state["tables_html"] = tables_html(tables(model))
         state["diagram"], state["what"] = diagram_html(model, render)
     return state

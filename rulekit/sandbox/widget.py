@@ -2,7 +2,7 @@
 (`rulekit/display/front/sandbox.js`) and whose back-end is `rulekit.sandbox.SandboxModel`, in
 this process. The module sends each click as a custom message `{click, values, seq}`; it goes
 to `SandboxModel.click`, and the answer is the `state` trait
-(`rulekit.display.sandbox_view.sandbox_state`). Nothing is rendered in Python but that JSON;
+(`rulekit.sandbox.view.sandbox_state`). Nothing is rendered in Python but that JSON;
 JupyterLab, Notebook 7, VS Code and Colab host the module (no lab extension).
 
 `click(name, **values)` is the same path without a browser (tests, scripts).
@@ -31,7 +31,7 @@ from rulekit.display.front import css_text, module_text
 
 if TYPE_CHECKING:
     from rulekit.game import Game
-    from rulekit.sandbox import Outcome
+    from rulekit.sandbox.model import Outcome
     from rulekit.scenario import Scenario
 
 __all__ = ["SANDBOX_CSS", "SANDBOX_MIME", "Sandbox"]
@@ -74,14 +74,15 @@ class Sandbox(anywidget.AnyWidget):
                  actions: Iterable[str] | None = None,
                  cards: Iterable[str] | None = None) -> None:
         from rulekit.display.frames import resolve_scenario
-        from rulekit.display.sandbox_view import sandbox_state
         from rulekit.game import Game
-        from rulekit.sandbox import SandboxModel
+        from rulekit.sandbox.model import SandboxModel
+        from rulekit.sandbox.view import sandbox_state
+        from rulekit.scenario import game_at
 
         if game is None:
             game = Game(["Alice", "Bob"])
         elif not isinstance(game, Game):
-            game = resolve_scenario(game).game_at(0)
+            game = game_at(resolve_scenario(game), 0)
         model = SandboxModel(game, history=history, actions=actions, cards=cards)
         self.model = model
         self.history = history
@@ -117,12 +118,12 @@ class Sandbox(anywidget.AnyWidget):
         # {"load": ...}: the kernel is always ready
 
     def _answer(self, values: dict[str, Any], seq: Any, *, board: bool) -> None:
-        from rulekit.display.sandbox_view import sandbox_state
+        from rulekit.sandbox.view import sandbox_state
 
         try:
             new = sandbox_state(self.model, values, title=self.title, board=board)
         except Exception as err:  # noqa: BLE001  (values the model can't read: say so)
-            from rulekit.sandbox import Outcome
+            from rulekit.sandbox.model import Outcome
 
             self._refused(Outcome("refused", str(err), None, err), seq)
             return
@@ -131,7 +132,7 @@ class Sandbox(anywidget.AnyWidget):
     def _ask(self, action: str, values: dict[str, Any], seq: Any) -> None:
         """The decisions a card's action makes (`SandboxModel.choices_for`), for the picker."""
         from rulekit.core.errors import UsageError
-        from rulekit.sandbox import Outcome
+        from rulekit.sandbox.model import Outcome
 
         try:
             decisions = self.model.choices_for(action, values)
@@ -144,16 +145,19 @@ class Sandbox(anywidget.AnyWidget):
                                                          "decisions": decisions}}
 
     def _save(self, title: Any, seq: Any) -> None:
-        """"Save as walkthrough": `as_walkthrough()` written next to the notebook (the
-        kernel's working folder), under a name not taken yet, which the module says."""
+        """"Save as walkthrough": the session as a walkthrough (`rulekit.authoring.walkthrough`)
+        written next to the notebook (the kernel's working folder), under a name not taken yet,
+        which the module says."""
         import re
         from pathlib import Path
+
+        from rulekit.authoring.walkthrough import walkthrough
 
         name = str(title) if isinstance(title, str) and title.strip() else "A sandbox session"
         stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "sandbox"
         n = seq if isinstance(seq, int) else 0
         try:
-            text = self.model.as_walkthrough(name)
+            text = walkthrough(self.model, title=name)
             path = Path(f"{stem}-walkthrough.toml")
             k = 2
             while path.exists():
@@ -167,7 +171,7 @@ class Sandbox(anywidget.AnyWidget):
         self.state = {**self.state, "seq": n, "walkthrough": saved}
 
     def _refused(self, outcome: Outcome, seq: Any) -> None:
-        from rulekit.display.sandbox_view import message_html
+        from rulekit.sandbox.view import message_html
 
         self.model.last = outcome
         self.last_error = outcome.error
@@ -176,7 +180,7 @@ class Sandbox(anywidget.AnyWidget):
 
     def _click(self, name: str, values: dict[str, Any], seq: Any) -> bool:
         from rulekit.core.errors import UsageError
-        from rulekit.sandbox import Outcome
+        from rulekit.sandbox.model import Outcome
 
         try:
             outcome = self.model.click(name, values)
@@ -197,7 +201,7 @@ class Sandbox(anywidget.AnyWidget):
     # -- an exported page
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, and its view's traits as `SANDBOX_MIME` data: an exported page renders
-        the module from them and replays the position in the browser (`rulekit.sandbox_page`)."""
+        the module from them and replays the position in the browser (`rulekit.sandbox.page`)."""
         bundle = super()._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         if isinstance(data, dict) and self.position is not None:

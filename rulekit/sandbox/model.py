@@ -1,11 +1,10 @@
-"""The sandbox as plain data: the controls a position offers, what each click does, and what to
-show after it. Standard library only, so the same model runs in a kernel (behind the anywidget
-`rulekit.display.widgets.Sandbox`) and in a browser (over Pyodide, `rulekit.sandbox_page`); one
-front-end module renders both (`rulekit/display/front/sandbox.js`). No rule, control or message
-is written anywhere else.
+"""The sandbox's model, as plain data: the controls a position offers and what each click does.
+Standard library and the engine only, so the same model runs in a kernel (behind the anywidget
+`rulekit.sandbox.widget.Sandbox`) and in a browser (over Pyodide, `rulekit.sandbox.page`); what
+they show is `rulekit.sandbox.view`'s. No rule, control or message is written anywhere else.
 
 A front-end asks `fields(values)` for the current options of each input, shows `GROUPS` in
-order, sends a click as `click(name, values)` and shows the `Outcome` and `tables()`.
+order, sends a click as `click(name, values)` and shows the `Outcome`.
 
 >>> from rulekit import Game
 >>> model = SandboxModel(Game(["Alice", "Bob"]))
@@ -28,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from rulekit.core.decisions import DECISIONS, written_id
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import EventKind
-from rulekit.display.rows import Table, board_table, events_table, pools_table, stack_table
 from rulekit.objects.state import Zone
 
 if TYPE_CHECKING:
@@ -586,38 +584,25 @@ class SandboxModel:
         each mana they could make, each target and cost choice; attack, exert, block; a
         token copy of a creature; destroy), then cards in hands. Each verdict is the click
         itself tried in `Game.what_if` and taken back, so it is what choosing it does."""
-        from rulekit.card_menu import card_actions
+        from rulekit.sandbox.menus import card_actions
 
         return card_actions(self)
 
     def choices_for(self, control: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The decisions a click makes (replacement order, a target, may, a color, trigger
         order, the legend rule, Mana Flare's mana...), who makes each and why (the rule),
-        and each answer's verdict, ready for a picker (`rulekit.choices.choices_for`)."""
-        from rulekit.choices import choices_for
+        and each answer's verdict, ready for a picker (`rulekit.sandbox.choices.choices_for`)."""
+        from rulekit.sandbox.choices import choices_for
 
         if control not in self._actions():
             raise UsageError("control", f"no sandbox control is called {control!r:.40}")
         return choices_for(self, control, values)
 
-    def as_walkthrough(self, title: str = "A sandbox session") -> str:
-        """The session as a walkthrough: scenario TOML of the starting board and each click
-        that changed the game as a step, with placeholder narration and the expectations the
-        engine observed, objects named by labels (`rulekit.authoring.walkthrough`);
-        `python -m rulekit run FILE` passes it unchanged."""
-        from rulekit.authoring.walkthrough import walkthrough
-
-        return walkthrough(self, title=title)
-
     # ------------------------------------------------------------ what to show
-    def tables(self) -> dict[str, Table]:
-        """Board, players (life and mana pools), stack, and, after a click, what it did."""
-        g = self.game
-        out = {"board": board_table(g), "players": pools_table(g), "stack": stack_table(g)}
-        if self._last_log is not None:
-            out["last"] = events_table([e for e in g.log.since(self._last_log)
-                                        if e.kind is not EventKind.PRIORITY])
-        return out
+    @property
+    def last_log(self) -> int | None:
+        """Where the last click's events start in the log (None before any click)."""
+        return self._last_log
 
     def diagram_since(self) -> int | None:
         """The first action number the diagram of the last `history` clicks starts at, or None
@@ -628,10 +613,9 @@ class SandboxModel:
         return max(self.start + 1, n - self.history + 1)
 
     def to_json(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Everything a front-end shows, as JSON data (the browser and the kernel compare
-        these for the same clicks)."""
+        """The model's state as JSON data: its fields, the last outcome, the log, the card
+        menus, what it offers (the views add their tables: `rulekit.sandbox.view`)."""
         return {"fields": {k: f.to_json() for k, f in self.fields(values).items()},
-                "tables": {k: t.to_json() for k, t in self.tables().items()},
                 "last": self.last.to_json() if self.last else None,
                 "log": self.game.log.dumps(),
                 "card_actions": {str(k): v for k, v in self.card_actions().items()},

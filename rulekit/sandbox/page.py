@@ -1,7 +1,7 @@
 """The live sandbox of an exported lesson page, Python side: its Pyodide back-end
 (`window.rulekit.backends.sandbox`, in `rulekit/display/front/sandbox_backend.js`) sends JSON in
 and hands the JSON that comes back to the sandbox module as its `state`, exactly as the kernel's
-`Sandbox` widget does: both answer with `rulekit.display.sandbox_view.sandbox_state`. In the
+`Sandbox` widget does: both answer with `rulekit.sandbox.view.sandbox_state`. In the
 page the diagram's DOT is drawn by Viz.js (the page's `rulekitRenderDot`), then given the same
 titles as in a kernel.
 
@@ -23,8 +23,15 @@ from typing import Any
 
 from rulekit.core.decisions import LARGEST
 from rulekit.core.errors import RulesError, UsageError
-from rulekit.display.sandbox_view import message_html, sandbox_state
-from rulekit.sandbox import CONTROLS, FIELDS, MENU_CONTROLS, MENU_VALUES, Outcome, SandboxModel
+from rulekit.sandbox.model import (
+    CONTROLS,
+    FIELDS,
+    MENU_CONTROLS,
+    MENU_VALUES,
+    Outcome,
+    SandboxModel,
+)
+from rulekit.sandbox.view import message_html, model_json, sandbox_state
 
 __all__ = ["card_actions", "choices", "click", "fields", "search", "start", "state",
            "walkthrough"]
@@ -179,11 +186,12 @@ def fields(sid: int, values: str) -> str:
 
 
 def state(sid: int, values: str) -> str:
-    """`SandboxModel.to_json(values)`: what the kernel's model gives for the same clicks."""
+    """`rulekit.sandbox.view.model_json(values)`: what the kernel's model gives for the same
+    clicks."""
     try:
         model = _model(sid)
-        return json.dumps(model.to_json(_values(model, _parse(values, "values"),
-                                                offered=False)))
+        return json.dumps(model_json(model, _values(model, _parse(values, "values"),
+                                                    offered=False)))
     except UsageError as err:
         return _refused(err)
 
@@ -222,14 +230,16 @@ def search(sid: int, text: str) -> str:
 
 
 def walkthrough(sid: int, title: str) -> str:
-    """`SandboxModel.as_walkthrough(title)` as {"text", "name"} (the page offers it as a
-    download named `name`.toml)."""
+    """The session as a walkthrough (`rulekit.authoring.walkthrough`) as {"text", "name"} (the
+    page offers it as a download named `name`.toml)."""
     import re
+
+    from rulekit.authoring.walkthrough import walkthrough as session
 
     try:
         model = _model(sid)
         name = title if isinstance(title, str) and title.strip() else "A sandbox session"
         stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "sandbox"
-        return json.dumps({"text": model.as_walkthrough(name), "name": f"{stem}-walkthrough"})
+        return json.dumps({"text": session(model, title=name), "name": f"{stem}-walkthrough"})
     except (UsageError, ValueError) as err:
         return json.dumps({"error": str(err)})
