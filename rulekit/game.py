@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from rulekit.cards import CardDef, card
@@ -18,6 +18,7 @@ from rulekit.core.characteristics import Characteristics
 from rulekit.core.decisions import LARGEST, Decision, bounded_int, show_number
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import Applied, Cause, Event, EventKind, EventLog
+from rulekit.core.interrupts import interrupts_held
 from rulekit.core.mana import ManaPool, ManaType
 from rulekit.core.payloads import Cast, Entered, LifeLost, Payload, TokenCreated, ZoneChanged
 from rulekit.engine import actions as _actions
@@ -374,6 +375,14 @@ class Game:
             return self._index
         index = ListenerIndex(version=self.state.shape_version)
         self._index = index  # effects first: abilities below may depend on them
+        try:
+            self._fill_index(index)
+        except BaseException:
+            self._index = ListenerIndex()  # never a half-built index taken for a whole one
+            raise
+        return index
+
+    def _fill_index(self, index: ListenerIndex) -> None:
         perms = self.state.battlefield()
         statics: list[tuple[GameObject, Static]] = []
         for obj in perms:
@@ -397,7 +406,6 @@ class Game:
                     if granted.replacements:
                         for r in granted.replacements(self, obj):
                             index.replacements.setdefault(r.kind, []).append(r)
-        return index
 
     def _self_replacements(self, data: Payload) -> list[ReplacementEffect]:
         """"As enters" / "enters with" / "enters tapped" effects of the object itself
@@ -482,41 +490,54 @@ class Game:
                 **kwargs: Any) -> Any:
         """Run one action by name, atomically: it happens whole, or it raises and changes
         nothing: `UsageError` for a malformed call (checked first, against
-        `rulekit.engine.arguments.ACTION_ARGS`), `RulesError` for what the rules forbid. Every public
-        action method goes through here."""
+        `rulekit.engine.arguments.ACTION_ARGS`), `RulesError` for what the rules forbid; an
+        interrupt (Ctrl-C) goes on up, the game put back first. Every public action method
+        goes through here."""
         kwargs, answers = check_call(self, name, kwargs, decisions)
         fn = _actions.ACTIONS[name]
-        self.current_action = name
-        mark = len(self.log)
-        self._action_no = len(self.actions) + 1
-        self._decisions = {k: list(v) for k, v in answers.items()}
-        decided = len(self.decisions)
+        mark, decided = len(self.log), len(self.decisions)
         # inside `what_if` the trial's own checkpoint puts everything back
         restore = _Checkpoint(self) if self._trial is None and \
             len(self.state.objects) <= CHECKPOINT_OBJECTS else None
         try:
-            if restore is None:
+            self.current_action = name
+            self._action_no = len(self.actions) + 1
+            self._decisions = {k: list(v) for k, v in answers.items()}
+            with restore if restore is not None else nullcontext():
                 result = fn(self, **kwargs)
-            else:
-                with restore:
-                    result = fn(self, **kwargs)
-        except Exception:
+            record = dict(kwargs)
+            if answers:
+                record["decisions"] = answers
+            self.actions.append((name, record))  # done: from here on the action is kept
+        except BaseException as error:
             del self.decisions[decided:]
-            if self._trial is None and len(self.log) != mark:
+            if self._trial is None:
+                self._take_back(error, restore, mark)
+            raise
+        finally:
+            self._decisions = {}
+        return result
+
+    def _take_back(self, error: BaseException, restore: _Checkpoint | None, mark: int) -> None:
+        """The game as it was before an action that did not finish. A refusal (an `Exception`)
+        that logged events is replayed from the records, exact by construction, with the
+        checkpoint as the net if that replay fails. An interrupt (`KeyboardInterrupt` from
+        Jupyter's "Interrupt kernel", any other `BaseException`) may have come between any two
+        lines, logged or not: the checkpoint goes back, or, where there is none, the records
+        are replayed. An interrupt that arrives meanwhile waits until the game is whole."""
+        with interrupts_held():
+            if not isinstance(error, Exception):
+                if restore is not None:
+                    restore.put_back(mark)
+                else:
+                    self._rebuild(self.actions)
+            elif len(self.log) != mark:
                 try:  # replaying the records is exact by construction
                     self._rebuild(self.actions)
                 except Exception:  # noqa: BLE001  (records that don't replay: a bug in rulekit)
                     if restore is None:
                         raise
                     restore.put_back(mark)  # the game as it was, and the action's own error
-            raise
-        finally:
-            self._decisions = {}
-        record = dict(kwargs)
-        if answers:
-            record["decisions"] = answers
-        self.actions.append((name, record))
-        return result
 
     def _replayed(self, actions: list[tuple[str, dict[str, Any]]]) -> Game:
         fresh = Game(self._init_args[0], life=self._init_args[1])
@@ -567,15 +588,25 @@ class Game:
         kept = (self.state, self.log, self.books, len(self.log), list(self.actions),
                 list(self.decisions), self._index, self._cp_cache, self._decisions)
         self._trial = restore
+        interrupted = True
         try:
             with restore:
                 yield self
+            interrupted = False
+        except Exception:
+            interrupted = False
+            raise
         finally:
-            self._trial = outer
-            (self.state, self.log, self.books, mark, self.actions, self.decisions,
-             index, cache, answers) = kept
-            restore.take_back(mark)
-            self._index, self._cp_cache, self._decisions = index, cache, answers
+            with interrupts_held():
+                self._trial = outer
+                (self.state, self.log, self.books, mark, self.actions, self.decisions,
+                 index, cache, answers) = kept
+                if interrupted:  # it may have stopped between any two lines: a new log
+                    restore.put_back(mark)
+                    self._decisions = answers
+                else:
+                    restore.take_back(mark)
+                    self._index, self._cp_cache, self._decisions = index, cache, answers
 
     def check(self, name: str, *, decisions: dict[str, Any] | None = None,
               **kwargs: Any) -> RulesError | None:
@@ -719,9 +750,9 @@ class Game:
 
 
 class _Checkpoint:
-    """The game as it is before an action, kept cheaply, so that a refused action whose
-    rollback replay fails (a bug in rulekit: the records are plain data and replay) still
-    leaves the game exactly as it was, never half done. Objects are kept as they are first
+    """The game as it is before an action, kept cheaply, so that an interrupted action, or a
+    refused one whose rollback replay fails (a bug in rulekit: the records are plain data and
+    replay), still leaves the game exactly as it was, never half done. Objects are kept as they are first
     written to (`state.JOURNALS`); players and the containers (zones, the stack, waiting
     triggers, effects) are copied: C-level copies of dicts and lists. Stack items and waiting
     triggers are not changed once made (only the one being put on the stack is)."""
@@ -771,6 +802,10 @@ class _Checkpoint:
 
     def _restore(self) -> None:
         game, s = self.game, self.game.state
+        for depth in range(len(JOURNALS) - 1, -1, -1):  # an interrupt may have skipped __exit__
+            if JOURNALS[depth] is self.journal:
+                del JOURNALS[depth:]
+                break
         for obj, values, counters in self.journal.values():
             if values is not None:
                 for name, value in zip(OBJECT_FIELDS, values):
@@ -792,8 +827,8 @@ class _Checkpoint:
 
 CHECKPOINT_OBJECTS = 1000
 """Up to this many objects in the game, every action keeps a `_Checkpoint` (copies of the
-containers: about a microsecond per hundred objects); beyond, a refused action is rolled back
-by replaying the records only."""
+containers: about a microsecond per hundred objects); beyond, a refused or interrupted action
+is rolled back by replaying the records only."""
 
 
 MIN_PLAYERS = 2

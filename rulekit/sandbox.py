@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.core.decisions import DECISIONS, written_id
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import EventKind
+from rulekit.core.interrupts import interrupts_held
 from rulekit.display.rows import Table, board_table, events_table, pools_table, stack_table
 from rulekit.objects.state import Zone
 
@@ -339,6 +340,11 @@ class SandboxModel:
             if len(g.actions) != before:  # a click made of several actions: take all back
                 g.undo(len(g.actions) - before)
             return self._finish(Outcome("refused", str(err), getattr(err, "rule", None), err))
+        except BaseException:  # interrupted (Ctrl-C) between its actions: all taken back too
+            with interrupts_held():
+                if len(g.actions) != before:
+                    g.undo(len(g.actions) - before)
+            raise
         if len(g.actions) == before:
             return self._finish(Outcome("nothing", "nothing happened"))
         self._marks.append((before, log_before))
@@ -358,10 +364,11 @@ class SandboxModel:
         if not self._marks:
             return Outcome("nothing", "Nothing to undo: this is the board the sandbox started "
                                       "from.")
-        before, log_before = self._marks.pop()
+        before, log_before = self._marks[-1]
         words = "; ".join(self._roots(log_before)) or "the last click"
         g = self.game
         g.undo(len(g.actions) - before)
+        self._marks.pop()
         self._last_log = None
         return Outcome("undone", f"Undone: {words}")
 
