@@ -15,6 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from rulekit.core.decisions import show_number
 from rulekit.core.errors import ScenarioError
 from rulekit.scenario.source import LineMap, Path_, parse, read_text
 
@@ -312,6 +313,15 @@ MAX_NUMBER = 10**12
 """Largest whole number anywhere in a scenario (the schema bounds each field more tightly)."""
 
 
+def _how_long(n: int) -> str:
+    """"a number with 14 digits"; past Python's limit for printing an int (4,300 digits: a long
+    hex, octal or binary literal, which Python reads at any length), its length estimated."""
+    try:
+        return f"a number with {len(str(abs(n))):,} digits"
+    except ValueError:
+        return show_number(n)
+
+
 def _check_numbers(data: dict[str, Any], lines: LineMap, name: str) -> None:
     """No scenario field takes a decimal number (`life = 20.0`, `turn = 2e0`, nan, inf), and
     no number is astronomically long; the first one in the file is refused at its line."""
@@ -328,9 +338,8 @@ def _check_numbers(data: dict[str, Any], lines: LineMap, name: str) -> None:
             bad.append((lines.line(path), f"{_at(where(path))}expected a whole number, got the "
                         f"decimal number {v!r}{whole}"))
         elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_NUMBER:
-            bad.append((lines.line(path), f"{_at(where(path))}a number with "
-                        f"{len(str(abs(v))):,} digits: far more than a scenario needs "
-                        f"(limit {MAX_NUMBER:,})"))
+            bad.append((lines.line(path), f"{_at(where(path))}{_how_long(v)}: far more than "
+                        f"a scenario needs (limit {MAX_NUMBER:,})"))
     if bad:
         line, message = min(bad)
         raise ScenarioError(message, path=name, line=line)
