@@ -115,6 +115,28 @@ choices = {choices}
         sc.play()
 
 
+@pytest.mark.parametrize("about, choices, message", [
+    ("pool.Alice", '[[["G"]], ["G", "G"]]', r"^q.toml:\d+: step 1: question.choices\[1\]\[1\]: "
+     r"expected text in quotes, got a list$"),
+    ("pool.Alice", '[{ G = 2 }, ["G", "G"]]', r"question.choices\[1\]: expected a list"),
+    ("pool.Alice", '[["G", "Q"], ["G", "G"]]', r"choices\[1\]\[2\]: mana is W, U, B, R, G or C"),
+    ("pool.Alice", "[[" + ", ".join(['"G"'] * 40_000) + '], ["G", "G"]]',
+     r"question.choices\[1\]: 40,000 entries \(limit 20\)$"),
+    ("triggered.growth", '[1, "2"]', r"choices\[2\]: expected a whole number"),
+    ("triggered.growth", "[1, 100001]", r"choices\[2\]: .*100000"),
+    ("refused", '["allowed", "refusedd"]', r'choices\[2\]: a choice is "allowed", "refused" or '
+     r'a rule number'),
+    ("refused", '["allowed", ["302.6"]]', r"choices\[2\]: expected text in quotes, got a list"),
+])
+def test_a_choice_is_written_as_the_expectation_is_or_refused_at_its_line(
+        about: str, choices: str, message: str) -> None:
+    """A choice that is no answer the expectation could be is the author's mistake, one line
+    at the question (never "a bug in rulekit"), and a choice is short enough for a button."""
+    with pytest.raises(ScenarioError, match=message):
+        loads(SETUP + TAP_FOREST + _question(f'ask = "?"\nabout = "{about}"\n'
+                                             f'choices = {choices}'), name="q.toml")
+
+
 @pytest.mark.parametrize("about, message", [
     ("poool.Alice", r"can't ask about 'poool'; did you mean 'pool'\?"),
     ("pool", r"say whose or which"),

@@ -83,6 +83,27 @@ QUESTION_ABOUT = ("turn", "step", "active", "life", "pool", "spent", "tapped", "
                   "supertypes", "colors", "keywords", "abilities", "mana_value", "count",
                   "tokens", "triggered")
 QUESTION_REFUSED = "refused"
+MAX_CHOICE_ITEMS = 20
+"""A question's choice is an answer read on a button: a list or table in it holds at most this
+many entries (a pool of 20 mana)."""
+_REFUSAL_CHOICE = {"type": "string", "pattern": "^(allowed|refused|[0-9]{3}(\\.[0-9]+[a-z]?)?)$",
+                   "x-message": 'a choice is "allowed", "refused" or a rule number such as '
+                                '"302.6"'}
+
+
+def choice_schema(about: str) -> dict[str, Any]:
+    """The JSON Schema of one choice of a question about `about` ("pool", "refused", ...): the
+    value an expectation of that key takes, at most `MAX_CHOICE_ITEMS` entries long."""
+    if about == QUESTION_REFUSED:
+        return _REFUSAL_CHOICE
+    full = schema()
+    value = full["$defs"]["expect"]["properties"][about]
+    if value.get("type") == "object":  # a table by player, object or card: one entry's value
+        value = value["additionalProperties"]
+    return {"$defs": full["$defs"], "allOf": [value], "maxItems": MAX_CHOICE_ITEMS,
+            "maxProperties": MAX_CHOICE_ITEMS}
+
+
 # expectation tables whose keys name an object (a label, or a card name on the battlefield)
 OBJECT_KEYED = ("tapped", "sick", "counters", "damage", "pt", "zone", "controller", "attached",
                 "could_produce", *CHARACTERISTIC_LISTS, "mana_value", "triggered")
@@ -607,6 +628,7 @@ class _Validator:
         """`about` names something the engine can answer; the references in it exist."""
         about = str(q["about"])
         if about == QUESTION_REFUSED:
+            self.choices(at + ("choices",), about, q.get("choices", ()))
             return
         key, _, sub = about.partition(".")
         if key not in QUESTION_ABOUT:
@@ -626,6 +648,20 @@ class _Validator:
             self.player(at + ("about",), sub)
         elif key in ("count", "tokens"):
             self.card(at + ("about",), sub)
+        self.choices(at + ("choices",), key, q.get("choices", ()))
+
+    def choices(self, at: Path_, about: str, choices: list[Any]) -> None:
+        """Each choice written as the expectation `about` names is written (`choice_schema`),
+        and short enough to read on a button. Needs jsonschema, as the schema check does."""
+        try:
+            import jsonschema
+        except ImportError:
+            return
+        validator = jsonschema.Draft202012Validator(choice_schema(about))
+        for i, choice in enumerate(choices):
+            errors = sorted(validator.iter_errors(choice), key=lambda e: len(e.absolute_path))
+            if errors:
+                self.fail(at + (i, *errors[-1].absolute_path), _schema_message(errors[-1], ()))
 
     def expect(self, at: Path_, exp: dict[str, Any]) -> None:
         from rulekit.core.events import EventKind
