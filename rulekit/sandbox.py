@@ -20,12 +20,13 @@ False
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulekit.core.decisions import DECISIONS, written_id
+from rulekit.core.decisions import DECISIONS, LARGEST, written_id
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import EventKind
 from rulekit.core.interrupts import interrupts_held
@@ -35,6 +36,8 @@ from rulekit.objects.state import Zone
 if TYPE_CHECKING:
     from rulekit.game import Game
 
+MAX_TEXT = 2000
+"""The longest text an input takes (the "choices" box, the mana box)."""
 NO_TARGET = ""
 NOTHING = -1
 MANA_CHOICES = ("W", "U", "B", "R", "G", "C")
@@ -314,9 +317,68 @@ class SandboxModel:
         return {name: replace(f, options=options.get(name, f.options))
                 for name, f in FIELDS.items()}
 
+    def values(self, raw: Any, *, control: str | None = None,
+               offered: bool = True) -> dict[str, Any]:
+        """The inputs' `values` as a front-end sent them (JSON from a page, a message to the
+        kernel's widget, a script's dict), checked against the fields: a choice one of its
+        options (`offered`: the options of now; else any id or text, for values sent before
+        the game moved on), several choices a list of them, a text a string, a number a whole
+        number (or its digits); else UsageError naming the input. Unknown names are dropped,
+        but the values `control` reads itself if it is a menu control (`MENU_VALUES`). Every
+        click goes through here, whichever host sent it."""
+        if raw is None:
+            return {}
+        if not isinstance(raw, Mapping):
+            raise UsageError("values", f"expected the inputs as {{name: value}}, got "
+                                       f"{_shown(raw)}")
+        values = {k: v for k, v in raw.items() if isinstance(k, str) and k in FIELDS}
+        fields = self.fields(values) if values else {}
+        for name in list(values):
+            field, value = fields[name], values[name]
+            allowed = [v for _, v in field.options]
+
+            def fits(v: Any, allowed: list[Any] = allowed) -> bool:
+                if isinstance(v, bool) or not isinstance(v, int | str):
+                    return False
+                return v in allowed if offered else True
+
+            if field.kind == "choice":
+                if value is not None and not fits(value):
+                    raise UsageError(name, f"{_shown(value)} is not one of the choices offered")
+            elif field.kind == "multi":
+                if value is None:
+                    continue
+                if not isinstance(value, list | tuple) or not all(fits(v) for v in value):
+                    raise UsageError(name, f"expected a list of the choices offered, got "
+                                           f"{_shown(value)}")
+                values[name] = list(value)
+            elif field.kind == "text":
+                if value is not None and not isinstance(value, str):
+                    raise UsageError(name, f"expected text, got {_shown(value)}")
+                if value is not None and len(value) > MAX_TEXT:
+                    raise UsageError(name, f"{len(value):,} characters; at most {MAX_TEXT:,}")
+            elif field.kind == "number" and value not in (None, ""):
+                if isinstance(value, str) and value.strip().isascii() \
+                        and value.strip().isdigit() and len(value.strip()) <= 6:
+                    value = values[name] = int(value)
+                if isinstance(value, bool) or not isinstance(value, int) \
+                        or not 0 <= value <= LARGEST:
+                    raise UsageError(name, f"expected a whole number, got {_shown(value)}")
+        if control in MENU_VALUES:  # checked by the click itself
+            values.update({k: raw[k] for k in MENU_VALUES[control] if k in raw})
+        return values
+
     # ------------------------------------------------------------ clicks
-    def click(self, name: str, values: Mapping[str, Any]) -> Outcome:
-        """Run the control `name` with the inputs' `values`; the outcome is also `last`."""
+    def click(self, name: str, values: Mapping[str, Any] | None = None) -> Outcome:
+        """Run the control `name` with the inputs' `values` (checked first by `values`: a
+        malformed one is refused, naming the input); the outcome is also `last`. A name that
+        is no control is a UsageError."""
+        if not isinstance(name, str) or (name not in CONTROLS and name not in MENU_CONTROLS):
+            raise UsageError("control", f"no sandbox control is called {_shown(name)}")
+        try:
+            values = self.values(values, control=name)
+        except UsageError as err:
+            return self._finish(Outcome("refused", str(err), None, err))
         if name == "undo":
             return self._finish(self.undo())
         if name == "reset":
@@ -325,9 +387,7 @@ class SandboxModel:
             return self.restart()
         if name in ("add_card", "set_position"):
             return self._free_play(name, values)
-        act = self._actions().get(name)
-        if act is None:
-            raise UsageError("control", f"no sandbox control is called {name!r}")
+        act = self._actions()[name]
         if not self.offers(name):
             kinds = " or ".join(ACTION_KINDS[k] for k in CONTROL_KINDS[name])
             return self._finish(Outcome("refused", f"this lesson's sandbox does not offer "
@@ -603,9 +663,9 @@ class SandboxModel:
         and each answer's verdict, ready for a picker (`rulekit.choices.choices_for`)."""
         from rulekit.choices import choices_for
 
-        if control not in self._actions():
-            raise UsageError("control", f"no sandbox control is called {control!r:.40}")
-        return choices_for(self, control, values)
+        if not isinstance(control, str) or control not in self._actions():
+            raise UsageError("control", f"no sandbox control is called {_shown(control)}")
+        return choices_for(self, control, self.values(values, control=control))
 
     def as_walkthrough(self, title: str = "A sandbox session") -> str:
         """The session as a walkthrough: scenario TOML of the starting board and each click
@@ -644,6 +704,15 @@ class SandboxModel:
                 "card_actions": {str(k): v for k, v in self.card_actions().items()},
                 "offers": list(self.actions),
                 "free_play": self.free_play()}
+
+
+def _shown(value: Any) -> str:
+    """A value a front-end sent, shown short in a refusal (whatever it is)."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _offered_kinds(actions: Iterable[str] | None) -> tuple[str, ...]:
