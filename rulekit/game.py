@@ -15,7 +15,15 @@ from typing import Any
 
 from rulekit.cards import CardDef, card
 from rulekit.core.characteristics import Characteristics
-from rulekit.core.decisions import LARGEST, Decision, bounded_int, show_number
+from rulekit.core.decisions import (
+    LARGEST,
+    LONGEST_PLAYER,
+    Decision,
+    bounded_int,
+    bounded_text,
+    show_number,
+    shown,
+)
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import Applied, Cause, Event, EventKind, EventLog
 from rulekit.core.interrupts import interrupts_held
@@ -113,8 +121,10 @@ class Game:
         return f"{name} (#{obj.id})"
 
     def card(self, name: str) -> CardDef:
-        """The catalog's card called `name` (LookupError naming the nearest if none): the rules
-        reach the cards only through here, as XMage's rules reach its card repository."""
+        """The catalog's card called `name` (any case): the rules reach the cards only through
+        here, as XMage's rules reach its card repository. A name that is not text is a
+        `UsageError`; an unknown one an `UnknownCard`, which is both a `UsageError` and a
+        `LookupError`, naming the nearest cards ("did you mean")."""
         return card(name)
 
     def mana_while_paying(self, player: str, parent: int) -> None:
@@ -155,9 +165,10 @@ class Game:
     def find_all(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
                  controller: str | None = None) -> list[GameObject]:
         if not isinstance(name, str):
-            raise UsageError("name", f"expected a card name, got {_shown(name)}")
+            raise UsageError("name", f"expected a card name, got {shown(name)}")
+        self._check_controller(controller)
         if zone and not (isinstance(zone, str) and zone in _ZONE_NAMES):
-            raise UsageError("zone", f"{_shown(zone)} is not a zone; zones are: "
+            raise UsageError("zone", f"{shown(zone)} is not a zone; zones are: "
                                      f"{', '.join(_ZONE_NAMES)}")
         zones = [Zone(zone)] if zone else [z for z in Zone if z is not Zone.NOWHERE]
         out = []
@@ -175,8 +186,16 @@ class Game:
 
     def permanents(self, controller: str | None = None) -> list[GameObject]:
         """Permanents on the battlefield (optionally those `controller` controls), by id."""
+        self._check_controller(controller)
         return [o for o in self.state.battlefield()
                 if controller is None or self.controller_of(o) == controller]
+
+    def _check_controller(self, controller: Any) -> None:
+        """None (anyone), or a player of this game: UsageError naming `controller` else."""
+        if controller is not None and not (isinstance(controller, str)
+                                           and controller in self.state.players):
+            raise UsageError("controller", f"there is no player called {shown(controller)} "
+                                           f"(players: {', '.join(self.state.players)})")
 
     def target_text(self, target: Any) -> str:
         return target_text(self, target)
@@ -225,6 +244,14 @@ class Game:
 
     def snapshot_json(self) -> str:
         return json.dumps(self.snapshot(), sort_keys=True)
+
+    def __copy__(self) -> Game:
+        """`copy.copy(game)` is a whole, independent game, as `copy.deepcopy` makes: a shallow
+        copy would share the state, the log and the records, so acting on one would change
+        the other."""
+        import copy
+
+        return copy.deepcopy(self)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> Any:
         """Jupyter shows a game as the flow diagram of its log (`rulekit.display`, imported
@@ -481,7 +508,7 @@ class Game:
         if isinstance(ref, GameObject):
             return ref
         if isinstance(ref, bool) or not isinstance(ref, int) or ref not in self.state.objects:
-            raise UsageError("object", f"there is no object {_shown(ref)} in this game"
+            raise UsageError("object", f"there is no object {shown(ref)} in this game"
                              if not isinstance(ref, int) or abs(ref) <= LARGEST else
                              f"no object has so large an id ({show_number(ref)})")
         return self.state.objects[ref]
@@ -552,7 +579,7 @@ class Game:
         """Take back the last `n` actions (set-up included) by replaying the others."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise UsageError("n", f"undo takes how many actions to take back (1 or more), got "
-                                  f"{_shown(n)}")
+                                  f"{shown(n)}")
         bounded_int("n", n)
         if n > len(self.actions):
             have = len(self.actions)
@@ -721,7 +748,7 @@ class Game:
     def declare_blockers(self, blocks: dict[int, int] | None = None, **decisions: Any) -> None:
         """Declare blockers: {blocker id: attacker id} (CR 509.1)."""
         if blocks is not None and not isinstance(blocks, dict):
-            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {_shown(blocks)}")
+            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {shown(blocks)}")
         self.perform("declare_blockers", blocks={_ref(k): _ref(v) for k, v in (blocks or {}).items()},
                      decisions=decisions)
 
@@ -837,14 +864,15 @@ MAX_PLAYERS = 8
 
 def _player_names(players: Any) -> list[str]:
     """The players' names, checked (`Game`'s `players`): a list or tuple of 2 to 8 different,
-    non-empty names. A bare string is refused (`Game("AB")` is not players A and B)."""
+    non-empty names of at most 31 characters. A bare string is refused (`Game("AB")` is not players A and B)."""
     if not isinstance(players, (list, tuple)):
         raise UsageError("players", "expected a list of player names such as ['Alice', 'Bob'], "
-                                    f"got {_shown(players)}")
+                                    f"got {shown(players)}")
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
             raise UsageError(f"players[{i}]", f"a player's name is non-empty text, got "
-                                              f"{_shown(name)}")
+                                              f"{shown(name)}")
+        bounded_text(f"players[{i}]", name, LONGEST_PLAYER)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise UsageError("players", f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
                                     f"{len(players)}")
@@ -859,18 +887,8 @@ def _starting_life(life: Any) -> int:
     """`Game`'s `life`: a whole number (not a bool, a float, NaN or text), bounded like every
     number an action takes (`rulekit.core.decisions.LARGEST`)."""
     if isinstance(life, bool) or not isinstance(life, int):
-        raise UsageError("life", f"expected a whole number such as 20, got {_shown(life)}")
+        raise UsageError("life", f"expected a whole number such as 20, got {shown(life)}")
     return bounded_int("life", life)
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
-        return show_number(value)
-    try:
-        text = repr(value)
-    except ValueError:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _GameNames:

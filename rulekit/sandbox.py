@@ -469,7 +469,7 @@ class SandboxModel:
         index = _need(v, "ability", "an ability")
         abilities = g.chars(g.obj(obj)).abilities
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(abilities):
-            raise UsageError("ability", f"{index!r:.40} is not one of the permanent's abilities")
+            raise UsageError("ability", f"{_shown(index)} is not one of the permanent's abilities")
         ability = abilities[index]
         cost = getattr(ability, "cost", None)
         chosen: dict[str, Any] = {}
@@ -720,12 +720,13 @@ def _offered_kinds(actions: Iterable[str] | None) -> tuple[str, ...]:
     order."""
     if actions is None:
         return tuple(ACTION_KINDS)
-    if isinstance(actions, str):
-        raise UsageError("actions", "expected a list of kinds, e.g. [\"mana\", \"cast\"]")
+    if isinstance(actions, str | bytes) or not isinstance(actions, Iterable):
+        raise UsageError("actions", f"expected a list of kinds, e.g. [\"mana\", \"cast\"], "
+                                    f"got {_shown(actions)}")
     wanted = list(actions)
-    wrong = [k for k in wanted if k not in ACTION_KINDS]
+    wrong = [k for k in wanted if not isinstance(k, str) or k not in ACTION_KINDS]
     if wrong:
-        raise UsageError("actions", f"{wrong[0]!r:.40} is not a kind of action; the kinds: "
+        raise UsageError("actions", f"{_shown(wrong[0])} is not a kind of action; the kinds: "
                                     + ", ".join(ACTION_KINDS))
     return tuple(k for k in ACTION_KINDS if k in wanted)
 
@@ -736,13 +737,13 @@ def _offered_cards(cards: Iterable[str] | None) -> tuple[str, ...] | None:
         return None
     from rulekit.cards import catalog
 
-    if isinstance(cards, str):
-        raise UsageError("cards", "expected a list of card names")
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise UsageError("cards", f"expected a list of card names, got {_shown(cards)}")
     names = list(cards)
     known = catalog()
-    wrong = [c for c in names if c not in known]
+    wrong = [c for c in names if not isinstance(c, str) or c not in known]
     if wrong:
-        raise UsageError("cards", f"{wrong[0]!r:.40} is not a card of the catalog")
+        raise UsageError("cards", f"{_shown(wrong[0])} is not a card of the catalog")
     return tuple(sorted(set(names)))
 
 
@@ -755,7 +756,7 @@ def choices(values: Mapping[str, Any]) -> dict[str, Any]:
     for part in (p.strip() for p in text.split(";") if p.strip()):
         key, sep, answer = part.partition("=")
         if not sep:
-            raise UsageError("choices", f"{part!r} is not key=answer (for example "
+            raise UsageError("choices", f"{_shown(part)} is not key=answer (for example "
                                         "replacement_order=Contamination)")
         answers = [a.strip() for a in answer.split(",") if a.strip()] if key.strip() != \
             "pay_with" else [answer.strip()]
@@ -773,8 +774,8 @@ def _blocks(values: Mapping[str, Any]) -> dict[int, int]:
         blocker = written_id("blocks", k) if isinstance(k, str) else k
         if not isinstance(blocker, int) or isinstance(blocker, bool) or \
                 not isinstance(v, int) or isinstance(v, bool):
-            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {k!r:.20}: "
-                                       f"{v!r:.20}")
+            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got "
+                                       f"{_shown(k)}: {_shown(v)}")
         out[blocker] = v
     return out
 
@@ -785,7 +786,7 @@ def _x(values: Mapping[str, Any]) -> int:
     if isinstance(x, str):
         found = written_id("x", x.strip()) if x.strip() else 0
         if found is None:
-            raise UsageError("x", f"{x!r:.40} is not a whole number")
+            raise UsageError("x", f"{_shown(x)} is not a whole number")
         x = found
     return x  # the engine checks it further (a whole number, bounded)
 

@@ -19,6 +19,8 @@ titles as in a kernel.
 from __future__ import annotations
 
 import json
+import re
+from itertools import accumulate
 from typing import Any
 
 from rulekit.core.errors import RulesError, UsageError
@@ -63,12 +65,31 @@ def _refused(err: Exception) -> str:
                        "outcome": outcome.to_json()})
 
 
+MAX_JSON = 1_000_000
+"""The longest JSON text the page sends (a position of 100 permanents is about 20,000)."""
+MAX_DEPTH = 32
+"""The deepest nesting of that JSON (a position nests 5 deep): checked before it is parsed,
+since parsing a deeper value recurses, and in Pyodide too deep a recursion is fatal."""
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def _depth(text: str) -> int:
+    """How deep the arrays and objects of JSON `text` nest (brackets in strings left out)."""
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
+
+
 def _parse(text: Any, what: str) -> Any:
     if not isinstance(text, str):
         raise UsageError(what, "expected JSON text")
+    if len(text) > MAX_JSON:
+        raise UsageError(what, f"{len(text):,} characters of JSON; at most {MAX_JSON:,}")
+    if _depth(text) > MAX_DEPTH:
+        raise UsageError(what, f"nested more than {MAX_DEPTH} deep: not a value the page sends")
     try:
         return json.loads(text)
-    except ValueError as err:  # json.JSONDecodeError, or a number too long to read
+    except (ValueError, RecursionError) as err:  # JSONDecodeError, a number too long to read
         raise UsageError(what, f"not JSON ({err})") from None
 
 

@@ -16,7 +16,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from rulekit.core.decisions import show_number
-from rulekit.core.errors import ScenarioError
+from rulekit.core.errors import ScenarioError, UsageError
 from rulekit.scenario.source import LineMap, Path_, parse, read_text
 
 if TYPE_CHECKING:
@@ -489,8 +489,8 @@ class _Validator:
 
         try:
             return card(value).name
-        except LookupError as err:
-            self.fail(path, err.args[0] if err.args and isinstance(err.args[0], str) else str(err))
+        except UsageError as err:  # not text, or an `UnknownCard`
+            self.fail(path, err.reason)
         raise AssertionError  # pragma: no cover
 
     def is_card(self, value: str) -> bool:

@@ -600,7 +600,7 @@ class _Runner:
 
         try:
             card(value)
-        except LookupError:
+        except UsageError:  # not text, or an `UnknownCard`
             return False
         return True
 
@@ -777,7 +777,7 @@ def _card_name(name: str) -> str:
 
     try:
         return card(name).name
-    except LookupError:
+    except UsageError:  # not text, or an `UnknownCard`
         return name
 
 
