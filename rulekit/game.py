@@ -551,20 +551,26 @@ class Game:
         checkpoint as the net if that replay fails. An interrupt (`KeyboardInterrupt` from
         Jupyter's "Interrupt kernel", any other `BaseException`) may have come between any two
         lines, logged or not: the checkpoint goes back, or, where there is none, the records
-        are replayed. An interrupt that arrives meanwhile waits until the game is whole."""
+        are replayed. A Ctrl-C that arrives meanwhile waits until the game is whole; an
+        interrupt raised inside the replay itself puts the checkpoint back, or, with none,
+        replays once more, and then goes on up."""
         with interrupts_held():
-            if not isinstance(error, Exception):
+            if isinstance(error, Exception) and len(self.log) == mark:
+                return  # refused before it did anything
+            if restore is not None and not isinstance(error, Exception):
+                restore.put_back(mark)
+                return
+            try:  # replaying the records is exact by construction (it swaps in whole)
+                self._rebuild(self.actions)
+            except BaseException as again:  # a bug in rulekit (records that don't replay)...
                 if restore is not None:
                     restore.put_back(mark)
-                else:
+                    if isinstance(again, Exception):
+                        return  # the game as it was, and the action's own error
+                    raise
+                if not isinstance(again, Exception):  # ...or an interrupt: replay again
                     self._rebuild(self.actions)
-            elif len(self.log) != mark:
-                try:  # replaying the records is exact by construction
-                    self._rebuild(self.actions)
-                except Exception:  # noqa: BLE001  (records that don't replay: a bug in rulekit)
-                    if restore is None:
-                        raise
-                    restore.put_back(mark)  # the game as it was, and the action's own error
+                raise
 
     def _replayed(self, actions: list[tuple[str, dict[str, Any]]]) -> Game:
         fresh = Game(self._init_args[0], life=self._init_args[1])

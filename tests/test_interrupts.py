@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import rulekit
-from rulekit import Game
+from rulekit import Game, RulesError
 from rulekit import game as rk_game
 from rulekit.engine.commit import COMMITS
 from rulekit.sandbox import SandboxModel
@@ -396,3 +396,37 @@ def test_a_sandbox_click_of_two_actions_interrupted_between_them_is_taken_back_w
     assert model.click("copy", {"copy_target": bears.id}).ok
     assert model.click("undo", {}).ok
     assert state_of(game) == before
+
+
+def refused_midway(large: bool) -> tuple[Game, Callable[[Game], Any]]:
+    """Shock cast naming Metallic Mimic as a mana ability to activate while paying: refused
+    after the spell went on the stack (CR 602.1), so the records are replayed."""
+    game = Game()
+    for _ in range(1001 if large else 0):
+        game.add("Forest", zone="library")
+    bears = game.add("Grizzly Bears")
+    shock = game.add("Shock", zone="hand")
+    mimic = game.add("Metallic Mimic", choices={"creature_type": "Elf"})
+    return game, lambda g: g.cast(shock.id, targets=[bears.id], mana_abilities=[mimic.id])
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["checkpoint", "no-checkpoint"])
+def test_an_interrupt_while_a_refused_action_is_replayed_still_leaves_it_whole(large,
+                                                                              monkeypatch):
+    """The refusal's replay of the records is itself interrupted: the checkpoint goes back
+    (or, with none, the records are replayed again), then the interrupt goes on up."""
+    game, act = refused_midway(large)
+    before = state_of(game)
+    interrupter = Interrupter(monkeypatch, "proposed")
+    interrupter.arm(10**9)
+    with pytest.raises(RulesError, match="602.1"):
+        act(game)
+    events = interrupter.seen  # the action's, then the replay's
+    assert state_of(game) == before
+    for n in (events, events - 2, events - 4):  # the replay's last events
+        interrupter.arm(n)
+        with pytest.raises(KeyboardInterrupt):
+            act(game)
+        assert state_of(game) == before, n
+    interrupter.arm(0)
+    assert state_of(game.replay()) == before
