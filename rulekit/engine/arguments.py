@@ -317,20 +317,20 @@ def _object_form(name: str, value: Any) -> int:
 _DECLINE = (None, False, "no", "none")
 """What declines a `copy` (Clone's "you may") or an `encode` (cipher's, CR 702.99a)."""
 
-_MANA_FOR = re.compile(r"[WUBRGC]", re.ASCII | re.IGNORECASE)
 _PAY_WITH = re.compile(r"\{[WUBRGC]#[0-9]+\}|\{?[WUBRGC]\}?(?:#[0-9]+)?", re.ASCII | re.IGNORECASE)
 
 
 def _mana_ability_form(name: str, value: Any) -> int | str:
-    """`mana_abilities`: an object (id, "#id" or the object), or "#id:G" saying which mana."""
+    """`mana_abilities`: an object (id, "#id" or the object), or "#id:G" saying which mana
+    its ability makes, written as the `mana` argument is ("#7:GG", "#7:{R}{G}")."""
     if isinstance(value, str) and ":" in value:
         bounded_text(name, value)
         ref, _, mana = value.partition(":")
         found = written_id(name, ref.strip())
-        letters = mana.strip().strip("{}")
-        if found is None or not _MANA_FOR.fullmatch(letters):
-            raise UsageError(name, f"{shown(value)} is not a permanent and a type of mana such "
-                                   "as '#7:G'")
+        letters = mana.replace("{", "").replace("}", "").strip().upper()
+        if found is None or not letters or any(c not in MANA_LETTERS for c in letters):
+            raise UsageError(name, f"{shown(value)} is not a permanent and the mana its ability "
+                                   "makes, such as '#7:G' or '#7:GG'")
         bounded_int(name, found)
         return value
     return _object_form(name, value)
