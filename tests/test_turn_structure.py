@@ -258,3 +258,55 @@ def test_passing_before_blockers_are_declared_declares_none():
     with pytest.raises(RulesError) as err:
         game.declare_blockers({})
     assert err.value.rule == "509.1"
+
+
+# ------------------------------------------------------------------ skipping combat steps
+def _steps(game: Game, since: int) -> list[str]:
+    return [e.payload.step for e in events(game, EventKind.STEP_BEGAN, since)]
+
+
+def _attack_with_bears() -> tuple[Game, object]:
+    game = Game()
+    bears = game.add("Grizzly Bears", sick=False)
+    game.add("Mountain")
+    game.add("Shock", zone="hand")
+    game.advance("declare_attackers")
+    game.declare_attackers([bears])
+    return game, bears
+
+
+def test_an_attacker_that_leaves_combat_still_has_its_blockers_and_damage_steps():
+    """CR 506.1, 508.8 skip the declare blockers and combat damage steps only when no creature
+    was declared as an attacker (or put onto the battlefield attacking): the only attacker
+    dying in the declare attackers step leaves both steps in place, with nothing in them."""
+    game, bears = _attack_with_bears()
+    game.tap_for_mana(game.find("Mountain"))
+    game.cast(game.find("Shock", zone="hand"), targets=[bears])
+    game.resolve()
+    assert game.find_all("Grizzly Bears", zone="graveyard") and game.state.step is \
+        Step.DECLARE_ATTACKERS
+    seen = len(game.log)
+    game.advance()
+    assert game.state.step is Step.DECLARE_BLOCKERS
+    game.advance("end_of_combat")
+    assert _steps(game, seen) == ["declare_blockers", "combat_damage", "end_of_combat"]
+    assert not events(game, EventKind.DAMAGE, seen) and game.state.players["Bob"].life == 20
+    assert game.replay().snapshot_json() == game.snapshot_json()
+
+
+def test_an_attacker_removed_by_set_up_still_leaves_the_steps_and_none_declared_skips_them():
+    game, bears = _attack_with_bears()
+    game.destroy([bears])
+    seen = len(game.log)
+    game.advance("end_of_combat")
+    assert _steps(game, seen) == ["declare_blockers", "combat_damage", "end_of_combat"]
+    # the next combat, with no attacker declared: skipped again (CR 508.8)
+    game.next_turn()
+    game.next_turn()
+    game.advance("declare_attackers")
+    game.declare_attackers([])
+    seen = len(game.log)
+    with pytest.raises(RulesError, match=r"508\.8"):
+        game.advance("declare_blockers")
+    game.advance()
+    assert _steps(game, seen) == ["end_of_combat"]
