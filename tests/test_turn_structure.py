@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit import EventKind, Game, RulesError, Step
+from rulekit import EventKind, Game, RulesError, Step, UsageError, Zone
 from rulekit.display.rows import pools_table
 from tests.helpers import events, mana
 
@@ -310,3 +310,69 @@ def test_an_attacker_removed_by_set_up_still_leaves_the_steps_and_none_declared_
         game.advance("declare_blockers")
     game.advance()
     assert _steps(game, seen) == ["end_of_combat"]
+
+
+# ------------------------------------------------------------------ discard to hand size (CR 514.1)
+def _full_hand(cards: int = 9, bob: int = 0) -> Game:
+    game = Game()
+    for _ in range(cards):
+        game.add("Forest", zone="hand")
+    for _ in range(bob):
+        game.add("Island", zone="hand", player="Bob")
+    game.add("Forest", zone="library", player="Bob")
+    game.advance("end")
+    return game
+
+
+def _in(game: Game, zone: str, player: str = "Alice") -> list[int]:
+    return sorted(o.id for o in game.state.owned_in(Zone(zone), player))
+
+
+def test_the_active_player_discards_down_to_seven_in_the_cleanup_step():
+    """By default the cards that came into the hand last go, all at once, as the first thing
+    in the cleanup step (CR 514.1), each a discard (701.9a); the choice is on record as
+    Alice's, made by default."""
+    game = _full_hand(9, bob=9)
+    seen = len(game.log)
+    game.next_turn()
+    assert _in(game, "hand") == list(range(1, 8)) and len(_in(game, "graveyard")) == 2
+    discards = [e for e in game.log.since(seen) if e.kind is EventKind.ZONE_CHANGED
+                and e.payload.reason == "discard"]
+    assert [e.text for e in discards] == ["Alice discards Forest (#9)",
+                                          "Alice discards Forest (#8)"]
+    assert all(e.rules == ("514.1", "701.9a") for e in discards)
+    cleanup = next(e for e in game.log.since(seen) if e.kind is EventKind.STEP_BEGAN
+                   and e.payload.step == "cleanup")
+    assert discards[0].id > cleanup.id and discards[0].parent == discards[1].parent
+    assert [(d.key, d.player, d.answer, d.given) for d in game.decisions[-2:]] == [
+        ("discard", "Alice", 9, False), ("discard", "Alice", 8, False)]
+    assert len(_in(game, "hand", "Bob")) == 10  # not Bob's cleanup: he keeps his (and drew)
+    assert game.replay().snapshot_json() == game.snapshot_json()
+
+
+def test_the_active_player_chooses_which_cards_to_discard():
+    game = _full_hand(9)
+    game.next_turn(discard=[1, "#3"])
+    assert _in(game, "hand") == [2, 4, 5, 6, 7, 8, 9]
+    assert [o.card.name for o in game.state.owned_in(Zone.GRAVEYARD, "Alice")] == ["Forest"] * 2
+    assert [(d.answer, d.given) for d in game.decisions if d.key == "discard"] == [(1, True),
+                                                                                  (3, True)]
+
+
+@pytest.mark.parametrize("answers", [[1, 1], [10], [99], ["Alice"]])
+def test_discarding_what_is_not_in_the_hand_is_refused_and_changes_nothing(answers):
+    game = _full_hand(9, bob=1)
+    before = game.snapshot_json(), game.log.dumps()
+    with pytest.raises((RulesError, UsageError)) as err:
+        game.next_turn(discard=answers)
+    assert isinstance(err.value, UsageError) or err.value.rule == "514.1"
+    assert (game.snapshot_json(), game.log.dumps()) == before
+
+
+def test_seven_cards_or_fewer_are_kept():
+    game = _full_hand(7)
+    seen = len(game.log)
+    game.next_turn()
+    assert len(_in(game, "hand")) == 7 and not _in(game, "graveyard")
+    assert not any(e.payload is not None and getattr(e.payload, "reason", "") == "discard"
+                   for e in game.log.since(seen))

@@ -21,21 +21,24 @@ DECISIONS: dict[str, str] = {
     "creature_type": "a creature type chosen as a permanent enters (Cavern of Souls, Metallic "
                      "Mimic)",
     "crew": "the creatures tapped to crew a Vehicle, one id per answer",
-    "discard": "the card discarded",
+    "discard": "the card discarded: a looter's (by default the card just drawn), or, one per "
+               "card, those the active player discards down to their maximum hand size in the "
+               "cleanup step (CR 514.1; by default the cards that came into the hand last)",
     "encode": "cipher (CR 702.99a): the creature you control a resolving spell is exiled "
               "encoded on, or 'no' (the default)",
     "legend_keep": "the legendary permanent its controller keeps when they control two or more "
                    "with the same name (CR 704.5j); the others go to the graveyard",
     "mana_abilities": "while casting a spell, after its total cost is locked in (CR 601.2f-g): "
                       "a permanent whose mana ability is activated before paying, one per "
-                      "answer; '#id:G' says which mana it makes",
+                      "answer; '#id:G' (or '#id:GG') says which mana it makes",
     "may": "yes or no for a 'you may' ability",
     "pay": "yes or no: pay an optional or ward cost",
     "pay_life": "yes or no: pay 2 life as a shockland enters",
     "pay_with": "which mana in the pool pays a cost (CR 601.2h), e.g. 'G C#7': one mana per "
                 "symbol, '#N' naming the object it came from",
     "replacement_order": "which replacement effect applies first (CR 616.1), by name",
-    "sacrifice": "the permanent sacrificed",
+    "sacrifice": "the permanent sacrificed (by an effect, or by a mana ability's cost while "
+                 "paying)",
     "target": "the target of a triggered ability as it goes on the stack",
     "trigger_order": "which of a player's waiting triggered abilities goes on the stack next "
                      "(CR 603.3b), by its source's id or name; the last one put there resolves "
