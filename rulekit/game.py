@@ -158,7 +158,8 @@ class Game:
         """The first object (lowest id) with this name in a zone; RulesError if none."""
         found = self.find_all(name, zone=zone, controller=controller)
         if not found:
-            where = f" in the {Zone(zone).value}" if zone else ""
+            where = (" on the battlefield" if Zone(zone) is Zone.BATTLEFIELD else
+                     f" in the {Zone(zone).value}") if zone else ""
             raise RulesError(f"there is no {name}{where}")
         return found[0]
 

@@ -204,7 +204,8 @@ class _Runner:
         if not found:
             where = {Zone.BATTLEFIELD: " on the battlefield", Zone.HAND: " in a hand"}.get(
                 zone, f" in the {zone.value}" if zone else "")  # type: ignore[arg-type]
-            self.fail(path, f"there is no {ref}{where} to use here{self._did_you_mean(ref)}")
+            self.fail(path, f"there is nothing called {ref!r}{where} to use here"
+                      f"{self._did_you_mean(ref)}")
         return found[0].id
 
     def _did_you_mean(self, ref: str) -> str:
