@@ -62,7 +62,7 @@ def _end_of_step(game: RulesContext, parent: int | None) -> None:
         if player.pool:
             game.emit(p.ManaEmptied(player=player.name, lost=player.pool.contents()),
                       cause=Cause.TURN,
-                      parent=parent, rules=("500.4", "106.4"))
+                      parent=parent, rules=("500.5", "106.4"))
 
 
 def _begin_step(game: RulesContext, step: Step, parent: int, root: int | None) -> None:
@@ -110,7 +110,9 @@ def _phasing(game: RulesContext, parent: int) -> None:
     batch += [(p.Phased(object=o.id, phased_in=True, player=active,
                         indirectly=o.phased_indirectly), o.id) for o in coming]
     if batch:
-        game.emit_batch(batch, cause=Cause.TURN, parent=parent, rules=("502.1", "702.26a"))
+        # it neither leaves nor enters the battlefield: the same permanent (CR 702.26d)
+        game.emit_batch(batch, cause=Cause.TURN, parent=parent,
+                        rules=("502.1", "702.26a", "702.26d"))
 
 
 def _untap_step(game: RulesContext, parent: int) -> None:

@@ -625,7 +625,10 @@ class _Validator:
             self.question(at + ("question",), step["question"])
 
     def question(self, at: Path_, q: dict[str, Any]) -> None:
-        """`about` names something the engine can answer; the references in it exist."""
+        """`about` names something the engine can answer; the references in it exist; `rule`
+        is one the kit lists (`rulekit/data/rules.toml`)."""
+        if "rule" in q:
+            self.listed_rule(at + ("rule",), str(q["rule"]))
         about = str(q["about"])
         if about == QUESTION_REFUSED:
             self.choices(at + ("choices",), about, q.get("choices", ()))
@@ -649,6 +652,20 @@ class _Validator:
         elif key in ("count", "tokens"):
             self.card(at + ("about",), sub)
         self.choices(at + ("choices",), key, q.get("choices", ()))
+
+    def listed_rule(self, at: Path_, number: str) -> None:
+        """A rule a question shows with its answer: one the kit lists, with its words."""
+        from rulekit.core.rules import all_rules
+
+        listed = all_rules()
+        if number in listed:
+            return
+        same = sorted((n for n in listed if n.split(".")[0] == number.split(".")[0]),
+                      key=lambda n: (len(n), n))
+        close = difflib.get_close_matches(number, same or list(listed), n=3, cutoff=0.5)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        self.fail(at, f"CR {number} is not a rule the kit lists (rulekit/data/rules.toml holds "
+                      f"{len(listed)}, each with its words for the answer){hint}")
 
     def choices(self, at: Path_, about: str, choices: list[Any]) -> None:
         """Each choice written as the expectation `about` names is written (`choice_schema`),
