@@ -99,7 +99,20 @@ def set_life(large: bool) -> tuple[Game, Callable[[Game], Any]]:
     return walker(large), lambda g: g.set_life("Bob", 7)
 
 
-POSITIONS = [reflection, pyroclasm, cast_spell, next_turn, destroy, add, set_life]
+def set_pool(large: bool) -> tuple[Game, Callable[[Game], Any]]:
+    return walker(large), lambda g: g.set_pool("Alice", [{"type": "G"}, {"type": "C"}])
+
+
+def advance(large: bool) -> tuple[Game, Callable[[Game], Any]]:
+    """advance to the end step: combat steps, mana emptying, a step's triggers on the way."""
+    game = walker(large)
+    game.add("Forest", tapped=False)
+    game.tap_for_mana(game.find("Forest"))
+    return game, lambda g: g.advance("end")
+
+
+POSITIONS = [reflection, pyroclasm, cast_spell, next_turn, destroy, add, set_life, set_pool,
+             advance]
 
 
 # ------------------------------------------------------------------ where the interrupt lands
