@@ -268,8 +268,8 @@ def python_sigint():
     signal.signal(signal.SIGINT, previous)
 
 
-def test_a_second_interrupt_while_the_game_is_put_back_waits_until_it_is_whole(
-        monkeypatch, python_sigint):
+@pytest.mark.usefixtures("python_sigint")
+def test_a_second_interrupt_while_the_game_is_put_back_waits_until_it_is_whole(monkeypatch):
     """A real SIGINT arriving while an interrupted action is taken back: the game is put back
     whole first, then the interrupt is raised."""
     for large in (False, True):
@@ -292,7 +292,8 @@ def test_a_second_interrupt_while_the_game_is_put_back_waits_until_it_is_whole(
         assert state_of(game.replay()) == before
 
 
-def test_a_real_sigint_during_an_action(python_sigint, monkeypatch):
+@pytest.mark.usefixtures("python_sigint")
+def test_a_real_sigint_during_an_action(monkeypatch):
     game, act = pyroclasm(False)
     before = state_of(game)
     seen = [0]
