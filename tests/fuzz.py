@@ -905,7 +905,13 @@ class Checker:
         except Exception as exc:  # noqa: BLE001
             self.finding("log.dumps() failed", call, _short(exc), _where(exc))
             return True
-        if len(game.actions) < done:  # an undo, reset or restart
+        content = call.args[1]
+        if isinstance(content, dict) and content.get("click") in ("add_card", "set_position"):
+            # free play rewrites the starting board: what came after it is no longer history
+            self.history = {n: seen for n, seen in self.history.items()
+                            if n < len(game.actions)}
+            self.remember(dumped)
+        elif len(game.actions) < done:  # an undo, reset or restart
             self.check_against_history("widget undo", call, dumped)
         else:
             self.remember(dumped)
