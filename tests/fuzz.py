@@ -238,7 +238,8 @@ class Fuzzer:
                  wild: float = 0.2, misspell: float = 0.02, interrupt: float = 0.0) -> None:
         self.rng, self.game, self.junk, self.wild = rng, game, junk, wild
         self.misspell, self.interrupt = misspell, interrupt
-        self.more = random.Random(hash(rng.getstate()))  # reading the state draws nothing
+        # reading the state draws nothing; its ints hash alike in every process (None wouldn't)
+        self.more = random.Random(hash(rng.getstate()[1]))
         self.sandbox: Any = None  # the kernel widget on this game, made at its first message
 
     def junk_value(self) -> Any:
