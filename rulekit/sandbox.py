@@ -296,7 +296,7 @@ class SandboxModel:
                           if g.controller_of(o) == g.state.active)
         hand = sorted(g.state.in_zone(Zone.HAND), key=lambda o: o.id)
         chosen = values.get("permanent")
-        if chosen not in [v for _, v in perm_options]:
+        if isinstance(chosen, bool) or chosen not in [v for _, v in perm_options]:  # True == 1
             chosen = perm_options[0][1] if perm_options else None
         abilities: tuple[tuple[str, Any], ...] = ()
         if chosen is not None:

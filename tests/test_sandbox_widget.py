@@ -182,3 +182,13 @@ def test_save_as_walkthrough_writes_a_bounded_number_of_files(tmp_path, monkeypa
     saved = sandbox.state["walkthrough"]
     assert "file" not in saved and saved["error"].startswith(
         f"this sandbox has saved {MAX_SAVED_FILES} walkthrough files already")
+
+
+def test_a_permanent_given_as_true_is_not_object_1():
+    """True == 1 in Python: the fields of a sandbox whose first permanent is #1 must not take
+    `permanent: true` for it (the check then refuses it, naming the input)."""
+    sandbox = bears_sandbox(2)
+    fields = sandbox.model.fields({"permanent": True})
+    assert fields["permanent"].options[0][1] == 1
+    sandbox._on_msg(sandbox, {"click": "tap", "values": {"permanent": True}, "seq": 3}, [])
+    assert sandbox.state["last"]["text"] == "permanent: true is not one of the choices offered"
