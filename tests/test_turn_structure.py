@@ -376,3 +376,15 @@ def test_seven_cards_or_fewer_are_kept():
     assert len(_in(game, "hand")) == 7 and not _in(game, "graveyard")
     assert not any(e.payload is not None and getattr(e.payload, "reason", "") == "discard"
                    for e in game.log.since(seen))
+
+
+def test_a_creature_set_up_attacking_has_its_blockers_and_damage_steps():
+    """Set-up may put a creature onto the battlefield attacking before combat: it is attacking
+    as the declare attackers step ends, so it was put there attacking (CR 508.8)."""
+    game = Game()
+    game.add("Grizzly Bears", attacking=True, sick=False)
+    game.advance("declare_attackers")
+    seen = len(game.log)
+    game.advance("end_of_combat")
+    assert _steps(game, seen) == ["declare_blockers", "combat_damage", "end_of_combat"]
+    assert game.state.players["Bob"].life == 18

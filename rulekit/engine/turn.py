@@ -27,9 +27,11 @@ def next_step(game: RulesContext) -> tuple[Step, bool]:
     step = state.step
     if step is Step.END_COMBAT and state.extra_combats > 0:
         return Step.BEGIN_COMBAT, False
-    if step is Step.DECLARE_ATTACKERS and not state.attacked:
-        # no creature was declared as an attacker or put onto the battlefield attacking: skip
-        # blockers and damage (CR 506.1, 508.8); one that attacked and left combat doesn't
+    if step is Step.DECLARE_ATTACKERS and not state.attacked \
+            and not any(o.attacking for o in state.battlefield()):
+        # no creature was declared as an attacker or put onto the battlefield attacking (one
+        # attacking now was, if only by set-up): skip blockers and damage (CR 506.1, 508.8);
+        # one that attacked and left combat since doesn't
         return Step.END_COMBAT, False
     if step is Step.CLEANUP:
         return Step.CLEANUP, False  # players had priority in it: another one (CR 514.3a)
