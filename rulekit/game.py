@@ -17,7 +17,7 @@ from rulekit.cards import CardDef, card
 from rulekit.core.characteristics import Characteristics
 from rulekit.core.decisions import (
     LARGEST,
-    LONGEST_PLAYER,
+    LONGEST_NAME,
     Decision,
     bounded_int,
     bounded_text,
@@ -871,7 +871,7 @@ MAX_PLAYERS = 8
 
 def _player_names(players: Any) -> list[str]:
     """The players' names, checked (`Game`'s `players`): a list or tuple of 2 to 8 different,
-    non-empty names of at most 31 characters. A bare string is refused (`Game("AB")` is not players A and B)."""
+    non-empty names of at most 40 characters. A bare string is refused (`Game("AB")` is not players A and B)."""
     if not isinstance(players, (list, tuple)):
         raise UsageError("players", "expected a list of player names such as ['Alice', 'Bob'], "
                                     f"got {shown(players)}")
@@ -879,7 +879,7 @@ def _player_names(players: Any) -> list[str]:
         if not isinstance(name, str) or not name.strip():
             raise UsageError(f"players[{i}]", f"a player's name is non-empty text, got "
                                               f"{shown(name)}")
-        bounded_text(f"players[{i}]", name, LONGEST_PLAYER)
+        bounded_text(f"players[{i}]", name, LONGEST_NAME)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise UsageError("players", f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
                                     f"{len(players)}")

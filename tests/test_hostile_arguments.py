@@ -172,9 +172,9 @@ def test_text_through_the_api_is_bounded_as_the_scenario_schema_bounds_it(call, 
 
 
 def test_text_at_the_bounds_is_taken():
-    game = Game(["A" * 31, "Bob"])
+    game = Game(["A" * 40, "Bob"])
     game.add("Forest", counters={"c" * 40: 1})
-    game.set_pool("A" * 31, [{"type": "C", "restriction": "cavern", "creature_type": "E" * 40}])
+    game.set_pool("A" * 40, [{"type": "C", "restriction": "cavern", "creature_type": "E" * 40}])
     game.pass_priority(replacement_order="x" * 200)
     assert game.replay().snapshot_json() == game.snapshot_json()
 

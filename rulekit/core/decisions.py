@@ -99,9 +99,8 @@ def show_number(n: int) -> str:
 
 
 LONGEST_NAME = 40
-"""The longest name an argument takes: a counter kind, a choice's name, a creature type (the
-scenario schema's bound); a player's name is at most `LONGEST_PLAYER`."""
-LONGEST_PLAYER = 31
+"""The longest name an argument takes: a player's, a counter kind, a choice's name, a creature
+type (the scenario schema's bounds are 31 to 40)."""
 LONGEST_TEXT = 200
 """The longest text answer a decision or a set-up choice takes."""
 
