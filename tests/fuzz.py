@@ -1088,11 +1088,12 @@ def run_sequence(seed: int, sequence: int, actions: int, stats: Stats, *,
 
 
 def fuzz(seed: int, sequences: int, actions: int, *, start: int = 0, junk: float = 0.08,
-         progress: Callable[[int], None] | None = None) -> Stats:
-    """Run `sequences` sequences (numbered from `start`) and return what happened."""
+         progress: Callable[[int], None] | None = None, **extras: float) -> Stats:
+    """Run `sequences` sequences (numbered from `start`) and return what happened; `extras`:
+    `run_sequence`'s chances of an interrupt, a widget message and a hostile scenario."""
     stats = Stats()
     for i in range(start, start + sequences):
-        run_sequence(seed, i, actions, stats, junk=junk)
+        run_sequence(seed, i, actions, stats, junk=junk, **extras)
         if progress is not None:
             progress(i)
     return stats
