@@ -424,7 +424,10 @@ def refused_midway(large: bool) -> tuple[Game, Callable[[Game], Any]]:
     return game, lambda g: g.cast(shock.id, targets=[bears.id], mana_abilities=[mimic.id])
 
 
-@pytest.mark.parametrize("large", [False, True], ids=["checkpoint", "no-checkpoint"])
+@pytest.mark.parametrize("large", [
+    pytest.param(False, id="checkpoint"),
+    pytest.param(True, id="no-checkpoint", marks=pytest.mark.slow),  # replays 1,000 adds
+])
 def test_an_interrupt_while_a_refused_action_is_replayed_still_leaves_it_whole(large,
                                                                               monkeypatch):
     """The refusal's replay of the records is itself interrupted: the checkpoint goes back
