@@ -8,7 +8,7 @@
 ['G']
 """
 
-from rulekit.core.errors import ChoiceNeeded, RulesError, ScenarioError, UsageError
+from rulekit.core.errors import ChoiceNeeded, RulesError, ScenarioError, UnknownCard, UsageError
 from rulekit.core.events import Cause, Event, EventKind
 from rulekit.core.mana import ManaType
 from rulekit.game import Game
@@ -16,6 +16,6 @@ from rulekit.objects.state import Step, Zone
 
 __all__ = [
     "Cause", "ChoiceNeeded", "Event", "EventKind", "Game", "ManaType", "RulesError",
-    "ScenarioError", "Step", "UsageError", "Zone",
+    "ScenarioError", "Step", "UnknownCard", "UsageError", "Zone",
 ]
 __version__ = "0.1.0"

@@ -10,14 +10,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from rulekit.cards import CardDef, card
 from rulekit.core.characteristics import Characteristics
-from rulekit.core.decisions import LARGEST, Decision, bounded_int, show_number
+from rulekit.core.decisions import (
+    LARGEST,
+    LONGEST_NAME,
+    Decision,
+    bounded_int,
+    bounded_text,
+    show_number,
+    shown,
+)
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import Applied, Cause, Event, EventKind, EventLog
+from rulekit.core.interrupts import interrupts_held
 from rulekit.core.mana import ManaPool, ManaType
 from rulekit.core.payloads import Cast, Entered, LifeLost, Payload, TokenCreated, ZoneChanged
 from rulekit.engine import actions as _actions
@@ -112,8 +121,10 @@ class Game:
         return f"{name} (#{obj.id})"
 
     def card(self, name: str) -> CardDef:
-        """The catalog's card called `name` (LookupError naming the nearest if none): the rules
-        reach the cards only through here, as XMage's rules reach its card repository."""
+        """The catalog's card called `name` (any case): the rules reach the cards only through
+        here, as XMage's rules reach its card repository. A name that is not text is a
+        `UsageError`; an unknown one an `UnknownCard`, which is both a `UsageError` and a
+        `LookupError`, naming the nearest cards ("did you mean")."""
         return card(name)
 
     def mana_while_paying(self, player: str, parent: int) -> None:
@@ -147,16 +158,18 @@ class Game:
         """The first object (lowest id) with this name in a zone; RulesError if none."""
         found = self.find_all(name, zone=zone, controller=controller)
         if not found:
-            where = f" in the {Zone(zone).value}" if zone else ""
+            where = (" on the battlefield" if Zone(zone) is Zone.BATTLEFIELD else
+                     f" in the {Zone(zone).value}") if zone else ""
             raise RulesError(f"there is no {name}{where}")
         return found[0]
 
     def find_all(self, name: str, *, zone: Zone | str | None = Zone.BATTLEFIELD,
                  controller: str | None = None) -> list[GameObject]:
         if not isinstance(name, str):
-            raise UsageError("name", f"expected a card name, got {_shown(name)}")
+            raise UsageError("name", f"expected a card name, got {shown(name)}")
+        self._check_controller(controller)
         if zone and not (isinstance(zone, str) and zone in _ZONE_NAMES):
-            raise UsageError("zone", f"{_shown(zone)} is not a zone; zones are: "
+            raise UsageError("zone", f"{shown(zone)} is not a zone; zones are: "
                                      f"{', '.join(_ZONE_NAMES)}")
         zones = [Zone(zone)] if zone else [z for z in Zone if z is not Zone.NOWHERE]
         out = []
@@ -174,8 +187,16 @@ class Game:
 
     def permanents(self, controller: str | None = None) -> list[GameObject]:
         """Permanents on the battlefield (optionally those `controller` controls), by id."""
+        self._check_controller(controller)
         return [o for o in self.state.battlefield()
                 if controller is None or self.controller_of(o) == controller]
+
+    def _check_controller(self, controller: Any) -> None:
+        """None (anyone), or a player of this game: UsageError naming `controller` else."""
+        if controller is not None and not (isinstance(controller, str)
+                                           and controller in self.state.players):
+            raise UsageError("controller", f"there is no player called {shown(controller)} "
+                                           f"(players: {', '.join(self.state.players)})")
 
     def target_text(self, target: Any) -> str:
         return target_text(self, target)
@@ -224,6 +245,14 @@ class Game:
 
     def snapshot_json(self) -> str:
         return json.dumps(self.snapshot(), sort_keys=True)
+
+    def __copy__(self) -> Game:
+        """`copy.copy(game)` is a whole, independent game, as `copy.deepcopy` makes: a shallow
+        copy would share the state, the log and the records, so acting on one would change
+        the other."""
+        import copy
+
+        return copy.deepcopy(self)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **_: Any) -> Any:
         """Jupyter shows a game as the flow diagram of its log (`rulekit.display`, imported
@@ -374,6 +403,14 @@ class Game:
             return self._index
         index = ListenerIndex(version=self.state.shape_version)
         self._index = index  # effects first: abilities below may depend on them
+        try:
+            self._fill_index(index)
+        except BaseException:
+            self._index = ListenerIndex()  # never a half-built index taken for a whole one
+            raise
+        return index
+
+    def _fill_index(self, index: ListenerIndex) -> None:
         perms = self.state.battlefield()
         statics: list[tuple[GameObject, Static]] = []
         for obj in perms:
@@ -397,7 +434,6 @@ class Game:
                     if granted.replacements:
                         for r in granted.replacements(self, obj):
                             index.replacements.setdefault(r.kind, []).append(r)
-        return index
 
     def _self_replacements(self, data: Payload) -> list[ReplacementEffect]:
         """"As enters" / "enters with" / "enters tapped" effects of the object itself
@@ -473,7 +509,7 @@ class Game:
         if isinstance(ref, GameObject):
             return ref
         if isinstance(ref, bool) or not isinstance(ref, int) or ref not in self.state.objects:
-            raise UsageError("object", f"there is no object {_shown(ref)} in this game"
+            raise UsageError("object", f"there is no object {shown(ref)} in this game"
                              if not isinstance(ref, int) or abs(ref) <= LARGEST else
                              f"no object has so large an id ({show_number(ref)})")
         return self.state.objects[ref]
@@ -482,41 +518,60 @@ class Game:
                 **kwargs: Any) -> Any:
         """Run one action by name, atomically: it happens whole, or it raises and changes
         nothing: `UsageError` for a malformed call (checked first, against
-        `rulekit.engine.arguments.ACTION_ARGS`), `RulesError` for what the rules forbid. Every public
-        action method goes through here."""
+        `rulekit.engine.arguments.ACTION_ARGS`), `RulesError` for what the rules forbid; an
+        interrupt (Ctrl-C) goes on up, the game put back first. Every public action method
+        goes through here."""
         kwargs, answers = check_call(self, name, kwargs, decisions)
         fn = _actions.ACTIONS[name]
-        self.current_action = name
-        mark = len(self.log)
-        self._action_no = len(self.actions) + 1
-        self._decisions = {k: list(v) for k, v in answers.items()}
-        decided = len(self.decisions)
+        mark, decided = len(self.log), len(self.decisions)
         # inside `what_if` the trial's own checkpoint puts everything back
         restore = _Checkpoint(self) if self._trial is None and \
             len(self.state.objects) <= CHECKPOINT_OBJECTS else None
         try:
-            if restore is None:
+            self.current_action = name
+            self._action_no = len(self.actions) + 1
+            self._decisions = {k: list(v) for k, v in answers.items()}
+            with restore if restore is not None else nullcontext():
                 result = fn(self, **kwargs)
-            else:
-                with restore:
-                    result = fn(self, **kwargs)
-        except Exception:
+            record = dict(kwargs)
+            if answers:
+                record["decisions"] = answers
+            self.actions.append((name, record))  # done: from here on the action is kept
+        except BaseException as error:
             del self.decisions[decided:]
-            if self._trial is None and len(self.log) != mark:
-                try:  # replaying the records is exact by construction
-                    self._rebuild(self.actions)
-                except Exception:  # noqa: BLE001  (records that don't replay: a bug in rulekit)
-                    if restore is None:
-                        raise
-                    restore.put_back(mark)  # the game as it was, and the action's own error
+            if self._trial is None:
+                self._take_back(error, restore, mark)
             raise
         finally:
             self._decisions = {}
-        record = dict(kwargs)
-        if answers:
-            record["decisions"] = answers
-        self.actions.append((name, record))
         return result
+
+    def _take_back(self, error: BaseException, restore: _Checkpoint | None, mark: int) -> None:
+        """The game as it was before an action that did not finish. A refusal (an `Exception`)
+        that logged events is replayed from the records, exact by construction, with the
+        checkpoint as the net if that replay fails. An interrupt (`KeyboardInterrupt` from
+        Jupyter's "Interrupt kernel", any other `BaseException`) may have come between any two
+        lines, logged or not: the checkpoint goes back, or, where there is none, the records
+        are replayed. A Ctrl-C that arrives meanwhile waits until the game is whole; an
+        interrupt raised inside the replay itself puts the checkpoint back, or, with none,
+        replays once more, and then goes on up."""
+        with interrupts_held():
+            if isinstance(error, Exception) and len(self.log) == mark:
+                return  # refused before it did anything
+            if restore is not None and not isinstance(error, Exception):
+                restore.put_back(mark)
+                return
+            try:  # replaying the records is exact by construction (it swaps in whole)
+                self._rebuild(self.actions)
+            except BaseException as again:  # a bug in rulekit (records that don't replay)...
+                if restore is not None:
+                    restore.put_back(mark)
+                    if isinstance(again, Exception):
+                        return  # the game as it was, and the action's own error
+                    raise
+                if not isinstance(again, Exception):  # ...or an interrupt: replay again
+                    self._rebuild(self.actions)
+                raise
 
     def _replayed(self, actions: list[tuple[str, dict[str, Any]]]) -> Game:
         fresh = Game(self._init_args[0], life=self._init_args[1])
@@ -531,7 +586,7 @@ class Game:
         """Take back the last `n` actions (set-up included) by replaying the others."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise UsageError("n", f"undo takes how many actions to take back (1 or more), got "
-                                  f"{_shown(n)}")
+                                  f"{shown(n)}")
         bounded_int("n", n)
         if n > len(self.actions):
             have = len(self.actions)
@@ -567,15 +622,25 @@ class Game:
         kept = (self.state, self.log, self.books, len(self.log), list(self.actions),
                 list(self.decisions), self._index, self._cp_cache, self._decisions)
         self._trial = restore
+        interrupted = True
         try:
             with restore:
                 yield self
+            interrupted = False
+        except Exception:
+            interrupted = False
+            raise
         finally:
-            self._trial = outer
-            (self.state, self.log, self.books, mark, self.actions, self.decisions,
-             index, cache, answers) = kept
-            restore.take_back(mark)
-            self._index, self._cp_cache, self._decisions = index, cache, answers
+            with interrupts_held():
+                self._trial = outer
+                (self.state, self.log, self.books, mark, self.actions, self.decisions,
+                 index, cache, answers) = kept
+                if interrupted:  # it may have stopped between any two lines: a new log
+                    restore.put_back(mark)
+                    self._decisions = answers
+                else:
+                    restore.take_back(mark)
+                    self._index, self._cp_cache, self._decisions = index, cache, answers
 
     def check(self, name: str, *, decisions: dict[str, Any] | None = None,
               **kwargs: Any) -> RulesError | None:
@@ -690,7 +755,7 @@ class Game:
     def declare_blockers(self, blocks: dict[int, int] | None = None, **decisions: Any) -> None:
         """Declare blockers: {blocker id: attacker id} (CR 509.1)."""
         if blocks is not None and not isinstance(blocks, dict):
-            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {_shown(blocks)}")
+            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {shown(blocks)}")
         self.perform("declare_blockers", blocks={_ref(k): _ref(v) for k, v in (blocks or {}).items()},
                      decisions=decisions)
 
@@ -719,9 +784,9 @@ class Game:
 
 
 class _Checkpoint:
-    """The game as it is before an action, kept cheaply, so that a refused action whose
-    rollback replay fails (a bug in rulekit: the records are plain data and replay) still
-    leaves the game exactly as it was, never half done. Objects are kept as they are first
+    """The game as it is before an action, kept cheaply, so that an interrupted action, or a
+    refused one whose rollback replay fails (a bug in rulekit: the records are plain data and
+    replay), still leaves the game exactly as it was, never half done. Objects are kept as they are first
     written to (`state.JOURNALS`); players and the containers (zones, the stack, waiting
     triggers, effects) are copied: C-level copies of dicts and lists. Stack items and waiting
     triggers are not changed once made (only the one being put on the stack is)."""
@@ -771,6 +836,10 @@ class _Checkpoint:
 
     def _restore(self) -> None:
         game, s = self.game, self.game.state
+        for depth in range(len(JOURNALS) - 1, -1, -1):  # an interrupt may have skipped __exit__
+            if JOURNALS[depth] is self.journal:
+                del JOURNALS[depth:]
+                break
         for obj, values, counters in self.journal.values():
             if values is not None:
                 for name, value in zip(OBJECT_FIELDS, values):
@@ -792,8 +861,8 @@ class _Checkpoint:
 
 CHECKPOINT_OBJECTS = 1000
 """Up to this many objects in the game, every action keeps a `_Checkpoint` (copies of the
-containers: about a microsecond per hundred objects); beyond, a refused action is rolled back
-by replaying the records only."""
+containers: about a microsecond per hundred objects); beyond, a refused or interrupted action
+is rolled back by replaying the records only."""
 
 
 MIN_PLAYERS = 2
@@ -802,14 +871,15 @@ MAX_PLAYERS = 8
 
 def _player_names(players: Any) -> list[str]:
     """The players' names, checked (`Game`'s `players`): a list or tuple of 2 to 8 different,
-    non-empty names. A bare string is refused (`Game("AB")` is not players A and B)."""
+    non-empty names of at most 40 characters. A bare string is refused (`Game("AB")` is not players A and B)."""
     if not isinstance(players, (list, tuple)):
         raise UsageError("players", "expected a list of player names such as ['Alice', 'Bob'], "
-                                    f"got {_shown(players)}")
+                                    f"got {shown(players)}")
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
             raise UsageError(f"players[{i}]", f"a player's name is non-empty text, got "
-                                              f"{_shown(name)}")
+                                              f"{shown(name)}")
+        bounded_text(f"players[{i}]", name, LONGEST_NAME)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise UsageError("players", f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got "
                                     f"{len(players)}")
@@ -824,18 +894,8 @@ def _starting_life(life: Any) -> int:
     """`Game`'s `life`: a whole number (not a bool, a float, NaN or text), bounded like every
     number an action takes (`rulekit.core.decisions.LARGEST`)."""
     if isinstance(life, bool) or not isinstance(life, int):
-        raise UsageError("life", f"expected a whole number such as 20, got {_shown(life)}")
+        raise UsageError("life", f"expected a whole number such as 20, got {shown(life)}")
     return bounded_int("life", life)
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
-        return show_number(value)
-    try:
-        text = repr(value)
-    except ValueError:
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _GameNames:

@@ -14,6 +14,14 @@ ones and malformed arguments. After every call it checks the contract:
 and at the end that `replay()` and `undo(n)` give back the same state and log, byte for byte
 (so a refused call that left anything in the log, even unserialisable, is caught there too).
 
+It also tries what reliability review 4 found: a call interrupted (`KeyboardInterrupt`, as
+Jupyter's "Interrupt kernel" raises it) at a random event must leave the state, log, records
+and decisions exactly as they were; junk includes values nested 100,000 deep, values whose
+`repr` fails and hex, octal and binary literals; the kernel `Sandbox` widget gets random and
+hostile messages (nothing may escape its handler, and a refusal changes nothing); and shipped
+scenarios with one value made hostile (a 5,000-digit hex literal, deep nesting, a list inside
+a question's choice) must load and play, or be refused with one `ScenarioError`.
+
     python tests/fuzz.py [--sequences 10000] [--seed 0] [--actions 24] [--only N] [--show N]
 
 prints a summary table (calls by kind, refusals by rule, usage errors by argument, findings) and
@@ -25,18 +33,22 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rulekit import Game, RulesError, Step, UsageError, Zone
+from rulekit import Game, RulesError, ScenarioError, Step, UsageError, Zone
 from rulekit.cards import catalog
 from rulekit.core.decisions import DECISIONS, OBJECT_DECISIONS
+from rulekit.engine.commit import COMMITS
 from rulekit.engine.targets import candidates
 from rulekit.objects.abilities import Activated, ManaAbility, SpellAbility
 from rulekit.objects.state import GameObject
@@ -49,6 +61,29 @@ COUNTERS = ["+1/+1", "-1/-1", "charge", "storage"]
 CREATURE_TYPES = ["Elf", "Human", "Goblin", "Thopter", "Wall"]
 REPLACEMENTS = ["Mana Reflection", "Nyxbloom Ancient", "Hardened Scales", "Contamination",
                 "Vivid Crag", "Watery Grave", "Clone"]
+
+
+def nested(kind: type, depth: int = 100_000) -> Any:
+    """A list (or dict) nested `depth` deep, built without recursion."""
+    top = kind()
+    cur = top
+    for _ in range(depth):
+        new = kind()
+        if kind is list:
+            cur.append(new)
+        else:
+            cur["k"] = new
+        cur = new
+    return top
+
+
+class Unprintable:
+    """A value whose own `repr` fails: a refusal must still quote something."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
 # argument values that mean nothing for any parameter: the contract says UsageError/RulesError
 JUNK: list[Any] = [None, "nope", -1, 0, 1.5, "2", "#1", [], {}, [None], {1: None}, 10**18,
                    True, "", "\x1b[2J", ("x",), float("nan"),
@@ -56,6 +91,11 @@ JUNK: list[Any] = [None, "nope", -1, 0, 1.5, "2", "#1", [], {}, [None], {1: None
                    # numbers past Python's 4,300-digit printing limit, infinities
                    "²", "#²", "٣", "#１", 10**5000, -(10**5000), "9" * 5000, float("inf"),
                    float("-inf")]
+# and what review 4 found: deep nesting, a failing repr, non-decimal literals as text and as
+# long numbers, text far over any bound (drawn from the second stream, `Fuzzer.more`)
+JUNK_4: list[Any] = [nested(list), nested(dict), Unprintable(), [Unprintable()], "0x10",
+                     "0b101", "0o17", "1_000", "0x" + "f" * 5000, int("f" * 5000, 16),
+                     "x" * 100_000]
 MISSPELLED = ["replacment_order", "colour", "sacrifise", "targt"]
 
 # every public action method of Game (ACTIONS through their wrappers, `set_pool` through
@@ -65,6 +105,7 @@ KINDS = ["add", "set_turn", "set_life", "set_pool", "play_land", "cast", "activa
          "declare_attackers", "declare_blockers", "destroy", "exile", "gain_control", "undo",
          "view"]
 WEIGHTS = [4, 1, 1, 3, 3, 6, 6, 7, 4, 4, 3, 1, 3, 3, 1, 1, 1, 1, 2]
+INTERRUPTIBLE = set(KINDS) - {"view"}
 VIEWS = ["chars", "controller_of", "describe", "find", "find_all", "obj", "permanents",
          "target_text", "could_produce", "pool", "snapshot", "mana_value"]
 
@@ -79,23 +120,67 @@ class Call:
     kwargs: dict[str, Any] = field(default_factory=dict)
     bad: str | None = None  # which argument was made malformed on purpose, if any
     misspelled: bool = False
+    interrupt: tuple[int, str] | None = None  # (n, where): interrupted at its n-th event
+    target: Any = None  # what `method` is called on: the game (None), or a widget
 
     def run(self, game: Game) -> Any:
-        return getattr(game, self.method)(*self.args, **self.kwargs)
+        on = game if self.target is None else self.target
+        if self.interrupt is None:
+            return getattr(on, self.method)(*self.args, **self.kwargs)
+        with interrupted_at(*self.interrupt):
+            return getattr(on, self.method)(*self.args, **self.kwargs)
 
     def __str__(self) -> str:
         parts = [_repr(a) for a in self.args] + [f"{k}={_repr(v)}"
                                                  for k, v in self.kwargs.items()]
-        return f"game.{self.method}({', '.join(parts)})"
+        on = "game" if self.target is None else "widget"
+        stop = f"  # interrupted at event {self.interrupt[0]} ({self.interrupt[1]})" \
+            if self.interrupt else ""
+        return f"{on}.{self.method}({', '.join(parts)}){stop}"
 
 
 def _repr(value: Any) -> str:
-    """`repr`, short, even for a number too long to print (a 5,000-digit junk value)."""
+    """`repr`, short, even for a number too long to print (a 5,000-digit junk value), a value
+    nested 100,000 deep or one whose `repr` fails."""
     try:
         text = repr(value)
     except ValueError:
         return f"<a {type(value).__name__} too long to print>"
+    except Exception:  # noqa: BLE001  (RecursionError, or the value's own repr failing)
+        return f"<a {type(value).__name__} that can't be shown>"
     return text if len(text) <= 200 else text[:197] + "..."
+
+
+@contextmanager
+def interrupted_at(n: int, where: str) -> Iterator[None]:
+    """`KeyboardInterrupt` (what Jupyter's "Interrupt kernel" raises) at the `n`-th event of
+    the block: before `Game.emit_batch` proposes it ("proposed"), or right after its commit
+    changed the state, before it is logged ("committed")."""
+    seen = [0]
+
+    def tick() -> None:
+        seen[0] += 1
+        if seen[0] == n:
+            raise KeyboardInterrupt
+
+    emit_batch, commits = Game.emit_batch, dict(COMMITS)
+    if where == "proposed":
+        def proposed(game: Game, proposals: Any, **kw: Any) -> Any:
+            tick()
+            return emit_batch(game, proposals, **kw)
+        Game.emit_batch = proposed  # type: ignore[method-assign]
+    else:
+        for kind, commit in commits.items():
+            def committed(game: Any, payload: Any, _commit: Any = commit) -> Any:
+                done = _commit(game, payload)
+                tick()
+                return done
+            COMMITS[kind] = committed
+    try:
+        yield
+    finally:
+        Game.emit_batch = emit_batch  # type: ignore[method-assign]
+        COMMITS.update(commits)
 
 
 @dataclass
@@ -134,6 +219,9 @@ class Stats:
     decisions: Counter = field(default_factory=Counter)  # decision key -> calls done with it
     decisions_tried: Counter = field(default_factory=Counter)  # decision key -> calls with it
     cards: Counter = field(default_factory=Counter)  # card put into a game -> times
+    interrupted: Counter = field(default_factory=Counter)  # kind -> calls interrupted midway
+    widget: Counter = field(default_factory=Counter)  # widget message -> its outcome's kind
+    scenarios: Counter = field(default_factory=Counter)  # hostile scenario -> what happened
     findings: list[Finding] = field(default_factory=list)
 
 
@@ -141,19 +229,30 @@ class Stats:
 class Fuzzer:
     """Random calls on one game. `junk`: the chance that a call gets one malformed argument;
     `wild`: the chance that an object or player is picked from anywhere (or doesn't exist)
-    rather than where the call would make sense; `misspell`: a misspelled decision key."""
+    rather than where the call would make sense; `misspell`: a misspelled decision key;
+    `interrupt`: the chance that a call is interrupted at a random event. What review 4 added
+    (interrupts, `JUNK_4`, widget messages) draws from a second stream, `more`, so the calls
+    of the first stream, `rng`, are what they were for a seed."""
 
     def __init__(self, rng: random.Random, game: Game, *, junk: float = 0.08,
-                 wild: float = 0.2, misspell: float = 0.02) -> None:
+                 wild: float = 0.2, misspell: float = 0.02, interrupt: float = 0.0) -> None:
         self.rng, self.game, self.junk, self.wild = rng, game, junk, wild
-        self.misspell = misspell
+        self.misspell, self.interrupt = misspell, interrupt
+        # reading the state draws nothing; its ints hash alike in every process (None wouldn't)
+        self.more = random.Random(hash(rng.getstate()[1]))
+        self.sandbox: Any = None  # the kernel widget on this game, made at its first message
+
+    def junk_value(self) -> Any:
+        """A value that means nothing for any argument (`JUNK`, sometimes `JUNK_4`)."""
+        value = self.rng.choice(JUNK)
+        return self.more.choice(JUNK_4) if self.more.random() < 0.3 else value
 
     # -- small choices
     def maybe_junk(self, call_args: dict[str, Any], bad: list[str]) -> None:
         """Replace at most one argument with junk."""
         if call_args and self.rng.random() < self.junk:
             name = self.rng.choice(sorted(call_args))
-            call_args[name] = self.rng.choice(JUNK)
+            call_args[name] = self.junk_value()
             bad.append(name)
 
     def objects(self, zone: Zone | None = Zone.BATTLEFIELD) -> list[int]:
@@ -259,7 +358,7 @@ class Fuzzer:
             out[key] = self.decision_value(key)
         if out and self.rng.random() < self.junk:
             key = self.rng.choice(sorted(out))
-            out[key] = self.rng.choice(JUNK)
+            out[key] = self.junk_value()
             bad.append(key)
         if self.rng.random() < self.misspell:
             out[self.rng.choice(MISSPELLED)] = "yes"
@@ -350,7 +449,11 @@ class Fuzzer:
 
     # -- one call of each kind
     def call(self, kind: str) -> Call:
-        return getattr(self, f"_{kind}")()
+        made: Call = getattr(self, f"_{kind}")()
+        if kind in INTERRUPTIBLE and self.interrupt and self.more.random() < self.interrupt:
+            made.interrupt = (self.more.randint(1, 16),
+                              self.more.choice(["proposed", "committed"]))
+        return made
 
     def _finish(self, kind: str, method: str, args: tuple, kwargs: dict[str, Any],
                 bad: list[str], decide: bool = True) -> Call:
@@ -555,6 +658,47 @@ class Fuzzer:
         self.maybe_junk(kwargs, bad)
         return Call("undo", "undo", (), kwargs, bad[0] if bad else None)
 
+    def widget(self) -> Any:
+        """The kernel's `Sandbox` widget on this game (made at its first message)."""
+        if self.sandbox is None:
+            from rulekit.sandbox.widget import Sandbox
+
+            self.sandbox = Sandbox(self.game)
+        return self.sandbox
+
+    def _widget(self) -> Call:
+        """A message as the sandbox module sends it, often well-formed (a card's menu entry,
+        the form's values), often not (junk values, deep nesting, unknown controls)."""
+        from rulekit.sandbox import CONTROLS, FIELDS, MENU_CONTROLS
+
+        rng, widget = self.more, self.widget()
+        ids = [*self.game.state.objects, self.game.state.next_id + 1]
+        names = [*CONTROLS, *MENU_CONTROLS]
+        content: dict[str, Any] = {"seq": rng.choice([rng.randint(1, 99), "abc", None])}
+        roll = rng.random()
+        menu = [e for entries in widget.model.card_actions().values() for e in entries] \
+            if roll < 0.4 else []
+        if menu:
+            entry = rng.choice(menu)
+            content.update(click=entry["action"], values=dict(entry["values"]))
+        elif roll < 0.75:
+            values: dict[str, Any] = {}
+            for name in rng.sample(sorted(FIELDS), rng.randint(0, 3)):
+                options = [v for _, v in widget.model.fields(values)[name].options]
+                values[name] = rng.choice(options) if options and rng.random() < 0.6 else \
+                    rng.choice(JUNK + JUNK_4 + [rng.choice(ids), [rng.choice(ids)], "12"])
+            key = rng.choice(["click"] * 6 + ["ask"] * 2 + ["values"])
+            content.update({key: rng.choice(names) if rng.random() < 0.9 else
+                            rng.choice(JUNK + JUNK_4)} if key != "values" else {},
+                           values=values)
+        else:
+            other = rng.choice([{"search": rng.choice(["Forest", "forr", *JUNK[:8]])},
+                                {"values": rng.choice(JUNK + JUNK_4)},
+                                {"click": rng.choice(names), "values": rng.choice(JUNK_4)},
+                                {"load": "view"}, rng.choice(JUNK + JUNK_4)])
+            content = {**content, **other} if isinstance(other, dict) else other
+        return Call("widget", "_on_msg", (widget, content, []), target=widget)
+
     def _view(self) -> Call:
         rng = self.rng
         method = rng.choice(VIEWS)
@@ -574,7 +718,7 @@ class Fuzzer:
             args = (rng.choice([*self.game.state.players, self.any_id(None)]),)
         bad: list[str] = []
         if args and rng.random() < self.junk:
-            args = (rng.choice(JUNK),) + args[1:]
+            args = (self.junk_value(),) + args[1:]
             bad.append("args[0]")
         return Call("view", method, args, kwargs, bad[0] if bad else None)
 
@@ -654,15 +798,25 @@ class Checker:
     def run(self, call: Call) -> bool:
         """Run one call and check the contract; True if it was done."""
         game, stats = self.game, self.stats
+        if call.kind == "widget":
+            return self.run_widget(call)
         stats.calls[call.kind] += 1
         stats.decisions_tried.update(k for k in call.kwargs if k in DECISIONS)
         if call.bad:
             stats.malformed[call.kind] += 1
         before, log_len, done = game.snapshot_json(), len(game.log), len(game.actions)
+        whole = (game.log.dumps(), [d.to_json() for d in game.decisions]) \
+            if call.interrupt is not None else None
         refused, outcome = True, "done"
         try:
             call.run(game)
             refused = False
+        except KeyboardInterrupt:
+            stats.interrupted[call.kind] += 1
+            outcome = "interrupted"
+            if whole != (game.log.dumps(), [d.to_json() for d in game.decisions]):
+                self.finding("interrupted call left a trace", call,
+                             "log or decisions differ from before")
         except UsageError as exc:
             stats.usage[call.kind] += 1
             stats.arguments[f"{call.method}:{exc.argument}"] += 1
@@ -715,6 +869,55 @@ class Checker:
             self.check_against_history("undo", call, dumped)
         return not refused
 
+    def run_widget(self, call: Call) -> bool:
+        """A message to the kernel's Sandbox widget: nothing escapes its handler; it answers
+        (a `state` with an integer `seq`); a refusal changes nothing; a click that changed the
+        game leaves records that replay (an undo gives back an earlier state exactly)."""
+        game, stats = self.game, self.stats
+        stats.calls["widget"] += 1
+        before, log_len, done = game.snapshot_json(), len(game.log), len(game.actions)
+        widget = call.target
+        widget.state = {**widget.state, "last": None}
+        try:
+            call.run(game)
+        except Exception as exc:  # noqa: BLE001  (the handler must answer every message)
+            stats.failed["widget"] += 1
+            self.finding("escaped the widget's handler", call, _short(exc), _where(exc))
+            return False
+        last = (widget.state.get("last") or {}).get("kind", "none")
+        if last in ("done", "undone"):
+            stats.ok["widget"] += 1
+        elif last == "refused":
+            stats.refused["widget"] += 1
+        stats.widget[last] += 1
+        if self.echo:
+            print(f"{call}  # widget: {last}")
+        if last != "none" and not isinstance(widget.state.get("seq"), int):
+            self.finding("widget answer without a seq", call, repr(widget.state.get("seq")))
+        changed = (game.snapshot_json(), len(game.log), len(game.actions)) != \
+            (before, log_len, done)
+        if changed and last not in ("done", "undone"):
+            self.finding("widget message changed the game", call, f"outcome {last}")
+            return False
+        if not changed:
+            return last in ("done", "undone")
+        try:
+            dumped = game.log.dumps()
+        except Exception as exc:  # noqa: BLE001
+            self.finding("log.dumps() failed", call, _short(exc), _where(exc))
+            return True
+        content = call.args[1]
+        if isinstance(content, dict) and content.get("click") in ("add_card", "set_position"):
+            # free play rewrites the starting board: what came after it is no longer history
+            self.history = {n: seen for n, seen in self.history.items()
+                            if n < len(game.actions)}
+            self.remember(dumped)
+        elif len(game.actions) < done:  # an undo, reset or restart
+            self.check_against_history("widget undo", call, dumped)
+        else:
+            self.remember(dumped)
+        return True
+
     def check_against_history(self, what: str, call: Call | str,
                               dumped: str | None = None) -> None:
         game = self.game
@@ -756,6 +959,68 @@ class Checker:
             self.check_against_history("undo", f"game.undo({n})")
 
 
+# ------------------------------------------------------------------ hostile scenario files
+SCENARIOS = Path(__file__).resolve().parent.parent / "rulekit" / "scenarios"
+HOSTILE_LITERALS = [
+    "0x" + "f" * 5000, "0o" + "7" * 5000, "0b" + "1" * 20_000, "0x10", "0o7", "0b11", "0xG",
+    "-0x1", "9" * 5000, "1e999", "inf", "nan", "-0.0", "1_000_000_000_000_000",
+    "[" * 1000 + "]" * 1000, "[[[[[[[[1]]]]]]]]", '[[["G"]], ["G", "G"]]', '[["G"], [["G"]]]',
+    "{ a = { b = { c = 1 } } }", '"' + "x" * 100_000 + '"', '"\u0000"', "[]", "{}", "true",
+    '"#²"', '"#0x1"', "[" + ", ".join(['"G"'] * 40_000) + "]"]
+_VALUE_LINE = re.compile(r"^(\s*[A-Za-z0-9_.\"' -]+?\s*=\s*)(.+)$")
+
+
+@cache
+def _shipped() -> list[tuple[str, list[int]]]:
+    """Each shipped scenario's text and the lines holding a one-line `key = value`."""
+    out = []
+    for path in sorted(SCENARIOS.glob("*.toml")):
+        text = path.read_text("utf-8")
+        lines, inside = [], False
+        for i, line in enumerate(text.split("\n")):
+            if line.count('"""') % 2:
+                inside = not inside
+                continue
+            if not inside and _VALUE_LINE.match(line):
+                lines.append(i)
+        out.append((text, lines))
+    return out
+
+
+def hostile_scenario(rng: random.Random) -> tuple[str, str]:
+    """A shipped scenario with one value replaced by a hostile literal: (where, the text)."""
+    text, lines = rng.choice(_shipped())
+    rows = text.split("\n")
+    i = rng.choice(lines)
+    match = _VALUE_LINE.match(rows[i])
+    assert match is not None
+    literal = rng.choice(HOSTILE_LITERALS)
+    rows[i] = match.group(1) + literal
+    shown = literal if len(literal) <= 30 else literal[:27] + "..."
+    return f"line {i + 1}: {match.group(1).strip()} {shown}", "\n".join(rows)
+
+
+def check_scenario(rng: random.Random, stats: Stats, seed: int, sequence: int) -> None:
+    """Load and play a hostile scenario: it plays, or one `ScenarioError` says why in one line,
+    never blaming rulekit; anything else is a finding."""
+    from rulekit.scenario import loads, play
+
+    where, text = hostile_scenario(rng)
+    try:
+        play(loads(text, name="hostile.toml"))
+        stats.scenarios["played"] += 1
+    except ScenarioError as err:
+        stats.scenarios["refused"] += 1
+        message = str(err)
+        if "\n" in message or "bug in rulekit" in message or len(message) > 1000:
+            stats.findings.append(Finding("scenario refusal not one clear line", where,
+                                          message[:160], "scenario", seed, sequence))
+    except Exception as exc:  # noqa: BLE001  (a hostile file is a ScenarioError or plays)
+        stats.scenarios["escaped"] += 1
+        stats.findings.append(Finding("escaped loading a scenario", where, _short(exc),
+                                      _where(exc), seed, sequence))
+
+
 # ------------------------------------------------------------------ sequences
 def setup(fuzz: Fuzzer, checker: Checker, sequence: int) -> None:
     """A random board: five catalog cards chosen round-robin (so every card is in the first
@@ -783,18 +1048,25 @@ def game_active(fuzz: Fuzzer) -> str:
 
 
 def run_sequence(seed: int, sequence: int, actions: int, stats: Stats, *,
-                 junk: float = 0.08, legal: float = 0.4, echo: bool = False) -> Game:
+                 junk: float = 0.08, legal: float = 0.4, interrupt: float = 0.03,
+                 widget: float = 0.06, scenario: float = 0.15, echo: bool = False) -> Game:
     """One sequence: set-up, `actions` steps, then replay and undo. A step is one random call,
     or (with chance `legal`) a player's move: likely-legal tries until one is done, or a pass,
     so that games get somewhere (spells resolve, creatures attack) between the random calls."""
     rng = random.Random(f"{seed}:{sequence}")
     game = Game(PLAYERS)
-    fuzz = Fuzzer(rng, game, junk=junk)
+    fuzz = Fuzzer(rng, game, junk=junk, interrupt=interrupt)
     checker = Checker(game, stats, seed, sequence, echo=echo)
     checker.remember()
     stats.sequences += 1
     setup(fuzz, checker, sequence)
     for _ in range(actions):
+        if fuzz.more.random() < widget:  # a message to the kernel's Sandbox widget, besides
+            try:
+                checker.run(fuzz.call("widget"))
+            except Exception as exc:  # noqa: BLE001  (generating it reads the game)
+                checker.finding("escaped while reading the game", "widget", _short(exc),
+                                _where(exc))
         if rng.random() < legal:
             try:
                 fuzz.legal_move(checker.run, tries=5)
@@ -810,15 +1082,18 @@ def run_sequence(seed: int, sequence: int, actions: int, stats: Stats, *,
             continue
         checker.run(call)
     checker.finish(rng)
+    if fuzz.more.random() < scenario:
+        check_scenario(fuzz.more, stats, seed, sequence)
     return game
 
 
 def fuzz(seed: int, sequences: int, actions: int, *, start: int = 0, junk: float = 0.08,
-         progress: Callable[[int], None] | None = None) -> Stats:
-    """Run `sequences` sequences (numbered from `start`) and return what happened."""
+         progress: Callable[[int], None] | None = None, **extras: float) -> Stats:
+    """Run `sequences` sequences (numbered from `start`) and return what happened; `extras`:
+    `run_sequence`'s chances of an interrupt, a widget message and a hostile scenario."""
     stats = Stats()
     for i in range(start, start + sequences):
-        run_sequence(seed, i, actions, stats, junk=junk)
+        run_sequence(seed, i, actions, stats, junk=junk, **extras)
         if progress is not None:
             progress(i)
     return stats
@@ -868,7 +1143,7 @@ def table(stats: Stats, seconds: float, *, show: int = 12) -> str:
              f"{len(stats.decisions)}/{len(DECISIONS)} decision keys used in accepted calls",
              "", f"{'calls by kind':<20}{'tried':>9}{'done':>9}{'refused':>9}{'usage':>9}"
              f"{'malformed':>10}{'findings':>9}"]
-    for kind in KINDS:
+    for kind in [*KINDS, "widget"]:
         lines.append(f"{kind:<20}{stats.calls[kind]:>9,}{stats.ok[kind]:>9,}"
                      f"{stats.refused[kind]:>9,}{stats.usage[kind]:>9,}"
                      f"{stats.malformed[kind]:>10,}{stats.failed[kind]:>9,}")
@@ -876,6 +1151,12 @@ def table(stats: Stats, seconds: float, *, show: int = 12) -> str:
                                        stats.malformed, stats.failed)]
     lines.append(f"{'total':<20}{total[0]:>9,}{total[1]:>9,}{total[2]:>9,}{total[3]:>9,}"
                  f"{total[4]:>10,}{total[5]:>9,}")
+    lines += ["", f"calls interrupted midway (KeyboardInterrupt at an event; each must be "
+                  f"taken back whole): {sum(stats.interrupted.values()):,}",
+              "widget messages by outcome: " + (", ".join(
+                  f"{k} {n:,}" for k, n in sorted(stats.widget.items())) or "none"),
+              "hostile scenario files: " + (", ".join(
+                  f"{k} {n:,}" for k, n in sorted(stats.scenarios.items())) or "none")]
     lines += ["", "refused by rule (RulesError, most frequent first):"]
     lines += [f"  CR {rule:<12}{n:>9,}" for rule, n in stats.rules.most_common(show)]
     if len(stats.rules) > show:

@@ -398,7 +398,7 @@ HOSTILE = "<script>alert('x')</script>\"&{G}"
 
 
 def test_hostile_names_are_text():
-    game = Game([HOSTILE, "Bob </section><img src=x onerror=alert(1)>"])
+    game = Game([HOSTILE, "Bob </p><img src=x onerror=alert(1)>"])  # names: 40 at most
     game.add("Cavern of Souls", player=HOSTILE,
              choices={"creature_type": "Elf"})
     game.add("Grizzly Bears", player=HOSTILE, zone="hand")

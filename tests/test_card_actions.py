@@ -304,3 +304,20 @@ def test_search_and_offers_through_the_page_api():
     found = json.loads(sandbox_page.search(view["id"], "islnd"))
     assert found["names"][0] == "Island" and found["near"]
     assert "kind" in json.loads(sandbox_page.search(view["id"], 5))["outcome"]  # type: ignore[arg-type]
+
+
+def test_a_spell_targeting_a_creature_you_control_is_offered_from_the_hand():
+    """Cackling Counterpart in a hand ("target creature you control"): its menu names each
+    creature its owner controls (the "you" is the card's owner), and clicking it casts it; the
+    sandbox's menus used to fail on it (no source to ask "you" of)."""
+    game = Game()
+    bears = game.add("Grizzly Bears")
+    game.add("Grizzly Bears", player="Bob")
+    card = game.add("Cackling Counterpart", zone="hand")
+    game.set_pool("Alice", [{"type": "U"}, {"type": "U"}, {"type": "G"}])
+    model = SandboxModel(game)
+    entries = model.card_actions()[card.id]
+    assert [(e["label"], e["values"], e["legal"]) for e in entries] == [
+        (f"Cast Cackling Counterpart, targeting Grizzly Bears (#{bears.id})",
+         {"hand_card": card.id, "target": bears.id}, True)]
+    assert clicked_as_said(model) >= len(entries)

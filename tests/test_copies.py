@@ -173,7 +173,7 @@ def test_a_copy_of_a_kiki_token_keeps_the_haste_its_copy_effect_gave():
     bears = game.add("Grizzly Bears")
     first = kiki_copy(game, bears)
     second = counterpart(game, first)
-    assert game.chars(second).has_keyword("Haste")  # exceptions are copiable (CR 707.9b)
+    assert game.chars(second).has_keyword("Haste")  # exceptions are copiable (CR 707.9a)
     assert not game.chars(bears).has_keyword("Haste")
 
 

@@ -38,6 +38,11 @@ def test_the_bounded_run_covers_the_catalog_every_action_and_every_decision(boun
     assert sum(bounded.refused.values()) > 100 and sum(bounded.malformed.values()) > 50
     # every action the engine has is reached through a public method
     assert set(ACTIONS) <= set(fuzz.KINDS)
+    # review 4's classes: interrupted calls, widget messages (some done, some refused), hostile
+    # scenario files
+    assert sum(bounded.interrupted.values()) >= 2
+    assert bounded.widget["done"] >= 1 and bounded.widget["refused"] >= 5
+    assert sum(bounded.scenarios.values()) >= 3
 
 
 def test_the_bounded_run_finds_nothing(bounded):
@@ -131,3 +136,72 @@ def test_the_fuzzer_tries_the_input_classes_review_3_found_missing():
     for key in DECISIONS:
         answers = [fuzzer.decision_value(key) for _ in range(80)]
         assert any(isinstance(a, GameObject) for a in answers), key
+
+
+def test_the_fuzzer_tries_the_input_classes_review_4_found():
+    """Values nested 100,000 deep, a failing repr, non-decimal literals (as text, and as a
+    number past the printing limit); hostile scenario literals of the same kinds; drawn from
+    a second stream, so a seed's other calls are what they were."""
+    import random
+
+    for kind, step in ((list, lambda v: v[0]), (dict, lambda v: v.get("k"))):
+        deep = next(j for j in fuzz.JUNK_4 if isinstance(j, kind) and j
+                    and isinstance(step(j), kind))
+        depth = 0
+        while deep:
+            deep, depth = step(deep), depth + 1
+        assert depth == 100_000
+    rng = random.Random(5)
+    fuzzer = fuzz.Fuzzer(rng, Game())
+    drawn = [fuzzer.junk_value() for _ in range(200)]
+    assert any(any(d is j for j in fuzz.JUNK_4) for d in drawn)
+    assert any(isinstance(j, fuzz.Unprintable) for j in fuzz.JUNK_4)
+    assert all(lit in fuzz.JUNK_4 for lit in ("0x10", "0b101", "0o17"))
+    assert any(type(j) is int and j.bit_length() >= 20_000 for j in fuzz.JUNK_4)
+    literals = fuzz.HOSTILE_LITERALS
+    assert any(lit.startswith(p) and len(lit) > 4300 for lit in literals
+               for p in ("0x", "0o", "0b"))
+    assert any(lit.startswith("[" * 100) for lit in literals)
+    assert '[[["G"]], ["G", "G"]]' in literals
+
+
+def test_an_interrupted_call_that_leaves_a_trace_is_a_finding(monkeypatch):
+    """With the take-back switched off, an interrupt at the second event of a tap leaves the
+    first in the log: the checker says so."""
+    monkeypatch.setattr(Game, "_take_back", lambda self, error, restore, mark: None)
+    game = Game()
+    forest = game.add("Forest")
+    game.add("Mana Reflection")
+    stats = fuzz.Stats()
+    checker = fuzz.Checker(game, stats, 0, 0)
+    call = fuzz.Call("tap_for_mana", "tap_for_mana", (), {"obj": forest.id},
+                     interrupt=(2, "proposed"))
+    assert not checker.run(call)
+    assert stats.interrupted == {"tap_for_mana": 1}
+    assert [f.what for f in stats.findings] == ["interrupted call left a trace",
+                                                "changed the game"]
+
+
+def test_a_widget_message_that_escapes_its_handler_is_a_finding(monkeypatch):
+    from rulekit.sandbox.widget import Sandbox
+
+    game = Game()
+    game.add("Forest")
+    widget = Sandbox(game)
+    stats = fuzz.Stats()
+    checker = fuzz.Checker(game, stats, 0, 0)
+    content = {"click": "tap", "values": {"permanent": 1}, "seq": 1}
+    assert checker.run(fuzz.Call("widget", "_on_msg", (widget, content, []), target=widget))
+    assert stats.widget == {"done": 1} and not stats.findings
+    monkeypatch.setattr(widget.model, "click", lambda *a: 1 / 0)
+    checker.run(fuzz.Call("widget", "_on_msg", (widget, content, []), target=widget))
+    assert [f.what for f in stats.findings] == ["escaped the widget's handler"]
+
+
+def test_a_hostile_scenario_is_refused_in_one_line_or_plays():
+    import random
+
+    stats = fuzz.Stats()
+    for i in range(12):
+        fuzz.check_scenario(random.Random(i), stats, 0, i)
+    assert sum(stats.scenarios.values()) == 12 and not stats.findings

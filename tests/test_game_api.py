@@ -79,7 +79,7 @@ def test_mana_empties_between_steps():
     assert game.state.step is Step.BEGIN_COMBAT
     assert pool(game) == []
     emptied = game.log.of_kind(EventKind.MANA_EMPTIED)
-    assert emptied and emptied[0].cause is Cause.TURN and "500.4" in emptied[0].rules
+    assert emptied and emptied[0].cause is Cause.TURN and "500.5" in emptied[0].rules
 
 
 def test_one_land_per_turn():

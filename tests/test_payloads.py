@@ -160,3 +160,13 @@ def test_a_move_onto_the_battlefield_must_say_how_it_enters():
                                 destination=payloads.Zone.BATTLEFIELD, new=99)
     with pytest.raises(AssertionError, match="ZoneChanged"):
         commit.COMMITS[EventKind.ZONE_CHANGED](game, move)
+
+
+def test_a_pool_of_restricted_and_plain_mana_of_one_type_has_a_shape():
+    """An event whose mana mixes a restricted {C} (Powerstone) and a plain {C}: its shape (what
+    diagrams fold alike) sorts them, with or without a restriction."""
+    from rulekit.display.flow import log_diagram
+
+    game = Game()
+    game.set_pool("Alice", [{"type": "C", "restriction": "powerstone"}, {"type": "C"}])
+    assert [payloads.shape(e.payload) for e in game.log] and log_diagram(game).source

@@ -514,3 +514,61 @@ def test_kill_9_of_the_build_takes_its_workers_and_kernels_with_it(tmp_path: Pat
                   echo=lambda _line: None)
     assert again.ok and [Path(r.page).name for r in again.built] == ["01_wait.html"]
     assert is_ours(page) and is_ours(out / "index.html") and "done" in page.read_text("utf-8")
+
+
+_HOLD_OUT = """
+import sys, time
+from pathlib import Path
+from rulekit.export.ownership import BuildLock
+lock = BuildLock.for_out(Path(sys.argv[1]))
+lock.acquire()
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.slow  # three builds of an empty site (each writes its index, cards and quiz)
+def test_two_builds_into_one_out_with_different_caches_refuse_each_other(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The lock lives in --out too: a second build with its own --cache still refuses."""
+    from rulekit.export.ownership import OUT_LOCK
+
+    out = tmp_path / "site"
+    build([], out, widgets="cdn", sandbox="off", cache_dir=tmp_path / "a",
+          echo=lambda _line: None)  # its index.html is rulekit's to any cache
+    assert not (out / OUT_LOCK).exists()  # a finished build leaves no lock in the site
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_OUT, str(out)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        before = sorted(p.name for p in out.iterdir())
+        with pytest.raises(OutError, match=rf"being built by another build \(pid {holder.pid}; "
+                                           rf"lock {out}/{OUT_LOCK}\)"):
+            build([], out, widgets="cdn", sandbox="off", index=False,
+                  cache_dir=tmp_path / "b", echo=lambda _line: None)
+        assert sorted(p.name for p in out.iterdir()) == before
+        nbs = tmp_path / "nbs"
+        nbs.mkdir()
+        assert main(["--notebooks", str(nbs), "--out", str(out), "--cache",
+                     str(tmp_path / "c")]) == 2
+        assert f"pid {holder.pid}" in capsys.readouterr().err
+    finally:
+        holder.kill()
+        holder.wait()
+    # killed: its lock file stays, naming it, and is taken over, then deleted
+    assert (out / OUT_LOCK).read_text().strip() == str(holder.pid)
+    report = build([], out, widgets="cdn", sandbox="off", index=False,
+                   cache_dir=tmp_path / "b", echo=lambda _line: None)
+    assert report.ok and not (out / OUT_LOCK).exists()
+
+
+def test_the_out_lock_never_follows_a_symlink(tmp_path: Path) -> None:
+    from rulekit.export.ownership import OUT_LOCK
+
+    out, target = tmp_path / "site", tmp_path / "precious.txt"
+    out.mkdir()
+    target.write_text("keep me")
+    (out / OUT_LOCK).symlink_to(target)
+    with pytest.raises(OSError):
+        BuildLock.for_out(out).acquire()
+    assert target.read_text() == "keep me"

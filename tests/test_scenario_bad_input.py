@@ -224,6 +224,29 @@ def test_check_goes_on_after_a_file_with_a_5000_digit_number(tmp_path, capsys):
     assert "Traceback" not in out + err
 
 
+@pytest.mark.parametrize("literal, digits", [("0x" + "f" * 5000, "6,021"),
+                                             ("0o" + "7" * 5000, "4,516"),
+                                             ("0b" + "1" * 20_000, "6,021")])
+def test_a_long_hex_octal_or_binary_number_is_one_line_in_run_check_and_diagram(
+        literal, digits, tmp_path, capsys):
+    """Python reads such literals at any length but can't print them (past 4,300 digits):
+    one line and exit 2 in every command, and `check` goes on to the next file."""
+    text = (CORPUS / "illegal_action.toml").read_text("utf-8")
+    (tmp_path / "a_long.toml").write_text(
+        text.replace('players = ["Alice", "Bob"]', f'players = ["Alice", "Bob"]\nturn = {literal}'),
+        "utf-8")
+    (tmp_path / "b_fine.toml").write_text(text.replace("tapped = true\n", ""), "utf-8")
+    line = f"{tmp_path}/a_long.toml:5: setup.turn: a number with about {digits} digits: far more"
+    for command in (["run"], ["diagram", "-o", str(tmp_path / "d.svg")]):
+        assert main([*command, str(tmp_path / "a_long.toml")]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith(line) and err.count("\n") == 1, err
+    assert main(["check", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert line in out and "Traceback" not in out + err
+    assert "b_fine.toml" in out and out.rstrip().endswith("1 passed, 1 failed")
+
+
 @pytest.mark.parametrize("value, words", [
     ("life = 20.0", "setup.life: expected a whole number, got the decimal number 20.0 (write 20)"),
     ("turn = 2e0", "setup.turn: expected a whole number, got the decimal number 2.0"),

@@ -80,16 +80,82 @@ choices = ["allowed", "302.6"]
     assert play(sc)[1].question.correct == 0
 
 
-def test_the_rule_a_question_points_at_must_be_one_the_engine_applied() -> None:
+def test_a_question_may_name_any_rule_the_kit_lists_and_no_other() -> None:
     asked = SETUP + TAP_FOREST + _question('''
 ask = "What will Alice's pool hold?"
 about = "pool.Alice"
 rule = "{}"
 ''')
     assert play(loads(asked.format("605.1b")))[1].question.rules == ("605.1b",)
-    with pytest.raises(ScenarioError, match=r"CR 302.6 did not decide this step \(the engine "
-                       r"cited: 106.12, "):
-        play(loads(asked.format("302.6")))
+    assert play(loads(asked.format("302.6")))[1].question.rules == ("302.6",)  # listed
+    with pytest.raises(ScenarioError) as err:
+        loads(asked.format("702.26z"), name="q.toml")
+    assert str(err.value).startswith("q.toml:")
+    assert "step 1: question.rule: CR 702.26z is not a rule the kit lists " \
+           "(rulekit/data/rules.toml" in str(err.value)
+    assert "did you mean 702.26" in str(err.value)
+    with pytest.raises(ScenarioError, match=r"CR 999\.1 is not a rule the kit lists"):
+        loads(asked.format("999.1"))
+
+
+PHASING = '''
+title = "Phasing"
+[setup]
+turn = 2
+active = "Bob"
+step = "end"
+library = { Alice = ["Forest", "Forest"], Bob = ["Island", "Island"] }
+[[setup.permanent]]
+card = "Sandbar Crocodile"
+name = "croc"
+controller = "Alice"
+'''
+
+
+def test_a_question_can_point_at_phasing_and_the_engine_cites_it_where_it_applies() -> None:
+    """The Crocodile phases out in Alice's untap step: the event cites 702.26d (phasing moves
+    nothing), so the answer's rules have it, and a question may name it."""
+    sc = loads(PHASING + '''
+[[step]]
+narration = "Alice's turn begins: the Crocodile phases out."
+do = "next_turn"
+
+[step.question]
+ask = "Is the Crocodile still on the battlefield?"
+about = "zone.croc"
+rule = "702.26d"
+''')
+    played = play(sc)
+    q = played[1].question
+    assert q is not None and q.answer == "battlefield" and q.rules == ("702.26d",)
+    phased = [e for e in played[1].events if e.kind.value == "phased"]
+    assert phased and all("702.26d" in e.rules for e in phased)
+
+
+def test_a_question_can_point_at_priority_after_a_spell_resolves() -> None:
+    """A resolving spell gives the active player priority: its event cites 117.3b."""
+    with_growth = SETUP.replace("[[setup.permanent]]",
+                                '[setup.hand]\nAlice = ["Giant Growth"]\n\n[[setup.permanent]]', 1)
+    sc = loads(with_growth + TAP_FOREST + '''
+[[step]]
+narration = "Alice casts Giant Growth on the Elves."
+do = "cast"
+card = "Giant Growth"
+targets = ["elves"]
+
+[[step]]
+narration = "It resolves: Alice, the active player, gets priority."
+do = "resolve"
+
+[step.question]
+ask = "Which step is it now?"
+about = "step"
+rule = "117.3b"
+''')
+    played = play(sc)
+    assert played[3].question is not None and played[3].question.rules == ("117.3b",)
+    resolved = [e for e in played[3].events if e.kind.value == "resolved"]
+    assert resolved and all(e.rules == ("608.2", "117.3b") for e in resolved)
 
 
 def test_a_typed_question_has_no_choices_and_the_engines_number() -> None:
@@ -113,6 +179,28 @@ choices = {choices}
 '''))
     with pytest.raises(ScenarioError, match=message):
         play(sc)
+
+
+@pytest.mark.parametrize("about, choices, message", [
+    ("pool.Alice", '[[["G"]], ["G", "G"]]', r"^q.toml:\d+: step 1: question.choices\[1\]\[1\]: "
+     r"expected text in quotes, got a list$"),
+    ("pool.Alice", '[{ G = 2 }, ["G", "G"]]', r"question.choices\[1\]: expected a list"),
+    ("pool.Alice", '[["G", "Q"], ["G", "G"]]', r"choices\[1\]\[2\]: mana is W, U, B, R, G or C"),
+    ("pool.Alice", "[[" + ", ".join(['"G"'] * 400) + '], ["G", "G"]]',
+     r"question.choices\[1\]: 400 entries \(limit 20\)$"),
+    ("triggered.growth", '[1, "2"]', r"choices\[2\]: expected a whole number"),
+    ("triggered.growth", "[1, 100001]", r"choices\[2\]: .*100000"),
+    ("refused", '["allowed", "refusedd"]', r'choices\[2\]: a choice is "allowed", "refused" or '
+     r'a rule number'),
+    ("refused", '["allowed", ["302.6"]]', r"choices\[2\]: expected text in quotes, got a list"),
+])
+def test_a_choice_is_written_as_the_expectation_is_or_refused_at_its_line(
+        about: str, choices: str, message: str) -> None:
+    """A choice that is no answer the expectation could be is the author's mistake, one line
+    at the question (never "a bug in rulekit"), and a choice is short enough for a button."""
+    with pytest.raises(ScenarioError, match=message):
+        loads(SETUP + TAP_FOREST + _question(f'ask = "?"\nabout = "{about}"\n'
+                                             f'choices = {choices}'), name="q.toml")
 
 
 @pytest.mark.parametrize("about, message", [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit import EventKind, Game, RulesError, Step
+from rulekit import EventKind, Game, RulesError, Step, UsageError, Zone
 from rulekit.display.rows import pools_table
 from tests.helpers import events, mana
 
@@ -258,3 +258,133 @@ def test_passing_before_blockers_are_declared_declares_none():
     with pytest.raises(RulesError) as err:
         game.declare_blockers({})
     assert err.value.rule == "509.1"
+
+
+# ------------------------------------------------------------------ skipping combat steps
+def _steps(game: Game, since: int) -> list[str]:
+    return [e.payload.step for e in events(game, EventKind.STEP_BEGAN, since)]
+
+
+def _attack_with_bears() -> tuple[Game, object]:
+    game = Game()
+    bears = game.add("Grizzly Bears", sick=False)
+    game.add("Mountain")
+    game.add("Shock", zone="hand")
+    game.advance("declare_attackers")
+    game.declare_attackers([bears])
+    return game, bears
+
+
+def test_an_attacker_that_leaves_combat_still_has_its_blockers_and_damage_steps():
+    """CR 506.1, 508.8 skip the declare blockers and combat damage steps only when no creature
+    was declared as an attacker (or put onto the battlefield attacking): the only attacker
+    dying in the declare attackers step leaves both steps in place, with nothing in them."""
+    game, bears = _attack_with_bears()
+    game.tap_for_mana(game.find("Mountain"))
+    game.cast(game.find("Shock", zone="hand"), targets=[bears])
+    game.resolve()
+    assert game.find_all("Grizzly Bears", zone="graveyard") and game.state.step is \
+        Step.DECLARE_ATTACKERS
+    seen = len(game.log)
+    game.advance()
+    assert game.state.step is Step.DECLARE_BLOCKERS
+    game.advance("end_of_combat")
+    assert _steps(game, seen) == ["declare_blockers", "combat_damage", "end_of_combat"]
+    assert not events(game, EventKind.DAMAGE, seen) and game.state.players["Bob"].life == 20
+    assert game.replay().snapshot_json() == game.snapshot_json()
+
+
+def test_an_attacker_removed_by_set_up_still_leaves_the_steps_and_none_declared_skips_them():
+    game, bears = _attack_with_bears()
+    game.destroy([bears])
+    seen = len(game.log)
+    game.advance("end_of_combat")
+    assert _steps(game, seen) == ["declare_blockers", "combat_damage", "end_of_combat"]
+    # the next combat, with no attacker declared: skipped again (CR 508.8)
+    game.next_turn()
+    game.next_turn()
+    game.advance("declare_attackers")
+    game.declare_attackers([])
+    seen = len(game.log)
+    with pytest.raises(RulesError, match=r"508\.8"):
+        game.advance("declare_blockers")
+    game.advance()
+    assert _steps(game, seen) == ["end_of_combat"]
+
+
+# ------------------------------------------------------------------ discard to hand size (CR 514.1)
+def _full_hand(cards: int = 9, bob: int = 0) -> Game:
+    game = Game()
+    for _ in range(cards):
+        game.add("Forest", zone="hand")
+    for _ in range(bob):
+        game.add("Island", zone="hand", player="Bob")
+    game.add("Forest", zone="library", player="Bob")
+    game.advance("end")
+    return game
+
+
+def _in(game: Game, zone: str, player: str = "Alice") -> list[int]:
+    return sorted(o.id for o in game.state.owned_in(Zone(zone), player))
+
+
+def test_the_active_player_discards_down_to_seven_in_the_cleanup_step():
+    """By default the cards that came into the hand last go, all at once, as the first thing
+    in the cleanup step (CR 514.1), each a discard (701.9a); the choice is on record as
+    Alice's, made by default."""
+    game = _full_hand(9, bob=9)
+    seen = len(game.log)
+    game.next_turn()
+    assert _in(game, "hand") == list(range(1, 8)) and len(_in(game, "graveyard")) == 2
+    discards = [e for e in game.log.since(seen) if e.kind is EventKind.ZONE_CHANGED
+                and e.payload.reason == "discard"]
+    assert [e.text for e in discards] == ["Alice discards Forest (#9)",
+                                          "Alice discards Forest (#8)"]
+    assert all(e.rules == ("514.1", "701.9a") for e in discards)
+    cleanup = next(e for e in game.log.since(seen) if e.kind is EventKind.STEP_BEGAN
+                   and e.payload.step == "cleanup")
+    assert discards[0].id > cleanup.id and discards[0].parent == discards[1].parent
+    assert [(d.key, d.player, d.answer, d.given) for d in game.decisions[-2:]] == [
+        ("discard", "Alice", 9, False), ("discard", "Alice", 8, False)]
+    assert len(_in(game, "hand", "Bob")) == 10  # not Bob's cleanup: he keeps his (and drew)
+    assert game.replay().snapshot_json() == game.snapshot_json()
+
+
+def test_the_active_player_chooses_which_cards_to_discard():
+    game = _full_hand(9)
+    game.next_turn(discard=[1, "#3"])
+    assert _in(game, "hand") == [2, 4, 5, 6, 7, 8, 9]
+    assert [o.card.name for o in game.state.owned_in(Zone.GRAVEYARD, "Alice")] == ["Forest"] * 2
+    assert [(d.answer, d.given) for d in game.decisions if d.key == "discard"] == [(1, True),
+                                                                                  (3, True)]
+
+
+@pytest.mark.parametrize("answers", [[1, 1], [10], [99], ["Alice"]])
+def test_discarding_what_is_not_in_the_hand_is_refused_and_changes_nothing(answers):
+    game = _full_hand(9, bob=1)
+    before = game.snapshot_json(), game.log.dumps()
+    with pytest.raises((RulesError, UsageError)) as err:
+        game.next_turn(discard=answers)
+    assert isinstance(err.value, UsageError) or err.value.rule == "514.1"
+    assert (game.snapshot_json(), game.log.dumps()) == before
+
+
+def test_seven_cards_or_fewer_are_kept():
+    game = _full_hand(7)
+    seen = len(game.log)
+    game.next_turn()
+    assert len(_in(game, "hand")) == 7 and not _in(game, "graveyard")
+    assert not any(e.payload is not None and getattr(e.payload, "reason", "") == "discard"
+                   for e in game.log.since(seen))
+
+
+def test_a_creature_set_up_attacking_has_its_blockers_and_damage_steps():
+    """Set-up may put a creature onto the battlefield attacking before combat: it is attacking
+    as the declare attackers step ends, so it was put there attacking (CR 508.8)."""
+    game = Game()
+    game.add("Grizzly Bears", attacking=True, sick=False)
+    game.advance("declare_attackers")
+    seen = len(game.log)
+    game.advance("end_of_combat")
+    assert _steps(game, seen) == ["declare_blockers", "combat_damage", "end_of_combat"]
+    assert game.state.players["Bob"].life == 18

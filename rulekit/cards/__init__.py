@@ -16,6 +16,8 @@ from typing import Any
 
 from rulekit.cards.registry import _BEHAVIOURS, AbilityFactory, behaviour
 from rulekit.core.characteristics import CardDef, Characteristics, parse_type_line
+from rulekit.core.decisions import shown
+from rulekit.core.errors import UnknownCard, UsageError
 from rulekit.core.mana import ManaCost, ManaType
 
 
@@ -94,16 +96,24 @@ def catalog() -> dict[str, CardDef]:
 
 
 def card(name: str) -> CardDef:
-    """The card called `name`; a LookupError suggests the closest names when it is unknown."""
+    """The card called `name` (any case). A name that is not text is a `UsageError`; an unknown
+    one an `UnknownCard` (a `UsageError` and a `LookupError`) suggesting the closest names."""
+    if not isinstance(name, str):
+        raise UsageError("card", f"expected a card name, got {shown(name)}")
     cards = catalog()
     if name in cards:
         return cards[name]
     folded = {n.casefold(): n for n in cards}
     if name.casefold() in folded:
         return cards[folded[name.casefold()]]
-    close = difflib.get_close_matches(name, list(cards), n=3, cutoff=0.6)
+    close = difflib.get_close_matches(name, list(cards), n=3, cutoff=0.6) \
+        if len(name) <= _LONGEST_NAME else []
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    raise LookupError(f"unknown card {name!r}{hint}")
+    raise UnknownCard("card", f"unknown card {shown(name, 80)}{hint}")
+
+
+_LONGEST_NAME = 200
+"""Longer than any card's name: no "did you mean" is looked for past it."""
 
 
 __all__ = ["AbilityFactory", "behaviour", "card", "card_from_entry", "catalog"]

@@ -21,21 +21,24 @@ DECISIONS: dict[str, str] = {
     "creature_type": "a creature type chosen as a permanent enters (Cavern of Souls, Metallic "
                      "Mimic)",
     "crew": "the creatures tapped to crew a Vehicle, one id per answer",
-    "discard": "the card discarded",
+    "discard": "the card discarded: a looter's (by default the card just drawn), or, one per "
+               "card, those the active player discards down to their maximum hand size in the "
+               "cleanup step (CR 514.1; by default the cards that came into the hand last)",
     "encode": "cipher (CR 702.99a): the creature you control a resolving spell is exiled "
               "encoded on, or 'no' (the default)",
     "legend_keep": "the legendary permanent its controller keeps when they control two or more "
                    "with the same name (CR 704.5j); the others go to the graveyard",
     "mana_abilities": "while casting a spell, after its total cost is locked in (CR 601.2f-g): "
                       "a permanent whose mana ability is activated before paying, one per "
-                      "answer; '#id:G' says which mana it makes",
+                      "answer; '#id:G' (or '#id:GG') says which mana it makes",
     "may": "yes or no for a 'you may' ability",
     "pay": "yes or no: pay an optional or ward cost",
     "pay_life": "yes or no: pay 2 life as a shockland enters",
     "pay_with": "which mana in the pool pays a cost (CR 601.2h), e.g. 'G C#7': one mana per "
                 "symbol, '#N' naming the object it came from",
     "replacement_order": "which replacement effect applies first (CR 616.1), by name",
-    "sacrifice": "the permanent sacrificed",
+    "sacrifice": "the permanent sacrificed (by an effect, or by a mana ability's cost while "
+                 "paying)",
     "target": "the target of a triggered ability as it goes on the stack",
     "trigger_order": "which of a player's waiting triggered abilities goes on the stack next "
                      "(CR 603.3b), by its source's id or name; the last one put there resolves "
@@ -95,6 +98,36 @@ def show_number(n: int) -> str:
     return f"a number with about {about:,} digits"
 
 
+LONGEST_NAME = 40
+"""The longest name an argument takes: a player's, a counter kind, a choice's name, a creature
+type (the scenario schema's bounds are 31 to 40)."""
+LONGEST_TEXT = 200
+"""The longest text answer a decision or a set-up choice takes."""
+
+
+def bounded_text(name: str, value: str, limit: int = LONGEST_TEXT) -> str:
+    """`value` if it is at most `limit` characters, else UsageError naming `name`: the log,
+    the snapshot and every view quote what an argument names, so it is bounded like a number."""
+    if len(value) > limit:
+        raise UsageError(name, f"{len(value):,} characters ({shown(value, 30)}); at most {limit}")
+    return value
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A value a caller gave, as a refusal quotes it: its repr, cut to `limit` characters. A
+    number too long to print says how long it is; a value whose repr can't be made (nested
+    too deeply, or its own `__repr__` fails) is named by its type."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
+        return show_number(value)
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]  # no copy of a huge text just to cut it
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001  (anything a caller's object raises: still a refusal)
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def bounded_int(name: str, value: int) -> int:
     """`value` if it is at most `LARGEST` either way, else UsageError naming `name`."""
     if abs(value) > LARGEST:
@@ -114,7 +147,7 @@ def written_id(name: str, value: str) -> int | None:
                                    f"this game (ids are at most {LARGEST:,})")
         return int(body)
     if body and all(c.isnumeric() or c.isascii() and c.isdigit() for c in body):
-        raise UsageError(name, f"{repr(value)[:60]} is not written with the digits 0-9; an id is "
+        raise UsageError(name, f"{shown(value)} is not written with the digits 0-9; an id is "
                                "a number such as 7 or '#7'")
     return None
 
@@ -127,8 +160,8 @@ def choice_value(name: str, key: str, value: Any) -> str:
     if key == "color":
         letter = value.strip("{}").upper() if isinstance(value, str) else None
         if not letter or letter not in COLORS or len(letter) != 1:
-            raise UsageError(name, f"{repr(value)[:60]} is not a color; choose one of W U B R G")
+            raise UsageError(name, f"{shown(value)} is not a color; choose one of W U B R G")
         return letter
     if not isinstance(value, str) or not value.strip():
-        raise UsageError(name, f"expected a name, got {repr(value)[:60]}")
+        raise UsageError(name, f"expected a name, got {shown(value)}")
     return value

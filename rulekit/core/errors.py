@@ -79,6 +79,11 @@ class UsageError(ValueError):
         super().__init__(f"{argument}: {message}" if argument else message)
 
 
+class UnknownCard(UsageError, LookupError):
+    """A card name the catalog doesn't have, naming the nearest ones ("did you mean"). A
+    `UsageError` like any malformed call, and a `LookupError` as a failed look-up is."""
+
+
 class ScenarioError(ValueError):
     """A scenario file that cannot be read: says where (file:line) and what was expected."""
 

@@ -797,8 +797,9 @@ def shape(payload: Payload | None) -> tuple[Any, ...]:
         if key in who:
             continue
         if hasattr(value, "parts"):  # mana: its types and amounts, not its sources
-            value = tuple(sorted((u.type.value, getattr(u.restriction, "text", None), n)
-                                 for u, n in value.parts))
+            value = tuple(sorted(((u.type.value, getattr(u.restriction, "text", None), n)
+                                  for u, n in value.parts),
+                                 key=lambda t: (t[0], t[1] or "", t[2])))
         out.append((key, repr(_plain(value)) if not isinstance(value, tuple) else value))
     return (payload.kind.value, tuple(out))
 

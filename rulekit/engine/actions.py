@@ -392,7 +392,10 @@ def _mana_ability_while_paying(game: RulesContext, ref: Any, mana: str | None, p
     _, ab = _pick_ability(game, obj, None, mana, False, None)
     if not isinstance(ab, ManaAbility):
         raise RulesError(f"{game.describe(obj)}'s ability is not a mana ability", rule="605.3a")
-    plan = check_cost(game, player, obj, ab.cost, x=None)
+    # "Sacrifice a Forest": the player says which (decision `sacrifice`; default the first)
+    chosen = game.decide("sacrifice", None, player) \
+        if ab.cost.sacrifice and not ab.cost.sacrifice_self else None
+    plan = check_cost(game, player, obj, ab.cost, x=None, sacrifice=chosen)
     _activate_mana(game, obj, ab, plan, mana, None, player, parent=parent)
 
 

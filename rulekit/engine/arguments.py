@@ -18,14 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.core.decisions import (
     DECISIONS,
-    LARGEST,
+    LONGEST_NAME,
     NAMING_DECISIONS,
     OBJECT_DECISIONS,
     bounded_int,
-    show_number,
+    bounded_text,
+    shown,
     written_id,
 )
-from rulekit.core.errors import UsageError
+from rulekit.core.errors import UnknownCard, UsageError
 from rulekit.objects.state import GameObject, Step, Zone
 
 if TYPE_CHECKING:
@@ -54,44 +55,36 @@ def _hint(value: str, options: list[str]) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
-        return show_number(value)
-    try:
-        text = repr(value)
-    except ValueError:  # something holding a number Python refuses to print
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 # ------------------------------------------------------------------ checks
 def integer(game: RulesContext, name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(name, f"expected a whole number, got {_show(value)}")
+        raise UsageError(name, f"expected a whole number, got {shown(value)}")
     return bounded_int(name, value)
 
 
 def boolean(game: RulesContext, name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise UsageError(name, f"expected True or False, got {_show(value)}")
+        raise UsageError(name, f"expected True or False, got {shown(value)}")
     return value
 
 
 def text(game: RulesContext, name: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
-        raise UsageError(name, f"expected a non-empty string, got {_show(value)}")
+        raise UsageError(name, f"expected a non-empty string, got {shown(value)}")
     return value
 
 
 def object_id(game: RulesContext, name: str, value: Any) -> int:
     """An object in this game, given as an id, "#id" or the object itself."""
 
+    given = value
     if isinstance(value, GameObject):
         value = value.id
     elif isinstance(value, str):
         value = written_id(name, value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(name, f"expected an object id (a whole number), got {_show(value)}")
+        raise UsageError(name, f"expected an object id (a whole number such as 7, or '#7'), "
+                               f"got {shown(given)}")
     if value not in game.state.objects:
         raise UsageError(name, f"there is no object #{bounded_int(name, value)} in this game")
     return value
@@ -99,7 +92,7 @@ def object_id(game: RulesContext, name: str, value: Any) -> int:
 
 def object_ids(game: RulesContext, name: str, value: Any) -> list[int]:
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
-        raise UsageError(name, f"expected a list of object ids, got {_show(value)}")
+        raise UsageError(name, f"expected a list of object ids, got {shown(value)}")
     return [object_id(game, f"{name}[{i}]", v) for i, v in enumerate(value)]
 
 
@@ -108,7 +101,7 @@ def _one_of(name: str, value: Any, options: list[str], wrong: str) -> str:
     it says {value}), the options, and the closest one."""
     if not isinstance(value, str) or value not in options:
         hint = _hint(value, options) if isinstance(value, str) else ""
-        raise UsageError(name, wrong.format(value=_show(value), options=", ".join(options))
+        raise UsageError(name, wrong.format(value=shown(value), options=", ".join(options))
                          + hint)
     return value
 
@@ -132,32 +125,33 @@ def setup_zone(game: RulesContext, name: str, value: Any) -> str:
 
 def card_name(game: RulesContext, name: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise UsageError(name, f"expected a card name, got {_show(value)}")
+        raise UsageError(name, f"expected a card name, got {shown(value)}")
     try:
         return game.card(value).name
-    except LookupError as err:
-        raise UsageError(name, str(err).strip('"')) from None
+    except UnknownCard as err:
+        raise UsageError(name, err.reason) from None
 
 
 def mana_symbols(game: RulesContext, name: str, value: Any) -> str:
     """Mana as letters, braces optional: "G", "{R}{R}{G}", "wu"."""
     bare = value.replace("{", "").replace("}", "").upper() if isinstance(value, str) else None
     if not bare or any(c not in MANA_LETTERS for c in bare):
-        raise UsageError(name, f"{_show(value)} is not mana; write it with the letters W U B R G "
+        raise UsageError(name, f"{shown(value)} is not mana; write it with the letters W U B R G "
                                "C, for example 'G' or '{R}{G}'")
     return str(value)
 
 
 def counters(game: RulesContext, name: str, value: Any) -> dict[str, int]:
     if not isinstance(value, dict):
-        raise UsageError(name, f"expected {{counter kind: how many}}, got {_show(value)}")
+        raise UsageError(name, f"expected {{counter kind: how many}}, got {shown(value)}")
     out: dict[str, int] = {}
     for kind, n in value.items():
         if not isinstance(kind, str) or not kind:
-            raise UsageError(name, f"a counter kind is a name like '+1/+1', got {_show(kind)}")
+            raise UsageError(name, f"a counter kind is a name like '+1/+1', got {shown(kind)}")
+        bounded_text(f"{name} key", kind, LONGEST_NAME)
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise UsageError(f"{name}[{kind!r}]", f"expected how many counters (a whole number, 0 "
-                                                  f"or more), got {_show(n)}")
+                                                  f"or more), got {shown(n)}")
         bounded_int(f"{name}[{kind!r}]", n)
         if n:
             out[kind] = n
@@ -167,14 +161,17 @@ def counters(game: RulesContext, name: str, value: Any) -> dict[str, int]:
 def choices(game: RulesContext, name: str, value: Any) -> dict[str, str]:
     if not isinstance(value, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise UsageError(name, f"expected {{choice: value}} with text values, got {_show(value)}")
+        raise UsageError(name, f"expected {{choice: value}} with text values, got {shown(value)}")
+    for k, v in value.items():
+        bounded_text(f"{name} key", k, LONGEST_NAME)
+        bounded_text(f"{name}[{k!r}]", v)
     return dict(value)
 
 
 def targets(game: RulesContext, name: str, value: Any) -> list[int | str]:
     """Objects (ids) or players (names)."""
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
-        raise UsageError(name, f"expected a list of targets, got {_show(value)}")
+        raise UsageError(name, f"expected a list of targets, got {shown(value)}")
     out: list[int | str] = []
     for i, v in enumerate(value):
         if isinstance(v, str) and written_id(f"{name}[{i}]", v) is None:
@@ -187,7 +184,7 @@ def targets(game: RulesContext, name: str, value: Any) -> list[int | str]:
 def blocks(game: RulesContext, name: str, value: Any) -> dict[str, int]:
     """{blocker: attacker}; kept with string keys so an action record is plain JSON."""
     if not isinstance(value, dict):
-        raise UsageError(name, f"expected {{blocker id: attacker id}}, got {_show(value)}")
+        raise UsageError(name, f"expected {{blocker id: attacker id}}, got {shown(value)}")
     return {str(object_id(game, f"{name} key", k)): object_id(game, f"{name}[{k!r}]", v)
             for k, v in value.items()}
 
@@ -195,23 +192,25 @@ def blocks(game: RulesContext, name: str, value: Any) -> dict[str, int]:
 def pool_mana(game: RulesContext, name: str, value: Any) -> list[dict[str, str]]:
     """Set-up mana: [{"type": "C", "restriction": "powerstone"}, ...]."""
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
-        raise UsageError(name, f"expected a list of mana like {{'type': 'G'}}, got {_show(value)}")
+        raise UsageError(name, f"expected a list of mana like {{'type': 'G'}}, got {shown(value)}")
     out = []
     for i, m in enumerate(value):
         where = f"{name}[{i}]"
         if not isinstance(m, dict) or not set(m) <= {"type", "restriction", "creature_type"}:
             raise UsageError(where, "expected {'type': one of W U B R G C, optional "
-                                    f"'restriction' and 'creature_type'}}, got {_show(m)}")
+                                    f"'restriction' and 'creature_type'}}, got {shown(m)}")
         kind = m.get("type")
         if not isinstance(kind, str) or len(kind) != 1 or kind not in MANA_LETTERS:
-            raise UsageError(f"{where}.type", f"{_show(kind)} is not a type of mana; use one of "
+            raise UsageError(f"{where}.type", f"{shown(kind)} is not a type of mana; use one of "
                                               "W U B R G C")
         restriction = m.get("restriction")
         if restriction not in (None, "", "powerstone", "cavern"):
-            raise UsageError(f"{where}.restriction", f"{_show(restriction)} is not a mana "
+            raise UsageError(f"{where}.restriction", f"{shown(restriction)} is not a mana "
                                                      "restriction; use 'powerstone' or 'cavern'")
-        if "creature_type" in m and not isinstance(m["creature_type"], str):
-            raise UsageError(f"{where}.creature_type", "expected a creature type name")
+        if "creature_type" in m:
+            if not isinstance(m["creature_type"], str):
+                raise UsageError(f"{where}.creature_type", "expected a creature type name")
+            bounded_text(f"{where}.creature_type", m["creature_type"], LONGEST_NAME)
         out.append(dict(m))
     return out
 
@@ -273,7 +272,7 @@ ACTION_ARGS: dict[str, dict[str, Param]] = {
 
 def _position(name: str, value: Any) -> str:
     if value not in ("top", "bottom"):
-        raise UsageError(name, f"a library position is 'top' or 'bottom', got {_show(value)}")
+        raise UsageError(name, f"a library position is 'top' or 'bottom', got {shown(value)}")
     return str(value)
 
 
@@ -283,7 +282,7 @@ def check_call(game: RulesContext, action: str, kwargs: dict[str, Any],
     wrong. Runs before the action, so a malformed call changes nothing."""
     spec = ACTION_ARGS.get(action)
     if spec is None:
-        raise UsageError("action", f"{_show(action)} is not an action; actions are: "
+        raise UsageError("action", f"{shown(action)} is not an action; actions are: "
                                    f"{', '.join(ACTION_ARGS)}"
                                    f"{_hint(action, list(ACTION_ARGS)) if isinstance(action, str) else ''}")
     unknown = [k for k in kwargs if k not in spec]
@@ -311,26 +310,27 @@ def _object_form(name: str, value: Any) -> int:
         if found is not None:
             return found
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(name, f"expected an object id, got {_show(value)}")
+        raise UsageError(name, f"expected an object id, got {shown(value)}")
     return bounded_int(name, value)
 
 
 _DECLINE = (None, False, "no", "none")
 """What declines a `copy` (Clone's "you may") or an `encode` (cipher's, CR 702.99a)."""
 
-_MANA_FOR = re.compile(r"[WUBRGC]", re.ASCII | re.IGNORECASE)
 _PAY_WITH = re.compile(r"\{[WUBRGC]#[0-9]+\}|\{?[WUBRGC]\}?(?:#[0-9]+)?", re.ASCII | re.IGNORECASE)
 
 
 def _mana_ability_form(name: str, value: Any) -> int | str:
-    """`mana_abilities`: an object (id, "#id" or the object), or "#id:G" saying which mana."""
+    """`mana_abilities`: an object (id, "#id" or the object), or "#id:G" saying which mana
+    its ability makes, written as the `mana` argument is ("#7:GG", "#7:{R}{G}")."""
     if isinstance(value, str) and ":" in value:
+        bounded_text(name, value)
         ref, _, mana = value.partition(":")
         found = written_id(name, ref.strip())
-        letters = mana.strip().strip("{}")
-        if found is None or not _MANA_FOR.fullmatch(letters):
-            raise UsageError(name, f"{_show(value)} is not a permanent and a type of mana such "
-                                   "as '#7:G'")
+        letters = mana.replace("{", "").replace("}", "").strip().upper()
+        if found is None or not letters or any(c not in MANA_LETTERS for c in letters):
+            raise UsageError(name, f"{shown(value)} is not a permanent and the mana its ability "
+                                   "makes, such as '#7:G' or '#7:GG'")
         bounded_int(name, found)
         return value
     return _object_form(name, value)
@@ -342,18 +342,20 @@ def _name_or_object(name: str, value: Any) -> int | str:
     written with the digits 0-9)."""
     if isinstance(value, str):
         written_id(name, value)
-        return value
+        return bounded_text(name, value)
     return _object_form(name, value)
 
 
 def _plain(name: str, value: Any) -> Any:
     """Any other decision's answer: text, yes/no or a (bounded) whole number, so the action
     record holds only plain data and replays (a live object there would be stale later)."""
-    if value is None or isinstance(value, (str, bool)):
+    if isinstance(value, str):
+        return bounded_text(name, value)
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return bounded_int(name, value)
-    what = "an object" if isinstance(value, GameObject) else _show(value)
+    what = "an object" if isinstance(value, GameObject) else shown(value)
     raise UsageError(name, f"expected text, yes/no or a whole number, got {what}")
 
 
@@ -363,7 +365,7 @@ def _pay_with_form(name: str, value: Any) -> Any:
     if isinstance(value, str):
         text = value.replace(",", " ")
         if _PAY_WITH.sub(" ", text).strip():
-            raise UsageError(name, f"{_show(value)} is not a list of mana such as 'G C#7' (a "
+            raise UsageError(name, f"{shown(value)} is not a list of mana such as 'G C#7' (a "
                                    "type letter, optionally #the id of the one source it came "
                                    "from)")
     return value
@@ -393,12 +395,12 @@ def check_decisions(game: RulesContext, decisions: dict[str, Any] | None) -> dic
     if decisions is None:
         return {}
     if not isinstance(decisions, dict):
-        raise UsageError("decisions", f"expected {{key: answer}}, got {_show(decisions)}")
+        raise UsageError("decisions", f"expected {{key: answer}}, got {shown(decisions)}")
     out: dict[str, list[Any]] = {}
     for key, answers in decisions.items():
         if key not in DECISIONS:
             raise UsageError(f"decisions.{key}" if isinstance(key, str) else "decisions",
-                             f"no decision is called {_show(key)}; decisions are: "
+                             f"no decision is called {shown(key)}; decisions are: "
                              f"{', '.join(DECISIONS)}"
                              f"{_hint(key, list(DECISIONS)) if isinstance(key, str) else ''}")
         listed = list(answers) if isinstance(answers, (list, tuple)) else [answers]

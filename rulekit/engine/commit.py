@@ -202,6 +202,7 @@ def _arrive(game: RulesContext, obj: GameObject,
         if obj.attached_to is not None:
             state.attachments[obj.id] = obj.attached_to
         obj.attacking = e.attacking
+        state.attacked = state.attacked or e.attacking  # put onto the battlefield attacking
         obj.sick = e.sick if isinstance(e, p.SetUp) and e.setup else True
         obj.control_seen = obj.controller
         game.touched(obj, shape=True)
@@ -294,6 +295,7 @@ def _attacks(game: RulesContext, e: p.Attacks) -> None:
     obj = _obj(game, e.object)
     obj.attacking = True
     obj.declared_attacker = e.declared
+    game.state.attacked = True  # this combat has its blockers and damage steps (CR 508.8)
 
 
 @commits(EventKind.BLOCKS)
@@ -340,6 +342,8 @@ def _step_began(game: RulesContext, e: p.StepBegan) -> None:
         for obj in state.battlefield():  # removed from combat (CR 511.3)
             obj.attacking, obj.blocking, obj.declared_attacker = False, None, False
             obj.blocked = False
+    if state.step is Step.END_COMBAT or e.step == Step.BEGIN_COMBAT.value:
+        state.attacked = False  # a combat phase ends, or a new one begins
     state.step = Step(e.step)
     if state.step is Step.CLEANUP:
         for obj in state.battlefield():  # damage wears off (CR 514.2)

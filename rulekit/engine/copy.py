@@ -2,7 +2,7 @@
 
 An object's copiable values are `obj.copiable or obj.card.printed`: what is printed on a card,
 or what a token's creating effect stated (ruling R18), or — for an object that is itself a copy —
-what it copies, with that copy effect's exceptions (CR 707.3, 707.9b; ruling R15). A copy never
+what it copies, with that copy effect's exceptions (CR 707.3, 707.9a-b; ruling R15). A copy never
 takes status (tapped, attacking, crewed), counters, Auras or Equipment, or non-copy effects
 (CR 707.2; ruling R19): those live on the original object, not in its copiable values.
 
@@ -37,7 +37,8 @@ def copiable_values(game: RulesContext, obj: GameObject) -> Characteristics:
 
 def with_exceptions(values: Characteristics, *, haste: bool = False,
                     nonlegendary: bool = False) -> Characteristics:
-    """A copy effect's exceptions become part of the copy's copiable values (CR 707.9b)."""
+    """A copy effect's exceptions become part of the copy's copiable values: an ability it
+    gains (haste, CR 707.9a), a characteristic it changes (not legendary, 707.9b)."""
     if haste and not values.has_keyword("Haste"):
         values = values.evolve(abilities=values.abilities + (HASTE,))
     if nonlegendary and "Legendary" in values.supertypes:
@@ -63,7 +64,7 @@ def create_token_copy(res: Resolution, original: GameObject, *, tapped: bool = F
     can't be put onto the battlefield attacking (CR 508.4)."""
     game = res.game
     values = with_exceptions(copiable_values(game, original), haste=haste)
-    rules = ("707.2", "111.1") + (("707.9b",) if haste else ()) + (
+    rules = ("707.2", "111.1") + (("707.9a",) if haste else ()) + (
         ("508.4",) if attacking else ())
     return res.create_token(values.name, tapped=tapped,
                             attacking=attacking and values.is_a("Creature"), copiable=values,

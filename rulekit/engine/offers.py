@@ -167,7 +167,7 @@ def card_offers(game: RulesContext, obj: GameObject) -> list[Offer]:
         if spell is None or spell.target is None:
             out.append(Offer(words, "cast", args, obj.id, player))
             continue
-        found = candidates(game, None, spell.target)
+        found = candidates(game, obj.id, spell.target)  # "you": the card's owner casts it
         out += [Offer(f"{words}, targeting {_target_words(game, t)}", "cast",
                       dict(args, targets=[t]), obj.id, player) for t in found]
         if not found:

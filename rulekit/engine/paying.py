@@ -23,6 +23,7 @@ from rulekit.core.mana import (
     pool_text,
     spent_text,
 )
+from rulekit.engine.targets import target_text
 from rulekit.objects.narrator import spending_text
 from rulekit.objects.resolution import move_together
 from rulekit.objects.state import GameObject, Zone
@@ -205,7 +206,7 @@ def _pick(game: RulesContext, player: str, wanted: int | None, text: str, ok: ob
     if wanted is not None:
         match = [o for o in candidates if o.id == wanted]
         if not match:
-            raise RulesError(f"#{wanted} is not {text}", rule=rule)
+            raise RulesError(f"{target_text(game, wanted)} is not {text}", rule=rule)
         return match[0]
     if not candidates:
         raise RulesError(f"{player} has no {text.removeprefix('a ').removeprefix('an ')} to "

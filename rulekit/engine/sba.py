@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from rulekit.core import payloads as p
 from rulekit.core.errors import RulesError
 from rulekit.core.events import Cause
+from rulekit.engine.targets import target_text
 from rulekit.objects.attach import attachment_kind, illegal_attachment
 from rulekit.objects.resolution import move_together
 from rulekit.objects.state import GameObject, Zone
@@ -147,7 +148,9 @@ def _legend_rule(game: RulesContext, touched: set[int]) -> list[_Dies]:
         wanted = game.decide("legend_keep", objs[-1].id, controller)
         keep = next((o for o in objs if str(o.id) == str(wanted).lstrip("#")), None)
         if keep is None:
-            raise RulesError(f"#{str(wanted).lstrip('#')} is not one of {controller}'s legendary "
-                             f"permanents named {name}", rule="704.5j")
+            said = target_text(game, wanted) if isinstance(wanted, int) else str(wanted)
+            raise RulesError(f"{said} is not one of {controller}'s legendary permanents named "
+                             f"{name}: {', '.join(game.describe(o) for o in objs)}",
+                             rule="704.5j")
         out += [(obj, (p.Doom.LEGEND_RULE,), "704.5j", None) for obj in objs if obj is not keep]
     return out

@@ -80,8 +80,9 @@ def resolve_top(game: RulesContext, parent: int | None) -> None:
                                     ability_kind=item.ability.family
                                     if item.ability and item.kind == "ability" else None,
                                     trigger_event=item.trigger_event),
-                         cause=Cause.RULE, parent=item.origin_event or parent, rules=("608.2",),
-                         subject=item.source)
+                         # resolving it gives the active player priority (CR 117.3b)
+                         cause=Cause.RULE, parent=item.origin_event or parent,
+                         rules=("608.2", "117.3b"), subject=item.source)
     assert resolved is not None
     if obj is not None:
         chars = game.chars(obj)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulekit.core import payloads as p
-from rulekit.core.decisions import bounded_int, written_id
+from rulekit.core.decisions import bounded_int, shown, written_id
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import Cause
 from rulekit.objects.state import Zone
@@ -88,6 +88,6 @@ def target_text(game: RulesContext, target: Any) -> str:
         return target
     if isinstance(target, bool) or not isinstance(target, int):
         raise UsageError("target", "a target is an object id or a player's name, not "
-                                   f"{type(target).__name__ if isinstance(target, int) else repr(target)[:60]}")
+                                   f"{type(target).__name__ if isinstance(target, int) else shown(target)}")
     obj = game.state.objects.get(target)
     return game.describe(obj) if obj is not None else f"#{bounded_int('target', target)}"

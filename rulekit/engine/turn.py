@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulekit.core import payloads as p
+from rulekit.core.errors import RulesError
 from rulekit.core.events import Cause
 from rulekit.engine.combat import combat_damage
 from rulekit.engine.control import detect_control_changes, end_effect
+from rulekit.engine.targets import target_text
 from rulekit.objects.abilities import Static
 from rulekit.objects.effects import lasting
 from rulekit.objects.resolution import draw_cards
-from rulekit.objects.state import STEPS, Step
+from rulekit.objects.state import STEPS, Step, Zone
 
 if TYPE_CHECKING:
     from rulekit.objects.context import RulesContext
@@ -25,8 +27,12 @@ def next_step(game: RulesContext) -> tuple[Step, bool]:
     step = state.step
     if step is Step.END_COMBAT and state.extra_combats > 0:
         return Step.BEGIN_COMBAT, False
-    if step is Step.DECLARE_ATTACKERS and not any(o.attacking for o in state.battlefield()):
-        return Step.END_COMBAT, False  # no attackers: skip blockers and damage (CR 508.8)
+    if step is Step.DECLARE_ATTACKERS and not state.attacked \
+            and not any(o.attacking for o in state.battlefield()):
+        # no creature was declared as an attacker or put onto the battlefield attacking (one
+        # attacking now was, if only by set-up): skip blockers and damage (CR 506.1, 508.8);
+        # one that attacked and left combat since doesn't
+        return Step.END_COMBAT, False
     if step is Step.CLEANUP:
         return Step.CLEANUP, False  # players had priority in it: another one (CR 514.3a)
     return STEPS[STEPS.index(step) + 1], False
@@ -58,7 +64,7 @@ def _end_of_step(game: RulesContext, parent: int | None) -> None:
         if player.pool:
             game.emit(p.ManaEmptied(player=player.name, lost=player.pool.contents()),
                       cause=Cause.TURN,
-                      parent=parent, rules=("500.4", "106.4"))
+                      parent=parent, rules=("500.5", "106.4"))
 
 
 def _begin_step(game: RulesContext, step: Step, parent: int, root: int | None) -> None:
@@ -106,7 +112,9 @@ def _phasing(game: RulesContext, parent: int) -> None:
     batch += [(p.Phased(object=o.id, phased_in=True, player=active,
                         indirectly=o.phased_indirectly), o.id) for o in coming]
     if batch:
-        game.emit_batch(batch, cause=Cause.TURN, parent=parent, rules=("502.1", "702.26a"))
+        # it neither leaves nor enters the battlefield: the same permanent (CR 702.26d)
+        game.emit_batch(batch, cause=Cause.TURN, parent=parent,
+                        rules=("502.1", "702.26a", "702.26d"))
 
 
 def _untap_step(game: RulesContext, parent: int) -> None:
@@ -144,9 +152,41 @@ def _untap_step(game: RulesContext, parent: int) -> None:
                   rules=("502.3",), subject=obj.id)
 
 
-def _cleanup(game: RulesContext, parent: int) -> None:
-    """Damage wears off and "until end of turn" effects end (CR 514.2)."""
+MAX_HAND_SIZE = 7
+"""Each player's maximum hand size (CR 402.2): no card in the catalog changes it."""
+
+
+def _discard_to_hand_size(game: RulesContext, parent: int) -> None:
+    """First in the cleanup step, the active player discards down to their maximum hand size,
+    choosing which cards (CR 514.1): one answer to decision `discard` per card, by default
+    the cards that came into the hand last. They go to the graveyard together (701.9a)."""
     state = game.state
+    player = state.active
+    hand = sorted(state.owned_in(Zone.HAND, player), key=lambda o: o.id)
+    excess = len(hand) - MAX_HAND_SIZE
+    if excess <= 0:
+        return
+    ids = [o.id for o in hand]
+    chosen: list[int] = []
+    for _ in range(excess):
+        default = next(i for i in reversed(ids) if i not in chosen)
+        answer = game.decide("discard", default, player)
+        if answer not in ids or answer in chosen:
+            raise RulesError(f"{target_text(game, answer)} is not a card in {player}'s hand "
+                             f"not yet discarded: {player} discards {excess} of "
+                             f"{', '.join(game.describe(o) for o in hand)} down to "
+                             f"{MAX_HAND_SIZE} cards", rule="514.1")
+        chosen.append(answer)
+    game.emit_batch([(p.ZoneChanged(object=i, origin=Zone.HAND, destination=Zone.GRAVEYARD,
+                                    reason="discard", player=player), i) for i in chosen],
+                    cause=Cause.TURN, parent=parent, rules=("514.1", "701.9a"))
+
+
+def _cleanup(game: RulesContext, parent: int) -> None:
+    """The active player discards down to their maximum hand size (CR 514.1), then damage
+    wears off and "until end of turn" effects end (CR 514.2)."""
+    state = game.state
+    _discard_to_hand_size(game, parent)
 
     for effect in list(lasting(state)):
         if effect.duration == "end_of_turn":

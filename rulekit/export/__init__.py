@@ -27,10 +27,14 @@ coverage table R01-R19; `site/cards.html` the card catalog; `site/quiz.html` the
   `executed_notebook`): the tests check them instead of running every lesson a second time.
 - **Failures** name the notebook and the cell (index and first line); the build exits 1.
 - **Time:** a cell may run `--timeout` seconds (600); one running long says so every 30 s.
-- **One build per site:** a build holds `build.lock` in its cache folder (its pid, under a
-  `flock`); a second build into the same `--out` refuses (exit 2) while the first is alive. The
-  workers exit, killing their kernels, when the build dies, even by `kill -9`.
-- **Size:** a page over `PAGE_BUDGET` (1 MB, without the shared `_static/`) gets a warning.
+- **One build per site:** a build holds `.rulekit-build.lock` in `--out` (its pid, under a
+  `flock`; deleted when it is done) and `build.lock` in its cache folder; a second build into
+  the same `--out`, whatever its `--cache`, or with the same cache, refuses (exit 2) while the
+  first is alive. The workers exit, killing their kernels, when the build dies, even by
+  `kill -9`.
+- **Size:** a page over `PAGE_BUDGET` (1 MB, without the shared `_static/`) gets a warning
+  naming the cell with the most output; a cell leaving over `lesson.MAX_CELL_OUTPUT` (10 MB)
+  fails its lesson, named, before its page is made.
 """
 
 from __future__ import annotations
@@ -70,7 +74,7 @@ CACHE_FORMAT = 2
 PAGE_BUDGET = 1024 * 1024  # bytes of one lesson page (benchmarks: p5_page_kb <= 1024)
 
 __all__ = ["PAGE_BUDGET", "BuildReport", "OutError", "budget_warning", "build", "cache_key_base",
-           "executed_notebook", "lesson_paths", "main"]
+           "executed_notebook", "lesson_paths", "main", "write_error"]
 
 
 @dataclass
@@ -167,16 +171,18 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
     folder = cache_dir or cache_dir_for(out)
     stems = [p.stem for p in paths]
     check_out(out, stems, Cache.load(folder, out), nb_dir)  # before the lock makes a folder
-    lock = BuildLock(folder, out)
-    lock.acquire()
+    locks = [BuildLock(folder, out), BuildLock.for_out(out)]  # one build per cache, per site
     try:
+        for lock in locks:
+            lock.acquire()
         cache = Cache.load(folder, out)  # again under the lock: as the last build left it
         check_out(out, stems, cache, nb_dir)
         return _build(paths, nb_dir, out, cache, stems, started, jobs=jobs, force=force,
                       widgets=widgets, index=index, sandbox=sandbox, timeout=timeout,
                       progress=progress, echo=echo)
     finally:
-        lock.release()
+        for lock in reversed(locks):
+            lock.release()
 
 
 def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[str],
@@ -282,7 +288,7 @@ def _run(plan: _Plan, out: Path, cache: Cache, total: int, *, jobs: int | None,
         stem = Path(result.notebook).stem
         report.built.append(result)
         if result.ok:
-            over = budget_warning(stem, result.size)
+            over = budget_warning(stem, result.size, heaviest=result.heaviest)
             if over:
                 result.warnings.append(over)
             entries[stem] = {"key": keys[result.notebook], "title": result.title,
@@ -323,13 +329,21 @@ def _publish(plan: _Plan, out: Path, cache: Cache, coverage: list[Any] | None) -
     cache.save()
 
 
-def budget_warning(stem: str, size: int, budget: int = PAGE_BUDGET) -> str | None:
-    """The warning for a page of `size` bytes over `budget`, naming the lesson and the size."""
+def write_error(exc: OSError, out: Path) -> str:
+    """One line for a write that failed: the file being written (a copy's destination, not
+    its source in the cache; `--out` when the system named no file) and why."""
+    return f"can't write {exc.filename2 or exc.filename or out}: {exc.strerror or exc}"
+
+
+def budget_warning(stem: str, size: int, budget: int = PAGE_BUDGET, *,
+                   heaviest: str = "") -> str | None:
+    """The warning for a page of `size` bytes over `budget`, naming the lesson, the size and
+    the cell with the most output (`heaviest`, from `lesson.heaviest_output`)."""
     if size <= budget:
         return None
+    why = f"most of it: {heaviest}" if heaviest else "a large cell output?"
     return (f"lesson {stem}: the page is {size / 1024 / 1024:.1f} MB, over the "
-            f"{budget / 1024 / 1024:g} MB page budget (a large cell output?): it loads slowly "
-            "in a classroom")
+            f"{budget / 1024 / 1024:g} MB page budget ({why}): it loads slowly in a classroom")
 
 
 def _drop_unused_widget_manager(out: Path, lessons: list[dict[str, object]]) -> None:
@@ -484,6 +498,6 @@ def main(argv: list[str] | None = None) -> int:
         _stderr(f"rulekit.export: {exc}")
         return 1
     except OSError as exc:
-        _stderr(f"rulekit.export: can't write {exc.filename or args.out}: {exc.strerror or exc}")
+        _stderr(f"rulekit.export: {write_error(exc, args.out)}")
         return 2
     return 0 if report.ok else 1

@@ -13,6 +13,7 @@ each worker keeps its exporter and handles several notebooks.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from rulekit.display.svg import strip_prolog
 from rulekit.export.csp import secure
@@ -33,6 +35,9 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 TEMPLATE = "lesson"
 CELL_TIMEOUT_S = 600
 PROGRESS_S = 30  # a long cell says it is still running this often
+MAX_CELL_OUTPUT = 10 * 1024 * 1024
+"""Characters of output one cell may leave (text, images, widget views): the page carries all of
+it, so a cell printing more fails its lesson, named, before the page is made."""
 KERNEL_ENV = {"RULEKIT_LESSON_EXT": "html", "RULEKIT_DIAGRAMS_URL": "diagrams/",
               "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
 
@@ -63,6 +68,7 @@ class Result:
     size: int = 0
     error: str = ""
     warnings: list[str] = field(default_factory=list)
+    heaviest: str = ""  # the cell with the most output, in words (`heaviest_output`)
 
 
 def first_line(source: str) -> str:
@@ -171,6 +177,36 @@ def _stderr_warnings(nb: object, rel: str) -> list[str]:
     return out
 
 
+def output_sizes(nb: Any) -> list[tuple[int, int]]:
+    """(cell index, characters of its outputs) for each code cell with outputs, largest
+    first."""
+    sizes = []
+    for i, cell in enumerate(getattr(nb, "cells", [])):
+        outputs = cell.get("outputs", []) if cell.get("cell_type") == "code" else []
+        total = sum(len(v if isinstance(v, str) else json.dumps(v)) for o in outputs
+                    for v in [o.get("text", ""), *(o.get("data") or {}).values()])
+        if total:
+            sizes.append((i, total))
+    return sorted(sizes, key=lambda s: -s[1])
+
+
+def heaviest_output(nb: Any, rel: str, limit: int = MAX_CELL_OUTPUT) -> tuple[str, str]:
+    """The cell with the most output, in words (`cell 3 (`print(...)`), 2.0 MB of output`),
+    and, when that is over `limit`, the error that fails the lesson ("" else)."""
+    sizes = output_sizes(nb)
+    if not sizes:
+        return "", ""
+    index, size = sizes[0]
+    cell = nb.cells[index]
+    where = f"cell {index} (`{first_line(cell.source)}`)"
+    words = f"{where}, {size / 1024 / 1024:.1f} MB of output"
+    if size <= limit:
+        return words, ""
+    return words, (f"{rel}: {where}: its output is {size / 1024 / 1024:.1f} MB, over the "
+                   f"{limit / 1024 / 1024:g} MB a lesson page may carry (the page holds all of "
+                   "it): print less, or clear that output")
+
+
 def has_code(nb: object) -> bool:
     """Whether notebook `nb` has code to run (a page of text only starts no kernel)."""
     return any(c.cell_type == "code" and c.source.strip() for c in getattr(nb, "cells", []))
@@ -233,6 +269,10 @@ def run(job: Job) -> Result:
                 # else: nothing to run, no kernel to start (a page of text only)
             finally:
                 watch.close()
+        heaviest, too_much = heaviest_output(nb, rel)
+        if too_much:  # before the page (and its copies in memory) is made
+            return Result(job.notebook, job.page, False, time.perf_counter() - start,
+                          error=too_much)
         if job.executed:  # every cell ran: the outputs as the page shows them
             Path(job.executed).parent.mkdir(parents=True, exist_ok=True)
             write_atomic(Path(job.executed), nbformat.writes(nb))
@@ -269,7 +309,7 @@ def run(job: Job) -> Result:
                         "policy does not allow (docs/classroom.md)")
     return Result(job.notebook, job.page, True, time.perf_counter() - start, title=title,
                   rulings=list(found.rulings), size=len(page.encode("utf-8")),
-                  warnings=warnings)
+                  warnings=warnings, heaviest=heaviest)
 
 
 def _shown(path: Path) -> str:

@@ -55,7 +55,7 @@ SITE_PAGES = ("index.html", "teachers.html", "cards.html", "quiz.html")  # the s
 HEAD_BYTES = 512  # of a page, kept in the cache to tell a damaged copy from someone's file
 TMP_SUFFIX = ".rulekit-tmp"  # `.<name>.<pid>.rulekit-tmp`: a write in progress (write_atomic)
 
-__all__ = ["GENERATOR_TAG", "BuildLock", "Cache", "OutError", "cache_dir_for", "check_out", "is_ours",
+__all__ = ["GENERATOR_TAG", "OUT_LOCK", "BuildLock", "Cache", "OutError", "cache_dir_for", "check_out", "is_ours",
            "page_record", "remove_stale_temporaries", "sha256_file", "write_atomic"]
 
 
@@ -98,45 +98,80 @@ def remove_stale_temporaries(out: Path) -> list[Path]:
     return gone
 
 
-class BuildLock:
-    """One build at a time per site: `<cache>/build.lock` holds the running build's pid, under
-    an exclusive `flock` the system drops when that process dies (even by `kill -9`), so a lock
-    left by a dead build is simply taken over. Without `fcntl` the pid alone decides."""
+OUT_LOCK = ".rulekit-build.lock"
+"""The lock a build holds in `--out` (deleted when it is done, so never published)."""
 
-    def __init__(self, folder: Path, out: Path) -> None:
-        self.path, self.out = folder / "build.lock", out
+
+class BuildLock:
+    """One build at a time per site and per cache: a lock file (`<cache>/build.lock`, and
+    `OUT_LOCK` in `--out`) holds the running build's pid, under an exclusive `flock` the system
+    drops when that process dies (even by `kill -9`), so a lock left by a dead build is simply
+    taken over. Without `fcntl` the pid alone decides. `keep`: the file is emptied on release
+    (kept, so a build waiting on it keeps the same file); else it is deleted, and a taker
+    checks that the file it locked is still the one at the path."""
+
+    def __init__(self, folder: Path, out: Path, *, name: str = "build.lock",
+                 keep: bool = True) -> None:
+        self.path, self.out, self.keep = folder / name, out, keep
         self._fh: TextIO | None = None
+
+    @classmethod
+    def for_out(cls, out: Path) -> BuildLock:
+        """The lock in `--out` itself: two builds into one site refuse each other whatever
+        their caches."""
+        return cls(out, out, name=OUT_LOCK, keep=False)
 
     def acquire(self) -> None:
         """Take the lock, or raise OutError naming the live build that holds it."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fh = open(self.path, "a+", encoding="utf-8")
-        try:
-            held = not _try_flock(fh)
-            fh.seek(0)
-            holder = fh.read().strip()
-            if not held and fcntl is None and holder.isdecimal() and int(holder) != os.getpid():
-                held = _alive(int(holder))
-            if held:
-                raise OutError(f"--out {self.out} is being built by another build (pid "
-                               f"{holder or '?'}; lock {self.path}): wait for it to finish; "
-                               "nothing was changed")
-            fh.seek(0)
-            fh.truncate()
-            fh.write(f"{os.getpid()}\n")
-            fh.flush()
-        except BaseException:
-            fh.close()
-            raise
-        self._fh = fh
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_CLOEXEC", 0), 0o644)
+            fh = open(fd, "r+", encoding="utf-8")
+            try:
+                held = not _try_flock(fh)
+                if not held and not self.keep and not _same_file(fh, self.path):
+                    fh.close()  # deleted by the build that released it: lock the new one
+                    continue
+                fh.seek(0)
+                holder = fh.read().strip()
+                if not held and fcntl is None and holder.isdecimal() and \
+                        int(holder) != os.getpid():
+                    held = _alive(int(holder))
+                if held:
+                    raise OutError(f"--out {self.out} is being built by another build (pid "
+                                   f"{holder or '?'}; lock {self.path}): wait for it to finish; "
+                                   "nothing was changed")
+                fh.seek(0)
+                fh.truncate()
+                fh.write(f"{os.getpid()}\n")
+                fh.flush()
+            except BaseException:
+                fh.close()
+                raise
+            self._fh = fh
+            return
 
     def release(self) -> None:
-        """Empty the lock file (kept, so a build waiting on it keeps the same file) and unlock."""
+        """Empty the lock file (or delete it, unless `keep`) and unlock."""
         fh, self._fh = self._fh, None
         if fh is not None:
-            fh.seek(0)
-            fh.truncate()
+            if self.keep:
+                fh.seek(0)
+                fh.truncate()
+            elif _same_file(fh, self.path):
+                self.path.unlink()
             fh.close()  # closing drops the flock
+
+
+def _same_file(fh: TextIO, path: Path) -> bool:
+    """Whether the open file `fh` is still the file at `path`."""
+    try:
+        now = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fh.fileno())
+    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
 
 
 def _try_flock(fh: TextIO) -> bool:
@@ -319,7 +354,7 @@ def check_out(out: Path, stems: list[str], cache: Cache, notebooks_dir: Path) ->
     pages = [*(out / name for name in SITE_PAGES), *(out / f"{s}.html" for s in stems)]
     ours = [p for p in pages if p.exists() and (cache.page_is_ours(p.stem) or is_ours(p)
                                                 or cache.recorded(p))]
-    if any(out.iterdir()) and not ours and not cache.trusted:
+    if any(p.name != OUT_LOCK for p in out.iterdir()) and not ours and not cache.trusted:
         raise OutError(f"--out {shown} holds files rulekit.export did not write: pick a new or "
                        "empty folder for the site (e.g. site)")
     for page in pages:

@@ -109,7 +109,8 @@ class Resolution:
 
     # -- players
     def gain_life(self, n: int, player: str | None = None) -> Event | None:
-        return self._emit(p.LifeGained(player=player or self.controller, amount=n))
+        return self._emit(p.LifeGained(player=player or self.controller, amount=n), None,
+                          ("119.3",))
 
     def damage(self, target: GameObject | str, n: int) -> Event | None:
         tgt = target if isinstance(target, str) else target.id

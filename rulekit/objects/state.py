@@ -281,6 +281,10 @@ class GameState:
     next_timestamp: int = 1
     awaiting_attackers: bool = False
     awaiting_blockers: bool = False
+    # a creature was declared as an attacker or put onto the battlefield attacking in this
+    # combat: else its declare blockers and combat damage steps are skipped (CR 506.1, 508.8),
+    # even if every attacker has left combat since
+    attacked: bool = False
     extra_combats: int = 0
     version: int = 0  # bumped by every committed event (cache key)
     shape_version: int = 0  # bumped when abilities or effects on the battlefield may change

@@ -19,19 +19,23 @@ False
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulekit.core.decisions import DECISIONS, written_id
+from rulekit.core.decisions import DECISIONS, LARGEST, written_id
 from rulekit.core.errors import RulesError, UsageError
 from rulekit.core.events import EventKind
+from rulekit.core.interrupts import interrupts_held
 from rulekit.objects.state import Zone
 
 if TYPE_CHECKING:
     from rulekit.game import Game
 
+MAX_TEXT = 2000
+"""The longest text an input takes (the "choices" box, the mana box)."""
 NO_TARGET = ""
 NOTHING = -1
 MANA_CHOICES = ("W", "U", "B", "R", "G", "C")
@@ -290,7 +294,7 @@ class SandboxModel:
                           if g.controller_of(o) == g.state.active)
         hand = sorted(g.state.in_zone(Zone.HAND), key=lambda o: o.id)
         chosen = values.get("permanent")
-        if chosen not in [v for _, v in perm_options]:
+        if isinstance(chosen, bool) or chosen not in [v for _, v in perm_options]:  # True == 1
             chosen = perm_options[0][1] if perm_options else None
         abilities: tuple[tuple[str, Any], ...] = ()
         if chosen is not None:
@@ -311,9 +315,68 @@ class SandboxModel:
         return {name: replace(f, options=options.get(name, f.options))
                 for name, f in FIELDS.items()}
 
+    def values(self, raw: Any, *, control: str | None = None,
+               offered: bool = True) -> dict[str, Any]:
+        """The inputs' `values` as a front-end sent them (JSON from a page, a message to the
+        kernel's widget, a script's dict), checked against the fields: a choice one of its
+        options (`offered`: the options of now; else any id or text, for values sent before
+        the game moved on), several choices a list of them, a text a string, a number a whole
+        number (or its digits); else UsageError naming the input. Unknown names are dropped,
+        but the values `control` reads itself if it is a menu control (`MENU_VALUES`). Every
+        click goes through here, whichever host sent it."""
+        if raw is None:
+            return {}
+        if not isinstance(raw, Mapping):
+            raise UsageError("values", f"expected the inputs as {{name: value}}, got "
+                                       f"{_shown(raw)}")
+        values = {k: v for k, v in raw.items() if isinstance(k, str) and k in FIELDS}
+        fields = self.fields(values) if values else {}
+        for name in list(values):
+            field, value = fields[name], values[name]
+            allowed = [v for _, v in field.options]
+
+            def fits(v: Any, allowed: list[Any] = allowed) -> bool:
+                if isinstance(v, bool) or not isinstance(v, int | str):
+                    return False
+                return v in allowed if offered else True
+
+            if field.kind == "choice":
+                if value is not None and not fits(value):
+                    raise UsageError(name, f"{_shown(value)} is not one of the choices offered")
+            elif field.kind == "multi":
+                if value is None:
+                    continue
+                if not isinstance(value, list | tuple) or not all(fits(v) for v in value):
+                    raise UsageError(name, f"expected a list of the choices offered, got "
+                                           f"{_shown(value)}")
+                values[name] = list(value)
+            elif field.kind == "text":
+                if value is not None and not isinstance(value, str):
+                    raise UsageError(name, f"expected text, got {_shown(value)}")
+                if value is not None and len(value) > MAX_TEXT:
+                    raise UsageError(name, f"{len(value):,} characters; at most {MAX_TEXT:,}")
+            elif field.kind == "number" and value not in (None, ""):
+                if isinstance(value, str) and value.strip().isascii() \
+                        and value.strip().isdigit() and len(value.strip()) <= 6:
+                    value = values[name] = int(value)
+                if isinstance(value, bool) or not isinstance(value, int) \
+                        or not 0 <= value <= LARGEST:
+                    raise UsageError(name, f"expected a whole number, got {_shown(value)}")
+        if control in MENU_VALUES:  # checked by the click itself
+            values.update({k: raw[k] for k in MENU_VALUES[control] if k in raw})
+        return values
+
     # ------------------------------------------------------------ clicks
-    def click(self, name: str, values: Mapping[str, Any]) -> Outcome:
-        """Run the control `name` with the inputs' `values`; the outcome is also `last`."""
+    def click(self, name: str, values: Mapping[str, Any] | None = None) -> Outcome:
+        """Run the control `name` with the inputs' `values` (checked first by `values`: a
+        malformed one is refused, naming the input); the outcome is also `last`. A name that
+        is no control is a UsageError."""
+        if not isinstance(name, str) or (name not in CONTROLS and name not in MENU_CONTROLS):
+            raise UsageError("control", f"no sandbox control is called {_shown(name)}")
+        try:
+            values = self.values(values, control=name)
+        except UsageError as err:
+            return self._finish(Outcome("refused", str(err), None, err))
         if name == "undo":
             return self._finish(self.undo())
         if name == "reset":
@@ -322,9 +385,7 @@ class SandboxModel:
             return self.restart()
         if name in ("add_card", "set_position"):
             return self._free_play(name, values)
-        act = self._actions().get(name)
-        if act is None:
-            raise UsageError("control", f"no sandbox control is called {name!r}")
+        act = self._actions()[name]
         if not self.offers(name):
             kinds = " or ".join(ACTION_KINDS[k] for k in CONTROL_KINDS[name])
             return self._finish(Outcome("refused", f"this lesson's sandbox does not offer "
@@ -337,6 +398,11 @@ class SandboxModel:
             if len(g.actions) != before:  # a click made of several actions: take all back
                 g.undo(len(g.actions) - before)
             return self._finish(Outcome("refused", str(err), getattr(err, "rule", None), err))
+        except BaseException:  # interrupted (Ctrl-C) between its actions: all taken back too
+            with interrupts_held():
+                if len(g.actions) != before:
+                    g.undo(len(g.actions) - before)
+            raise
         if len(g.actions) == before:
             return self._finish(Outcome("nothing", "nothing happened"))
         self._marks.append((before, log_before))
@@ -356,10 +422,11 @@ class SandboxModel:
         if not self._marks:
             return Outcome("nothing", "Nothing to undo: this is the board the sandbox started "
                                       "from.")
-        before, log_before = self._marks.pop()
+        before, log_before = self._marks[-1]
         words = "; ".join(self._roots(log_before)) or "the last click"
         g = self.game
         g.undo(len(g.actions) - before)
+        self._marks.pop()
         self._last_log = None
         return Outcome("undone", f"Undone: {words}")
 
@@ -400,7 +467,7 @@ class SandboxModel:
         index = _need(v, "ability", "an ability")
         abilities = g.chars(g.obj(obj)).abilities
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(abilities):
-            raise UsageError("ability", f"{index!r:.40} is not one of the permanent's abilities")
+            raise UsageError("ability", f"{_shown(index)} is not one of the permanent's abilities")
         ability = abilities[index]
         cost = getattr(ability, "cost", None)
         chosen: dict[str, Any] = {}
@@ -594,9 +661,9 @@ class SandboxModel:
         and each answer's verdict, ready for a picker (`rulekit.sandbox.choices.choices_for`)."""
         from rulekit.sandbox.choices import choices_for
 
-        if control not in self._actions():
-            raise UsageError("control", f"no sandbox control is called {control!r:.40}")
-        return choices_for(self, control, values)
+        if not isinstance(control, str) or control not in self._actions():
+            raise UsageError("control", f"no sandbox control is called {_shown(control)}")
+        return choices_for(self, control, self.values(values, control=control))
 
     # ------------------------------------------------------------ what to show
     @property
@@ -623,17 +690,27 @@ class SandboxModel:
                 "free_play": self.free_play()}
 
 
+def _shown(value: Any) -> str:
+    """A value a front-end sent, shown short in a refusal (whatever it is)."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _offered_kinds(actions: Iterable[str] | None) -> tuple[str, ...]:
     """The lesson's `actions` checked against `ACTION_KINDS` (None: every kind), in that
     order."""
     if actions is None:
         return tuple(ACTION_KINDS)
-    if isinstance(actions, str):
-        raise UsageError("actions", "expected a list of kinds, e.g. [\"mana\", \"cast\"]")
+    if isinstance(actions, str | bytes) or not isinstance(actions, Iterable):
+        raise UsageError("actions", f"expected a list of kinds, e.g. [\"mana\", \"cast\"], "
+                                    f"got {_shown(actions)}")
     wanted = list(actions)
-    wrong = [k for k in wanted if k not in ACTION_KINDS]
+    wrong = [k for k in wanted if not isinstance(k, str) or k not in ACTION_KINDS]
     if wrong:
-        raise UsageError("actions", f"{wrong[0]!r:.40} is not a kind of action; the kinds: "
+        raise UsageError("actions", f"{_shown(wrong[0])} is not a kind of action; the kinds: "
                                     + ", ".join(ACTION_KINDS))
     return tuple(k for k in ACTION_KINDS if k in wanted)
 
@@ -644,13 +721,13 @@ def _offered_cards(cards: Iterable[str] | None) -> tuple[str, ...] | None:
         return None
     from rulekit.cards import catalog
 
-    if isinstance(cards, str):
-        raise UsageError("cards", "expected a list of card names")
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise UsageError("cards", f"expected a list of card names, got {_shown(cards)}")
     names = list(cards)
     known = catalog()
-    wrong = [c for c in names if c not in known]
+    wrong = [c for c in names if not isinstance(c, str) or c not in known]
     if wrong:
-        raise UsageError("cards", f"{wrong[0]!r:.40} is not a card of the catalog")
+        raise UsageError("cards", f"{_shown(wrong[0])} is not a card of the catalog")
     return tuple(sorted(set(names)))
 
 
@@ -663,7 +740,7 @@ def choices(values: Mapping[str, Any]) -> dict[str, Any]:
     for part in (p.strip() for p in text.split(";") if p.strip()):
         key, sep, answer = part.partition("=")
         if not sep:
-            raise UsageError("choices", f"{part!r} is not key=answer (for example "
+            raise UsageError("choices", f"{_shown(part)} is not key=answer (for example "
                                         "replacement_order=Contamination)")
         answers = [a.strip() for a in answer.split(",") if a.strip()] if key.strip() != \
             "pay_with" else [answer.strip()]
@@ -681,8 +758,8 @@ def _blocks(values: Mapping[str, Any]) -> dict[int, int]:
         blocker = written_id("blocks", k) if isinstance(k, str) else k
         if not isinstance(blocker, int) or isinstance(blocker, bool) or \
                 not isinstance(v, int) or isinstance(v, bool):
-            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got {k!r:.20}: "
-                                       f"{v!r:.20}")
+            raise UsageError("blocks", f"expected {{blocker id: attacker id}}, got "
+                                       f"{_shown(k)}: {_shown(v)}")
         out[blocker] = v
     return out
 
@@ -693,7 +770,7 @@ def _x(values: Mapping[str, Any]) -> int:
     if isinstance(x, str):
         found = written_id("x", x.strip()) if x.strip() else 0
         if found is None:
-            raise UsageError("x", f"{x!r:.40} is not a whole number")
+            raise UsageError("x", f"{_shown(x)} is not a whole number")
         x = found
     return x  # the engine checks it further (a whole number, bounded)
 

@@ -19,18 +19,12 @@ titles as in a kernel.
 from __future__ import annotations
 
 import json
+import re
+from itertools import accumulate
 from typing import Any
 
-from rulekit.core.decisions import LARGEST
 from rulekit.core.errors import RulesError, UsageError
-from rulekit.sandbox.model import (
-    CONTROLS,
-    FIELDS,
-    MENU_CONTROLS,
-    MENU_VALUES,
-    Outcome,
-    SandboxModel,
-)
+from rulekit.sandbox.model import CONTROLS, MENU_CONTROLS, Outcome, SandboxModel
 from rulekit.sandbox.view import message_html, model_json, sandbox_state
 
 __all__ = ["card_actions", "choices", "click", "fields", "search", "start", "state",
@@ -59,49 +53,6 @@ def _view(sid: int, values: dict[str, Any], *, board: bool = True) -> dict[str, 
     return out
 
 
-def _values(model: SandboxModel, raw: Any, *, offered: bool = True) -> dict[str, Any]:
-    """The inputs' values as the page sent them (JSON), checked against the sandbox's fields:
-    a choice must be one of its options (`offered`: the options of now; else any id or
-    text, as for `state`, which is asked about values sent before the game moved on), several
-    choices a list of them, a text a string, a number a whole number; else UsageError naming
-    the input. Unknown names are dropped."""
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise UsageError("values", "expected the inputs as {name: value}")
-    values = {k: v for k, v in raw.items() if k in FIELDS}
-    for name in list(values):
-        field = model.fields(values)[name]
-        value = values[name]
-        allowed = [v for _, v in field.options]
-
-        def fits(v: Any, allowed: list[Any] = allowed) -> bool:
-            if isinstance(v, bool):
-                return False
-            return v in allowed if offered else isinstance(v, int | str)
-
-        if field.kind == "choice":
-            if value is not None and not fits(value):
-                raise UsageError(name, f"{_shown(value)} is not one of the choices offered")
-        elif field.kind == "multi":
-            if value is None:
-                continue
-            if not isinstance(value, list) or not all(fits(v) for v in value):
-                raise UsageError(name, f"expected a list of the choices offered, got "
-                                       f"{_shown(value)}")
-        elif field.kind == "text":
-            if value is not None and not isinstance(value, str):
-                raise UsageError(name, f"expected text, got {_shown(value)}")
-        elif field.kind == "number" and value not in (None, ""):
-            if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() \
-                    and len(value.strip()) <= 6:
-                value = values[name] = int(value)
-            if isinstance(value, bool) or not isinstance(value, int) \
-                    or not 0 <= value <= LARGEST:
-                raise UsageError(name, f"expected a whole number, got {_shown(value)}")
-    return values
-
-
 def _shown(value: Any) -> str:
     text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -114,12 +65,31 @@ def _refused(err: Exception) -> str:
                        "outcome": outcome.to_json()})
 
 
+MAX_JSON = 1_000_000
+"""The longest JSON text the page sends (a position of 100 permanents is about 20,000)."""
+MAX_DEPTH = 32
+"""The deepest nesting of that JSON (a position nests 5 deep): checked before it is parsed,
+since parsing a deeper value recurses, and in Pyodide too deep a recursion is fatal."""
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def _depth(text: str) -> int:
+    """How deep the arrays and objects of JSON `text` nest (brackets in strings left out)."""
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
+
+
 def _parse(text: Any, what: str) -> Any:
     if not isinstance(text, str):
         raise UsageError(what, "expected JSON text")
+    if len(text) > MAX_JSON:
+        raise UsageError(what, f"{len(text):,} characters of JSON; at most {MAX_JSON:,}")
+    if _depth(text) > MAX_DEPTH:
+        raise UsageError(what, f"nested more than {MAX_DEPTH} deep: not a value the page sends")
     try:
         return json.loads(text)
-    except ValueError as err:  # json.JSONDecodeError, or a number too long to read
+    except (ValueError, RecursionError) as err:  # JSONDecodeError, a number too long to read
         raise UsageError(what, f"not JSON ({err})") from None
 
 
@@ -165,13 +135,10 @@ def click(sid: int, name: str, values: str) -> str:
         model = _model(sid)
         if not isinstance(name, str) or (name not in CONTROLS and name not in MENU_CONTROLS):
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
-        raw = _parse(values, "values")
-        parsed = _values(model, raw)
-        if name in MENU_CONTROLS and isinstance(raw, dict):  # checked by the click itself
-            parsed.update({k: raw[k] for k in MENU_VALUES[name] if k in raw})
+        parsed = model.values(_parse(values, "values"), control=name)
+        outcome = model.click(name, parsed)
     except UsageError as err:
         return _refused(err)
-    outcome = model.click(name, parsed)
     return json.dumps(_view(sid, parsed, board=outcome.ok))
 
 
@@ -180,7 +147,7 @@ def fields(sid: int, values: str) -> str:
     board's HTML (nothing on the board changed)."""
     try:
         model = _model(sid)
-        return json.dumps(_view(sid, _values(model, _parse(values, "values")), board=False))
+        return json.dumps(_view(sid, model.values(_parse(values, "values")), board=False))
     except UsageError as err:
         return _refused(err)
 
@@ -190,8 +157,8 @@ def state(sid: int, values: str) -> str:
     clicks."""
     try:
         model = _model(sid)
-        return json.dumps(model_json(model, _values(model, _parse(values, "values"),
-                                                    offered=False)))
+        return json.dumps(model_json(model, model.values(_parse(values, "values"),
+                                                         offered=False)))
     except UsageError as err:
         return _refused(err)
 
@@ -212,7 +179,7 @@ def choices(sid: int, name: str, values: str) -> str:
         model = _model(sid)
         if not isinstance(name, str) or name not in CONTROLS:
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
-        return json.dumps(model.choices_for(name, _values(model, _parse(values, "values"))))
+        return json.dumps(model.choices_for(name, _parse(values, "values")))
     except UsageError as err:
         return _refused(err)
 

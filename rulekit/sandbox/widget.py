@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anywidget
@@ -45,6 +46,8 @@ SANDBOX_CSS = css_text("sandbox")
 """The module's style sheet, after the frames' and tables' (both hosts use this one)."""
 
 READY = {"state": "ready"}
+MAX_SAVED_FILES = 20
+"""The most walkthrough files one sandbox writes (each save is a new file)."""
 
 
 class Sandbox(anywidget.AnyWidget):
@@ -88,6 +91,7 @@ class Sandbox(anywidget.AnyWidget):
         self.history = history
         self.last_error: Exception | None = None
         self.saved: str | None = None  # the walkthrough file "Save as walkthrough" wrote
+        self._written: list[str] = []  # the files "Save as walkthrough" wrote
         super().__init__(title=title, position=model.position(), status=dict(READY),
                          state=sandbox_state(model, title=title))
         self.on_msg(self._on_msg)
@@ -98,65 +102,67 @@ class Sandbox(anywidget.AnyWidget):
 
     # -- the module's messages
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if not isinstance(content, dict):
-            return
-        seq = content.get("seq")
-        values = content.get("values")
-        values = values if isinstance(values, dict) else {}
-        if "click" in content:
-            self._click(str(content["click"]), values, seq)
-        elif "ask" in content:
-            self._ask(str(content["ask"]), values, seq)
-        elif "walkthrough" in content:
-            self._save(content["walkthrough"], seq)
-        elif "search" in content:  # free play's "add a card" box
-            n = seq if isinstance(seq, int) else 0
-            found = self.model.search(str(content["search"])[:200])
-            self.state = {**self.state, "seq": n, "search": {**found, "seq": n}}
-        elif "values" in content:
-            self._answer(values, seq, board=False)
-        # {"load": ...}: the kernel is always ready
-
-    def _answer(self, values: dict[str, Any], seq: Any, *, board: bool) -> None:
-        from rulekit.sandbox.view import sandbox_state
-
-        try:
-            new = sandbox_state(self.model, values, title=self.title, board=board)
-        except Exception as err:  # noqa: BLE001  (values the model can't read: say so)
-            from rulekit.sandbox.model import Outcome
-
-            self._refused(Outcome("refused", str(err), None, err), seq)
-            return
-        self.state = {**self.state, **new, "seq": seq if isinstance(seq, int) else 0}
-
-    def _ask(self, action: str, values: dict[str, Any], seq: Any) -> None:
-        """The decisions a card's action makes (`SandboxModel.choices_for`), for the picker."""
+        """A message from the module. Its values go through the model's check
+        (`SandboxModel.values`), as the page's do: a value the view could not have sent is
+        answered with a refusal, never acted on and never an exception out of the handler."""
         from rulekit.core.errors import UsageError
         from rulekit.sandbox.model import Outcome
 
+        if not isinstance(content, dict):
+            return
+        seq = content.get("seq")
+        seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
+        values = content.get("values")
         try:
-            decisions = self.model.choices_for(action, values)
+            if "click" in content:
+                self._click(content["click"], values, seq)
+            elif "ask" in content:
+                self._ask(content["ask"], values, seq)
+            elif "walkthrough" in content:
+                self._save(content["walkthrough"], seq)
+            elif "search" in content:  # free play's "add a card" box
+                text = content["search"]
+                if not isinstance(text, str):
+                    raise UsageError("search", "expected text")
+                found = self.model.search(text[:200])
+                self.state = {**self.state, "seq": seq, "search": {**found, "seq": seq}}
+            elif "values" in content:
+                self._answer(self.model.values(values), seq, board=False)
+            # {"load": ...}: the kernel is always ready
         except UsageError as err:
             self._refused(Outcome("refused", str(err), None, err), seq)
-            return
-        n = seq if isinstance(seq, int) else 0
-        self.state = {**self.state, "seq": n, "picker": {"seq": n, "action": action,
-                                                         "values": values,
-                                                         "decisions": decisions}}
 
-    def _save(self, title: Any, seq: Any) -> None:
+    def _answer(self, values: dict[str, Any], seq: int, *, board: bool) -> None:
+        from rulekit.sandbox.view import sandbox_state
+
+        new = sandbox_state(self.model, values, title=self.title, board=board)
+        self.state = {**self.state, **new, "seq": seq}
+
+    def _ask(self, action: Any, values: Any, seq: int) -> None:
+        """The decisions a card's action makes (`SandboxModel.choices_for`), for the picker."""
+        checked = self.model.values(values, control=action if isinstance(action, str) else None)
+        decisions = self.model.choices_for(action, checked)
+        self.state = {**self.state, "seq": seq, "picker": {"seq": seq, "action": action,
+                                                           "values": checked,
+                                                           "decisions": decisions}}
+
+    def _save(self, title: Any, seq: int) -> None:
         """"Save as walkthrough": the session as a walkthrough (`rulekit.authoring.walkthrough`)
         written next to the notebook (the kernel's working folder), under a name not taken yet,
-        which the module says."""
+        which the module says. One sandbox writes at most `MAX_SAVED_FILES` files (a message
+        says so past that)."""
         import re
-        from pathlib import Path
 
         from rulekit.authoring.walkthrough import walkthrough
 
-        name = str(title) if isinstance(title, str) and title.strip() else "A sandbox session"
+        name = title.strip()[:200] if isinstance(title, str) and title.strip() \
+            else "A sandbox session"
         stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "sandbox"
-        n = seq if isinstance(seq, int) else 0
         try:
+            if len(self._written) >= MAX_SAVED_FILES:
+                raise ValueError(f"this sandbox has saved {MAX_SAVED_FILES} walkthrough files "
+                                 f"already (the last: {self._written[-1]}); delete the ones "
+                                 "you don't need and run the cell again to save more")
             text = walkthrough(self.model, title=name)
             path = Path(f"{stem}-walkthrough.toml")
             k = 2
@@ -164,11 +170,12 @@ class Sandbox(anywidget.AnyWidget):
                 path = Path(f"{stem}-walkthrough-{k}.toml")
                 k += 1
             path.write_text(text, "utf-8")
-            saved: dict[str, Any] = {"seq": n, "file": path.name, "text": text}
+            self._written.append(path.name)
+            saved: dict[str, Any] = {"seq": seq, "file": path.name, "text": text}
         except (OSError, ValueError) as err:
-            saved = {"seq": n, "error": str(err)}
+            saved = {"seq": seq, "error": str(err)}
         self.saved = saved.get("file")
-        self.state = {**self.state, "seq": n, "walkthrough": saved}
+        self.state = {**self.state, "seq": seq, "walkthrough": saved}
 
     def _refused(self, outcome: Outcome, seq: Any) -> None:
         from rulekit.sandbox.view import message_html
@@ -178,23 +185,18 @@ class Sandbox(anywidget.AnyWidget):
         self.state = {**self.state, "last": outcome.to_json(), "message": message_html(outcome),
                       "seq": seq if isinstance(seq, int) else 0}
 
-    def _click(self, name: str, values: dict[str, Any], seq: Any) -> bool:
-        from rulekit.core.errors import UsageError
-        from rulekit.sandbox.model import Outcome
-
-        try:
-            outcome = self.model.click(name, values)
-        except UsageError as err:  # not a control of the model's
-            self._refused(Outcome("refused", str(err), None, err), seq)
-            return False
+    def _click(self, name: Any, values: Any, seq: int) -> None:
+        """A click: its values checked (UsageError, answered as a refusal), then played."""
+        checked = self.model.values(values, control=name if isinstance(name, str) else None)
+        outcome = self.model.click(name, checked)
         self.last_error = outcome.error
-        self._answer(values, seq, board=outcome.ok)
-        return outcome.ok
+        self._answer(checked, seq, board=outcome.ok)
 
     def click(self, name: str, **values: Any) -> bool:
         """Click control `name` with these inputs (the model's field names), as the module
         does: through the widget's custom-message handler. True when the game changed."""
-        seq = int(self.state.get("seq") or 0) + 1
+        seq = self.state.get("seq")
+        seq = (seq if isinstance(seq, int) and not isinstance(seq, bool) else 0) + 1
         self._handle_custom_msg({"click": name, "values": values, "seq": seq}, [])
         return bool(self.state.get("last") and self.state["last"]["kind"] in ("done", "undone"))
 

@@ -15,7 +15,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from rulekit.core.errors import ScenarioError
+from rulekit.core.decisions import show_number
+from rulekit.core.errors import ScenarioError, UsageError
 from rulekit.scenario.source import LineMap, Path_, parse, read_text
 
 PENDING = "pending-engine"
@@ -78,6 +79,27 @@ QUESTION_ABOUT = ("turn", "step", "active", "life", "pool", "spent", "tapped", "
                   "supertypes", "colors", "keywords", "abilities", "mana_value", "count",
                   "tokens", "triggered")
 QUESTION_REFUSED = "refused"
+MAX_CHOICE_ITEMS = 20
+"""A question's choice is an answer read on a button: a list or table in it holds at most this
+many entries (a pool of 20 mana)."""
+_REFUSAL_CHOICE = {"type": "string", "pattern": "^(allowed|refused|[0-9]{3}(\\.[0-9]+[a-z]?)?)$",
+                   "x-message": 'a choice is "allowed", "refused" or a rule number such as '
+                                '"302.6"'}
+
+
+def choice_schema(about: str) -> dict[str, Any]:
+    """The JSON Schema of one choice of a question about `about` ("pool", "refused", ...): the
+    value an expectation of that key takes, at most `MAX_CHOICE_ITEMS` entries long."""
+    if about == QUESTION_REFUSED:
+        return _REFUSAL_CHOICE
+    full = schema()
+    value = full["$defs"]["expect"]["properties"][about]
+    if value.get("type") == "object":  # a table by player, object or card: one entry's value
+        value = value["additionalProperties"]
+    return {"$defs": full["$defs"], "allOf": [value], "maxItems": MAX_CHOICE_ITEMS,
+            "maxProperties": MAX_CHOICE_ITEMS}
+
+
 # expectation tables whose keys name an object (a label, or a card name on the battlefield)
 OBJECT_KEYED = ("tapped", "sick", "counters", "damage", "pt", "zone", "controller", "attached",
                 "could_produce", *CHARACTERISTIC_LISTS, "mana_value", "triggered")
@@ -279,6 +301,15 @@ MAX_NUMBER = 10**12
 """Largest whole number anywhere in a scenario (the schema bounds each field more tightly)."""
 
 
+def _how_long(n: int) -> str:
+    """"a number with 14 digits"; past Python's limit for printing an int (4,300 digits: a long
+    hex, octal or binary literal, which Python reads at any length), its length estimated."""
+    try:
+        return f"a number with {len(str(abs(n))):,} digits"
+    except ValueError:
+        return show_number(n)
+
+
 def _check_numbers(data: dict[str, Any], lines: LineMap, name: str) -> None:
     """No scenario field takes a decimal number (`life = 20.0`, `turn = 2e0`, nan, inf), and
     no number is astronomically long; the first one in the file is refused at its line."""
@@ -295,9 +326,8 @@ def _check_numbers(data: dict[str, Any], lines: LineMap, name: str) -> None:
             bad.append((lines.line(path), f"{_at(where(path))}expected a whole number, got the "
                         f"decimal number {v!r}{whole}"))
         elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_NUMBER:
-            bad.append((lines.line(path), f"{_at(where(path))}a number with "
-                        f"{len(str(abs(v))):,} digits: far more than a scenario needs "
-                        f"(limit {MAX_NUMBER:,})"))
+            bad.append((lines.line(path), f"{_at(where(path))}{_how_long(v)}: far more than "
+                        f"a scenario needs (limit {MAX_NUMBER:,})"))
     if bad:
         line, message = min(bad)
         raise ScenarioError(message, path=name, line=line)
@@ -426,8 +456,8 @@ class _Validator:
 
         try:
             return card(value).name
-        except LookupError as err:
-            self.fail(path, err.args[0] if err.args and isinstance(err.args[0], str) else str(err))
+        except UsageError as err:  # not text, or an `UnknownCard`
+            self.fail(path, err.reason)
         raise AssertionError  # pragma: no cover
 
     def is_card(self, value: str) -> bool:
@@ -562,9 +592,13 @@ class _Validator:
             self.question(at + ("question",), step["question"])
 
     def question(self, at: Path_, q: dict[str, Any]) -> None:
-        """`about` names something the engine can answer; the references in it exist."""
+        """`about` names something the engine can answer; the references in it exist; `rule`
+        is one the kit lists (`rulekit/data/rules.toml`)."""
+        if "rule" in q:
+            self.listed_rule(at + ("rule",), str(q["rule"]))
         about = str(q["about"])
         if about == QUESTION_REFUSED:
+            self.choices(at + ("choices",), about, q.get("choices", ()))
             return
         key, _, sub = about.partition(".")
         if key not in QUESTION_ABOUT:
@@ -584,6 +618,34 @@ class _Validator:
             self.player(at + ("about",), sub)
         elif key in ("count", "tokens"):
             self.card(at + ("about",), sub)
+        self.choices(at + ("choices",), key, q.get("choices", ()))
+
+    def listed_rule(self, at: Path_, number: str) -> None:
+        """A rule a question shows with its answer: one the kit lists, with its words."""
+        from rulekit.core.rules import all_rules
+
+        listed = all_rules()
+        if number in listed:
+            return
+        same = sorted((n for n in listed if n.split(".")[0] == number.split(".")[0]),
+                      key=lambda n: (len(n), n))
+        close = difflib.get_close_matches(number, same or list(listed), n=3, cutoff=0.5)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        self.fail(at, f"CR {number} is not a rule the kit lists (rulekit/data/rules.toml holds "
+                      f"{len(listed)}, each with its words for the answer){hint}")
+
+    def choices(self, at: Path_, about: str, choices: list[Any]) -> None:
+        """Each choice written as the expectation `about` names is written (`choice_schema`),
+        and short enough to read on a button. Needs jsonschema, as the schema check does."""
+        try:
+            import jsonschema
+        except ImportError:
+            return
+        validator = jsonschema.Draft202012Validator(choice_schema(about))
+        for i, choice in enumerate(choices):
+            errors = sorted(validator.iter_errors(choice), key=lambda e: len(e.absolute_path))
+            if errors:
+                self.fail(at + (i, *errors[-1].absolute_path), _schema_message(errors[-1], ()))
 
     def expect(self, at: Path_, exp: dict[str, Any]) -> None:
         from rulekit.core.events import EventKind

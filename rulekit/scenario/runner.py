@@ -205,7 +205,8 @@ class _Runner:
         if not found:
             where = {Zone.BATTLEFIELD: " on the battlefield", Zone.HAND: " in a hand"}.get(
                 zone, f" in the {zone.value}" if zone else "")  # type: ignore[arg-type]
-            self.fail(path, f"there is no {ref}{where} to use here{self._did_you_mean(ref)}")
+            self.fail(path, f"there is nothing called {ref!r}{where} to use here"
+                      f"{self._did_you_mean(ref)}")
         return found[0].id
 
     def _did_you_mean(self, ref: str) -> str:
@@ -380,10 +381,7 @@ class _Runner:
                       if not any(fits) else f"more than one choice is right ({said})")
         cited = [error.rule] if error is not None and error.rule else \
             sorted({rule for e in events for rule in e.rules})
-        if "rule" in q:  # the one the lesson points at: it must be one the engine applied
-            if q["rule"] not in cited:
-                self.fail(at + ("rule",), f"CR {q['rule']} did not decide this step (the "
-                          f"engine cited: {', '.join(cited) or 'no rule'})")
+        if "rule" in q:  # the one the lesson points at (any the kit lists, checked on load)
             cited = [q["rule"]]
         return Question(str(q["ask"]), about, choices, tuple(answer_words(c) for c in choices),
                         jsonable(answer), fits.index(True) if choices else None, tuple(cited))
@@ -601,7 +599,7 @@ class _Runner:
 
         try:
             card(value)
-        except LookupError:
+        except UsageError:  # not text, or an `UnknownCard`
             return False
         return True
 
@@ -778,7 +776,7 @@ def _card_name(name: str) -> str:
 
     try:
         return card(name).name
-    except LookupError:
+    except UsageError:  # not text, or an `UnknownCard`
         return name
 
 

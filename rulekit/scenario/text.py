@@ -84,11 +84,22 @@ def _unit(u: dict[str, Any]) -> str:
     return one * n if n <= 8 else f"{n:,} x {one}"
 
 
+def _failed(c: Check, limit: int | None = None) -> str:
+    """`expected ..., got ...` for a check that failed; `no_events` names what must not happen
+    and what did ('expected none of ["mana_added"] to happen, but ["mana_added"] did')."""
+    expected, actual = _fmt(c.expected), _fmt(c.actual)
+    if limit is not None:
+        expected, actual = shorten(expected, limit), shorten(actual, limit)
+    if c.description == "no_events":
+        return f"expected none of {expected} to happen, but {actual} did"
+    return f"expected {expected}, got {actual}"
+
+
 def check_line(c: Check) -> str:
     mark = "ok  " if c.ok else "FAIL"
     if c.ok:
         return f"{mark} {c.description} = {_fmt(c.expected)}"
-    return f"{mark} {c.description}: expected {_fmt(c.expected)}, got {_fmt(c.actual)}"
+    return f"{mark} {c.description}: {_failed(c)}"
 
 
 def failure_lines(scenario: Scenario, results: list[StepResult]) -> list[str]:
@@ -97,8 +108,7 @@ def failure_lines(scenario: Scenario, results: list[StepResult]) -> list[str]:
     failed = sorted(((c.line, r.number, i, c) for r in results
                      for i, c in enumerate(r.failures)), key=lambda t: t[:3])
     return [one_line(f"{scenario.path}:{line}: step {number}: {c.description}: "
-                     f"expected {shorten(_fmt(c.expected), 200)}, got "
-                     f"{shorten(_fmt(c.actual), 200)}")
+                     f"{_failed(c, 200)}")
             for line, number, _i, c in failed]
 
 
