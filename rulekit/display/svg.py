@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INSTALL_MESSAGE", "PANE", "GraphvizMissing", "Shape", "compact", "crossings", "dot_version",
-    "inline_svg", "min_font", "new_box", "pane_fit", "render_svg", "retitle", "run_dot",
+    "focus_box", "inline_svg", "min_font", "new_box", "pane_fit", "render_svg", "retitle", "run_dot",
     "shapes", "single_quotes", "strip_prolog",
 ]
 
@@ -332,6 +332,30 @@ def new_box(svg: str, cls: str = "rk-new") -> Box | None:
     """The box of everything in `svg` carrying class `cls` (what a step added: "rk-new" in a
     frame, "rk-s3" for step 3 of a scenario's drawing), in points."""
     return _union(s.box for s in shapes(svg) if cls in s.classes)
+
+
+_GRAPH_G = re.compile(r"""<g\b[^>]*\bclass=["']graph["'][^>]*>""")
+_TRANSLATE = re.compile(r"translate\(\s*(-?[\d.]+)[ ,]+(-?[\d.]+)\s*\)")
+
+
+def focus_box(svg: str, cls: str = "rk-new") -> Box | None:
+    """`new_box` in the coordinates of the drawing's `viewBox` (Graphviz draws in a group
+    translated into it): where a page zooms and scrolls to, rounded to whole points.
+
+    >>> svg = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 200 100'>"
+    ...        "<g class='graph' transform='translate(4 96)'>"
+    ...        "<g class='node rk-new'><polygon points='10,-80 50,-80 50,-60 10,-60'/></g>"
+    ...        "</g></svg>")
+    >>> focus_box(svg)
+    (14, 16, 54, 36)
+    """
+    box = new_box(svg, cls)
+    if box is None:
+        return None
+    graph = _GRAPH_G.search(svg)
+    move = _TRANSLATE.search(graph.group(0)) if graph else None
+    dx, dy = (float(move.group(1)), float(move.group(2))) if move else (0.0, 0.0)
+    return (round(box[0] + dx), round(box[1] + dy), round(box[2] + dx), round(box[3] + dy))
 
 
 def pane_fit(svg: str, cls: str = "rk-new", pane: tuple[float, float] = PANE) -> float:
