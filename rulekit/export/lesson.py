@@ -83,7 +83,7 @@ def views_resources(names: set[str], live: dict[str, object] | None = None
     registering itself with the page's host) and the host (`rulekit/display/front/`); with a
     sandbox and the live runtime (`live`, from the build), the sandbox's back-end and the
     runtime's config. None for a page without views."""
-    from rulekit.display.front import css_text, module_text, page_module, script_text
+    from rulekit.display.front import css_parts, module_text, page_module, script_text
 
     names = {n for n in names if n in ("stepper", "sandbox", "quiz")}
     if not names:
@@ -91,7 +91,9 @@ def views_resources(names: set[str], live: dict[str, object] | None = None
     backend = None
     if "sandbox" in names and live is not None:
         backend = {"config": live["config"], "script": script_text("sandbox_backend")}
-    return {"css": "\n".join(css_text(n) for n in sorted(names)),
+    # each style sheet once (a walkthrough and a sandbox both build on the frame's and board's)
+    css = dict.fromkeys(part for n in sorted(names) for part in css_parts(n))
+    return {"css": "\n".join(css),
             "modules": [page_module(n) for n in sorted(names)], "host": module_text("host"),
             "live": backend}
 
