@@ -48,9 +48,9 @@ if TYPE_CHECKING:
     from rulekit.game import Game
     from rulekit.scenario import Scenario, StepResult
 
-__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "PANES", "StepFrames", "announcement",
-           "describe_step", "inline_svg", "page_slug", "resolve_scenario", "single_quotes",
-           "step_view"]
+__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "HALF_PANE", "PANES", "StepFrames",
+           "announcement", "describe_step", "inline_svg", "page_slug", "resolve_scenario",
+           "single_quotes", "step_view"]
 
 FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
 
@@ -266,6 +266,7 @@ def _fig_of_html(html: str) -> dict[str, Any]:
     if svg:
         out["svg"] = svg.group(0)
         out["focus"] = focus_box(out["svg"])
+        out["half"] = _fits_half(out["focus"])
     else:
         empty = re.search(r"<p class='rk-empty[^']*'>(.*?)</p>", html, re.S)
         out["empty"] = _html.unescape(empty.group(1)) if empty else ""
@@ -341,6 +342,9 @@ def _arrows(view: Any, svg: str) -> list[list[str]]:
 # Measured in the browser (tests/test_classroom.py and tests/test_jupyterlab.py check every
 # step in the views themselves).
 PANES = ((690.0, 598.0), (720.0, 620.0), (507.0, 1040.0))
+# JupyterLab's pane with the words in half the walkthrough (the smallest half): a picture
+# that fits it leaves the words half of every view (its `half`; stepper.css)
+HALF_PANE = (440.0, 598.0)
 
 
 def _share(box: tuple[float, float, float, float] | None, pane: tuple[float, float]) -> float:
@@ -349,6 +353,11 @@ def _share(box: tuple[float, float, float, float] | None, pane: tuple[float, flo
         return 1.0
     w, h = max(box[2] - box[0], 1e-9), max(box[3] - box[1], 1e-9)
     return min(w, pane[0]) * min(h, pane[1]) / (w * h)
+
+
+def _fits_half(focus: tuple[float, float, float, float] | None) -> bool:
+    """Whether a picture's focus box fits `HALF_PANE` (then its words may have half)."""
+    return _share(focus, HALF_PANE) >= 0.95
 
 
 def step_view(scenario: Any, k: int, label: str) -> tuple[Any, str]:
@@ -485,7 +494,8 @@ class StepFrames:
             svg = mark_new(reveal(whole, set(shown), label=label), {f"s{k}"})
             title = f"Event and trigger diagram up to {what}"
             self._figs.append({"title": title, "label": label, "show": shown, "new": [f"s{k}"],
-                               "focus": focus_box(svg), **_svg_size(svg)})
+                               "focus": focus_box(svg), "half": _fits_half(focus_box(svg)),
+                               **_svg_size(svg)})
             out.append(_figure(title, svg))
         return out
 
@@ -577,9 +587,10 @@ class StepFrames:
         rows),
         `view` (the step view: that step in full, earlier ones folded, in one layout,
         `step_view`; its title, `svg` or `empty` note, `focus` (the box of what the step
-        added, in the SVG's viewBox: what the page zooms to), `legend` HTML and `why`, "ask
-        the diagram why" for its boxes: `_why_data`), `diagram` ("the whole story" so far: its
-        title and `focus`, and either the groups of `svg` it shows, what is `new`, its cropped
+        added, in the SVG's viewBox: what the page zooms to), `half` (whether that box fits
+        `HALF_PANE`: the words may have half the width), `legend` HTML and `why`, "ask the
+        diagram why" for its boxes: `_why_data`), `diagram` ("the whole story" so far: its
+        title, `focus` and `half`, and either the groups of `svg` it shows, what is `new`, its cropped
         size, or its own `svg`, or an `empty` note), `question` (the next step's question, None without: `ask`, `labels`,
         `correct`, `answer`, `answer_label`, `rules`, `rule_texts`, `step`), `notes` (the
         step's speaker notes, for the teacher only) and `announce` (what a screen reader says:

@@ -256,11 +256,12 @@ SHARE_JS = """(root) => {
 }"""
 
 # every step of a walkthrough by the module's own keys (Home, then Right on its root), each
-# measured once its frame is drawn and scrolled (two frames): the fit check and the 95 % rule
-# in one pass; with `picture`, the picture scrolled into view first (one column: it comes
-# after the step's words)
+# measured once its frame is drawn and the walkthrough scrolled to the top of the window (or
+# of JupyterLab's notebook panel, which may still be laying out cells around it), or, with
+# `picture`, its picture scrolled into view (one column: it comes after the step's words):
+# the fit check and the 95 % rule in one pass
 STEPS_JS = f"""async (root, picture) => {{
-  const fit = ({FIT_JS}), share = ({SHARE_JS});
+  const fit = ({FIT_JS}), share = ({SHARE_JS}), scroll = ({SCROLL_JS});
   const tick = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   const key = (k) => root.dispatchEvent(new KeyboardEvent('keydown', {{key: k, bubbles: true}}));
   const count = root.querySelectorAll('{STEP_BUTTONS}').length;
@@ -276,6 +277,7 @@ STEPS_JS = f"""async (root, picture) => {{
     await tick(); await tick();
     const pane = root.querySelector('.rk-frame .rk-diagram');
     if (picture && pane) {{ pane.scrollIntoView({{block: 'start'}}); await tick(); }}
+    else if (!root.classList.contains('rk-presenting')) await scroll(root);
     out.push({{...share(root), fit: fit(root)}});
     if (k + 1 < count) key('ArrowRight');
   }}

@@ -301,6 +301,7 @@ function figureOf(data, f, described, whole) {
   const why = fig === view ? view.why : whyUpTo(data, f.step);
   const figure = diagramOf(data, fig, described, why);
   figure.rkWhy = why;
+  figure.rkHalf = !!fig.half;
   const head = el("div", {class: "rk-figure-head"}, figure.firstChild);
   if (view && story) {
     head.append(el("button", {type: "button", class: "rk-button rk-whole",

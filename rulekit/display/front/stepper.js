@@ -201,6 +201,8 @@ function frameOf(data, f, idBase, whole, ctx) {
     "aria-label": `${data.title}: step ${f.step} of ${n}`}, text);
   const figure = figureOf(data, f, described, whole);
   if (figure) frame.append(figure);
+  // a picture that fits half the width leaves the words the other half (stepper.css)
+  if (figure && figure.rkHalf) frame.classList.add("rk-half");
   return frame;
 }
 
