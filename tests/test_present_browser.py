@@ -401,7 +401,8 @@ def test_copy_a_link_in_a_kernel_host(browser, base) -> None:
 
 def test_every_view_is_at_most_10_tabs_from_the_top(lesson_site, browser) -> None:
     """Tab from the top of each lesson page to its contents link, Enter, one more Tab: the
-    focus is in that walkthrough's or sandbox's controls, in at most 10 Tabs; no paragraph or
+    focus is in that walkthrough's or sandbox's controls (or on the first question), in at
+    most 10 Tabs; no paragraph or
     heading is a Tab stop on the way. (One load a page: the Tab order from the top is walked
     once, then each link is focused, followed and left by Tab.)"""
     site, _ = lesson_site
@@ -440,8 +441,12 @@ def test_every_view_is_at_most_10_tabs_from_the_top(lesson_site, browser) -> Non
                 page.wait_for_timeout(150)
                 page.keyboard.press("Tab")
                 tabs = at[href] + 1
-                inside = page.evaluate("(id) => !!document.activeElement.closest("
-                                       "'#' + CSS.escape(id))", href[1:])
+                # (the questions' link is to their heading: the next stop, the first one)
+                inside = page.evaluate("""(id) => { const t = document.getElementById(id);
+                  const a = document.activeElement;
+                  return !!a.closest('#' + CSS.escape(id)) || (/^H[1-6]$/.test(t.tagName) &&
+                    a.tagName === 'SUMMARY' && !!(t.compareDocumentPosition(a) &
+                    Node.DOCUMENT_POSITION_FOLLOWING)); }""", href[1:])
                 assert inside, (path.name, href, page.evaluate(
                     "() => document.activeElement.outerHTML.slice(0, 120)"))
                 assert tabs <= 10, (path.name, href, tabs)

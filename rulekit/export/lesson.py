@@ -49,6 +49,7 @@ class Job:
     timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
     progress: float = PROGRESS_S  # seconds between "still running" lines
     executed: str = ""  # where the executed notebook is kept (the build cache); "" for nowhere
+    next_lesson: tuple[str, str] = ("", "")  # the next lesson's page and title ("": the last)
 
 
 @dataclass
@@ -256,6 +257,7 @@ def run(job: Job) -> Result:
                      "rulekit_views": views_resources(view_names(nb), job.live),
                      "rulekit_cdn_note": job.cdn_note, "rulekit_quiz": quiz,
                      "rulekit_contents": contents(nb),
+                     "rulekit_next": job.next_lesson if job.next_lesson[0] else None,
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
         page = untab_prose(page)
