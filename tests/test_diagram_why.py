@@ -1,4 +1,4 @@
-"""Ask the diagram why (issue 28), in Debian's Chromium, through the accessibility tree: a
+"""Ask the diagram why, in Debian's Chromium, through the accessibility tree: a
 walkthrough page made from a shipped scenario's frames (`StepFrames.data()`, the stepper module
 and the page host, as an exported page has them; no notebook), its diagram one Tab stop, the
 arrow keys walking the boxes along the arrows with each box's name saying its words and its

@@ -1,4 +1,4 @@
-"""Present, navigation and links (issue 28), in Debian's Chromium, on the site built once per
+"""Present, navigation and links, in Debian's Chromium, on the site built once per
 session (`lesson_site`): Present is a slide (narration at least 32 px at 1280x720, only
 "Step k / n" of the controls, a key hint, no notes), its end card and the move to the next
 walkthrough, Escape back to the same step in the page; the step in the address (`#slug/k`)

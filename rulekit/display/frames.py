@@ -1,4 +1,4 @@
-"""A walkthrough's step frames as plain HTML: no ipywidgets (issue 15, "views cut by what they
+"""A walkthrough's step frames as plain HTML: no ipywidgets ("views cut by what they
 produce").
 
 `StepFrames(scenario)` plays a scenario once with the real engine and builds, for every step
@@ -97,7 +97,7 @@ FRAME_CSS = (
 )
 
 # Bytes of SVG a Stepper may embed with "so far" diagrams before it draws one step per frame
-# (issue 8: a lesson page, all its walkthroughs together, stays under 1 MB).
+# (a lesson page, all its walkthroughs together, stays under 1 MB).
 DIAGRAM_BUDGET = 250_000
 def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
     """A loaded scenario from: a `Scenario`; a path to a file; the name of a shipped file

@@ -209,7 +209,7 @@ def diagram_descriptions(page: Any, selector: str = DIAGRAMS) -> list[str]:
         cdp.detach()
 
 
-# ------------------------------------------------------------------ the 95 % rule (issue 28)
+# ------------------------------------------------------------------ the 95 % rule
 # The share of a step's new diagram part (the union of its `.rk-new` boxes) inside both the
 # diagram pane and the viewport, and the smallest text size (CSS px, after the SVG's scaling)
 # in it, for the frame a walkthrough shows now.
