@@ -384,6 +384,7 @@ def test_a_packed_layout_puts_a_wrapped_sibling_under_the_column_that_ends_highe
     assert box[3] - box[1] < flat_box[3] - flat_box[1] - 40
 
 
+@pytest.mark.slow
 def test_a_step_ships_one_picture_in_the_layout_that_serves_the_panes_best():
     """Each step's view is one SVG and its focus box (what the step added, in the SVG's
     viewBox), in one layout: the first of `LAYOUTS` that shows 95 % of what the step added
@@ -391,12 +392,12 @@ def test_a_step_ships_one_picture_in_the_layout_that_serves_the_panes_best():
     most in JupyterLab's pane, then in Present's, then on a phone. A small step keeps the
     default layout; lesson 2's tapping of Calciform Pools does not fit a phone in it."""
     from rulekit.display.flow import LAYOUTS, step_diagram
-    from rulekit.display.frames import PANES, StepFrames, _diagram_svg, _share
-    from rulekit.display.svg import focus_box, new_box
+    from rulekit.display.frames import PANES, StepFrames, _diagram_svg
+    from rulekit.display.svg import box_fit, focus_box, new_box
     from rulekit.scenario import load, shipped_dir
 
     def shares(svg: str) -> list[float]:
-        return [min(_share(new_box(svg), pane), 0.95) for pane in PANES]
+        return [min(box_fit(new_box(svg), pane), 0.95) for pane in PANES]
 
     for name, k in [("r07_paying_tap", 2), ("r03_only_tap_abilities", 2)]:
         sc = load(shipped_dir() / f"{name}.toml")

@@ -347,17 +347,11 @@ PANES = ((690.0, 598.0), (720.0, 620.0), (507.0, 1040.0))
 HALF_PANE = (440.0, 598.0)
 
 
-def _share(box: tuple[float, float, float, float] | None, pane: tuple[float, float]) -> float:
-    """The share of `box` a `pane` shows at once (`rulekit.display.svg.pane_fit`)."""
-    if box is None:
-        return 1.0
-    w, h = max(box[2] - box[0], 1e-9), max(box[3] - box[1], 1e-9)
-    return min(w, pane[0]) * min(h, pane[1]) / (w * h)
-
-
 def _fits_half(focus: tuple[float, float, float, float] | None) -> bool:
     """Whether a picture's focus box fits `HALF_PANE` (then its words may have half)."""
-    return _share(focus, HALF_PANE) >= 0.95
+    from rulekit.display.svg import box_fit
+
+    return box_fit(focus, HALF_PANE) >= 0.95
 
 
 def step_view(scenario: Any, k: int, label: str) -> tuple[Any, str]:
@@ -367,7 +361,7 @@ def step_view(scenario: Any, k: int, label: str) -> tuple[Any, str]:
     in JupyterLab's pane, then in Present's, then on a phone (a share of 95 % counts as whole).
     The picture is the same in every view; each view only scales it (docs/classroom.md)."""
     from rulekit.display.flow import LAYOUTS, step_diagram
-    from rulekit.display.svg import new_box
+    from rulekit.display.svg import box_fit, new_box
 
     best: tuple[list[float], Any, str] | None = None
     for layout in LAYOUTS:
@@ -376,7 +370,7 @@ def step_view(scenario: Any, k: int, label: str) -> tuple[Any, str]:
         if not svg.startswith("<svg"):  # no Graphviz: its note, whatever the layout
             return view, svg
         box = new_box(svg)
-        shares = [min(_share(box, pane), 0.95) for pane in PANES]
+        shares = [min(box_fit(box, pane), 0.95) for pane in PANES]
         if best is None or shares > best[0]:
             best = (shares, view, svg)
         if min(shares) >= 0.95:

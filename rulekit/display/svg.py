@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 # module's SVG processing only, and importing subprocess there costs start-up time
 
 __all__ = [
-    "INSTALL_MESSAGE", "PANE", "GraphvizMissing", "Shape", "compact", "crossings", "dot_version",
-    "focus_box", "inline_svg", "min_font", "new_box", "pane_fit", "render_svg", "retitle", "run_dot",
+    "INSTALL_MESSAGE", "PANE", "GraphvizMissing", "Shape", "box_fit", "compact", "crossings",
+    "dot_version", "focus_box", "inline_svg", "min_font", "new_box", "pane_fit", "render_svg", "retitle", "run_dot",
     "shapes", "single_quotes", "strip_prolog",
 ]
 
@@ -362,7 +362,11 @@ def pane_fit(svg: str, cls: str = "rk-new", pane: tuple[float, float] = PANE) ->
     """The largest share (0 to 1) of the box of what carries `cls` that a `pane` (width,
     height in CSS px) can show at once, at the page's one scale (1 CSS px per point): 1.0 when
     it fits, 0.25 when it is twice as wide and twice as high. 1.0 when nothing has `cls`."""
-    box = new_box(svg, cls)
+    return box_fit(new_box(svg, cls), pane)
+
+
+def box_fit(box: Box | None, pane: tuple[float, float] = PANE) -> float:
+    """`pane_fit` of a box (x0, y0, x1, y1 in points): 1.0 for None."""
     if box is None:
         return 1.0
     w, h = max(box[2] - box[0], 1e-9), max(box[3] - box[1], 1e-9)
