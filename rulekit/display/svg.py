@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 # module's SVG processing only, and importing subprocess there costs start-up time
 
 __all__ = [
-    "INSTALL_MESSAGE", "PANE", "GraphvizMissing", "Shape", "compact", "crossings", "dot_version",
-    "inline_svg", "min_font", "new_box", "pane_fit", "render_svg", "retitle", "run_dot",
+    "INSTALL_MESSAGE", "PANE", "GraphvizMissing", "Shape", "box_fit", "compact", "crossings",
+    "dot_version", "focus_box", "inline_svg", "min_font", "new_box", "pane_fit", "render_svg", "retitle", "run_dot",
     "shapes", "single_quotes", "strip_prolog",
 ]
 
@@ -334,11 +334,39 @@ def new_box(svg: str, cls: str = "rk-new") -> Box | None:
     return _union(s.box for s in shapes(svg) if cls in s.classes)
 
 
+_GRAPH_G = re.compile(r"""<g\b[^>]*\bclass=["']graph["'][^>]*>""")
+_TRANSLATE = re.compile(r"translate\(\s*(-?[\d.]+)[ ,]+(-?[\d.]+)\s*\)")
+
+
+def focus_box(svg: str, cls: str = "rk-new") -> Box | None:
+    """`new_box` in the coordinates of the drawing's `viewBox` (Graphviz draws in a group
+    translated into it): where a page zooms and scrolls to, rounded to whole points.
+
+    >>> svg = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 200 100'>"
+    ...        "<g class='graph' transform='translate(4 96)'>"
+    ...        "<g class='node rk-new'><polygon points='10,-80 50,-80 50,-60 10,-60'/></g>"
+    ...        "</g></svg>")
+    >>> focus_box(svg)
+    (14, 16, 54, 36)
+    """
+    box = new_box(svg, cls)
+    if box is None:
+        return None
+    graph = _GRAPH_G.search(svg)
+    move = _TRANSLATE.search(graph.group(0)) if graph else None
+    dx, dy = (float(move.group(1)), float(move.group(2))) if move else (0.0, 0.0)
+    return (round(box[0] + dx), round(box[1] + dy), round(box[2] + dx), round(box[3] + dy))
+
+
 def pane_fit(svg: str, cls: str = "rk-new", pane: tuple[float, float] = PANE) -> float:
     """The largest share (0 to 1) of the box of what carries `cls` that a `pane` (width,
     height in CSS px) can show at once, at the page's one scale (1 CSS px per point): 1.0 when
     it fits, 0.25 when it is twice as wide and twice as high. 1.0 when nothing has `cls`."""
-    box = new_box(svg, cls)
+    return box_fit(new_box(svg, cls), pane)
+
+
+def box_fit(box: Box | None, pane: tuple[float, float] = PANE) -> float:
+    """`pane_fit` of a box (x0, y0, x1, y1 in points): 1.0 for None."""
     if box is None:
         return 1.0
     w, h = max(box[2] - box[0], 1e-9), max(box[3] - box[1], 1e-9)

@@ -227,6 +227,7 @@ class _Plan:
     live_page: dict[str, object] | None
     entries: dict[str, dict[str, object]]
     todo: list[tuple[Path, str]]
+    following: dict[str, tuple[str, str]]  # lesson stem -> the next lesson's page and title
 
 
 def _plan(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[str], *,
@@ -249,9 +250,11 @@ def _plan(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[
     live_page = _prepare_live(out, report, sandbox if wa.offline else "off", echo)
     base = cache_key_base(nb_dir, wa.key + ";" + str((live_page or {}).get("key", "live:none")))
     entries = _keep_other_lessons(cache, set(stems))
+    following = _following(paths)
     todo: list[tuple[Path, str]] = []
     for path in paths:
-        key = _key(base, path)
+        # (a page links to the next lesson: its key holds that lesson's page and title)
+        key = _key(base + repr(following.get(path.stem)), path)
         old = cache.lessons.get(path.stem)
         if not force and old and old.get("key") == key and cache.page_is_ours(path.stem) \
                 and (cache.executed / f"{path.stem}.ipynb").is_file():
@@ -259,7 +262,18 @@ def _plan(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[
             report.cached.append(path.stem)
         else:
             todo.append((path, key))
-    return _Plan(report, renderer, lab_css, live_page, entries, todo)
+    return _Plan(report, renderer, lab_css, live_page, entries, todo, following)
+
+
+def _following(paths: list[Path]) -> dict[str, tuple[str, str]]:
+    """Each lesson's next one in the course (the lessons in name order): its page and title."""
+    from rulekit.repo.outline import read_outline
+
+    out = {}
+    for path, then in zip(paths, paths[1:]):
+        found = read_outline(then)
+        out[path.stem] = (f"{then.stem}.html", found.title if found else then.stem)
+    return out
 
 
 def _run(plan: _Plan, out: Path, cache: Cache, total: int, *, jobs: int | None,
@@ -276,7 +290,8 @@ def _run(plan: _Plan, out: Path, cache: Cache, total: int, *, jobs: int | None,
     note = report.widgets_note
     job_list = [Job(str(p), str(out / f"{p.stem}.html"), plan.renderer, note, plan.lab_css,
                     str(cache.logs / f"{p.stem}.kernel.log"), plan.live_page, timeout, progress,
-                    str(cache.executed / f"{p.stem}.ipynb"))
+                    str(cache.executed / f"{p.stem}.ipynb"),
+                    plan.following.get(p.stem, ("", "")))
                 for p, _ in todo]
     keys = {str(p): k for p, k in todo}
     workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))

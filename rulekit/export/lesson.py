@@ -55,6 +55,7 @@ class Job:
     timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
     progress: float = PROGRESS_S  # seconds between "still running" lines
     executed: str = ""  # where the executed notebook is kept (the build cache); "" for nowhere
+    next_lesson: tuple[str, str] = ("", "")  # the next lesson's page and title ("": the last)
 
 
 @dataclass
@@ -90,7 +91,7 @@ def views_resources(names: set[str], live: dict[str, object] | None = None
     registering itself with the page's host) and the host (`rulekit/display/front/`); with a
     sandbox and the live runtime (`live`, from the build), the sandbox's back-end and the
     runtime's config. None for a page without views."""
-    from rulekit.display.front import css_text, module_text, page_module, script_text
+    from rulekit.display.front import css_parts, module_text, page_module, script_text
 
     names = {n for n in names if n in ("stepper", "sandbox", "quiz")}
     if not names:
@@ -98,7 +99,9 @@ def views_resources(names: set[str], live: dict[str, object] | None = None
     backend = None
     if "sandbox" in names and live is not None:
         backend = {"config": live["config"], "script": script_text("sandbox_backend")}
-    return {"css": "\n".join(css_text(n) for n in sorted(names)),
+    # each style sheet once (a walkthrough and a sandbox both build on the frame's and board's)
+    css = dict.fromkeys(part for n in sorted(names) for part in css_parts(n))
+    return {"css": "\n".join(css),
             "modules": [page_module(n) for n in sorted(names)], "host": module_text("host"),
             "live": backend}
 
@@ -295,6 +298,7 @@ def run(job: Job) -> Result:
                      "rulekit_views": views_resources(view_names(nb), job.live),
                      "rulekit_cdn_note": job.cdn_note, "rulekit_quiz": quiz,
                      "rulekit_contents": contents(nb),
+                     "rulekit_next": job.next_lesson if job.next_lesson[0] else None,
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
         page = secure(untab_prose(page))
