@@ -375,7 +375,7 @@ def _lessons(args: argparse.Namespace) -> int:
 def _lab(args: argparse.Namespace) -> int:
     import importlib.util
 
-    from rulekit.repo.lessons import copy_out, has_lessons
+    from rulekit.repo.lessons import has_lessons
 
     folder = Path(args.folder)
     if importlib.util.find_spec("jupyterlab") is None:

@@ -60,3 +60,28 @@ def test_the_environments_settings_turn_off_the_news_as_make_lab_does():
     key = "@jupyterlab/apputils-extension:notification"
     assert shipped_d == {key: make_lab[key]}
     assert "overrides.d/mtg-rulekit.json" in (ROOT / "setup.py").read_text("utf-8")
+
+
+def test_every_lesson_says_at_its_top_how_to_run_it():
+    """Opened as committed (no outputs), a lesson shows no walkthrough until it runs: its first
+    cell ends with the kit's one hint (a new lesson gets it from the template)."""
+    from rulekit.repo.lessons import RUN_HINT
+
+    paths = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert paths
+    for path in paths:
+        first = json.loads(path.read_text("utf-8"))["cells"][0]
+        assert first["cell_type"] == "markdown", path.name
+        assert "".join(first["source"]).endswith("\n\n" + RUN_HINT), path.name
+    template = json.loads((ROOT / "notebooks" / "templates" / "lesson.ipynb").read_text("utf-8"))
+    title = next(c for c in template["cells"]
+                 if "".join(c["source"]).startswith("# Lesson {{number}}"))
+    assert "".join(title["source"]).endswith("\n\n" + RUN_HINT)
+    assert "Run ▸ Run All Cells" in RUN_HINT
+
+
+def test_the_exported_page_leaves_the_hint_out():
+    from rulekit.repo.lessons import RUN_HINT, drop_run_hint
+
+    assert drop_run_hint("# Lesson 1: X\n\nIntro.\n\n" + RUN_HINT) == "# Lesson 1: X\n\nIntro."
+    assert drop_run_hint("# Lesson 1: X") == "# Lesson 1: X"

@@ -239,6 +239,11 @@ def run(job: Job) -> Result:
         from rulekit.export.live import page_status
         from rulekit.export.views import contents, to_views, view_names
 
+        # the page is run already: no "Run All Cells" hint (rulekit.repo.lessons.RUN_HINT)
+        from rulekit.repo.lessons import drop_run_hint
+
+        if nb.cells and nb.cells[0].cell_type == "markdown":
+            nb.cells[0].source = drop_run_hint(nb.cells[0].source)
         # the walkthroughs and sandboxes as rk-view markup (rulekit.export.views); a sandbox
         # in a page starts inactive, until its engine is loaded (or says why it can't be)
         to_views(nb, overrides={"sandbox": {"status": page_status(job.live)}})

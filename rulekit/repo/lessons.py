@@ -12,7 +12,14 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Copied", "copy_out", "has_lessons", "shipped"]
+__all__ = ["RUN_HINT", "Copied", "copy_out", "drop_run_hint", "has_lessons", "shipped"]
+
+RUN_HINT = ("> **Nothing to step below?** Run the lesson: *Run ▸ Run All Cells* (JupyterLab, "
+            "Notebook 7, JupyterLite). Its walkthroughs, sandbox and questions then appear "
+            "under their cells.")
+"""The last paragraph of every lesson's first cell: a lesson opened without outputs (as it is
+committed) shows only text and code until it runs. The exported pages, already run, leave it out
+(`drop_run_hint`); `tests/test_lesson_shape.py` checks that every lesson has it."""
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -57,3 +64,8 @@ def copy_out(dest: Path, source: Path | None = None) -> Copied:
         shutil.copyfile(source / rel, target)
         done.written.append(target)
     return done
+
+
+def drop_run_hint(markdown: str) -> str:
+    """`markdown` without `RUN_HINT` (the paragraph and the blank line before it)."""
+    return markdown.replace("\n\n" + RUN_HINT, "").replace(RUN_HINT, "")
