@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE))
 
 import engine  # noqa: E402
 import lessons  # noqa: E402
+import lite  # noqa: E402
 import live  # noqa: E402
 import readability  # noqa: E402
 import suite  # noqa: E402
@@ -85,6 +86,10 @@ TABLE = [
     ("p9_steps_fully_visible", "1.0", lambda v, r: v >= 1.0,
      "walkthrough steps at 1280x720 showing >= 95 % of what they added to the diagram, text "
      ">= 16 px (every lesson page), fraction"),
+    ("p11_lite_mb", "-", None,
+     "the JupyterLite site of the lessons (make lite: Pyodide, the kernel's wheels, the app), MB"),
+    ("p11_lite_first_output_s", "-", None,
+     "JupyterLite: opening lesson 1 (HTTP, fresh profile) to the first output of Run All, s"),
     ("read_longest_words", "<= 30", lambda v, r: v <= readability.MAX_WORDS,
      "the longest prose sentence of any lesson, words (per lesson below; "
      "benchmarks/readability.py says what counts as prose)"),
@@ -231,6 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         results["p9_steps_fully_visible"] = None
         raw["p9"] = {"note": "no lesson site"}
+    print("p11: the JupyterLite site: its size, and lesson 1 to its first output ...", flush=True)
+    p11 = lite.lite_figures(Path(work.name))
+    results["p11_lite_mb"] = p11.pop("mb", None)
+    results["p11_lite_first_output_s"] = p11.pop("first_output_s", None)
+    raw["p11"] = p11
     raw["load_average"] = os.getloadavg()
     work.cleanup()
     print("p7: random legal play, and a Forest with 64 Mana Reflections ...", flush=True)
