@@ -50,6 +50,7 @@ class Job:
     timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
     progress: float = PROGRESS_S  # seconds between "still running" lines
     executed: str = ""  # where the executed notebook is kept (the build cache); "" for nowhere
+    launch: tuple[tuple[str, str], ...] = ()  # (label, URL with {stem}): "Open in JupyterLite"...
 
 
 @dataclass
@@ -260,6 +261,8 @@ def run(job: Job) -> Result:
                      "rulekit_views": views_resources(view_names(nb), job.live),
                      "rulekit_cdn_note": job.cdn_note, "rulekit_quiz": quiz,
                      "rulekit_contents": contents(nb),
+                     "rulekit_launch": [(label, url.replace("{stem}", path.stem))
+                                        for label, url in job.launch],
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
         page = secure(untab_prose(page))
