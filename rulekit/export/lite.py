@@ -238,6 +238,7 @@ def build_lite(out: Path, notebooks: Path, *, cache: Path | None = None,
     whole). `cache`: where the npm tarballs and wheels are kept (`assets.cache_dir()`);
     `work`: the build's own folder (build/lite in the checkout)."""
     started = time.perf_counter()
+    out, notebooks = out.resolve(), notebooks.resolve()  # jupyter lite runs in its own folder
     cache = cache or cache_dir()
     work = work or ROOT / "build" / "lite"
     lessons = sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))
