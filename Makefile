@@ -61,10 +61,14 @@ $(BIN)/python:
 
 # Re-install when the dependencies or the pins change, or once the rulekit package first appears
 # (an editable install made before rulekit/__init__.py existed maps no package); then define the
-# nbstripout git filter (.gitattributes) so notebook outputs never reach a commit.
+# nbstripout git filter (.gitattributes) so notebook outputs never reach a commit, and give the
+# virtualenv's JupyterLab the lessons' settings (no news pop-up, docs/hosts.md).
 $(STAMP_DEPS): pyproject.toml constraints.txt $(wildcard rulekit/__init__.py) | $(BIN)/python
 	$(BIN)/pip install --disable-pip-version-check -c constraints.txt -e '.[test]'
 	$(BIN)/python -m rulekit.lab.gitfilter
+	@# the settings a wheel installs for JupyterLab (setup.py); an editable install skips them
+	install -D -m 644 rulekit/lab/settings/overrides.d/mtg-rulekit.json \
+	  $(VENV)/share/jupyter/lab/settings/overrides.d/mtg-rulekit.json
 	@touch $@
 
 venv: $(BIN)/python
