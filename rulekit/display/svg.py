@@ -106,7 +106,9 @@ def _viz() -> object:
         _viz_instance.append(run_sync(module.instance()))
     except Exception as err:  # no Pyodide API, no Viz.js there, no stack switching
         raise GraphvizMissing(f"Graphviz can't run in this Python (WebAssembly), and Viz.js "
-                              f"could not be loaded instead: {err}") from None
+                              f"could not be loaded instead ({err}). Viz.js needs a browser "
+                              "with WebAssembly stack switching (JSPI), such as Chrome or Edge "
+                              "137 or newer.") from None
     return _viz_instance[0]
 
 
