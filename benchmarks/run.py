@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE))
 
 import engine  # noqa: E402
 import lessons  # noqa: E402
+import lite  # noqa: E402
 import live  # noqa: E402
 import readability  # noqa: E402
 import suite  # noqa: E402
@@ -102,6 +103,10 @@ TABLE = [
      "the same in Present at 1280x720, text >= 18 px, fraction"),
     ("p9_phone", "1.0", lambda v, r: v >= 1.0,
      "the same at 390x844, the picture scrolled into view, text >= 12 px, fraction"),
+    ("p11_lite_mb", "-", None,
+     "the JupyterLite site of the lessons (make lite: Pyodide, the kernel's wheels, the app), MB"),
+    ("p11_lite_first_output_s", "-", None,
+     "JupyterLite: opening lesson 1 (HTTP, fresh profile) to the first output of Run All, s"),
     ("read_longest_words", "<= 30", lambda v, r: v <= readability.MAX_WORDS,
      "the longest prose sentence of any lesson, words (per lesson below; "
      "benchmarks/readability.py says what counts as prose)"),
@@ -249,6 +254,11 @@ def main(argv: list[str] | None = None) -> int:
         results[key] = p9.pop("fraction")
         p9_raw[where] = p9
     raw["p9"] = p9_raw
+    print("p11: the JupyterLite site: its size, and lesson 1 to its first output ...", flush=True)
+    p11 = lite.lite_figures(Path(work.name))
+    results["p11_lite_mb"] = p11.pop("mb", None)
+    results["p11_lite_first_output_s"] = p11.pop("first_output_s", None)
+    raw["p11"] = p11
     raw["load_average"] = os.getloadavg()
     work.cleanup()
     print("p7: random legal play, and a Forest with 64 Mana Reflections ...", flush=True)

@@ -26,7 +26,7 @@ ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio
               "p6_pyodide_floor_s", "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
               "p7_fuzz_actions_per_s", "p7_reflection_64_ms", "p8_verdicts_ms",
               "p8_verdicts_page_ms", "p9_steps_fully_visible", "p9_narrow", "p9_present",
-              "p9_phone", "read_longest_words",
+              "p9_phone", "p11_lite_mb", "p11_lite_first_output_s", "read_longest_words",
               "read_grade_max", "suite_check_s", "suite_full_s"]
 
 

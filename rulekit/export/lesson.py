@@ -56,6 +56,7 @@ class Job:
     progress: float = PROGRESS_S  # seconds between "still running" lines
     executed: str = ""  # where the executed notebook is kept (the build cache); "" for nowhere
     next_lesson: tuple[str, str] = ("", "")  # the next lesson's page and title ("": the last)
+    launch: tuple[tuple[str, str], ...] = ()  # (label, URL with {stem}): "Open in JupyterLite"...
 
 
 @dataclass
@@ -282,6 +283,11 @@ def run(job: Job) -> Result:
         from rulekit.export.live import page_status
         from rulekit.export.views import contents, to_views, view_names
 
+        # the page is run already: no "Run All Cells" hint (rulekit.repo.lessons.RUN_HINT)
+        from rulekit.repo.lessons import drop_run_hint
+
+        if nb.cells and nb.cells[0].cell_type == "markdown":
+            nb.cells[0].source = drop_run_hint(nb.cells[0].source)
         # the walkthroughs and sandboxes as rk-view markup (rulekit.export.views); a sandbox
         # in a page starts inactive, until its engine is loaded (or says why it can't be)
         to_views(nb, overrides={"sandbox": {"status": page_status(job.live)}})
@@ -299,6 +305,8 @@ def run(job: Job) -> Result:
                      "rulekit_cdn_note": job.cdn_note, "rulekit_quiz": quiz,
                      "rulekit_contents": contents(nb),
                      "rulekit_next": job.next_lesson if job.next_lesson[0] else None,
+                     "rulekit_launch": [(label, url.replace("{stem}", path.stem))
+                                        for label, url in job.launch],
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
         page = secure(untab_prose(page))
