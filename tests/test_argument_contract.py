@@ -50,7 +50,7 @@ def test_mana_abilities_given_as_objects_are_recorded_as_ids_and_replay():
     assert again.log.dumps() == game.log.dumps()
     game.resolve()
     game.undo()  # replays the cast: the Forest must not be "already tapped"
-    assert game.state.stack and game.find_all("Grizzly Bears", zone="stack")
+    assert game.stack and game.find_all("Grizzly Bears", zone="stack")
 
 
 def test_every_object_decision_turns_an_object_into_its_id():
@@ -87,8 +87,8 @@ def test_trigger_order_given_as_an_object_orders_by_its_id_without_a_repr():
     game, lion, plains = feathers_and_lion()
     second = game.find_all(FEATHER)[1]
     game.cast(lion, mana_abilities=plains, trigger_order=second)
-    assert game.state.stack[-1].source != second.id  # put on the stack first: resolves last
-    assert game.state.stack[1].source == second.id
+    assert game.stack[-1].source != second.id  # put on the stack first: resolves last
+    assert game.stack[1].source == second.id
     assert game.replay().snapshot_json() == game.snapshot_json()
     game.undo()
     with pytest.raises(RulesError) as err:
@@ -104,14 +104,14 @@ def test_an_object_as_a_mana_ability_answer_refuses_with_the_real_reason_and_cha
     game.add("Forest")
     forests = game.find_all("Forest")
     game.cast(bears, mana_abilities=[forests[0], f"#{forests[1].id}"])
-    while game.state.stack:
+    while game.stack:
         game.resolve()
     before = state_of(game)
     with pytest.raises(RulesError, match="nonsense is not the source") as err:
         game.cast(lion, mana_abilities=plains, trigger_order="nonsense")
     assert err.value.rule == "603.3b"
     assert state_of(game) == before
-    assert game.obj(lion.id).zone.value == "hand" and not game.state.stack
+    assert game.obj(lion.id).zone.value == "hand" and not game.stack
 
 
 def test_a_rollback_whose_replay_fails_still_puts_the_game_back(monkeypatch):
@@ -140,9 +140,9 @@ def test_advance_resolves_600_feather_triggers():
     game.set_pool("Alice", [{"type": "W"}] * 2)
     game.cast(game.add("Silvercoat Lion", zone="hand"))
     game.advance()
-    assert not game.state.stack and game.state.players["Alice"].life == 620
+    assert not game.stack and game.life("Alice") == 620
     game.next_turn()
-    assert game.state.turn == 2
+    assert game.turn == 2
 
 
 def test_more_than_the_limit_is_a_rules_error_naming_it(monkeypatch):
@@ -278,7 +278,7 @@ def test_players_must_be_a_list_of_distinct_names(players, argument):
 
 def test_a_good_game_still_starts():
     game = Game(("Ann", "Ben", "Cy"), life=40)
-    assert list(game.state.players) == ["Ann", "Ben", "Cy"]
+    assert list(game.players) == ["Ann", "Ben", "Cy"]
     assert {p.life for p in game.state.players.values()} == {40}
 
 

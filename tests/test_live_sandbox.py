@@ -166,7 +166,7 @@ def _message_under(live: Any, control: str) -> None:
 
 def _tap_and_refuse(m: Mirror) -> None:
     g = m.model.game
-    active = g.state.active
+    active = g.active
     land = next(o.id for o in m.model.permanents() if g.chars(o).is_a("Land")
                 and not o.tapped and g.controller_of(o) == active)
     before = m.row(PLAYERS, "player", active)["mana pool"]
@@ -186,7 +186,7 @@ def _tap_and_refuse(m: Mirror) -> None:
 
 def _exert_through_untap(m: Mirror) -> None:
     g = m.model.game
-    active = g.state.active
+    active = g.active
     mine = [o for o in m.model.permanents() if g.controller_of(o) == active
             and g.chars(o).is_a("Creature") and not o.tapped]
     exerter = next(o.id for o in mine if g.chars(o).name in EXERT)
@@ -197,7 +197,7 @@ def _exert_through_untap(m: Mirror) -> None:
     m.click("attack", attackers=[exerter, other], exert=[exerter])
     assert m.row("Board", "id", exerter)["tapped"] == "yes"
     assert "won't untap" in m.row("Board", "id", exerter)["exerted"]
-    turn = g.state.turn
+    turn = g.turn
     m.click("turn")  # the opponent's turn
     m.click("turn")  # ours again: our untap step has happened
     assert f"turn {turn + 2}" in m.row(PLAYERS, "player", active)["turn"]
@@ -205,7 +205,7 @@ def _exert_through_untap(m: Mirror) -> None:
     assert m.row("Board", "id", exerter)["tapped"] == "yes"  # exerted: stayed tapped
     shown = m.click("undo")
     assert shown.startswith("Undone:")
-    now = m.model.game.state.active  # back in the opponent's turn
+    now = m.model.game.active  # back in the opponent's turn
     assert now != active and f"turn {turn + 1}" in m.row(PLAYERS, "player", now)["turn"]
 
 
