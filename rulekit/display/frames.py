@@ -49,8 +49,8 @@ if TYPE_CHECKING:
     from rulekit.scenario import Scenario, StepResult
 
 __all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "HALF_PANE", "PANES", "PHONE_PANE",
-           "StepFrames", "announcement", "describe_step", "inline_svg", "page_slug", "resolve_scenario",
-           "single_quotes", "step_view"]
+           "StepFrames", "announcement", "describe_step", "inline_svg", "page_slug",
+           "resolve_scenario", "single_quotes", "step_view"]
 
 FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
 
