@@ -345,7 +345,8 @@ def test_every_layout_of_a_step_view_draws_the_same_boxes_arrows_and_words():
             other = step_diagram(sc, k, layout=layout)
             assert other.titles == default.titles, (name, k, layout)
             sources.add(other.source)
-        assert len(sources) > len(LAYOUTS) // 2, (name, k)  # laid out differently
+        # laid out differently (`beside` changes only a step with a lone leaf)
+        assert len(sources) > len(LAYOUTS) // 4, (name, k)
 
 
 def test_a_packed_layout_puts_a_wrapped_sibling_under_the_column_that_ends_highest():
@@ -562,6 +563,26 @@ def test_a_step_view_says_a_replacements_result_once_and_puts_a_lone_leaf_beside
     result = _node_at(rip, "Slagstone Refinery (#2) is")
     trigger = _node_at(rip, "trigger for itself")
     assert trigger[1] > result[3]
+
+
+def test_a_layout_without_beside_puts_a_lone_leaf_under_its_cause():
+    """`StepLayout.beside` False (the layouts a phone's pane may need): the lone leaf that
+    sits beside its cause by default goes under it, a column narrower (Wild Growth's trigger
+    and its {G}, R05), and a narrow layout's copy note is in short lines (R13's copy)."""
+    from rulekit.display.flow import StepLayout, step_diagram
+    from rulekit.scenario import load, shipped_dir
+
+    sc = load(shipped_dir() / "r05_replacement_modifies_production.toml")
+    view = step_diagram(sc, 1, layout=StepLayout(beside=False)).svg()
+    trigger, mana = (_node_at(view, w) for w in ("Wild Growth triggers", "from Wild"))
+    assert mana[1] > trigger[3]  # under it
+    copy = load(shipped_dir() / "r13_token_copy_enters.toml")
+    width = {}
+    for narrow in (False, True):
+        svg = step_diagram(copy, 2, layout=StepLayout(narrow=narrow, beside=False)).svg()
+        note = _node_at(svg, "Original Gilded Goose")
+        width[narrow] = note[2] - note[0]
+    assert width[True] < width[False]
 
 
 def test_a_narrow_layout_draws_a_fan_outs_replaced_events_one_box_each():
