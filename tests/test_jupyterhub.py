@@ -28,7 +28,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,6 +39,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import unavailable
+from tests.hosts import free_port
 
 pytestmark = [pytest.mark.lab, pytest.mark.notebook, pytest.mark.slow,
               pytest.mark.xdist_group("jupyterhub")]  # one hub, one worker
@@ -51,12 +51,6 @@ ARTIFACTS = ROOT / "test-artifacts" / "jupyterhub"
 STUDENTS = ("rk-ana", "rk-ben", "rk-cai")  # names no machine has as accounts
 FOLDER = "rulekit-lessons"  # as in the shipped config
 START_TIMEOUT_S = 120
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _shipped_config():
@@ -79,7 +73,7 @@ class Hub:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.homes = folder / "home"
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.password = secrets.token_urlsafe(12)
         self.proc: subprocess.Popen | None = None
@@ -87,7 +81,7 @@ class Hub:
 
     def config(self) -> Path:
         """The test's config: the shipped one, then a test log-in, homes and ports."""
-        hub_port, api_port = _free_port(), _free_port()
+        hub_port, api_port = free_port(), free_port()
         root = hasattr(os, "geteuid") and os.geteuid() == 0
         text = f"""
 c = get_config()  # noqa: F821

@@ -21,7 +21,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -32,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import clean_clone
+from tests.hosts import free_port, only_from, run_all_cells
 from tests.kernel_sandbox import kernel_sandbox
 
 # no xdist group: the lessons' classroom checks spread over the workers, each worker starting
@@ -53,24 +53,6 @@ def _sandbox_lesson(notebooks: Path) -> Path | None:
         if "Sandbox(" in code:
             return path
     return None
-
-
-def _only_from(base: str, outside: list[str]):
-    """A Playwright route handler: requests to the JupyterLab server go through, every other
-    one is blocked and remembered in `outside`."""
-    def route(r) -> None:
-        if r.request.url.startswith(base + "/"):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-    return route
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(url: str, timeout: float = 2.0) -> int:
@@ -98,7 +80,7 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory):
     tmp_path = tmp_path_factory.mktemp("lab")
     clone = clean_clone(tmp_path)
     folder = clone / "notebooks"
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     # short: IPC kernel sockets live in the runtime folder (paths <= 107 bytes)
     runtime = Path(tempfile.mkdtemp(prefix="rk-lab-"))
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
@@ -180,11 +162,11 @@ def test_run_all_tap_save_reopen_and_git_stays_clean(jupyterlab, browser) -> Non
     try:
         page = context.new_page()
 
-        page.route("**/*", _only_from(base, outside))
+        page.route("**/*", only_from(outside, base + "/"))
         try:
             page.goto(url, timeout=120_000)
             page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
-            _run_all_cells(page)
+            run_all_cells(page, lambda: _kernel_idle(page))
             sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
             sandbox.wait_for(state="visible", timeout=RUN_TIMEOUT_MS)
             sandbox.scroll_into_view_if_needed()
@@ -272,26 +254,10 @@ def _save(page, notebook: Path) -> Path:
     raise AssertionError(f"Ctrl+S wrote no widget state to {state}")
 
 
-def _run_all_cells(page) -> None:
-    """Run > Run All Cells, as a user would, once the kernel is idle (a Run All sent while
-    the session is still connecting runs nothing); tried again if no cell starts."""
-    status = page.locator(".jp-StatusBar-TextItem", has_text="Python")
-    prompts = page.locator(".jp-NotebookPanel .jp-InputPrompt")
-    dialog = page.locator(".jp-Dialog button.jp-mod-accept")
-    for _attempt in range(3):
-        status.filter(has_text="Idle").first.wait_for(timeout=120_000)
-        page.locator(".jp-NotebookPanel .jp-Cell").first.click()  # the notebook has the focus
-        page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
-        page.locator(".lm-Menu-item:visible",
-                     has_text=re.compile(r"^Run All Cells")).first.click()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if dialog.count() and dialog.first.is_visible():
-                dialog.first.click()  # "Select Kernel"
-            if any(re.search(r"\[(\*|\d+)\]", t) for t in prompts.all_inner_texts()):
-                return
-            page.wait_for_timeout(250)
-    raise AssertionError("Run > Run All Cells started no cell (three tries)")
+def _kernel_idle(page) -> None:
+    """JupyterLab's status bar says the kernel is idle."""
+    page.locator(".jp-StatusBar-TextItem", has_text="Python").filter(
+        has_text="Idle").first.wait_for(timeout=120_000)
 
 
 def _tap_something(page, sandbox, board, before: str) -> str | None:
@@ -369,7 +335,7 @@ def _open_and_run(page, base: str, token: str, lesson: Path, walkthroughs: int) 
     page.goto(f"{base}/lab/workspaces/rk-{lesson.stem}/tree/{lesson.name}?token={token}",
               timeout=120_000)
     page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
-    _run_all_cells(page)
+    run_all_cells(page, lambda: _kernel_idle(page))
     prompts = page.locator(".jp-NotebookPanel .jp-InputPrompt")
     steppers = page.locator(".jp-NotebookPanel .rk-stepper")
     deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
@@ -626,7 +592,7 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
         lap(f"walk {where.split(' ', 1)[1]}")
 
     page = context.new_page()
-    page.route("**/*", _only_from(base, outside))
+    page.route("**/*", only_from(outside, base + "/"))
     try:
         page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
         lap("other")

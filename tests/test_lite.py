@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import unavailable
+from tests.hosts import only_from, run_all_cells
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser, pytest.mark.slow]
 
@@ -67,25 +68,6 @@ def test_the_site_preloads_every_package_and_fetches_nothing_outside(lite_site: 
     assert "cdn.jsdelivr" not in json.dumps(config) and "pypi.org" not in json.dumps(config)
 
 
-def _run_all(page) -> None:
-    """Run > Run All Cells, once the kernel is idle, tried again if no cell starts."""
-    prompts = page.locator(".jp-NotebookPanel .jp-InputPrompt")
-    for _attempt in range(3):
-        page.locator(".jp-NotebookPanel .jp-Notebook-ExecutionIndicator[data-status='idle'], "
-                     ".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
-            state="attached", timeout=300_000)
-        page.locator(".jp-NotebookPanel .jp-Cell").first.click()
-        page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
-        page.locator(".lm-Menu-item:visible",
-                     has_text=re.compile(r"^Run All Cells")).first.click()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if any(re.search(r"\[(\*|\d+)\]", t) for t in prompts.all_inner_texts()):
-                return
-            page.wait_for_timeout(250)
-    raise AssertionError("Run > Run All Cells started no cell (three tries)")
-
-
 @pytest.mark.timeout(900)
 def test_a_lesson_opens_runs_steps_and_plays_offline(lite_site: Path, browser) -> None:
     from rulekit.export.browser import serve
@@ -98,15 +80,7 @@ def test_a_lesson_opens_runs_steps_and_plays_offline(lite_site: Path, browser) -
                                       service_workers="block")
         outside: list[str] = []
 
-        def route(r) -> None:
-            url = r.request.url
-            if url.startswith((base, "data:", "blob:")):
-                r.continue_()
-            else:
-                outside.append(url)
-                r.abort()
-
-        context.route("**/*", route)
+        context.route("**/*", only_from(outside, base, "data:", "blob:"))
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -117,7 +91,9 @@ def test_a_lesson_opens_runs_steps_and_plays_offline(lite_site: Path, browser) -
             # the lesson's top says how to run it (it has no outputs yet)
             page.locator(".jp-NotebookPanel .jp-Cell").first.locator(
                 ".jp-RenderedMarkdown em", has_text="Run All Cells").wait_for(timeout=60_000)
-            _run_all(page)
+            run_all_cells(page, lambda: page.locator(
+                ".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(
+                state="attached", timeout=300_000))
             stepper = page.locator(".jp-NotebookPanel .rk-stepper").first
             stepper.wait_for(state="visible", timeout=600_000)
             first_s = time.monotonic() - started

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import unavailable
+from tests.hosts import free_port, only_from
 
 pytestmark = [pytest.mark.marimo, pytest.mark.browser, pytest.mark.lab]
 
@@ -30,12 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "marimo"
 LESSON = "01_tapping_and_summoning_sickness"
 START_TIMEOUT_S = 120
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _marimo() -> str:
@@ -67,7 +61,7 @@ def marimo_lesson(tmp_path_factory: pytest.TempPathFactory):
     assert convert.returncode == 0 and app.is_file(), convert.stderr[-2000:]
     source = app.read_text("utf-8")
     assert "import marimo" in source and 'Stepper("r07_paying_tap")' in source
-    port = _free_port()
+    port = free_port()
     log_path = tmp / "marimo.log"
     log = open(log_path, "wb")  # closed in finally
     proc = subprocess.Popen([marimo, "run", str(app), "--headless", "--host", "127.0.0.1",
@@ -105,15 +99,7 @@ def test_a_lesson_in_marimo_steps_presents_and_plays(marimo_lesson, browser) -> 
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
 
-    def route(r) -> None:
-        url = r.request.url
-        if url.startswith((base + "/", "ws://127.0.0.1", "data:", "blob:")):
-            r.continue_()
-        else:
-            outside.append(url)
-            r.abort()
-
-    page.route("**/*", route)
+    page.route("**/*", only_from(outside, base + "/", "ws://127.0.0.1", "data:", "blob:"))
     errors: list[tuple[str, str]] = []
     page.on("pageerror", lambda e: errors.append((str(e), e.stack or "")))
     try:

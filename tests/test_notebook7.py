@@ -19,7 +19,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -30,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import clean_clone
+from tests.hosts import free_port, only_from, run_all_cells
 from tests.kernel_sandbox import kernel_sandbox
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab,
@@ -39,12 +39,6 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "notebook7"
 START_TIMEOUT_S = 120
 LESSON = "01_tapping_and_summoning_sickness.ipynb"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _api(base: str, token: str, path: str, method: str = "GET") -> object:
@@ -76,7 +70,7 @@ def notebook7(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("nb7")
     clone = clean_clone(tmp)
     folder = clone / "notebooks"
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     runtime = Path(tempfile.mkdtemp(prefix="rk-nb7-"))  # short: IPC sockets live here
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp / "config"),
                JUPYTER_RUNTIME_DIR=str(runtime), PYDEVD_DISABLE_FILE_VALIDATION="1")
@@ -114,32 +108,16 @@ def notebook7(tmp_path_factory: pytest.TempPathFactory):
         shutil.rmtree(runtime, ignore_errors=True)
 
 
+def _wait_idle(page, base: str, token: str) -> None:
+    deadline = time.monotonic() + 120
+    while not _kernel_idle(base, token) and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+
+
 def _kernel_idle(base: str, token: str) -> bool:
     sessions = _api(base, token, "/api/sessions")
     return bool(sessions) and all(s["kernel"]["execution_state"] == "idle"
                                   for s in sessions)  # type: ignore[union-attr]
-
-
-def _run_all(page, base: str, token: str) -> None:
-    """Run > Run All Cells once the kernel is idle (a Run All sent while it connects runs
-    nothing), tried again if no cell starts."""
-    import re
-
-    prompts = page.locator(".jp-NotebookPanel .jp-InputPrompt")
-    for _attempt in range(3):
-        deadline = time.monotonic() + 120
-        while not _kernel_idle(base, token) and time.monotonic() < deadline:
-            page.wait_for_timeout(250)
-        page.locator(".jp-NotebookPanel .jp-Cell").first.click()
-        page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
-        page.locator(".lm-Menu-item:visible",
-                     has_text=re.compile(r"^Run All Cells")).first.click()
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if any(re.search(r"\[(\*|\d+)\]", t) for t in prompts.all_inner_texts()):
-                return
-            page.wait_for_timeout(250)
-    raise AssertionError("Run > Run All Cells started no cell (three tries)")
 
 
 @pytest.mark.timeout(900)
@@ -154,20 +132,13 @@ def test_notebook7_runs_steps_presents_and_saves_clean(notebook7, browser) -> No
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
 
-    def route(r) -> None:
-        if r.request.url.startswith(base + "/") or r.request.url.startswith("data:"):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-
-    page.route("**/*", route)
+    page.route("**/*", only_from(outside, base + "/", "data:"))
     errors: list[tuple[str, str]] = []  # (message, stack) of every uncaught page error
     page.on("pageerror", lambda e: errors.append((str(e), e.stack or "")))
     try:
         page.goto(f"{base}/notebooks/{LESSON}?token={token}", timeout=120_000)
         page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
-        _run_all(page, base, token)
+        run_all_cells(page, lambda: _wait_idle(page, base, token))
         steppers = page.locator(".jp-NotebookPanel .rk-stepper")
         steppers.first.wait_for(state="attached", timeout=240_000)
         deadline = time.monotonic() + 240
