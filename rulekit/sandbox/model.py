@@ -10,11 +10,11 @@ order, sends a click as `click(name, values)` and shows the `Outcome`.
 >>> model = SandboxModel(Game(["Alice", "Bob"]))
 >>> forest = model.game.add("Forest")
 >>> model.click("tap", {"permanent": forest.id}).text
-'Alice taps Forest (#1) for mana: {T}: Add {G}.'
+"Alice taps Forest (#1) for mana. Alice's pool: {G} (Forest made {G})."
 >>> model.click("tap", {"permanent": forest.id}).ok
 False
 >>> model.click("undo", {}).text
-'Undone: Alice taps Forest (#1) for mana: {T}: Add {G}.'
+'Undone: Alice taps Forest (#1) for mana'
 """
 
 from __future__ import annotations
@@ -407,14 +407,18 @@ class SandboxModel:
             return self._finish(Outcome("nothing", "nothing happened"))
         self._marks.append((before, log_before))
         self._last_log = log_before
-        return self._finish(Outcome("done", "; ".join(self._roots(log_before))))
+        from rulekit.sandbox.said import click_words
+
+        return self._finish(Outcome("done", click_words(g, log_before)))
 
     def _finish(self, outcome: Outcome) -> Outcome:
         self.last = outcome
         return outcome
 
     def _roots(self, since: int) -> list[str]:
-        return [e.text for e in self.game.log.since(since)
+        from rulekit.sandbox.said import lead
+
+        return [lead(e) for e in self.game.log.since(since)
                 if e.kind is EventKind.ACTION and e.parent is None]
 
     def undo(self) -> Outcome:

@@ -46,8 +46,11 @@ LAST_CLICK = "What your last click did"
 
 def message_html(outcome: Outcome) -> str:
     """The outcome of a click in the narrator's words: "Refused: ... Nothing changed.",
-    "Done: ...", "Undone: ..." (or why nothing happened)."""
-    text = html_text(outcome.text)
+    "Done: ...", "Undone: ..." (or why nothing happened); mana written as the board's
+    symbols."""
+    from rulekit.display.board.mana_symbols import text_html
+
+    text = text_html(outcome.text)
     if outcome.kind == "refused":
         return ("<div class='rk-error' role='alert'><b>Refused:</b> "
                 f"{text}<br>Nothing changed.</div>")

@@ -13,7 +13,7 @@ JupyterLab, Notebook 7, VS Code and Colab host the module (no lab extension).
 >>> sandbox.click("tap", permanent=forest.id)
 True
 >>> sandbox.state["last"]["text"], sandbox.state["seq"]
-('Alice taps Forest (#1) for mana: {T}: Add {G}.', 1)
+("Alice taps Forest (#1) for mana. Alice's pool: {G} (Forest made {G}).", 1)
 >>> sandbox.click("tap", permanent=forest.id), sandbox.state["last"]["rule"]
 (False, '107.5')
 """
