@@ -154,10 +154,12 @@ MENU_CONTROLS: dict[str, Control] = {c.name: c for c in (
             "the `step` the sandbox starts from"),
     Control("restart", "Start again", "Back to the board the sandbox was given: every click "
             "and every free-play change taken back", "warning"),
+    Control("challenge", "Try a challenge", "Start (or start again) the challenge `challenge` "
+            "(its id; \"\" for none) on its own board (rulekit.sandbox.challenges)"),
 )}
 MENU_VALUES: dict[str, tuple[str, ...]] = {
     "block": ("blocks",), "add_card": ("card", "player", "zone"),
-    "set_position": ("turn", "active", "step"), "restart": ()}
+    "set_position": ("turn", "active", "step"), "restart": (), "challenge": ("challenge",)}
 """The values each of `MENU_CONTROLS` reads (checked by the click itself)."""
 """Controls only the board's card menus send (`card_actions`), not laid out as a form."""
 
@@ -214,6 +216,7 @@ class SandboxModel:
         # per click that changed the game: (len(game.actions), len(game.log)) before it
         self._marks: list[tuple[int, int]] = []
         self._last_log: int | None = None  # log length before the last click shown
+        self.practice: Any = None  # the challenges (rulekit.sandbox.challenges.Practice)
         self._remember_start()
 
     # ------------------------------------------------------------ the starting position
@@ -232,6 +235,8 @@ class SandboxModel:
             data["offers"] = list(self.actions)
         if self.cards is not None:
             data["cards"] = list(self.cards)
+        if self.practice is not None:
+            data["challenges"] = [c.to_json() for c in self.practice.challenges.values()]
         try:
             plain: dict[str, Any] = json.loads(json.dumps(data, allow_nan=False))
         except (TypeError, ValueError):
@@ -255,6 +260,22 @@ class SandboxModel:
         the lesson's `actions`; controls of no kind, like passing, always)."""
         kinds = CONTROL_KINDS.get(control)
         return kinds is None or any(k in self.actions for k in kinds)
+
+    def _offers_copy(self, control: str, values: Mapping[str, Any]) -> bool:
+        """An activation of an ability that makes a token copy (Kiki-Jiki's), in a sandbox
+        that offers copies: a "copy" as well as an ability."""
+        from rulekit.objects.abilities import Activated
+
+        if control != "activate" or "copy" not in self.actions:
+            return False
+        obj, index = values.get("permanent"), values.get("ability")
+        if not isinstance(obj, int) or not isinstance(index, int):
+            return False
+        try:
+            ability = self.game.chars(self.game.obj(obj)).abilities[index]
+        except (UsageError, IndexError):
+            return False
+        return isinstance(ability, Activated) and ability.makes_token_copy
 
     def groups(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """`GROUPS` with only the controls offered, and their fields; a group left with no
@@ -370,9 +391,31 @@ class SandboxModel:
     def click(self, name: str, values: Mapping[str, Any] | None = None) -> Outcome:
         """Run the control `name` with the inputs' `values` (checked first by `values`: a
         malformed one is refused, naming the input); the outcome is also `last`. A name that
-        is no control is a UsageError."""
+        is no control is a UsageError. With challenges (`practice`), the one being tried is
+        checked after every click that plays."""
         if not isinstance(name, str) or (name not in CONTROLS and name not in MENU_CONTROLS):
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
+        if name == "challenge":
+            if self.practice is None:
+                return self._finish(Outcome("refused", "this sandbox has no challenges"))
+            return self._finish(self.practice.start(self, (values or {}).get("challenge")))
+        outcome = self._click(name, values)
+        if self.practice is not None and name not in ("restart", "add_card", "set_position"):
+            self.practice.after(self, outcome)
+        return outcome
+
+    def switch(self, position: Mapping[str, Any]) -> None:
+        """Play on another board from now on: `position` (players, life, actions, as
+        `position()` gives them) replayed, as if the sandbox had been given it."""
+        fresh = SandboxModel.from_position({**position, "history": self.history}).game
+        self.game.__dict__.update(fresh.__dict__)
+        self.start = self._first_start = len(self.game.actions)
+        self._marks.clear()
+        self._last_log = None
+        self.last = None
+        self._remember_start()
+
+    def _click(self, name: str, values: Mapping[str, Any] | None) -> Outcome:
         try:
             values = self.values(values, control=name)
         except UsageError as err:
@@ -386,7 +429,7 @@ class SandboxModel:
         if name in ("add_card", "set_position"):
             return self._free_play(name, values)
         act = self._actions()[name]
-        if not self.offers(name):
+        if not self.offers(name) and not self._offers_copy(name, values):
             kinds = " or ".join(ACTION_KINDS[k] for k in CONTROL_KINDS[name])
             return self._finish(Outcome("refused", f"this lesson's sandbox does not offer "
                                                    f"that ({kinds})"))
@@ -420,6 +463,12 @@ class SandboxModel:
 
         return [lead(e) for e in self.game.log.since(since)
                 if e.kind is EventKind.ACTION and e.parent is None]
+
+    def last_click_words(self) -> str | None:
+        """The last click that changed the game, in words (what Undo takes back), or None."""
+        if not self._marks:
+            return None
+        return "; ".join(self._roots(self._marks[-1][1])) or "the last click"
 
     def undo(self) -> Outcome:
         """Take back the last click that changed the game."""
@@ -659,15 +708,24 @@ class SandboxModel:
 
         return card_actions(self)
 
-    def choices_for(self, control: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def choices_for(self, control: str, values: Mapping[str, Any],
+                    field: str | None = None) -> list[dict[str, Any]]:
         """The decisions a click makes (replacement order, a target, may, a color, trigger
         order, the legend rule, Mana Flare's mana...), who makes each and why (the rule),
-        and each answer's verdict, ready for a picker (`rulekit.sandbox.choices.choices_for`)."""
-        from rulekit.sandbox.choices import choices_for
+        and each answer's verdict, ready for a picker (`rulekit.sandbox.choices.choices_for`).
+        With `field` ("target", "x" or "mana", a menu entry's `choose`): that input of the
+        click instead, every card and player (or number, or type of mana) with its verdict
+        (`rulekit.sandbox.choices.input_choices`)."""
+        from rulekit.sandbox.choices import HEADINGS, choices_for, input_choices
 
         if not isinstance(control, str) or control not in self._actions():
             raise UsageError("control", f"no sandbox control is called {_shown(control)}")
-        return choices_for(self, control, self.values(values, control=control))
+        checked = self.values(values, control=control)
+        if field is None:
+            return choices_for(self, control, checked)
+        if not isinstance(field, str) or field not in ("target", "x", "mana"):
+            raise UsageError("choose", f"{_shown(field)} is not an input a picker chooses")
+        return [input_choices(self, control, checked, field, HEADINGS[field])]
 
     # ------------------------------------------------------------ what to show
     @property
@@ -685,11 +743,16 @@ class SandboxModel:
 
     def to_json(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The model's state as JSON data: its fields, the last outcome, the log, the card
-        menus, what it offers (the views add their tables: `rulekit.sandbox.view`)."""
+        menus, the time bar (`rulekit.sandbox.bar`), what it offers (the views add their
+        tables: `rulekit.sandbox.view`)."""
+        from rulekit.sandbox.bar import time_bar
+
         return {"fields": {k: f.to_json() for k, f in self.fields(values).items()},
                 "last": self.last.to_json() if self.last else None,
                 "log": self.game.log.dumps(),
                 "card_actions": {str(k): v for k, v in self.card_actions().items()},
+                "bar": time_bar(self),
+                "practice": self.practice.to_json() if self.practice is not None else None,
                 "offers": list(self.actions),
                 "free_play": self.free_play()}
 

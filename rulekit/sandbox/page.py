@@ -24,8 +24,9 @@ from itertools import accumulate
 from typing import Any
 
 from rulekit.core.errors import RulesError, UsageError
+from rulekit.sandbox.challenges import attach
 from rulekit.sandbox.model import CONTROLS, MENU_CONTROLS, Outcome, SandboxModel
-from rulekit.sandbox.view import message_html, model_json, sandbox_state
+from rulekit.sandbox.view import message_html, model_json, sandbox_state, with_symbols
 
 __all__ = ["card_actions", "choices", "click", "fields", "search", "start", "state",
            "walkthrough"]
@@ -119,7 +120,7 @@ def start(position: str) -> str:
     can't be built gives `{"error": why}`."""
     try:
         parsed = _position(position)
-        model = SandboxModel.from_position(parsed)
+        model = attach(SandboxModel.from_position(parsed), parsed.get("challenges"))
     except (UsageError, RulesError) as err:
         return json.dumps({"error": f"the sandbox's position can't be built: {err}"})
     title = parsed.get("title")
@@ -172,14 +173,16 @@ def card_actions(sid: int) -> str:
         return _refused(err)
 
 
-def choices(sid: int, name: str, values: str) -> str:
-    """`SandboxModel.choices_for(name, values)`: the decisions that click makes, who makes
-    each and why, and each answer's verdict (for a picker instead of the "choices" box)."""
+def choices(sid: int, name: str, values: str, field: str | None = None) -> str:
+    """`SandboxModel.choices_for(name, values, field)`: the decisions that click makes, who
+    makes each and why, and each answer's verdict; or the click's `field` (a menu entry's
+    `choose`) with every answer's verdict (for a picker instead of the "choices" box)."""
     try:
         model = _model(sid)
         if not isinstance(name, str) or name not in CONTROLS:
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
-        return json.dumps(model.choices_for(name, _parse(values, "values")))
+        return json.dumps(with_symbols(model.choices_for(name, _parse(values, "values"),
+                                                         field or None)))
     except UsageError as err:
         return _refused(err)
 

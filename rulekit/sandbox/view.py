@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from rulekit.sandbox.model import Outcome, SandboxModel
 
 __all__ = ["Render", "board_html", "diagram", "diagram_html", "layout", "message_html",
-           "model_json", "sandbox_state", "tables", "tables_html"]
+           "model_json", "sandbox_state", "tables", "tables_html", "with_symbols"]
 
 Render = Callable[[str], str]
 """DOT text -> SVG text: `rulekit.display.svg.run_dot` in a kernel, Viz.js in a page."""
@@ -61,6 +61,23 @@ def message_html(outcome: Outcome) -> str:
     return f"<div class='rk-done' role='status'><b>Done:</b> {text}</div>"
 
 
+def with_symbols(data: Any) -> Any:
+    """`data` (JSON: card menus, the time bar, a picker's decisions) with `label_html` and
+    `reason_html` beside each `label` and `reason`: escaped, mana drawn as the board's
+    symbols, so the menus write {G} as the cards do."""
+    from rulekit.display.board.mana_symbols import text_html
+
+    if isinstance(data, list):
+        return [with_symbols(d) for d in data]
+    if not isinstance(data, dict):
+        return data
+    out = {k: with_symbols(v) for k, v in data.items()}
+    for key in ("label", "reason", "heading"):
+        if isinstance(data.get(key), str):
+            out[f"{key}_html"] = text_html(data[key])
+    return out
+
+
 def tables(model: SandboxModel) -> dict[str, Table]:
     """Board, players (life and mana pools), stack, and, after a click, what it did."""
     g = model.game
@@ -76,6 +93,8 @@ def model_json(model: SandboxModel, values: Mapping[str, Any] | None = None) -> 
     the same clicks."""
     data = model.to_json(values)
     data["tables"] = {k: t.to_json() for k, t in tables(model).items()}
+    data["card_actions"] = with_symbols(data["card_actions"])
+    data["bar"] = with_symbols(data["bar"])
     return data
 
 
