@@ -81,7 +81,7 @@ def _pools(game: Game, events: list[Event]) -> list[str]:
         mine = [e for e in added if e.payload.player == player]  # type: ignore[union-attr]
         if not mine:
             continue
-        parts = []
+        parts: list[str] = []
         for e in mine:
             m = e.payload
             assert isinstance(m, p.ManaAdded)
