@@ -733,6 +733,23 @@ class SandboxModel:
         """Where the last click's events start in the log (None before any click)."""
         return self._last_log
 
+    def clicks(self) -> list[tuple[int, list[int], str]]:
+        """The clicks since the start that changed the game, in order: (their number, 1 for the
+        first; the game actions each made, numbered as in `event.action`; the click in
+        words)."""
+        out: list[tuple[int, list[int], str]] = []
+        if not self._marks:
+            return out
+        ends = [b for b, _ in self._marks[1:]] + [len(self.game.actions)]
+        from rulekit.sandbox.said import lead
+
+        for k, ((before, log_before), end) in enumerate(zip(self._marks, ends, strict=True)):
+            actions = list(range(before + 1, end + 1))
+            roots = [lead(e) for e in self.game.log.since(log_before)
+                     if e.kind is EventKind.ACTION and e.parent is None and e.action in actions]
+            out.append((k + 1, actions, "; ".join(roots) or "a click"))
+        return out
+
     def diagram_since(self) -> int | None:
         """The first action number the diagram of the last `history` clicks starts at, or None
         for the set-up (nothing clicked yet)."""

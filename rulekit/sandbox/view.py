@@ -72,7 +72,7 @@ def with_symbols(data: Any) -> Any:
     if not isinstance(data, dict):
         return data
     out = {k: with_symbols(v) for k, v in data.items()}
-    for key in ("label", "reason", "heading"):
+    for key in ("label", "reason", "heading", "say", "hint"):
         if isinstance(data.get(key), str):
             out[f"{key}_html"] = text_html(data[key])
     return out
@@ -95,6 +95,7 @@ def model_json(model: SandboxModel, values: Mapping[str, Any] | None = None) -> 
     data["tables"] = {k: t.to_json() for k, t in tables(model).items()}
     data["card_actions"] = with_symbols(data["card_actions"])
     data["bar"] = with_symbols(data["bar"])
+    data["practice"] = with_symbols(data["practice"])
     return data
 
 
@@ -117,22 +118,33 @@ def tables_html(tables: dict[str, Table]) -> str:
 
 
 def diagram(model: SandboxModel) -> tuple[Any, str]:
-    """(the event and trigger diagram of the last few clicks, or of the set-up before any; what
-    it shows in words). The diagram is a `FlowDiagram`: `.source` is its DOT."""
-    from rulekit.display.flow import log_diagram
+    """(the event and trigger diagram of the last few clicks, one cluster each named "Your
+    click 3: ...", or of the set-up before any; what it shows in words). The diagram is a
+    `FlowDiagram` (`.source` is its DOT) with no legend inside: `diagram_html` puts the
+    walkthroughs' legend strip above it."""
+    from rulekit.display.flow.draw import draw
+    from rulekit.display.flow.model import Group, layout
 
-    since = model.diagram_since()
-    if since is None:
-        return log_diagram(model.game), "the set-up"
-    return log_diagram(model.game, since_action=since), "your last clicks"
+    clicks = model.clicks()[-model.history:] if model.history else []
+    g = model.game
+    if not clicks:
+        return draw(*layout(g.log, game=g), None, legend=False), "the set-up"
+    groups = [Group(f"a{actions[0]}", f"Your click {k}: {_short(words)}", actions)
+              for k, actions, words in clicks]
+    return draw(*layout(g.log, game=g, groups=groups), None, legend=False), "your last clicks"
+
+
+def _short(words: str, limit: int = 70) -> str:
+    return words if len(words) <= limit else words[:limit - 1].rstrip() + "…"
 
 
 def diagram_html(model: SandboxModel, render: Render | None) -> tuple[str, str]:
-    """(the diagram of the last clicks as inline SVG in its `rk-diagram` box, what it shows in
-    words). `render` draws the DOT; its SVG gets the readable titles and the inline form the
-    kernel's SVG gets everywhere (`retitle`, `inline_svg`), so a page's diagram has the same
-    tooltips and screen-reader titles. A drawing that fails says why, in the box. With
-    `history` 0: no diagram."""
+    """(the diagram of the last clicks as inline SVG in its `rk-diagram` box, under its
+    legend strip, what it shows in words). `render` draws the DOT; its SVG gets the readable
+    titles and the inline form the kernel's SVG gets everywhere (`retitle`, `inline_svg`), so
+    a page's diagram has the same tooltips and screen-reader titles. A drawing that fails says
+    why, in the box. With `history` 0: no diagram."""
+    from rulekit.display.flow import legend_strip
     from rulekit.display.svg import GraphvizMissing, inline_svg, retitle, run_dot
 
     if not model.history:
@@ -146,8 +158,8 @@ def diagram_html(model: SandboxModel, render: Render | None) -> tuple[str, str]:
     except Exception as err:  # noqa: BLE001  (Viz.js raises a JS error: say it, keep going)
         return f"<p class='rk-empty'>The diagram could not be drawn: {html_text(err)}</p>", what
     svg = inline_svg(retitle(svg, graph.titles), label=label)
-    return f"<div class='rk-diagram' tabindex='0' role='group' aria-label='{html_text(label)}'>" \
-           f"{svg}</div>", what
+    return f"{legend_strip(graph)}<div class='rk-diagram' tabindex='0' role='group' " \
+           f"aria-label='{html_text(label)}'>{svg}</div>", what
 
 
 def layout(model: SandboxModel | None = None) -> dict[str, Any]:

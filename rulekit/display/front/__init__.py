@@ -78,11 +78,14 @@ def css_text(name: str) -> str:
 
         return FRAME_CSS + "\n" + LEGEND_CSS + "\n" + text
     if name == "sandbox":
+        from rulekit.display.flow import LEGEND_CSS
         from rulekit.display.frames import FRAME_CSS
         from rulekit.display.rows import TABLE_CSS_TEXT
 
-        # the board (rulekit.display.board) is the sandbox's main view
-        return FRAME_CSS + "\n" + TABLE_CSS_TEXT + "\n" + _read("board.css") + "\n" + text
+        # the board (rulekit.display.board) is the sandbox's main view; its diagram has the
+        # walkthroughs' legend strip
+        return FRAME_CSS + "\n" + TABLE_CSS_TEXT + "\n" + LEGEND_CSS + "\n" + \
+            _read("board.css") + "\n" + text
     return text
 
 
