@@ -66,8 +66,7 @@ def time_bar(model: SandboxModel) -> list[dict[str, Any]]:
     last = model.last_click_words()
     out.append(_button("undo", "Undo", f"Take back your last click: {last}" if last else
                        "Nothing to undo yet",
-                       None if last else RulesError("nothing to undo: this is the board the "
-                                                    "sandbox started from")))
+                       None if last else RulesError("nothing to undo yet")))
     if s.stack:
         top = _top(g)
         error, _ = _tried(model, "resolve")

@@ -96,7 +96,7 @@ class Practice:
         self.current, self.since, self.last = challenge.id, len(model.game.log), ""
         if self.status.get(challenge.id) != "solved":
             self.status[challenge.id] = "trying"
-        return Outcome("done", f"Challenge: {challenge.say} The board is set: play on it.")
+        return Outcome("done", f"Challenge: {challenge.say}")
 
     def after(self, model: SandboxModel, outcome: Outcome) -> None:
         """After a click: the current challenge's goal read on the game; solved, a wrong try,

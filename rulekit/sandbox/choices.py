@@ -32,8 +32,8 @@ WHY: dict[str, tuple[str | None, str]] = {
                                    "object) chooses"),
     "trigger_order": ("603.3b", "{who} chooses the order of their triggered abilities on "
                                 "the stack: each player orders their own, active player first"),
-    "target": ("601.2c", "{who} chooses the target: the controller of the spell or ability "
-                         "chooses (for a trigger, as it goes on the stack, CR 603.3d)"),
+    "target": ("603.3d", "{who} chooses: a triggered ability's controller chooses its target "
+                         "as it goes on the stack"),
     "may": ("603.5", "{who} chooses whether to do what the ability says they may do, as it "
                      "resolves"),
     "pay": ("118.12", "{who} chooses whether to pay: the player the effect names"),
@@ -193,22 +193,19 @@ def _tried(game: Game, run: Callable[[], None], *, board: bool = True
 
 
 def _purposes(game: Game, made: list[Decision]) -> dict[int, str]:
-    """What each target decision chose for: the ability put on the stack by the event it
-    shaped, named as players say it, with what it may target."""
-    from rulekit.core import payloads as p
+    """What each target decision chose for: the ability the event it shaped put on the stack,
+    named as players say it, with what it may target."""
     from rulekit.objects.narrator import item_name
 
     out: dict[int, str] = {}
-    by_id = {e.id: e for e in game.log.since(max(0, len(game.log) - 400))}
     for i, d in enumerate(made):
-        event = by_id.get(d.event)
-        if d.key != "target" or event is None or not isinstance(event.payload, p.PutOnStack):
-            continue
-        item = event.payload.item
-        if item is None:
+        item = next((s for s in game.state.stack if s.origin_event == d.event), None)
+        if d.key != "target" or item is None:
             continue
         spec = getattr(item.ability, "target", None)
-        out[i] = item_name(item) + (f" ({spec.text})" if spec is not None else "")
+        what = "" if spec is None else " (a " + spec.text[len("target "):] + ")" \
+            if spec.text.startswith("target ") else f" ({spec.text})"
+        out[i] = item_name(item) + what
     return out
 
 

@@ -187,9 +187,11 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Spells", ("hand_card", "cast")),
     ("Combat", ("combat", "attackers", "exert", "attack")),
     ("Copies and destruction", ("copy_target", "copy", "to_destroy", "destroy")),
-    ("Time", ("choices", "pass", "resolve", "step", "turn", "undo", "reset")),
+    ("Time", ("pass", "resolve", "step", "turn", "undo", "reset")),
 )
-"""The layout, in reading order: each group's heading and its fields and controls by name."""
+"""The layout, in reading order: each group's heading and its fields and controls by name.
+Every field but `choices`: a click's decisions are made in pickers (`choices_for`), which
+send their answers in it."""
 
 
 def mana_choice(text: Any) -> str | None:
