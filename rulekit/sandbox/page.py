@@ -29,7 +29,7 @@ from rulekit.sandbox.model import CONTROLS, MENU_CONTROLS, Outcome, SandboxModel
 from rulekit.sandbox.view import message_html, model_json, sandbox_state, with_symbols
 
 __all__ = ["card_actions", "choices", "click", "fields", "search", "start", "state",
-           "walkthrough"]
+           "walkthrough", "warm"]
 
 _models: list[tuple[SandboxModel, str]] = []  # (model, title): one per sandbox, by number
 
@@ -141,6 +141,30 @@ def click(sid: int, name: str, values: str) -> str:
     except UsageError as err:
         return _refused(err)
     return json.dumps(_view(sid, parsed, board=outcome.ok))
+
+
+def warm(sid: int) -> str:
+    """Run what a first click runs (a legal card action, its words, the board, the tables
+    and the diagram) once on a copy of sandbox `sid`'s board, so the student's first click is
+    as quick as the next: the modules it needs are imported and its code warm. The sandbox
+    itself is untouched. "{}" (or a refusal when there is no such sandbox)."""
+    try:
+        model = _model(sid)
+    except UsageError as err:
+        return _refused(err)
+    position = model.position()
+    if position is None:
+        return "{}"
+    copy = SandboxModel.from_position(position)
+    entry = next((e for entries in copy.card_actions().values() for e in entries
+                  if e["legal"] and not e["choose"]), None)
+    if entry is not None:
+        copy.click(entry["action"], entry["values"])
+    else:
+        copy.click("pass", {})
+    sandbox_state(copy, {}, render=_render)
+    copy.click("undo", {})
+    return "{}"
 
 
 def fields(sid: int, values: str) -> str:
