@@ -151,7 +151,7 @@ def test_every_engine_and_sandbox_benchmark_runs_once_at_its_smallest_size():
     assert engine.reflection_ms(n=4, runs=1)[0] >= 0
     assert engine.fuzz_actions_per_s(runs=1, games=1, actions=5)[0] > 0
     p8 = lessons.verdicts_ms(runs=1)
-    assert p8["ms"] > 0 and p8["verdicts"] > 10 and len(p8["per_lesson_ms"]) == 8
+    assert p8["ms"] > 0 and p8["verdicts"] > 5 and len(p8["per_lesson_ms"]) == 8
 
 
 @pytest.mark.slow  # starts a pytest process
