@@ -22,7 +22,8 @@ import suite  # noqa: E402
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
               "p3_over_floor", "p3_one_lesson_s", "p3_one_empty_s", "p4_click_ratio",
               "p5_page_kb", "p5_static_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s",
-              "p6_pyodide_floor_s", "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
+              "p6_pyodide_floor_s", "p6_longest_task_ms", "p6_first_click_ms",
+              "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
               "p7_fuzz_actions_per_s", "p7_reflection_64_ms", "p8_verdicts_ms",
               "p8_verdicts_page_ms", "p9_steps_fully_visible", "read_longest_words",
               "read_grade_max", "suite_check_s", "suite_full_s"]
@@ -117,6 +118,7 @@ def test_live_sandbox_figures_are_measured(lesson_site, browser):
     assert figures["floor_s"] > 0 and len(figures["ready_after_view_runs_s"]) == 1
     assert figures["assets_mb"] > 1 and figures["outside"] == []
     assert figures["console_errors"] == []
+    assert len(figures["longest_task_runs_ms"]) == 2 and figures["first_click_ms"] > 0
 
 
 def test_p7_legal_play_replays_over_the_catalog():
