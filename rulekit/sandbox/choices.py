@@ -228,7 +228,8 @@ def choices_for(model: Any, control: str, values: Mapping[str, Any]) -> list[dic
     """The decisions clicking `control` with `values` makes, each with its legal options:
     [{"key", "who", "why", "rule", "default", "options": [{"label", "value", "legal",
     "reason", "rule", "choices"}]}]; "choices" is the click's "choices" text with that
-    answer, ready to send. Decisions the caller answered already are left out."""
+    answer, ready to send. Decisions the caller answered already are left out, and so are
+    those no answer is offered for (which mana in the pool pays: the engine's way)."""
     act = model._actions()[control]
     game = model.game
     made, end, _, purposes = _tried(game, lambda: act(values))
@@ -244,8 +245,9 @@ def choices_for(model: Any, control: str, values: Mapping[str, Any]) -> list[dic
             _, _, error = asked(game, partial(act, tried), board=False)
             options.append(_option(label, answer, error, tried, game.state.players,
                                    choices=tried["choices"]))
-        entry["options"] = options
-        out.append(entry)
+        if options:  # a decision offered no answer to pick from is left to the engine
+            entry["options"] = options
+            out.append(entry)
     return out
 
 

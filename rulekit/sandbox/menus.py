@@ -6,7 +6,8 @@ back, so it is what choosing it does. Standard library only (it runs in the page
 An action lives on the card that has it: an ability that targets (Kiki-Jiki's copy, Shock's
 damage) or whose cost taps or sacrifices another permanent (Springleaf Drum's) is one entry
 whose `choose` says the card or player is picked on the board next; an X is picked too. The
-entry's verdict is legal when one of its choices is.
+entry's verdict is legal when one of its choices is; `tried` is the click its verdict was
+tried as (a front-end sends it for an entry that is not legal, to be refused with its rule).
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def _entry(model: SandboxModel, members: list[tuple[Offer, tuple[str, str, dict[
     first = next((j for j in judged if j["legal"]), judged[0])
     base = {k: v for k, v in values.items() if k not in fields}
     said = _label(model, offer, fields, label)
-    entry = dict(first, label=said, values=base, cost=None)
+    entry = dict(first, label=said, values=base, cost=None, tried=first["values"])
     entry["choose"] = [{"field": f, "kind": "cost" if f == "target" and offer.cost is not None
                         else f, "heading": _heading(model, offer, f),
                         "legal": sorted({j["values"][f] for j in judged if j["legal"]}, key=str)}

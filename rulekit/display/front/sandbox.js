@@ -321,6 +321,8 @@ function render({model, el}) {
     menu.hidden = true;
     menu.textContent = "";
     menu.classList.remove("rk-picker");
+    delete menu.dataset.key;
+    delete menu.dataset.input;
     menuItems = [];
     const card = cardId !== null ? cardOf(cardId) : null;
     if (opener(card)) opener(card).setAttribute("aria-expanded", "false");
@@ -382,8 +384,9 @@ function render({model, el}) {
     menuItems = [];
     for (const entry of entries) {
       const b = item(entry.html, entry.text, entry.why, entry.legal, entry.cls);
+      if (entry.value !== undefined) b.dataset.value = entry.value;
       b.addEventListener("click", () => {
-        if (!entry.legal) { say(b.textContent); return; } // it says why, in its name
+        if (!entry.legal && !entry.entry) { say(b.textContent); return; } // it says why
         onChoose(entry);
       });
       menuItems.push(b);
@@ -421,6 +424,11 @@ function render({model, el}) {
   function choose(entry) {
     if (!active) { closeMenu(false); notReady(); return; }
     if (message.parentNode !== home) home.appendChild(message);
+    if (!entry.legal) { // tried anyway: the engine refuses it with its rule (a wrong try)
+      closeMenu(false);
+      sendClick(entry.action, entry.tried || entry.values, "card");
+      return;
+    }
     // the form follows the card's permanent (its ability list is that permanent's), so its
     // inputs stay consistent for its next click
     const pick = inputs.permanent;
@@ -483,26 +491,31 @@ function render({model, el}) {
     const title = {html: input && flow.heading ? flow.heading.heading_html ||
                      make("i", {}, flow.heading.heading).innerHTML : d.heading_html,
                    text: input && flow.heading ? flow.heading.heading : d.heading};
-    if (d.board) { chooseOnBoard(d, title, (o) => answered(o, input)); return; }
+    const asking = {key: d.key, input};
+    if (d.board) { chooseOnBoard(d, title, (o) => answered(o, input), asking); return; }
     const card = cardOf(flow.card) || shown()[0];
     if (!card) return;
     const entries = d.options.map((o) => ({html: o.label_html, text: o.label, legal: o.legal,
-      cls: "rk-choice", why: o.legal ? "" : because(o), option: o}));
+      cls: "rk-choice", why: o.legal ? "" : because(o), option: o,
+      value: JSON.stringify(o.value)}));
     openMenu(card, entries, title, (e) => answered(e.option, input),
              {onClose: () => cancel()});
     if (d.why) menu.insertBefore(make("p", {"class": "rk-picker-who"}, d.why), menuItems[0]);
     menu.classList.add("rk-picker");
+    menu.dataset.key = asking.key; // what is asked: an input of the click, or a decision
+    menu.dataset.input = String(asking.input);
   }
 
   // ------------------------------------------------------------ choosing on the board
-  function chooseOnBoard(d, title, onPick) {
+  function chooseOnBoard(d, title, onPick, asking) {
     const options = new Map();
     const players = new Map();
     for (const o of d.options) {
       if (o.id !== null && o.id !== undefined) options.set(String(o.id), o);
       else if (o.player) players.set(o.player, o);
     }
-    enterChoosing({options, players, several: false, onPick, title, why: d.why || ""});
+    enterChoosing({options, players, several: false, onPick, title, why: d.why || "",
+                   asking});
   }
 
   function chooseSeveral(c) {
@@ -511,13 +524,15 @@ function render({model, el}) {
     const selected = new Set([String(flow.card)]);
     const title = {html: c.heading_html || make("i", {}, c.heading).innerHTML, text: c.heading};
     enterChoosing({options, players: new Map(), several: true, selected, title, why: "",
-                   onPick: null});
+                   onPick: null, asking: {key: c.field, input: true}});
   }
 
   function enterChoosing(spec) {
     choice = spec;
     root.classList.add("rk-choosing-on");
     choosing.textContent = "";
+    choosing.dataset.key = spec.asking.key; // what is asked: an input of the click, or a decision
+    choosing.dataset.input = String(spec.asking.input);
     const head = html("p", {"class": "rk-choose-title", id: uid + "-choose"}, spec.title.html,
                       spec.title.text);
     const legal = [...spec.options.values(), ...spec.players.values()].filter((o) => o.legal);
@@ -560,7 +575,9 @@ function render({model, el}) {
       if (spec.several) open.setAttribute("aria-pressed", String(spec.selected.has(card.dataset.id)));
       card.classList.toggle("rk-selected", !!(spec.several && spec.selected.has(card.dataset.id)));
     }
-    for (const side of board.querySelectorAll(".rk-side[data-player]")) {
+    // players get a button when one of them can be chosen (then each says if it can, or why not)
+    const anyPlayer = [...spec.players.values()].some((o) => o.legal);
+    for (const side of anyPlayer ? board.querySelectorAll(".rk-side[data-player]") : []) {
       const o = spec.players.get(side.dataset.player);
       if (!o) continue;
       const panel = side.querySelector(".rk-player") || side;
@@ -733,9 +750,8 @@ function render({model, el}) {
   function barClick(el) {
     if (!active) { notReady(); return; }
     if (choice || flow) cancel("Cancelled the choice.");
-    if (el.dataset.legal !== "true") { say(el.textContent); return; }
     if (message.parentNode !== home) home.appendChild(message);
-    sendClick(el.dataset.bar, {}, "bar");
+    sendClick(el.dataset.bar, {}, "bar"); // not legal now: refused, with why
   }
 
   root.addEventListener("keydown", (e) => {
