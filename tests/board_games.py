@@ -31,12 +31,18 @@ def sandbox_name(stem: str) -> str | None:
 
 def sandbox(stem: str) -> Any:
     """The `SandboxModel` lesson `stem`'s sandbox cell makes (its board, what it offers, its
-    challenges), without a kernel."""
-    from rulekit.sandbox import lessons
+    challenges), without a kernel: a lesson sandbox file, or a scenario's set-up."""
+    from rulekit.sandbox import SandboxModel, lessons
 
     name = sandbox_name(stem)
     assert name is not None, f"{stem} has no sandbox cell"
-    return lessons.load(lessons.find(name)).model()
+    try:
+        return lessons.load(lessons.find(name)).model()
+    except FileNotFoundError:  # a scenario's set-up (a new lesson's template)
+        from rulekit.display.frames import resolve_scenario
+        from rulekit.scenario import game_at
+
+        return SandboxModel(game_at(resolve_scenario(name), 0))
 
 
 def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
@@ -48,7 +54,11 @@ def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
         name = sandbox_name(path.stem)
         if name is None:
             continue
-        lesson = lessons.load(lessons.find(name))
+        try:
+            lesson = lessons.load(lessons.find(name))
+        except FileNotFoundError:  # a scenario's set-up: every kind offered
+            yield path.stem, sandbox(path.stem).game, {}
+            continue
         offers = {k: v for k, v in (("actions", lesson.offers), ("cards", lesson.cards))
                   if v is not None}
         yield path.stem, lesson.model().game, offers

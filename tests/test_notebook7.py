@@ -200,7 +200,7 @@ def test_notebook7_runs_steps_presents_and_saves_clean(notebook7, browser) -> No
         page.wait_for_timeout(400)
         assert "rk-presenting" not in (stepper.get_attribute("class") or "")
         assert step() == 3, "Escape did not come back at the same step"
-        # issue 27 in this host too: every card's verdicts are what choosing them does
+        # this host too: every card's verdicts, and every challenge solved by clicking
         assert kernel_sandbox(page, Path(LESSON).stem, ARTIFACTS) == []
         # the sandbox plays: its click goes to SandboxModel in this lesson's kernel
         sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
