@@ -170,3 +170,21 @@ def test_the_command_line_says_when_a_solution_does_not_solve_it(tmp_path):
                     'goal = { tapped.forest = true }\nsolution = [{ bar = "pass" }]\n', "utf-8")
     done = rulekit_cli("challenges", str(path))
     assert done.returncode == 1 and "a: s  NOT SOLVED" in done.stdout
+
+
+@pytest.mark.parametrize("values", [[1, 2], {"challenge": [1]}, {"challenge": 5},
+                                    {"challenge": "x" * 5000}, {"challenge": "four-gree"}])
+def test_a_challenge_the_sandbox_lacks_is_refused_and_changes_nothing(values):
+    stem = "03_tapped_for_mana_triggers_and_replacements"
+    kernel = Sandbox(stem)
+    before = kernel.game.snapshot_json()
+    kernel._handle_custom_msg({"click": "challenge", "values": values, "seq": 1}, [])
+    assert kernel.state["last"]["kind"] == "refused"
+    assert kernel.game.snapshot_json() == before and kernel.model.practice.current is None
+
+
+def test_a_picker_is_asked_only_for_what_a_click_chooses():
+    kernel = Sandbox("03_tapped_for_mana_triggers_and_replacements")
+    for ask, choose in (("activate", 5), ("activate", "permanent"), ("challenge", "target")):
+        kernel._handle_custom_msg({"ask": ask, "values": {}, "choose": choose, "seq": 2}, [])
+        assert kernel.state["last"]["kind"] == "refused", (ask, choose)

@@ -400,7 +400,11 @@ class SandboxModel:
         if name == "challenge":
             if self.practice is None:
                 return self._finish(Outcome("refused", "this sandbox has no challenges"))
-            return self._finish(self.practice.start(self, (values or {}).get("challenge")))
+            try:
+                checked = self.values(values, control=name)
+            except UsageError as err:
+                return self._finish(Outcome("refused", str(err), None, err))
+            return self._finish(self.practice.start(self, checked.get("challenge")))
         outcome = self._click(name, values)
         if self.practice is not None and name not in ("restart", "add_card", "set_position"):
             self.practice.after(self, outcome)
