@@ -6,9 +6,10 @@ that says so, and each legal answer, so a front-end can offer a picker instead o
 
 What a click asks is learnt by trying it (`Game.what_if`): the engine records every choice it
 made, with the player the rules name (`Game.decisions`). Each candidate answer is then tried
-the same way, so an option is offered as legal exactly when choosing it is. A cost's choices
-(the creature Springleaf Drum's cost taps) are costs, not targets: they are offered by the
-card's menu (`SandboxModel.card_actions`, its "cost"), never here as a target.
+the same way, so an option is offered as legal exactly when choosing it is. A click's own
+inputs a menu entry leaves to a picker (`input_choices`: its target, or the permanent its cost
+taps or sacrifices, which is a cost, never called a target; X; which mana) are judged the same
+way, every card and player of the board one by one.
 """
 
 from __future__ import annotations

@@ -705,11 +705,14 @@ class SandboxModel:
         """What each card offers now, each with its verdict before any click: object id ->
         [{"label", "action" (the control `click` takes), "values" (its inputs), "legal",
         "reason" and "rule" (why not, in plain words and by CR number; None when legal),
-        "says" (the whole refusal as `click` would show it), "cost" (the permanent a cost
-        choice taps or sacrifices, never called a target)}]. Permanents first (abilities:
-        each mana they could make, each target and cost choice; attack, exert, block; a
-        token copy of a creature; destroy), then cards in hands. Each verdict is the click
-        itself tried in `Game.what_if` and taken back, so it is what choosing it does."""
+        "says" (the whole refusal as `click` would show it), "cost" (the permanent its cost
+        taps or sacrifices, never called a target), "asks" (the decisions it makes),
+        "choose" (what pickers ask before the click: [{"field", "kind", "heading",
+        "legal"}], or None), "tried" (for such an entry, the click its verdict was tried as)}].
+        Permanents first (abilities: each mana they could make, a target or cost choice and X
+        left to pickers; attack, exert, block; Kiki-Jiki's copy on Kiki-Jiki; destroy, alone
+        or with others), then cards in hands. Each verdict is the click itself tried in
+        `Game.what_if` and taken back, so it is what choosing it does."""
         from rulekit.sandbox.menus import card_actions
 
         return card_actions(self)
