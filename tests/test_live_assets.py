@@ -177,7 +177,7 @@ def test_the_page_has_the_sandbox_back_end_only_with_the_runtime(with_runtime):
     assert "</script><b>" not in page  # the title can't close its script
     assert "jupyter-widgets" not in page and "embed.js" not in page
     assert ('id="rk-live-config"' in page) is with_runtime
-    assert ("rulekit.backends" in page and "new Worker(" in page) is with_runtime
+    assert ("backends.sandbox" in page and "new Worker(" in page) is with_runtime
     data = page.split('data-rk-view="sandbox" id="sandbox"><script type="application/json">', 1)[1]
     traits = json.loads(data.split("</script>", 1)[0])
     assert traits["status"]["state"] == ("idle" if with_runtime else "off")

@@ -29,7 +29,8 @@ class Challenge:
     """One challenge: `id` (unique in its sandbox), what the student reads (`say`), the `hint`
     shown after a wrong try, the `rule` that decides it (a CR number the kit lists), the
     `goal` and `over` expectations, its starting `position` (`SandboxModel.position()`'s
-    players, life and actions) and `labels` (label -> object id on that board), and two
+    players, life and actions; None: the board the sandbox was given) and `labels` (label ->
+    object id on that board), and two
     lists of clicks: a reference `solution` and a common `mistake` (see
     `rulekit.sandbox.lessons.clicks`)."""
 
@@ -38,23 +39,25 @@ class Challenge:
     hint: str
     rule: str
     goal: dict[str, Any]
-    position: dict[str, Any]
+    position: dict[str, Any] | None
     labels: dict[str, int]
     over: dict[str, Any] = field(default_factory=dict)
     solution: tuple[dict[str, Any], ...] = ()
     mistake: tuple[dict[str, Any], ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        """Everything, as JSON data (the page rebuilds it with `from_json`)."""
+    def to_json(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Everything, as JSON data (the page rebuilds it with `from_json`); its position
+        None when it is `given`, the sandbox's own board (not repeated)."""
+        position = None if self.position == given else self.position
         return {"id": self.id, "say": self.say, "hint": self.hint, "rule": self.rule,
-                "goal": self.goal, "over": self.over, "position": self.position,
+                "goal": self.goal, "over": self.over, "position": position,
                 "labels": self.labels, "solution": list(self.solution),
                 "mistake": list(self.mistake)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Challenge:
         return cls(id=data["id"], say=data["say"], hint=data["hint"], rule=data["rule"],
-                   goal=data["goal"], position=data["position"], labels=data["labels"],
+                   goal=data["goal"], position=data.get("position"), labels=data["labels"],
                    over=data.get("over") or {}, solution=tuple(data.get("solution") or ()),
                    mistake=tuple(data.get("mistake") or ()))
 
@@ -92,7 +95,7 @@ class Practice:
         if not isinstance(challenge_id, str) or challenge_id not in self.challenges:
             return Outcome("refused", f"no challenge is called {str(challenge_id)[:40]!r}")
         challenge = self.challenges[challenge_id]
-        model.switch(challenge.position)
+        model.switch(challenge.position or model.given())
         self.current, self.since, self.last = challenge.id, len(model.game.log), ""
         if self.status.get(challenge.id) != "solved":
             self.status[challenge.id] = "trying"

@@ -264,6 +264,7 @@ def _holds_at_start(challenge: Challenge) -> bool:
     from rulekit.sandbox.challenges import Practice
     from rulekit.sandbox.model import SandboxModel
 
+    assert challenge.position is not None  # a loaded challenge has its board
     model = SandboxModel.from_position({**challenge.position, "history": 0})
     practice = Practice([challenge])
     practice.start(model, challenge.id)

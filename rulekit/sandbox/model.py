@@ -214,6 +214,10 @@ class SandboxModel:
         self.cards = _offered_cards(cards)
         self.start = len(game.actions)
         self._first_start = self.start  # before any free-play change (`restart`)
+        names, life = game._init_args
+        # the board first given (its challenges' own, when they have none of theirs)
+        self._given = {"players": list(names), "life": life,
+                       "actions": [[n, kw] for n, kw in game.actions[:self.start]]}
         self.last: Outcome | None = None
         # per click that changed the game: (len(game.actions), len(game.log)) before it
         self._marks: list[tuple[int, int]] = []
@@ -237,8 +241,9 @@ class SandboxModel:
             data["offers"] = list(self.actions)
         if self.cards is not None:
             data["cards"] = list(self.cards)
-        if self.practice is not None:
-            data["challenges"] = [c.to_json() for c in self.practice.challenges.values()]
+        if self.practice is not None:  # (a challenge on this board doesn't repeat it)
+            own = {k: data[k] for k in ("players", "life", "actions")}
+            data["challenges"] = [c.to_json(own) for c in self.practice.challenges.values()]
         try:
             plain: dict[str, Any] = json.loads(json.dumps(data, allow_nan=False))
         except (TypeError, ValueError):
@@ -409,6 +414,11 @@ class SandboxModel:
         if self.practice is not None and name not in ("restart", "add_card", "set_position"):
             self.practice.after(self, outcome)
         return outcome
+
+    def given(self) -> dict[str, Any]:
+        """The board the sandbox was first given, as `switch` takes it (players, life and
+        the actions that built it)."""
+        return self._given
 
     def switch(self, position: Mapping[str, Any]) -> None:
         """Play on another board from now on: `position` (players, life, actions, as

@@ -46,19 +46,33 @@ def module_text(name: str) -> str:
 
 
 def _uncommented(text: str) -> str:
-    r"""`text` (JavaScript) without its lines that are only a `//` comment, and without the
-    indentation of its lines, except inside a template literal that spans lines (a line
-    with an odd number of backticks opens or closes one; the modules escape none, and
-    continue no quoted string on the next line).
+    r"""`text` (JavaScript) without its lines that are only a comment (`//`, or a `/* ... */`
+    block that starts a line and ends one), and without the indentation of its lines, except
+    inside a template literal that spans lines (a line with an odd number of backticks opens
+    or closes one; the modules escape none, and continue no quoted string on the next line).
 
-    >>> _uncommented("// a note\nif (a) {\n  b(); // kept\n}\nconst t = `x\n  // in it\n`;")
+    >>> _uncommented("/* a module\n   note */\n// a note\nif (a) {\n  b(); // kept\n}\n"
+    ...              "const t = `x\n  // in it\n`;")
     'if (a) {\nb(); // kept\n}\nconst t = `x\n  // in it\n`;'
+    >>> _uncommented("/* a\n */ go();")
+    'go();'
     """
-    out, in_template = [], False
+    out, in_template, in_block = [], False, False
     for line in text.split("\n"):
+        bare = line.strip()
+        if in_block:
+            if "*/" in bare:
+                in_block = False
+                line = line[line.index("*/") + 2:]  # what follows the comment on its line
+                bare = line.strip()
+            if in_block or not bare:
+                continue
+        if not in_template and bare.startswith("/*") and "*/" not in bare[2:-2]:
+            in_block = not (bare.endswith("*/") and len(bare) >= 4)
+            continue
         if in_template:
             out.append(line)
-        elif not line.lstrip().startswith("//"):
+        elif not bare.startswith("//"):
             out.append(line.lstrip(" "))
         if line.count("`") % 2:
             in_template = not in_template
