@@ -81,8 +81,9 @@ def _uncommented(text: str) -> str:
 
 @cache
 def css_text(name: str) -> str:
-    """The style sheet of view `name`; the stepper's starts with the frame style
-    (`rulekit.display.frames.FRAME_CSS`) it builds on."""
+    """The style sheet of view `name`, its comments and its lines' indentation left out (every
+    view's widget carries its sheet in the notebook's saved state); the stepper's starts with
+    the frame style (`rulekit.display.frames.FRAME_CSS`) it builds on."""
     text = _read(f"{name}.css")
     if "</style" in text.lower():
         raise ValueError(f"{name}.css can't be inlined: it has '</style'")
@@ -90,17 +91,28 @@ def css_text(name: str) -> str:
         from rulekit.display.flow import LEGEND_CSS
         from rulekit.display.frames import FRAME_CSS
 
-        return FRAME_CSS + "\n" + LEGEND_CSS + "\n" + text
-    if name == "sandbox":
+        text = FRAME_CSS + "\n" + LEGEND_CSS + "\n" + text
+    elif name == "sandbox":
         from rulekit.display.flow import LEGEND_CSS
         from rulekit.display.frames import FRAME_CSS
         from rulekit.display.rows import TABLE_CSS_TEXT
 
         # the board (rulekit.display.board) is the sandbox's main view; its diagram has the
         # walkthroughs' legend strip
-        return FRAME_CSS + "\n" + TABLE_CSS_TEXT + "\n" + LEGEND_CSS + "\n" + \
+        text = FRAME_CSS + "\n" + TABLE_CSS_TEXT + "\n" + LEGEND_CSS + "\n" + \
             _read("board.css") + "\n" + text
-    return text
+    return _compact_css(text)
+
+
+def _compact_css(text: str) -> str:
+    r"""CSS without its comments and its lines' indentation (no sheet of the kit puts `/*` in
+    a string).
+
+    >>> _compact_css("/* a\n note */\n.a {\n  color: red; /* why */\n}")
+    '.a {\ncolor: red; \n}'
+    """
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(line.lstrip() for line in text.split("\n") if line.strip())
 
 
 @cache
