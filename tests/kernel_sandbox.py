@@ -80,7 +80,12 @@ def _challenges(page: Any, sandbox: Any, stem: str) -> tuple[int, list[str]]:
     for key, said in (("z", "Undone:"), (" ", "Done:")):
         before = ui.done()
         page.keyboard.press(key)
-        ui.wait(before)
+        try:
+            ui.wait(before)
+        except Exception:  # noqa: BLE001  (said below, with where the focus was)
+            wrong.append(f"key {key!r} did nothing; focus on " + page.evaluate(
+                "() => document.activeElement.outerHTML.slice(0, 160)"))
+            continue
         message = ui.words(".rk-message")
         if not message.startswith(said):
             wrong.append(f"key {key!r}: {message!r:.160}")

@@ -63,7 +63,10 @@ const storage = () => {
 
 function render({model, el}) {
   const uid = "rk-sb-" + (++counter);
-  const root = make("div", {"class": "rk-sandbox rk-sb rk-widget", role: "region"});
+  // (data-lm-suppress-shortcuts: JupyterLab and Notebook 7 leave keys pressed in here to the
+  // sandbox: Z, Space, Enter and the arrows are its own, not the notebook's commands)
+  const root = make("div", {"class": "rk-sandbox rk-sb rk-widget", role: "region",
+                            "data-lm-suppress-shortcuts": "true"});
   const heading = make("h3", {id: uid + "-title"});
   root.setAttribute("aria-labelledby", uid + "-title");
   const note = make("p", {"class": "rk-live-note"}, "The real rules engine runs behind this " +
@@ -754,20 +757,25 @@ function render({model, el}) {
     sendClick(el.dataset.bar, {}, "bar"); // not legal now: refused, with why
   }
 
-  root.addEventListener("keydown", (e) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+  // The sandbox's keys, read before anything else on the page (on the window, capturing):
+  // a notebook's own shortcuts (Z undoes a cell operation in Notebook 7) don't see them
+  function onKey(e) {
     const t = e.target;
-    if (t.closest("input, select, textarea, summary, [role='menu'], .rk-free-play")) return;
-    if (e.key === "Escape" && (choice || flow)) { e.preventDefault(); cancel(); return; }
-    if (choice) return; // choosing: Space and Enter pick
+    if (!(t instanceof Element) || !root.contains(t)) return;
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const handled = () => { e.preventDefault(); e.stopPropagation(); };
+    if (t.closest("input, select, textarea, summary, .rk-free-play")) return;
+    if (e.key === "Escape" && (choice || flow)) { handled(); cancel(); return; }
+    if (choice || t.closest("[role='menu']")) return; // choosing: Space and Enter pick
     if (e.key === "z" || e.key === "Z") {
-      if (barButtons.undo) { e.preventDefault(); barClick(barButtons.undo); }
+      if (barButtons.undo) { handled(); barClick(barButtons.undo); }
     } else if (e.key === " " && !t.closest(".rk-time-bar, .rk-challenges, .rk-tools, " +
                                          ".rk-all-controls, .rk-live-start")) {
       const go = barButtons.resolve || barButtons.pass;
-      if (go) { e.preventDefault(); barClick(go); }
+      if (go) { handled(); barClick(go); }
     }
-  });
+  }
+  globalThis.addEventListener("keydown", onKey, true);
 
   // ------------------------------------------------------------ the challenges
   const progressKey = () => "rulekit:challenges:" + (globalThis.location ?
@@ -1191,6 +1199,7 @@ function render({model, el}) {
   return () => {
     model.off("change:state", onState);
     model.off("change:status", onStatus);
+    globalThis.removeEventListener("keydown", onKey, true);
     if (seen) seen.disconnect();
   };
 }
