@@ -315,11 +315,12 @@ SANDBOX_HEADING = "## Sandbox: try it yourself"  # as tests/lesson_shape.py
 
 
 def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
-    """Each lesson's sandbox as the pure model (`rulekit.sandbox.SandboxModel`): the code
-    cell after the lesson's "Sandbox" heading, run with `Sandbox` swapped for the model (as
-    tests/test_things_to_try.py builds them, with what the lesson offers), by notebook
-    stem."""
-    from rulekit.sandbox import SandboxModel
+    """Each lesson's sandbox as the pure model (`rulekit.sandbox.SandboxModel`): the sandbox
+    file its "Sandbox" code cell names (`Sandbox("NAME")`, `rulekit.sandbox.lessons`), with
+    what the lesson offers, by notebook stem."""
+    import re
+
+    from rulekit.sandbox import lessons
 
     out: dict[str, Any] = {}
     for path in lesson_paths(notebooks):
@@ -329,11 +330,9 @@ def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
                    and c.source.lstrip().startswith(SANDBOX_HEADING)), None)
         if at is None or at + 1 >= len(cells):
             continue
-        made: list[Any] = []
-        exec(cells[at + 1].source, {  # noqa: S102
-            "Sandbox": lambda game, made=made, **offers: made.append(SandboxModel(game, **offers))})
-        if made:
-            out[path.stem] = made[0]
+        named = re.fullmatch(r'Sandbox\("([^"]+)"\)', cells[at + 1].source.strip())
+        if named:
+            out[path.stem] = lessons.load(lessons.find(named.group(1))).model()
     return out
 
 

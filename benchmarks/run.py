@@ -77,6 +77,11 @@ TABLE = [
      "loads)"),
     ("p6_pyodide_floor_s", "-", None,
      "a bare Pyodide start from the same files, same run (from a click), s"),
+    ("p6_longest_task_ms", "<= 200", lambda v, r: v <= 200,
+     "live sandbox: the longest task on the page's main thread while the sandbox loads (the "
+     "engine starts in a Web Worker), ms, over every load"),
+    ("p6_first_click_ms", "< 100", lambda v, r: v < 100,
+     "live sandbox: the first click after ready (a land tapped from its card's menu), ms"),
     ("p6_ready_after_view_s", "<= 0.3", lambda v, r: v <= 0.3,
      "live sandbox: click to ready after the sandbox has been in view 10 s (it preloads), s"),
     ("p6_click_ms", "< 100", lambda v, r: v < 100,
@@ -238,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     results["p6_sandbox_ready_s"] = p6.pop("ready_s", None)
     results["p6_pyodide_floor_s"] = p6.pop("floor_s", None)
     results["p6_ready_after_view_s"] = p6.pop("ready_after_view_s", None)
+    results["p6_longest_task_ms"] = p6.pop("longest_task_ms", None)
+    results["p6_first_click_ms"] = p6.pop("first_click_ms", None)
     results["p6_click_ms"] = p6.pop("click_ms", None)
     results["p6_assets_mb"] = p6.pop("assets_mb", None)
     raw["p6"] = p6

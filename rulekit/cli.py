@@ -57,6 +57,10 @@ def _parser(prog: str = "python -m rulekit") -> argparse.ArgumentParser:
                            "the lessons and scenarios that use each card")
     cards.add_argument("name", nargs="?", help="one card (any case)")
     cards.add_argument("--json", action="store_true")
+    chal = sub.add_parser("challenges", help="every lesson sandbox's challenges, each "
+                          "reference solution played on the board (and each mistake)")
+    chal.add_argument("paths", nargs="*", help="sandbox files (default: the shipped ones)")
+    chal.add_argument("--json", action="store_true")
     new = sub.add_parser("new-lesson", help="start the next numbered lesson notebook from "
                          "notebooks/templates/lesson.ipynb")
     new.add_argument("title")
@@ -94,7 +98,7 @@ def main(argv: Sequence[str] | None = None, *, standalone: bool = False,
     try:
         return {"run": _run, "check": _check, "diagram": _diagram, "diagrams": _diagrams,
                 "coverage": _coverage, "new-lesson": _new_lesson, "cards": _cards,
-                "lessons": _lessons, "lab": _lab}[args.command](args)
+                "lessons": _lessons, "lab": _lab, "challenges": _challenges}[args.command](args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return BAD
@@ -392,3 +396,49 @@ def _lab(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     os.execvp(argv[0], argv)
     return BAD  # not reached
+
+
+# ------------------------------------------------------------------ challenges
+def _challenges(args: argparse.Namespace) -> int:
+    """Each challenge of each lesson sandbox (lesson, id, what it asks) and whether its
+    reference solution, clicked on a fresh board, solves it; its mistake must be answered as a
+    wrong try (with the hint). Exit 1 when one is not solved or its mistake not caught."""
+    from rulekit.core.errors import UsageError
+    from rulekit.sandbox import lessons
+
+    files = [Path(p) for p in args.paths] or lessons.shipped()
+    rows: list[dict[str, Any]] = []
+    worst = OK
+    for path in files:
+        try:
+            sandbox = lessons.load(path)
+        except (ScenarioError, OSError) as err:
+            _say(str(err), err=True)
+            worst = BAD
+            continue
+        for c in sandbox.challenges:
+            try:
+                played = lessons.play(sandbox, c)
+                problem = None
+            except UsageError as err:
+                played, problem = None, str(err)
+            solved = bool(played and played.solved)
+            caught = played.mistake_wrong if played else None
+            if not solved or caught is False:
+                worst = max(worst, FAILED)
+            rows.append({"lesson": path.stem, "file": _shown(path), "id": c.id, "say": c.say,
+                         "rule": c.rule, "clicks": len(c.solution), "solved": solved,
+                         "mistake_shows_hint": caught, "problem": problem})
+    if args.json:
+        print(json.dumps({"format": "rulekit-challenges/1", "challenges": rows,
+                          "solved": sum(r["solved"] for r in rows), "total": len(rows)},
+                         indent=1, ensure_ascii=False))
+    else:
+        for r in rows:
+            state = "solved" if r["solved"] else "NOT SOLVED"
+            if r["mistake_shows_hint"] is False:
+                state += "; its mistake is not answered with the hint"
+            _say(f"{r['lesson']}  {r['id']}: {r['say']}  {state} (CR {r['rule']}, "
+                 f"{r['clicks']} clicks)" + (f"\n  {r['problem']}" if r["problem"] else ""))
+        _say(f"{sum(r['solved'] for r in rows)} of {len(rows)} challenges solved")
+    return worst

@@ -1,6 +1,6 @@
-"""Games to draw boards of (for the board's tests): every lesson sandbox's set-up (its notebook
-cell run with `Sandbox` swapped for a catcher: no kernel, no widgets) and the last step of every
-shipped walkthrough (played by the real engine, read-only)."""
+"""Games to draw boards of (for the board's tests): every lesson sandbox's set-up (the sandbox
+file its notebook cell names, `rulekit/sandboxes/`: no kernel, no widgets) and the last step of
+every shipped walkthrough (played by the real engine, read-only)."""
 
 from __future__ import annotations
 
@@ -14,23 +14,54 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 
 
-def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
-    """(lesson stem, the game its sandbox cell builds, the cell's other `Sandbox` arguments:
-    what the lesson's sandbox offers), for each lesson with a sandbox."""
+def sandbox_name(stem: str) -> str | None:
+    """The lesson sandbox lesson `stem`'s notebook cell starts (`Sandbox("NAME")`), if any."""
+    import re
+
     import nbformat
 
+    nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)
+    for cell in nb.cells:
+        found = re.fullmatch(r'Sandbox\("([^"]+)"\)', cell.source.strip()) \
+            if cell.cell_type == "code" else None
+        if found:
+            return found.group(1)
+    return None
+
+
+def sandbox(stem: str) -> Any:
+    """The `SandboxModel` lesson `stem`'s sandbox cell makes (its board, what it offers, its
+    challenges), without a kernel: a lesson sandbox file, or a scenario's set-up."""
+    from rulekit.sandbox import SandboxModel, lessons
+
+    name = sandbox_name(stem)
+    assert name is not None, f"{stem} has no sandbox cell"
+    try:
+        return lessons.load(lessons.find(name)).model()
+    except FileNotFoundError:  # a scenario's set-up (a new lesson's template)
+        from rulekit.display.frames import resolve_scenario
+        from rulekit.scenario import game_at
+
+        return SandboxModel(game_at(resolve_scenario(name), 0))
+
+
+def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """(lesson stem, the game its sandbox starts on, what it offers as `SandboxModel`'s
+    `actions` and `cards`), for each lesson with a sandbox."""
+    from rulekit.sandbox import lessons
+
     for path in sorted(NOTEBOOKS.glob("0*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        for cell in nb.cells:
-            if cell.cell_type == "code" and cell.source.rstrip().splitlines()[-1:] and \
-                    cell.source.rstrip().splitlines()[-1].startswith("Sandbox("):
-                made: list[tuple[Any, dict[str, Any]]] = []
-
-                def catch(game: Any, made: list[Any] = made, **offers: Any) -> None:
-                    made.append((game, offers))
-
-                exec(cell.source, {"Sandbox": catch})  # noqa: S102
-                yield path.stem, made[0][0], made[0][1]
+        name = sandbox_name(path.stem)
+        if name is None:
+            continue
+        try:
+            lesson = lessons.load(lessons.find(name))
+        except FileNotFoundError:  # a scenario's set-up: every kind offered
+            yield path.stem, sandbox(path.stem).game, {}
+            continue
+        offers = {k: v for k, v in (("actions", lesson.offers), ("cards", lesson.cards))
+                  if v is not None}
+        yield path.stem, lesson.model().game, offers
 
 
 def lesson_sandbox_games() -> Iterator[tuple[str, Any]]:
@@ -47,3 +78,20 @@ def walkthrough_last_steps() -> Iterator[tuple[str, Any, Any]]:
     for path in sorted(shipped_dir().glob("*.toml")):
         results = play(resolve_scenario(path))
         yield path.stem, results[-1], results[-1].game
+
+
+def completed(model: Any, entry: dict[str, Any]) -> dict[str, Any]:
+    """A menu entry's values with what its pickers choose (`entry["choose"]`), chosen as a
+    student would: each picker asked in turn (`SandboxModel.choices_for` with the field), its
+    first legal answer taken (its first answer when none is legal). A multiple choice of
+    permanents ("several") is left as the entry gives it."""
+    values = dict(entry["values"])
+    for choice in entry.get("choose") or ():
+        if choice["kind"] == "several":
+            continue
+        (asked,) = model.choices_for(entry["action"], values, choice["field"])
+        options = asked["options"]
+        pick = next((o for o in options if o["legal"]), options[0] if options else None)
+        if pick is not None:
+            values = dict(pick["values"])
+    return values

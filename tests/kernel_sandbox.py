@@ -1,136 +1,115 @@
-"""Issue 27's every-card check in a kernel host (JupyterLab, Notebook 7): the lesson's
-sandbox is the one sandbox module (rulekit/display/front/sandbox.js) answered by the lesson's
-kernel; the engine's side is the same notebook cell run here with the pure `SandboxModel`. Used
-by tests/test_jupyterlab.py and tests/test_notebook7.py on a page where the lesson has run."""
+"""The lesson's sandbox in a kernel host (JupyterLab, Notebook 7): the one sandbox module
+(rulekit/display/front/sandbox.js) answered by the lesson's kernel, played as a student plays
+it, by clicking on the board (`tests/sandbox_ui.py`): every card's menu shows the engine's
+verdicts; every challenge is solved by its reference solution after its mistake showed the
+hint (targets picked on the board, the time bar passing and resolving); Z undoes and Space
+passes from the keyboard. The engine's side is the lesson's sandbox file run here with the
+pure `SandboxModel` (a mirror, clicked in step). Used by tests/test_jupyterlab.py and
+tests/test_notebook7.py on a page where the lesson has run."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 __all__ = ["kernel_sandbox"]
 
 
-def _kernel_truth(stem: str):
-    """The engine's side of lesson `stem`'s sandbox: its notebook cell run here with the pure
-    model (`SandboxModel`, no kernel, no widget), as the kernel's `Sandbox` built it."""
-    from rulekit.sandbox import SandboxModel
-    from tests.board_games import lesson_sandboxes
+def _menus(page: Any, sandbox: Any, truth: Any) -> list[str]:
+    """Every card a reader can reach: its menu shows the engine's entries, each unavailable
+    one disabled with its reason and rule, before any click."""
+    from tests.sandbox_ui import WORDS_JS
 
-    for name, game, offers in lesson_sandboxes():
-        if name == stem:
-            return SandboxModel(game, **offers)
-    return None
-
-
-def _await_done(page, sandbox, done: str) -> None:
-    page.wait_for_function(
-        "([r, n]) => (r.dataset.done || '0') !== n && !r.hasAttribute('aria-busy')",
-        arg=[sandbox.element_handle(), done], timeout=30_000)
-
-
-def _kernel_click(page, sandbox, control: str) -> None:
-    """A button of the sandbox's "All controls" form, answered by the kernel."""
-    sandbox.evaluate("(r) => { r.querySelector('details.rk-all-controls').open = true; }")
-    done = sandbox.get_attribute("data-done") or "0"
-    sandbox.locator(f"button[data-control='{control}']").click()
-    _await_done(page, sandbox, done)
-    sandbox.evaluate("(r) => { r.querySelector('details.rk-all-controls').open = false; }")
-
-
-def _kernel_every_card(page, sandbox, truth) -> tuple[int, int, list[str]]:
-    """Every card a reader can reach in the kernel's sandbox: its menu must show the engine's
-    verdicts (`truth.card_actions()`, each unavailable entry with its reason and rule) before
-    any click; each available entry is chosen (through its picker: the first legal answer),
-    must be done in the kernel, then is undone (the board as it was); each unavailable one,
-    made on the engine's side, is refused by the rule shown. (chosen, refused, what's wrong)."""
     expected = {str(k): v for k, v in truth.card_actions().items()}
-    board = sandbox.locator(".rk-board")
-    before = board.get_attribute("data-html")
     ids = sandbox.locator(".rk-board .rk-card[data-id]").evaluate_all(
         "(cs) => cs.filter((c) => !c.closest('details:not([open])')).map((c) => c.dataset.id)")
-    chosen = refused = 0
-    wrong: list[str] = []
     menu = sandbox.locator(".rk-actions")
-
-    def open_menu(cid: str) -> None:
-        sandbox.locator(f".rk-board .rk-card[data-id='{cid}']").first.click()
-        menu.wait_for(state="visible")
-
+    wrong: list[str] = []
     for cid in ids:
         entries = expected.get(cid, [])
-        open_menu(cid)
+        sandbox.locator(f".rk-board .rk-card[data-id='{cid}'] .rk-card-open").first.click()
+        menu.wait_for(state="visible")
         shown = menu.locator(".rk-action:not(.rk-close)").evaluate_all(
-            "(bs) => bs.map((b) => ({label: b.querySelector('.rk-action-label').textContent,"
-            " disabled: b.getAttribute('aria-disabled') === 'true', text: b.textContent}))")
+            f"(bs) => bs.map((b) => ({{label: ({WORDS_JS})(b.querySelector('.rk-action-label')),"
+            f" disabled: b.getAttribute('aria-disabled') === 'true', text: ({WORDS_JS})(b)}}))")
         if [x["label"] for x in shown] != [e["label"] for e in entries]:
             wrong.append(f"card {cid}: shows {[x['label'] for x in shown]}, the engine "
                          f"offers {[e['label'] for e in entries]}")
-            page.keyboard.press("Escape")
-            continue
-        for x, e in zip(shown, entries, strict=True):
-            if x["disabled"] == e["legal"] or (not e["legal"] and (
-                    e["reason"] not in x["text"] or f"CR {e['rule']}" not in x["text"])):
-                wrong.append(f"card {cid} {e['label']!r}: shown {x['text']!r:.160}")
+        else:
+            for x, e in zip(shown, entries, strict=True):
+                if x["disabled"] == e["legal"] or (not e["legal"] and (
+                        e["reason"] not in x["text"] or f"CR {e['rule']}" not in x["text"])):
+                    wrong.append(f"card {cid} {e['label']!r}: shown {x['text']!r:.160}")
         page.keyboard.press("Escape")
         menu.wait_for(state="hidden")
-        for i, e in enumerate(entries):
-            if not e["legal"]:  # the click the menu won't send, made on the engine's side
-                out = truth.click(e["action"], e["values"])
-                if out.kind != "refused" or out.rule != e["rule"]:
-                    wrong.append(f"card {cid} {e['label']!r}: {out.kind} {out.rule}")
-                refused += 1
-                continue
-            open_menu(cid)
-            done = sandbox.get_attribute("data-done") or "0"
-            menu.locator(".rk-action:not(.rk-close)").nth(i).click()
-            for _ in range(6):  # its picker, as many decisions as it asks
-                page.wait_for_function(
-                    "([r, n]) => (r.dataset.done || '0') !== n || "
-                    "r.querySelector('.rk-actions.rk-picker:not([hidden])')",
-                    arg=[sandbox.element_handle(), done], timeout=30_000)
-                picker = sandbox.locator(".rk-actions.rk-picker:not([hidden])")
-                if (sandbox.get_attribute("data-done") or "0") != done or not picker.count():
-                    break
-                first = picker.locator(".rk-choice:not([aria-disabled='true'])").first
-                handle = first.element_handle()
-                first.click()
-                page.wait_for_function(
-                    "([r, n, old]) => (r.dataset.done || '0') !== n || !old.isConnected",
-                    arg=[sandbox.element_handle(), done, handle], timeout=30_000)
-            _await_done(page, sandbox, done)
-            said = sandbox.locator(".rk-message").inner_text().strip()
-            if not said.startswith("Done:"):
-                wrong.append(f"card {cid} {e['label']!r}: the kernel says {said!r:.160}")
-            chosen += 1
-            _kernel_click(page, sandbox, "undo")
-            if board.get_attribute("data-html") != before:
-                wrong.append(f"card {cid} {e['label']!r}: undo did not restore the board")
-            if menu.is_visible():
-                page.keyboard.press("Escape")
-    return chosen, refused, wrong
+    return wrong
 
 
-def kernel_sandbox(page, stem: str, artifacts: Path) -> list[str]:
-    """Issue 27 in the kernel host: every card of lesson `stem`'s sandbox (as in an exported
-    page, tests/test_sandbox_board_browser.py), in the combat step too when its cards act
-    only there; a screenshot in `artifacts`. What went wrong, if anything."""
-    truth = _kernel_truth(stem)
+def _challenges(page: Any, sandbox: Any, stem: str) -> tuple[int, list[str]]:
+    """Every challenge: its mistake shows the hint, its solution solves it (✓ and its rule),
+    the kernel's board the mirror's after each; then Z and Space work."""
+    from rulekit.sandbox import lessons
+    from rulekit.sandbox.view import board_html
+    from tests.board_games import sandbox as lesson_model
+    from tests.board_games import sandbox_name
+    from tests.sandbox_ui import SandboxUI
+
+    name = sandbox_name(stem)
+    assert name is not None
+    challenges = lessons.load(lessons.find(name)).challenges
+    ui = SandboxUI(page, sandbox, lesson_model(stem))
+    box = sandbox.locator(".rk-board-box")
+    wrong: list[str] = []
+    for c in challenges:
+        ui.challenge(c.id)
+        for click in c.mistake:
+            ui.play(click, c.labels)
+        now = ui.words(".rk-ch-now")
+        if "Hint: " + c.hint not in now:
+            wrong.append(f"challenge {c.id}: after its mistake, {now!r:.200}")
+        ui.challenge(c.id)
+        for click in c.solution:
+            ui.play(click, c.labels)
+        now = ui.words(".rk-ch-now")
+        if "✓ Solved." not in now or f"CR {c.rule}" not in now:
+            wrong.append(f"challenge {c.id}: after its solution, {now!r:.200}")
+        if box.get_attribute("data-html") != board_html(ui.mirror):
+            wrong.append(f"challenge {c.id}: the kernel's board is not the engine's")
+    # the keyboard: Z undoes the last click, Space passes (or resolves)
+    sandbox.locator(".rk-board .rk-card-open").first.focus()
+    for key, said in (("z", "Undone:"), (" ", "Done:")):
+        before = ui.done()
+        page.keyboard.press(key)
+        try:
+            ui.wait(before)
+        except Exception:  # noqa: BLE001  (said below, with where the focus was)
+            wrong.append(f"key {key!r} did nothing; focus on " + page.evaluate(
+                "() => document.activeElement.outerHTML.slice(0, 160)"))
+            continue
+        message = ui.words(".rk-message")
+        if not message.startswith(said):
+            wrong.append(f"key {key!r}: {message!r:.160}")
+    return len(challenges), wrong
+
+
+def kernel_sandbox(page: Any, stem: str, artifacts: Path) -> list[str]:
+    """Lesson `stem`'s sandbox in the kernel host, played by clicking (see above); a
+    screenshot in `artifacts`. What went wrong, if anything."""
+    from tests.board_games import sandbox as lesson_model
+    from tests.board_games import sandbox_name
+
     sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
-    if truth is None:
+    if sandbox_name(stem) is None:
         return [] if sandbox.count() == 0 else [f"{stem}: a sandbox the test can't read"]
     sandbox.evaluate("(e) => e.scrollIntoView({block: 'start'})")
     sandbox.locator(".rk-board .rk-card").first.wait_for(state="visible", timeout=60_000)
-    chosen, refused, wrong = _kernel_every_card(page, sandbox, truth)
-    if not chosen and not wrong:  # a combat lesson: its cards act when attackers are declared
-        _kernel_click(page, sandbox, "combat")
-        if truth.click("combat", {}).kind != "done":
-            wrong.append(f"{stem}: the engine's combat click was not done")
-        more, also, wrong = _kernel_every_card(page, sandbox, truth)
-        chosen, refused = chosen + more, refused + also
-    sandbox.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    wrong = _menus(page, sandbox, lesson_model(stem))
+    solved, more = _challenges(page, sandbox, stem)
+    wrong += more
+    sandbox.locator(".rk-ch-now").evaluate("(e) => e.scrollIntoView({block: 'center'})")
     page.wait_for_timeout(200)
-    page.screenshot(path=str(artifacts / f"{stem}-sandbox-every-card.png"))
-    if chosen < 1 or chosen + refused < 2:
-        wrong.append(f"{stem}: only {chosen} chosen and {refused} refused")
-    print(f"{stem}: kernel sandbox, {chosen} actions chosen, {refused} refused")
+    page.screenshot(path=str(artifacts / f"{stem}-sandbox-challenges.png"))
+    if solved < 2:
+        wrong.append(f"{stem}: only {solved} challenges")
+    print(f"{stem}: kernel sandbox, {solved} challenges played")
     return [f"{stem} sandbox {w}" for w in wrong]

@@ -22,8 +22,8 @@ import suite  # noqa: E402
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
               "p3_over_floor", "p3_one_lesson_s", "p3_one_empty_s", "p4_click_ratio",
               "p5_page_kb", "p5_page_gz_kb", "p5_static_kb", "p5_load_s", "p5_requests",
-              "p6_sandbox_ready_s",
-              "p6_pyodide_floor_s", "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
+              "p6_sandbox_ready_s", "p6_pyodide_floor_s", "p6_longest_task_ms",
+              "p6_first_click_ms", "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
               "p7_fuzz_actions_per_s", "p7_reflection_64_ms", "p8_verdicts_ms",
               "p8_verdicts_page_ms", "p9_steps_fully_visible", "p9_narrow", "p9_present",
               "p9_phone", "p11_lite_mb", "p11_lite_first_output_s", "read_longest_words",
@@ -119,6 +119,7 @@ def test_live_sandbox_figures_are_measured(lesson_site, browser):
     assert figures["floor_s"] > 0 and len(figures["ready_after_view_runs_s"]) == 1
     assert figures["assets_mb"] > 1 and figures["outside"] == []
     assert figures["console_errors"] == []
+    assert len(figures["longest_task_runs_ms"]) == 2 and figures["first_click_ms"] > 0
 
 
 def test_p7_legal_play_replays_over_the_catalog():
@@ -153,7 +154,7 @@ def test_every_engine_and_sandbox_benchmark_runs_once_at_its_smallest_size():
     assert engine.reflection_ms(n=4, runs=1)[0] >= 0
     assert engine.fuzz_actions_per_s(runs=1, games=1, actions=5)[0] > 0
     p8 = lessons.verdicts_ms(runs=1)
-    assert p8["ms"] > 0 and p8["verdicts"] > 10 and len(p8["per_lesson_ms"]) == 8
+    assert p8["ms"] > 0 and p8["verdicts"] > 5 and len(p8["per_lesson_ms"]) == 8
 
 
 @pytest.mark.slow  # starts a pytest process

@@ -14,7 +14,7 @@ from rulekit.objects.state import Zone
 from rulekit.sandbox import SandboxModel
 from rulekit.sandbox.view import model_json
 from rulekit.scenario import loads, play
-from tests.test_things_to_try import NOTEBOOKS, sandbox
+from tests.board_games import NOTEBOOKS, completed, sandbox
 
 LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("0[1-9]_*.ipynb"))
 
@@ -34,7 +34,7 @@ def clicked_as_said(model: SandboxModel) -> int:
     for obj, entries in menus.items():
         for entry in entries:
             before = game.snapshot_json(), game.log.dumps()
-            outcome = model.click(entry["action"], entry["values"])
+            outcome = model.click(entry["action"], completed(model, entry))
             clicked += 1
             where = f"#{obj} {entry['label']}: said {entry['legal']} {entry['says']}, " \
                     f"click {outcome.kind} {outcome.text}"
@@ -61,11 +61,16 @@ def test_lesson_one_says_why_before_the_click():
     tapped = g.find_all("Forest")[0]
     assert [e["rule"] for e in menus[tapped.id] if e["label"] == "Tap for {G}"] == ["107.5"]
     drum = g.find("Springleaf Drum")
-    drum_menu = [e for e in menus[drum.id] if e["label"].startswith("Tap for")]
-    assert drum_menu[0]["label"] == "Tap for {W}, tapping Llanowar Elves"
-    assert drum_menu[0]["cost"] == elves.id and drum_menu[0]["legal"]  # a cost, not a target
-    assert {"label", "action", "values", "legal", "reason", "rule", "says", "cost", "asks"} == \
-        set(tap)
+    (drum_tap,) = [e for e in menus[drum.id] if e["label"].startswith("Tap for")]
+    assert drum_tap["label"] == \
+        "Tap for mana (you choose which), tapping an untapped creature you control"
+    assert drum_tap["legal"] and drum_tap["values"] == {"permanent": drum.id, "ability": 0}
+    mana, cost = drum_tap["choose"]  # which mana, then the creature: a cost, not a target
+    assert (mana["field"], mana["kind"], mana["legal"]) == ("mana", "mana", list("BGRUW"))
+    assert (cost["field"], cost["kind"], cost["legal"]) == ("target", "cost", [elves.id])
+    assert "not a target" in cost["heading"]
+    assert {"label", "action", "values", "legal", "reason", "rule", "says", "cost", "asks",
+            "choose"} == set(tap)
     attack = next(e for e in menus[elves.id] if e["label"] == "Attack")
     assert attack["rule"] == "508.1"
 
@@ -75,11 +80,20 @@ def test_to_json_carries_the_menus_as_plain_data():
     data = model_json(model)
     assert {"fields", "tables", "last", "log", "card_actions"} <= set(data)
     menus = json.loads(json.dumps(data["card_actions"]))
-    kiki = model.game.find("Kiki-Jiki, Mirror Breaker")
-    labels = [e["label"] for e in menus[str(kiki.id)]]
-    assert any("targeting Grizzly Bears" in label for label in labels)
-    copy = [e for e in menus[str(kiki.id)] if e["action"] == "copy"]
-    assert copy and copy[0]["rule"] == "115.1"  # Kiki-Jiki can't copy itself: legendary
+    g = model.game
+    kiki = g.find("Kiki-Jiki, Mirror Breaker")
+    (copy,) = [e for e in menus[str(kiki.id)] if e["action"] == "activate"]  # on Kiki-Jiki
+    assert copy["action"] == "activate" and copy["legal"] and copy["label"].startswith(
+        "Activate: {T}: Create a token that's a copy of target nonlegendary creature")
+    (target,) = copy["choose"]
+    assert target["kind"] == "target" and kiki.id not in target["legal"]  # legendary
+    assert g.find("Grizzly Bears").id in target["legal"]
+    (asked,) = model.choices_for(copy["action"], copy["values"], "target")
+    itself = next(o for o in asked["options"] if o["id"] == kiki.id)
+    assert not itself["legal"] and itself["rule"] == "115.1"
+    assert [o["player"] for o in asked["options"] if o["player"]] == ["Alice", "Bob"]
+    assert asked["board"] and asked["heading"] == "Choose a target"
+    assert not any(e["action"] == "copy" for es in menus.values() for e in es)
 
 
 def test_blocks_are_offered_to_the_defender():
@@ -317,7 +331,6 @@ def test_a_spell_targeting_a_creature_you_control_is_offered_from_the_hand():
     game.set_pool("Alice", [{"type": "U"}, {"type": "U"}, {"type": "G"}])
     model = SandboxModel(game)
     entries = model.card_actions()[card.id]
-    assert [(e["label"], e["values"], e["legal"]) for e in entries] == [
-        (f"Cast Cackling Counterpart, targeting Grizzly Bears (#{bears.id})",
-         {"hand_card": card.id, "target": bears.id}, True)]
+    assert [(e["label"], e["values"], e["legal"], e["choose"][0]["legal"]) for e in entries] == [
+        ("Cast Cackling Counterpart", {"hand_card": card.id}, True, [bears.id])]
     assert clicked_as_said(model) >= len(entries)

@@ -194,3 +194,19 @@ def test_in_chromium_it_lets_the_page_run_and_nothing_else(browser, tmp_path, ho
     assert got == {"own": True, "added": False, "evaluated": False, "wasm": True,
                    "styled": "rgb(255, 0, 0)", "late": "rgb(0, 128, 0)",
                    "violations": ["script-src", "script-src-elem", "style-src-attr"]}
+
+
+def test_only_a_page_with_the_live_sandbox_allows_its_worker():
+    """The live sandbox's engine runs in a worker started from a blob, importing its modules
+    from blobs: its page (with `#rk-live-config`) allows `blob:` workers and scripts; any
+    other page allows no worker and no blob."""
+    from rulekit.export.csp import policy_of, secure
+
+    plain = secure('<html><head><meta charset="utf-8"></head><body><p>x</p></body></html>')
+    live = secure('<html><head><meta charset="utf-8"></head><body><script type="application/'
+                  'json" id="rk-live-config">{}</script></body></html>')
+    assert "worker-src" not in policy_of(plain)
+    assert "blob:" not in " ".join(v for vs in policy_of(plain).values() for v in vs)
+    assert policy_of(live)["worker-src"] == ["blob:"]
+    assert "blob:" in policy_of(live)["script-src"]
+    assert "'unsafe-eval'" not in policy_of(live)["script-src"]

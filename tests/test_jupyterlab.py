@@ -552,14 +552,15 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
       keyboard, every step fits, Escape leaves): the same mechanism in every walkthrough;
     - in lesson 2, a question answered right and one wrong, by keyboard, in the kernel's
       walkthroughs (the predictions are checked in both hosts);
-    - every card of the lesson's sandbox, in the kernel (tests/kernel_sandbox.py: each
-      verdict shown is the engine's, each available action is done and undone, each
-      unavailable one refused by the rule shown).
+    - the lesson's sandbox, in the kernel (tests/kernel_sandbox.py): each card's verdicts
+      shown are the engine's, and every challenge is solved by clicking on the board after
+      its mistake showed the hint (targets picked on the board, the time bar), Z and Space
+      from the keyboard.
 
     One test per lesson, so the workers share them.
 
     Screenshots: test-artifacts/jupyterlab/<lesson>-<size>.png (the first walkthrough),
-    <lesson>-sandbox-every-card.png."""
+    <lesson>-sandbox-challenges.png."""
     from rulekit.export.checks import SCROLL_JS, axe, diagram_descriptions, undescribed
 
     base, token, folder, _clone = lab_server
@@ -642,7 +643,7 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
             lap("questions answered")
         page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
         misfits += kernel_sandbox(page, lesson.stem, ARTIFACTS)
-        lap("sandbox: every card")
+        lap("sandbox: menus and challenges")
     except Exception:
         page.screenshot(path=str(ARTIFACTS / f"{lesson.stem}-classroom-failure.png"))
         raise

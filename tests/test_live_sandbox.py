@@ -1,6 +1,6 @@
-"""The live sandbox of exported lesson pages (issues 17, 26), in Debian's Chromium with every
-request outside the site blocked: the one sandbox module (rulekit/display/front/sandbox.js)
-rendered by the page's host, its clicks going to the page's back-end (the engine in Pyodide).
+"""The live sandbox of exported lesson pages, in Debian's Chromium with every request outside
+the site blocked: the one sandbox module (rulekit/display/front/sandbox.js) rendered by the
+page's host, its clicks going to the page's back-end (the engine in Pyodide, in a Web Worker).
 From file:// and from a local http.server on 127.0.0.1, a reader starts it, taps a land and sees
 the pool change, is refused an illegal move with its CR number, exerts an attacker and sees it
 stay tapped through the next untap step, and undoes. Every click is also run through
@@ -110,8 +110,11 @@ class Mirror:
     """The page's live sandbox and the same model in CPython, clicked with the same inputs."""
 
     def __init__(self, live: Any) -> None:
+        from rulekit.sandbox.challenges import attach
+
         self.live = live
-        self.model = SandboxModel.from_position(live.position())
+        position = live.position()
+        self.model = attach(SandboxModel.from_position(position), position.get("challenges"))
         self.same()
 
     def same(self, values: dict[str, Any] | None = None) -> None:
@@ -240,11 +243,12 @@ def _ready_is_announced_and_focus_moves_in(live: Any) -> None:
 def _diagram_titles_are_sentences(live: Any) -> None:
     """The page's diagram (drawn by Viz.js) has the kernel's readable titles (tooltips and what
     screen readers read), not Graphviz's node ids."""
-    titles = live.box.locator(".rk-live-diagram svg title").evaluate_all(
+    titles = live.box.locator(".rk-live-diagram .rk-diagram svg title").evaluate_all(
         "(ts) => ts.map((t) => t.textContent)")
     assert titles and not [t for t in titles if re.fullmatch(r"[a-z_]*\d+(->[a-z_]*\d+)?", t)]
-    assert live.box.locator(".rk-live-diagram svg a").count() == 0  # no xlink wrappers
+    assert live.box.locator(".rk-live-diagram .rk-diagram svg a").count() == 0  # no xlink
     assert live.box.locator(".rk-live-diagram svg[role='img'][aria-label]").count() == 1
+    assert live.box.locator(".rk-live-diagram .rk-legend li").count() >= 1  # the HTML strip
 
 
 CASES = [(p, "file") for p in TAP_LESSONS + EXERT_LESSONS] + [
@@ -266,7 +270,7 @@ def test_the_live_sandbox_plays_in_the_page(live_site, browser, prefix: str, how
         live.start()
         assert live.state == "ready", live.box.inner_text()
         shown = [what for what, _ in live.timings()]
-        assert {"Loading pyodide.js…", "Starting Python…", "ready"} <= set(shown)  # progress
+        assert {"Loading the sandbox's files…", "Starting Python…", "ready"} <= set(shown)
         _ready_is_announced_and_focus_moves_in(live)
         _same_controls_as_the_model(live)
         m = Mirror(live)
@@ -314,7 +318,7 @@ def _picture_still_steps(visit) -> None:
 def _picture_stays(box: Any) -> None:
     """The sandbox's starting board (tables, diagram) still shows, its controls inactive."""
     assert box.locator(".rk-live-tables table").count() >= 2
-    assert box.locator(".rk-live-diagram svg").count() == 1
+    assert box.locator(".rk-live-diagram .rk-diagram svg").count() == 1
     assert box.locator("[data-control]:not([aria-disabled='true'])").count() == 0
 
 
@@ -434,11 +438,14 @@ def test_the_live_sandbox_plays_under_the_pages_own_policy(live_site, browser, h
     policy = policy_of(path.read_text("utf-8"))
     assert "'wasm-unsafe-eval'" in policy["script-src"]
     assert "'unsafe-eval'" not in policy["script-src"]
+    # the engine's worker, and the modules it imports, come from blobs the page makes
+    assert policy["worker-src"] == ["blob:"] and "blob:" in policy["script-src"]
+    assert "worker-src" not in policy_of((site / "index.html").read_text("utf-8"))
     with _visit(browser, site, path, how, init_script=WATCH) as visit:
         live = Live(visit)
         live.start()
         assert live.state == "ready", live.box.inner_text()[:300]
         Mirror(live).click("pass")
-        assert live.box.locator(".rk-live-diagram svg").count() == 1
-        assert visit.page.evaluate("window.rkViolations") == []
+        assert live.box.locator(".rk-live-diagram .rk-diagram svg").count() == 1
+        assert visit.page.evaluate("() => window.rkViolations") == []
         assert visit.console_errors == [] and visit.outside == []

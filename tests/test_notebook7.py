@@ -31,6 +31,7 @@ import pytest
 from tests.helpers import clean_clone
 from tests.hosts import free_port, only_from, run_all_cells
 from tests.kernel_sandbox import kernel_sandbox
+from tests.sandbox_ui import WORDS_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.lab,
               pytest.mark.xdist_group("notebook7")]
@@ -171,7 +172,7 @@ def test_notebook7_runs_steps_presents_and_saves_clean(notebook7, browser) -> No
         page.wait_for_timeout(400)
         assert "rk-presenting" not in (stepper.get_attribute("class") or "")
         assert step() == 3, "Escape did not come back at the same step"
-        # issue 27 in this host too: every card's verdicts are what choosing them does
+        # this host too: every card's verdicts, and every challenge solved by clicking
         assert kernel_sandbox(page, Path(LESSON).stem, ARTIFACTS) == []
         # the sandbox plays: its click goes to SandboxModel in this lesson's kernel
         sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
@@ -188,8 +189,8 @@ def test_notebook7_runs_steps_presents_and_saves_clean(notebook7, browser) -> No
         sandbox.locator("button[data-control='tap']").click()
         page.wait_for_function("([el, n]) => (el.dataset.done || '0') !== n",
                                arg=[sandbox.element_handle(), done], timeout=15_000)
-        said = sandbox.locator(".rk-message").first.inner_text()
-        assert "taps Forest" in said and "Add {G}" in said, said
+        said = sandbox.locator(".rk-message").first.evaluate(WORDS_JS)
+        assert "taps Forest" in said and "Alice's pool: {G}" in said, said
         # save: outputs and widget state beside the notebook, the notebook as committed
         state = lesson.parent / STATE_DIR / f"{lesson.stem}{SUFFIX}"
         page.locator(".jp-NotebookPanel .jp-Cell").first.click()

@@ -1,17 +1,21 @@
-"""The sandbox's board and card menus in exported pages (issue 27), in Debian's Chromium with
-every request outside the site blocked, on the session's built lessons (`lesson_site`). In
-every lesson's live sandbox (one page per lesson) every card is clicked and its menu must list the state's
-`card_actions` with each verdict shown before any click (unavailable: aria-disabled, with its
-reason and rule in its accessible name); every available action is chosen (through its picker
-when it asks a decision) and must be done, then undone; every unavailable one, sent as the same
-click, must be refused by that rule. The keyboard works (arrows between cards, Enter opens,
-Escape closes and gives focus back), axe finds nothing critical or serious, "Save as
-walkthrough" downloads the session's TOML, free play adds a card, sets the turn and starts
-again, and screenshots (lessons 01 and 03) at 1366x768, 1920x1080 and 390x844
-go to test-artifacts/sandbox-board/ (ignored by git)."""
+"""The sandbox's board in exported pages, in Debian's Chromium with every request outside the
+site blocked, on the session's built lessons (`lesson_site`), played as a student plays it:
+by clicking on the board.
+
+- Every challenge of every lesson is solved by clicking its reference solution on the board
+  (`tests/sandbox_ui.py`), after its mistake showed the hint; progress survives a reload.
+- Every card's menu lists the state's `card_actions` with each verdict shown before any click
+  (unavailable: aria-disabled, its reason and rule in its accessible name); every available
+  entry, through its pickers, is done and undone; every unavailable one is refused by its rule.
+- A target is picked by clicking a lit card (the others dimmed with their reason, Escape
+  cancels), by mouse and by keyboard; the time bar passes and resolves (Space) and undoes (Z).
+- axe finds nothing on a target being chosen and a challenge solved, at 1366x768 and 390x844,
+  and their screenshots go to test-artifacts/sandbox-board/ (ignored by git); free play, a
+  decision's picker and "Save as walkthrough" work."""
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -20,16 +24,21 @@ from typing import Any
 import pytest
 
 from rulekit.export.checks import axe
+from rulekit.sandbox import lessons
+from rulekit.sandbox.challenges import attach
+from rulekit.sandbox.model import SandboxModel
+from rulekit.sandbox.view import board_html
 from tests.board_games import lesson_sandboxes
 from tests.helpers import unavailable
+from tests.sandbox_ui import WORDS_JS, SandboxUI
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "sandbox-board"
 LESSONS = tuple(stem[:2] for stem, _, _ in lesson_sandboxes())  # every lesson with a sandbox
-SHOTS = ("01", "03")  # the screenshots and axe at three sizes
-SIZES = ((1366, 768), (1920, 1080), (390, 844))
+SIZES = ((1366, 768), (390, 844))
+SANDBOXES = {p.stem[:2]: lessons.load(p) for p in lessons.shipped()}
 FOCUSED = "() => document.activeElement.closest('.rk-card').dataset.id"
 
 
@@ -82,9 +91,11 @@ def _close(live: Any) -> None:
 
 
 def _shown(menu: Any) -> list[dict[str, Any]]:
+    """Each entry of an open menu: its label (mana written as {G}), whether it is disabled,
+    and all its words (the reason of an unavailable one)."""
     return menu.locator(".rk-action:not(.rk-close)").evaluate_all(
-        "(bs) => bs.map((b) => ({label: b.querySelector('.rk-action-label').textContent, "
-        "disabled: b.getAttribute('aria-disabled') === 'true', text: b.textContent}))")
+        f"(bs) => bs.map((b) => ({{label: ({WORDS_JS})(b.querySelector('.rk-action-label')), "
+        f"disabled: b.getAttribute('aria-disabled') === 'true', text: ({WORDS_JS})(b)}}))")
 
 
 def _wait_done(live: Any, done: str) -> None:
@@ -93,48 +104,44 @@ def _wait_done(live: Any, done: str) -> None:
         arg=[live.root.element_handle(), done])
 
 
+def _ui(live: Any) -> SandboxUI:
+    """The page's sandbox, driven by clicks, with a CPython mirror on the same board."""
+    position = live.position()
+    mirror = attach(SandboxModel.from_position(position), position.get("challenges"))
+    return SandboxUI(live.visit.page, live.root, mirror)
+
+
 def _choose(live: Any, menu: Any, index: int) -> dict[str, Any]:
-    """Choose the menu's entry `index` (through its picker: the first legal answer); the
-    outcome (`state.last`)."""
-    done = live.root.get_attribute("data-done") or "0"
-    menu.locator(".rk-action:not(.rk-close)").nth(index).click()
-    page = live.visit.page
-    page.wait_for_function(
-        "([r, n]) => (r.dataset.done || '0') !== n || "
-        "r.querySelector('.rk-actions.rk-picker:not([hidden])')",
-        arg=[live.root.element_handle(), done])
-    while live.root.locator(".rk-actions.rk-picker:not([hidden])").count():
-        picker = live.root.locator(".rk-actions.rk-picker")
-        who = picker.locator(".rk-picker-who").inner_text()
-        assert re.search(r"\(CR \d{3}\.\d+[a-z]?\)", who), who  # who decides, and why
-        picked = picker.locator(".rk-choice:not([aria-disabled='true'])").first
-        seen = _state(live).get("picker", {}).get("seq")
-        picked.click()
-        page.wait_for_function(
-            "([r, n, s]) => (r.dataset.done || '0') !== n || (r.querySelector("
-            "'.rk-actions.rk-picker:not([hidden])') && rulekit.host.models().filter((m) => "
-            "m.name === 'sandbox')[0].model.get('state').picker.seq !== s)",
-            arg=[live.root.element_handle(), done, seen])
-    _wait_done(live, done)
+    """Choose the menu's entry `index`, then answer each picker it opens with its first legal
+    answer (a list's first available item, the first lit card or player, the confirm button
+    of a choice of several); the outcome (`state.last`)."""
+    ui = _ui(live)
+    before = ui.done()
+    menu.locator(".rk-action:not(.rk-close)").nth(index).click(force=True)  # even unavailable
+    while (now := ui._next(before)) != "done":
+        if now == "list":
+            live.root.locator(".rk-actions.rk-picker .rk-choice:not([aria-disabled='true'])") \
+                .first.click()
+        elif live.root.locator(".rk-choosing-bar .rk-confirm").count():
+            live.root.locator(".rk-choosing-bar .rk-confirm").click()
+        else:
+            lit = live.root.locator(".rk-board .rk-card.rk-choosable .rk-card-open, "
+                                    ".rk-player-pick:not(.rk-unavailable)")
+            lit.first.click()
     return _state(live)["last"]
 
 
-def _send(live: Any, content: dict[str, Any]) -> dict[str, Any]:
-    """Send a click as the module does (for an unavailable entry, which the menu won't send)."""
-    return live.visit.page.evaluate(
-        "(c) => { const m = rulekit.host.models().filter((x) => x.name === 'sandbox')[0].model;"
-        " m.send(c); return m.get('state').last; }", content)
-
-
 def _undo(live: Any) -> None:
-    live.click("undo")
-    live.root.locator("details.rk-all-controls").evaluate("(d) => { d.open = false; }")
+    done = live.root.get_attribute("data-done") or "0"
+    live.root.locator(".rk-time-bar button[data-bar='undo']").click()
+    _wait_done(live, done)
 
 
 def _every_card(live: Any) -> tuple[int, int]:
     """Open every card the reader can reach: its menu must be its `card_actions` with each
-    verdict shown; choose each available entry (done, then undone: the board as it was) and
-    send each unavailable one (refused by the rule shown). (chosen, refused)."""
+    verdict shown; choose each available entry through its pickers (done, then undone: the
+    board as it was) and each unavailable one (refused by the rule shown). (chosen,
+    refused)."""
     start = _state(live)
     board = start["board"]
     ids = _card_ids(live)
@@ -149,27 +156,21 @@ def _every_card(live: Any) -> tuple[int, int]:
             assert s["disabled"] == (not e["legal"])
             if not e["legal"]:
                 assert e["reason"] in s["text"] and f"CR {e['rule']}" in s["text"]
-                # its reason is in its accessible name
-                name = re.compile(re.escape(e["reason"][:40]))
+                # its reason is in its accessible name (mana said in words there)
+                name = re.compile(re.escape(e["reason"].split("{")[0][:40]))
                 assert menu.get_by_role("menuitem", name=name).count() >= 1
         for i, e in enumerate(entries):
+            if i:
+                menu = _open(live, cid)
+            last = _choose(live, menu, i)
             if e["legal"]:
-                if i:
-                    menu = _open(live, cid)
-                last = _choose(live, menu, i)
                 assert last["kind"] == "done", (e, last)
                 chosen += 1
                 _undo(live)
                 assert _state(live)["board"] == board, "undo did not restore the board"
-            else:
-                _close(live)
-                n = 10_000 + refused + 100 * chosen
-                _send(live, {"click": e["action"], "values": e["values"], "seq": n})
-                live.visit.page.wait_for_function(
-                    "(n) => rulekit.host.models().filter((m) => m.name === 'sandbox')[0]"
-                    ".model.get('state').seq === n", arg=n)
-                last = _state(live)["last"]
+            else:  # tried anyway: refused by the rule its verdict showed, nothing changed
                 assert last["kind"] == "refused" and last["rule"] == e["rule"], (e, last)
+                assert _state(live)["board"] == board
                 refused += 1
             if not live.root.locator(".rk-actions").is_hidden():
                 _close(live)
@@ -186,15 +187,161 @@ def test_every_cards_verdicts_are_what_choosing_them_does(small_site, browser,
     try:
         chosen, refused = _every_card(live)
         if not chosen:  # a combat lesson: its cards act in the declare attackers step
-            done = live.root.get_attribute("data-done") or "0"
-            live.click("combat")
-            _wait_done(live, done)
-            live.root.locator("details.rk-all-controls").evaluate("(d) => { d.open = false; }")
+            for _ in range(2):
+                done = live.root.get_attribute("data-done") or "0"
+                live.root.locator(".rk-time-bar button[data-bar='step']").click()
+                _wait_done(live, done)
             assert _state(live)["last"]["kind"] == "done"
             chosen, more = _every_card(live)
             refused += more
         assert chosen >= 1 and chosen + refused >= 2, (chosen, refused)
         assert visit.outside == [] and visit.console_errors == [], visit.console_errors
+    finally:
+        visit.page.close()
+
+
+@pytest.mark.parametrize("prefix", sorted(SANDBOXES))
+def test_every_challenge_is_solved_by_clicking_on_the_board(small_site, browser,
+                                                            prefix: str) -> None:
+    """Each challenge of the lesson: started from its button, its mistake clicked on the board
+    shows the hint; started again, its reference solution clicked on the board solves it: ✓,
+    with its deciding rule, beside the message and in the list; the progress is kept in
+    localStorage and shows after a reload."""
+    sandbox = SANDBOXES[prefix]
+    visit, live = _live(browser, small_site, prefix)
+    try:
+        ui = _ui(live)
+        for c in sandbox.challenges:
+            ui.challenge(c.id)
+            assert _state(live)["board"] == board_html(ui.mirror)  # the page and its mirror
+            assert c.say in ui.words(".rk-ch-now")
+            for click in c.mistake:
+                ui.play(click, c.labels)
+            now = ui.words(".rk-ch-now")
+            assert "Not this time" in now and ("Hint: " + c.hint) in now, (c.id, now)
+            ui.challenge(c.id)  # start again: its own board
+            for click in c.solution:
+                ui.play(click, c.labels)
+            now = ui.words(".rk-ch-now")
+            assert "✓ Solved." in now and f"CR {c.rule}" in now, (c.id, now)
+            assert _state(live)["board"] == board_html(ui.mirror)
+            mark = live.root.locator(f".rk-ch[data-id='{c.id}'] .rk-ch-mark").inner_text()
+            assert mark == "✓", (c.id, mark)
+        kept = visit.page.evaluate("() => Object.entries(localStorage).filter(([k]) => "
+                                   "k.startsWith('rulekit:challenges:')).map(([, v]) => v)")
+        assert json.loads(kept[0]) == {c.id: "solved" for c in sandbox.challenges}
+        visit.page.reload()
+        live.root.wait_for(state="attached")
+        count = live.root.locator(".rk-ch-count").inner_text()
+        assert count == f"({len(sandbox.challenges)} of {len(sandbox.challenges)} solved)"
+        assert visit.outside == [] and visit.console_errors == [], visit.console_errors
+    finally:
+        visit.page.close()
+
+
+def _lit(live: Any) -> list[str]:
+    return live.root.locator(".rk-board .rk-card.rk-choosable").evaluate_all(
+        "(cs) => cs.map((c) => c.dataset.id)")
+
+
+def test_a_target_is_picked_by_clicking_a_card(small_site, browser) -> None:
+    """Lesson 07: Kiki-Jiki's own menu offers its copy; choosing it lights up the creatures it
+    may copy and dims the rest, each saying why (Kiki-Jiki itself: legendary); a dimmed card
+    says why and changes nothing; Escape cancels; by the keyboard alone the same: Enter opens,
+    Enter chooses, focus goes to the first lit card, whose name says it can be chosen. The
+    copy goes on the stack; Space resolves it from the bar; Z undoes."""
+    visit, live = _live(browser, small_site, "07")
+    try:
+        page = visit.page
+        ui = _ui(live)
+        g = ui.mirror.game
+        kiki = str(g.find("Kiki-Jiki, Mirror Breaker").id)
+        goose = str(g.find("Gilded Goose").id)
+        copy = "Activate: {T}: Create a token that's a copy of target nonlegendary creature " \
+               "you control, except it has haste. Sacrifice it at the beginning of the next " \
+               "end step."
+        menu = ui.open(kiki)
+        assert "Create a token that's a copy" in ui.words(".rk-card-zoom")  # the card large
+        ui.entry(menu, copy).click()
+        bar = live.root.locator(".rk-choosing-bar")
+        bar.wait_for(state="visible")
+        assert ui.words(".rk-choose-title").startswith(
+            "Choose the target of Kiki-Jiki, Mirror Breaker's ability")
+        legal = {str(i) for i in _state(live)["card_actions"][kiki][0]["choose"][0]["legal"]}
+        assert set(_lit(live)) == legal and kiki not in legal and goose in legal
+        dimmed = live.root.locator(".rk-board .rk-card.rk-dimmed").count()
+        assert dimmed == len(_card_ids(live)) - len(legal)
+        said = live.root.locator(f".rk-card[data-id='{kiki}'] .rk-card-open .rk-sr-only")
+        assert "can't be chosen" in said.inner_text() and "CR 115.1" in said.inner_text()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        before = ui.done()
+        ui.card(kiki).click()  # dimmed: it says why, nothing is sent
+        assert "not a legal target" in ui.words(".rk-choose-why")
+        assert ui.done() == before and bar.is_visible()
+        page.keyboard.press("Escape")
+        bar.wait_for(state="hidden")
+        assert page.evaluate(FOCUSED) == kiki and _lit(live) == []
+        # the keyboard alone
+        ui.card(kiki).focus()
+        page.keyboard.press("Enter")
+        menu.wait_for(state="visible")
+        while ui.words(".rk-actions :focus .rk-action-label") != copy:
+            page.keyboard.press("ArrowDown")
+        page.keyboard.press("Enter")
+        bar.wait_for(state="visible")
+        focused = page.evaluate(FOCUSED)
+        assert focused in legal and "can be chosen" in page.evaluate(
+            "() => document.activeElement.textContent")
+        while page.evaluate(FOCUSED) != goose:
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        ui.wait(before)
+        assert "On the stack now: Kiki-Jiki, Mirror Breaker's ability" in live.message()
+        assert not bar.is_visible()
+        before = ui.done()
+        ui.card(kiki).focus()
+        page.keyboard.press(" ")  # Space: the bar's Resolve
+        ui.wait(before)
+        assert live.message().startswith("Done: All players pass: Kiki-Jiki")
+        assert "Gilded Goose token" in live.message()
+        before = ui.done()
+        page.keyboard.press("z")
+        ui.wait(before)
+        assert live.message().startswith("Undone:")
+        assert visit.outside == [] and visit.console_errors == [], visit.console_errors
+    finally:
+        visit.page.close()
+
+
+def test_pass_resolve_next_step_and_turn_from_the_bar(small_site, browser) -> None:
+    """Lesson 08: each button of the time bar says what it will do now and does it; an
+    unavailable one says why before the click (and is refused with it if clicked)."""
+    visit, live = _live(browser, small_site, "08")
+    try:
+        ui = _ui(live)
+
+        def labels() -> list[str]:
+            return live.root.locator(".rk-time-bar .rk-bar-label").evaluate_all(
+                "(ls) => ls.map((l) => l.textContent)")
+
+        assert labels() == ["Undo", "Pass to Bob", "Next step: beginning of combat step",
+                            "Next turn: Bob's turn 7"]
+        assert "nothing to undo" in ui.words(".rk-time-bar button[data-bar='undo']")
+        for click, now in (({"bar": "step"}, "Next step: declare attackers step"),
+                           ({"bar": "step"}, "Next step: end of combat step")):
+            ui.play(click, {})
+            assert labels()[2] == now, labels()
+        initiate = ui.mirror.game.find("Glory-Bound Initiate").id
+        ui.play({"card": "initiate", "do": "Attack and exert"}, {"initiate": initiate})
+        assert labels()[1] == "Resolve Glory-Bound Initiate's 'when you do' ability"
+        ui.play({"bar": "resolve"}, {})
+        assert "gets +1/+3 until end of turn" in live.message()
+        ui.play({"bar": "turn"}, {})
+        assert "Now: turn 7, Bob's precombat main phase" in live.message()
+        assert labels()[3] == "Next turn: Alice's turn 8"
+        assert live.root.locator(".rk-board").is_visible()  # the board stays in view
+        box = live.root.locator(".rk-time-bar").bounding_box()
+        assert box is not None and 0 <= box["y"] <= 768
     finally:
         visit.page.close()
 
@@ -251,37 +398,28 @@ def test_free_play_adds_a_card_sets_the_turn_and_starts_again(small_site, browse
 
 
 def test_a_decision_through_the_picker(small_site, browser) -> None:
-    """Lesson 03's Mana Flare: tapping a land asks which mana the trigger adds; the picker says
-    who chooses and why, and its legal answers; the answer chosen is the one made."""
-    visit, live = _live(browser, small_site, "03")
+    """Lesson 02's {B}{B} challenge: tapping the Forest asks which replacement effect applies
+    first (CR 616.1): the picker's heading asks it in plain words, says who chooses and why, and
+    offers each effect; the answer chosen is the one made."""
+    visit, live = _live(browser, small_site, "02")
     try:
-        state = _state(live)
-        found = [(cid, i, e) for cid, es in state["card_actions"].items()
-                 for i, e in enumerate(es) if e["legal"] and e["asks"]]
-        assert found, "no action that asks a decision in lesson 03"
-        cid, i, entry = found[0]
-        menu = _open(live, cid)
-        shown = _shown(menu)
-        assert "You will choose" in shown[i]["text"]
-        done = live.root.get_attribute("data-done") or "0"
-        menu.locator(".rk-action:not(.rk-close)").nth(i).click()
+        ui = _ui(live)
+        ui.challenge("black-black-from-one-forest")
+        forest = ui.mirror.game.find("Forest").id
+        before = ui.done()
+        ui.entry(ui.open(forest), "Tap for {G}").click()
         picker = live.root.locator(".rk-actions.rk-picker")
         picker.wait_for(state="visible")
-        who = picker.locator(".rk-picker-who").inner_text()
-        asked = _state(live)["picker"]["decisions"][0]
-        assert who == asked["why"] and asked["who"] in who
-        legal = [o for o in asked["options"] if o["legal"]]
-        choices = picker.locator(".rk-choice")
-        assert choices.count() == len(asked["options"])
-        assert picker.locator(".rk-choice[aria-disabled='true']").count() == \
-            len(asked["options"]) - len(legal)
+        assert ui.words(".rk-actions-title") == "Which replacement effect applies first?"
+        assert "(CR 616.1)" in picker.locator(".rk-picker-who").inner_text()
+        assert picker.locator(".rk-choice").evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.value)") == ['"Contamination"', '"Mana Reflection"']
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         visit.page.screenshot(path=str(ARTIFACTS / "picker-1366x768.png"))
-        picker.locator(".rk-choice:not([aria-disabled='true'])").first.click()
-        _wait_done(live, done)
-        assert _state(live)["last"]["kind"] == "done"
-        made = [d for d in live.to_json()["log"] if "decision" in str(d).lower()]
-        assert made or legal[0]["label"]
+        picker.locator(".rk-choice[data-value='\"Contamination\"']").click()
+        ui.wait(before)
+        assert "Alice's pool: {B}{B}" in live.message()
+        assert "✓ Solved." in ui.words(".rk-ch-now")
     finally:
         visit.page.close()
 
@@ -307,13 +445,10 @@ def test_the_keyboard_works_the_board(small_site, browser) -> None:
         page.keyboard.press("Escape")
         menu.wait_for(state="hidden")
         assert page.evaluate(FOCUSED) == ids[0]
-        page.keyboard.press(" ")
-        menu.wait_for(state="visible")
-        page.keyboard.press("Escape")
         # Enter on an available entry makes the click; focus comes back to the board
         state = _state(live)
         legal = [(cid, i) for cid in ids for i, e in enumerate(state["card_actions"].get(cid, []))
-                 if e["legal"] and not e["asks"]]
+                 if e["legal"] and not e["asks"] and not e["choose"]]
         cid, i = legal[0]
         card = live.root.locator(f".rk-board .rk-card[data-id='{cid}'] .rk-card-open").first
         card.focus()
@@ -327,31 +462,53 @@ def test_the_keyboard_works_the_board(small_site, browser) -> None:
         assert _state(live)["last"]["kind"] == "done"
         assert page.evaluate("() => !!document.activeElement.closest('.rk-board')"), \
             page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)")
+        done = live.root.get_attribute("data-done") or "0"
+        page.keyboard.press("z")  # Z: undo, from the board
+        _wait_done(live, done)
+        assert _state(live)["last"]["kind"] == "undone"
     finally:
         visit.page.close()
 
 
 @pytest.mark.parametrize("width, height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_screenshots_and_axe(small_site, browser, width: int, height: int) -> None:
+    """A target being chosen (lesson 07) and a challenge solved (lesson 03): no axe violation,
+    no sideways scroll, a screenshot of each."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for prefix in SHOTS:
-        visit, live = _live(browser, small_site, prefix, viewport=(width, height))
-        try:
-            live.box.scroll_into_view_if_needed()
-            menus = _state(live)["card_actions"]
-            ids = _card_ids(live)
-            cid = next((c for c in ids if any(not e["legal"] for e in menus.get(c, []))),
-                       ids[0])
-            _open(live, cid)
-            found = axe(visit.page, within=".rk-sb")
-            assert found == {}, found
-            visit.page.screenshot(path=str(ARTIFACTS / f"{prefix}-menu-{width}x{height}.png"))
-            live.root.screenshot(path=str(ARTIFACTS / f"{prefix}-{width}x{height}.png"))
-            scroll = visit.page.evaluate("() => [document.documentElement.scrollWidth, "
-                                         "document.documentElement.clientWidth]")
-            assert scroll[0] <= scroll[1], f"sideways scrolling at {width}px: {scroll}"
-        finally:
-            visit.page.close()
+    visit, live = _live(browser, small_site, "07", viewport=(width, height))
+    try:
+        ui = _ui(live)
+        kiki = ui.mirror.game.find("Kiki-Jiki, Mirror Breaker").id
+        ui.open(kiki).locator(".rk-action", has_text="Create a token").first.click()
+        live.root.locator(".rk-choosing-bar").wait_for(state="visible")
+        found = axe(visit.page, within=".rk-sb")
+        assert found == {}, found
+        visit.page.screenshot(path=str(ARTIFACTS / f"target-{width}x{height}.png"))
+        _no_sideways_scroll(visit.page, width)
+    finally:
+        visit.page.close()
+    visit, live = _live(browser, small_site, "03", viewport=(width, height))
+    try:
+        ui = _ui(live)
+        c = SANDBOXES["03"].challenges[0]
+        ui.challenge(c.id)
+        for click in c.solution:
+            ui.play(click, c.labels)
+        now = live.root.locator(".rk-ch-now")
+        assert "✓ Solved." in now.inner_text()
+        now.scroll_into_view_if_needed()
+        found = axe(visit.page, within=".rk-sb")
+        assert found == {}, found
+        visit.page.screenshot(path=str(ARTIFACTS / f"solved-{width}x{height}.png"))
+        _no_sideways_scroll(visit.page, width)
+    finally:
+        visit.page.close()
+
+
+def _no_sideways_scroll(page: Any, width: int) -> None:
+    scroll = page.evaluate("() => [document.documentElement.scrollWidth, "
+                           "document.documentElement.clientWidth]")
+    assert scroll[0] <= scroll[1], f"sideways scrolling at {width}px: {scroll}"
 
 
 def test_save_as_walkthrough_downloads_it(small_site, browser) -> None:
@@ -359,7 +516,8 @@ def test_save_as_walkthrough_downloads_it(small_site, browser) -> None:
     try:
         state = _state(live)
         cid, i = next((c, i) for c, es in state["card_actions"].items()
-                      for i, e in enumerate(es) if e["legal"] and not e["asks"])
+                      for i, e in enumerate(es) if e["legal"] and not e["asks"]
+                      and not e["choose"])
         _choose(live, _open(live, cid), i)
         with visit.page.expect_download() as info:
             live.root.get_by_role("button", name="Save as walkthrough").click()

@@ -105,10 +105,11 @@ LESSON_SANDBOXES = [stem for stem, _, _ in _lessons()]
 def test_every_lessons_verdicts_are_what_choosing_them_does_through_the_messages(
         stem: str) -> None:
     """The kernel host, for every lesson's sandbox (as the lesson declares it: what it offers):
-    every card's every menu entry sent as the module sends it (a click message with the
-    entry's values; with the first legal answer of each decision it asks, as a picker would)
-    comes back done when its verdict said legal (then undone), refused by the very rule shown
-    when not; and one decision goes through the picker message."""
+    every card's every menu entry sent as the module sends it (each picker its entry leaves a
+    choice to asked with an ask message and answered with its first legal answer, then the
+    decisions the click makes asked and answered the same way, then the click message) comes
+    back done when its verdict said legal (then undone), refused by the very rule shown when
+    not; and decisions go through the picker message."""
     game, offers = next((g, kw) for s, g, kw in _lessons() if s == stem)
     sandbox = Sandbox(game, history=0, **offers)  # no diagram: the verdicts are the point
     counts = {"chosen": 0, "refused": 0, "asked": 0, "seq": 0}
@@ -124,6 +125,17 @@ def test_every_lessons_verdicts_are_what_choosing_them_does_through_the_messages
         for cid, entries in sandbox.state["card_actions"].items():
             for entry in entries:
                 values = dict(entry["values"])
+                for choice in entry["choose"] or ():
+                    if choice["kind"] == "several":  # the permanents destroyed with it
+                        continue
+                    picker = send({"ask": entry["action"], "values": values,
+                                   "choose": choice["field"]})["picker"]
+                    (asked,) = picker["decisions"]
+                    assert asked["key"] == choice["field"] and asked["options"], entry
+                    pick = next((o for o in asked["options"] if o["legal"]),
+                                asked["options"][0])
+                    values = dict(pick["values"])
+                    counts["asked"] += 1
                 if entry["legal"] and entry["asks"]:
                     picker = send({"ask": entry["action"], "values": values})["picker"]
                     assert picker["seq"] == counts["seq"] and picker["decisions"], entry

@@ -36,9 +36,9 @@ CYCLES_LEFT = {
     # a static ability makes continuous effects, a continuous effect may grant abilities, and
     # an ability's effect runs on a Resolution, which adds abilities and effects
     frozenset({"rulekit.objects.abilities", "rulekit.objects.effects", "rulekit.objects.resolution"}),
-    # the sandbox's card menus are typed against its model (type only); the model asks them
-    # for its menus inside a method
-    frozenset({"rulekit.sandbox.model", "rulekit.sandbox.menus"}),
+    # the sandbox's card menus and time bar are typed against its model (type only); the model
+    # asks them for its menus and its bar inside a method
+    frozenset({"rulekit.sandbox.model", "rulekit.sandbox.menus", "rulekit.sandbox.bar"}),
     # the site's build writes the card pages and the index; the index is typed against the
     # build's report (type only), the card pages take the index's style sheet
     frozenset({"rulekit.export", "rulekit.export.cards", "rulekit.export.index"}),
@@ -144,7 +144,8 @@ def test_the_sandbox_model_imports_no_view_and_no_authoring_tool():
     """The sandbox's model, card menus and choices are the game seen as controls: they import
     the engine only, never a view (`rulekit.display`, the sandbox's own view, widget or page
     bridge) or the tools around it, so the same model runs in a kernel and in a page."""
-    model = {"rulekit.sandbox.model", "rulekit.sandbox.menus", "rulekit.sandbox.choices"}
+    model = {"rulekit.sandbox.model", "rulekit.sandbox.menus", "rulekit.sandbox.choices",
+             "rulekit.sandbox.bar", "rulekit.sandbox.said"}
     views = ("rulekit.display", "rulekit.sandbox.view", "rulekit.sandbox.widget",
              "rulekit.sandbox.page", "rulekit.authoring", "rulekit.export", "rulekit.scenario")
     wrong = sorted(f"{m} imports {i}" for m in model for i in _imports(m) if i.startswith(views))

@@ -1,4 +1,4 @@
-"""The verdict property (issue 27): over the fuzzer's games, for every action it generates,
+"""The verdict property: over the fuzzer's games, for every action it generates,
 `Game.check` says legal exactly when `Game.perform` succeeds, refuses with the same rule and
 message when it fails, raises `UsageError` exactly when `perform` does, and changes nothing.
 
@@ -16,6 +16,7 @@ import fuzz
 import pytest
 
 from rulekit import Game, RulesError, UsageError
+from rulekit.objects.state import Zone
 
 pytestmark = pytest.mark.xdist_group("fuzz")
 
@@ -141,3 +142,53 @@ def test_every_legal_action_of_the_fuzzers_games_is_performed_and_every_other_re
                     refused += 1
                 tried += 1
     assert tried > 30 and refused > 3
+
+
+def _board_with_in_hand(card: str, holder: str) -> Game:
+    """A main phase where `holder` holds `card` with mana to spare, and both players control a
+    creature, a land and an artifact: what a card in hand may target or pay with."""
+    from rulekit.cards import catalog
+
+    game = Game(["Alice", "Bob"])
+    game.set_turn(turn=3, active="Alice", step="main1")
+    for player in ("Alice", "Bob"):
+        game.add("Grizzly Bears", player=player)
+        game.add("Forest", player=player)
+        game.add("Memnite", player=player)
+    game.add(card, player=holder, zone="hand")
+    game.set_pool(holder, [{"type": t} for t in "WUBRGC" * 3])
+    assert card in catalog()
+    return game
+
+
+@pytest.mark.parametrize("holder", ["Alice", "Bob"])
+def test_every_catalog_card_in_a_hand_is_listed_and_judged(holder):
+    """Each catalog card in a hand (the active player's, then the other's), next to creatures
+    both players control: `offers`, `legal_actions` and every card's menu are listed without
+    an error, and each offer's verdict is what performing it does (Cackling Counterpart in a
+    hand with a creature on the board once broke the listing)."""
+    from rulekit.cards import catalog
+    from rulekit.sandbox import SandboxModel
+
+    judged = 0
+    for card in sorted(catalog()):
+        game = _board_with_in_hand(card, holder)
+        held = next(o for o in game.state.in_zone(Zone.HAND))
+        assert any(o.object == held.id for o in game.offers(holder)), card
+        for player in game.state.players:
+            legal = game.legal_actions(player)
+            for offer in game.offers(player):
+                with game.what_if():
+                    verdict = game.check(offer.action, **offer.arguments)
+                    try:
+                        game.perform(offer.action, **offer.arguments)
+                        done = None
+                    except RulesError as err:
+                        done = err
+                assert (offer in legal) is (done is None), (card, offer)
+                assert (verdict is None) is (done is None), (card, offer)
+                if done is not None:
+                    assert verdict is not None and verdict.rule == done.rule, (card, offer)
+                judged += 1
+        assert SandboxModel(game).card_actions()[held.id], card
+    assert judged > 5 * len(catalog())

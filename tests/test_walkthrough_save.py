@@ -12,8 +12,8 @@ from rulekit import Game, UsageError
 from rulekit.authoring.walkthrough import walkthrough
 from rulekit.sandbox import SandboxModel
 from rulekit.scenario import loads, play
+from tests.board_games import NOTEBOOKS, completed, sandbox
 from tests.helpers import rulekit_cli
-from tests.test_things_to_try import NOTEBOOKS, sandbox
 
 LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("0[1-9]_*.ipynb"))
 
@@ -29,7 +29,7 @@ def scripted_session(model: SandboxModel, clicks: int = 3) -> list[str]:
         if entry is None:
             break
         tried.add(next(obj for obj, entries in model.card_actions().items() if entry in entries))
-        outcome = model.click(entry["action"], entry["values"])
+        outcome = model.click(entry["action"], completed(model, entry))
         assert outcome.ok, (entry, outcome.text)
         done.append(entry["label"])
     assert model.click("step", {}).ok

@@ -42,6 +42,7 @@ class Offer:
     object: int | None = None
     player: str = ""
     cost: int | None = None
+    base: str = ""  # the label without the target, the cost's permanent or X it was made for
 
 
 def _symbols(mana: str) -> str:
@@ -104,13 +105,14 @@ def ability_offers(game: RulesContext, obj: GameObject) -> list[Offer]:
                     out += _mana_offers(game, obj, ab, player, args, paid_words, paid_with, x)
                     continue
                 words = f"Activate: {ab.text}{paid_words}"
+                plain = f"Activate: {ab.text}"
                 if ab.target is None:
-                    out.append(Offer(words, "activate", args, obj.id, player, paid_with))
+                    out.append(Offer(words, "activate", args, obj.id, player, paid_with, plain))
                     continue
                 found = candidates(game, obj.id, ab.target)
                 for t in found:
                     out.append(Offer(f"{words}, targeting {_target_words(game, t)}", "activate",
-                                     dict(args, targets=[t]), obj.id, player, paid_with))
+                                     dict(args, targets=[t]), obj.id, player, paid_with, plain))
                 if not found:
                     out.append(Offer(f"{words} (no legal target)", "activate", args, obj.id,
                                      player, paid_with))
@@ -135,8 +137,8 @@ def _mana_offers(game: RulesContext, obj: GameObject, ab: ManaAbility, player: s
                       f"{ab.cost.text}: {ab.text}{paid_words}", "activate", args, obj.id,
                       player, paid_with)]
     return [Offer(f"{lead} {_symbols(m)}{paid_words}", "activate",
-                  dict(args, mana=m) if len(made) > 1 else args, obj.id, player, paid_with)
-            for m in made]
+                  dict(args, mana=m) if len(made) > 1 else args, obj.id, player, paid_with,
+                  f"{lead} {_symbols(m)}") for m in made]
 
 
 def card_offers(game: RulesContext, obj: GameObject) -> list[Offer]:
@@ -165,11 +167,11 @@ def card_offers(game: RulesContext, obj: GameObject) -> list[Offer]:
         if x is not None:
             args["x"], words = x, f"{lead} with X={x}"
         if spell is None or spell.target is None:
-            out.append(Offer(words, "cast", args, obj.id, player))
+            out.append(Offer(words, "cast", args, obj.id, player, base=lead))
             continue
         found = candidates(game, obj.id, spell.target)  # "you": the card's owner casts it
         out += [Offer(f"{words}, targeting {_target_words(game, t)}", "cast",
-                      dict(args, targets=[t]), obj.id, player) for t in found]
+                      dict(args, targets=[t]), obj.id, player, base=lead) for t in found]
         if not found:
             out.append(Offer(f"{words} (no legal target)", "cast", args, obj.id, player))
     return out

@@ -175,6 +175,15 @@ def serve(site: Path, handler: Any = None) -> Iterator[str]:
 
 
 # ------------------------------------------------------------------ the live sandbox
+# an element's words with each mana symbol (`.rk-sym`, drawn by the board's
+# `mana_symbols`) read back as written, "{G}", and its hidden spoken word left out
+WORDS_JS = """(e) => { const c = e.cloneNode(true);
+  c.querySelectorAll('.rk-sr').forEach((s) => s.remove());
+  c.querySelectorAll('svg.rk-sym').forEach((s) => s.replaceWith('{' + (Array.from(
+    s.classList).find((k) => k.startsWith('rk-sym-')) || 'rk-sym-?').slice(7).toUpperCase()
+    + '}'));
+  c.hidden = false; document.body.appendChild(c); const t = c.innerText; c.remove();
+  return t; }"""
 LIVE = ".rk-view[data-rk-view='sandbox']"  # a sandbox view (the page contract)
 SANDBOX = ".rk-sb"  # the sandbox module's root inside it (data-state, data-done, data-sid)
 
@@ -243,7 +252,8 @@ class Live:
                            "if (d) d.open = true; }")
 
     def message(self) -> str:
-        return self.box.locator(".rk-message").inner_text().strip()
+        """The message's words, each mana symbol read back as it is written ("{G}")."""
+        return self.box.locator(".rk-message").evaluate(WORDS_JS).strip()
 
     def table(self, caption: str) -> list[dict[str, str]]:
         """The rows of the table with this caption, as column -> cell text."""

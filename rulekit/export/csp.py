@@ -9,6 +9,12 @@ compiled for the live sandbox (Pyodide, Viz.js), never `eval`.
 - **Style attributes:** a `style="..."` in the page (an HTML output of a notebook: the rulings
   box, a table) becomes a class with the same declarations, in one `<style>` of the page, each
   `!important` so it still wins over the page's other rules as the attribute did.
+- **The live sandbox's worker** (a page with the live sandbox only: its `rk-live-config`
+  block): the engine runs in a Web Worker started from a blob of the worker's script, which
+  imports Pyodide's and Viz.js's ES modules from blobs too (a page opened from `file://` can
+  neither start a worker nor import a module from a file). So such a page allows `blob:`
+  workers (`worker-src blob:`) and `blob:` scripts; a blob is made only by the page's own
+  scripts, which run by their hashes.
 - **Jupyter widgets** (ipywidgets outputs, not the kit's views) don't run under it: their widget
   manager compiles its JSON schemas with `new Function` (and, in CDN mode, comes from another
   origin). The build says which lessons have them.
@@ -128,19 +134,21 @@ def _classes_for_styles(page: str) -> tuple[str, list[str]]:
     return page, [f".{name}{{{rule}}}" for name, rule in sorted(rules.items())]
 
 
-def policy(scripts: list[str], styles: list[str]) -> str:
+def policy(scripts: list[str], styles: list[str], *, worker: bool = False) -> str:
     """The policy for a page whose inline scripts and styles hash to `scripts` and `styles`
-    (see `sha256`)."""
+    (see `sha256`); with `worker`, the live sandbox's worker and its modules from blobs."""
     hashed = [f"'sha256-{h}'" for h in sorted(set(scripts))]
     styled = [f"'sha256-{h}'" for h in sorted(set(styles))]
+    blob = ["blob:"] if worker else []
     directives = [
         ("default-src", ["'none'"]),
         # the site's files; Pyodide and Viz.js compile WebAssembly (not JavaScript: no eval)
-        ("script-src", ["'self'", "'wasm-unsafe-eval'", *hashed]),
+        ("script-src", ["'self'", "'wasm-unsafe-eval'", *blob, *hashed]),
         ("style-src", ["'self'", *styled]),
         # notebook images and the style sheets' icons are data: URLs; fonts from the site
         ("img-src", ["'self'", "data:"]),
         ("font-src", ["'self'", "data:"]),
+        *([("worker-src", ["blob:"])] if worker else []),
         ("object-src", ["'none'"]),
         ("base-uri", ["'none'"]),
         ("form-action", ["'none'"]),
@@ -170,8 +178,9 @@ def secure(page: str) -> str:
         block = "<style>\n" + "\n".join(rules) + "\n</style>\n"
         at = page.lower().find("</head>")
         page = page[:at] + block + page[at:] if at >= 0 else block + page
+    worker = 'id="rk-live-config"' in page
     meta = (f'<meta http-equiv="{META}" content="'
-            f'{html.escape(policy(*_inline(page)), quote=False)}">')
+            f'{html.escape(policy(*_inline(page), worker=worker), quote=False)}">')
     found = re.search(r"<meta\s+charset=[^>]*>\s*", page, re.I) or \
         re.search(r"<head\b[^>]*>\s*", page, re.I)
     at = found.end() if found else 0

@@ -1,18 +1,24 @@
-"""The live sandbox's shared files in `site/_static/sandbox/`: the real engine running in the page
-(issue 17).
+"""The live sandbox's shared files in `site/_static/sandbox/`: the real engine running in a Web
+Worker of the page.
 
 - **Pyodide** (CPython compiled to WebAssembly) from the npm package `pyodide` and **Viz.js**
   (Graphviz compiled to WebAssembly) from `@viz-js/viz`, fetched with `npm pack` at build time,
   pinned by version and by the registry's sha512 integrity, cached outside the checkout
-  (`assets.cache_dir()`), made into classic scripts once and copied into the site.
+  (`assets.cache_dir()`), wrapped once and copied into the site, their code unchanged.
 - **The engine**: the standard-library-only part of `rulekit` (its flow diagrams write their
-  own DOT text, `rulekit.display.flow`) zipped from the checkout at every build.
+  own DOT text, `rulekit.display.flow`) zipped from the checkout at every build, and the
+  worker's script (`rulekit/display/front/sandbox_worker.js`).
 
-Why classic scripts holding base64: a page opened from `file://` may neither `fetch()` files
-nor import ES modules, but it may run `<script src>`; the sandbox's page back-end
-(`rulekit/display/front/sandbox_backend.js`) answers Pyodide's two fetches (the wasm and the standard library) from those bytes. The same files work
-over any static web server. The wasm is stored gzip-compressed (9.6 MB -> 3.5 MB) and inflated by
-the browser's `DecompressionStream`.
+Why classic scripts holding each file's text or bytes: a page opened from `file://` may neither
+`fetch()` files nor start a worker or import a module from a file, but it may run
+`<script src>`. So each file is a classic script that hands its contents to the page
+(`rulekitAssets[name]`: text, or base64 bytes), and the page's back-end
+(`rulekit/display/front/sandbox_backend.js`) starts a worker from a blob of the worker's
+text and passes it the rest. In the worker the unmodified ES modules (Pyodide's loader and
+`pyodide.asm.mjs`, Viz.js) are imported from blob URLs, and Pyodide's two fetches (the wasm
+and the standard library) are answered from the bytes; nothing runs on the page's main
+thread but the scripts' loading. The same files work over any static web server. The wasm is
+stored gzip-compressed (9.6 MB -> 3.5 MB) and inflated by the worker's `DecompressionStream`.
 
 When npm or the registry can't be reached, `prepare` says why and the pages keep the picture of
 the sandbox with its "needs JupyterLab" note.
@@ -26,7 +32,6 @@ import hashlib
 import io
 import json
 import os
-import re
 import shutil
 import subprocess
 import tarfile
@@ -41,7 +46,7 @@ from rulekit.export.npm import npm_pack, tarball_name, verified_tarball
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_SUBDIR = "sandbox"  # inside site/_static/
-FORMAT = 6  # bump when the files made from the packages change
+FORMAT = 9  # bump when the files made from the packages change
 
 # `npm view <name>@<version> dist.integrity`
 PYODIDE = ("pyodide", "314.0.7", "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uy"
@@ -49,17 +54,19 @@ PYODIDE = ("pyodide", "314.0.7", "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9p
 VIZ = ("@viz-js/viz", "3.31.0", "sha512-r7zlQdRvcwvIpjHGgs+KNWHeE/P5/Dq7k8ZAKaMCbZqomxCBJV78gVuQ"
        "YaHzFVca+kB0mX0fMW9UFevCOBG50A==")
 
-# the files the page loads, in order (the page script is inlined in each page)
-SCRIPTS = ("pyodide.js", "pyodide-asm.js", "pyodide-wasm.js", "python-stdlib.js", "viz.js",
-           "engine.js")
+# the files the page loads (the page's back-end is inlined in each page); the worker's script
+# and the engine are made at every build, the others once from the packages
+SCRIPTS = ("worker.js", "pyodide-loader.js", "pyodide-asm.js", "pyodide-wasm.js",
+           "python-stdlib.js", "viz.js", "engine.js")
 ENGINE = "engine.js"
+WORKER = "worker.js"
 LICENSES = "LICENSES.txt"
 
 # The engine in the page: what the sandbox model imports (no widgets, pandas, export, scenarios)
 # (the page replays a position: it loads no scenario and no rulings coverage)
 # (rulekit/scenario stays: "Save as walkthrough" checks its text with it; lab and repo are the
 # kit's JupyterLab and course tools, never used in a page)
-_SKIP_DIRS = {"export", "templates", "scenarios", "lab", "repo", "__pycache__"}
+_SKIP_DIRS = {"export", "templates", "scenarios", "sandboxes", "lab", "repo", "__pycache__"}
 _SKIP_FILES = {"display/widgets.py", "sandbox/widget.py", "display/tables.py", "display/lesson.py",
                "display/reveal.py", "display/diagrams.py", "display/coverage_table.py",
                "authoring/cards.py", "authoring/new_lesson.py", "cli.py", "__main__.py",
@@ -124,18 +131,12 @@ def bytes_script(name: str, data: bytes, *, compress: bool) -> bytes:
             ).encode("ascii")
 
 
-def classic_pyodide_asm(text: str) -> str:
-    """`pyodide.asm.mjs` (an ES module) as a classic script: its default export becomes
-    `globalThis.rulekitCreatePyodide` and `import.meta.url` the global
-    `rulekitPyodideBase` (the page script sets it). Refuses a file that doesn't look as
-    expected (the version is pinned, so that means a wrong file)."""
-    exports = re.findall(r"export\s+default\s+([A-Za-z_$][\w$]*)\s*;?", text)
-    metas = text.count("import.meta.url")
-    if len(exports) != 1 or metas != text.count("import.meta") or not metas:
-        raise AssetError("pyodide.asm.mjs does not look like the pinned version's")
-    text = re.sub(r"export\s+default\s+([A-Za-z_$][\w$]*)\s*;?",
-                  r"globalThis.rulekitCreatePyodide=\1;", text)
-    return text.replace("import.meta.url", "globalThis.rulekitPyodideBase")
+def text_script(name: str, text: str) -> bytes:
+    """A classic script that hands `text` (a small script's source, JSON) to the page script,
+    unchanged: `rulekitAssets[name].text` (the big modules go as gzip'd bytes, `bytes_script`:
+    Viz.js holds its wasm in a string of control characters, which JSON would triple)."""
+    return (f"(globalThis.rulekitAssets=globalThis.rulekitAssets||{{}})[{json.dumps(name)}]="
+            f"{{text:{json.dumps(text, ensure_ascii=False)}}};\n").encode()
 
 
 def _licenses(py_pkg: dict[str, bytes], viz_js: bytes) -> str:
@@ -143,23 +144,25 @@ def _licenses(py_pkg: dict[str, bytes], viz_js: bytes) -> str:
     return "\n".join([
         "The live sandbox's files in this folder, and their licences",
         "=" * 60, "",
-        f"pyodide.js, pyodide-asm.js, pyodide-wasm.js, python-stdlib.js: Pyodide {PYODIDE[1]}",
+        f"pyodide-loader.js, pyodide-asm.js, pyodide-wasm.js, python-stdlib.js: Pyodide "
+        f"{PYODIDE[1]}",
         f"  from the npm package {PYODIDE[0]}@{PYODIDE[1]} ({PYODIDE[2]}).",
         "  Licence: Mozilla Public License 2.0 (MPL-2.0), https://mozilla.org/MPL/2.0/ ;",
         "  source: https://github.com/pyodide/pyodide . It contains CPython "
         f"{json.loads(py_pkg['package/pyodide-lock.json'])['info']['python']} and its standard",
         "  library (Python Software Foundation License, https://docs.python.org/3/license.html)",
         "  and other software under their own licences (see the Pyodide source).",
-        "  pyodide-asm.js is pyodide.asm.mjs made a classic script (its export and",
-        "  import.meta.url renamed); the other two hold pyodide.asm.wasm (gzip) and",
-        "  python_stdlib.zip as base64, the modules the sandbox imports compiled to .pyc",
-        "  by that Pyodide (the rest unchanged).", "",
-        f"viz.js: Viz.js {VIZ[1]} (dist/viz-global.js of the npm package {VIZ[0]}@{VIZ[1]},",
+        "  pyodide-loader.js and pyodide-asm.js hold pyodide.mjs (with an empty package",
+        "  list from pyodide-lock.json) and pyodide.asm.mjs, unchanged (gzip, as base64); the",
+        "  other two hold pyodide.asm.wasm (gzip) and python_stdlib.zip as base64, the modules",
+        "  the sandbox imports compiled to .pyc by that Pyodide (the rest unchanged).", "",
+        f"viz.js: Viz.js {VIZ[1]} (dist/viz.js of the npm package {VIZ[0]}@{VIZ[1]}, gzip,",
         f"  {VIZ[2]}). Licence: MIT. Its header says:",
         *("    " + line for line in viz_head.strip().splitlines()),
         "  Graphviz: Eclipse Public License 1.0 (https://graphviz.org/license/); Expat: MIT.", "",
         "engine.js: the rulekit engine (this kit, from its source checkout; compiled to .pyc by",
-        "  the Pyodide above); standard library only.", ""])
+        "  the Pyodide above); standard library only.",
+        "worker.js: the script of the Web Worker the engine runs in (this kit).", ""])
 
 
 # Python compiles a module's source each time it is imported, and in WebAssembly that is most of
@@ -326,19 +329,20 @@ def fetch(cache: Path | None = None) -> Path:
     npm_dir = cache / "npm"
     py_tar = _verified_tarball(PYODIDE, npm_dir)
     viz_tar = _verified_tarball(VIZ, npm_dir)
-    py = _members(py_tar, {"package/pyodide.js", "package/pyodide.mjs",
-                           "package/pyodide.asm.mjs", "package/pyodide.asm.wasm",
-                           "package/python_stdlib.zip", "package/pyodide-lock.json"})
-    viz = _members(viz_tar, {"package/dist/viz-global.js"})["package/dist/viz-global.js"]
+    py = _members(py_tar, {"package/pyodide.mjs", "package/pyodide.asm.mjs",
+                           "package/pyodide.asm.wasm", "package/python_stdlib.zip",
+                           "package/pyodide-lock.json"})
+    viz = _members(viz_tar, {"package/dist/viz.js"})["package/dist/viz.js"]
     tmp = folder.with_name(folder.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    (tmp / "pyodide.js").write_bytes(py["package/pyodide.js"])
     lock = json.loads(py["package/pyodide-lock.json"])
     # the packages are not shipped (they'd come from a CDN): an empty package list
-    lock_js = f"globalThis.rulekitPyodideLock={json.dumps({'info': lock['info'], 'packages': {}})};\n"
-    asm = classic_pyodide_asm(py["package/pyodide.asm.mjs"].decode("utf-8"))
-    (tmp / "pyodide-asm.js").write_text(lock_js + asm, "utf-8")
+    (tmp / "pyodide-loader.js").write_bytes(
+        bytes_script("pyodide.mjs", py["package/pyodide.mjs"], compress=True) +
+        text_script("pyodide-lock.json", json.dumps({"info": lock["info"], "packages": {}})))
+    (tmp / "pyodide-asm.js").write_bytes(
+        bytes_script("pyodide.asm.mjs", py["package/pyodide.asm.mjs"], compress=True))
     (tmp / "pyodide-wasm.js").write_bytes(
         bytes_script("pyodide.asm.wasm", py["package/pyodide.asm.wasm"], compress=True))
     pkg = tmp / "pyodide"  # the package itself, for compiling with it (not shipped)
@@ -354,7 +358,7 @@ def fetch(cache: Path | None = None) -> Path:
     (tmp / "STDLIB").write_text(note + "\n", "utf-8")
     (tmp / "python-stdlib.js").write_bytes(
         bytes_script("python_stdlib.zip", stdlib, compress=compiled))
-    (tmp / "viz.js").write_bytes(viz)
+    (tmp / "viz.js").write_bytes(bytes_script("viz.mjs", viz, compress=True))
     (tmp / LICENSES).write_text(_licenses(py, viz), "utf-8")
     (tmp / "DONE").write_text("ok\n", "utf-8")
     shutil.rmtree(folder, ignore_errors=True)
@@ -410,6 +414,7 @@ def install(live: LiveAssets, static: Path) -> str | None:
               if p.is_file() and p.name not in ("DONE", "STDLIB")}
     wanted[ENGINE] = bytes_script("rulekit.zip", compiled_engine(live.folder, engine_zip()),
                                   compress=True)
+    wanted[WORKER] = text_script("sandbox_worker.js", worker_text())
     for old in dest.iterdir():
         if old.name not in wanted:
             old.unlink() if old.is_file() else shutil.rmtree(old)
@@ -419,6 +424,13 @@ def install(live: LiveAssets, static: Path) -> str | None:
                 target.read_bytes() != data:
             target.write_bytes(data)
     return f"{static.name}/{STATIC_SUBDIR}/"
+
+
+def worker_text() -> str:
+    """The worker's script (`rulekit/display/front/sandbox_worker.js`)."""
+    from rulekit.display.front import script_text
+
+    return script_text("sandbox_worker")
 
 
 def page_status(live: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -440,5 +452,5 @@ def size_mb(folder: Path) -> float:
 
 
 __all__ = ["PYODIDE", "SCRIPTS", "STATIC_SUBDIR", "VIZ", "LiveAssets", "bytes_script",
-           "classic_pyodide_asm", "engine_zip", "fetch", "install", "page_status", "prepare",
-           "size_mb"]
+           "engine_zip", "fetch", "install", "page_status", "prepare", "size_mb", "text_script",
+           "worker_text"]

@@ -4,8 +4,13 @@ One package, by role:
 
 - `model`: the game seen as controls (`SandboxModel`: what a position offers, what a click does,
   undo and reset). Standard library and the engine only, so it runs in a kernel and in Pyodide.
-- `menus` and `choices`: each card's menu with its verdict before the click, and the decisions
-  a click makes with each answer's verdict (both tried on the real engine, `Game.what_if`).
+- `menus` and `choices`: each card's menu with its verdict before the click, and what a click
+  asks next (its target or cost's permanent, X, which mana; the decisions it makes) with each
+  answer's verdict (all tried on the real engine, `Game.what_if`); `bar`: the time bar (Undo,
+  Pass or Resolve, Next step, Next turn) judged the same way; `said`: what a click did, in the
+  narrator's words.
+- `challenges` and `lessons`: challenges the engine checks after every click, and a lesson's
+  sandbox as data (`rulekit/sandboxes/`: its board, what it offers, its challenges).
 - `view`: what a sandbox shows, as JSON and escaped HTML (board, message, tables, diagram),
   for the one front-end module (`rulekit/display/front/sandbox.js`).
 - `widget`: the anywidget in a notebook (`Sandbox`; its back-end is the kernel).

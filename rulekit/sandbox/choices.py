@@ -6,9 +6,10 @@ that says so, and each legal answer, so a front-end can offer a picker instead o
 
 What a click asks is learnt by trying it (`Game.what_if`): the engine records every choice it
 made, with the player the rules name (`Game.decisions`). Each candidate answer is then tried
-the same way, so an option is offered as legal exactly when choosing it is. A cost's choices
-(the creature Springleaf Drum's cost taps) are costs, not targets: they are offered by the
-card's menu (`SandboxModel.card_actions`, its "cost"), never here as a target.
+the same way, so an option is offered as legal exactly when choosing it is. A click's own
+inputs a menu entry leaves to a picker (`input_choices`: its target, or the permanent its cost
+taps or sacrifices, which is a cost, never called a target; X; which mana) are judged the same
+way, every card and player of the board one by one.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ WHY: dict[str, tuple[str | None, str]] = {
                                    "object) chooses"),
     "trigger_order": ("603.3b", "{who} chooses the order of their triggered abilities on "
                                 "the stack: each player orders their own, active player first"),
-    "target": ("601.2c", "{who} chooses the target: the controller of the spell or ability "
-                         "chooses (for a trigger, as it goes on the stack, CR 603.3d)"),
+    "target": ("603.3d", "{who} chooses: a triggered ability's controller chooses its target "
+                         "as it goes on the stack"),
     "may": ("603.5", "{who} chooses whether to do what the ability says they may do, as it "
                      "resolves"),
     "pay": ("118.12", "{who} chooses whether to pay: the player the effect names"),
@@ -54,6 +55,35 @@ WHY: dict[str, tuple[str | None, str]] = {
     "encode": ("702.99a", "{who} chooses the creature the spell is encoded on, or none"),
 }
 """Decision key -> (the rule that says who chooses, the question in words)."""
+
+HEADINGS: dict[str, str] = {
+    "replacement_order": "Which replacement effect applies first?",
+    "trigger_order": "Which trigger goes on the stack next? (The last one put there resolves "
+                     "first.)",
+    "target": "Choose a target",
+    "may": "Do it? (The ability says you may.)",
+    "pay": "Pay the cost?",
+    "pay_life": "Pay 2 life as the land enters?",
+    "color": "Choose a color",
+    "creature_type": "Choose a creature type",
+    "copy": "Choose the creature it enters as a copy of",
+    "legend_keep": "Two legends with the same name: choose the one to keep",
+    "added_mana": "Choose the type of mana to add",
+    "pay_with": "Choose the mana that pays",
+    "mana_abilities": "Choose the mana abilities to activate while paying",
+    "sacrifice": "Choose a permanent to sacrifice",
+    "crew": "Choose the creatures that crew the Vehicle",
+    "discard": "Choose a card to discard",
+    "encode": "Choose a creature to encode the spell on",
+    "x": "Choose X",
+    "mana": "Choose the type of mana",
+}
+"""Decision key (or a click's own input, "x") -> the question in plain words, as a picker's
+heading (who decides and the rule that says so are `WHY`'s, under it)."""
+
+ON_THE_BOARD = frozenset({"target", "copy", "legend_keep", "sacrifice", "crew", "encode"})
+"""Decisions answered by choosing a card or a player on the board (lit up, the others dimmed
+with their reason), not from a list."""
 
 _COLORS = ["W", "U", "B", "R", "G"]
 
@@ -137,10 +167,19 @@ def asked(game: Game, run: Callable[[], None], *, board: bool = True
           ) -> tuple[list[Decision], Board | None, Exception | None]:
     """Try `run` (a click) and take it back: the decisions it made, the board at its end
     (if `board`) and the error that stopped it, if any."""
+    made, end, error, _ = _tried(game, run, board=board)
+    return made, end, error
+
+
+def _tried(game: Game, run: Callable[[], None], *, board: bool = True
+           ) -> tuple[list[Decision], Board | None, Exception | None, dict[int, str]]:
+    """`asked`, and for each decision (by its index in the list) what it is for, in words
+    ("Sandstorm Crasher's 'when you do' ability"), when the event it shaped says."""
     decided = len(game.decisions)
     error: Exception | None = None
     made: list[Decision] = []
     end: Board | None = None
+    purpose: dict[int, str] = {}
     try:
         with game.what_if():
             try:
@@ -148,43 +187,119 @@ def asked(game: Game, run: Callable[[], None], *, board: bool = True
             finally:
                 made = list(game.decisions[decided:])
                 end = _board(game) if board else None
+                purpose = _purposes(game, made)
     except (RulesError, UsageError) as err:
         error = err
-    return made, end, error
+    return made, end, error, purpose
 
 
-def question(decision: Decision) -> dict[str, Any]:
-    """One decision as plain data: its key, who decides, why (words and rule), the default."""
+def _purposes(game: Game, made: list[Decision]) -> dict[int, str]:
+    """What each target decision chose for: the ability the event it shaped put on the stack,
+    named as players say it, with what it may target."""
+    from rulekit.objects.narrator import item_name
+
+    out: dict[int, str] = {}
+    for i, d in enumerate(made):
+        item = next((s for s in game.state.stack if s.origin_event == d.event), None)
+        if d.key != "target" or item is None:
+            continue
+        spec = getattr(item.ability, "target", None)
+        what = "" if spec is None else " (a " + spec.text[len("target "):] + ")" \
+            if spec.text.startswith("target ") else f" ({spec.text})"
+        out[i] = item_name(item) + what
+    return out
+
+
+def question(decision: Decision, purpose: str | None = None) -> dict[str, Any]:
+    """One decision as plain data: its key, the question in plain words (`heading`; what it
+    is for, when known: `purpose`), who decides and why (words and rule), the default, and
+    whether it is answered on the board (`board`: a card or a player)."""
     rule, words = WHY.get(decision.key, (None, "{who} chooses"))
     who = decision.player or "the player"
     why = words.format(who=who) + (f" (CR {rule})" if rule else "")
     default = decision.answer if isinstance(decision.answer, (str, int, bool)) else None
+    heading = HEADINGS.get(decision.key, "Choose")
+    if purpose:
+        heading = f"{heading} for {purpose}"
     return {"key": decision.key, "who": decision.player, "why": why, "rule": rule,
-            "default": default}
+            "default": default, "heading": heading, "board": decision.key in ON_THE_BOARD}
 
 
 def choices_for(model: Any, control: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The decisions clicking `control` with `values` makes, each with its legal options:
     [{"key", "who", "why", "rule", "default", "options": [{"label", "value", "legal",
     "reason", "rule", "choices"}]}]; "choices" is the click's "choices" text with that
-    answer, ready to send. Decisions the caller answered already are left out."""
+    answer, ready to send. Decisions the caller answered already are left out, and so are
+    those no answer is offered for (which mana in the pool pays: the engine's way)."""
     act = model._actions()[control]
     game = model.game
-    made, end, _ = asked(game, lambda: act(values))
+    made, end, _, purposes = _tried(game, lambda: act(values))
     boards = [_board(game)] + ([end] if end is not None else [])
     out: list[dict[str, Any]] = []
-    for decision in made:
+    for i, decision in enumerate(made):
         if decision.given or any(q["key"] == decision.key for q in out):
             continue
-        entry = question(decision)
+        entry = question(decision, purposes.get(i))
         options = []
         for label, answer in _candidates(decision.key, boards):
             tried = _with_choice(values, decision.key, answer)
             _, _, error = asked(game, partial(act, tried), board=False)
-            options.append({"label": label, "value": answer, "legal": error is None,
-                            "reason": getattr(error, "reason", None),
-                            "rule": getattr(error, "rule", None),
-                            "choices": tried["choices"]})
-        entry["options"] = options
-        out.append(entry)
+            options.append(_option(label, answer, error, tried, game.state.players,
+                                   choices=tried["choices"]))
+        if options:  # a decision offered no answer to pick from is left to the engine
+            entry["options"] = options
+            out.append(entry)
     return out
+
+
+def _option(label: str, answer: Any, error: Exception | None, values: dict[str, Any],
+            players: Any, **extra: Any) -> dict[str, Any]:
+    """One answer with its verdict: `values` are the click's with it (ready to send); `id`
+    or `player` say which card or player on the board it is."""
+    found = answer[1:] if isinstance(answer, str) and answer.startswith("#") else None
+    return {"label": label, "value": answer, "legal": error is None,
+            "reason": getattr(error, "reason", None), "rule": getattr(error, "rule", None),
+            "says": str(error) if error is not None else None, "values": values,
+            "id": int(found) if found and found.isdigit() else
+            answer if isinstance(answer, int) and not isinstance(answer, bool) else None,
+            "player": answer if isinstance(answer, str) and answer in players else None,
+            **extra}
+
+
+MAX_X = 20
+"""The largest X a picker offers (a board a lesson builds never pays more)."""
+
+
+def input_choices(model: Any, control: str, values: Mapping[str, Any], field: str,
+                  heading: str) -> dict[str, Any]:
+    """A click's own input chosen in a picker instead of typed: its `target` (or the
+    permanent its cost taps or sacrifices), answered on the board, each card and player with
+    its verdict; or its `x`, from 0 up, each with its verdict. Shaped like one of
+    `choices_for`'s decisions (`heading` says what it is for). An answer the input doesn't
+    take at all (a player for a cost that taps a creature) is left out."""
+    act = model._actions()[control]
+    game = model.game
+    if field == "x":
+        pool = sum(game.state.players[p].pool.total for p in game.state.players)
+        counters = max((sum(o.counters.values()) for o in game.state.battlefield()), default=0)
+        answers: list[tuple[str, Any]] = [(f"X = {x}", x) for x in range(
+            min(max(pool, counters), MAX_X) + 1)]
+    elif field == "mana":
+        answers = [("{" + t + "}", t) for t in "WUBRGC"]
+    elif field == "target":
+        board = _board(game)
+        answers = [(p, p) for p in board.players] + \
+            [(f"{name} (#{i})", i) for i, name, _, _ in board.permanents + [
+                (i, n, False, False) for i, n in board.stack]]
+    else:
+        raise UsageError("choose", f"{field!r:.40} is not an input a picker chooses")
+    options = []
+    for label, answer in answers:
+        tried = {**values, field: answer}
+        _, _, error = asked(game, partial(act, tried), board=False)
+        if isinstance(error, UsageError):  # not an answer of this kind (a player for a cost)
+            continue
+        options.append(_option(label, answer, error, tried, game.state.players))
+    return {"key": field, "who": game.state.priority, "why": "", "rule": None,
+            "default": None, "heading": heading, "board": field == "target",
+            "options": options}

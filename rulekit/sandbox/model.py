@@ -10,11 +10,11 @@ order, sends a click as `click(name, values)` and shows the `Outcome`.
 >>> model = SandboxModel(Game(["Alice", "Bob"]))
 >>> forest = model.game.add("Forest")
 >>> model.click("tap", {"permanent": forest.id}).text
-'Alice taps Forest (#1) for mana: {T}: Add {G}.'
+"Alice taps Forest (#1) for mana. Alice's pool: {G} (Forest made {G})."
 >>> model.click("tap", {"permanent": forest.id}).ok
 False
 >>> model.click("undo", {}).text
-'Undone: Alice taps Forest (#1) for mana: {T}: Add {G}.'
+'Undone: Alice taps Forest (#1) for mana'
 """
 
 from __future__ import annotations
@@ -154,10 +154,12 @@ MENU_CONTROLS: dict[str, Control] = {c.name: c for c in (
             "the `step` the sandbox starts from"),
     Control("restart", "Start again", "Back to the board the sandbox was given: every click "
             "and every free-play change taken back", "warning"),
+    Control("challenge", "Try a challenge", "Start (or start again) the challenge `challenge` "
+            "(its id; \"\" for none) on its own board (rulekit.sandbox.challenges)"),
 )}
 MENU_VALUES: dict[str, tuple[str, ...]] = {
     "block": ("blocks",), "add_card": ("card", "player", "zone"),
-    "set_position": ("turn", "active", "step"), "restart": ()}
+    "set_position": ("turn", "active", "step"), "restart": (), "challenge": ("challenge",)}
 """The values each of `MENU_CONTROLS` reads (checked by the click itself)."""
 """Controls only the board's card menus send (`card_actions`), not laid out as a form."""
 
@@ -185,9 +187,11 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Spells", ("hand_card", "cast")),
     ("Combat", ("combat", "attackers", "exert", "attack")),
     ("Copies and destruction", ("copy_target", "copy", "to_destroy", "destroy")),
-    ("Time", ("choices", "pass", "resolve", "step", "turn", "undo", "reset")),
+    ("Time", ("pass", "resolve", "step", "turn", "undo", "reset")),
 )
-"""The layout, in reading order: each group's heading and its fields and controls by name."""
+"""The layout, in reading order: each group's heading and its fields and controls by name.
+Every field but `choices`: a click's decisions are made in pickers (`choices_for`), which
+send their answers in it."""
 
 
 def mana_choice(text: Any) -> str | None:
@@ -210,10 +214,15 @@ class SandboxModel:
         self.cards = _offered_cards(cards)
         self.start = len(game.actions)
         self._first_start = self.start  # before any free-play change (`restart`)
+        names, life = game._init_args
+        # the board first given (its challenges' own, when they have none of theirs)
+        self._given = {"players": list(names), "life": life,
+                       "actions": [[n, kw] for n, kw in game.actions[:self.start]]}
         self.last: Outcome | None = None
         # per click that changed the game: (len(game.actions), len(game.log)) before it
         self._marks: list[tuple[int, int]] = []
         self._last_log: int | None = None  # log length before the last click shown
+        self.practice: Any = None  # the challenges (rulekit.sandbox.challenges.Practice)
         self._remember_start()
 
     # ------------------------------------------------------------ the starting position
@@ -232,6 +241,9 @@ class SandboxModel:
             data["offers"] = list(self.actions)
         if self.cards is not None:
             data["cards"] = list(self.cards)
+        if self.practice is not None:  # (a challenge on this board doesn't repeat it)
+            own = {k: data[k] for k in ("players", "life", "actions")}
+            data["challenges"] = [c.to_json(own) for c in self.practice.challenges.values()]
         try:
             plain: dict[str, Any] = json.loads(json.dumps(data, allow_nan=False))
         except (TypeError, ValueError):
@@ -255,6 +267,22 @@ class SandboxModel:
         the lesson's `actions`; controls of no kind, like passing, always)."""
         kinds = CONTROL_KINDS.get(control)
         return kinds is None or any(k in self.actions for k in kinds)
+
+    def _offers_copy(self, control: str, values: Mapping[str, Any]) -> bool:
+        """An activation of an ability that makes a token copy (Kiki-Jiki's), in a sandbox
+        that offers copies: a "copy" as well as an ability."""
+        from rulekit.objects.abilities import Activated
+
+        if control != "activate" or "copy" not in self.actions:
+            return False
+        obj, index = values.get("permanent"), values.get("ability")
+        if not isinstance(obj, int) or not isinstance(index, int):
+            return False
+        try:
+            ability = self.game.chars(self.game.obj(obj)).abilities[index]
+        except (UsageError, IndexError):
+            return False
+        return isinstance(ability, Activated) and ability.makes_token_copy
 
     def groups(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """`GROUPS` with only the controls offered, and their fields; a group left with no
@@ -370,9 +398,40 @@ class SandboxModel:
     def click(self, name: str, values: Mapping[str, Any] | None = None) -> Outcome:
         """Run the control `name` with the inputs' `values` (checked first by `values`: a
         malformed one is refused, naming the input); the outcome is also `last`. A name that
-        is no control is a UsageError."""
+        is no control is a UsageError. With challenges (`practice`), the one being tried is
+        checked after every click that plays."""
         if not isinstance(name, str) or (name not in CONTROLS and name not in MENU_CONTROLS):
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
+        if name == "challenge":
+            if self.practice is None:
+                return self._finish(Outcome("refused", "this sandbox has no challenges"))
+            try:
+                checked = self.values(values, control=name)
+            except UsageError as err:
+                return self._finish(Outcome("refused", str(err), None, err))
+            return self._finish(self.practice.start(self, checked.get("challenge")))
+        outcome = self._click(name, values)
+        if self.practice is not None and name not in ("restart", "add_card", "set_position"):
+            self.practice.after(self, outcome)
+        return outcome
+
+    def given(self) -> dict[str, Any]:
+        """The board the sandbox was first given, as `switch` takes it (players, life and
+        the actions that built it)."""
+        return self._given
+
+    def switch(self, position: Mapping[str, Any]) -> None:
+        """Play on another board from now on: `position` (players, life, actions, as
+        `position()` gives them) replayed, as if the sandbox had been given it."""
+        fresh = SandboxModel.from_position({**position, "history": self.history}).game
+        self.game.__dict__.update(fresh.__dict__)
+        self.start = self._first_start = len(self.game.actions)
+        self._marks.clear()
+        self._last_log = None
+        self.last = None
+        self._remember_start()
+
+    def _click(self, name: str, values: Mapping[str, Any] | None) -> Outcome:
         try:
             values = self.values(values, control=name)
         except UsageError as err:
@@ -386,7 +445,7 @@ class SandboxModel:
         if name in ("add_card", "set_position"):
             return self._free_play(name, values)
         act = self._actions()[name]
-        if not self.offers(name):
+        if not self.offers(name) and not self._offers_copy(name, values):
             kinds = " or ".join(ACTION_KINDS[k] for k in CONTROL_KINDS[name])
             return self._finish(Outcome("refused", f"this lesson's sandbox does not offer "
                                                    f"that ({kinds})"))
@@ -407,15 +466,25 @@ class SandboxModel:
             return self._finish(Outcome("nothing", "nothing happened"))
         self._marks.append((before, log_before))
         self._last_log = log_before
-        return self._finish(Outcome("done", "; ".join(self._roots(log_before))))
+        from rulekit.sandbox.said import click_words
+
+        return self._finish(Outcome("done", click_words(g, log_before)))
 
     def _finish(self, outcome: Outcome) -> Outcome:
         self.last = outcome
         return outcome
 
     def _roots(self, since: int) -> list[str]:
-        return [e.text for e in self.game.log.since(since)
+        from rulekit.sandbox.said import lead
+
+        return [lead(e) for e in self.game.log.since(since)
                 if e.kind is EventKind.ACTION and e.parent is None]
+
+    def last_click_words(self) -> str | None:
+        """The last click that changed the game, in words (what Undo takes back), or None."""
+        if not self._marks:
+            return None
+        return "; ".join(self._roots(self._marks[-1][1])) or "the last click"
 
     def undo(self) -> Outcome:
         """Take back the last click that changed the game."""
@@ -646,30 +715,59 @@ class SandboxModel:
         """What each card offers now, each with its verdict before any click: object id ->
         [{"label", "action" (the control `click` takes), "values" (its inputs), "legal",
         "reason" and "rule" (why not, in plain words and by CR number; None when legal),
-        "says" (the whole refusal as `click` would show it), "cost" (the permanent a cost
-        choice taps or sacrifices, never called a target)}]. Permanents first (abilities:
-        each mana they could make, each target and cost choice; attack, exert, block; a
-        token copy of a creature; destroy), then cards in hands. Each verdict is the click
-        itself tried in `Game.what_if` and taken back, so it is what choosing it does."""
+        "says" (the whole refusal as `click` would show it), "cost" (the permanent its cost
+        taps or sacrifices, never called a target), "asks" (the decisions it makes),
+        "choose" (what pickers ask before the click: [{"field", "kind", "heading",
+        "legal"}], or None), "tried" (for such an entry, the click its verdict was tried as)}].
+        Permanents first (abilities: each mana they could make, a target or cost choice and X
+        left to pickers; attack, exert, block; Kiki-Jiki's copy on Kiki-Jiki; destroy, alone
+        or with others), then cards in hands. Each verdict is the click itself tried in
+        `Game.what_if` and taken back, so it is what choosing it does."""
         from rulekit.sandbox.menus import card_actions
 
         return card_actions(self)
 
-    def choices_for(self, control: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def choices_for(self, control: str, values: Mapping[str, Any],
+                    field: str | None = None) -> list[dict[str, Any]]:
         """The decisions a click makes (replacement order, a target, may, a color, trigger
         order, the legend rule, Mana Flare's mana...), who makes each and why (the rule),
-        and each answer's verdict, ready for a picker (`rulekit.sandbox.choices.choices_for`)."""
-        from rulekit.sandbox.choices import choices_for
+        and each answer's verdict, ready for a picker (`rulekit.sandbox.choices.choices_for`).
+        With `field` ("target", "x" or "mana", a menu entry's `choose`): that input of the
+        click instead, every card and player (or number, or type of mana) with its verdict
+        (`rulekit.sandbox.choices.input_choices`)."""
+        from rulekit.sandbox.choices import HEADINGS, choices_for, input_choices
 
         if not isinstance(control, str) or control not in self._actions():
             raise UsageError("control", f"no sandbox control is called {_shown(control)}")
-        return choices_for(self, control, self.values(values, control=control))
+        checked = self.values(values, control=control)
+        if field is None:
+            return choices_for(self, control, checked)
+        if not isinstance(field, str) or field not in ("target", "x", "mana"):
+            raise UsageError("choose", f"{_shown(field)} is not an input a picker chooses")
+        return [input_choices(self, control, checked, field, HEADINGS[field])]
 
     # ------------------------------------------------------------ what to show
     @property
     def last_log(self) -> int | None:
         """Where the last click's events start in the log (None before any click)."""
         return self._last_log
+
+    def clicks(self) -> list[tuple[int, list[int], str]]:
+        """The clicks since the start that changed the game, in order: (their number, 1 for the
+        first; the game actions each made, numbered as in `event.action`; the click in
+        words)."""
+        out: list[tuple[int, list[int], str]] = []
+        if not self._marks:
+            return out
+        ends = [b for b, _ in self._marks[1:]] + [len(self.game.actions)]
+        from rulekit.sandbox.said import lead
+
+        for k, ((before, log_before), end) in enumerate(zip(self._marks, ends, strict=True)):
+            actions = list(range(before + 1, end + 1))
+            roots = [lead(e) for e in self.game.log.since(log_before)
+                     if e.kind is EventKind.ACTION and e.parent is None and e.action in actions]
+            out.append((k + 1, actions, "; ".join(roots) or "a click"))
+        return out
 
     def diagram_since(self) -> int | None:
         """The first action number the diagram of the last `history` clicks starts at, or None
@@ -681,11 +779,16 @@ class SandboxModel:
 
     def to_json(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The model's state as JSON data: its fields, the last outcome, the log, the card
-        menus, what it offers (the views add their tables: `rulekit.sandbox.view`)."""
+        menus, the time bar (`rulekit.sandbox.bar`), what it offers (the views add their
+        tables: `rulekit.sandbox.view`)."""
+        from rulekit.sandbox.bar import time_bar
+
         return {"fields": {k: f.to_json() for k, f in self.fields(values).items()},
                 "last": self.last.to_json() if self.last else None,
                 "log": self.game.log.dumps(),
                 "card_actions": {str(k): v for k, v in self.card_actions().items()},
+                "bar": time_bar(self),
+                "practice": self.practice.to_json() if self.practice is not None else None,
                 "offers": list(self.actions),
                 "free_play": self.free_play()}
 

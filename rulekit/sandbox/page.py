@@ -24,11 +24,12 @@ from itertools import accumulate
 from typing import Any
 
 from rulekit.core.errors import RulesError, UsageError
+from rulekit.sandbox.challenges import attach
 from rulekit.sandbox.model import CONTROLS, MENU_CONTROLS, Outcome, SandboxModel
-from rulekit.sandbox.view import message_html, model_json, sandbox_state
+from rulekit.sandbox.view import message_html, model_json, sandbox_state, with_symbols
 
 __all__ = ["card_actions", "choices", "click", "fields", "search", "start", "state",
-           "walkthrough"]
+           "walkthrough", "warm"]
 
 _models: list[tuple[SandboxModel, str]] = []  # (model, title): one per sandbox, by number
 
@@ -119,7 +120,7 @@ def start(position: str) -> str:
     can't be built gives `{"error": why}`."""
     try:
         parsed = _position(position)
-        model = SandboxModel.from_position(parsed)
+        model = attach(SandboxModel.from_position(parsed), parsed.get("challenges"))
     except (UsageError, RulesError) as err:
         return json.dumps({"error": f"the sandbox's position can't be built: {err}"})
     title = parsed.get("title")
@@ -140,6 +141,30 @@ def click(sid: int, name: str, values: str) -> str:
     except UsageError as err:
         return _refused(err)
     return json.dumps(_view(sid, parsed, board=outcome.ok))
+
+
+def warm(sid: int) -> str:
+    """Run what a first click runs (a legal card action, its words, the board, the tables
+    and the diagram) once on a copy of sandbox `sid`'s board, so the student's first click is
+    as quick as the next: the modules it needs are imported and its code warm. The sandbox
+    itself is untouched. "{}" (or a refusal when there is no such sandbox)."""
+    try:
+        model = _model(sid)
+    except UsageError as err:
+        return _refused(err)
+    position = model.position()
+    if position is None:
+        return "{}"
+    copy = SandboxModel.from_position(position)
+    entry = next((e for entries in copy.card_actions().values() for e in entries
+                  if e["legal"] and not e["choose"]), None)
+    if entry is not None:
+        copy.click(entry["action"], entry["values"])
+    else:
+        copy.click("pass", {})
+    sandbox_state(copy, {}, render=_render)
+    copy.click("undo", {})
+    return "{}"
 
 
 def fields(sid: int, values: str) -> str:
@@ -172,14 +197,16 @@ def card_actions(sid: int) -> str:
         return _refused(err)
 
 
-def choices(sid: int, name: str, values: str) -> str:
-    """`SandboxModel.choices_for(name, values)`: the decisions that click makes, who makes
-    each and why, and each answer's verdict (for a picker instead of the "choices" box)."""
+def choices(sid: int, name: str, values: str, field: str | None = None) -> str:
+    """`SandboxModel.choices_for(name, values, field)`: the decisions that click makes, who
+    makes each and why, and each answer's verdict; or the click's `field` (a menu entry's
+    `choose`) with every answer's verdict (for a picker instead of the "choices" box)."""
     try:
         model = _model(sid)
         if not isinstance(name, str) or name not in CONTROLS:
             raise UsageError("control", f"no sandbox control is called {_shown(name)}")
-        return json.dumps(model.choices_for(name, _parse(values, "values")))
+        return json.dumps(with_symbols(model.choices_for(name, _parse(values, "values"),
+                                                         field or None)))
     except UsageError as err:
         return _refused(err)
 

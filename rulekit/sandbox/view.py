@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from rulekit.sandbox.model import Outcome, SandboxModel
 
 __all__ = ["Render", "board_html", "diagram", "diagram_html", "layout", "message_html",
-           "model_json", "sandbox_state", "tables", "tables_html"]
+           "model_json", "sandbox_state", "tables", "tables_html", "with_symbols"]
 
 Render = Callable[[str], str]
 """DOT text -> SVG text: `rulekit.display.svg.run_dot` in a kernel, Viz.js in a page."""
@@ -46,8 +46,11 @@ LAST_CLICK = "What your last click did"
 
 def message_html(outcome: Outcome) -> str:
     """The outcome of a click in the narrator's words: "Refused: ... Nothing changed.",
-    "Done: ...", "Undone: ..." (or why nothing happened)."""
-    text = html_text(outcome.text)
+    "Done: ...", "Undone: ..." (or why nothing happened); mana written as the board's
+    symbols."""
+    from rulekit.display.board.mana_symbols import text_html
+
+    text = text_html(outcome.text)
     if outcome.kind == "refused":
         return ("<div class='rk-error' role='alert'><b>Refused:</b> "
                 f"{text}<br>Nothing changed.</div>")
@@ -56,6 +59,23 @@ def message_html(outcome: Outcome) -> str:
     if outcome.kind == "undone":
         return f"<div class='rk-done' role='status'>{text}</div>"
     return f"<div class='rk-done' role='status'><b>Done:</b> {text}</div>"
+
+
+def with_symbols(data: Any) -> Any:
+    """`data` (JSON: card menus, the time bar, a picker's decisions) with `label_html` and
+    `reason_html` beside each `label` and `reason`: escaped, mana drawn as the board's
+    symbols, so the menus write {G} as the cards do."""
+    from rulekit.display.board.mana_symbols import text_html
+
+    if isinstance(data, list):
+        return [with_symbols(d) for d in data]
+    if not isinstance(data, dict):
+        return data
+    out = {k: with_symbols(v) for k, v in data.items()}
+    for key in ("label", "reason", "heading", "say", "hint"):
+        if isinstance(data.get(key), str):
+            out[f"{key}_html"] = text_html(data[key])
+    return out
 
 
 def tables(model: SandboxModel) -> dict[str, Table]:
@@ -73,6 +93,9 @@ def model_json(model: SandboxModel, values: Mapping[str, Any] | None = None) -> 
     the same clicks."""
     data = model.to_json(values)
     data["tables"] = {k: t.to_json() for k, t in tables(model).items()}
+    data["card_actions"] = with_symbols(data["card_actions"])
+    data["bar"] = with_symbols(data["bar"])
+    data["practice"] = with_symbols(data["practice"])
     return data
 
 
@@ -95,22 +118,33 @@ def tables_html(tables: dict[str, Table]) -> str:
 
 
 def diagram(model: SandboxModel) -> tuple[Any, str]:
-    """(the event and trigger diagram of the last few clicks, or of the set-up before any; what
-    it shows in words). The diagram is a `FlowDiagram`: `.source` is its DOT."""
-    from rulekit.display.flow import log_diagram
+    """(the event and trigger diagram of the last few clicks, one cluster each named "Your
+    click 3: ...", or of the set-up before any; what it shows in words). The diagram is a
+    `FlowDiagram` (`.source` is its DOT) with no legend inside: `diagram_html` puts the
+    walkthroughs' legend strip above it."""
+    from rulekit.display.flow.draw import draw
+    from rulekit.display.flow.model import Group, layout
 
-    since = model.diagram_since()
-    if since is None:
-        return log_diagram(model.game), "the set-up"
-    return log_diagram(model.game, since_action=since), "your last clicks"
+    clicks = model.clicks()[-model.history:] if model.history else []
+    g = model.game
+    if not clicks:
+        return draw(*layout(g.log, game=g), None, legend=False), "the set-up"
+    groups = [Group(f"a{actions[0]}", f"Your click {k}: {_short(words)}", actions)
+              for k, actions, words in clicks]
+    return draw(*layout(g.log, game=g, groups=groups), None, legend=False), "your last clicks"
+
+
+def _short(words: str, limit: int = 70) -> str:
+    return words if len(words) <= limit else words[:limit - 1].rstrip() + "…"
 
 
 def diagram_html(model: SandboxModel, render: Render | None) -> tuple[str, str]:
-    """(the diagram of the last clicks as inline SVG in its `rk-diagram` box, what it shows in
-    words). `render` draws the DOT; its SVG gets the readable titles and the inline form the
-    kernel's SVG gets everywhere (`retitle`, `inline_svg`), so a page's diagram has the same
-    tooltips and screen-reader titles. A drawing that fails says why, in the box. With
-    `history` 0: no diagram."""
+    """(the diagram of the last clicks as inline SVG in its `rk-diagram` box, under its
+    legend strip, what it shows in words). `render` draws the DOT; its SVG gets the readable
+    titles and the inline form the kernel's SVG gets everywhere (`retitle`, `inline_svg`), so
+    a page's diagram has the same tooltips and screen-reader titles. A drawing that fails says
+    why, in the box. With `history` 0: no diagram."""
+    from rulekit.display.flow import legend_strip
     from rulekit.display.svg import GraphvizMissing, inline_svg, retitle, run_dot
 
     if not model.history:
@@ -124,8 +158,8 @@ def diagram_html(model: SandboxModel, render: Render | None) -> tuple[str, str]:
     except Exception as err:  # noqa: BLE001  (Viz.js raises a JS error: say it, keep going)
         return f"<p class='rk-empty'>The diagram could not be drawn: {html_text(err)}</p>", what
     svg = inline_svg(retitle(svg, graph.titles), label=label)
-    return f"<div class='rk-diagram' tabindex='0' role='group' aria-label='{html_text(label)}'>" \
-           f"{svg}</div>", what
+    return f"{legend_strip(graph)}<div class='rk-diagram' tabindex='0' role='group' " \
+           f"aria-label='{html_text(label)}'>{svg}</div>", what
 
 
 def layout(model: SandboxModel | None = None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ JupyterLab, Notebook 7, VS Code and Colab host the module (no lab extension).
 >>> sandbox.click("tap", permanent=forest.id)
 True
 >>> sandbox.state["last"]["text"], sandbox.state["seq"]
-('Alice taps Forest (#1) for mana: {T}: Add {G}.', 1)
+("Alice taps Forest (#1) for mana. Alice's pool: {G} (Forest made {G}).", 1)
 >>> sandbox.click("tap", permanent=forest.id), sandbox.state["last"]["rule"]
 (False, '107.5')
 """
@@ -62,7 +62,11 @@ class Sandbox(anywidget.AnyWidget):
     A lesson picks what its sandbox offers: `actions` (kinds from `rulekit.sandbox.ACTION_KINDS`,
     e.g. `["mana", "attack"]`: the card menus and the form show only those) and `cards` (the
     catalog cards free play's "add a card" finds; default the whole catalog). Both travel in the
-    `position`, so an exported page offers the same."""
+    `position`, so an exported page offers the same.
+
+    `Sandbox("03_tapped_for_mana_triggers_and_replacements")` (or a path) starts a lesson's
+    sandbox from its file (`rulekit.sandbox.lessons`): its board, what it offers and its
+    challenges, which travel in the position too."""
 
     _esm = module_text("sandbox")
     _css = SANDBOX_CSS
@@ -73,7 +77,7 @@ class Sandbox(anywidget.AnyWidget):
     title = traitlets.Unicode("Sandbox").tag(sync=True)
 
     def __init__(self, game: Game | Scenario | str | os.PathLike[str] | None = None, *,
-                 history: int = 3, title: str = "Sandbox",
+                 history: int = 3, title: str | None = None,
                  actions: Iterable[str] | None = None,
                  cards: Iterable[str] | None = None) -> None:
         from rulekit.display.frames import resolve_scenario
@@ -82,11 +86,18 @@ class Sandbox(anywidget.AnyWidget):
         from rulekit.sandbox.view import sandbox_state
         from rulekit.scenario import game_at
 
-        if game is None:
-            game = Game(["Alice", "Bob"])
-        elif not isinstance(game, Game):
-            game = game_at(resolve_scenario(game), 0)
-        model = SandboxModel(game, history=history, actions=actions, cards=cards)
+        lesson = _lesson_sandbox(game)
+        if lesson is not None:
+            model = lesson.model()
+            title = title or lesson.title
+            history = lesson.history
+        else:
+            if game is None:
+                game = Game(["Alice", "Bob"])
+            elif not isinstance(game, Game):
+                game = game_at(resolve_scenario(game), 0)
+            model = SandboxModel(game, history=history, actions=actions, cards=cards)
+        title = title or "Sandbox"
         self.model = model
         self.history = history
         self.last_error: Exception | None = None
@@ -117,7 +128,7 @@ class Sandbox(anywidget.AnyWidget):
             if "click" in content:
                 self._click(content["click"], values, seq)
             elif "ask" in content:
-                self._ask(content["ask"], values, seq)
+                self._ask(content["ask"], values, seq, content.get("choose"))
             elif "walkthrough" in content:
                 self._save(content["walkthrough"], seq)
             elif "search" in content:  # free play's "add a card" box
@@ -138,12 +149,15 @@ class Sandbox(anywidget.AnyWidget):
         new = sandbox_state(self.model, values, title=self.title, board=board)
         self.state = {**self.state, **new, "seq": seq}
 
-    def _ask(self, action: Any, values: Any, seq: int) -> None:
-        """The decisions a card's action makes (`SandboxModel.choices_for`), for the picker."""
+    def _ask(self, action: Any, values: Any, seq: int, field: Any = None) -> None:
+        """The decisions a card's action makes, or the input its entry leaves to a picker
+        (`field`: `SandboxModel.choices_for`), for the picker."""
+        from rulekit.sandbox.view import with_symbols
+
         checked = self.model.values(values, control=action if isinstance(action, str) else None)
-        decisions = self.model.choices_for(action, checked)
+        decisions = with_symbols(self.model.choices_for(action, checked, field))
         self.state = {**self.state, "seq": seq, "picker": {"seq": seq, "action": action,
-                                                           "values": checked,
+                                                           "values": checked, "field": field,
                                                            "decisions": decisions}}
 
     def _save(self, title: Any, seq: int) -> None:
@@ -209,3 +223,19 @@ class Sandbox(anywidget.AnyWidget):
         if isinstance(data, dict) and self.position is not None:
             data[SANDBOX_MIME] = {**self.position, "title": self.title}
         return bundle
+
+
+def _lesson_sandbox(ref: Any) -> Any:
+    """The lesson sandbox `ref` names (a shipped sandbox's name, or a sandbox file), else
+    None (a game, a scenario or a walkthrough's name)."""
+    from rulekit.sandbox import lessons
+
+    if not isinstance(ref, str | os.PathLike):
+        return None
+    try:
+        path = lessons.find(ref)
+    except FileNotFoundError:
+        return None
+    if path.suffix != ".toml" or "[[step]]" in path.read_text("utf-8"):
+        return None
+    return lessons.load(path)

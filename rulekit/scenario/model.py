@@ -333,17 +333,19 @@ def _check_numbers(data: dict[str, Any], lines: LineMap, name: str) -> None:
         raise ScenarioError(message, path=name, line=line)
 
 
-def _check_schema(data: dict[str, Any], lines: LineMap, name: str) -> None:
-    """Check `data` against schema.json, reporting the first problem in file order. Needs
-    jsonschema (`rulekit[authoring]`); without it this check is skipped, so the engine alone
-    (standard library only, as in the browser) still plays validated scenarios, and the
+def _check_schema(data: dict[str, Any], lines: LineMap, name: str,
+                  against: dict[str, Any] | None = None) -> None:
+    """Check `data` against schema.json (or the schema `against`: a sandbox file's, which
+    takes the scenario's set-up and expectations), reporting the first problem in file order.
+    Needs jsonschema (`rulekit[authoring]`); without it this check is skipped, so the engine
+    alone (standard library only, as in the browser) still plays validated scenarios, and the
     checks below the schema still run."""
     try:
         import jsonschema
     except ImportError:
         return
 
-    validator = jsonschema.Draft202012Validator(schema())
+    validator = jsonschema.Draft202012Validator(against or schema())
     errors = list(validator.iter_errors(data))
     if not errors:
         return

@@ -835,6 +835,22 @@ def _play(scenario: Scenario) -> list[StepResult]:
     return results
 
 
+def expectations_on(game: Game, expect: dict[str, Any], events: list[Event], *,
+                    labels: dict[str, int], path: tuple[Any, ...] = ("expect",)) -> list[Check]:
+    """A step's expectations (`expect`, as a scenario writes them) read on `game` as it is now,
+    with `events` as the step's events and `labels` naming its objects (label -> the id each
+    was first given; a label follows its card through zone changes): how a sandbox checks a
+    challenge's goal after each click. A reference to nothing on the board is a
+    ScenarioError."""
+    from rulekit.scenario.model import Scenario
+
+    runner = _Runner(Scenario(spec={"setup": {"players": list(game.state.players)},
+                                    "step": []}))
+    runner.game = game
+    runner.labels = dict(labels)
+    return runner._expect(expect, events, path)
+
+
 def played_before(err: ScenarioError) -> list[StepResult]:
     """The steps played before the step that made the file unusable (`[]` if none were)."""
     return list(getattr(err, "played", []))

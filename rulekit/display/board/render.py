@@ -104,9 +104,13 @@ def card_html(card: dict[str, Any], *, details: bool = True) -> str:
     full = card["oracle"]
     whole = [short_text(line, 10**9) for line in full.split("\n") if line]
     shortened = card["text"] != whole or not _fits(card)
-    # a name whose longest word wouldn't fit beside the cost gets the cost on a line above it
+    # a name whose longest word wouldn't fit beside the cost gets the cost on a line above it;
+    # one that wouldn't fit the face's width (88 px on a phone) is set smaller: a name is
+    # never broken inside a word ("Bonesplitte / r")
     longest = max((len(w) for w in card["name"].split()), default=0)
     tight = " rk-tight" if cost and longest * 8.4 > 92 - 15.5 * len(card["cost"]) else ""
+    if longest * 8.4 > 86:
+        tight += " rk-long-name"
     face = [f"<div class='rk-face'><div class='rk-nameline{tight}'>"]
     if cost:  # first, floated right: the name flows around it and keeps its words whole
         face.append(f"<span class='rk-cost'>{cost}<span class='rk-sr'>(cost: "
@@ -129,6 +133,9 @@ def card_html(card: dict[str, Any], *, details: bool = True) -> str:
     if details and shortened and full:
         parts.append("<details class='rk-oracle'><summary>Full text</summary>"
                      f"<p>{text_html(full).replace(chr(10), '<br>')}</p></details>")
+    elif full:  # the sandbox shows the card large, with this, when it is opened
+        parts.append(f"<div class='rk-full' hidden>{text_html(full).replace(chr(10), '<br>')}"
+                     "</div>")
     parts.append("</div>")
     return "".join(parts)
 

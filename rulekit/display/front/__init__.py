@@ -50,19 +50,33 @@ def module_text(name: str) -> str:
 
 
 def _uncommented(text: str) -> str:
-    r"""`text` (JavaScript) without its lines that are only a `//` comment, and without the
-    indentation of its lines, except inside a template literal that spans lines (a line
-    with an odd number of backticks opens or closes one; the modules escape none, and
-    continue no quoted string on the next line).
+    r"""`text` (JavaScript) without its lines that are only a comment (`//`, or a `/* ... */`
+    block that starts a line and ends one), and without the indentation of its lines, except
+    inside a template literal that spans lines (a line with an odd number of backticks opens
+    or closes one; the modules escape none, and continue no quoted string on the next line).
 
-    >>> _uncommented("// a note\nif (a) {\n  b(); // kept\n}\nconst t = `x\n  // in it\n`;")
+    >>> _uncommented("/* a module\n   note */\n// a note\nif (a) {\n  b(); // kept\n}\n"
+    ...              "const t = `x\n  // in it\n`;")
     'if (a) {\nb(); // kept\n}\nconst t = `x\n  // in it\n`;'
+    >>> _uncommented("/* a\n */ go();")
+    'go();'
     """
-    out, in_template = [], False
+    out, in_template, in_block = [], False, False
     for line in text.split("\n"):
+        bare = line.strip()
+        if in_block:
+            if "*/" in bare:
+                in_block = False
+                line = line[line.index("*/") + 2:]  # what follows the comment on its line
+                bare = line.strip()
+            if in_block or not bare:
+                continue
+        if not in_template and bare.startswith("/*") and "*/" not in bare[2:-2]:
+            in_block = not (bare.endswith("*/") and len(bare) >= 4)
+            continue
         if in_template:
             out.append(line)
-        elif not line.lstrip().startswith("//"):
+        elif not bare.startswith("//"):
             out.append(line.lstrip(" "))
         if line.count("`") % 2:
             in_template = not in_template
@@ -71,27 +85,36 @@ def _uncommented(text: str) -> str:
 
 @cache
 def css_parts(name: str) -> tuple[str, ...]:
-    """The style sheets view `name` needs, in order: the frame style it builds on
-    (`rulekit.display.frames.FRAME_CSS`, with the tables'), the board's (a walkthrough's frames
-    and the sandbox both show one) and its own."""
+    """The style sheets view `name` needs, in order, without their comments and indentation
+    (every view's widget carries its sheet in the notebook's saved state): the frame style it
+    builds on (`rulekit.display.frames.FRAME_CSS`, with the tables'), the legend strip's, the
+    board's (a walkthrough's frames and the sandbox both show one) and its own."""
+    from rulekit.display.flow import LEGEND_CSS
     from rulekit.display.frames import FRAME_CSS
 
     own = _read(f"{name}.css")
     if "</style" in own.lower():
         raise ValueError(f"{name}.css can't be inlined: it has '</style'")
-    if name == "stepper":
-        from rulekit.display.flow import LEGEND_CSS
-
-        return FRAME_CSS, LEGEND_CSS, _read("board.css"), own
-    if name == "sandbox":
-        return FRAME_CSS, _read("board.css"), own
-    return (own,)
+    if name in ("stepper", "sandbox"):
+        return FRAME_CSS, LEGEND_CSS, _compact_css(_read("board.css")), _compact_css(own)
+    return (_compact_css(own),)
 
 
 @cache
 def css_text(name: str) -> str:
     """The style sheet of view `name` (`css_parts`, joined)."""
     return "\n".join(css_parts(name))
+
+
+def _compact_css(text: str) -> str:
+    r"""CSS without its comments and its lines' indentation (no sheet of the kit puts `/*` in
+    a string).
+
+    >>> _compact_css("/* a\n note */\n.a {\n  color: red; /* why */\n}")
+    '.a {\ncolor: red; \n}'
+    """
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(line.lstrip() for line in text.split("\n") if line.strip())
 
 
 @cache

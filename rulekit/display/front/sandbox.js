@@ -1,35 +1,42 @@
-/* rulekit: the sandbox, one anywidget front-end module (AFM) for every host (issue 26).
+/* rulekit: the sandbox, one anywidget front-end module (AFM) for every host.
 
-   It renders the `state` trait (rulekit.sandbox.view.sandbox_state: the
-   SandboxModel's fields and outcome, the layout of its controls, and the board's tables and
-   diagram as HTML made and escaped in Python) and sends what the reader does as custom
-   messages: {click: name, values, seq} for a button, {values, seq} when an input that other
-   inputs follow changes (the ability list follows the permanent), {load: why} to ask the
-   back-end to get ready ("check" when shown, "view", "hover", "focus", "start"). The back-end
-   answers by setting `state` (with the `seq` it answers) and `status`
-   ({state: idle|loading|loaded|ready|failed, text, done, total, note, problem}):
+   It renders the `state` trait (rulekit.sandbox.view.sandbox_state: the SandboxModel's fields
+   and outcome, the layout of its controls, each card's menu with its verdicts, the time bar,
+   the challenges, and the board's tables and diagram as HTML made and escaped in Python) and
+   sends what the reader does as custom messages: {click: name, values, seq} for a button,
+   {values, seq} when an input that other inputs follow changes, {ask: action, values, seq,
+   choose?} for a picker, {load: why} to ask the back-end to get ready ("check" when shown,
+   "view", "hover", "focus", "start"). The back-end answers by setting `state` (with the `seq`
+   it answers) and `status` ({state: idle|loading|loaded|ready|failed, text, done, total, note,
+   problem}):
    - in a kernel (rulekit.sandbox.widget.Sandbox, an anywidget): SandboxModel.click in
      Python; `status` is always ready;
-   - in an exported page (host.js): window.rulekit.backends.sandbox, the engine in Pyodide.
+   - in an exported page (host.js): window.rulekit.backends.sandbox, the engine in Pyodide, in
+     a Web Worker.
    Until `status` is ready, the controls look and are inactive (aria-disabled). No framework,
    no dependency, plain ES2020.
 
-   The board (state.board, rulekit.display.board) is what a reader sees first: every card is
-   a button (Enter/Space or a click opens its menu, arrow keys move between cards) whose menu
-   lists state.card_actions[id], each available or shown unavailable (aria-disabled) with its
-   rule and reason before any click. An action that asks a decision first sends {ask: action,
-   values, seq}; the back-end answers with state.picker ({seq, action, values, decisions:
-   SandboxModel.choices_for}), shown as a picker (who decides and why). "Save as walkthrough"
-   sends {walkthrough: title, seq}; the answer, state.walkthrough ({seq, text, file}), is a
-   file the kernel wrote (`file`) or text the page offers as a download. The form's controls
-   stay, in a collapsed "All controls" section.
+   The board (state.board, rulekit.display.board) is what a reader sees first. Every card is a
+   button: a click, Enter or a tap opens its menu, which shows the card large (its full Oracle
+   text) and lists state.card_actions[id], each available or shown unavailable (aria-disabled)
+   with its reason and rule before any click. An entry that leaves a choice to a picker
+   (`choose`: which mana, X, a target or the permanent a cost taps) asks for it: a target is
+   chosen on the board (the legal cards and players lit, the others dimmed with their reason;
+   Escape cancels), the others from a list. The decisions the click makes on its way (which
+   replacement effect first, a trigger's target...) are asked the same way (state.picker).
+   Arrow keys move between cards.
 
-   Free play (a collapsed section under the board): a search box sends {search: text, seq};
-   the answer, state.search ({seq, text, names, near, says}: SandboxModel.search, with "did
-   you mean" when no name contains the text), fills the card list. "Add the card", "Set the
-   turn" and "Start again" are clicks of the model's free-play vocabulary (add_card {card,
-   player, zone}, set_position {turn, active, step}, restart), with the players, zones and
-   steps from state.free_play. */
+   Under the board, the time bar (state.bar): Undo · Pass or Resolve <top of the stack> · Next
+   step · Next turn, each labelled by what it will do now and judged before the click; keys Z
+   (undo) and Space (pass or resolve) anywhere in the sandbox but a text field or a menu. The
+   board stays in view after any of them. Above the board, the challenges (state.practice):
+   each starts its own board; solved shows ✓ with the rule that decides it, a wrong try the
+   hint; progress is kept per page in localStorage (nothing is sent anywhere).
+
+   "Save as walkthrough" sends {walkthrough: title, seq}; the answer, state.walkthrough, is a
+   file the kernel wrote (`file`) or text the page offers as a download. The form's controls
+   stay, in a collapsed "All controls" section; free play (a collapsed section) adds cards and
+   sets the turn (add_card, set_position, restart). */
 
 const KINDS = ["choice", "multi", "number", "text"];
 
@@ -40,15 +47,30 @@ function make(tag, attrs, text) {
   return e;
 }
 
+// HTML made and escaped by the back-end (rulekit.sandbox.view: words with mana symbols)
+function html(tag, attrs, markup, text) {
+  const e = make(tag, attrs);
+  if (markup) e.innerHTML = markup;
+  else if (text !== undefined) e.textContent = text;
+  return e;
+}
+
 let counter = 0; // ids unique in the page, for labels
+
+const storage = () => {
+  try { return globalThis.localStorage || null; } catch { return null; }
+};
 
 function render({model, el}) {
   const uid = "rk-sb-" + (++counter);
-  const root = make("div", {"class": "rk-sandbox rk-sb rk-widget", role: "region"});
+  // (data-lm-suppress-shortcuts: JupyterLab and Notebook 7 leave keys pressed in here to the
+  // sandbox: Z, Space, Enter and the arrows are its own, not the notebook's commands)
+  const root = make("div", {"class": "rk-sandbox rk-sb rk-widget", role: "region",
+                            "data-lm-suppress-shortcuts": "true"});
   const heading = make("h3", {id: uid + "-title"});
   root.setAttribute("aria-labelledby", uid + "-title");
-  const note = make("p", {"class": "rk-live-note"}, "The real rules engine runs behind these " +
-    "controls. Every click is checked against the rules; an illegal move is refused with its " +
+  const note = make("p", {"class": "rk-live-note"}, "The real rules engine runs behind this " +
+    "board. Every click is checked against the rules; an illegal move is refused with its " +
     "rule and changes nothing.");
   const announce = make("div", {"class": "rk-sr-only rk-announce", "aria-live": "polite"});
   // the start bar (an exported page: the engine loads in the page)
@@ -63,12 +85,21 @@ function render({model, el}) {
   start.append(startButton, startNote, bar, progressText, problem);
   const ui = make("div", {"class": "rk-live-ui"});
   const groups = make("div", {"class": "rk-live-groups"});
+  const practice = make("section", {"class": "rk-challenges", hidden: "",
+                                    "aria-labelledby": uid + "-ch-title"});
   const message = make("div", {"class": "rk-message", "aria-live": "polite"});
   const home = make("div", {"class": "rk-message-home"}); // the message's place by the board
+  // the challenge being tried, by the message: solved (with its rule) or the hint, where the
+  // eye is after a click
+  const now = make("div", {"class": "rk-ch-now", hidden: "", "aria-live": "polite"});
   const board = make("div", {"class": "rk-board-box", hidden: "", tabindex: "-1"});
   const boardWrap = make("div", {"class": "rk-board-wrap"});
+  const choosing = make("div", {"class": "rk-choosing-bar", hidden: "", role: "group",
+                                "aria-labelledby": uid + "-choose"});
   const menu = make("div", {"class": "rk-actions", role: "menu", hidden: "", tabindex: "-1"});
-  boardWrap.append(board, menu);
+  boardWrap.append(choosing, board, menu);
+  const timeBar = make("div", {"class": "rk-time-bar", role: "toolbar",
+                               "aria-label": "Time: undo, pass or resolve, next step, next turn"});
   const tools = make("div", {"class": "rk-tools"});
   const saveButton = make("button", {type: "button", "class": "rk-live-button rk-save",
                                      title: "The clicks so far as a walkthrough (scenario " +
@@ -86,9 +117,9 @@ function render({model, el}) {
   const tables = make("div", {"class": "rk-frame rk-live-tables rk-tables", tabindex: "0",
                               role: "group", "aria-label": "Board, players and stack"});
   const diagramBox = make("div", {"class": "rk-frame rk-live-diagram"});
-  home.appendChild(message);
-  // the message under the board: the board a reader is looking at never moves on a click
-  ui.append(boardWrap, home, tools, free, all, tables, diagramBox);
+  home.append(now, message);
+  // the bar and the message under the board: the board a reader is looking at never moves
+  ui.append(practice, boardWrap, timeBar, home, tools, free, all, tables, diagramBox);
   root.append(heading, note, start, ui, announce);
   el.appendChild(root);
 
@@ -102,6 +133,8 @@ function render({model, el}) {
   let done = 0;
 
   const send = (content) => model.send(content);
+  const say = (text) => { announce.textContent = ""; announce.textContent = text; };
+  const state = () => model.get("state") || {};
 
   // ------------------------------------------------------------ the inputs
   function values() {
@@ -157,24 +190,24 @@ function render({model, el}) {
     const b = make("button", {type: "button", title: c.help, "data-control": name,
                               "class": "rk-live-button" + (c.style ? " rk-" + c.style : "")},
                    c.label);
-    b.addEventListener("click", () => click(name));
+    b.addEventListener("click", () => click(name, b));
     buttons[name] = b;
     return b;
   }
 
-  function build(state) {
-    const key = JSON.stringify([state.groups, state.controls]);
+  function build(s) {
+    const key = JSON.stringify([s.groups, s.controls]);
     if (key === built) return;
     built = key;
     groups.textContent = "";
     for (const name of Object.keys(inputs)) delete inputs[name];
     for (const name of Object.keys(buttons)) delete buttons[name];
-    for (const [title, names] of state.groups) {
+    for (const [title, names] of s.groups) {
       const box = make("fieldset", {"class": "rk-sandbox-group"});
       box.appendChild(make("legend", {}, title));
       for (const name of names) {
-        if (state.fields[name]) box.appendChild(field(state.fields[name]));
-        else if (state.controls[name]) box.appendChild(button(name, state.controls[name]));
+        if (s.fields[name]) box.appendChild(field(s.fields[name]));
+        else if (s.controls[name]) box.appendChild(button(name, s.controls[name]));
       }
       groups.appendChild(box);
     }
@@ -217,32 +250,39 @@ function render({model, el}) {
       if (on) input.removeAttribute("aria-disabled");
       else input.setAttribute("aria-disabled", "true");
     }
-    for (const b of Object.values(buttons)) {
+    for (const b of [...Object.values(buttons), ...timeBar.querySelectorAll("button"),
+                     ...practice.querySelectorAll("button")]) {
       // still focusable (a reader can find it), but it does nothing until ready
-      if (on) b.removeAttribute("aria-disabled");
+      if (on && !b.classList.contains("rk-unavailable")) b.removeAttribute("aria-disabled");
       else b.setAttribute("aria-disabled", "true");
     }
   }
 
+  function notReady() {
+    if (root.dataset.state !== "failed") startButton.focus();
+  }
+
   // ------------------------------------------------------------ clicks
-  function click(name) {
-    if (!active) {
-      if (root.dataset.state !== "failed") startButton.focus();
-      return;
-    }
-    const b = buttons[name];
-    // the outcome shows under the button clicked, where the eye already is (issue 16)
-    if (b && b.nextSibling !== message) b.insertAdjacentElement("afterend", message);
-    pending = {name, t0: performance.now(), seq: ++seq};
+  function sendClick(name, vals, where) {
+    pending = {name, t0: performance.now(), seq: ++seq, card: cardId, where};
     root.setAttribute("aria-busy", "true");
-    send({click: name, values: values(), seq});
+    send({click: name, values: vals, seq});
+  }
+
+  function click(name, b) {
+    if (!active) { notReady(); return; }
+    // the outcome shows under the button clicked, where the eye already is
+    if (b && b.nextSibling !== message) b.insertAdjacentElement("afterend", message);
+    sendClick(name, values(), "form");
   }
 
   // ------------------------------------------------------------ the board's cards
   let cardId = null;   // the card whose menu is open (or was last): focus returns to it
   let menuItems = [];
-  let picked = 0;      // the last picker / walkthrough answer handled (by seq)
+  let picked = 0;      // the last picker answer handled (by seq)
   let savedSeq = 0;
+  let flow = null;     // the click being made: {action, values, queue, asks, waiting, card}
+  let choice = null;   // choosing on the board: {options, players, several, selected, onPick}
 
   const cards = () => Array.from(board.querySelectorAll(".rk-card[data-id]"));
   // the cards a reader can reach now (not in a closed pile)
@@ -250,35 +290,42 @@ function render({model, el}) {
     c.getClientRects().length > 0;
   const shown = () => cards().filter(reachable);
   const cardOf = (id) => board.querySelector(`.rk-card[data-id="${id}"]`);
+  const opener = (card) => card && card.querySelector(".rk-card-open");
+  const nameOf = (card) => (opener(card) ? opener(card).dataset.label : "").split(",")[0];
 
   function wireCards() {
-    const actions = (model.get("state") || {}).card_actions || {};
+    const actions = state().card_actions || {};
     for (const card of cards()) {
       const n = (actions[card.dataset.id] || []).length;
       // a real button over the card's face, named by its content (the card's own label:
       // what a screen reader says, and the visible name is in it)
-      let open = card.querySelector(":scope > .rk-cardbox > .rk-card-open");
+      let open = opener(card);
       if (!open) {
         const label = card.getAttribute("aria-label") || "";
         open = make("button", {type: "button", "class": "rk-card-open", "aria-haspopup": "menu",
                                "aria-expanded": "false"});
         open.dataset.label = label;
-        open.appendChild(make("span", {"class": "rk-sr-only"}, label + ". " + (n
-          ? `${n} action${n === 1 ? "" : "s"}.` : "Nothing to do with it now.")));
+        const words = make("span", {"class": "rk-sr-only"});
+        open.appendChild(words);
         card.removeAttribute("role");
         card.removeAttribute("aria-label");
         card.removeAttribute("tabindex");
         (card.querySelector(":scope > .rk-cardbox") || card).appendChild(open);
       }
+      open.dataset.words = open.dataset.label + ". " + (n
+        ? `${n} action${n === 1 ? "" : "s"}: Enter opens them.` : "Its text: Enter.");
+      open.firstChild.textContent = open.dataset.words;
       card.dataset.actions = String(n);
     }
   }
-  const opener = (card) => card && card.querySelector(".rk-card-open");
 
   function closeMenu(refocus) {
     if (menu.hidden) return;
     menu.hidden = true;
     menu.textContent = "";
+    menu.classList.remove("rk-picker");
+    delete menu.dataset.key;
+    delete menu.dataset.input;
     menuItems = [];
     const card = cardId !== null ? cardOf(cardId) : null;
     if (opener(card)) opener(card).setAttribute("aria-expanded", "false");
@@ -289,16 +336,16 @@ function render({model, el}) {
     // under the card, inside the board's box (absolute: nothing below moves)
     const wrap = boardWrap.getBoundingClientRect();
     const r = card.getBoundingClientRect();
-    const left = Math.max(0, Math.min(r.left - wrap.left, wrap.width - 340));
+    const left = Math.max(0, Math.min(r.left - wrap.left, wrap.width - 360));
     menu.style.left = left + "px";
     menu.style.top = (r.bottom - wrap.top + 4) + "px";
   }
 
-  function item(text, why, legal, cls) {
+  function item(markup, text, whyMarkup, legal, cls) {
     const b = make("button", {type: "button", role: "menuitem", tabindex: "-1",
                               "class": "rk-action " + (cls || "")});
-    b.appendChild(make("span", {"class": "rk-action-label"}, text));
-    if (why) b.appendChild(make("span", {"class": "rk-action-why"}, why));
+    b.appendChild(html("span", {"class": "rk-action-label"}, markup, text));
+    if (whyMarkup) b.appendChild(html("span", {"class": "rk-action-why"}, whyMarkup));
     if (!legal) {
       b.setAttribute("aria-disabled", "true");
       b.classList.add("rk-unavailable");
@@ -306,21 +353,43 @@ function render({model, el}) {
     return b;
   }
 
-  function because(reason, rule) {
-    return (reason ? "Not now: " + reason : "Not allowed") + (rule ? " (CR " + rule + ")" : "");
+  function because(o) {
+    const reason = o.reason_html || (o.reason ? make("i", {}, o.reason).innerHTML : "");
+    return (reason ? "Not now: " + reason : "Not allowed") + (o.rule ? " (CR " + o.rule + ")" : "");
   }
 
-  function openMenu(card, entries, title, onChoose) {
+  function zoom(card) {
+    // the card large: its name, type line and full Oracle text (what the face shortens)
+    const box = make("div", {"class": "rk-card-zoom"});
+    const name = card.querySelector(".rk-name");
+    const type = card.querySelector(".rk-typeline");
+    const cost = card.querySelector(".rk-cost");
+    const head = make("p", {"class": "rk-zoom-name"});
+    head.append(name ? name.textContent : nameOf(card));
+    if (cost) head.appendChild(cost.cloneNode(true));
+    box.appendChild(head);
+    if (type) box.appendChild(make("p", {"class": "rk-zoom-type"}, type.textContent));
+    const full = card.querySelector(".rk-full");
+    if (full) box.appendChild(html("p", {"class": "rk-zoom-text"}, full.innerHTML));
+    const badges = card.querySelector(".rk-badges");
+    if (badges) box.appendChild(make("p", {"class": "rk-zoom-badges"},
+      Array.from(badges.children).map((b) => b.textContent).join(" · ")));
+    return box;
+  }
+
+  function openMenu(card, entries, title, onChoose, {withCard = false, onClose = null} = {}) {
     cardId = card.dataset.id;
     menu.textContent = "";
-    menu.setAttribute("aria-label", title);
-    menu.appendChild(make("p", {"class": "rk-actions-title", role: "presentation"},
-                          title));
+    menu.setAttribute("aria-label", title.text);
+    if (withCard) menu.appendChild(zoom(card));
+    menu.appendChild(html("p", {"class": "rk-actions-title", role: "presentation"},
+                          title.html, title.text));
     menuItems = [];
     for (const entry of entries) {
-      const b = item(entry.text, entry.why, entry.legal, entry.cls);
+      const b = item(entry.html, entry.text, entry.why, entry.legal, entry.cls);
+      if (entry.value !== undefined) b.dataset.value = entry.value;
       b.addEventListener("click", () => {
-        if (!entry.legal) return; // it says why, in its name
+        if (!entry.legal && !entry.entry) { say(b.textContent); return; } // it says why
         onChoose(entry);
       });
       menuItems.push(b);
@@ -330,10 +399,11 @@ function render({model, el}) {
       menu.appendChild(make("p", {"class": "rk-actions-none", role: "none"},
                             "Nothing to do with this card now."));
     }
-    const close = item("Close", "", true, "rk-close");
-    close.addEventListener("click", () => closeMenu(true));
+    const close = item("", onClose ? "Cancel" : "Close", "", true, "rk-close");
+    close.addEventListener("click", () => { closeMenu(true); if (onClose) onClose(); });
     menuItems.push(close);
     menu.appendChild(close);
+    menu.onEscape = onClose;
     menu.hidden = false;
     if (opener(card)) opener(card).setAttribute("aria-expanded", "true");
     place(card);
@@ -342,79 +412,262 @@ function render({model, el}) {
   }
 
   function actionsOf(card) {
-    const list = ((model.get("state") || {}).card_actions || {})[card.dataset.id] || [];
+    const list = (state().card_actions || {})[card.dataset.id] || [];
     return list.map((a) => {
-      const asks = (a.asks || []).map((q) => q.why).join("; ");
-      return {text: a.label, legal: a.legal, action: a.action, values: a.values, asks: a.asks,
-              why: a.legal ? (asks ? "You will choose: " + asks : "") : because(a.reason, a.rule)};
+      const asks = (a.asks || []).map((q) => q.heading || q.why).join("; ");
+      const picks = (a.choose || []).map((c) => c.heading).join("; then ");
+      const next = [picks, asks].filter(Boolean).join("; then ");
+      return {html: a.label_html, text: a.label, legal: a.legal, entry: a,
+              why: a.legal ? (next ? "Next: " + make("i", {}, next).innerHTML : "")
+                : because(a)};
     });
   }
 
-  function choose(entry, extra) {
-    if (!active) {
-      closeMenu(false);
-      if (root.dataset.state !== "failed") startButton.focus();
-      return;
-    }
+  // ------------------------------------------------------------ making a click, step by step
+  function choose(entry) {
+    if (!active) { closeMenu(false); notReady(); return; }
     if (message.parentNode !== home) home.appendChild(message);
-    // the answer's fields follow the click's permanent (the ability list is that
-    // permanent's): the form shows that permanent too, or keeps its own, so the form's
-    // inputs stay consistent for its next click (a page checks them against the fields)
-    const pick = inputs.permanent;
-    const keep = pick && pick.value !== "" ? {permanent: JSON.parse(pick.value)} : {};
-    const vals = Object.assign(keep, entry.values, extra || {});
-    if (pick && vals.permanent !== undefined &&
-        Array.from(pick.options).some((o) => o.value === JSON.stringify(vals.permanent))) {
-      pick.value = JSON.stringify(vals.permanent);
-    }
-    if (!extra && entry.asks && entry.asks.length) {
-      seq += 1;
-      send({ask: entry.action, values: vals, seq});
+    if (!entry.legal) { // tried anyway: the engine refuses it with its rule (a wrong try)
+      closeMenu(false);
+      sendClick(entry.action, entry.tried || entry.values, "card");
       return;
     }
-    closeMenu(true);
-    pending = {name: entry.action, t0: performance.now(), seq: ++seq, card: cardId};
-    root.setAttribute("aria-busy", "true");
-    send({click: entry.action, values: vals, seq});
+    // the form follows the card's permanent (its ability list is that permanent's), so its
+    // inputs stay consistent for its next click
+    const pick = inputs.permanent;
+    if (pick && entry.values.permanent !== undefined &&
+        Array.from(pick.options).some((o) => o.value === JSON.stringify(entry.values.permanent))) {
+      pick.value = JSON.stringify(entry.values.permanent);
+    }
+    flow = {action: entry.action, values: Object.assign({}, entry.values), card: cardId,
+            queue: (entry.choose || []).slice(), asks: !!(entry.asks && entry.asks.length)};
+    closeMenu(false);
+    nextStep();
   }
 
-  function showPicker(picker) {
-    const card = cardId !== null ? cardOf(cardId) : null;
-    if (!card) return;
-    if (!picker.decisions || !picker.decisions.length) {
-      // nothing left to decide: make the click with the answers so far
-      choose({action: picker.action, values: picker.values}, picker.values);
+  function nextStep() {
+    if (!flow) return;
+    if (flow.queue.length) {
+      const c = flow.queue.shift();
+      flow.heading = c;
+      if (c.kind === "several") { chooseSeveral(c); return; }
+      flow.waiting = ++seq;
+      send({ask: flow.action, values: flow.values, choose: c.field, seq: flow.waiting});
       return;
     }
-    const d = picker.decisions[0];
-    const entries = d.options.map((o) => ({
-      text: o.label, legal: o.legal, cls: "rk-choice",
-      why: o.legal ? "" : because(o.reason, o.rule),
-      value: o.value, choices: o.choices}));
-    openMenu(card, entries, d.why, (o) => {
-      const next = Object.assign({}, picker.values, {choices: o.choices});
-      if (picker.decisions.length > 1) {
-        seq += 1;
-        send({ask: picker.action, values: next, seq});
-      } else {
-        choose({action: picker.action, values: next}, next);
-      }
-    });
-    const who = make("p", {"class": "rk-picker-who"}, d.why);
-    menu.replaceChild(who, menu.firstChild);
+    if (flow.asks) { // the decisions the click makes on its way
+      flow.asks = false;
+      flow.heading = null;
+      flow.waiting = ++seq;
+      send({ask: flow.action, values: flow.values, seq: flow.waiting});
+      return;
+    }
+    const made = flow;
+    flow = null;
+    cardId = made.card;
+    sendClick(made.action, made.values, "card");
+  }
+
+  function cancel(words) {
+    leaveChoosing();
+    closeMenu(false);
+    const card = flow && flow.card !== null ? cardOf(flow.card) : null;
+    flow = null;
+    say(words || "Cancelled: nothing changed.");
+    if (opener(card)) opener(card).focus();
+  }
+
+  function answered(option, input) {
+    closeMenu(false);
+    flow.values = Object.assign({}, option.values);
+    if (!input) flow.asks = true; // ask again: the click may make another decision
+    nextStep();
+  }
+
+  function showPicker(p) {
+    if (!flow || p.seq !== flow.waiting) return; // an answer to a question no longer asked
+    if (!p.decisions || !p.decisions.length) { nextStep(); return; }
+    const d = p.decisions[0];
+    const input = !!p.field;
+    const legal = d.options.filter((o) => o.legal);
+    if (!input && legal.length === 1) { answered(legal[0], false); return; } // nothing to choose
+    const title = {html: input && flow.heading ? flow.heading.heading_html ||
+                     make("i", {}, flow.heading.heading).innerHTML : d.heading_html,
+                   text: input && flow.heading ? flow.heading.heading : d.heading};
+    const asking = {key: d.key, input};
+    if (d.board) { chooseOnBoard(d, title, (o) => answered(o, input), asking); return; }
+    const card = cardOf(flow.card) || shown()[0];
+    if (!card) return;
+    const entries = d.options.map((o) => ({html: o.label_html, text: o.label, legal: o.legal,
+      cls: "rk-choice", why: o.legal ? "" : because(o), option: o,
+      value: JSON.stringify(o.value)}));
+    openMenu(card, entries, title, (e) => answered(e.option, input),
+             {onClose: () => cancel()});
+    if (d.why) menu.insertBefore(make("p", {"class": "rk-picker-who"}, d.why), menuItems[0]);
     menu.classList.add("rk-picker");
-    menu.setAttribute("aria-label", d.why);
+    menu.dataset.key = asking.key; // what is asked: an input of the click, or a decision
+    menu.dataset.input = String(asking.input);
+  }
+
+  // ------------------------------------------------------------ choosing on the board
+  function chooseOnBoard(d, title, onPick, asking) {
+    const options = new Map();
+    const players = new Map();
+    for (const o of d.options) {
+      if (o.id !== null && o.id !== undefined) options.set(String(o.id), o);
+      else if (o.player) players.set(o.player, o);
+    }
+    enterChoosing({options, players, several: false, onPick, title, why: d.why || "",
+                   asking});
+  }
+
+  function chooseSeveral(c) {
+    const options = new Map();
+    for (const id of [flow.card, ...c.legal]) options.set(String(id), {legal: true, id});
+    const selected = new Set([String(flow.card)]);
+    const title = {html: c.heading_html || make("i", {}, c.heading).innerHTML, text: c.heading};
+    enterChoosing({options, players: new Map(), several: true, selected, title, why: "",
+                   onPick: null, asking: {key: c.field, input: true}});
+  }
+
+  function enterChoosing(spec) {
+    choice = spec;
+    root.classList.add("rk-choosing-on");
+    choosing.textContent = "";
+    choosing.dataset.key = spec.asking.key; // what is asked: an input of the click, or a decision
+    choosing.dataset.input = String(spec.asking.input);
+    const head = html("p", {"class": "rk-choose-title", id: uid + "-choose"}, spec.title.html,
+                      spec.title.text);
+    const legal = [...spec.options.values(), ...spec.players.values()].filter((o) => o.legal);
+    const hint = make("p", {"class": "rk-choose-hint"}, spec.several
+      ? "Click the cards to add or remove them, then confirm. Escape cancels."
+      : `${legal.length} can be chosen (lit up); the others say why not. Escape cancels.`);
+    choosing.append(head);
+    if (spec.why) choosing.appendChild(make("p", {"class": "rk-picker-who"}, spec.why));
+    choosing.appendChild(hint);
+    const row = make("div", {"class": "rk-choose-buttons"});
+    if (spec.several) {
+      const ok = make("button", {type: "button", "class": "rk-live-button rk-danger rk-confirm"});
+      ok.addEventListener("click", () => {
+        const picks = [...spec.selected].map(Number);
+        leaveChoosing();
+        flow.values = Object.assign({}, flow.values, {to_destroy: picks});
+        nextStep();
+      });
+      spec.confirm = ok;
+      row.appendChild(ok);
+    }
+    const stop = make("button", {type: "button", "class": "rk-live-button"}, "Cancel (Esc)");
+    stop.addEventListener("click", () => cancel());
+    row.appendChild(stop);
+    choosing.appendChild(row);
+    spec.whyBox = make("p", {"class": "rk-choose-why", role: "status"});
+    choosing.appendChild(spec.whyBox);
+    choosing.hidden = false;
+    for (const card of cards()) {
+      const o = spec.options.get(card.dataset.id);
+      const open = opener(card);
+      card.classList.toggle("rk-choosable", !!(o && o.legal));
+      card.classList.toggle("rk-dimmed", !(o && o.legal));
+      if (!open) continue;
+      open.setAttribute("aria-haspopup", "false");
+      const why = o ? (o.legal ? "can be chosen" : "can't be chosen: " + (o.reason || "not allowed") +
+        (o.rule ? " (CR " + o.rule + ")" : "")) : "not a choice here";
+      open.firstChild.textContent = open.dataset.label + ". " + why + ".";
+      card.dataset.why = why;
+      if (spec.several) open.setAttribute("aria-pressed", String(spec.selected.has(card.dataset.id)));
+      card.classList.toggle("rk-selected", !!(spec.several && spec.selected.has(card.dataset.id)));
+    }
+    // players get a button when one of them can be chosen (then each says if it can, or why not)
+    const anyPlayer = [...spec.players.values()].some((o) => o.legal);
+    for (const side of anyPlayer ? board.querySelectorAll(".rk-side[data-player]") : []) {
+      const o = spec.players.get(side.dataset.player);
+      if (!o) continue;
+      const panel = side.querySelector(".rk-player") || side;
+      const b = make("button", {type: "button", "class": "rk-player-pick" +
+        (o.legal ? "" : " rk-unavailable")}, (o.legal ? "Choose " : "Can't choose ") +
+        side.dataset.player);
+      if (!o.legal) {
+        b.setAttribute("aria-disabled", "true");
+        b.title = (o.reason || "") + (o.rule ? " (CR " + o.rule + ")" : "");
+        b.appendChild(make("span", {"class": "rk-sr-only"}, ": " + b.title));
+      }
+      b.addEventListener("click", () => pickOption(o, "player " + side.dataset.player));
+      panel.appendChild(b);
+    }
+    updateSeveral();
+    // the question in view (the board under it), then focus on the first card to choose
+    const r = choosing.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > (globalThis.innerHeight || 0)) {
+      choosing.scrollIntoView({block: "start"});
+    }
+    const first = shown().find((c) => c.classList.contains("rk-choosable") &&
+                                      !(spec.several && spec.selected.has(c.dataset.id)));
+    const target = first ? opener(first) : board.querySelector(".rk-player-pick:not(.rk-unavailable)");
+    if (target) target.focus({preventScroll: true});
+    say(spec.title.text + ". " + hint.textContent);
+  }
+
+  function updateSeveral() {
+    if (!choice || !choice.several) return;
+    const n = choice.selected.size;
+    choice.confirm.textContent = `Destroy ${n} at once`;
+  }
+
+  function pickOption(o, what) {
+    if (!choice) return;
+    if (!o.legal) {
+      choice.whyBox.textContent = "Not this one: " + what + ": " + (o.reason || "not allowed") +
+        (o.rule ? " (CR " + o.rule + ")" : "");
+      return;
+    }
+    const onPick = choice.onPick;
+    leaveChoosing();
+    onPick(o);
+  }
+
+  function pickCard(card) {
+    const o = choice.options.get(card.dataset.id);
+    if (choice.several) {
+      if (!o) { choice.whyBox.textContent = nameOf(card) + ": " + card.dataset.why; return; }
+      const id = card.dataset.id;
+      if (choice.selected.has(id)) choice.selected.delete(id);
+      else choice.selected.add(id);
+      card.classList.toggle("rk-selected", choice.selected.has(id));
+      if (opener(card)) opener(card).setAttribute("aria-pressed", String(choice.selected.has(id)));
+      updateSeveral();
+      return;
+    }
+    if (!o) { choice.whyBox.textContent = nameOf(card) + ": not a choice here."; return; }
+    pickOption(o, nameOf(card));
+  }
+
+  function leaveChoosing() {
+    if (!choice) return;
+    choice = null;
+    root.classList.remove("rk-choosing-on");
+    choosing.hidden = true;
+    choosing.textContent = "";
+    for (const card of cards()) {
+      card.classList.remove("rk-choosable", "rk-dimmed", "rk-selected");
+      delete card.dataset.why;
+      const open = opener(card);
+      if (!open) continue;
+      open.setAttribute("aria-haspopup", "menu");
+      open.removeAttribute("aria-pressed");
+      open.firstChild.textContent = open.dataset.words || open.dataset.label;
+    }
+    for (const b of board.querySelectorAll(".rk-player-pick")) b.remove();
   }
 
   board.addEventListener("click", (e) => {
     const card = e.target.closest(".rk-card[data-id]");
     if (!card || !board.contains(card)) return;
+    if (choice) { pickCard(card); return; }
     if (!menu.hidden && cardId === card.dataset.id) { closeMenu(true); return; }
-    menu.classList.remove("rk-picker");
-    const open = opener(card);
-    const name = open ? open.dataset.label : "";
-    openMenu(card, actionsOf(card), "Actions: " + name,
-             (entry) => choose(entry));
+    const name = nameOf(card);
+    openMenu(card, actionsOf(card), {html: "", text: "What " + name + " can do now"},
+             (entry) => choose(entry.entry), {withCard: true});
   });
   board.addEventListener("keydown", (e) => {
     const card = e.target.closest(".rk-card[data-id]");
@@ -422,7 +675,7 @@ function render({model, el}) {
     const all = shown();
     const i = all.indexOf(card);
     let to = null;
-    if (e.key === "Enter" || e.key === " ") {
+    if (e.key === "Enter") {
       e.preventDefault();
       card.dispatchEvent(new MouseEvent("click", {bubbles: true}));
       return;
@@ -440,7 +693,9 @@ function render({model, el}) {
     const i = menuItems.indexOf(document.activeElement);
     if (e.key === "Escape") {
       e.preventDefault();
+      const onClose = menu.onEscape;
       closeMenu(true);
+      if (onClose) onClose();
     } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
       const n = menuItems.length;
@@ -453,15 +708,181 @@ function render({model, el}) {
     }
   });
   document.addEventListener("pointerdown", (e) => {
-    if (!menu.hidden && !menu.contains(e.target) && !board.contains(e.target)) closeMenu(false);
+    if (!menu.hidden && !menu.contains(e.target) && !board.contains(e.target)) {
+      const onClose = menu.onEscape;
+      closeMenu(false);
+      if (onClose) onClose();
+    }
   });
+
+  // ------------------------------------------------------------ the time bar and its keys
+  const barButtons = {};
+
+  function showBar(list) {
+    if (!list) { timeBar.hidden = true; return; }
+    timeBar.hidden = false;
+    const names = list.map((b) => b.name).join(" ");
+    if (timeBar.dataset.names !== names) { // the middle button is Pass or Resolve
+      timeBar.textContent = "";
+      for (const key of Object.keys(barButtons)) delete barButtons[key];
+      timeBar.dataset.names = names;
+    }
+    for (const b of list) {
+      let el = barButtons[b.name];
+      if (!el) {
+        el = make("button", {type: "button", "class": "rk-live-button rk-bar-button",
+                             "data-bar": b.name});
+        el.addEventListener("click", () => barClick(el));
+        barButtons[b.name] = el;
+        timeBar.appendChild(el);
+      }
+      const key = b.key ? `<kbd class='rk-key'>${b.key}</kbd>` : "";
+      const why = b.legal ? "" : `<span class='rk-bar-why'>Not now: ${
+        make("i", {}, b.reason || "").innerHTML}${b.rule ? " (CR " + b.rule + ")" : ""}</span>`;
+      const markup = `<span class='rk-bar-label'>${b.label_html}</span>${key}${why}`;
+      if (el.dataset.markup !== markup) { el.innerHTML = markup; el.dataset.markup = markup; }
+      el.title = b.does;
+      el.dataset.legal = String(b.legal);
+      el.classList.toggle("rk-unavailable", !b.legal);
+      if (b.key) el.setAttribute("aria-keyshortcuts", b.key === "Space" ? "Space" : b.key);
+      if (!b.legal || !active) el.setAttribute("aria-disabled", "true");
+      else el.removeAttribute("aria-disabled");
+    }
+  }
+
+  function barClick(el) {
+    if (!active) { notReady(); return; }
+    if (choice || flow) cancel("Cancelled the choice.");
+    if (message.parentNode !== home) home.appendChild(message);
+    sendClick(el.dataset.bar, {}, "bar"); // not legal now: refused, with why
+  }
+
+  // The sandbox's keys, read before anything else on the page (on the window, capturing):
+  // a notebook's own shortcuts (Z undoes a cell operation in Notebook 7) don't see them
+  function onKey(e) {
+    const t = e.target;
+    if (!(t instanceof Element) || !root.contains(t)) return;
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const handled = () => { e.preventDefault(); e.stopPropagation(); };
+    if (t.closest("input, select, textarea, summary, .rk-free-play")) return;
+    if (e.key === "Escape" && (choice || flow)) { handled(); cancel(); return; }
+    if (choice || t.closest("[role='menu']")) return; // choosing: Space and Enter pick
+    if (e.key === "z" || e.key === "Z") {
+      if (barButtons.undo) { handled(); barClick(barButtons.undo); }
+    } else if (e.key === " " && !t.closest(".rk-time-bar, .rk-challenges, .rk-tools, " +
+                                         ".rk-all-controls, .rk-live-start")) {
+      const go = barButtons.resolve || barButtons.pass;
+      if (go) { handled(); barClick(go); }
+    }
+  }
+  globalThis.addEventListener("keydown", onKey, true);
+
+  // ------------------------------------------------------------ the challenges
+  const progressKey = () => "rulekit:challenges:" + (globalThis.location ?
+    location.pathname : "") + ":" + (heading.textContent || "");
+
+  function stored() {
+    const s = storage();
+    try { return (s && JSON.parse(s.getItem(progressKey()) || "{}")) || {}; } catch { return {}; }
+  }
+
+  function store(status) {
+    const s = storage();
+    if (!s) return;
+    const mine = stored();
+    let changed = false;
+    for (const [id, st] of Object.entries(status || {})) {
+      if (st === "solved" && mine[id] !== "solved") { mine[id] = "solved"; changed = true; }
+    }
+    try { if (changed) s.setItem(progressKey(), JSON.stringify(mine)); } catch { /* full */ }
+  }
+
+  function showNow(p) {
+    const c = p && p.current ? p.challenges.find((x) => x.id === p.current) : null;
+    const key = c ? JSON.stringify([c.id, p.last]) : "";
+    if (now.dataset.key === key) return;
+    now.dataset.key = key;
+    now.textContent = "";
+    now.hidden = !c;
+    if (!c) return;
+    const goal = make("p", {"class": "rk-ch-goal"});
+    goal.append(make("b", {}, "Challenge: "));
+    goal.appendChild(html("span", {}, c.say_html, c.say));
+    now.append(goal, feedback(c, p.last));
+  }
+
+  function showPractice(p) {
+    showNow(p);
+    if (!p || !p.challenges || !p.challenges.length) { practice.hidden = true; return; }
+    store(p.status);
+    const mine = stored();
+    const key = JSON.stringify([p, mine]);
+    if (practice.dataset.key === key) return;
+    practice.dataset.key = key;
+    practice.hidden = false;
+    const status = (id) => (mine[id] === "solved" || p.status[id] === "solved") ? "solved"
+      : p.status[id] || "";
+    const solved = p.challenges.filter((c) => status(c.id) === "solved").length;
+    const had = practice.contains(document.activeElement) ? document.activeElement : null;
+    const focusId = had && had.dataset.challenge;
+    practice.textContent = "";
+    const title = make("h4", {id: uid + "-ch-title"}, "Challenges ");
+    title.appendChild(make("span", {"class": "rk-ch-count"},
+                           `(${solved} of ${p.challenges.length} solved)`));
+    practice.appendChild(title);
+    const list = make("ol", {"class": "rk-ch-list"});
+    for (const c of p.challenges) {
+      const st = status(c.id);
+      const current = p.current === c.id;
+      const li = make("li", {"class": "rk-ch" + (current ? " rk-ch-current" : "") +
+                                      (st === "solved" ? " rk-ch-solved" : ""),
+                             "data-id": c.id});
+      li.appendChild(make("span", {"class": "rk-ch-mark", "aria-hidden": "true"},
+                          st === "solved" ? "✓" : current ? "▶" : "○"));
+      li.appendChild(html("span", {"class": "rk-ch-say"}, c.say_html, c.say));
+      li.appendChild(make("span", {"class": "rk-sr-only"}, st === "solved" ? " (solved)"
+        : current ? " (trying it now)" : " (not solved yet)"));
+      const b = make("button", {type: "button", "class": "rk-live-button rk-ch-go",
+                                "data-challenge": c.id},
+                     current ? "Start again" : st === "solved" ? "Try it again" : "Try it");
+      b.setAttribute("aria-label", (current ? "Start again: " : "Try it: ") + c.say);
+      b.addEventListener("click", () => {
+        if (!active) { notReady(); return; }
+        if (choice || flow) cancel("Cancelled the choice.");
+        if (message.parentNode !== home) home.appendChild(message);
+        sendClick("challenge", {challenge: c.id}, "challenge");
+      });
+      li.appendChild(b);
+      if (current) li.appendChild(feedback(c, p.last));
+      list.appendChild(li);
+    }
+    practice.appendChild(list);
+    if (!active) setActive(false);
+    const back = focusId && practice.querySelector(`[data-challenge="${focusId}"]`);
+    if (back) back.focus({preventScroll: true});
+  }
+
+  function feedback(c, last) {
+    const box = make("div", {"class": "rk-ch-feedback rk-ch-" + (last || "trying")});
+    if (last === "solved") {
+      box.appendChild(make("p", {"class": "rk-ch-verdict"}, "✓ Solved."));
+      const rule = make("p", {"class": "rk-ch-rule"});
+      rule.append(make("b", {}, `CR ${c.rule} (${c.rule_title}): `), c.rule_words);
+      box.appendChild(rule);
+    } else if (last === "wrong") {
+      box.appendChild(make("p", {"class": "rk-ch-verdict"}, "Not this time. Try again."));
+      const hint = html("p", {"class": "rk-ch-hint"}, "<b>Hint:</b> " + c.hint_html);
+      box.appendChild(hint);
+    } else {
+      box.appendChild(make("p", {"class": "rk-ch-verdict"},
+                           "Play on the board: the engine checks every click."));
+    }
+    return box;
+  }
 
   // ------------------------------------------------------------ save as walkthrough
   saveButton.addEventListener("click", () => {
-    if (!active) {
-      if (root.dataset.state !== "failed") startButton.focus();
-      return;
-    }
+    if (!active) { notReady(); return; }
     seq += 1;
     send({walkthrough: heading.textContent || "A sandbox session", seq});
   });
@@ -521,15 +942,10 @@ function render({model, el}) {
   }
 
   function freeClick(name, vals, b) {
-    if (!active) {
-      if (root.dataset.state !== "failed") startButton.focus();
-      return;
-    }
+    if (!active) { notReady(); return; }
     // the outcome shows under the button pressed (where the eye is)
     if (b.nextSibling !== message) b.insertAdjacentElement("afterend", message);
-    pending = {name, t0: performance.now(), seq: ++seq};
-    root.setAttribute("aria-busy", "true");
-    send({click: name, values: vals, seq});
+    sendClick(name, vals, "free");
   }
 
   const addBox = make("fieldset", {"class": "rk-sandbox-group rk-fp-add"});
@@ -626,27 +1042,36 @@ function render({model, el}) {
   }
 
   // ------------------------------------------------------------ showing the state
+  function keepInView() {
+    // after a click the board stays where the reader was looking: the bar and the message
+    // under it are scrolled into view only when they left it
+    const r = timeBar.getBoundingClientRect();
+    const h = globalThis.innerHeight || document.documentElement.clientHeight;
+    if (r.bottom > h || r.top < 0) timeBar.scrollIntoView({block: "nearest"});
+  }
+
   function show() {
-    const state = model.get("state") || {};
-    heading.textContent = state.title || "Sandbox";
-    if (state.groups && state.fields) {
-      build(state);
-      setOptions(state.fields);
+    const s = state();
+    heading.textContent = s.title || "Sandbox";
+    if (s.groups && s.fields) {
+      build(s);
+      setOptions(s.fields);
     }
-    if (state.id !== undefined) root.dataset.sid = String(state.id);
-    if (state.message !== undefined) message.innerHTML = state.message;
-    if (state.board) {
-      if (board.dataset.html !== state.board) {
+    if (s.id !== undefined) root.dataset.sid = String(s.id);
+    if (s.message !== undefined) message.innerHTML = s.message;
+    if (s.board) {
+      if (board.dataset.html !== s.board) {
         const had = board.contains(document.activeElement) || menu.contains(document.activeElement);
         const keep = board.offsetHeight;
         if (keep) board.style.minHeight = keep + "px"; // no jump while it is swapped
         closeMenu(false);
-        board.innerHTML = state.board;
-        board.dataset.html = state.board;
+        leaveChoosing();
+        board.innerHTML = s.board;
+        board.dataset.html = s.board;
         wireCards();
         requestAnimationFrame(() => { board.style.minHeight = ""; });
         const back = cardId !== null ? cardOf(cardId) : null;
-        if (had || (pending && pending.card !== undefined)) {
+        if (had || (pending && pending.where === "card")) {
           // after this task: Chrome drops a focus() made while the focused card is removed
           setTimeout(() => {
             if (document.activeElement && root.contains(document.activeElement) &&
@@ -661,39 +1086,43 @@ function render({model, el}) {
     } else {
       board.hidden = true;
     }
-    if (state.picker && state.picker.seq > picked) {
-      picked = state.picker.seq;
-      showPicker(state.picker);
+    showBar(s.bar);
+    showPractice(s.practice);
+    if (s.picker && s.picker.seq > picked) {
+      picked = s.picker.seq;
+      showPicker(s.picker);
     }
-    showSaved(state.walkthrough);
+    showSaved(s.walkthrough);
     // the starting turn's inputs follow the state when the start changed (a free-play click,
     // or the first state), not while the reader is editing them
-    const fpKey = state.free_play ? JSON.stringify([state.free_play.turn,
-      state.free_play.active, state.free_play.step]) : "";
-    showFreePlay(state.free_play, fpKey !== free.dataset.start);
+    const fpKey = s.free_play ? JSON.stringify([s.free_play.turn,
+      s.free_play.active, s.free_play.step]) : "";
+    showFreePlay(s.free_play, fpKey !== free.dataset.start);
     free.dataset.start = fpKey;
-    showSearch(state.search);
-    if (state.tables_html !== undefined && tables.dataset.html !== state.tables_html) {
-      tables.innerHTML = state.tables_html;
-      tables.dataset.html = state.tables_html;
+    showSearch(s.search);
+    if (s.tables_html !== undefined && tables.dataset.html !== s.tables_html) {
+      tables.innerHTML = s.tables_html;
+      tables.dataset.html = s.tables_html;
     }
-    if (state.diagram !== undefined && diagramBox.dataset.html !== state.diagram) {
+    if (s.diagram !== undefined && diagramBox.dataset.html !== s.diagram) {
       // keep the page where it is while the diagram is swapped (no jump on a click)
       diagramBox.style.minHeight = diagramBox.offsetHeight + "px";
       diagramBox.textContent = "";
-      if (state.diagram) {
-        diagramBox.appendChild(make("h4", {}, "Event and trigger diagram: " + state.what));
-        diagramBox.insertAdjacentHTML("beforeend", state.diagram);
+      if (s.diagram) {
+        diagramBox.appendChild(make("h4", {}, "Event and trigger diagram: " + s.what));
+        diagramBox.insertAdjacentHTML("beforeend", s.diagram);
       }
-      diagramBox.dataset.html = state.diagram;
+      diagramBox.dataset.html = s.diagram;
       requestAnimationFrame(() => { diagramBox.style.minHeight = ""; });
     }
-    if (pending && (state.seq === undefined || state.seq >= pending.seq)) {
+    if (pending && (s.seq === undefined || s.seq >= pending.seq)) {
       root.dataset.clickMs = String(performance.now() - pending.t0);
+      const where = pending.where;
       pending = null;
       root.removeAttribute("aria-busy");
       done += 1;
       root.dataset.done = String(done);
+      if (where === "bar" || where === "card" || where === "challenge") keepInView();
     }
     setActive(active); // new controls get the current state
   }
@@ -724,9 +1153,11 @@ function render({model, el}) {
     }
     setActive(ready);
     if (ready && was !== "ready" && asked) {
-      announce.textContent = "The live sandbox is ready: " + (heading.textContent || "") +
-        ". Its board follows: each card's actions open with Enter.";
-      const first = opener(shown()[0]) || all.querySelector("summary");
+      say("The live sandbox is ready: " + (heading.textContent || "") + ". Its board " +
+          "follows: each card's actions open with Enter; Space passes or resolves, Z undoes.");
+      // the student's own first card (the bottom side's), else the first
+      const mine = board.querySelector(".rk-side.rk-bottom .rk-card[data-id]");
+      const first = opener(reachable(mine) ? mine : shown()[0]) || all.querySelector("summary");
       if (first) first.focus({preventScroll: false});
     }
   }
@@ -768,6 +1199,7 @@ function render({model, el}) {
   return () => {
     model.off("change:state", onState);
     model.off("change:status", onStatus);
+    globalThis.removeEventListener("keydown", onKey, true);
     if (seen) seen.disconnect();
   };
 }

@@ -1,15 +1,17 @@
-/* rulekit: the sandbox's back-end in an exported page, window.rulekit.backends.sandbox
-   (issue 26). The page host (host.js) gives it what the sandbox module sends
-   (`model.send(content)`); it answers by setting the view's `state` and `status` traits, as
-   the kernel's Sandbox widget does (rulekit.sandbox.widget), so the module can't tell
-   the two apart.
+/* rulekit: the sandbox's back-end in an exported page, window.rulekit.backends.sandbox. The
+   page host (host.js) gives it what the sandbox module sends (`model.send(content)`); it
+   answers by setting the view's `state` and `status` traits, as the kernel's Sandbox widget
+   does (rulekit.sandbox.widget), so the module can't tell the two apart.
 
-   The engine is the real one, in Pyodide: Pyodide and Viz.js (Graphviz) are loaded from the
-   site's _static/sandbox/ as classic scripts holding their bytes (rulekit/export/live.py: a page
-   opened from file:// may neither fetch files nor import modules). It starts loading as soon as
-   the module says the sandbox is in view, or the Start button is hovered or focused
-   ({load: "view" | "hover" | "focus"}); the position is built then too, so pressing Start
-   ({load: "start"}) only has to switch it on. Every answer comes from rulekit.sandbox.page.
+   The engine is the real one, in Pyodide, in a Web Worker (sandbox_worker.js): the page never
+   freezes while Python starts or a click is answered. Its files are loaded from the site's
+   _static/sandbox/ as classic scripts holding their text or bytes (rulekit/export/live.py: a
+   page opened from file:// may neither fetch files nor start a worker from one), then handed
+   to a worker started from a blob of the worker's own text. Loading starts as soon as the
+   module says the sandbox is in view, or the Start button is hovered or focused ({load:
+   "view" | "hover" | "focus"}); the position is built then too, so pressing Start ({load:
+   "start"}) only has to switch it on. Every answer comes from rulekit.sandbox.page, called in
+   the worker.
 
    A classic script (no module, no eval): it only registers itself. */
 (function () {
@@ -21,7 +23,7 @@
   var STARTING_MS = 300000; // a wasm that fails to instantiate leaves Pyodide waiting forever
   var STILL = " The walkthroughs above still work, and so does the notebook in JupyterLab.";
   var timings = []; // [what, ms since the page opened], as the runtime starts
-  var runtime = null; // a promise of {page, viz}, shared by every sandbox of the page
+  var runtime = null; // a promise of the engine (`call`), shared by every sandbox of the page
   var records = []; // one per sandbox view: {model, started, sid, initial, failed}
   var byModel = new Map();
 
@@ -40,8 +42,8 @@
     if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
       return "this browser has no WebAssembly (it may be turned off, or the browser is too old)";
     }
-    if (typeof DecompressionStream !== "function" || typeof Response !== "function") {
-      return "this browser is too old (it has no DecompressionStream)";
+    if (typeof DecompressionStream !== "function" || typeof Worker !== "function") {
+      return "this browser is too old (it has no DecompressionStream or Web Worker)";
     }
     return null;
   }
@@ -55,7 +57,7 @@
     return new Promise(function (resolve, reject) {
       var s = document.createElement("script");
       s.src = url;
-      s.async = false; // fetched together, run in order
+      s.async = true; // parsed off the main thread, in any order (each only hands its data)
       s.addEventListener("load", resolve);
       s.addEventListener("error", function () { reject(new MissingFile(url)); });
       document.head.appendChild(s);
@@ -72,106 +74,67 @@
     return Promise.race([promise, late]).finally(function () { clearTimeout(timer); });
   }
 
-  // base64 -> bytes (data, never code), without atob where the browser has fromBase64
-  var ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  var LOOKUP = new Uint8Array(256);
-  for (var a = 0; a < ALPHABET.length; a++) LOOKUP[ALPHABET.charCodeAt(a)] = a;
-
-  function fromBase64(text) {
-    if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);
-    var n = text.length, pad = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
-    var out = new Uint8Array((n * 3) / 4 - pad), j = 0;
-    for (var i = 0; i < n; i += 4) {
-      var v = (LOOKUP[text.charCodeAt(i)] << 18) | (LOOKUP[text.charCodeAt(i + 1)] << 12) |
-        (LOOKUP[text.charCodeAt(i + 2)] << 6) | LOOKUP[text.charCodeAt(i + 3)];
-      out[j++] = v >> 16;
-      if (j < out.length) out[j++] = (v >> 8) & 255;
-      if (j < out.length) out[j++] = v & 255;
-    }
-    return out;
-  }
-
-  async function bytesOf(name) {
-    var asset = (globalThis.rulekitAssets || {})[name];
-    if (!asset) throw new Error(name + " is not in the loaded files");
-    var bytes = fromBase64(asset.base64);
-    delete globalThis.rulekitAssets[name];
-    if (asset.gzip) {
-      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-      bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-    }
-    if (bytes.length !== asset.size) throw new Error(name + " is damaged");
-    return bytes;
-  }
-
   function mark(what) { timings.push([what, Math.round(performance.now())]); }
 
-  async function startRuntime(progress) {
+  // the engine in its worker: a call is a promise of its answer (calls are answered in order)
+  function startRuntime(progress) {
     var cfg = config();
-    if (!cfg) throw new Error("this page has no live sandbox configuration");
+    if (!cfg) return Promise.reject(new Error("this page has no live sandbox configuration"));
     var base = new URL(cfg.base, document.baseURI).href;
-    var files = cfg.scripts, total = files.length + 3, loaded = 0;
-    progress(0, total, "Loading " + files[0] + "…");
-    var scripts = files.map(function (name, i) {
+    var files = cfg.scripts, loaded = 0, total = files.length + 5;
+    progress(0, total, "Loading the sandbox's files…");
+    var scripts = files.map(function (name) {
       return loadScript(base + name).then(function () {
         loaded++;
         mark("loaded " + name);
-        if (i + 1 < files.length) progress(loaded, total, "Loading " + files[i + 1] + "…");
+        progress(loaded, total, "Loading the sandbox's files (" + loaded + " of " +
+                 files.length + ")…");
       });
     });
-    await Promise.all(scripts);
-    progress(files.length, total, "Starting Python…");
-    // the diagram renderer starts at once, alongside Python
-    var vizReady = globalThis.Viz.instance();
-    globalThis.rulekitPyodideBase = base + "pyodide.asm.mjs";
-    var answers = {
-      "pyodide.asm.wasm": [await bytesOf("pyodide.asm.wasm"), "application/wasm"],
-      "python_stdlib.zip": [await bytesOf("python_stdlib.zip"), "application/zip"]
-    };
-    var engine = bytesOf("rulekit.zip");
-    mark("bytes decoded");
-    // Pyodide fetches the wasm and the standard library next to itself: a file:// page may
-    // not fetch, so those two answers come from memory; anything else goes to the real fetch.
-    var realFetch = globalThis.fetch;
-    globalThis.fetch = function (input, init) {
-      var url = typeof input === "string" ? input : (input && input.url) || String(input);
-      var name = url.split(/[?#]/)[0].split("/").pop();
-      var answer = answers[name];
-      if (answer) {
-        return Promise.resolve(new Response(answer[0], {headers: {"Content-Type": answer[1]}}));
-      }
-      return realFetch.call(globalThis, input, init);
-    };
-    var py;
-    try {
-      py = await within(STARTING_MS, "Starting Python", globalThis.loadPyodide({
-        indexURL: base, packageBaseUrl: base, lockFileContents: globalThis.rulekitPyodideLock,
-        createPyodideModule: globalThis.rulekitCreatePyodide,
-        stdout: function (line) { console.log(line); },
-        stderr: function (line) { console.log(line); }
-      }));
-    } finally {
-      globalThis.fetch = realFetch;
-    }
-    mark("python started");
-    progress(files.length + 1, total, "Loading the rules engine…");
-    py.unpackArchive(await engine, "zip", {extractDir: "/home/pyodide/rulekit-engine"});
-    py.runPython("import sys; sys.path.insert(0, '/home/pyodide/rulekit-engine')");
-    var mod = py.pyimport("rulekit.sandbox.page");
-    mark("engine imported");
-    progress(files.length + 2, total, "Loading the diagram renderer…");
-    var viz = await vizReady;
-    // Viz.js sizes text with the metrics of a font it knows by name: a list of fallbacks
-    // ("DejaVu Sans,Arial,...") is not one, so it would size for Times and the text (drawn in
-    // the page's font) would overflow its boxes. It knows the first family of ours.
-    globalThis.rulekitRenderDot = function (dot) {
-      return viz.renderString(dot.replace(/fontname="([^",]+),[^"]*"/g, 'fontname="$1"'),
-                              {format: "svg"});
-    };
-    mark("diagram renderer ready");
-    return {page: {start: mod.start, click: mod.click, fields: mod.fields, state: mod.state,
-                   choices: mod.choices, walkthrough: mod.walkthrough,
-                   search: mod.search, card_actions: mod.card_actions}};
+    return Promise.all(scripts).then(function () {
+      var assets = globalThis.rulekitAssets || {};
+      globalThis.rulekitAssets = {}; // the worker keeps them
+      var source = assets["sandbox_worker.js"];
+      if (!source) throw new Error("the worker's script is not in the loaded files");
+      var url = URL.createObjectURL(new Blob([source.text], {type: "text/javascript"}));
+      var worker = new Worker(url);
+      mark("worker started");
+      var waiting = new Map(), next = 0;
+      var ready = new Promise(function (resolve, reject) {
+        worker.addEventListener("message", function (e) {
+          var m = e.data || {};
+          if (m.progress) {
+            progress(files.length + m.progress[0], total, m.progress[2]);
+          } else if (m.ready) {
+            URL.revokeObjectURL(url);
+            (m.timings || []).forEach(function (t) { timings.push(["worker: " + t[0], t[1]]); });
+            mark("engine ready");
+            resolve();
+          } else if (m.failed) {
+            reject(new Error(m.failed));
+          } else if (waiting.has(m.id)) {
+            var done = waiting.get(m.id);
+            waiting.delete(m.id);
+            if (m.error !== undefined) done[1](new Error(m.error));
+            else done[0](m.result);
+          }
+        });
+        worker.addEventListener("error", function (e) {
+          reject(new Error("the engine's worker failed: " + ((e && e.message) || "")));
+        });
+      });
+      worker.postMessage({boot: {assets: assets, base: base}});
+      return within(STARTING_MS, "Starting Python", ready).then(function () {
+        return function call(name) {
+          var args = Array.prototype.slice.call(arguments, 1);
+          return new Promise(function (resolve, reject) {
+            var id = ++next;
+            waiting.set(id, [resolve, reject]);
+            worker.postMessage({id: id, call: name, args: args});
+          });
+        };
+      });
+    });
   }
 
   // ---------------------------------------------------------------- the views' traits
@@ -213,10 +176,13 @@
     rec.failed = false;
     if (!runtime) runtime = startRuntime(progress);
     var mine = runtime;
-    mine.then(function (rt) {
-      rec.page = rt.page;
-      if (rec.initial === null) {
-        var view = JSON.parse(rt.page.start(JSON.stringify(rec.model.get("position") || {})));
+    mine.then(function (call) {
+      rec.call = call;
+      if (rec.initial !== null) return null;
+      var position = Object.assign({}, rec.model.get("position") || {},
+                                   {title: rec.model.get("title") || "Sandbox"});
+      return call("start", JSON.stringify(position)).then(function (text) {
+        var view = JSON.parse(text);
         if (view.error) throw new Error(view.error);
         rec.sid = view.id;
         rec.initial = view;
@@ -224,7 +190,10 @@
         // pressing Start has nothing left to draw
         setState(rec, view, 0);
         mark("position built");
-      }
+        return call("warm", rec.sid); // the first click's code paths, ahead of it
+      });
+    }).then(function () {
+      mark("warmed");
       rec.loading = false;
       if (rec.started) activate(rec);
       else setStatus(rec, {state: "loaded"});
@@ -248,7 +217,7 @@
     var rec = byModel.get(model);
     if (!rec) {
       rec = {model: model, started: false, ready: false, loading: false, failed: false,
-             sid: null, initial: null, page: null};
+             sid: null, initial: null, call: null};
       byModel.set(model, rec);
       records.push(rec);
     }
@@ -277,7 +246,7 @@
       if (missing()) return;
       if (content.load === "start") {
         rec.started = true;
-        if (rec.initial !== null) {
+        if (rec.initial !== null && !rec.loading) {
           activate(rec);
           return;
         }
@@ -288,52 +257,54 @@
     }
     if (!rec.ready) return; // inactive until ready: the module says so, this makes sure
     var seq = content.seq, values = JSON.stringify(content.values || {});
-    try {
-      if (content.ask !== undefined) { // the decisions of a card's action, for the picker
-        var asked = JSON.parse(rec.page.choices(rec.sid, String(content.ask), values));
-        setState(rec, Array.isArray(asked)
-          ? {picker: {seq: seq, action: String(content.ask), values: content.values || {},
-                      decisions: asked}}
-          : asked, seq);
-        return;
-      }
-      if (content.search !== undefined) { // free play's "add a card" box
-        var found = JSON.parse(rec.page.search(rec.sid, String(content.search)));
-        setState(rec, {search: Object.assign({seq: seq}, found)}, seq);
-        return;
-      }
-      if (content.walkthrough !== undefined) { // "Save as walkthrough": a download
-        var w = JSON.parse(rec.page.walkthrough(rec.sid, String(content.walkthrough)));
-        setState(rec, {walkthrough: Object.assign({seq: seq}, w)}, seq);
-        return;
-      }
-      var answer = content.click !== undefined
-        ? rec.page.click(rec.sid, String(content.click), values)
-        : rec.page.fields(rec.sid, values);
-      setState(rec, JSON.parse(answer), seq);
-    } catch (err) {
-      engineFailed(rec, err, seq);
+    var answer;
+    if (content.ask !== undefined) { // the decisions of a card's action, for the picker
+      var choose = typeof content.choose === "string" ? content.choose : "";
+      answer = rec.call("choices", rec.sid, String(content.ask), values, choose).then(
+        function (text) {
+          var asked = JSON.parse(text);
+          return Array.isArray(asked)
+            ? {picker: {seq: seq, action: String(content.ask), values: content.values || {},
+                        field: choose || null, decisions: asked}}
+            : asked;
+        });
+    } else if (content.search !== undefined) { // free play's "add a card" box
+      answer = rec.call("search", rec.sid, String(content.search)).then(function (text) {
+        return {search: Object.assign({seq: seq}, JSON.parse(text))};
+      });
+    } else if (content.walkthrough !== undefined) { // "Save as walkthrough": a download
+      answer = rec.call("walkthrough", rec.sid, String(content.walkthrough)).then(
+        function (text) { return {walkthrough: Object.assign({seq: seq}, JSON.parse(text))}; });
+    } else {
+      answer = (content.click !== undefined
+        ? rec.call("click", rec.sid, String(content.click), values)
+        : rec.call("fields", rec.sid, values)).then(JSON.parse);
     }
+    answer.then(function (state) { setState(rec, state, seq); },
+                function (err) { engineFailed(rec, err, seq); });
+  }
+
+  function recordOf(sid) {
+    var rec = records.find(function (r) { return r.sid === sid; });
+    if (!rec || !rec.call) throw new Error("no live sandbox " + sid);
+    return rec;
   }
 
   backends.sandbox = {
     send: send,
     timings: timings,
-    /** SandboxModel.to_json(values) of sandbox `sid` in the page (tests compare it with
-        CPython's). */
+    /** A promise of SandboxModel.to_json(values) of sandbox `sid` in the page (tests compare
+        it with CPython's). */
     state: function (sid, values) {
-      var rec = records.find(function (r) { return r.sid === sid; });
-      if (!rec || !rec.page) throw new Error("no live sandbox " + sid);
-      return JSON.parse(rec.page.state(sid, JSON.stringify(values || {})));
+      return recordOf(sid).call("state", sid, JSON.stringify(values || {})).then(JSON.parse);
     },
-    /** Every card's verdicts of sandbox `sid`, computed now, and how long that took in ms
-        (`make bench`: p8_verdicts_page_ms). */
+    /** A promise of every card's verdicts of sandbox `sid`, computed now, and how long that
+        took in ms, in the worker (`make bench`: p8_verdicts_page_ms). */
     verdicts: function (sid) {
-      var rec = records.find(function (r) { return r.sid === sid; });
-      if (!rec || !rec.page) throw new Error("no live sandbox " + sid);
       var t0 = performance.now();
-      var out = JSON.parse(rec.page.card_actions(sid));
-      return {ms: performance.now() - t0, verdicts: out};
+      return recordOf(sid).call("card_actions", sid).then(function (text) {
+        return {ms: performance.now() - t0, verdicts: JSON.parse(text)};
+      });
     }
   };
 })();
