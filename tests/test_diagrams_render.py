@@ -493,7 +493,7 @@ def test_r15_diagram_shows_the_copy_of_a_copy_is_what_that_copied():
 
 @pytest.mark.ruling("R17")
 def test_r17_diagram_gives_the_refusals_real_reason():
-    for words in (_step_words("r17_exert_only_when_declared", 4), _committed_words("R17")):
+    for words in (_step_words("r17_exert_only_when_declared", 3), _committed_words("R17")):
         text = _joined(words)
         assert "was put onto the battlefield attacking and was never declared as an attacker" \
             in text
@@ -624,14 +624,14 @@ def test_a_frame_with_long_words_ships_the_shape_that_fits_presents_half_pane():
     half of it, and the diagram the other half (`stepper.js` `fitSlide`): a frame whose words
     likely do (`_fills_a_third`, from their length) also carries the shapes that make its
     step fit that pane (`PRESENT_HALF`). Lesson 8's token put onto the battlefield
-    attacking (R17, step 3, and the next step's question) carries the tall shape for it;
+    attacking (R17, step 2, and the next step's question) carries the tall shape for it;
     R19's step 4 (a short narration and a question of two choices) does not need it."""
     from rulekit.display.frames import PRESENT_HALF, StepFrames, _fills_a_third
     from rulekit.display.svg import pane_fit
     from rulekit.scenario import load, shipped_dir
 
     frames = StepFrames(load(shipped_dir() / "r17_exert_only_when_declared.toml"))
-    k = 3
+    k = 2
     long = frames._frame_data(k)
     assert _fills_a_third(long["narration"], long["question"], long["refused"])
     assert not _fills_a_third(long["narration"], None, None)  # the question tips it
