@@ -1,5 +1,8 @@
 # rulekit: every target bootstraps what it needs, and a second run does no install work.
 #   make lessons    build the lesson site (python -m rulekit.export --out site)
+#                   (make lessons REPO_URL=https://github.com/ORG/REPO: each page offers Binder)
+#   make lite       optional: a JupyterLite site of the lessons in site/lite (edit and run them
+#                   in a browser, no install; served over HTTP), and the pages link to it
 #   make new-lesson TITLE="..." RULINGS=R05,R06   start the next lesson from the template
 #   make lab        JupyterLab on the notebooks (saves widget state; outputs never committed)
 #   make check      the fast tier, after every edit: ruff + mypy + the tests that start no browser,
@@ -24,6 +27,9 @@ STAMP_DEPS := $(VENV)/.stamp-deps
 # where `make lessons` builds; `make lessons SITE=DIR` builds elsewhere (the environment is not
 # read: a SITE variable set for something else must not redirect the build)
 SITE := site
+# the lessons' repository, for the pages' "Open on Binder" link (`make lessons REPO_URL=...`;
+# as for SITE, the environment is not read)
+REPO_URL :=
 PYTEST_ARGS ?=
 # the fast tier (tests/conftest.py checks that every test that starts a browser, a kernel or a
 # server carries its marker, so this expression can't pull one in by mistake)
@@ -44,7 +50,7 @@ ESLINT_DIR := .cache/eslint
 STAMP_ESLINT := $(ESLINT_DIR)/.stamp-eslint
 
 .DEFAULT_GOAL := test
-.PHONY: lessons lab new-lesson check test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium proxy eslint
+.PHONY: lessons lite lab new-lesson check test diagrams bench fuzz lint lock clean distclean venv deps sysdeps-dot sysdeps-chromium proxy eslint
 
 # --- bootstrap -------------------------------------------------------------------------------
 
@@ -55,10 +61,14 @@ $(BIN)/python:
 
 # Re-install when the dependencies or the pins change, or once the rulekit package first appears
 # (an editable install made before rulekit/__init__.py existed maps no package); then define the
-# nbstripout git filter (.gitattributes) so notebook outputs never reach a commit.
+# nbstripout git filter (.gitattributes) so notebook outputs never reach a commit, and give the
+# virtualenv's JupyterLab the lessons' settings (no news pop-up, docs/hosts.md).
 $(STAMP_DEPS): pyproject.toml constraints.txt $(wildcard rulekit/__init__.py) | $(BIN)/python
 	$(BIN)/pip install --disable-pip-version-check -c constraints.txt -e '.[test]'
 	$(BIN)/python -m rulekit.lab.gitfilter
+	@# the settings a wheel installs for JupyterLab (setup.py); an editable install skips them
+	install -D -m 644 rulekit/lab/settings/overrides.d/mtg-rulekit.json \
+	  $(VENV)/share/jupyter/lab/settings/overrides.d/mtg-rulekit.json
 	@touch $@
 
 venv: $(BIN)/python
@@ -124,7 +134,14 @@ test: $(STAMP_DEPS) $(STAMP_ESLINT) sysdeps-dot sysdeps-chromium $(STAMP_PROXY)
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 lessons: $(STAMP_DEPS) sysdeps-dot
-	$(BIN)/python -m rulekit.export --out $(SITE)
+	$(BIN)/python -m rulekit.export --out $(SITE) $(if $(REPO_URL),--repo '$(REPO_URL)')
+
+# The JupyterLite site (rulekit/export/lite.py: Pyodide and Viz.js from npm, the kernel's wheels
+# from PyPI, pinned and cached; rulekit's own wheel), then the pages again, now linking to it.
+lite: $(STAMP_DEPS) sysdeps-dot
+	@$(SYSDEPS) node
+	$(BIN)/python -m rulekit.export.lite --out $(SITE)/lite
+	$(BIN)/python -m rulekit.export --out $(SITE) $(if $(REPO_URL),--repo '$(REPO_URL)')
 
 diagrams: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/python -m rulekit diagrams --out diagrams

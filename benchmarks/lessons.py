@@ -1,8 +1,8 @@
 """Lesson benchmarks: p3 (building the lessons against building empty notebooks, and against
 their floor: the same notebooks holding only their import lines; rebuilding the site after one
 lesson is edited, against one empty notebook rebuilt the same way), p4 (a sandbox
-click against one `dot` render), p5 (exported page size, time to a usable stepper in Chromium,
-requests outside the site)."""
+click against one `dot` render), p5 (exported page size, raw and gzipped, time to a usable
+stepper in Chromium, requests outside the site), p9 (the 95 % rule in each view)."""
 
 from __future__ import annotations
 
@@ -217,20 +217,30 @@ def static_kb(site: Path) -> float:
     return round(sum(v for k, v in static_by_folder_kb(site).items() if k != "sandbox"), 1)
 
 
+def page_sizes(site: Path) -> dict[str, tuple[int, int]]:
+    """Each lesson page's size without the shared _static/ assets: (bytes, bytes gzipped at
+    level 9, what a web server sends)."""
+    import gzip
+
+    return {p.name: (p.stat().st_size, len(gzip.compress(p.read_bytes(), 9)))
+            for p in sorted(site.glob("*.html")) if p.name not in ("index.html", "cards.html")}
+
+
 def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, object]:
-    """p5: the largest lesson page (without the shared _static/ assets), in KB; the shared
-    _static/ without the sandbox's files, in KB; each lesson
-    page opened `loads` times in headless Chromium from file:// with everything outside the
-    site blocked: time until its stepper and first diagram show, and requests outside the
-    site. `browser`: a running Playwright browser to use (default: one of its own)."""
+    """p5: the largest lesson page (without the shared _static/ assets), in KB, raw and
+    gzipped, and each page's (`page_sizes`); the shared _static/ without the sandbox's
+    files, in KB; each lesson page opened `loads` times in headless Chromium from file://
+    with everything outside the site blocked: time until its stepper and first diagram
+    show, and requests outside the site. `browser`: a running Playwright browser to use
+    (default: one of its own)."""
     from rulekit.export.browser import chromium, open_page
 
     if browser is None:
         with chromium() as own:
             return page_figures(site, loads, own)
 
-    pages = sorted(p for p in site.glob("*.html") if p.name not in ("index.html", "cards.html"))
-    sizes = {p.name: p.stat().st_size for p in pages}
+    sizes = page_sizes(site)
+    pages = [site / name for name in sizes]
     load_s: dict[str, list[float]] = {}
     outside: list[str] = []
     for _ in range(loads):
@@ -242,27 +252,37 @@ def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, o
                 load_s.setdefault(page.name, []).append(visit.load_s or 0.0)
             visit.page.close()
     medians = {name: statistics.median(v) for name, v in load_s.items()}
-    return {"page_kb": max(sizes.values()) / 1024 if sizes else None,
+    return {"page_kb": max(raw for raw, _ in sizes.values()) / 1024 if sizes else None,
+            "page_gz_kb": max(gz for _, gz in sizes.values()) / 1024 if sizes else None,
             "static_kb": static_kb(site), "static_by_folder_kb": static_by_folder_kb(site),
             "load_s": max(medians.values()) if medians else None,
             "requests": len(outside), "sizes_bytes": sizes, "load_s_by_page": load_s,
             "load_median_by_page": medians, "outside": outside}
 
 
-def steps_fully_visible(site: Path, size: tuple[int, int] = (1280, 720),
-                        browser: Any = None, pages: str = "[0-9]*.html") -> dict[str, object]:
+# where p9 measures the 95 % rule: a window (or Present's slide, or a phone), and the least
+# text size there; "narrow" is a window whose walkthrough is as large as JupyterLab's beside
+# its file browser at 1280x720 (910x600 px: its pane is the smallest of the desktop views)
+RULE_95_VIEWS = {"1280x720": ((1280, 720), 16.0), "narrow": ((978, 600), 16.0),
+                 "present": ((1280, 720), 18.0), "phone": ((390, 844), 12.0)}
+
+
+def rule_95(site: Path, where: str = "1280x720", browser: Any = None,
+            pages: str = "[0-9]*.html") -> dict[str, object]:
     """p9: the fraction of the walkthrough steps after set-up, over every lesson page, that
-    meet the 95 % rule at `size` (issue 28): at least 95 % of the box of what the step added
-    to the diagram (`.rk-new`) inside the diagram pane and the window, its text at least
-    16 CSS px; each walkthrough scrolled to the top of the window and stepped with its own
-    keys (`rulekit.export.checks.step_shares`). Also the steps that miss it, with their share.
+    meet the 95 % rule in view `where` (`RULE_95_VIEWS`): at least 95 % of the box of what
+    the step added to the diagram (`.rk-new`) inside the diagram pane and the window, its
+    text at least the view's least size; each walkthrough scrolled to the top of the window
+    (on a phone: its picture scrolled into view) or presented, and stepped with its own keys
+    (`rulekit.export.checks.step_views`). Also the steps that miss it, with their share.
     `pages`: which of the site's pages (a glob; every lesson page by default)."""
     from rulekit.export.browser import chromium, open_page
-    from rulekit.export.checks import step_shares
+    from rulekit.export.checks import step_views
 
     if browser is None:
         with chromium() as own:
-            return steps_fully_visible(site, size, own, pages)
+            return rule_95(site, where, own, pages)
+    size, floor_px = RULE_95_VIEWS[where]
     steps, misses = 0, []
     for page in sorted(site.glob(pages)):
         if "rk-stepper" not in page.read_text("utf-8"):
@@ -272,11 +292,19 @@ def steps_fully_visible(site: Path, size: tuple[int, int] = (1280, 720),
             for i in range(visit.page.locator(".rk-stepper").count()):
                 stepper = visit.page.locator(".rk-stepper").nth(i)
                 stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
-                for s in step_shares(stepper)[1:]:
+                if where == "present":
+                    stepper.locator(".rk-present").click()
+                    visit.page.wait_for_function("() => !!document.fullscreenElement",
+                                                 timeout=5000)
+                for s in step_views(stepper, picture=where == "phone")[1:]:
                     steps += 1
-                    if not s.ok():
+                    if not s.ok(floor_px):
                         misses.append(f"{page.stem} walkthrough {i} step {s.step}: "
                                       f"{s.share:.0%} at {s.text_px:.0f} px ({s.note})")
+                if where == "present":
+                    visit.page.keyboard.press("Escape")
+                    visit.page.wait_for_function("() => !document.fullscreenElement",
+                                                 timeout=5000)
         finally:
             visit.page.close()
     return {"fraction": (steps - len(misses)) / steps if steps else None, "steps": steps,

@@ -1,4 +1,5 @@
-"""`python -m rulekit`: run and check scenarios, draw diagrams, report ruling coverage.
+"""`rulekit` (or `python -m rulekit`): run and check scenarios, draw diagrams, report ruling
+coverage, copy the lessons out and open JupyterLab on them.
 
 Exit codes: 0 everything holds; 1 an expectation failed; 2 a file (or the command) is unusable.
 Problems are one line `file:line: message`, never a traceback.
@@ -35,8 +36,8 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(BAD)
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m rulekit", description="rulekit scenarios and coverage")
+def _parser(prog: str = "python -m rulekit") -> argparse.ArgumentParser:
+    p = _Parser(prog=prog, description="rulekit: lessons, scenarios and coverage")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = sub.add_parser("run", help="play a scenario, printing each step")
     run.add_argument("file")
@@ -61,7 +62,17 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("title")
     new.add_argument("--rulings", default="", help="the rulings it teaches: R05,R06")
     new.add_argument("--notebooks", default="notebooks", help="lesson folder (notebooks)")
+    lessons = sub.add_parser("lessons", help="copy the lesson notebooks into a folder (a lesson "
+                             "already there is kept)")
+    lessons.add_argument("folder")
+    lab = sub.add_parser("lab", help="JupyterLab on a folder of lessons (copied there first if "
+                         "it has none), on 127.0.0.1; more arguments go to jupyter lab")
+    lab.add_argument("folder", nargs="?", default=LAB_FOLDER,
+                     help=f"the lessons' folder (default: {LAB_FOLDER})")
     return p
+
+
+LAB_FOLDER = "rulekit-lessons"
 
 
 def _skip_slow_optional_imports() -> None:
@@ -70,20 +81,30 @@ def _skip_slow_optional_imports() -> None:
     skip_slow_optional_imports()
 
 
-def main(argv: Sequence[str] | None = None, *, standalone: bool = False) -> int:
+def main(argv: Sequence[str] | None = None, *, standalone: bool = False,
+         prog: str = "python -m rulekit") -> int:
     """Run one command; returns the exit code. `standalone`: this process exists only for the
     command (`python -m rulekit`), so slow optional imports may be skipped."""
-    args = _parser().parse_args(argv)
+    args, extra = _parser(prog).parse_known_args(argv)
+    if extra and args.command != "lab":  # only `lab` passes arguments on (to jupyter lab)
+        _parser(prog).error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
     if standalone:
         _skip_slow_optional_imports()
     try:
         return {"run": _run, "check": _check, "diagram": _diagram, "diagrams": _diagrams,
-                "coverage": _coverage, "new-lesson": _new_lesson, "cards": _cards}[args.command](args)
+                "coverage": _coverage, "new-lesson": _new_lesson, "cards": _cards,
+                "lessons": _lessons, "lab": _lab}[args.command](args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return BAD
     except BrokenPipeError:
         return OK
+
+
+def console() -> NoReturn:
+    """The `rulekit` command (the wheel's console script)."""
+    raise SystemExit(main(standalone=True, prog="rulekit"))
 
 
 # ------------------------------------------------------------------ run
@@ -329,3 +350,45 @@ def _cards(args: argparse.Namespace) -> int:
         if args.name is None:
             print(f"\n{len(items)} cards")
     return OK
+
+
+# ------------------------------------------------------------------ lessons, lab
+def _lessons(args: argparse.Namespace) -> int:
+    from rulekit.repo.lessons import copy_out
+
+    dest = Path(args.folder)
+    if dest.exists() and not dest.is_dir():
+        print(f"rulekit lessons: {dest} is a file, not a folder", file=sys.stderr)
+        return BAD
+    try:
+        done = copy_out(dest)
+    except OSError as err:
+        print(f"rulekit lessons: can't copy the lessons into {dest}: {err.strerror or err}",
+              file=sys.stderr)
+        return BAD
+    print(f"{len(done.written)} file(s) copied into {dest}"
+          + (f"; {len(done.kept)} already there, kept as they are" if done.kept else ""))
+    print(f"next: rulekit lab {dest}  (JupyterLab on them; then Run > Run All Cells in a lesson)")
+    return OK
+
+
+def _lab(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    from rulekit.repo.lessons import has_lessons
+
+    folder = Path(args.folder)
+    if importlib.util.find_spec("jupyterlab") is None:
+        print("rulekit lab: JupyterLab is not installed here: pip install 'mtg-rulekit[notebook]'",
+              file=sys.stderr)
+        return BAD
+    if not has_lessons(folder):
+        code = _lessons(argparse.Namespace(folder=args.folder))
+        if code != OK:
+            return code
+    from rulekit import lab
+
+    argv = lab.command(folder, args.extra)
+    sys.stdout.flush()
+    os.execvp(argv[0], argv)
+    return BAD  # not reached

@@ -52,6 +52,7 @@ from rulekit.objects.state import (
     GameState,
     PendingTrigger,
     Player,
+    StackItem,
     Step,
     Zone,
 )
@@ -208,6 +209,42 @@ class Game:
         if self._cp_cache is None or self._cp_cache[0] != version:
             self._cp_cache = (version, could_produce_all(self))
         return self._cp_cache[1].get(self._get(obj).id, frozenset())
+
+    # -- what a player sees of the game, read-only (the state itself is `self.state`)
+    def life(self, player: str) -> int:
+        """`player`'s life total."""
+        from rulekit.engine.arguments import player as check_player
+
+        return self.state.players[check_player(self, "player", player)].life
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players' names, in turn order."""
+        return tuple(self.state.players)
+
+    @property
+    def stack(self) -> tuple[StackItem, ...]:
+        """The stack, bottom first (the last item is the top, CR 405.2)."""
+        return tuple(self.state.stack)
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def step(self) -> Step:
+        """The step (or phase without steps) the turn is in."""
+        return self.state.step
+
+    @property
+    def active(self) -> str:
+        """The active player: whose turn it is (CR 102.1)."""
+        return self.state.active
+
+    @property
+    def priority(self) -> str:
+        """The player who has priority now (CR 117.1)."""
+        return self.state.priority
 
     def pool(self, player: str) -> ManaPool:
         """A copy of `player`'s mana pool: iterate it for each mana, or read `.parts` (counts,

@@ -279,7 +279,7 @@ class Fuzzer:
     def mine(self, zone: Zone = Zone.BATTLEFIELD) -> list[GameObject]:
         """Objects of the player with priority in `zone` (controlled, or owned off the
         battlefield)."""
-        game, who = self.game, self.game.state.priority
+        game, who = self.game, self.game.priority
         objs = game.state.in_zone(zone)
         if zone is Zone.BATTLEFIELD:
             return [o for o in objs if game.controller_of(o) == who]
@@ -292,7 +292,7 @@ class Fuzzer:
                       if isinstance(a, SpellAbility) and a.target is not None), None)
         if spell is not None and "Enchant" in catalog()[name].oracle:
             return candidates(self.game, None, spell.target)
-        return [o.id for o in self.game.state.battlefield()
+        return [o.id for o in self.game.permanents()
                 if self.game.chars(o).is_a("Creature")]
 
     def player(self) -> str:
@@ -301,7 +301,7 @@ class Fuzzer:
 
     def creatures(self, player: str) -> list[int]:
         game = self.game
-        return [o.id for o in game.state.battlefield()
+        return [o.id for o in game.permanents()
                 if game.controller_of(o) == player and game.chars(o).is_a("Creature")]
 
     def target_for(self, source: int | None, spec: Any) -> list[Any]:
@@ -443,7 +443,7 @@ class Fuzzer:
                 call.misspelled = False
             if run(call):
                 return
-        kind = "resolve" if self.game.state.stack else self.rng.choice(["pass_priority",
+        kind = "resolve" if self.game.stack else self.rng.choice(["pass_priority",
                                                                         "advance"])
         run(Call(kind, kind))
 
@@ -612,7 +612,7 @@ class Fuzzer:
 
     def _declare_attackers(self) -> Call:
         rng = self.rng
-        mine = self.creatures(self.game.state.active)
+        mine = self.creatures(self.game.active)
         if rng.random() < self.wild:
             mine = self.objects()
         attackers = rng.sample(mine, rng.randint(0, len(mine))) if mine else []
@@ -1044,7 +1044,7 @@ def setup(fuzz: Fuzzer, checker: Checker, sequence: int) -> None:
 
 
 def game_active(fuzz: Fuzzer) -> str:
-    return fuzz.game.state.active
+    return fuzz.game.active
 
 
 def run_sequence(seed: int, sequence: int, actions: int, stats: Stats, *,

@@ -21,10 +21,12 @@ import suite  # noqa: E402
 
 ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio",
               "p3_over_floor", "p3_one_lesson_s", "p3_one_empty_s", "p4_click_ratio",
-              "p5_page_kb", "p5_static_kb", "p5_load_s", "p5_requests", "p6_sandbox_ready_s",
+              "p5_page_kb", "p5_page_gz_kb", "p5_static_kb", "p5_load_s", "p5_requests",
+              "p6_sandbox_ready_s",
               "p6_pyodide_floor_s", "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
               "p7_fuzz_actions_per_s", "p7_reflection_64_ms", "p8_verdicts_ms",
-              "p8_verdicts_page_ms", "p9_steps_fully_visible", "read_longest_words",
+              "p8_verdicts_page_ms", "p9_steps_fully_visible", "p9_narrow", "p9_present",
+              "p9_phone", "p11_lite_mb", "p11_lite_first_output_s", "read_longest_words",
               "read_grade_max", "read_narration_words", "suite_check_s", "suite_full_s"]
 
 
@@ -172,17 +174,23 @@ def test_the_page_figures_are_measured(lesson_site, browser):
     site, report = lesson_site
     figures = lessons.page_figures(site, loads=1, browser=browser)
     assert figures["page_kb"] > 0 and figures["load_s"] > 0 and figures["requests"] == 0
+    assert 0 < figures["page_gz_kb"] < figures["page_kb"]
+    sizes = figures["sizes_bytes"]
+    assert "06_slagstone_refinery.html" in sizes and all(0 < gz < raw for raw, gz in
+                                                         sizes.values())
     assert "Chromium" in run.machine()  # asks the browser its version
 
 
 @pytest.mark.browser
 @pytest.mark.notebook
-def test_the_steps_fully_visible_figure_is_measured(lesson_site, browser):
-    """p9 steps every walkthrough of a page once: a fraction, and each miss named. (Lesson 6
-    only, its two walkthroughs' 6 steps, the largest diagrams: the same walk over every page
-    at this size is tests/test_classroom.py's 95 % rule, which needn't run twice.)"""
+@pytest.mark.parametrize("where", ["1280x720", "phone"])
+def test_the_95_percent_figures_are_measured(lesson_site, browser, where):
+    """p9 steps every walkthrough of a page once in a view: a fraction, and each miss named.
+    (Lesson 6 only, its two walkthroughs' 6 steps, the largest diagrams: the same walk over
+    every page in every view is tests/test_classroom.py's 95 % rule, which needn't run
+    twice.)"""
     site, _ = lesson_site
-    figures = lessons.steps_fully_visible(site, browser=browser, pages="06_*.html")
+    figures = lessons.rule_95(site, where, browser=browser, pages="06_*.html")
     assert figures["steps"] >= 3 and 0 < figures["fraction"] <= 1
     assert len(figures["misses"]) == round((1 - figures["fraction"]) * figures["steps"])
     assert all("walkthrough" in m and "%" in m for m in figures["misses"])

@@ -27,7 +27,7 @@ def _boards() -> dict[str, str]:
     walkthroughs' last steps (the first player at the bottom, what the step changed marked)."""
     out = {}
     for stem, game in lesson_sandbox_games():
-        active = game.state.active
+        active = game.active
         out[f"sandbox-{stem}"] = board_html(game, viewer=active, bottom=active,
                                             label=f"Sandbox board of lesson {stem}")
     for stem, result, game in walkthrough_last_steps():

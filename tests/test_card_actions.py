@@ -124,16 +124,16 @@ def test_free_play_adds_cards_sets_the_step_and_restarts():
     assert model.click("combat", {}).ok
     done = model.add_card("Llanowar Elves", "Bob")
     assert done.ok and "1 click(s) since the start taken back" in done.text
-    assert g.state.step.value == "main1" and g.find("Llanowar Elves").controller == "Bob"
+    assert g.step.value == "main1" and g.find("Llanowar Elves").controller == "Bob"
     assert model.add_card("Shock", "Alice", zone="hand").ok
     assert model.set_position(step="beginning_of_combat").ok
-    assert g.state.step.value == "beginning_of_combat"
+    assert g.step.value == "beginning_of_combat"
     hand = [e for e in model.card_actions()[g.find("Shock", zone="hand").id]]
     assert hand and not any(e["legal"] for e in hand)  # no mana: Shock can't be cast yet
     model.click("reset", {})  # the clicks only: the free-play board stays
     assert g.find("Llanowar Elves")
     assert model.restart().ok
-    assert not g.find_all("Llanowar Elves") and g.state.step.value == "main1"
+    assert not g.find_all("Llanowar Elves") and g.step.value == "main1"
     assert all(r.ok for r in play(loads(walkthrough(model))))
 
 

@@ -79,7 +79,7 @@ def test_sandstorm_crasher_token_enters_tapped_and_attacking_and_cant_be_exerted
     assert token.tapped and token.attacking and not token.declared_attacker
     assert made.payload.tapped and made.payload.attacking and "508.4" in made.rules
     assert [e.subject for e in events(game, EventKind.ATTACKS)] == [crasher.id]
-    assert token.skip_untap_for == () and game.state.stack == []  # no exert, no trigger
+    assert token.skip_untap_for == () and not game.stack  # no exert, no trigger
     with pytest.raises(RulesError) as refused:
         game.declare_attackers([token], exert=[token])
     assert refused.value.rule == "508.4" and "never declared" in str(refused.value)
@@ -95,18 +95,18 @@ def test_exert_triggers_resolve_before_blockers_are_declared():
     blocker = game.add("Grizzly Bears", player="Bob")
     to_attack(game)
     game.declare_attackers([initiate], exert=[initiate])
-    assert game.state.step is Step.DECLARE_ATTACKERS
-    (trigger,) = game.state.stack
+    assert game.step is Step.DECLARE_ATTACKERS
+    (trigger,) = game.stack
     put = events(game, EventKind.PUT_ON_STACK)[-1]
     assert game.log[put.parent].kind is EventKind.EXERTED and "701.43d" in trigger.ability.rules
     with pytest.raises(RulesError, match="declare blockers step"):
         game.declare_blockers({blocker.id: initiate.id})
     game.advance("declare_blockers")
-    assert game.state.stack == [] and game.chars(initiate).pt == "4/4"
+    assert not game.stack and game.chars(initiate).pt == "4/4"
     game.declare_blockers({blocker.id: initiate.id})
     game.advance("combat_damage")
     assert initiate.damage == 2 and blocker.moved_to is not None
-    assert game.state.players["Alice"].life == 24  # lifelink: 4 damage dealt
+    assert game.life("Alice") == 24  # lifelink: 4 damage dealt
 
 
 @R17
@@ -118,9 +118,9 @@ def test_crasher_token_deals_damage_and_is_sacrificed_at_the_end_step():
     game.declare_attackers([crasher], exert=[crasher], target=bears.id)
     game.resolve()
     game.advance("combat_damage")
-    assert game.state.players["Bob"].life == 15
+    assert game.life("Bob") == 15
     game.advance("end")
-    assert [o.id for o in game.state.battlefield()] == [crasher.id, bears.id]
+    assert [o.id for o in game.permanents()] == [crasher.id, bears.id]
 
 
 # ------------------------------------------------------------------ R16
@@ -147,7 +147,7 @@ def test_an_exerted_creature_untapped_by_combat_celebrant_stays_untapped_and_eff
     celebrant = game.add("Combat Celebrant")
     to_attack(game)
     game.declare_attackers([initiate, celebrant], exert=[initiate, celebrant])
-    while game.state.stack:
+    while game.stack:
         game.resolve()
     assert not initiate.tapped and celebrant.tapped
     game.next_turn()
@@ -269,10 +269,10 @@ def test_combat_celebrant_untaps_the_others_and_adds_a_combat_phase():
     assert extra.rules == ("500.8",) and extra.cause is Cause.ABILITY
     game.advance("end_of_combat")
     game.advance("declare_attackers")
-    assert game.state.step is Step.DECLARE_ATTACKERS and game.state.extra_combats == 0
+    assert game.step is Step.DECLARE_ATTACKERS and game.state.extra_combats == 0
     game.declare_attackers([bears])
     game.advance("main2")
-    assert game.state.players["Bob"].life == 20 - 4 - 2 - 2
+    assert game.life("Bob") == 20 - 4 - 2 - 2
 
 
 def test_advance_to_declare_attackers_stops_at_the_extra_combats_step():
@@ -285,7 +285,7 @@ def test_advance_to_declare_attackers_stops_at_the_extra_combats_step():
     game.declare_attackers([celebrant, bears], exert=[celebrant])
     game.resolve()
     game.advance("declare_attackers")
-    assert (game.state.turn, game.state.step) == (1, Step.DECLARE_ATTACKERS)
+    assert (game.turn, game.step) == (1, Step.DECLARE_ATTACKERS)
     assert game.state.awaiting_attackers and game.state.extra_combats == 0
     begun = [e.payload.step for e in events(game, EventKind.STEP_BEGAN)]
     assert begun.count("declare_attackers") == 2 and begun.count("beginning_of_combat") == 2
@@ -348,7 +348,7 @@ def test_a_blocked_creature_whose_blocker_left_deals_no_damage():
     assert bears.blocked
     game.exile([memnite])
     game.advance("combat_damage")
-    assert events(game, EventKind.DAMAGE) == [] and game.state.players["Bob"].life == 20
+    assert events(game, EventKind.DAMAGE) == [] and game.life("Bob") == 20
 
 
 def test_summoning_sick_creatures_cant_attack_and_vigilance_doesnt_tap():

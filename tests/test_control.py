@@ -167,7 +167,7 @@ def test_silkwrap_returns_the_creature_at_once_without_the_stack():
     game.resolve()
     mark = len(game.log)
     game.destroy([current(game, "Silkwrap")])
-    assert game.state.stack == []
+    assert not game.stack
     left, back = [e for e in game.log.since(mark) if e.kind is EventKind.ZONE_CHANGED]
     assert back.parent == left.id and back.rules == ("610.3", "610.3c")
     assert game.controller_of(game.obj(back.payload.new)) == "Bob"
@@ -190,14 +190,14 @@ def test_silkwrap_targets_only_cheap_creatures_an_opponent_controls():
     big = game.add("Gigantosaurus", player="Bob")
     cast_from_hand(game, "Silkwrap", "Plains", 2)
     game.resolve()  # no legal target: the trigger is removed (CR 603.3d)
-    assert game.state.stack == [] and "no legal target" in list(game.log)[-1].text
+    assert not game.stack and "no legal target" in list(game.log)[-1].text
     game.undo()
     theirs = game.add("Memnite", player="Bob")
     for wrong in (mine, big):
         with pytest.raises(RulesError, match="not a legal target"):
             game.resolve(target=wrong.id)
     game.resolve(target=theirs.id)
-    assert [i.targets for i in game.state.stack] == [(theirs.id,)]
+    assert [i.targets for i in game.stack] == [(theirs.id,)]
 
 
 # ------------------------------------------------------- ward / Mana Leak
@@ -208,7 +208,7 @@ def test_ward_is_paid_with_powerstone_mana_and_the_spell_resolves():
     cast_from_hand(game, "Shock", "Mountain", 1, targets=[terror])
     targeted = events(game, EventKind.TARGETED)
     assert [e.payload.object for e in targeted] == [terror.id]
-    assert [i.text for i in game.state.stack] == ["Shock", "Tolarian Terror: Ward {2}"]
+    assert [i.text for i in game.stack] == ["Shock", "Tolarian Terror: Ward {2}"]
     for _ in range(2):
         game.tap_for_mana(game.add("Powerstone"))
     game.resolve()
@@ -231,7 +231,7 @@ def test_ward_not_paid_counters_the_spell_into_the_graveyard():
     game.cast(shock, targets=[terror])
     game.resolve(pay=False)
     (countered,) = events(game, EventKind.COUNTERED)
-    assert countered.rules == ("702.21a", "701.6a") and game.state.stack == []
+    assert countered.rules == ("702.21a", "701.6a") and not game.stack
     assert terror.damage == 0 and game.find_all("Shock", zone="graveyard")
     assert game.pool("Alice").total == 2
 
@@ -254,10 +254,10 @@ def test_ward_counters_an_opponents_triggered_ability_too():
     mana(game, "Plains", 3, player="Bob")
     game.cast(ring)
     game.resolve(target=terror.id)  # the ring enters; its trigger targets the Terror
-    assert [i.source_name for i in game.state.stack] == ["Oblivion Ring", "Tolarian Terror"]
+    assert [i.source_name for i in game.stack] == ["Oblivion Ring", "Tolarian Terror"]
     game.resolve()  # ward: Bob's pool is empty, so the trigger is countered
     (countered,) = events(game, EventKind.COUNTERED)
-    assert "Oblivion Ring" in countered.text and game.state.stack == []
+    assert "Oblivion Ring" in countered.text and not game.stack
     assert terror.zone is Zone.BATTLEFIELD and terror.moved_to is None
 
 
@@ -265,7 +265,7 @@ def test_ward_ignores_its_controllers_own_spells():
     game = Game()
     terror = game.add("Tolarian Terror")
     cast_from_hand(game, "Giant Growth", "Forest", 1, targets=[terror])
-    assert [i.text for i in game.state.stack] == ["Giant Growth"]
+    assert [i.text for i in game.stack] == ["Giant Growth"]
 
 
 def test_tolarian_terror_costs_one_less_per_instant_and_sorcery_in_your_graveyard():
@@ -311,7 +311,7 @@ def test_mana_leak_counters_a_spell_whose_controller_cant_pay():
     mana(game, "Island", 2)
     game.cast(leak, targets=[game.obj(bears.moved_to)])
     game.resolve()
-    assert game.state.stack == [] and game.find_all("Grizzly Bears", zone="graveyard")
+    assert not game.stack and game.find_all("Grizzly Bears", zone="graveyard")
     assert game.find_all("Grizzly Bears") == []
 
 
@@ -328,8 +328,8 @@ def test_mana_leak_does_nothing_if_its_target_spell_is_gone():
     game.resolve()  # the second Mana Leak: Alice can't pay {3}, Shock is countered
     game.resolve()  # the first: its target is gone
     (fizzled,) = events(game, EventKind.FIZZLED)
-    assert fizzled.rules == ("608.2b",) and game.state.stack == []
-    assert game.state.players["Bob"].life == 20
+    assert fizzled.rules == ("608.2b",) and not game.stack
+    assert game.life("Bob") == 20
 
 
 def test_mana_leak_targets_only_spells():
@@ -392,7 +392,7 @@ def test_shock_hits_a_player_or_a_creature_but_not_an_artifact():
         game.cast(shock, targets=[stone])
     game.cast(shock, targets=["Bob"])
     game.resolve()
-    assert game.state.players["Bob"].life == 18
+    assert game.life("Bob") == 18
 
 
 def test_naturalize_destroys_an_artifact_or_enchantment():
@@ -425,7 +425,7 @@ def test_mana_abilities_while_paying_for_mana_leak():
     for _ in range(2):
         game.tap_for_mana(game.add("Island", player="Bob"))
     game.cast(game.add("Mana Leak", player="Bob", zone="hand"),
-              targets=[game.state.stack[-1].source])
+              targets=[game.stack[-1].source])
     game.resolve(mana_abilities=lands)
     assert all(land.tapped for land in lands)
     spent = [e for e in game.log if e.kind is EventKind.MANA_SPENT][-1]

@@ -13,7 +13,7 @@ R19 = pytest.mark.ruling("R19")
 
 
 def tokens(game: Game) -> list:
-    return [o for o in game.state.battlefield() if o.token]
+    return [o for o in game.permanents() if o.token]
 
 
 def kiki_copy(game: Game, original, **decisions) -> object:
@@ -46,7 +46,7 @@ def test_a_token_copy_enters_the_battlefield_and_its_etb_trigger_fires():
     goose = game.add("Gilded Goose")
     token = kiki_copy(game, goose)
     assert game.chars(token).name == "Gilded Goose" and token.token
-    (trigger,) = game.state.stack
+    (trigger,) = game.stack
     assert trigger.source == token.id and "Food" in trigger.text
     game.resolve()
     assert len(game.find_all("Food")) == 1
@@ -74,7 +74,7 @@ def test_enters_with_x_counters_of_a_copy_uses_x_zero():
     assert token.moved_to is not None  # 0/0: put into the graveyard, then ceased to exist
     made = [e for e in game.log if e.kind is EventKind.TOKEN_CREATED][-1]
     assert not made.payload.counters and made.payload.etb_x_used == 0
-    while game.state.stack:
+    while game.stack:
         game.resolve()
     assert game.find_all("Thopter") == []
 
@@ -381,7 +381,7 @@ def test_the_encoded_creature_casts_a_copy_when_it_deals_combat_damage_to_a_play
     assert "casts a copy of Stolen Identity without paying its mana cost" in cast.text
     assert [game.chars(t).name for t in tokens(game)] == ["Grizzly Bears", "Grizzly Bears"]
     assert game.find_all("Stolen Identity", zone="exile"), "the card stays encoded"
-    assert not game.state.stack
+    assert not game.stack
 
 
 def test_combat_damage_to_a_creature_doesnt_trigger_cipher():
@@ -393,7 +393,7 @@ def test_combat_damage_to_a_creature_doesnt_trigger_cipher():
     game.declare_blockers({bears.id: lion.id})
     game.advance("main2")
     assert not [e for e in game.log if e.kind is EventKind.SPELL_COPIED]
-    assert game.state.players["Bob"].life == 20
+    assert game.life("Bob") == 20
 
 
 def test_cipher_only_encodes_on_a_creature_you_control():
@@ -411,7 +411,7 @@ def test_a_card_encoded_on_a_creature_that_left_is_no_longer_encoded():
     game = Game()
     _, lion = _encoded_stolen_identity(game)
     game.destroy([lion])
-    texts = [a.text for o in game.state.battlefield() for a in game.chars(o).abilities]
+    texts = [a.text for o in game.permanents() for a in game.chars(o).abilities]
     assert not any("encoded card" in t for t in texts)
 
 
@@ -428,7 +428,7 @@ def test_double_major_copy_of_a_creature_spell_becomes_a_token_with_the_spells_x
     game.resolve()  # Double Major: the copy goes on the stack above the original
     copied = [e for e in game.log if e.kind is EventKind.SPELL_COPIED]
     assert len(copied) == 1 and copied[0].cause is Cause.ABILITY
-    assert [i.text for i in game.state.stack] == ["Hangarback Walker", "Copy of Hangarback Walker"]
+    assert [i.text for i in game.stack] == ["Hangarback Walker", "Copy of Hangarback Walker"]
     game.resolve()
     game.resolve()
     walkers = game.find_all("Hangarback Walker")

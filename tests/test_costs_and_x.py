@@ -81,7 +81,7 @@ def test_mana_value_counts_x_on_the_stack_and_zero_elsewhere():
     walker = game.find("Hangarback Walker", zone="hand")
     assert game.mana_value(walker) == 0
     game.cast(walker, x=2)
-    spell = game.state.stack[-1].source
+    spell = game.stack[-1].source
     assert game.mana_value(spell) == 4 and game.chars(spell).mana_value(2) == 4
     game.resolve()
     assert game.mana_value(game.find("Hangarback Walker")) == 0

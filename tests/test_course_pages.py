@@ -161,3 +161,51 @@ def test_course_pages_at_a_laptops_and_a_phones_size(lesson_site, browser):
                     page.screenshot(path=str(ARTIFACTS / f"cards-filtered-{width}.png"))
             finally:
                 page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.notebook  # the built site
+def test_a_lesson_ends_on_the_next_and_its_contents_stay_in_view_on_a_wide_screen(
+        lesson_site, browser):
+    """Page to page: each lesson page ends with a link to the next lesson in the course (the
+    last one's to the index), named with its title; on a wide screen (1920x1080) the page's
+    contents (its walkthroughs, its questions and its sandbox) are a panel beside the page
+    that stays in view as the page scrolls, outside the lesson's own column; at 1366x768
+    they sit at the top of the page."""
+    from rulekit.export.browser import open_page
+
+    site, _ = lesson_site
+    pages = sorted(site.glob("[0-9][0-9]_*.html"))
+    titles = {p.name: read_outline(ROOT / "notebooks" / f"{p.stem}.ipynb").title  # type: ignore[union-attr]
+              for p in pages}
+    for path, then in zip(pages, [*pages[1:], None]):
+        html = path.read_text("utf-8")
+        end = html[html.index('class="rk-next-lesson"'):]
+        if then is None:
+            assert 'href="index.html"' in end[:300], path.name
+        else:
+            assert f'href="{then.name}" rel="next">{titles[then.name]}' in end[:400], path.name
+    lesson = site / "06_slagstone_refinery.html"
+    visit = open_page(browser, lesson, site, viewport=(1920, 1080))
+    page = visit.page
+    try:
+        links = page.evaluate("() => Array.from(document.querySelectorAll('.rk-contents a'),"
+                              " (a) => a.textContent)")
+        assert "Questions" in links and "Sandbox" in links and len(links) >= 4, links
+        before = page.locator(".rk-contents").bounding_box()
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight / 2)")
+        page.wait_for_timeout(100)
+        after = page.locator(".rk-contents").bounding_box()
+        main = page.locator("main .jp-Cell").first.bounding_box()
+        assert before == after and after["y"] >= 0, (before, after)  # in view
+        assert after["x"] + after["width"] <= main["x"], (after, main)  # beside the page
+        page.screenshot(path=str(ARTIFACTS / "contents-1920.png"))
+        page.locator(".rk-contents a", has_text="Questions").click()
+        page.wait_for_timeout(100)
+        assert abs(page.locator("#Predict\\,-then-reveal").bounding_box()["y"]) < 50
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.evaluate("() => window.scrollTo(0, 0)")
+        assert page.evaluate("() => getComputedStyle(document.querySelector('.rk-contents'))"
+                             ".position") == "static"
+    finally:
+        page.close()

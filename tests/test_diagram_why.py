@@ -1,4 +1,4 @@
-"""Ask the diagram why (issue 28), in Debian's Chromium, through the accessibility tree: a
+"""Ask the diagram why, in Debian's Chromium, through the accessibility tree: a
 walkthrough page made from a shipped scenario's frames (`StepFrames.data()`, the stepper module
 and the page host, as an exported page has them; no notebook), its diagram one Tab stop, the
 arrow keys walking the boxes along the arrows with each box's name saying its words and its
@@ -177,183 +177,114 @@ def test_presenting_the_diagram_keys_stay_the_diagrams(why_page) -> None:
         "(e) => e.classList.contains('rk-presenting')")
 
 
-def test_the_brief_shape_walks_its_own_arrows_and_shows_its_own_legend(browser) -> None:
-    """Lesson 6's Shatterstorm under Rest in Peace fits the page's pane at 1280x720 only in
-    a brief shape (a fan-out's replaced events one box each: "stacked", the one its frame
-    ships): the page shows that shape, its legend (no "as first proposed" box: it draws
-    none), the arrow keys walk its own
-    arrows (the resolution, then each replaced event's one box; Up and Up again from the
-    resolution: both its causes, the spell cast a step before and the player's action that
-    let it resolve), and the one box's "why"
-    still gives the event before and after Rest in Peace; at 1920x1080, where the default
-    shape fits, the page shows it again, with its legend."""
+def _open_scenario(browser, folder: Path, scenario: str, size: tuple[int, int]):
+    """A page of one walkthrough (`_page_html`) at `size`, scrolled to it; (page, errors)."""
+    path = folder / "walkthrough.html"
+    path.write_text(_page_html(scenario), "utf-8")
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.locator(".rk-stepper .rk-box").first.wait_for()
+    page.locator(".rk-stepper").evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    return page, errors
+
+
+def test_a_narrow_layouts_one_box_walks_its_arrows_and_answers_before_and_after(
+        browser, tmp_path) -> None:
+    """Lesson 6's Shatterstorm under Rest in Peace ships in a narrow layout (a fan-out's
+    replaced events one box each): its legend has no "as first proposed" box, the arrow
+    keys walk its own arrows (the resolution, then each replaced event's one box; Up and Up
+    again from the resolution: both its causes, the spell cast a step before and the
+    player's action that let it resolve), and the one box's "why" still gives the event
+    before and after Rest in Peace."""
     if shutil.which("dot") is None:
         unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
-    import tempfile
-
     from rulekit.scenario import shipped_dir
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "rip.html"
-        path.write_text(_page_html(str(shipped_dir() / "r11_refinery_rest_in_peace.toml")),
-                        "utf-8")
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        try:
-            page.goto(path.as_uri())
-            page.locator(".rk-stepper .rk-box").first.wait_for()
-            page.locator(".rk-stepper").evaluate("(e) => e.scrollIntoView({block: 'start'})")
-            page.locator(".rk-steps button").nth(2).click()
-            page.wait_for_timeout(300)
-            svg = page.locator(".rk-frame .rk-diagram > svg")
-            assert svg.get_attribute("data-rk-shape") == "stacked"
-            legend = page.locator(".rk-frame .rk-legend-box")
-            assert legend.locator("[data-role='replacement']").count() == 1
-            assert legend.locator("[data-role='proposed']").count() == 0
-            page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n36").focus()  # resolves
-            seen = []
-            for _ in range(4):  # its effects, in turn: each replaced event is one box
-                page.keyboard.press("ArrowDown")
-                seen.append(_box(page))
-                page.keyboard.press("ArrowUp")
-                assert _box(page) == "rkbox-n36"
-            assert "rkbox-n37" in seen and not [b for b in seen if b[6] in "pr"], seen
-            causes = []  # two arrows lead into the resolution: Up, and Up again, reach both
-            for _ in range(2):
-                page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n36").focus()
-                page.keyboard.press("ArrowUp")
-                causes.append(_box(page))
-            assert sorted(causes) == ["rkbox-n35", "rkbox-sum_s1"], causes  # (the action)
-            assert "Cause 2 of 2" in page.locator(".rk-announce").inner_text()
-            page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n37").focus()
-            assert "Slagstone Refinery (#2) is destroyed" in _focused(page)["name"]
-            page.keyboard.press("Enter")
-            text = page.locator(".rk-frame .rk-why").inner_text()
-            assert "Before: Slagstone Refinery (#2) would move from battlefield to graveyard" \
-                in text, text
-            assert "Changed by: Rest in Peace" in text
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "brief-why-1280x720.png"))
-            page.keyboard.press("Escape")
-            page.set_viewport_size({"width": 1920, "height": 1080})  # the default fits here
-            page.wait_for_timeout(300)
-            assert svg.get_attribute("data-rk-shape") == ""
-            assert legend.locator("[data-role='proposed']").count() == 1  # its legend again
-            assert errors == []
-        finally:
-            page.close()
+    page, errors = _open_scenario(
+        browser, tmp_path, str(shipped_dir() / "r11_refinery_rest_in_peace.toml"), (1280, 720))
+    try:
+        page.locator(".rk-steps button").nth(2).click()
+        page.wait_for_timeout(300)
+        assert page.locator(".rk-frame .rk-diagram .rkbox-p37").count() == 0  # one box
+        legend = page.locator(".rk-frame .rk-legend-box")
+        assert legend.locator("[data-role='replacement']").count() == 1
+        assert legend.locator("[data-role='proposed']").count() == 0
+        page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n36").focus()  # resolves
+        seen = []
+        for _ in range(4):  # its effects, in turn: each replaced event is one box
+            page.keyboard.press("ArrowDown")
+            seen.append(_box(page))
+            page.keyboard.press("ArrowUp")
+            assert _box(page) == "rkbox-n36"
+        assert "rkbox-n37" in seen and not [b for b in seen if b[6] in "pr"], seen
+        causes = []  # two arrows lead into the resolution: Up, and Up again, reach both
+        for _ in range(2):
+            page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n36").focus()
+            page.keyboard.press("ArrowUp")
+            causes.append(_box(page))
+        assert sorted(causes) == ["rkbox-n35", "rkbox-sum_s1"], causes  # (the action)
+        assert "Cause 2 of 2" in page.locator(".rk-announce").inner_text()
+        page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n37").focus()
+        assert "Slagstone Refinery (#2) is destroyed" in _focused(page)["name"]
+        page.keyboard.press("Enter")
+        text = page.locator(".rk-frame .rk-why").inner_text()
+        assert "Before: Slagstone Refinery (#2) would move from battlefield to graveyard" \
+            in text, text
+        assert "Changed by: Rest in Peace" in text
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "narrow-why-1280x720.png"))
+        page.keyboard.press("Escape")
+        assert errors == []
+    finally:
+        page.close()
 
 
-def test_a_narrow_walkthrough_puts_its_legend_under_the_narration(browser) -> None:
-    """In a walkthrough 1,100 px wide or narrower (JupyterLab beside its file browser; here
-    a window 1,000 px wide) the legend, then the figure's tools ("The whole story", 1:1),
-    sit in the words' column under the narration, so the diagram's pane has the figure's
-    whole height (its top is the figure's); at 1280x720 both are back above the pane, the
-    legend after the tools, and the tools still work from either place."""
+# where the grid puts things: the control row's, the words', the legend's and the pane's boxes
+PLACES = """(r) => { const box = (s) => r.querySelector(s).getBoundingClientRect().toJSON();
+  const f = r.querySelector('.rk-frame');
+  return {root: r.getBoundingClientRect().toJSON(), controls: box('.rk-controls'),
+    text: box('.rk-frame > .rk-text'), head: box('.rk-figure-head'), pane: box('.rk-diagram'),
+    legendInHead: !!r.querySelector('.rk-figure-head > .rk-legend-box'),
+    textFirst: f.firstElementChild.classList.contains('rk-text')}; }"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (926, 600)], ids=["1280x720", "narrow"])
+def test_the_grid_places_controls_words_legend_and_picture(browser, tmp_path, size) -> None:
+    """One screen (stepper.css, no element moved by script): the control row heads the words'
+    column, the step's words under it, the legend and the picture's tools at their foot, the
+    picture's pane as tall as the walkthrough beside them. A third of the width for the words
+    at 1280x720; in a walkthrough 1,100 px wide or narrower (here 910 px, as JupyterLab's
+    beside its file browser at 1280x720), about 200 px. The 1:1 toggle still works."""
     if shutil.which("dot") is None:
         unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
-    import tempfile
-
-    where = """(r) => { const l = r.querySelector('.rk-legend-box');
-      return {text: l.parentElement.classList.contains('rk-text'),
-              afterNarration: !!l.previousElementSibling &&
-                l.previousElementSibling.classList.contains('rk-narration'),
-              inHead: !!l.closest('.rk-figure-head'),
-              toolsAfter: l.nextElementSibling === r.querySelector('.rk-figure-tools'),
-              toolsInHead: !!r.querySelector('.rk-figure-tools').closest('.rk-figure-head'),
-              paneGap: r.querySelector('.rk-diagram').getBoundingClientRect().top -
-                r.querySelector('.rk-figure').getBoundingClientRect().top,
-              pane: r.querySelector('.rk-diagram').clientHeight}; }"""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "narrow.html"
-        path.write_text(_page_html("R05"), "utf-8")
-        page = browser.new_page(viewport={"width": 1000, "height": 720})
-        try:
-            page.goto(path.as_uri())
-            page.locator(".rk-stepper .rk-box").first.wait_for()
-            stepper = page.locator(".rk-stepper")
-            stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
-            page.locator(".rk-steps button").nth(1).click()
-            page.wait_for_timeout(300)
-            narrow = stepper.evaluate(where)
-            assert narrow["text"] and narrow["afterNarration"], narrow
-            assert narrow["toolsAfter"] and not narrow["toolsInHead"], narrow
-            assert narrow["paneGap"] <= 1, narrow  # no row of tools above the pane
-            # the 1:1 toggle works from the words' column (and stays pressed)
-            page.locator(".rk-text .rk-zoom").click()
-            page.wait_for_timeout(200)
-            assert page.locator(".rk-zoom").get_attribute("aria-pressed") == "true"
-            page.set_viewport_size({"width": 1280, "height": 720})
-            page.wait_for_timeout(300)
-            wide = stepper.evaluate(where)
-            assert wide["inHead"] and not wide["text"], wide
-            assert wide["toolsInHead"] and not wide["toolsAfter"], wide
-            assert page.locator(".rk-figure-head .rk-zoom").get_attribute("aria-pressed") == "true"
-            assert narrow["pane"] > wide["pane"], (narrow, wide)  # the legend's rows given back
-        finally:
-            page.close()
-
-
-def test_a_narrow_walkthrough_gives_a_large_step_four_fifths(browser) -> None:
-    """In a walkthrough 1,100 px wide or narrower (here 910 px: JupyterLab at 1280x720
-    beside its file browser), a step that three quarters of the width (`rk-wide`) show under
-    95 % gets four fifths (`rk-wider`: the words' column 200 px) while its narration still
-    shows whole, and then meets the 95 % rule: lesson 8's Springleaf Drum paid for with the
-    Initiate (R16, step 6: 708x495 px at 16 px, in a 660 px pane at three quarters). A step
-    that fits its half keeps it, one too tall (not too wide) keeps three quarters, and at
-    1280x720 (not narrow) no frame takes four fifths."""
-    if shutil.which("dot") is None:
-        unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
-    import tempfile
-
-    from rulekit.export.checks import goto_step, step_shares
-
-    look = """(r) => { const f = r.querySelector('.rk-frame'), t = f.querySelector('.rk-text');
-      const n = t.querySelector('.rk-narration').getBoundingClientRect();
-      const c = t.getBoundingClientRect();
-      return {wide: f.classList.contains('rk-wide'), wider: f.classList.contains('rk-wider'),
-              words: Math.round(c.width), whole: n.top >= c.top - 1 && n.bottom <= c.bottom + 1,
-              width: r.clientWidth}; }"""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "narrow.html"
-        path.write_text(_page_html("r16_exert_already_untapped"), "utf-8")
-        page = browser.new_page(viewport={"width": 926, "height": 600})  # 910 px inside
-        try:
-            page.goto(path.as_uri())
-            page.locator(".rk-stepper .rk-box").first.wait_for()
-            stepper = page.locator(".rk-stepper")
-            stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
-            shares = {s.step: s for s in step_shares(stepper)}
-            goto_step(stepper, 6)
-            page.wait_for_timeout(300)
-            six = stepper.evaluate(look)
-            assert six["width"] <= 1100, six
-            assert six["wide"] and six["wider"] and six["whole"], six
-            assert 198 <= six["words"] <= 210, six
-            assert shares[6].share >= 0.95, shares[6]
-            goto_step(stepper, 1)
-            page.wait_for_timeout(300)
-            one = stepper.evaluate(look)
-            assert not one["wider"], one
-            page.set_viewport_size({"width": 1280, "height": 720})
-            goto_step(stepper, 6)
-            page.wait_for_timeout(300)
-            assert not stepper.evaluate(look)["wider"]
-            # a step too tall for the pane, not too wide (lesson 4's Endless One entering
-            # with zero counters, R06 step 4: 598x558 px in its between shape, in a window
-            # 520 px tall: a 658x510 pane at three quarters): four fifths would show no
-            # more of it, so its words keep their column
-            path.write_text(_page_html("r06_x_in_enters"), "utf-8")
-            page.set_viewport_size({"width": 926, "height": 520})
-            page.goto(path.as_uri())
-            page.locator(".rk-stepper .rk-box").first.wait_for()
-            stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
-            shares = {s.step: s for s in step_shares(stepper)}
-            assert shares[4].share < 0.95, shares[4]  # (so four fifths were weighed)
-            goto_step(stepper, 4)
-            page.wait_for_timeout(300)
-            tall = stepper.evaluate(look)
-            assert tall["wide"] and not tall["wider"] and tall["words"] >= 238, tall
-        finally:
-            page.close()
+    page, errors = _open_scenario(browser, tmp_path, "r16_exert_already_untapped", size)
+    try:
+        stepper = page.locator(".rk-stepper")
+        page.locator(".rk-steps button").nth(6).click()
+        page.wait_for_timeout(300)
+        got = stepper.evaluate(PLACES)
+        root, controls, text, head, pane = (got[k] for k in ("root", "controls", "text", "head",
+                                                            "pane"))
+        assert got["legendInHead"] and got["textFirst"], got  # the DOM as the module made it
+        assert abs(controls["left"] - text["left"]) <= 1 and controls["bottom"] <= text["top"] + 1
+        assert controls["right"] <= pane["left"] and text["right"] <= pane["left"]
+        assert head["top"] >= text["bottom"] - 1 and abs(head["left"] - text["left"]) <= 1
+        assert pane["top"] - root["top"] <= 2 and root["bottom"] - pane["bottom"] <= 2, got
+        words = text["right"] - root["left"]
+        if size[0] < 1000:
+            assert 195 <= words <= 225, got
+        else:
+            assert 0.28 <= words / root["width"] <= 0.36, got
+        page.locator(".rk-figure-head .rk-zoom").click()
+        page.wait_for_timeout(200)
+        assert page.locator(".rk-zoom").get_attribute("aria-pressed") == "true"
+        assert stepper.evaluate("(r) => r.querySelector('.rk-diagram svg').style.width") == \
+            stepper.evaluate("(r) => r.querySelector('.rk-diagram svg').getAttribute('width')"
+                             " + 'px'")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"grid-{size[0]}x{size[1]}.png"))
+        assert errors == []
+    finally:
+        page.close()

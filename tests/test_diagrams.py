@@ -388,8 +388,8 @@ def test_a_thousand_triggers_and_their_resolutions_fold(n):
     game = Game(["Alice", "Bob"])
     walkers = [game.add("Hangarback Walker", counters={"+1/+1": 1}) for _ in range(n)]
     game.destroy(walkers)
-    assert len(game.state.stack) == n
-    while game.state.stack:
+    assert len(game.stack) == n
+    while game.stack:
         game.resolve()
     dot = parse(log_diagram(game).source)
     assert len(dot.nodes) <= 60

@@ -33,7 +33,7 @@ def test_the_log_serialises_after_a_delayed_trigger_is_created():
     game.advance("declare_attackers")
     game.declare_attackers([crasher], exert=[crasher], target=bears.id)
     game.resolve()
-    assert any(o.token for o in game.state.battlefield())
+    assert any(o.token for o in game.permanents())
     data = json.loads(game.log.dumps())["events"]
     delayed = [e for e in data if "delayed" in json.dumps(e)]
     assert delayed

@@ -230,7 +230,7 @@ def test_advance_to_declare_blockers_after_attacking_still_works():
     game.advance("declare_attackers")
     game.declare_attackers([bears])
     game.advance("declare_blockers")
-    assert game.state.step is Step.DECLARE_BLOCKERS
+    assert game.step is Step.DECLARE_BLOCKERS
 
 
 def test_a_decision_naming_no_object_is_a_usage_error_and_changes_nothing():

@@ -76,7 +76,7 @@ def test_mana_empties_between_steps():
     game = Game()
     game.tap_for_mana(game.add("Forest"))
     game.advance()
-    assert game.state.step is Step.BEGIN_COMBAT
+    assert game.step is Step.BEGIN_COMBAT
     assert pool(game) == []
     emptied = game.log.of_kind(EventKind.MANA_EMPTIED)
     assert emptied and emptied[0].cause is Cause.TURN and "500.5" in emptied[0].rules
@@ -104,7 +104,7 @@ def test_sorcery_speed_and_priority():
 def test_passing_with_an_empty_stack_moves_through_the_turn():
     game = Game()
     game.next_turn()
-    assert (game.state.turn, game.state.active, game.state.step) == (2, "Bob", Step.MAIN1)
+    assert (game.turn, game.active, game.step) == (2, "Bob", Step.MAIN1)
     steps = [e.payload.step for e in game.log.of_kind(EventKind.STEP_BEGAN)]
     assert steps[:3] == ["beginning_of_combat", "declare_attackers", "end_of_combat"], (
         "no attackers: blockers and damage steps are skipped (CR 508.8)")
@@ -131,7 +131,7 @@ def test_a_trigger_in_the_untap_step_waits_for_the_upkeep(monkeypatch):
     untapped = [e for e in game.log.of_kind(EventKind.UNTAPPED) if e.turn == 2]
     assert untapped and untapped[0].step == "untap"
     assert put.step == "upkeep" and put.parent == untapped[0].id
-    assert game.state.players["Bob"].life == 19
+    assert game.life("Bob") == 19
 
 
 def test_setting_the_turn_to_a_step_puts_its_beginning_triggers_on_the_stack():
@@ -140,7 +140,7 @@ def test_setting_the_turn_to_a_step_puts_its_beginning_triggers_on_the_stack():
     game = Game()
     game.add("Mana Vault", tapped=True)
     game.set_turn(turn=2, step="upkeep")
-    assert [i.source_name for i in game.state.stack] == ["Mana Vault"]
+    assert [i.source_name for i in game.stack] == ["Mana Vault"]
     assert not game.state.pending
     (put,) = game.log.of_kind(EventKind.PUT_ON_STACK)
     assert put.step == "upkeep"
@@ -155,7 +155,7 @@ def test_mana_vault_does_not_untap():
     assert game.obj(vault).tapped and not game.obj(forest).tapped
     skipped = game.log.of_kind(EventKind.UNTAP_SKIPPED)
     assert skipped and "doesn't untap" in skipped[0].text
-    assert game.state.players["Alice"].life == 19, "its draw-step trigger dealt 1 damage"
+    assert game.life("Alice") == 19, "its draw-step trigger dealt 1 damage"
 
 
 def _vault_triggers(game: Game) -> list:
@@ -172,7 +172,7 @@ def _to_draw_step(game: Game) -> None:
     game.resolve()  # the upkeep trigger: Alice doesn't pay {4}
     game.pass_priority()
     game.pass_priority()
-    assert game.state.step is Step.DRAW
+    assert game.step is Step.DRAW
 
 
 def test_mana_vault_untapped_at_the_draw_step_does_not_trigger():
@@ -181,18 +181,18 @@ def test_mana_vault_untapped_at_the_draw_step_does_not_trigger():
     game.add("Mana Vault")
     _to_draw_step(game)
     assert not _vault_triggers(game), "nothing goes on the stack"
-    assert game.state.players["Alice"].life == 20
+    assert game.life("Alice") == 20
 
 
 def test_mana_vault_tapped_at_the_draw_step_triggers_and_deals_damage():
     game = Game()
     game.add("Mana Vault", tapped=True)
     _to_draw_step(game)
-    assert [i.text for i in game.state.stack] == [
+    assert [i.text for i in game.stack] == [
         "Mana Vault: At the beginning of your draw step, if this artifact is tapped, it deals 1 "
         "damage to you."]
     game.resolve()
-    assert game.state.players["Alice"].life == 19
+    assert game.life("Alice") == 19
 
 
 def test_mana_vault_condition_is_checked_again_on_resolution():
@@ -201,10 +201,10 @@ def test_mana_vault_condition_is_checked_again_on_resolution():
     game = Game()
     vault = game.add("Mana Vault", tapped=True)
     _to_draw_step(game)
-    assert game.state.stack
+    assert game.stack
     game.obj(vault).tapped = False
     game.resolve()
-    assert game.state.players["Alice"].life == 20
+    assert game.life("Alice") == 20
     note = game.log.of_kind(EventKind.NOTE)[-1]
     assert note.rules == ("603.4",) and "no longer true" in note.text
 
@@ -221,7 +221,7 @@ def test_mana_vault_that_left_is_judged_as_it_last_existed():
     game.resolve()
     assert game.obj(vault).zone.value != "battlefield"
     game.resolve()
-    assert game.state.players["Alice"].life == 19
+    assert game.life("Alice") == 19
 
 
 def test_every_catalog_card_does_all_its_oracle_text_says():
@@ -277,7 +277,7 @@ def test_each_player_orders_the_triggers_they_control():
     mana(game, "Plains", 2)
     lion = game.add("Silvercoat Lion", zone="hand")
     game.cast(lion, trigger_order=[mine[1].id, f"#{his[1].id}"])
-    assert [i.source for i in game.state.stack[1:]] == [mine[1].id, mine[0].id, his[1].id,
+    assert [i.source for i in game.stack[1:]] == [mine[1].id, mine[0].id, his[1].id,
                                                         his[0].id]
     assert _decided(game, "trigger_order") == [("Alice", mine[1].id, True),
                                                ("Bob", f"#{his[1].id}", True)]
@@ -288,7 +288,7 @@ def test_the_default_trigger_order_is_recorded_as_the_controllers_default():
     first, _ = game.add("Angel's Feather"), game.add("Angel's Feather")
     mana(game, "Plains", 2)
     game.cast(game.add("Silvercoat Lion", zone="hand"))
-    assert game.state.stack[1].source == first.id
+    assert game.stack[1].source == first.id
     assert _decided(game, "trigger_order") == [("Alice", first.id, False)]
 
 
@@ -364,7 +364,7 @@ def test_a_you_may_answered_no_in_words_is_a_no():
     mana(game, "Plains", 2)
     game.cast(game.add("Silvercoat Lion", zone="hand"))
     game.resolve(may="no")
-    assert game.state.players["Alice"].life == 20
+    assert game.life("Alice") == 20
     assert _decided(game, "may") == [("Alice", "no", True)]
 
 

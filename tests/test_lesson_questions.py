@@ -136,7 +136,7 @@ def test_r16_exerted_and_tapped_again_before_the_untap_step_stays_tapped():
     game.activate(drum, tap=initiate, mana="W")
     game.next_turn()
     game.next_turn()
-    assert game.state.active == "Alice" and initiate.tapped  # her next untap step skipped it
+    assert game.active == "Alice" and initiate.tapped  # her next untap step skipped it
     game.next_turn()
     game.next_turn()
     assert not initiate.tapped  # "It untaps in the untap step after that"
@@ -153,7 +153,7 @@ def test_r11_bouncing_the_refinery_and_another_artifact_triggers_nothing():
     cast_from_hand(game, "Boomerang", "Island", 2, targets=[memnite])
     cast_from_hand(game, "Boomerang", "Island", 2, targets=[refinery])
     start = len(game.log)
-    while game.state.stack:
+    while game.stack:
         game.resolve()
     assert game.find_all("Slagstone Refinery", zone="hand") and \
         game.find_all("Memnite", zone="hand")
@@ -170,13 +170,13 @@ def test_r18_the_copy_of_a_kiki_jiki_token_is_not_sacrificed_at_end_of_turn():
     kiki = game.add("Kiki-Jiki, Mirror Breaker")
     game.activate(kiki, targets=[bears])
     game.resolve()
-    token = next(o for o in game.state.battlefield() if o.token)
+    token = next(o for o in game.permanents() if o.token)
     cast_from_hand(game, "Cackling Counterpart", "Island", 3, targets=[token])
     game.resolve()
-    copy = next(o for o in game.state.battlefield() if o.token and o.id != token.id)
+    copy = next(o for o in game.permanents() if o.token and o.id != token.id)
     assert game.chars(copy).has_keyword("Haste")
     end_the_turn(game)
-    left = [o.id for o in game.state.battlefield() if o.token]
+    left = [o.id for o in game.permanents() if o.token]
     assert left == [copy.id]  # Kiki-Jiki's token is gone, the copy stays
 
 
@@ -193,7 +193,7 @@ def test_r19_a_copy_of_a_crewed_vehicle_is_not_a_creature_nor_attacking():
     game.advance("declare_attackers")
     game.declare_attackers([crasher], exert=[crasher], target=copter.id)
     game.resolve()
-    token = next(o for o in game.state.battlefield() if o.token)
+    token = next(o for o in game.permanents() if o.token)
     assert game.chars(token).name == "Smuggler's Copter" and not token.crewed
     assert token.tapped and not token.attacking and not game.chars(token).is_a("Creature")
 

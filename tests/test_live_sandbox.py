@@ -4,7 +4,7 @@ rendered by the page's host, its clicks going to the page's back-end (the engine
 From file:// and from a local http.server on 127.0.0.1, a reader starts it, taps a land and sees
 the pool change, is refused an illegal move with its CR number, exerts an attacker and sees it
 stay tapped through the next untap step, and undoes. Every click is also run through
-`SandboxModel` in CPython with the same inputs, and the page's `to_json()` (and the state the
+`SandboxModel` in CPython with the same inputs, and the page's `model_json()` (and the state the
 module shows) must equal the kernel's: the same board, log, fields and message.
 
 Before it is ready its controls look and are inactive; it loads as soon as it comes into view
@@ -27,7 +27,7 @@ import pytest
 from rulekit.export.browser import LIVE
 from rulekit.export.checks import axe
 from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
-from rulekit.sandbox.view import sandbox_state
+from rulekit.sandbox.view import model_json, sandbox_state
 from tests.helpers import unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]  # the pages of the built site
@@ -116,7 +116,7 @@ class Mirror:
 
     def same(self, values: dict[str, Any] | None = None) -> None:
         values = values if values is not None else self.live.values()
-        page, kernel = self.live.to_json(values), _plain(self.model.to_json(values))
+        page, kernel = self.live.to_json(values), _plain(model_json(self.model, values))
         for key in ("tables", "log", "last", "fields"):
             assert page[key] == kernel[key], f"the page's {key} differ from the kernel's"
         assert page == kernel
@@ -166,7 +166,7 @@ def _message_under(live: Any, control: str) -> None:
 
 def _tap_and_refuse(m: Mirror) -> None:
     g = m.model.game
-    active = g.state.active
+    active = g.active
     land = next(o.id for o in m.model.permanents() if g.chars(o).is_a("Land")
                 and not o.tapped and g.controller_of(o) == active)
     before = m.row(PLAYERS, "player", active)["mana pool"]
@@ -186,7 +186,7 @@ def _tap_and_refuse(m: Mirror) -> None:
 
 def _exert_through_untap(m: Mirror) -> None:
     g = m.model.game
-    active = g.state.active
+    active = g.active
     mine = [o for o in m.model.permanents() if g.controller_of(o) == active
             and g.chars(o).is_a("Creature") and not o.tapped]
     exerter = next(o.id for o in mine if g.chars(o).name in EXERT)
@@ -197,7 +197,7 @@ def _exert_through_untap(m: Mirror) -> None:
     m.click("attack", attackers=[exerter, other], exert=[exerter])
     assert m.row("Board", "id", exerter)["tapped"] == "yes"
     assert "won't untap" in m.row("Board", "id", exerter)["exerted"]
-    turn = g.state.turn
+    turn = g.turn
     m.click("turn")  # the opponent's turn
     m.click("turn")  # ours again: our untap step has happened
     assert f"turn {turn + 2}" in m.row(PLAYERS, "player", active)["turn"]
@@ -205,7 +205,7 @@ def _exert_through_untap(m: Mirror) -> None:
     assert m.row("Board", "id", exerter)["tapped"] == "yes"  # exerted: stayed tapped
     shown = m.click("undo")
     assert shown.startswith("Undone:")
-    now = m.model.game.state.active  # back in the opponent's turn
+    now = m.model.game.active  # back in the opponent's turn
     assert now != active and f"turn {turn + 1}" in m.row(PLAYERS, "player", now)["turn"]
 
 
@@ -284,7 +284,7 @@ def test_the_live_sandbox_plays_in_the_page(live_site, browser, prefix: str, how
 
 def test_the_page_and_the_kernel_give_the_same_json(live_site, browser) -> None:
     """Lesson 3's board (replacement effects, Mana Reflection, Mana Flare): the same clicks
-    through the model in CPython and in the page give the same to_json() after every click."""
+    through the model in CPython and in the page give the same model_json() after every click."""
     from rulekit.export.browser import Live
 
     site, report = live_site

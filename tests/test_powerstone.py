@@ -46,7 +46,7 @@ def test_fallaji_excavation_creates_three_tapped_powerstones():
     assert len(stones) == 3 and all(s.tapped and s.token for s in stones)
     created = game.log.of_kind(EventKind.TOKEN_CREATED)
     assert all(e.payload.tapped for e in created), "tapped because the effect says so"
-    assert game.state.players["Alice"].life == 23
+    assert game.life("Alice") == 23
 
 
 @R12
@@ -177,7 +177,7 @@ def _mana_leak(game: Game) -> None:
     for _ in range(2):
         game.tap_for_mana(game.add("Island", player="Bob"))
     game.cast(game.add("Mana Leak", player="Bob", zone="hand"),
-              targets=[game.state.stack[-1].source])
+              targets=[game.stack[-1].source])
 
 
 def test_cavern_mana_makes_the_creature_spell_uncounterable():
@@ -200,7 +200,7 @@ def test_without_cavern_mana_mana_leak_counters_the_creature_spell():
     game.pass_priority()
     _mana_leak(game)
     game.resolve()
-    assert not game.state.stack and not game.find_all("Grizzly Bears")
+    assert not game.stack and not game.find_all("Grizzly Bears")
 
 
 # ------------------------------------- mana abilities while casting (CR 601.2f-h)
@@ -213,7 +213,7 @@ def test_mana_abilities_can_be_activated_while_casting_after_the_cost_is_locked(
     assert kinds.index(EventKind.CAST) < kinds.index(EventKind.MANA_ADDED) \
         < kinds.index(EventKind.MANA_SPENT), "cast, then mana abilities, then paying"
     added = [e for e in game.log.since(cast.id) if e.kind is EventKind.MANA_ADDED]
-    assert len(added) == 2 and pool(game) == [] and game.state.stack
+    assert len(added) == 2 and pool(game) == [] and game.stack
     assert forest.tapped and mountain.tapped
 
 
@@ -224,7 +224,7 @@ def test_a_mana_ability_while_casting_can_say_which_mana():
     game.cast(game.add("Grizzly Bears", zone="hand"), mana_abilities=[f"#{city.id}:G"])
     assert pool(game) == []
     # City of Brass's damage trigger waits until the spell is cast, then goes above it
-    assert [i.source_name for i in game.state.stack] == ["Grizzly Bears", "City of Brass"]
+    assert [i.source_name for i in game.stack] == ["Grizzly Bears", "City of Brass"]
 
 
 def test_not_enough_mana_while_casting_is_refused_and_changes_nothing():

@@ -136,7 +136,7 @@ def play(game: Game, calls: list[tuple[str, int]], seed: int) -> "fuzz.Stats":
     checker.remember()
     for kind, call_seed in calls:
         call = well_formed(game, kind, call_seed)
-        tapped = {o.id for o in game.state.battlefield() if o.tapped}
+        tapped = {o.id for o in game.permanents() if o.tapped}
         done = checker.run(call)
         if done and kind == "tap_for_mana":
             assert call.kwargs["obj"] not in tapped, "a tapped permanent paid {T}"
@@ -150,7 +150,7 @@ def catalog_board(game: Game, battlefield: list[str], hand: list[str], seed: int
         for i, name in enumerate(names):
             call = maker.add(name, zone)
             call.kwargs.update(player=fuzz.PLAYERS[i % 2] if zone == "battlefield"
-                               else game.state.active)
+                               else game.active)
             if zone == "hand":
                 for key in ("attached_to", "tapped", "sick", "counters", "attacking"):
                     call.kwargs.pop(key, None)

@@ -111,7 +111,7 @@ def test_stack_top_first():
     assert df.loc[0, "position"] == "1 (top)"
     assert df.loc[0, "spell or ability"].startswith("Kiki-Jiki")
     assert df.loc[0, "targets"] == f"Grizzly Bears (#{bears.id})"
-    assert list(df["spell or ability"]) == [i.text for i in reversed(game.state.stack)]
+    assert list(df["spell or ability"]) == [i.text for i in reversed(game.stack)]
     assert stack(Game(["Alice", "Bob"])).empty
 
 

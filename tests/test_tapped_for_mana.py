@@ -106,9 +106,9 @@ def test_triggered_mana_abilities_skip_the_stack_but_city_of_brass_does_not():
     game.add("Mana Flare")
     game.tap_for_mana(city, "R")
     assert pool(game) == ["R", "R"], "Mana Flare's trigger resolved at once (CR 605.4a)"
-    assert len(game.state.stack) == 1, "City of Brass's damage trigger uses the stack"
+    assert len(game.stack) == 1, "City of Brass's damage trigger uses the stack"
     game.resolve()
-    assert game.state.players["Alice"].life == 19
+    assert game.life("Alice") == 19
 
 
 @R04
@@ -204,14 +204,14 @@ def test_watery_grave_enters_tapped_when_its_controller_answers_no():
     game = Game()
     grave = game.add("Watery Grave", zone="hand")
     game.play_land(grave, pay_life="no")
-    assert game.obj(grave.moved_to).tapped and game.state.players["Alice"].life == 20
+    assert game.obj(grave.moved_to).tapped and game.life("Alice") == 20
 
 
 def test_watery_grave_enters_untapped_for_two_life():
     game = Game()
     grave = game.add("Watery Grave", zone="hand")
     game.play_land(grave, pay_life=True)
-    assert not game.obj(grave.moved_to).tapped and game.state.players["Alice"].life == 18
+    assert not game.obj(grave.moved_to).tapped and game.life("Alice") == 18
 
 
 def test_watery_graves_two_life_is_a_life_loss_event_caused_by_its_replacement():

@@ -261,7 +261,7 @@ def test_lesson_8_exert():
     assert b.row(initiate)["P/T"] == "4/4"
     b.done("turn")  # Bob's turn
     b.done("turn")  # Alice's: her untap step doesn't untap it
-    assert b.model.game.state.active == "Alice" and b.row(initiate)["tapped"] == "yes"
+    assert b.model.game.active == "Alice" and b.row(initiate)["tapped"] == "yes"
     b.done("reset")
     b.done("combat")
     b.refused("attack", "701.43a", attackers=[b.id("Grizzly Bears")],

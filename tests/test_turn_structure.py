@@ -27,7 +27,7 @@ def test_nobody_gets_priority_in_an_uneventful_cleanup_step():
     game.advance("end")
     seen = len(game.log)
     game.advance()
-    assert (game.state.turn, game.state.active, game.state.step) == (2, "Bob", Step.UPKEEP)
+    assert (game.turn, game.active, game.step) == (2, "Bob", Step.UPKEEP)
     (cleanup,) = _cleanups(game, seen)
     turn_began = events(game, EventKind.TURN_BEGAN, seen)[0]
     priority_in_cleanup = [e for e in events(game, EventKind.PRIORITY, seen)
@@ -56,7 +56,7 @@ def test_a_shock_cant_be_cast_between_the_end_step_and_the_next_turn():
     game.add("Mountain")
     game.advance("end")
     game.advance()
-    assert game.state.step is Step.UPKEEP and game.state.priority == "Bob"
+    assert game.step is Step.UPKEEP and game.priority == "Bob"
     with pytest.raises(RulesError) as err:
         game.cast(shock, targets=["Bob"])
     assert err.value.rule == "117.1"
@@ -88,7 +88,7 @@ def test_a_state_based_action_in_cleanup_gives_the_active_player_priority():
     mountain = game.add("Mountain")
     seen = len(game.log)
     game.advance()
-    assert (game.state.turn, game.state.step, game.state.priority) == (1, Step.CLEANUP, "Alice")
+    assert (game.turn, game.step, game.priority) == (1, Step.CLEANUP, "Alice")
     assert len(game.find_all("Kiki-Jiki, Mirror Breaker")) == 1, "the legend rule (704.5j)"
     assert any(e.kind is EventKind.NOTE and "514.3a" in e.rules for e in game.log.since(seen))
     assert "cleanup step" in _turn_note(game, "Alice") and "has priority" in _turn_note(
@@ -96,9 +96,9 @@ def test_a_state_based_action_in_cleanup_gives_the_active_player_priority():
     game.tap_for_mana(mountain)
     game.cast(shock, targets=["Bob"])  # players may cast spells now (514.3a)
     game.resolve()
-    assert game.state.players["Bob"].life == 18 and game.state.step is Step.CLEANUP
+    assert game.life("Bob") == 18 and game.step is Step.CLEANUP
     game.advance()
-    assert (game.state.turn, game.state.step) == (2, Step.UPKEEP)
+    assert (game.turn, game.step) == (2, Step.UPKEEP)
     assert len(_cleanups(game, seen)) == 2, "another cleanup step followed (514.3a)"
 
 
@@ -123,14 +123,14 @@ def test_after_blockers_are_declared_the_active_player_gets_priority():
     growth = game.add("Giant Growth", player="Bob", zone="hand")
     game.add("Forest", player="Bob")
     game.declare_blockers({elves.id: bears.id})
-    assert (game.state.priority, game.state.passes) == ("Alice", 0)
+    assert (game.priority, game.state.passes) == ("Alice", 0)
     assert "has priority" in _turn_note(game, "Alice")
     before = game.snapshot_json()
     with pytest.raises(RulesError) as err:
         game.cast(growth, targets=[elves])
     assert err.value.rule == "117.1" and game.snapshot_json() == before
     game.pass_priority()
-    assert game.state.priority == "Bob"
+    assert game.priority == "Bob"
 
 
 def test_after_attackers_are_declared_the_active_player_gets_priority():
@@ -138,7 +138,7 @@ def test_after_attackers_are_declared_the_active_player_gets_priority():
     bears, _ = _bears_attack(game)
     assert "declares attackers" in _turn_note(game, "Alice")
     game.declare_attackers([bears])
-    assert (game.state.priority, game.state.passes) == ("Alice", 0)
+    assert (game.priority, game.state.passes) == ("Alice", 0)
 
 
 @pytest.mark.parametrize("declare", ["attackers", "blockers"])
@@ -166,17 +166,17 @@ def test_after_the_draw_and_after_combat_damage_the_active_player_gets_priority(
     game.add("Forest", player="Bob", zone="library")
     game.set_turn(turn=2, active="Bob", step="upkeep")
     game.pass_priority()  # Bob passes
-    assert game.state.priority == "Alice"
+    assert game.priority == "Alice"
     game.pass_priority()  # Alice passes: the draw step begins
-    assert game.state.step is Step.DRAW and len(game.state.owned_in("hand", "Bob")) == 1
-    assert (game.state.priority, game.state.passes) == ("Bob", 0)
+    assert game.step is Step.DRAW and len(game.state.owned_in("hand", "Bob")) == 1
+    assert (game.priority, game.state.passes) == ("Bob", 0)
     game2 = Game()
     bears, _ = _bears_attack(game2)
     game2.declare_attackers([bears])
     game2.advance("declare_blockers")
     game2.pass_priority()
     game2.pass_priority()  # nobody blocks, both pass: combat damage
-    assert game2.state.step is Step.COMBAT_DAMAGE and game2.state.players["Bob"].life == 18
+    assert game2.state.step is Step.COMBAT_DAMAGE and game2.life("Bob") == 18
     assert (game2.state.priority, game2.state.passes) == ("Alice", 0)
 
 
@@ -207,7 +207,7 @@ def test_a_crocodile_phases_out_then_in_and_is_not_summoning_sick():
         game.declare_attackers([croc])
     assert err.value.rule == "702.26b" and game.snapshot_json() == before
     game.pass_priority()  # Alice declares no attackers and passes: Bob has priority
-    assert game.state.priority == "Bob"
+    assert game.priority == "Bob"
     game.tap_for_mana(game.add("Mountain", player="Bob"))
     before = game.snapshot_json()
     with pytest.raises(RulesError) as err:
@@ -219,7 +219,7 @@ def test_a_crocodile_phases_out_then_in_and_is_not_summoning_sick():
     game.advance("declare_attackers")
     game.declare_attackers([croc])
     game.advance("end_of_combat")
-    assert game.state.players["Bob"].life == 14
+    assert game.life("Bob") == 14
 
 
 def test_phasing_comes_before_untapping_and_takes_attached_equipment_along():
@@ -254,7 +254,7 @@ def test_passing_before_blockers_are_declared_declares_none():
     (declared,) = [e for e in events(game, EventKind.DECLARED)
                    if e.payload.declared == "blockers"]
     assert (declared.payload.player, declared.payload.count) == ("Bob", 0)
-    assert not game.state.awaiting_blockers and game.state.priority == "Bob"
+    assert not game.state.awaiting_blockers and game.priority == "Bob"
     with pytest.raises(RulesError) as err:
         game.declare_blockers({})
     assert err.value.rule == "509.1"
@@ -283,14 +283,14 @@ def test_an_attacker_that_leaves_combat_still_has_its_blockers_and_damage_steps(
     game.tap_for_mana(game.find("Mountain"))
     game.cast(game.find("Shock", zone="hand"), targets=[bears])
     game.resolve()
-    assert game.find_all("Grizzly Bears", zone="graveyard") and game.state.step is \
+    assert game.find_all("Grizzly Bears", zone="graveyard") and game.step is \
         Step.DECLARE_ATTACKERS
     seen = len(game.log)
     game.advance()
-    assert game.state.step is Step.DECLARE_BLOCKERS
+    assert game.step is Step.DECLARE_BLOCKERS
     game.advance("end_of_combat")
     assert _steps(game, seen) == ["declare_blockers", "combat_damage", "end_of_combat"]
-    assert not events(game, EventKind.DAMAGE, seen) and game.state.players["Bob"].life == 20
+    assert not events(game, EventKind.DAMAGE, seen) and game.life("Bob") == 20
     assert game.replay().snapshot_json() == game.snapshot_json()
 
 
@@ -387,4 +387,4 @@ def test_a_creature_set_up_attacking_has_its_blockers_and_damage_steps():
     seen = len(game.log)
     game.advance("end_of_combat")
     assert _steps(game, seen) == ["declare_blockers", "combat_damage", "end_of_combat"]
-    assert game.state.players["Bob"].life == 18
+    assert game.life("Bob") == 18

@@ -124,7 +124,7 @@ def test_every_legal_action_of_the_fuzzers_games_is_performed_and_every_other_re
     tried = refused = 0
     for sequence in range(5):
         game = fuzz.run_sequence(13, sequence, 8, fuzz.Stats())
-        for player in game.state.players:
+        for player in game.players:
             legal = game.legal_actions(player)
             for offer in game.offers(player):
                 with game.what_if():

@@ -252,10 +252,10 @@ def test_sandbox_destroys_several_artifacts_at_once():
     sandbox.click("destroy", to_destroy=[refinery.id, memnite.id, drum.id])
     assert sandbox.last_error is None
     assert game.permanents() == []
-    assert [i.source_name for i in game.state.stack] == ["Slagstone Refinery"] * 3  # R11
+    assert [i.source_name for i in game.stack] == ["Slagstone Refinery"] * 3  # R11
     assert "Slagstone Refinery" in sandbox.state["tables_html"]
     sandbox.click("undo")
-    assert len(game.permanents()) == 3 and not game.state.stack
+    assert len(game.permanents()) == 3 and not game.stack
 
 
 def test_sandbox_activates_an_untap_ability():
@@ -292,7 +292,7 @@ def test_sandbox_attacks_and_exerts_then_watches_the_untap_step():
     sandbox.click("resolve")  # the exert trigger
     sandbox.click("turn")  # Bob's turn
     sandbox.click("turn")  # Alice's: exerted, it doesn't untap (CR 701.43a)
-    assert game.state.active == "Alice" and game.obj(initiate.id).tapped
+    assert game.active == "Alice" and game.obj(initiate.id).tapped
     sandbox.click("turn")
     sandbox.click("turn")  # the next one: it untaps
     assert not game.obj(initiate.id).tapped
@@ -312,7 +312,7 @@ def test_sandbox_creates_a_token_copy():
     copies = [o for o in game.find_all("Grizzly Bears") if o.token]
     assert len(copies) == 1 and not copies[0].counters  # R19: counters aren't copied
     sandbox.click("undo")  # one click = one undo, although it was two actions
-    assert not [o for o in game.find_all("Grizzly Bears") if o.token] and not game.state.stack
+    assert not [o for o in game.find_all("Grizzly Bears") if o.token] and not game.stack
 
 
 def test_sandbox_casts_from_hand_with_x():
@@ -331,10 +331,10 @@ def test_sandbox_casts_from_hand_with_x():
 
 def test_sandbox_from_a_scenario_and_next_step():
     sandbox = Sandbox("r07_paying_tap")
-    assert sandbox.game.state.turn == 3
-    step = sandbox.game.state.step
+    assert sandbox.game.turn == 3
+    step = sandbox.game.step
     sandbox.click("step")
-    assert sandbox.game.state.step != step
+    assert sandbox.game.step != step
     sandbox.click("pass")
     assert sandbox.last_error is None
 

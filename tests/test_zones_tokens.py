@@ -18,7 +18,7 @@ def refinery_triggers(game: Game, since: int = 0) -> list:
 
 
 def resolve_all(game: Game) -> None:
-    while game.state.stack:
+    while game.stack:
         game.resolve()
 
 
@@ -52,7 +52,7 @@ def test_game_destroy_of_refinery_and_three_artifacts_makes_four_tapped_powersto
     game = Game()
     everything = [game.add(REFINERY)] + [game.add("Mana Vault") for _ in range(3)]
     game.destroy(everything)
-    assert len(game.state.stack) == 4
+    assert len(game.stack) == 4
     resolve_all(game)
     assert [p.tapped for p in powerstones(game)] == [True] * 4
 
@@ -121,7 +121,7 @@ def test_refinery_and_hangarback_walker_cast_for_x_zero():
     assert len(sba) == 1 and "toughness" in sba[0].text and sba[0].rules == ("704.5f",)
     died = game.log.children(sba[0].id)[0]
     assert died.kind is EventKind.ZONE_CHANGED and died.payload.destination == "graveyard"
-    stack = [i.source_name for i in game.state.stack]
+    stack = [i.source_name for i in game.stack]
     assert sorted(stack) == ["Hangarback Walker", REFINERY]
     resolve_all(game)
     assert game.find_all("Thopter") == []
@@ -171,7 +171,7 @@ def test_gilded_goose_makes_food_and_food_gains_three_life():
     mana(game, "Wastes", 2)
     game.activate(food)
     game.resolve()
-    assert game.state.players["Alice"].life == 23
+    assert game.life("Alice") == 23
     assert game.find_all("Food") == []
 
 
@@ -250,7 +250,7 @@ def test_rest_in_peace_exiles_all_graveyards_as_it_enters():
         game.tap_for_mana(land)
     game.cast(rip)
     game.resolve()  # the enchantment enters; its trigger goes on the stack
-    assert [i.source_name for i in game.state.stack] == ["Rest in Peace"]
+    assert [i.source_name for i in game.stack] == ["Rest in Peace"]
     game.resolve()
     assert game.obj(mine.moved_to).zone is Zone.EXILE
     assert game.obj(theirs.moved_to).zone is Zone.EXILE
@@ -280,7 +280,7 @@ def test_with_rest_in_peace_what_would_die_is_exiled_and_the_refinery_still_trig
     assert [o.card.name for o in game.state.in_zone(Zone.EXILE)
             if o.card.name == "Shatterstorm"] == ["Shatterstorm"], "the spell is exiled too"
     assert storm.moved_to is not None
-    assert [i.source_name for i in game.state.stack] == ["Slagstone Refinery"] * 2
+    assert [i.source_name for i in game.stack] == ["Slagstone Refinery"] * 2
     assert game.state.in_zone(Zone.GRAVEYARD) == []
 
 

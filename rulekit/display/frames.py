@@ -1,4 +1,4 @@
-"""A walkthrough's step frames as plain HTML: no ipywidgets (issue 15, "views cut by what they
+"""A walkthrough's step frames as plain HTML: no ipywidgets ("views cut by what they
 produce").
 
 `StepFrames(scenario)` plays a scenario once with the real engine and builds, for every step
@@ -35,15 +35,22 @@ from rulekit.display.rows import (
     stack_table,
     table_html,
 )
-from rulekit.display.svg import GraphvizMissing, inline_svg, render_svg, single_quotes
+from rulekit.display.svg import (
+    GraphvizMissing,
+    focus_box,
+    inline_svg,
+    render_svg,
+    single_quotes,
+)
 from rulekit.display.svg import compact as _compact
 
 if TYPE_CHECKING:
     from rulekit.game import Game
     from rulekit.scenario import Scenario, StepResult
 
-__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "StepFrames", "announcement", "page_slug",
-           "describe_step", "inline_svg", "resolve_scenario", "single_quotes"]
+__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "HALF_PANE", "PANES", "StepFrames",
+           "announcement", "describe_step", "inline_svg", "page_slug", "resolve_scenario",
+           "single_quotes", "step_view"]
 
 FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
 
@@ -84,13 +91,14 @@ FRAME_CSS = (
     ".rk-diagram svg:has(.rk-new) g.node:not(.rk-new):not([class*='rk-uses'])>"
     ":is(polygon,path,ellipse):not([fill='#0072b2']){fill-opacity:.4}"
     ".rk-frame details>summary{cursor:pointer;margin:10px 0 4px 0;font-weight:bold}"
+    ".rk-frame .rk-inline{display:inline}"
     ".rk-describe{border:2px solid #0072b2;border-radius:4px;padding:2px 10px;margin:6px 0}"
     ".rk-describe ul{margin:4px 0;padding-left:22px}"
     + TABLE_CSS_TEXT
 )
 
 # Bytes of SVG a Stepper may embed with "so far" diagrams before it draws one step per frame
-# (issue 8: a lesson page, all its walkthroughs together, stays under 1 MB).
+# (a lesson page, all its walkthroughs together, stays under 1 MB).
 DIAGRAM_BUDGET = 250_000
 def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
     """A loaded scenario from: a `Scenario`; a path to a file; the name of a shipped file
@@ -258,6 +266,8 @@ def _fig_of_html(html: str) -> dict[str, Any]:
     svg = re.search(r"<svg\b.*</svg>", html, re.S)
     if svg:
         out["svg"] = svg.group(0)
+        out["focus"] = focus_box(out["svg"])
+        out["half"] = _fits_half(out["focus"])
     else:
         empty = re.search(r"<p class='rk-empty[^']*'>(.*?)</p>", html, re.S)
         out["empty"] = _html.unescape(empty.group(1)) if empty else ""
@@ -318,43 +328,6 @@ def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
             "replaced": replaced, "arrows": _arrows(view, svg)}
 
 
-def _other_shapes(scenario: Any, k: int, svg: str, label: str,
-                  panes: tuple[tuple[float, float], ...]) -> dict[str, tuple[Any, str]]:
-    """Step k's view in the other `STEP_SHAPES` (name -> the drawing and its inline SVG,
-    marked like `svg`, the default shape's) that make its new part fit the `panes`
-    (`SHAPE_PANES`, and `PRESENT_HALF` beside long words) that the default shape does not:
-    the fewest shapes that fit the most panes (each time the shape that fits the most panes
-    still unfitted, the first in `STEP_SHAPES` on a tie). A page keeps whichever shows the
-    most of the step in its pane as it is (`stepper.js`, `fitScale`). A shape that makes no
-    more pane fit is not shipped: each costs the page, and the notebook's saved widget state,
-    its SVG."""
-    from rulekit.display.flow import STEP_SHAPES, step_diagram
-    from rulekit.display.svg import pane_fit
-
-    def fitting(markup: str) -> set[int]:  # the panes that show 95 % of the new part
-        return {i for i, pane in enumerate(panes)
-                if pane_fit(markup, f"rk-s{k}", pane) >= 0.95}
-
-    fit = fitting(svg)
-    if len(fit) == len(panes):
-        return {}  # fits every pane as it is
-    drawn: dict[str, tuple[Any, str, set[int]]] = {}
-    for name in list(STEP_SHAPES)[1:]:
-        view = step_diagram(scenario, k, shape=name)
-        other = _diagram_svg(view, new={f"s{k}"}, label=label)
-        drawn[name] = (view, other, fitting(other))
-    chosen: set[str] = set()
-    while True:
-        gain = {name: len(fits - fit) for name, (_, _, fits) in drawn.items()
-                if name not in chosen}
-        best = max(gain, key=gain.__getitem__, default=None)  # (the first of the best)
-        if best is None or not gain[best]:
-            break
-        chosen.add(best)
-        fit |= drawn[best][2]
-    return {name: drawn[name][:2] for name in drawn if name in chosen}
-
-
 def _arrows(view: Any, svg: str) -> list[list[str]]:
     """A drawing's arrows between the boxes it draws, as [tail, head] box names."""
     drawn = {a or b for a, b in _BOX.findall(svg)}
@@ -362,33 +335,49 @@ def _arrows(view: Any, svg: str) -> list[list[str]]:
     return [a for a in pairs if a[0] in drawn and a[1] in drawn]
 
 
-# the panes a walkthrough's diagram has, in CSS px at the scale of its smallest text (16 px;
-# Present's 18 px is 1.125x), less the pane's padding: the page at 1280x720 and 1366x768
-# (the diagram two thirds of the width), Present at 1280x720, JupyterLab at 1280x720 with its
-# file browser open, and at 1366x768 (measured by the 95 % rule's tests: 856x602, 918x650,
-# 810x684; 660x590 at three quarters and 786x638 at four fifths, the control row at the head
-# of the words' column: `rk-side`).
-SHAPE_PANES = ((832.0, 578.0), (894.0, 626.0), (698.0, 587.0), (636.0, 566.0),
-               (762.0, 614.0))
-# Present's pane beside words that fill a third of the slide (607x684: the slide gives them
-# half, `stepper.js` `fitSlide`); only for the frames whose words likely do (`_fills_a_third`):
-# shapes for it on every frame cost lesson 7's notebook 80 KB of saved widget state, over its
-# 1 MB budget
-PRESENT_HALF = (518.0, 587.0)
+# The panes a step's one picture serves, in drawing units (1 unit is 1 CSS px at the scale
+# that draws the picture's text at its least size: 16 px on a page, 18 px in Present, 12 px
+# on a phone), in the order they decide: JupyterLab's at 1280x720 beside its file browser
+# (the smallest of the desktop panes: the pages' at 1280x720 and larger hold it), Present's
+# at 1280x720, and a phone's at 390x844 (as wide as the screen, as tall as it under the bar).
+# Measured in the browser (tests/test_classroom.py and tests/test_jupyterlab.py check every
+# step in the views themselves).
+PANES = ((690.0, 598.0), (720.0, 620.0), (507.0, 1040.0))
+# JupyterLab's pane with the words in half the walkthrough (the smallest half): a picture
+# that fits it leaves the words half of every view (its `half`; stepper.css)
+HALF_PANE = (440.0, 598.0)
 
 
-def _fills_a_third(narration: str, question: dict[str, Any] | None, refused: str | None) -> bool:
-    """Whether a frame's words likely overflow Present's text column at a third of a
-    1280x720 slide (about 620 px tall): the narration at 32 px, about 21 characters a 40 px
-    line; a question's words, choices and button; a refusal's lines. An estimate: it only
-    chooses which shapes a frame carries (`PRESENT_HALF`), the page measures."""
-    height = -(-len(narration) // 21) * 40 + 24
-    if question:
-        height += 120 + 40 * max(1, len(question.get("labels") or [])) \
-            + 20 * -(-len(str(question.get("ask", ""))) // 40)
-    if refused:
-        height += -(-len(refused) // 30) * 30 + 20
-    return height > 600
+def _fits_half(focus: tuple[float, float, float, float] | None) -> bool:
+    """Whether a picture's focus box fits `HALF_PANE` (then its words may have half)."""
+    from rulekit.display.svg import box_fit
+
+    return box_fit(focus, HALF_PANE) >= 0.95
+
+
+def step_view(scenario: Any, k: int, label: str) -> tuple[Any, str]:
+    """Step k's view (`rulekit.display.flow.step_diagram`) and its inline SVG, what the step
+    added marked `rk-new`, in the one layout (`LAYOUTS`) that serves the `PANES` best: the
+    first that shows 95 % of what the step added in every pane; else the one that shows most
+    in JupyterLab's pane, then in Present's, then on a phone (a share of 95 % counts as whole).
+    The picture is the same in every view; each view only scales it (docs/classroom.md)."""
+    from rulekit.display.flow import LAYOUTS, step_diagram
+    from rulekit.display.svg import box_fit, new_box
+
+    best: tuple[list[float], Any, str] | None = None
+    for layout in LAYOUTS:
+        view = step_diagram(scenario, k, layout=layout)
+        svg = _diagram_svg(view, new={f"s{k}"}, label=label)
+        if not svg.startswith("<svg"):  # no Graphviz: its note, whatever the layout
+            return view, svg
+        box = new_box(svg)
+        shares = [min(box_fit(box, pane), 0.95) for pane in PANES]
+        if best is None or shares > best[0]:
+            best = (shares, view, svg)
+        if min(shares) >= 0.95:
+            break
+    assert best is not None
+    return best[1], best[2]
 
 
 # ------------------------------------------------------------------ the frames
@@ -499,11 +488,12 @@ class StepFrames:
             what = "the set-up" if k == 0 else f"step {k}"
             label = f"Event and trigger diagram of {sc.title}, up to {what}"
             shown = [f"s{j}" for j in range(k + 1)]
-            svg = reveal(whole, set(shown), label=label)
+            svg = mark_new(reveal(whole, set(shown), label=label), {f"s{k}"})
             title = f"Event and trigger diagram up to {what}"
             self._figs.append({"title": title, "label": label, "show": shown, "new": [f"s{k}"],
+                               "focus": focus_box(svg), "half": _fits_half(focus_box(svg)),
                                **_svg_size(svg)})
-            out.append(_figure(title, mark_new(svg, {f"s{k}"})))
+            out.append(_figure(title, svg))
         return out
 
     def _diagram_so_far(self, k: int) -> str:
@@ -592,11 +582,13 @@ class StepFrames:
         `label`, `narration`, `does`, `refused`, `pending`, `checks`, `describe` (HTML,
         escaped here), `tables` (the board, players and stack as tables) and `events` (plain
         rows),
-        `view` (the step view: that step in full, earlier ones folded; its title, `svg` or
-        `empty` note, `legend` HTML and `why`, "ask the diagram why" for its boxes:
-        `_why_data`), `diagram` ("the whole story" so far: its title, and either
-        the groups of `svg` it shows, what is `new`, its cropped size, or its own `svg`, or an
-        `empty` note), `question` (the next step's question, None without: `ask`, `labels`,
+        `view` (the step view: that step in full, earlier ones folded, in one layout,
+        `step_view`; its title, `svg` or `empty` note, `focus` (the box of what the step
+        added, in the SVG's viewBox: what the page zooms to), `half` (whether that box fits
+        `HALF_PANE`: the words may have half the width), `legend` HTML and `why`, "ask the
+        diagram why" for its boxes: `_why_data`), `diagram` ("the whole story" so far: its
+        title, `focus` and `half`, and either the groups of `svg` it shows, what is `new`, its cropped
+        size, or its own `svg`, or an `empty` note), `question` (the next step's question, None without: `ask`, `labels`,
         `correct`, `answer`, `answer_label`, `rules`, `rule_texts`, `step`), `notes` (the
         step's speaker notes, for the teacher only) and `announce` (what a screen reader says:
         never the notes)."""
@@ -662,7 +654,7 @@ class StepFrames:
                        table(pools_table(game), "Players: life and mana pools"),
                        table(stack_table(game), "Stack (top first)", "The stack is empty.")],
             "events": events, "diagram": self._whole_data(k),
-            "view": self._view_data(k, _fills_a_third(narration, question, refused)),
+            "view": self._view_data(k),
             "question": question, "notes": result.notes,
             "announce": self.announcements[k]}
 
@@ -693,15 +685,12 @@ class StepFrames:
             fig["legend"] = legend_strip(self._story, {f"s{j}" for j in range(k + 1)})
         return fig
 
-    def _view_data(self, k: int, long_words: bool = False) -> dict[str, Any]:
-        """Frame k's step view (`rulekit.display.flow.step_diagram`: that step at full scale,
-        every earlier step folded to one box), its SVG with the step's group marked `rk-new`,
-        and the legend of the shapes it uses (`legend_strip`), shown above its pane; with
-        `long_words` (the frame's words likely fill a third of a slide), the shapes that fit
-        Present's half-width pane too. A shape that draws other boxes than the default
-        ("brief", "stacked") brings its own arrows (`why.shape_arrows`) and legend
-        (`shape_legends`)."""
-        from rulekit.display.flow import legend_strip, step_diagram
+    def _view_data(self, k: int) -> dict[str, Any]:
+        """Frame k's step view (`step_view`: that step at full scale, every earlier step
+        folded to one box, in the layout that serves the panes best), its SVG with the step's
+        group marked `rk-new` and its `focus` (what the step added, in the SVG's viewBox), and
+        the legend of the shapes it uses (`legend_strip`)."""
+        from rulekit.display.flow import legend_strip
 
         if self.diagram_mode == "none":
             return {}
@@ -709,26 +698,12 @@ class StepFrames:
         what = "the set-up" if k == 0 else f"step {k}"
         title = (f"Event and trigger diagram of {what}" if k == 0 else
                  f"Event and trigger diagram of {what} (earlier steps folded)")
-        view = step_diagram(sc, k)
         label = f"Event and trigger diagram of {sc.title}: {what}, earlier steps folded"
-        fig = _fig_of_html(_figure(title, _diagram_svg(view, new={f"s{k}"}, label=label)))
+        view, svg = step_view(sc, k, label)
+        fig = _fig_of_html(_figure(title, svg))
         out = {**fig, "title": title, "label": label, "legend": legend_strip(view)}
         if fig.get("svg"):
             out["why"] = _why_data(self.results[k].game, view, fig["svg"])
-            panes = SHAPE_PANES + ((PRESENT_HALF,) if long_words else ())
-            others = _other_shapes(sc, k, fig["svg"], label, panes) if k else {}
-            if others:
-                out["shapes"] = {name: markup for name, (_, markup) in others.items()}
-            # a shape that draws other boxes (brief, stacked): the keyboard walks its own arrows,
-            # and the legend names its own shapes
-            walks = {name: a for name, (v, markup) in others.items()
-                     if (a := _arrows(v, markup)) != out["why"]["arrows"]}
-            legends = {name: strip for name, (v, _) in others.items()
-                       if (strip := legend_strip(v)) != out["legend"]}
-            if walks:
-                out["why"]["shape_arrows"] = walks
-            if legends:
-                out["shape_legends"] = legends
         return out
 
     def frame_document(self, k: int) -> str:
@@ -825,7 +800,7 @@ def _pool() -> tuple[list[str], Callable[[str], int]]:
 
 def _share_legends(frames: list[dict[str, Any]]) -> list[str]:
     """Every frame's legend strips kept once for the walkthrough: the `legend` of a frame's
-    `view` and `diagram` and each of the view's `shape_legends` become numbers in the returned
+    `view` and `diagram` become numbers in the returned
     list (a walkthrough's frames draw the same few shapes, so most strips repeat; the module
     looks them up, `rulekit/display/front/stepper.js`)."""
     shared, ref = _pool()
@@ -836,9 +811,6 @@ def _share_legends(frames: list[dict[str, Any]]) -> list[str]:
                 continue
             if isinstance(fig.get("legend"), str):
                 fig["legend"] = ref(fig["legend"])
-            if fig.get("shape_legends"):
-                fig["shape_legends"] = {name: ref(strip)
-                                        for name, strip in fig["shape_legends"].items()}
     return shared
 
 

@@ -6,7 +6,9 @@ text is processed:
 - `render_svg(graph)` runs `dot` on a diagram's DOT text (`graph.source`) and turns its
   node, edge and cluster `<title>`s into readable sentences (`graph.titles`, see `retitle`);
   `run_dot(source)` is the bare run, `dot_version()` asks `dot -V`; a missing `dot` raises
-  `GraphvizMissing`, whose message says how to install it;
+  `GraphvizMissing`, whose message says how to install it. Under Pyodide (a JupyterLite
+  kernel: `sys.platform == "emscripten"`, where no program can run) Graphviz compiled to
+  WebAssembly draws instead: Viz.js, as in an exported page's sandbox (see `_viz`);
 - `strip_prolog(svg)`: an SVG document as markup (no XML prolog, DOCTYPE or leading comments);
 - `inline_svg(svg, label=...)`: Graphviz SVG made small and fit to sit inline in a lesson page
   or a widget (no ids or comments, coordinates to 0.1 pt, `role="img"` with a label);
@@ -28,7 +30,7 @@ import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rulekit.display.escape import html_text
 
@@ -39,8 +41,8 @@ if TYPE_CHECKING:
 # module's SVG processing only, and importing subprocess there costs start-up time
 
 __all__ = [
-    "INSTALL_MESSAGE", "PANE", "GraphvizMissing", "Shape", "compact", "crossings", "dot_version",
-    "inline_svg", "min_font", "new_box", "pane_fit", "render_svg", "retitle", "run_dot",
+    "INSTALL_MESSAGE", "PANE", "GraphvizMissing", "Shape", "box_fit", "compact", "crossings",
+    "dot_version", "focus_box", "inline_svg", "min_font", "new_box", "pane_fit", "render_svg", "retitle", "run_dot",
     "shapes", "single_quotes", "strip_prolog",
 ]
 
@@ -52,6 +54,7 @@ INSTALL_MESSAGE = (
 )
 
 DOT = "dot"  # Graphviz's program, found on PATH
+VIZ_JS = "viz.js"  # Viz.js's ES module, beside Pyodide's lock file (`make lite` puts it there)
 
 
 class GraphvizMissing(RuntimeError):
@@ -77,15 +80,70 @@ def _dot(args: list[str], stdin: str | None, encoding: str) -> subprocess.Comple
                               encoding=encoding, errors="strict" if stdin else "replace")
     except FileNotFoundError:
         raise GraphvizMissing() from None
+    except OSError as err:  # found but can't be run (no processes at all, permissions)
+        raise GraphvizMissing(f"Graphviz's `dot` can't be run here ({err.strerror or err}). "
+                              + INSTALL_MESSAGE) from None
+
+
+_viz_instance: list[object] = []  # Viz.js's instance, made once per kernel
+_FONT_LIST = re.compile(r'fontname="([^",]+),[^"]*"')
+
+
+def _viz() -> object:
+    """Viz.js in a Pyodide kernel: its ES module `VIZ_JS` imported from beside Pyodide's lock
+    file, and the instance made once; Pyodide's `run_sync` waits for both (WebAssembly's
+    stack switching, which Chromium has had on by default since version 137). Raises
+    GraphvizMissing when either can't be done."""
+    if _viz_instance:
+        return _viz_instance[0]
+    try:
+        import pyodide_js  # Pyodide only
+        from pyodide.code import run_js
+        from pyodide.ffi import run_sync
+
+        url = str(pyodide_js.lockfileBaseUrl or "") + VIZ_JS
+        module = run_sync(run_js(f"import(new URL({_js_string(url)}, self.location.href).href)"))
+        _viz_instance.append(run_sync(module.instance()))
+    except Exception as err:  # no Pyodide API, no Viz.js there, no stack switching
+        raise GraphvizMissing(f"Graphviz can't run in this Python (WebAssembly), and Viz.js "
+                              f"could not be loaded instead ({err}). Viz.js needs a browser "
+                              "with WebAssembly stack switching (JSPI), such as Chrome or Edge "
+                              "137 or newer.") from None
+    return _viz_instance[0]
+
+
+def _js_string(text: str) -> str:
+    import json
+
+    return json.dumps(text)
+
+
+def _viz_svg(source: str) -> str:
+    """The SVG Viz.js draws from DOT `source`, as `dot -Tsvg` would. Viz.js sizes text with the
+    metrics of a font it knows by name, and a list of fallbacks is not one: it gets the first
+    family (as the exported page's sandbox does)."""
+    import subprocess
+
+    import js  # Pyodide only
+    from pyodide.ffi import to_js
+
+    viz: Any = _viz()
+    options = to_js({"format": "svg", "engine": "dot"}, dict_converter=js.Object.fromEntries)
+    try:
+        return str(viz.renderString(_FONT_LIST.sub(r'fontname="\1"', source), options))
+    except Exception as err:  # Viz.js refused the graph (JsException)
+        raise subprocess.CalledProcessError(1, ["viz.js"], "", str(err)) from None
 
 
 def run_dot(source: str) -> str:
     """The SVG Graphviz draws from DOT text `source` (`dot -Kdot -Tsvg`, UTF-8; deterministic
     for a given Graphviz version). Raises `GraphvizMissing` when `dot` is not installed and
     `subprocess.CalledProcessError` (with dot's `stderr`) when it refuses the graph; what it
-    warns about on a graph it draws goes to stderr."""
+    warns about on a graph it draws goes to stderr. Under Pyodide Viz.js draws it (`_viz`)."""
     import subprocess
 
+    if sys.platform == "emscripten":
+        return _viz_svg(source)
     proc = _dot(["-Kdot", "-Tsvg"], source, "utf-8")
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, proc.args, proc.stdout, proc.stderr)
@@ -100,9 +158,13 @@ _VERSION = re.compile(r"graphviz version (\d+)\.(\d+)(?:\.(\d+)(?:\.(\d+))?)?")
 
 def dot_version() -> str:
     """The installed Graphviz version, "2.43.0" (`dot -V`). Raises `GraphvizMissing` when `dot`
-    is not installed, `subprocess.CalledProcessError` when it fails."""
+    is not installed, `subprocess.CalledProcessError` when it fails. Under Pyodide: the
+    Graphviz version Viz.js was built from."""
     import subprocess
 
+    if sys.platform == "emscripten":
+        viz: Any = _viz()
+        return str(viz.graphvizVersion)  # type: ignore[attr-defined]
     proc = _dot(["-V"], None, "ascii")
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, proc.args, proc.stdout, proc.stderr)
@@ -334,11 +396,39 @@ def new_box(svg: str, cls: str = "rk-new") -> Box | None:
     return _union(s.box for s in shapes(svg) if cls in s.classes)
 
 
+_GRAPH_G = re.compile(r"""<g\b[^>]*\bclass=["']graph["'][^>]*>""")
+_TRANSLATE = re.compile(r"translate\(\s*(-?[\d.]+)[ ,]+(-?[\d.]+)\s*\)")
+
+
+def focus_box(svg: str, cls: str = "rk-new") -> Box | None:
+    """`new_box` in the coordinates of the drawing's `viewBox` (Graphviz draws in a group
+    translated into it): where a page zooms and scrolls to, rounded to whole points.
+
+    >>> svg = ("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 200 100'>"
+    ...        "<g class='graph' transform='translate(4 96)'>"
+    ...        "<g class='node rk-new'><polygon points='10,-80 50,-80 50,-60 10,-60'/></g>"
+    ...        "</g></svg>")
+    >>> focus_box(svg)
+    (14, 16, 54, 36)
+    """
+    box = new_box(svg, cls)
+    if box is None:
+        return None
+    graph = _GRAPH_G.search(svg)
+    move = _TRANSLATE.search(graph.group(0)) if graph else None
+    dx, dy = (float(move.group(1)), float(move.group(2))) if move else (0.0, 0.0)
+    return (round(box[0] + dx), round(box[1] + dy), round(box[2] + dx), round(box[3] + dy))
+
+
 def pane_fit(svg: str, cls: str = "rk-new", pane: tuple[float, float] = PANE) -> float:
     """The largest share (0 to 1) of the box of what carries `cls` that a `pane` (width,
     height in CSS px) can show at once, at the page's one scale (1 CSS px per point): 1.0 when
     it fits, 0.25 when it is twice as wide and twice as high. 1.0 when nothing has `cls`."""
-    box = new_box(svg, cls)
+    return box_fit(new_box(svg, cls), pane)
+
+
+def box_fit(box: Box | None, pane: tuple[float, float] = PANE) -> float:
+    """`pane_fit` of a box (x0, y0, x1, y1 in points): 1.0 for None."""
     if box is None:
         return 1.0
     w, h = max(box[2] - box[0], 1e-9), max(box[3] - box[1], 1e-9)

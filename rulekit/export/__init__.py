@@ -55,6 +55,8 @@ from typing import Any
 from rulekit.export import assets as _assets
 from rulekit.export import live as _live
 from rulekit.export.index import SITE_CSS, load_coverage, write_index, write_teachers
+from rulekit.export.launch import key as launch_key
+from rulekit.export.launch import links as launch_links
 from rulekit.export.lesson import CELL_TIMEOUT_S, PROGRESS_S, Job, Result
 from rulekit.export.ownership import (
     BuildLock,
@@ -154,12 +156,14 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
           force: bool = False, widgets: str = "auto", index: bool = True,
           cache_dir: Path | None = None, sandbox: str = "auto",
           timeout: float = CELL_TIMEOUT_S, progress: float = PROGRESS_S,
-          echo: Callable[[str], None] = _stderr) -> BuildReport:
+          repo: str | None = None, echo: Callable[[str], None] = _stderr) -> BuildReport:
     """Build the lesson pages (and index) for `notebooks` (a folder or a list of .ipynb files)
     into `out`. `widgets`: "auto" | "offline" | "cdn" (see `assets.prepare`); `sandbox`: the
     live sandbox in the pages, "auto" | "on" | "off" (see `live.prepare`). `cache_dir`: where
     the cache and kernel logs go (default: `ownership.cache_dir_for(out)`). `timeout`: seconds
     a cell may run; `progress`: seconds between a long cell's "still running" lines (stderr).
+    `repo`: the lessons' repository (an https URL): each page links to the lesson on Binder;
+    the pages link to the JupyterLite site when it is built in `out/lite/` (`make lite`).
     Raises `OutError`, before writing anything, when `out` is not the build's to write or
     another live build is writing it."""
     started = time.perf_counter()
@@ -179,7 +183,7 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
         check_out(out, stems, cache, nb_dir)
         return _build(paths, nb_dir, out, cache, stems, started, jobs=jobs, force=force,
                       widgets=widgets, index=index, sandbox=sandbox, timeout=timeout,
-                      progress=progress, echo=echo)
+                      progress=progress, repo=repo, echo=echo)
     finally:
         for lock in reversed(locks):
             lock.release()
@@ -187,7 +191,7 @@ def build(notebooks: Sequence[Path] | Path, out: Path, *, jobs: int | None = Non
 
 def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[str],
            started: float, *, jobs: int | None, force: bool, widgets: str, index: bool,
-           sandbox: str, timeout: float, progress: float,
+           sandbox: str, timeout: float, progress: float, repo: str | None,
            echo: Callable[[str], None]) -> BuildReport:
     """`build` once it holds the lock and `out` was checked: plan (assets, and which lessons
     are unchanged), run (execute the others), publish (the index, teachers' and cards
@@ -196,7 +200,7 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     remove_stale_temporaries(out)  # a killed build's half-written files
     cache.save()  # from now on this out is on record as the build's
     plan = _plan(paths, nb_dir, out, cache, stems, force=force, widgets=widgets,
-                 sandbox=sandbox, echo=echo)
+                 sandbox=sandbox, launch=launch_links(out, repo), echo=echo)
     # the index's coverage table (loads every scenario: about a second) is read meanwhile
     side = ThreadPoolExecutor(1)
     try:
@@ -227,10 +231,13 @@ class _Plan:
     live_page: dict[str, object] | None
     entries: dict[str, dict[str, object]]
     todo: list[tuple[Path, str]]
+    following: dict[str, tuple[str, str]]  # lesson stem -> the next lesson's page and title
+    launch: tuple[tuple[str, str], ...] = ()  # the pages' "Open in ..." links
 
 
 def _plan(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[str], *,
-          force: bool, widgets: str, sandbox: str, echo: Callable[[str], None]) -> _Plan:
+          force: bool, widgets: str, sandbox: str, launch: tuple[tuple[str, str], ...],
+          echo: Callable[[str], None]) -> _Plan:
     """The assets installed (widget manager, JupyterLab's CSS, the live sandbox) and which
     lessons are unchanged since the last build (same cache key, page and executed notebook
     still there) and which must run."""
@@ -247,11 +254,14 @@ def _plan(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[
 
     lab_css = _install_lab_css(out / STATIC)
     live_page = _prepare_live(out, report, sandbox if wa.offline else "off", echo)
-    base = cache_key_base(nb_dir, wa.key + ";" + str((live_page or {}).get("key", "live:none")))
+    base = cache_key_base(nb_dir, wa.key + ";" + str((live_page or {}).get("key", "live:none"))
+                          + ";" + launch_key(launch))
     entries = _keep_other_lessons(cache, set(stems))
+    following = _following(paths)
     todo: list[tuple[Path, str]] = []
     for path in paths:
-        key = _key(base, path)
+        # (a page links to the next lesson: its key holds that lesson's page and title)
+        key = _key(base + repr(following.get(path.stem)), path)
         old = cache.lessons.get(path.stem)
         if not force and old and old.get("key") == key and cache.page_is_ours(path.stem) \
                 and (cache.executed / f"{path.stem}.ipynb").is_file():
@@ -259,7 +269,18 @@ def _plan(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[
             report.cached.append(path.stem)
         else:
             todo.append((path, key))
-    return _Plan(report, renderer, lab_css, live_page, entries, todo)
+    return _Plan(report, renderer, lab_css, live_page, entries, todo, following, launch)
+
+
+def _following(paths: list[Path]) -> dict[str, tuple[str, str]]:
+    """Each lesson's next one in the course (the lessons in name order): its page and title."""
+    from rulekit.repo.outline import read_outline
+
+    out = {}
+    for path, then in zip(paths, paths[1:]):
+        found = read_outline(then)
+        out[path.stem] = (f"{then.stem}.html", found.title if found else then.stem)
+    return out
 
 
 def _run(plan: _Plan, out: Path, cache: Cache, total: int, *, jobs: int | None,
@@ -276,7 +297,8 @@ def _run(plan: _Plan, out: Path, cache: Cache, total: int, *, jobs: int | None,
     note = report.widgets_note
     job_list = [Job(str(p), str(out / f"{p.stem}.html"), plan.renderer, note, plan.lab_css,
                     str(cache.logs / f"{p.stem}.kernel.log"), plan.live_page, timeout, progress,
-                    str(cache.executed / f"{p.stem}.ipynb"))
+                    str(cache.executed / f"{p.stem}.ipynb"),
+                    plan.following.get(p.stem, ("", "")), plan.launch)
                 for p, _ in todo]
     keys = {str(p): k for p, k in todo}
     workers = max(1, min(jobs or os.cpu_count() or 2, len(job_list)))
@@ -475,6 +497,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--widgets", choices=("auto", "offline", "cdn"), default="auto",
                         help="widget manager from site/_static (offline) or the public CDN; "
                              "auto: offline when npm can fetch it")
+    parser.add_argument("--repo", default=None, metavar="URL",
+                        help="the lessons' repository (https://github.com/ORG/REPO): each page "
+                             "offers the lesson on Binder")
     parser.add_argument("--sandbox", choices=("auto", "on", "off"), default="auto",
                         help="the live sandbox in the pages (Pyodide and Viz.js from npm, in "
                              "site/_static/sandbox); auto: when npm can fetch them")
@@ -485,12 +510,20 @@ def main(argv: list[str] | None = None) -> int:
     if not args.notebooks.is_dir():
         _stderr(f"rulekit.export: no folder {args.notebooks}/ (nothing to build)")
         return 1
+    if args.repo:
+        from rulekit.export.launch import binder_url
+
+        try:
+            binder_url(args.repo)
+        except ValueError as exc:
+            _stderr(f"rulekit.export: --repo: {exc}")
+            return 2
     if not lesson_paths(args.notebooks):
         _stderr(f"rulekit.export: no notebooks in {args.notebooks}/ yet: building the index only")
     try:
         report = build(args.notebooks, args.out, jobs=args.jobs, force=args.force,
                        widgets=args.widgets, cache_dir=args.cache, sandbox=args.sandbox,
-                       timeout=args.timeout)
+                       timeout=args.timeout, repo=args.repo or None)
     except OutError as exc:
         _stderr(f"rulekit.export: {exc}")
         return 2

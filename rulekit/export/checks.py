@@ -2,10 +2,12 @@
 what the browser tests assert, usable by anyone who builds the site (a school's own tests).
 
 - `axe(page)`: axe-core's violations (pinned, see `rulekit.export.axe`), by rule id;
-- `walk(page, index)`: step walkthrough `index` through every step (its step buttons,
-  `STEP_BUTTONS`) and
-  report, per step, whether its controls (`.rk-controls`), its narration (`.rk-narration`)
-  and the diagram elements the step added (`.rk-new`) are on screen together;
+- `step_views(stepper)`: step a walkthrough through every step with its own keys and report,
+  per step, in one pass: whether its controls (`.rk-controls`), its narration
+  (`.rk-narration`) and what it added to the diagram (`.rk-new`) are on screen together, the
+  share of what it added that its pane shows (the 95 % rule) and the smallest text in it;
+  with `picture=True` (one column, a phone) the picture is scrolled into view at each step;
+- `goto_step(stepper, k)`: show step k (its step button, `STEP_BUTTONS`);
 - `diagram_font_px(page)`: the smallest rendered size of any visible diagram text;
 - `undescribed(stepper)`: the shown diagrams whose aria-describedby does not name one element
   with text (their "Describe this step");
@@ -20,9 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["STEP_BUTTONS", "StepFit", "StepShare", "axe", "diagram_descriptions", "diagram_font_px",
-           "goto_step", "step_shares",
-           "undescribed", "walk"]
+__all__ = ["STEP_BUTTONS", "StepView", "axe", "diagram_descriptions", "diagram_font_px",
+           "goto_step", "step_views", "undescribed"]
 
 SERIOUS = ("critical", "serious")
 # a walkthrough's "Jump to" buttons, one per step (the set-up first): the page contract
@@ -59,12 +60,16 @@ def axe(page: Any, impacts: tuple[str, ...] = SERIOUS, *,
     return dict(found)
 
 
-# What a reader sees of the page around a walkthrough `root`: the window; in JupyterLab, what
-# its notebook panel shows (unless the walkthrough is presented: then it fills the screen,
-# above the panel). One definition for the fit check and the 95 % rule.
+# What a reader sees of the page around a walkthrough `root`: the window (under its control
+# row where that sticks to the top: one column); in JupyterLab, what its notebook panel shows
+# (unless the walkthrough is presented: then it fills the screen, above the panel). One
+# definition for the fit check and the 95 % rule.
 VIEW_JS = """(root) => {
   const vw = document.documentElement.clientWidth, vh = window.innerHeight;
   let view = {left: 0, top: 0, right: vw, bottom: vh};
+  const bar = root.querySelector('.rk-controls');
+  if (bar && getComputedStyle(bar).position === 'sticky')
+    view.top = Math.max(0, bar.getBoundingClientRect().bottom);
   const panel = root.closest('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook');
   const presented = document.fullscreenElement === root ||
       root.classList.contains('rk-presenting');
@@ -138,41 +143,9 @@ SCROLL_JS = """async (e) => {
 }"""
 
 
-@dataclass
-class StepFit:
-    step: int
-    ok: bool
-    why: list[str] = field(default_factory=list)
-
-
 def goto_step(stepper: Any, k: int) -> int:
     """Show step `k` of a walkthrough (its step button); returns how many steps it has + 1."""
     return int(stepper.evaluate(GOTO_JS, int(k)))
-
-
-# every step of one walkthrough in one call from the test (GOTO_JS, SCROLL_JS, then FIT_JS per
-# step, in the page): the same checks as three calls a step, without a round trip for each
-WALK_JS = f"""async (root) => {{
-  const goto = ({GOTO_JS}), scroll = ({SCROLL_JS}), fit = ({FIT_JS});
-  const count = root.querySelectorAll('.rk-controls .rk-steps button').length;
-  const out = [];
-  for (let k = 0; k < count; k++) {{
-    await goto(root, k);
-    await scroll(root);
-    out.push(fit(root));
-  }}
-  return out;
-}}"""
-
-
-def walk(page: Any, index: int = 0, *, within: str = "") -> list[StepFit]:
-    """Step walkthrough `index` (of those under the selector `within`, default the page)
-    through every step with it scrolled to the top of the window; whether controls, narration
-    and the step's new diagram part are on screen together at each step."""
-    stepper = page.locator(f"{within} .rk-stepper".strip()).nth(index)
-    return [StepFit(k, bool(got["controls"] and got["narration"] and got["fresh"]),
-                    list(got["why"]))
-            for k, got in enumerate(stepper.evaluate(WALK_JS))]
 
 
 def diagram_font_px(page: Any) -> float:
@@ -240,7 +213,7 @@ def diagram_descriptions(page: Any, selector: str = DIAGRAMS) -> list[str]:
         cdp.detach()
 
 
-# ------------------------------------------------------------------ the 95 % rule (issue 28)
+# ------------------------------------------------------------------ the 95 % rule
 # The share of a step's new diagram part (the union of its `.rk-new` boxes) inside both the
 # diagram pane and the viewport, and the smallest text size (CSS px, after the SVG's scaling)
 # in it, for the frame a walkthrough shows now.
@@ -286,14 +259,17 @@ SHARE_JS = """(root) => {
   return out;
 }"""
 
-# every step of a walkthrough by the module's own keys (Home, then Right on its root), the
-# share and text size measured at each once the frame is drawn and scrolled (two frames)
-STEP_SHARES_JS = f"""async (root) => {{
-  const share = ({SHARE_JS});
+# every step of a walkthrough by the module's own keys (Home, then Right on its root), each
+# measured once its frame is drawn and the walkthrough scrolled to the top of the window (or
+# of JupyterLab's notebook panel, which may still be laying out cells around it), or, with
+# `picture`, its picture scrolled into view (one column: it comes after the step's words):
+# the fit check and the 95 % rule in one pass
+STEPS_JS = f"""async (root, picture) => {{
+  const fit = ({FIT_JS}), share = ({SHARE_JS}), scroll = ({SCROLL_JS});
   const tick = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   const key = (k) => root.dispatchEvent(new KeyboardEvent('keydown', {{key: k, bubbles: true}}));
-  const count = root.querySelectorAll('.rk-controls .rk-steps button').length;
-  root.focus();
+  const count = root.querySelectorAll('{STEP_BUTTONS}').length;
+  root.focus({{preventScroll: true}});
   key('Home');
   const out = [];
   for (let k = 0; k < count; k++) {{
@@ -303,7 +279,10 @@ STEP_SHARES_JS = f"""async (root) => {{
       if (f && f.dataset.step === String(k)) break;
     }}
     await tick(); await tick();
-    out.push(share(root));
+    const pane = root.querySelector('.rk-frame .rk-diagram');
+    if (picture && pane) {{ pane.scrollIntoView({{block: 'start'}}); await tick(); }}
+    else if (!root.classList.contains('rk-presenting')) await scroll(root);
+    out.push({{...share(root), fit: fit(root)}});
     if (k + 1 < count) key('ArrowRight');
   }}
   return out;
@@ -311,12 +290,15 @@ STEP_SHARES_JS = f"""async (root) => {{
 
 
 @dataclass
-class StepShare:
-    """One step as shown: the share of its new diagram part on screen (pane and viewport) and
-    the smallest text size in it (CSS px)."""
+class StepView:
+    """One step as shown: whether its controls, narration and new diagram part are on screen
+    together (`together`, and `why` not), the share of its new diagram part on screen (pane
+    and view) and the smallest text size in it (CSS px)."""
     step: int
     share: float
     text_px: float
+    together: bool = True
+    why: list[str] = field(default_factory=list)
     note: str = ""
 
     def ok(self, min_px: float = 16.0, min_share: float = 0.95) -> bool:
@@ -324,12 +306,15 @@ class StepShare:
         return self.share >= min_share - 1e-6 and self.text_px >= min_px - 0.05
 
 
-def step_shares(stepper: Any) -> list[StepShare]:
+def step_views(stepper: Any, *, picture: bool = False) -> list[StepView]:
     """Step one walkthrough (a `.rk-stepper` locator, scrolled where it should be measured)
-    through every step with its own keys; each step's `StepShare` (step 0 included)."""
-    got = stepper.evaluate(STEP_SHARES_JS)
-    return [StepShare(int(g["step"]), float(g["share"]), float(g["text"]),
-                      g.get("why") or (f"{g['size'][0]}x{g['size'][1]} in a "
-                                       f"{g['pane'][0]}x{g['pane'][1]} pane"
-                                       if g.get("size") else ""))
+    through every step with its own keys; each step's `StepView` (step 0 included). With
+    `picture`, each step's picture is scrolled into view before it is measured."""
+    got = stepper.evaluate(STEPS_JS, picture)
+    return [StepView(int(g["step"]), float(g["share"]), float(g["text"]),
+                     bool(g["fit"]["controls"] and g["fit"]["narration"] and g["fit"]["fresh"]),
+                     list(g["fit"]["why"]),
+                     g.get("why") or (f"{g['size'][0]}x{g['size'][1]} in a "
+                                      f"{g['pane'][0]}x{g['pane'][1]} pane"
+                                      if g.get("size") else ""))
             for g in got]

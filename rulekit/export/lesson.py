@@ -55,6 +55,8 @@ class Job:
     timeout: float = CELL_TIMEOUT_S  # seconds a cell may run
     progress: float = PROGRESS_S  # seconds between "still running" lines
     executed: str = ""  # where the executed notebook is kept (the build cache); "" for nowhere
+    next_lesson: tuple[str, str] = ("", "")  # the next lesson's page and title ("": the last)
+    launch: tuple[tuple[str, str], ...] = ()  # (label, URL with {stem}): "Open in JupyterLite"...
 
 
 @dataclass
@@ -90,7 +92,7 @@ def views_resources(names: set[str], live: dict[str, object] | None = None
     registering itself with the page's host) and the host (`rulekit/display/front/`); with a
     sandbox and the live runtime (`live`, from the build), the sandbox's back-end and the
     runtime's config. None for a page without views."""
-    from rulekit.display.front import css_text, module_text, page_module, script_text
+    from rulekit.display.front import css_parts, module_text, page_module, script_text
 
     names = {n for n in names if n in ("stepper", "sandbox", "quiz")}
     if not names:
@@ -98,7 +100,9 @@ def views_resources(names: set[str], live: dict[str, object] | None = None
     backend = None
     if "sandbox" in names and live is not None:
         backend = {"config": live["config"], "script": script_text("sandbox_backend")}
-    return {"css": "\n".join(css_text(n) for n in sorted(names)),
+    # each style sheet once (a walkthrough and a sandbox both build on the frame's and board's)
+    css = dict.fromkeys(part for n in sorted(names) for part in css_parts(n))
+    return {"css": "\n".join(css),
             "modules": [page_module(n) for n in sorted(names)], "host": module_text("host"),
             "live": backend}
 
@@ -303,6 +307,11 @@ def run(job: Job) -> Result:
         from rulekit.export.live import page_status
         from rulekit.export.views import contents, to_views, view_names
 
+        # the page is run already: no "Run All Cells" hint (rulekit.repo.lessons.RUN_HINT)
+        from rulekit.repo.lessons import drop_run_hint
+
+        if nb.cells and nb.cells[0].cell_type == "markdown":
+            nb.cells[0].source = drop_run_hint(nb.cells[0].source)
         # the walkthroughs and sandboxes as rk-view markup (rulekit.export.views); a sandbox
         # in a page starts inactive, until its engine is loaded (or says why it can't be)
         to_views(nb, overrides={"sandbox": {"status": page_status(job.live)}})
@@ -319,6 +328,9 @@ def run(job: Job) -> Result:
                      "rulekit_views": views_resources(view_names(nb), job.live),
                      "rulekit_cdn_note": job.cdn_note, "rulekit_quiz": quiz,
                      "rulekit_contents": contents(nb),
+                     "rulekit_next": job.next_lesson if job.next_lesson[0] else None,
+                     "rulekit_launch": [(label, url.replace("{stem}", path.stem))
+                                        for label, url in job.launch],
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
         page = secure(untab_prose(lesson_links(page)))

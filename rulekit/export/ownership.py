@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from rulekit.export.launch import LITE_DIR
 from rulekit.repo.coverage import repo_root
 
 try:
@@ -354,7 +355,9 @@ def check_out(out: Path, stems: list[str], cache: Cache, notebooks_dir: Path) ->
     pages = [*(out / name for name in SITE_PAGES), *(out / f"{s}.html" for s in stems)]
     ours = [p for p in pages if p.exists() and (cache.page_is_ours(p.stem) or is_ours(p)
                                                 or cache.recorded(p))]
-    if any(p.name != OUT_LOCK for p in out.iterdir()) and not ours and not cache.trusted:
+    # the JupyterLite site (`make lite`) may be built there first: it is not the pages' build's
+    if any(p.name not in (OUT_LOCK, LITE_DIR) for p in out.iterdir()) and not ours \
+            and not cache.trusted:
         raise OutError(f"--out {shown} holds files rulekit.export did not write: pick a new or "
                        "empty folder for the site (e.g. site)")
     for page in pages:

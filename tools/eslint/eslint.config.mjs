@@ -2,6 +2,7 @@
 // rules plus strict equality. The anywidget modules are ES modules; the page's sandbox back-end
 // is a classic script (a page opened from file:// can't import modules). `make` copies this file
 // next to its pinned node_modules (.cache/eslint), so the imports below resolve there.
+import { existsSync, readFileSync } from "node:fs";
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -10,6 +11,28 @@ const rules = {
   "no-unused-vars": ["error", { args: "after-used", caughtErrors: "none" }],
 };
 
+// A module written as several files joined into one scope (`PARTS` in
+// rulekit/display/front/__init__.py): each file sees the others' top-level names, and a name
+// it defines that another file uses is not unused.
+const JOINED = [["rulekit/display/front/diagram.js", "rulekit/display/front/stepper.js"]];
+const DECLARED = /^(?:async\s+)?(?:function\*?\s+|(?:const|let|class)\s+)([A-Za-z_$][\w$]*)/gm;
+
+const text = (file) => (existsSync(file) ? readFileSync(file, "utf8") : "");
+const topLevel = (file) => [...text(file).matchAll(DECLARED)].map((m) => m[1]);
+const uses = (file, name) => new RegExp(`(^|[^\\w$.])${name.replace(/\$/g, "\\$")}\\b`).test(text(file));
+
+const joined = JOINED.flatMap((files) => files.map((file) => {
+  const rest = files.filter((f) => f !== file);
+  const others = rest.flatMap(topLevel);
+  const shared = topLevel(file).filter((name) => rest.some((f) => uses(f, name)));
+  return {
+    files: [file],
+    languageOptions: { globals: Object.fromEntries(others.map((name) => [name, "readonly"])) },
+    rules: { "no-unused-vars": ["error", { ...rules["no-unused-vars"][1],
+      varsIgnorePattern: shared.length ? `^(${shared.join("|")})$` : "^$" }] },
+  };
+}));
+
 export default [
   js.configs.recommended,
   {
@@ -17,6 +40,7 @@ export default [
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
     rules: { ...rules, "no-var": "error", "prefer-const": "error" },
   },
+  ...joined,
   {
     files: ["rulekit/display/front/sandbox_backend.js"],
     languageOptions: { sourceType: "script" },

@@ -41,19 +41,20 @@ from rulekit.core.events import EventLog
 from rulekit.display.flow.draw import FlowDiagram, draw
 from rulekit.display.flow.grammar import (
     FOLD_AT,
+    LAYOUTS,
     RELATIONS,
     ROLES,
-    STEP_SHAPES,
-    StepShape,
+    StepLayout,
     group_class,
     relation_of,
 )
 from rulekit.display.flow.legend import LEGEND_CSS, legend_strip
-from rulekit.display.flow.model import action_numbers, layout, scenario_groups
+from rulekit.display.flow.model import action_numbers, scenario_groups
+from rulekit.display.flow.model import layout as model_of
 from rulekit.display.flow.why import why
 
 __all__ = [
-    "FOLD_AT", "LEGEND_CSS", "RELATIONS", "ROLES", "STEP_SHAPES", "FlowDiagram", "StepShape",
+    "FOLD_AT", "LAYOUTS", "LEGEND_CSS", "RELATIONS", "ROLES", "FlowDiagram", "StepLayout",
     "group_class", "legend_strip",
     "log_diagram", "mimebundle",
     "relation_of", "scenario_diagram", "step_diagram", "why",
@@ -68,7 +69,7 @@ def log_diagram(game: Any, *, upto_action: int | None = None, since_action: int 
     one "Set-up" cluster with a single summary node."""
     game_obj = game if hasattr(game, "log") else None
     log: EventLog = game.log if game_obj is not None else game
-    return draw(*layout(log, game=game_obj, since_action=since_action, upto_action=upto_action),
+    return draw(*model_of(log, game=game_obj, since_action=since_action, upto_action=upto_action),
                 title)
 
 
@@ -83,11 +84,11 @@ def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
         raise IndexError(f"step {last} is not in this scenario (0 to {n})")
     final, groups = scenario_groups(scenario, last)
     heading = title if title is not None else getattr(scenario, "title", None)
-    return draw(*layout(final.log, game=final, groups=groups), heading)
+    return draw(*model_of(final.log, game=final, groups=groups), heading)
 
 
 def step_diagram(scenario: Any, step: int, *, title: str | None = None,
-                 legend: bool = False, shape: str = "compact") -> FlowDiagram:
+                 legend: bool = False, layout: StepLayout = LAYOUTS[0]) -> FlowDiagram:
     """A step view: step `step` of a loaded scenario drawn in full, each earlier step folded
     to one summary box above it (its title and its actions in short words; what it caused
     later points from that box), the set-up one box too. What the step added is everything
@@ -95,18 +96,18 @@ def step_diagram(scenario: Any, step: int, *, title: str | None = None,
     fits a projector's pane far more often than the whole story (`scenario_diagram`, still
     the picture of every step so far). No title and no legend by default: the page shows the
     step's heading and `legend_strip(diagram)` outside the scrolling diagram. Step 0 is the
-    set-up alone. `shape` names one of `STEP_SHAPES` (how the step is laid out: the
-    default, or one that grows down for a narrow pane); the boxes, arrows and words are the
-    same in every shape but "brief", which draws a fan-out's replaced events one box each."""
+    set-up alone. `layout` is how the step is laid out (`StepLayout`: siblings a row, wide or
+    narrow); the boxes, arrows and words are the same in every layout, but for a narrow
+    one's fan-out of replaced events (one box each)."""
     n = len(scenario.steps)
     if not 0 <= step <= n:
         raise IndexError(f"step {step} is not in this scenario (0 to {n})")
     final, groups = scenario_groups(scenario, step)
-    model, groups, roots, setup = layout(final.log, game=final, groups=groups)
+    model, groups, roots, setup = model_of(final.log, game=final, groups=groups)
     heading = title if title is not None else getattr(scenario, "title", None)
     return draw(model, groups, roots, setup, heading,
                 summarize={g.key for g in groups if g.key != f"s{step}"}, legend=legend,
-                heading=title is not None, compact=True, shape=shape)
+                heading=title is not None, compact=True, layout=layout)
 
 
 def mimebundle(obj: Any, include: Iterable[str] | None = None,
@@ -119,7 +120,7 @@ def mimebundle(obj: Any, include: Iterable[str] | None = None,
     log: EventLog = obj.log if game is not None else obj
     actions = action_numbers(log)
     since = actions[-8] if len(actions) > 8 else None
-    graph = draw(*layout(log, game=game, since_action=since), None)
+    graph = draw(*model_of(log, game=game, since_action=since), None)
     bundle: dict[str, Any] = {"text/plain": f"<{type(obj).__name__}: {len(log)} events>"}
     wanted = set(include) if include is not None else {"image/svg+xml", "text/plain"}
     wanted -= set(exclude or ())

@@ -29,14 +29,15 @@ from rulekit.display.flow.grammar import (
     FONT,
     KEEP,
     KEEP_STEP,
+    LAYOUTS,
     LEGEND_ROW,
     ROLES,
     SHAPE_WORDS,
     SMALL_PT,
-    STEP_SHAPES,
     TEXT_PT,
     TITLE_PT,
     WRAP_AT,
+    StepLayout,
     did_not_happen,
     group_class,
     relation_of,
@@ -120,7 +121,7 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
          setup_actions: set[int], title: str | None, *,
          summarize: Collection[str] = (), legend: bool = True,
          heading: bool = True, compact: bool = False,
-         shape: str = "compact") -> FlowDiagram:
+         layout: StepLayout = LAYOUTS[0]) -> FlowDiagram:
     """The diagram of `groups` (from `rulekit.display.flow.model.layout`) under `title`: one
     cluster per group in time order, the legend on top. The groups whose keys are in
     `summarize` are drawn as one summary box each (a step view's earlier steps); `legend`
@@ -131,11 +132,8 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     everything the step before it caused, puts the step's title beside its
     first box and each box's CR numbers on its last line of words where they fit, and puts
     boxes closer together, so a step fits a projector's pane (issue 28: the steps were too
-    tall, rarely too wide). `shape` (a step view) names its `STEP_SHAPES` entry: how many
-    siblings a row, how many boxes of a replaced chain a row, the title beside or above, a
-    lone leaf beside its cause, the widening shapes' words wrapped wider, a fan-out's
-    replaced events one box each (brief), wrapped siblings each under the column that ends
-    highest (pack). A step view also
+    tall, rarely too wide). `layout` (a step view): how many siblings a row, and wide or
+    narrow (`StepLayout`). A step view also
     leaves "→ what it made of the event" out of a replacement effect's box when the box
     under it says exactly that."""
     graph = FlowDiagram(name="rulekit")
@@ -153,9 +151,9 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
                fontcolor="#222222", arrowsize="0.9")
     drawer = Drawer(model, graph)
     drawer.compact = compact
-    drawer.shape = STEP_SHAPES[shape]
+    drawer.layout = layout
     if compact:
-        drawer.wrap_at = {**WRAP_AT, **dict(drawer.shape.wrap_at)}
+        drawer.wrap_at = layout.wrap_at
     drawer.last_actions = set(groups[-1].actions) if groups else set()
     for group in groups:
         if group.key in summarize:
@@ -210,8 +208,9 @@ class Drawer:
         self.tag = ""  # the SVG class of what is drawn now: "rk-" + the group's key
         self.tag_of: dict[str, str] = {}  # node name -> its group's class
         self.compact = False  # a step view: replacements in a row, fan-outs in rows
-        self.shape = STEP_SHAPES["compact"]  # (compact) how many a row, where the title goes
-        self.wrap_at = WRAP_AT  # characters a line in the widening shapes (the shape's, compact)
+        self.layout = LAYOUTS[0]  # (compact) how many a row, where the title goes
+        # characters a line in the widening shapes (a step view: its layout's)
+        self.wrap_at = WRAP_AT
         self.rows: list[list[int]] = []  # (compact) each drawn node's children, in order
         self.titles: dict[str, str] = {}  # cluster -> its title's node
         # "then" from an action to what it let resolve, which also has its "resolves" arrow
@@ -298,10 +297,10 @@ class Drawer:
 
     def arrange(self) -> None:
         """A step view's layout hints: each replaced event's boxes on one rank, and a lone
-        leaf on its cause's (`shape.leaf_beside`); siblings beyond the first `shape.row`
-        each below the sibling that many before it and all it caused, or (`shape.pack`)
+        leaf on its cause's (`layout.leaf_beside`); siblings beyond the first `layout.row`
+        each below the sibling that many before it and all it caused, or (`layout.pack`)
         below the column that ends highest (`_pack`)."""
-        for row in self.in_row + (self._beside() if self.shape.leaf_beside else []):
+        for row in self.in_row + (self._beside() if self.layout.leaf_beside else []):
             with self.graph.subgraph() as r:
                 r.attr(rank="same")
                 for name in row:
@@ -316,10 +315,10 @@ class Drawer:
                     name = f"p{k}" if f"p{k}" in drawn else f"n{k}"
                 if name in drawn and name not in entries:
                     entries.append(name)
-            if self.shape.pack:  # each under the column that ends highest so far
+            if self.layout.pack:  # each under the column that ends highest so far
                 self._pack(entries)
                 continue
-            for a, b in zip(entries, entries[self.shape.row:]):
+            for a, b in zip(entries, entries[self.layout.row:]):
                 # below everything under the sibling a row before it: a row of its own
                 for leaf in self._leaves(a):
                     self.graph.edge(leaf, b, style="invis")
@@ -331,7 +330,7 @@ class Drawer:
                     self.graph.edge(leaf, after, style="invis")
 
     def _pack(self, entries: list[str]) -> None:
-        """Siblings beyond the first `shape.row` each below the column (a sibling of the
+        """Siblings beyond the first `layout.row` each below the column (a sibling of the
         first row, and those already placed under it) whose boxes end highest, the first
         such column on a tie: a short branch leaves room under it for the next sibling
         (masonry), where a row of its own would be as tall as the tallest branch above it."""
@@ -346,9 +345,9 @@ class Drawer:
                 rows[name] = 1 + max((depth(k) for k in below.get(name, [])), default=0)
             return rows[name]
 
-        column = {a: depth(a) for a in entries[:self.shape.row]}  # rows each column takes
+        column = {a: depth(a) for a in entries[:self.layout.row]}  # rows each column takes
         bottom = {a: a for a in column}
-        for b in entries[self.shape.row:]:
+        for b in entries[self.layout.row:]:
             col = min(column, key=column.__getitem__)
             for leaf in self._leaves(bottom[col]):
                 self.graph.edge(leaf, b, style="invis")
@@ -424,7 +423,7 @@ class Drawer:
             title = f"title_{group.key}"
             # a step view: the title beside the step's first box, in narrower lines (the
             # pane has room to the side, not below), or above it in a narrow shape
-            beside = self.compact and self.shape.title_beside
+            beside = self.compact and self.layout.title_beside
             width = 22 if beside else 32
             words = ("<BR/>".join(dot_html(t) for t in wrap_lines(group.label, width))
                      if self.compact else dot_html(wrap(group.label, 60)))
@@ -599,7 +598,7 @@ class Drawer:
         tail = after or self.parent_node(c, e)
         entry = name
         # a step view's brief shape: a fan-out's replaced event in one box, the effect's
-        one_box = bool(e.applied) and self.compact and self.shape.brief and not self._alone(e)
+        one_box = bool(e.applied) and self.compact and self.layout.brief and not self._alone(e)
         if e.applied and not one_box:
             entry = self.replacements(c, e, name)
         relation = "then" if after else relation_of(e)
@@ -692,7 +691,7 @@ class Drawer:
         if self.compact and self._alone(e):  # two boxes a row: as proposed → the first effect, ...
             # (not in a fan-out of replaced events: their rows' arrows would cross)
             chain = [proposed] + [f"r{e.id}_{i}" for i in range(len(e.applied))] + [name]
-            per = self.shape.in_row
+            per = self.layout.in_row
             self.in_row += [chain[i:i + per] for i in range(0, len(chain), per)
                             if len(chain[i:i + per]) > 1]
         return proposed

@@ -44,9 +44,9 @@ from rulekit.core.payloads import Activated, ManaAdded, Note, Reason
 
 __all__ = [
     "BOOKKEEPING", "CLUSTER_PT", "EDGE_STYLE", "FOCUS_COLOR", "FOLD_ALWAYS", "FOLD_AT", "FONT",
-    "IN_ROW", "KEEP", "KEEP_STEP", "LEGEND_ROW", "NEW_COLOR", "ROW", "RELATIONS", "RESOLVING",
-    "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT", "STEP_SHAPES", "StepShape", "TEXT_PT",
-    "TITLE_PT", "WRAP_AT", "did_not_happen", "group_class", "relation_of", "role_of",
+    "IN_ROW", "KEEP", "KEEP_STEP", "LAYOUTS", "LEGEND_ROW", "NARROW_WORDS", "NEW_COLOR", "ROW",
+    "RELATIONS", "RESOLVING", "ROLES", "Role", "SHAPE_WORDS", "SMALL_PT", "StepLayout", "TEXT_PT",
+    "TITLE_PT", "WIDE_WORDS", "WRAP_AT", "did_not_happen", "group_class", "relation_of", "role_of",
 ]
 
 FONT = "DejaVu Sans,Arial,Helvetica,sans-serif"
@@ -60,61 +60,61 @@ IN_ROW = 2  # a step view's replaced event: its chain's boxes this many a row (o
 
 
 @dataclass(frozen=True)
-class StepShape:
-    """How a step view lays its step out: `row` siblings a row (more wrap to the ranks below:
-    each under the sibling `row` before it and all it caused, or with `pack` under whichever
-    column ends highest), a replaced event's chain `in_row` boxes a row, the step's title
-    beside its first box (`title_beside`) or above it, a leaf that is the only child of an
-    only child beside its cause (`leaf_beside`, a row fewer), and the widening shapes' words
-    wrapped at `wrap_at` characters instead of `WRAP_AT`'s (wider: shorter boxes), and
-    (`brief`) each event of a fan-out of replaced events in one box, the replacement
-    effect's, named with the effect and saying what happened (as first proposed, and each
-    effect's own box, left to the box's "why", which has them: the shapes that draw fewer
-    boxes, for a step that fits no pane otherwise, lesson 6's Shatterstorm under Rest in
-    Peace). A frame carries the shapes that make its step fit a pane the default doesn't
-    (`rulekit.display.frames`'s `SHAPE_PANES`, `PRESENT_HALF`), and the page shows the one
-    that shows the most of the step in its pane (issue 28: Present's pane is wide and short,
-    JupyterLab's beside its file browser narrow)."""
+class StepLayout:
+    """How a step view lays its step out, by three parameters: `row` siblings a row (more wrap
+    to the ranks below, each under the sibling `row` before it and all it caused), `narrow`
+    and `title_above`. A wide layout puts a replaced event's chain two boxes a row (one with
+    fewer than three siblings a row) and wraps the widening shapes' words at `WIDE_WORDS`; a
+    narrow one puts every box of a chain under the one before, wraps every box's words at
+    `NARROW_WORDS`, draws each event of a fan-out of replaced events in one box (the
+    replacement effect's, saying what happened; the event as first proposed and each effect
+    are in the box's "why") and puts a wrapped sibling under the column that ends highest
+    (`Drawer._pack`). The step's title goes beside its first box, or above it. A lone leaf
+    sits beside its cause. `LAYOUTS` are the ones a walkthrough tries for each step
+    (`rulekit.display.frames.step_view`): the same boxes, arrows and words (a narrow one's
+    fan-outs aside), laid out wider or narrower, shorter or taller."""
 
     row: int = ROW
-    in_row: int = IN_ROW
-    title_beside: bool = True
-    leaf_beside: bool = True
-    wrap_at: tuple[tuple[str, int], ...] = ()  # (role, characters a line) over WRAP_AT's
-    brief: bool = False  # a fan-out's replaced events one box each
-    pack: bool = False  # a wrapped sibling under the column that ends highest (`Drawer._pack`)
+    narrow: bool = False
+    title_above: bool = False
+
+    @property
+    def in_row(self) -> int:
+        """A replaced event's chain: this many boxes a row (one rank)."""
+        return 1 if self.narrow or self.row < ROW else IN_ROW
+
+    @property
+    def title_beside(self) -> bool:
+        return not self.title_above
+
+    @property
+    def leaf_beside(self) -> bool:
+        return True
+
+    @property
+    def brief(self) -> bool:
+        return self.narrow
+
+    @property
+    def pack(self) -> bool:
+        return self.narrow
+
+    @property
+    def wrap_at(self) -> dict[str, int]:
+        """Characters a line, by role (the others: `flow_words.WRAP`)."""
+        return {**WRAP_AT, **dict(NARROW_WORDS if self.narrow else WIDE_WORDS)}
 
 
-# the step view's shapes, the first the default: three that grow down rather than sideways,
-# for a narrower pane (two siblings a row, a replaced chain one box a row; the title beside
-# the step's first box, or above it; "snug" with the default's lone leaf beside its cause),
-# and one that grows sideways, for a shorter one (five siblings a row, a replaced chain three
-# boxes a row); "brief", the default with a fan-out's replaced events one box each, four
-# siblings a row; and four for a pane a little narrower or shorter than the others fit
-# (JupyterLab's beside its file browser): "slim", the default with an event's words in
-# 20-character lines (narrower boxes), "roomy", narrow with an event's words in 34-character
-# lines (fewer lines: shorter), "between", three siblings a row and a replaced chain one
-# box a row, an event's words in 30-character lines and a replacement's in 22, and
-# "stacked", brief with two siblings a row, each sibling beyond them under the column that
-# ends highest (`pack`: a short branch leaves room under it), an event's words in 20-character
-# lines, a replacement's in 18, a state-based action's in 34 (taller, narrower)
-_WIDER = (("trigger", 26), ("sba", 26), ("cost", 24), ("resolve", 26))
-STEP_SHAPES = {"compact": StepShape(wrap_at=_WIDER),
-               "narrow": StepShape(row=2, in_row=1, leaf_beside=False),
-               "snug": StepShape(row=2, in_row=1),
-               "tall": StepShape(row=2, in_row=1, title_beside=False, leaf_beside=False),
-               "wide": StepShape(row=5, in_row=3, wrap_at=_WIDER),
-               "brief": StepShape(row=4, wrap_at=_WIDER + (("replacement", 18), ("event", 20)),
-                                  brief=True),
-               "slim": StepShape(wrap_at=_WIDER + (("event", 20), ("replacement", 18))),
-               "roomy": StepShape(row=2, in_row=1, leaf_beside=False,
-                                  wrap_at=_WIDER + (("event", 34), ("turn", 34),
-                                                    ("proposed", 34))),
-               "between": StepShape(in_row=1, wrap_at=_WIDER + (("event", 30),
-                                                               ("replacement", 22))),
-               "stacked": StepShape(row=2, wrap_at=_WIDER + (("sba", 34), ("event", 20),
-                                                             ("replacement", 18)), brief=True,
-                                    pack=True)}
+# a wide layout's widening shapes (a hexagon, a house, an octagon, an arrow) in longer lines
+# (shorter boxes); a narrow layout's every box in short lines (narrower boxes)
+WIDE_WORDS = (("trigger", 26), ("sba", 26), ("cost", 24), ("resolve", 26))
+NARROW_WORDS = (("trigger", 18), ("sba", 18), ("cost", 16), ("resolve", 18),
+                ("replacement", 18), ("event", 20), ("turn", 22), ("proposed", 20),
+                ("mana", 20), ("action", 22), ("stack", 20))
+# the layouts a step is tried in, in this order (the first is the default): three, two or one
+# sibling a row; each wide, then narrow; each with its title beside, then above
+LAYOUTS = tuple(StepLayout(row, narrow, above) for row in (ROW, 2, 1) for narrow in (False, True)
+                for above in (False, True))
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}

@@ -1,14 +1,16 @@
-"""The browser code of the views (issue 26): one anywidget front-end module (AFM: an ES
-module whose default export has `render({model, el})`) per view, with its style sheet, and the
-exported page's own small AFM host (`host.js`). Plain ES2020, no build step, no dependency.
+"""The browser code of the views: one anywidget front-end module (AFM: an ES module whose
+default export has `render({model, el})`) per view, with its style sheet, and the exported
+page's own small AFM host (`host.js`). Plain ES2020, no dependency; a module may be written
+as several files, joined in order (`PARTS`: the walkthrough's picture, `diagram.js`, and the
+walkthrough, `stepper.js`).
 
 - `module_text("stepper")`: the walkthrough (`rulekit.display.widgets.Stepper`);
 - `module_text("sandbox")`: the sandbox (`rulekit.sandbox.widget.Sandbox` in a kernel);
 - `module_text("host")`: the exported page's host (docs/classroom.md, "the page contract");
 - `script_text("sandbox_backend")`: the sandbox's back-end in a page (`rulekit.backends.sandbox`,
   the engine in Pyodide; a classic script);
-- `css_text("stepper")`, `css_text("sandbox")`: the views' style sheets, after the frame (and
-  for the sandbox, table) style they build on.
+- `css_text("stepper")`, `css_text("sandbox")`: the views' style sheets, after the frame,
+  table and board styles they build on (`css_parts`: a page with both has each once).
 
 >>> "export default" in module_text("stepper")
 True
@@ -23,8 +25,10 @@ import re
 from functools import cache
 from importlib import resources
 
-__all__ = ["css_text", "module_text", "page_module", "script_text"]
+__all__ = ["PARTS", "css_parts", "css_text", "module_text", "page_module", "script_text"]
 
+# the files a module is written in, joined in this order (one module: one scope)
+PARTS = {"stepper": ("diagram.js", "stepper.js")}
 # a view module's last statement, which a page rewrites into its registration
 _EXPORT = re.compile(r"^export default ([^;\n]+);\s*\Z", re.M)
 
@@ -39,7 +43,7 @@ def module_text(name: str) -> str:
     `<script>` or open an HTML comment), its whole-line comments and its lines' indentation
     left out (`_uncommented`): every walkthrough's widget carries its module in the
     notebook's saved state."""
-    text = _read(f"{name}.js")
+    text = "\n".join(_read(part) for part in PARTS.get(name, (f"{name}.js",)))
     if "</script" in text.lower() or "<!--" in text:
         raise ValueError(f"{name}.js can't be inlined: it has '</script' or '<!--'")
     return _uncommented(text)
@@ -66,24 +70,28 @@ def _uncommented(text: str) -> str:
 
 
 @cache
-def css_text(name: str) -> str:
-    """The style sheet of view `name`; the stepper's starts with the frame style
-    (`rulekit.display.frames.FRAME_CSS`) it builds on."""
-    text = _read(f"{name}.css")
-    if "</style" in text.lower():
+def css_parts(name: str) -> tuple[str, ...]:
+    """The style sheets view `name` needs, in order: the frame style it builds on
+    (`rulekit.display.frames.FRAME_CSS`, with the tables'), the board's (a walkthrough's frames
+    and the sandbox both show one) and its own."""
+    from rulekit.display.frames import FRAME_CSS
+
+    own = _read(f"{name}.css")
+    if "</style" in own.lower():
         raise ValueError(f"{name}.css can't be inlined: it has '</style'")
     if name == "stepper":
         from rulekit.display.flow import LEGEND_CSS
-        from rulekit.display.frames import FRAME_CSS
 
-        return FRAME_CSS + "\n" + LEGEND_CSS + "\n" + text
+        return FRAME_CSS, LEGEND_CSS, _read("board.css"), own
     if name == "sandbox":
-        from rulekit.display.frames import FRAME_CSS
-        from rulekit.display.rows import TABLE_CSS_TEXT
+        return FRAME_CSS, _read("board.css"), own
+    return (own,)
 
-        # the board (rulekit.display.board) is the sandbox's main view
-        return FRAME_CSS + "\n" + TABLE_CSS_TEXT + "\n" + _read("board.css") + "\n" + text
-    return text
+
+@cache
+def css_text(name: str) -> str:
+    """The style sheet of view `name` (`css_parts`, joined)."""
+    return "\n".join(css_parts(name))
 
 
 @cache

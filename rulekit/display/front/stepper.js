@@ -7,12 +7,13 @@
    `title`, `step` (the step shown; set here and saved, so the kernel knows it), `slug` (its
    name in a page's address, `#<slug>/<step>`), `about` (Present's end card) and `link_base`
    (a kernel host's link to the exported page). A model with `rk_page` (host.js) is an exported
-   page's: its address follows the step (history.replaceState). Stepping needs no
-   kernel. Everything the page contract names (docs/classroom.md) is made here: controls,
-   frame, "Describe this step", the diagram cut from one drawing, the live region, Present and
-   the keyboard. No document-wide listener outlives `render`'s clean-up; nothing here reads
-   another widget's markup; no eval. HTML fields (`describe`, `board`, the SVG) are generated
-   and escaped in Python; every other field is set as text. */
+   page's: its address follows the step (history.replaceState). Stepping needs no kernel.
+
+   The picture (figure, "why", `fit`) is diagram.js's, joined before this file into one
+   module. Where things go is stepper.css's (a grid, its container query, Present, one
+   column on a phone): nothing here moves an element by its size. No document-wide listener outlives `render`'s clean-up; nothing here reads another widget's
+   markup; no eval. HTML fields (`describe`, `board`, the SVG) are generated and escaped in
+   Python; every other field is set as text. */
 
 const SPEEDS = [[2000, "2 s"], [4000, "4 s"], [8000, "8 s"]];
 let renders = 0; // views made by this module in this page: unique ids when a model shows twice
@@ -49,366 +50,6 @@ function html(tag, attrs, markup) { // markup generated and escaped in Python
 
 // the drawing's groups (rulekit.display.reveal: "rk-s0" the set-up, "rk-s1" step 1, ...;
 // legend entries "rk-uses-<group>"), read from an element's classes
-function groupOf(node) {
-  let group = null;
-  const uses = [];
-  for (const c of node.classList) {
-    if (c.startsWith("rk-uses-")) uses.push(c.slice(8));
-    else if (c.startsWith("rk-") && c !== "rk-new" && group === null) group = c.slice(3);
-  }
-  return {group, uses};
-}
-
-function diagramOf(data, fig, describedBy, why) {
-  // the frame's SVG: cut from the walkthrough's one drawing ("so far"), or its own
-  let svg = null;
-  if (fig.show && data.svg) {
-    const t = document.createElement("template");
-    t.innerHTML = data.svg;
-    svg = t.content.querySelector("svg");
-    const show = new Set(fig.show), fresh = new Set(fig.new || []);
-    const graph = svg && svg.querySelector(":scope > g");
-    for (const node of graph ? Array.from(graph.children) : []) {
-      if (node.tagName.toLowerCase() !== "g") continue;
-      const {group, uses} = groupOf(node);
-      const shown = uses.length ? uses.some((u) => show.has(u)) : group === null || show.has(group);
-      if (!shown) node.remove();
-      else if (group !== null && fresh.has(group)) node.classList.add("rk-new");
-    }
-    if (svg) {
-      for (const a of ["width", "height", "viewBox"]) if (fig[a]) svg.setAttribute(a, fig[a]);
-      if (fig.label) svg.setAttribute("aria-label", fig.label);
-    }
-  } else if (fig.svg) {
-    const t = document.createElement("template");
-    t.innerHTML = fig.svg;
-    svg = t.content.querySelector("svg");
-  }
-  const title = el("p", {class: "rk-figure-title", text: fig.title || "Event and trigger diagram"});
-  if (!svg) {
-    return el("div", {class: "rk-figure"}, title,
-      el("p", {class: "rk-empty rk-new", text: fig.empty || "No diagram."}));
-  }
-  svg.setAttribute("aria-describedby", describedBy);
-  const pane = el("div", {class: "rk-diagram", tabindex: 0, role: "group",
-    "aria-label": `${fig.title || "Event and trigger diagram"} (scrolls)`}, svg);
-  if (askable(svg, why)) pane.removeAttribute("tabindex"); // its boxes are the Tab stop
-  if (fig.shapes && Object.keys(fig.shapes).length) { // the step laid out in other shapes
-    svg.dataset.rkShape = "";
-    pane.rkShapes = {"": svg, ...fig.shapes}; // (markup, made an element when first tried)
-    pane.rkWhy = why;
-  }
-  return el("div", {class: "rk-figure"}, title, pane);
-}
-
-// ---------------------------------------------------------------- ask the diagram why
-// (issue 28) Each box of the drawing (an SVG `g.node` with class `rkbox-<name>`) is a button:
-// one Tab stop for the diagram (roving tabindex), arrow keys along the arrows (Right/Down: to
-// an effect, Left/Up: to its cause), Enter or a click opens the "why" panel under the pane
-// (the box's chain of causes back to the player's action, its rules with the kit's summaries,
-// a replaced event before and after), Escape closes it and gives the focus back to the box.
-// The answers come with the frame (`view.why`, rulekit.display.frames._why_data).
-const boxName = (node) => {
-  for (const c of node.classList) if (c.startsWith("rkbox-")) return c.slice(6);
-  return null;
-};
-const eventOf = (name) => (name.match(/^[npr](\d+)/) || [])[1] || null;
-
-function ruleWords(why, n) {
-  const r = (why.cited || {})[n];
-  return r && r[0] ? `CR ${n} (${r[0]})` : `CR ${n}`;
-}
-
-function chainOf(why, name) { // [{box, says, how}], nearest cause first, to the action
-  const out = [], seen = new Set([name]);
-  let at = name;
-  for (;;) {
-    const c = (why.causes || {})[at];
-    if (!c || seen.has(c[0])) break;
-    out.push({box: c[0], how: c[1], says: (why.texts || {})[c[0]] || c[0]});
-    seen.add(c[0]);
-    at = c[0];
-  }
-  return out;
-}
-
-// a box's accessible name: its words as drawn first (what a voice-control user says), then
-// its whole words, its rules with their titles, and what it came of (a step view's " · "
-// before the CR numbers on a line of words is only drawn, never said)
-function boxLabel(why, name, node) {
-  const says = (why.texts || {})[name];
-  const title = node.querySelector("title");
-  const drawn = Array.from(node.querySelectorAll("text"),
-    (t) => t.textContent.replace(/(^|\s)·(?=\s|$)/g, " ").trim()).filter(Boolean).join(" ");
-  const words = says || (title ? title.textContent.split("\n")[0] : name);
-  const rules = ((why.rules || {})[name] || []).map((n) => ruleWords(why, n));
-  const cause = (why.causes || {})[name];
-  const squashed = (x) => x.replace(/\W+/g, "");
-  const parts = [drawn || words];
-  if (drawn && squashed(words) !== squashed(drawn)) parts.push(words);
-  if (rules.length) parts.push(rules.join(", "));
-  if (cause) parts.push(`it ${cause[1] === "then" ? "follows" : "comes of"}: ` +
-    ((why.texts || {})[cause[0]] || cause[0]));
-  if (node.classList.contains("rk-new")) parts.push("new this step");
-  return parts.join(". ");
-}
-
-// the boxes of an SVG made buttons (with the why data, when it has any); true when it has any
-function askable(svg, why) {
-  if (!why) return false;
-  const nodes = Array.from(svg.querySelectorAll("g.node")).filter((n) => boxName(n));
-  if (!nodes.length) return false;
-  svg.setAttribute("role", "group"); // an img's parts are out of the accessibility tree
-  nodes.forEach((node, i) => {
-    const name = boxName(node);
-    node.setAttribute("tabindex", i === 0 ? "0" : "-1");
-    node.setAttribute("role", "button");
-    // each drawn line ends with a space (SVG leaves it out of the picture), so its words read
-    // as words in its text content ("for mana", not "formana")
-    for (const t of node.querySelectorAll("text")) {
-      if (!/\s$/.test(t.textContent)) t.append(" ");
-    }
-    node.setAttribute("aria-label", boxLabel(why, name, node));
-    // its tooltip (the whole words, each rule's summary) becomes its description: an SVG
-    // <title> inside a button would count as its visible text (axe: label-in-name)
-    const tip = node.querySelector(":scope > title");
-    if (tip) {
-      node.setAttribute("aria-description", tip.textContent.replace(/\s+/g, " ").trim());
-      tip.remove();
-    }
-    node.classList.add("rk-box");
-  });
-  return true;
-}
-
-function whyPanel(why, name, node, idBase) {
-  const texts = why.texts || {};
-  const title = node.querySelector("title");
-  const says = texts[name] || (title ? title.textContent : name);
-  const head = el("h4", {id: `${idBase}-why-head`, text: `Why: ${says}`});
-  const panel = el("section", {class: "rk-why", tabindex: -1, "aria-labelledby": head.id,
-    "data-box": name}, head);
-  const rules = (why.rules || {})[name] || [];
-  if (rules.length) {
-    panel.append(el("p", {class: "rk-why-sub", text: rules.length === 1 ? "The rule" :
-      "The rules"}), el("ul", {}, ...rules.map((n) => {
-      const r = (why.cited || {})[n] || ["", ""];
-      return el("li", {}, el("b", {text: `CR ${n}${r[0] ? ` (${r[0]})` : ""}`}),
-        r[1] ? `: ${r[1]}` : "");
-    })));
-  }
-  const id = eventOf(name), rep = id && (why.replaced || {})[id];
-  if (rep) {
-    const list = el("ul", {}, el("li", {}, el("b", {text: "Before: "}), rep.before));
-    for (const e of rep.effects || []) {
-      list.append(el("li", {}, el("b", {text: "Changed by: "}), `${e.effect} (${e.outcome} it)`,
-        (e.rules || []).length ? ` — ${e.rules.map((n) => ruleWords(why, n)).join(", ")}` : ""));
-    }
-    list.append(el("li", {}, el("b", {text: "After: "}), rep.after));
-    panel.append(el("p", {class: "rk-why-sub", text: "A replacement effect changed it"}), list);
-  }
-  const chain = chainOf(why, name);
-  if (chain.length) {
-    // from the player's action down to this box, each line led by its arrow's word (how the
-    // line above led to it: "does", "pays", "triggers", "resolves", "then", ...)
-    const steps = chain.slice().reverse();
-    const how = (i) => el("span", {class: "rk-why-how", text: `${steps[i - 1].how} → `});
-    const items = steps.map((c, i) => el("li", {}, i ? how(i) : null, c.says,
-      i === 0 ? el("span", {class: "rk-why-how", text: " (the player's action)"}) : null));
-    items.push(el("li", {}, el("span", {class: "rk-why-how",
-      text: `${steps[steps.length - 1].how} → `}), el("b", {text: says})));
-    panel.append(el("p", {class: "rk-why-sub", text: "How it came about"}),
-      el("ol", {class: "rk-why-chain"}, ...items));
-  } else if (texts[name]) {
-    panel.append(el("p", {text: "This is the player's action (or the set-up): nothing in the " +
-      "diagram caused it."}));
-  } else if (title) {
-    panel.append(el("p", {text: title.textContent}));
-  }
-  if ((why.when || {})[name]) {
-    panel.append(el("p", {}, el("b", {text: "It happened when: "}), why.when[name]));
-  }
-  panel.append(el("button", {type: "button", class: "rk-button rk-why-close",
-    text: "Close (Esc)"}));
-  return panel;
-}
-
-// the keyboard and the clicks of one figure's boxes; `say` speaks in the live region
-function wireBoxes(figure, why, idBase, say) {
-  const pane = figure.querySelector(".rk-diagram");
-  if (!pane || !pane.querySelector(".rk-box")) return;
-  // the boxes and arrows of the drawing shown now (the pane may show the step in another
-  // shape since: the same boxes, names and arrows, but for "brief" and "stacked", which draw
-  // a fan-out's replaced events one box each and have their own arrows, `why.shape_arrows`)
-  let boxes = [], byName = new Map(), arrows = [];
-  const look = () => {
-    const svg = pane.querySelector(":scope > svg");
-    boxes = Array.from(pane.querySelectorAll(":scope > svg .rk-box"));
-    byName = new Map(boxes.map((b) => [boxName(b), b]));
-    const shape = (svg && svg.dataset.rkShape) || "";
-    arrows = (((why.shape_arrows || {})[shape]) || why.arrows || [])
-      .filter(([t, h]) => byName.has(t) && byName.has(h));
-  };
-  look();
-  const effects = (n) => arrows.filter(([t]) => t === n).map(([, h]) => h);
-  const causes = (n) => arrows.filter(([, h]) => h === n).map(([t]) => t);
-  const turn = new Map(); // box -> the effect Right/Down went to last (the next one goes on)
-  const turnUp = new Map(); // box -> the cause Left/Up went to last (likewise)
-  let from = null; // the box the focus came from, with an arrow key
-  const moveTo = (b) => {
-    for (const x of boxes) x.setAttribute("tabindex", x === b ? "0" : "-1");
-    b.focus();
-  };
-  const close = (back) => {
-    const open = figure.querySelector(".rk-why");
-    if (!open) return false;
-    const b = byName.get(open.dataset.box);
-    open.remove();
-    if (back && b) moveTo(b);
-    return true;
-  };
-  const open = (b) => {
-    close(false);
-    const panel = whyPanel(why, boxName(b), b, idBase);
-    pane.after(panel);
-    panel.focus({preventScroll: true});
-    b.scrollIntoView({block: "nearest", inline: "nearest"}); // the pane is shorter now
-  };
-  figure.addEventListener("click", (ev) => {
-    look();
-    if (ev.target.closest(".rk-why-close")) { close(true); return; }
-    const b = ev.target.closest && ev.target.closest(".rk-box");
-    if (b && pane.contains(b)) { moveTo(b); open(b); }
-  });
-  figure.addEventListener("keydown", (ev) => {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    look();
-    const inPanel = ev.target.closest && ev.target.closest(".rk-why");
-    if (ev.key === "Escape" && (inPanel || figure.querySelector(".rk-why"))) {
-      close(true);
-      ev.preventDefault();
-      ev.stopPropagation();
-      return;
-    }
-    const b = ev.target.closest && ev.target.closest(".rk-box");
-    if (!b || inPanel) return;
-    const name = boxName(b);
-    let to = null;
-    if (ev.key === "Enter" || ev.key === " ") {
-      open(b);
-    } else if (ev.key === "ArrowRight" || ev.key === "ArrowDown") {
-      const list = effects(name);
-      if (list.length) {
-        const k = (list.indexOf(turn.get(name)) + 1) % list.length;
-        turn.set(name, list[k]);
-        to = list[k];
-        if (list.length > 1) say(`Effect ${k + 1} of ${list.length}.`);
-      } else { // nothing drawn came of it (an earlier step's box, a chain's end): the next box
-        const k = boxes.indexOf(b);
-        if (k + 1 < boxes.length) to = boxName(boxes[k + 1]);
-        say(k + 1 < boxes.length ? "Nothing in this diagram came of it; the next box." :
-          "Nothing in this diagram came of it: the last box.");
-      }
-    } else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") {
-      const list = causes(name);
-      if (list.length) { // back where it came from, if that is a cause; again: the next one
-        const last = turnUp.get(name);
-        const k = list.includes(from) && last !== from ? list.indexOf(from) :
-          (list.indexOf(last) + 1) % list.length;
-        turnUp.set(name, list[k]);
-        to = list[k];
-        if (list.length > 1) say(`Cause ${k + 1} of ${list.length}.`);
-      } else { // the first box of its chain: the box before it
-        const k = boxes.indexOf(b);
-        if (k > 0) to = boxName(boxes[k - 1]);
-        say(k > 0 ? "Nothing in this diagram caused it; the box before." :
-          "Nothing in this diagram caused it: the first box.");
-      }
-    } else if (ev.key === "Home") {
-      to = boxName(boxes[0]);
-    } else if (ev.key === "End") {
-      to = boxName(boxes[boxes.length - 1]);
-    } else return;
-    ev.preventDefault();
-    ev.stopPropagation();
-    if (to !== null && byName.has(to)) { from = name; moveTo(byName.get(to)); }
-  });
-}
-
-// the keys the figure takes for itself (the walkthrough's own key handler leaves them)
-function figureKey(ev) {
-  const t = ev.target;
-  if (!t || !t.closest) return false;
-  if (t.closest(".rk-why")) return true;
-  if (!t.closest(".rk-box")) return false;
-  return ["Enter", " ", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End",
-    "Escape"].includes(ev.key) && (ev.key !== "Escape" ||
-    !!t.closest(".rk-figure").querySelector(".rk-why"));
-}
-
-// the frame's diagram: the step view (that step in full, earlier steps folded) or, with the
-// "The whole story" toggle pressed, every step so far; the legend of its shapes above the pane
-function figureOf(data, f, described, whole) {
-  const has = (x) => x && Object.keys(x).length ? x : null;
-  const view = has(f.view), story = has(f.diagram);
-  const fig = whole && story ? story : (view || story);
-  if (!fig) return null;
-  const why = fig === view ? view.why : whyUpTo(data, f.step);
-  const figure = diagramOf(data, fig, described, why);
-  figure.rkWhy = why;
-  const head = el("div", {class: "rk-figure-head"}, figure.firstChild);
-  if (view && story) {
-    head.append(el("button", {type: "button", class: "rk-button rk-whole",
-      "aria-pressed": fig === story ? "true" : "false", text: "The whole story",
-      title: "Every step so far in one diagram (press again: this step, earlier ones folded)"}));
-  }
-  if (figure.querySelector(".rk-diagram svg")) {
-    const zoom = el("button", {type: "button", class: "rk-button rk-zoom", "aria-pressed": "false",
-      text: "1:1", title: "The diagram at its real size (press again: zoomed to fit the step)"});
-    const whole = head.querySelector(".rk-whole");
-    head.append(el("span", {class: "rk-figure-tools"}, whole, zoom));
-  }
-  figure.prepend(head);
-  // a legend strip: its markup, or its number in the walkthrough's `legends` (each once)
-  const strip = (v) => typeof v === "number" ? ((data.legends || [])[v] || "") : (v || "");
-  const words = strip(fig.legend);
-  if (words) { // the legend and the tools share a row; the title stays for screen readers
-    // (the tools float right, before the legend: its second row has the pane's whole width)
-    const tools = head.querySelector(".rk-figure-tools");
-    const legend = html("div", {class: "rk-legend-box"}, words);
-    const pane = figure.querySelector(".rk-diagram");
-    if (pane && pane.rkShapes && fig.shape_legends) { // a shape that draws other shapes
-      pane.rkLegends = {"": words};
-      for (const [name, v] of Object.entries(fig.shape_legends)) pane.rkLegends[name] = strip(v);
-      pane.rkLegendBox = legend; // (Present moves it under the words)
-    }
-    if (tools) {
-      head.firstChild.classList.add("rk-sr-only");
-      tools.after(legend);
-    } else head.after(legend);
-  }
-  return figure;
-}
-
-// the whole story's why: every frame's up to step k (a box is drawn in full in its own
-// step's view; the same event is the same box in every frame of one walkthrough)
-function whyUpTo(data, k) {
-  if (!data.frames) return null;
-  const out = {texts: {}, causes: {}, rules: {}, cited: {}, when: {}, replaced: {}, arrows: []};
-  let any = false;
-  for (const f of data.frames.slice(0, k + 1)) {
-    const w = f.view && f.view.why;
-    if (!w) continue;
-    any = true;
-    for (const key of ["texts", "causes", "rules", "cited", "when", "replaced"]) {
-      Object.assign(out[key], w[key] || {});
-    }
-  }
-  return any ? out : null; // (the whole story's arrows: not walked; its boxes still answer)
-}
-
-// a question (issue 29): asked on the frame before its step, checked here against the engine's
-// answer (in the frame data: no kernel needed), kept in the page's localStorage
 const squash = (x) => String(x).trim().toLowerCase().replace(/[\s{}]+/g, "");
 
 function rightAnswer(q, value, choice) {
@@ -546,8 +187,10 @@ function frameOf(data, f, idBase, whole, ctx) {
     const e = f.events;
     const head = el("h4", {class: "rk-inline", text: e.rows.length ?
       `${e.title} (${e.rows.length})` : e.title});
+    // (folded in a one-column walkthrough: a phone's reader comes for the picture)
+    const open = e.open && !(window.matchMedia && matchMedia(FLOW).matches);
     text.append(e.rows.length ?
-      el("details", {open: e.open}, el("summary", {}, head), tableOf({...e, caption: ""})) :
+      el("details", {open}, el("summary", {}, head), tableOf({...e, caption: ""})) :
       el("div", {}, el("h4", {text: e.title}), el("p", {class: "rk-empty", text: "No events."})));
   }
   if (f.notes) { // for the teacher (N key or this toggle): never on the projected (Present) view
@@ -558,269 +201,9 @@ function frameOf(data, f, idBase, whole, ctx) {
     "aria-label": `${data.title}: step ${f.step} of ${n}`}, text);
   const figure = figureOf(data, f, described, whole);
   if (figure) frame.append(figure);
+  // a picture that fits half the width leaves the words the other half (stepper.css)
+  if (figure && figure.rkHalf) frame.classList.add("rk-half");
   return frame;
-}
-
-function newBox(pane) { // the union of the step's new elements' boxes (client px), or null
-  let box = null;
-  for (const e of pane.querySelectorAll(".rk-new")) {
-    const r = e.getBoundingClientRect();
-    if (!r.width && !r.height) continue;
-    box = box ? {left: Math.min(box.left, r.left), top: Math.min(box.top, r.top),
-      right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom)} :
-      {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
-  }
-  return box;
-}
-
-// Zoom to fit (issue 28): the drawing is scaled so the step's new part fills the pane, never
-// so small that its text is under 16 CSS px (18 while presenting), nor over 1.25x (2x while
-// presenting); when even that leaves it larger than the pane, the frame gives the diagram
-// more of its width (`rk-wide`: 72 % in the page while the narration still shows whole,
-// three quarters in a walkthrough 1,100 px wide or narrower, and four fifths there
-// (`rk-wider`) when three quarters are not enough; on Present's slide three
-// quarters while its words fit their column, at their size or at the narration's least,
-// 32 px). `real` (the 1:1 toggle): the drawing at 1:1.
-const FLOOR_PX = 16, PRESENT_FLOOR_PX = 18, PAD = 12;
-// the least size of a slide's narration (issue 28: 32 CSS px at 1280x720; its own size is
-// 2.6 % of the window's width, 33.3 px there)
-const PRESENT_WORDS_PX = 32;
-// a walkthrough this wide or narrower has its columns half and half (stepper.css's container
-// query), and its legend and diagram tools under the narration
-const NARROW_PX = 1100;
-const isNarrow = (stepper) => stepper.clientWidth <= NARROW_PX;
-// a narrow walkthrough in the page (not on Present's slide) with its frame in two columns
-const narrowColumns = (stepper, frame) => !stepper.classList.contains("rk-presenting") &&
-  isNarrow(stepper) && getComputedStyle(frame).display === "grid";
-
-// A narrow walkthrough (JupyterLab beside its file browser) has its control row at the head
-// of the words' column, as wide as it (`rk-side`, stepper.css), not above both columns: the
-// diagram's pane then has the walkthrough's whole height (a row above it took 52 px from a
-// 590 px pane). Called whenever the frame's columns may have changed (a step, a resize,
-// `trySvg`'s wider columns): the row's width follows the words' column, their top its height.
-function placeControls(root) {
-  if (!root) return;
-  const frame = root.querySelector(":scope > .rk-frames > .rk-frame");
-  const text = frame && frame.querySelector(":scope > .rk-text");
-  const controls = root.querySelector(":scope > .rk-controls");
-  const side = !!(text && controls) && narrowColumns(root, frame);
-  root.classList.toggle("rk-side", side);
-  if (!side) return;
-  root.style.setProperty("--rk-words", `${text.getBoundingClientRect().width}px`);
-  root.style.setProperty("--rk-controls-h", `${controls.getBoundingClientRect().height}px`);
-}
-
-// whether the step's narration shows whole in its text column (which scrolls on its own)
-function narrationFits(frame) {
-  const text = frame.querySelector(":scope > .rk-text");
-  const words = text && text.querySelector(".rk-narration");
-  if (!words) return true;
-  const t = text.getBoundingClientRect(), w = words.getBoundingClientRect();
-  return w.top >= t.top - 1 && w.bottom <= t.bottom + 1;
-}
-
-// what a slide's words' column leaves out, in this order, when there is no room for it: the
-// legend under the words, then the walkthrough's name at their head ("Step k / n" stays)
-function spareLines(text) {
-  return [text.querySelector(":scope > .rk-legend-box"),
-    text.querySelector(":scope > .rk-title .rk-title-text")].filter(Boolean);
-}
-
-// Present: whether the slide's words still fit their column, with the frame's classes as
-// they are now (left out: what goes when there is no room, `spareLines`): at their own
-// size (true), only at the narration's least size (`"least"`), or not (false); never beside
-// long words, which have half the slide (`rk-long`)
-function slideFits(frame) {
-  if (frame.classList.contains("rk-long")) return false;
-  const text = frame.querySelector(":scope > .rk-text");
-  if (!text) return true;
-  const spare = spareLines(text), was = spare.map((e) => e.hidden);
-  for (const e of spare) e.hidden = true;
-  const narr = text.querySelector(":scope > .rk-narration");
-  const size = narr ? narr.style.fontSize : "";
-  const fit = () => text.scrollHeight <= text.clientHeight + 1;
-  if (narr) narr.style.fontSize = "";
-  let fits = fit();
-  if (!fits && narr) {
-    narr.style.fontSize = `${PRESENT_WORDS_PX}px`;
-    fits = fit() ? "least" : false;
-  }
-  if (narr) narr.style.fontSize = size;
-  spare.forEach((e, i) => { e.hidden = was[i]; });
-  return fits;
-}
-
-function fitScale(root, real) {
-  const frame = root.querySelector(".rk-frame");
-  const pane = frame && frame.querySelector(".rk-diagram");
-  let svg = pane && pane.querySelector(":scope > svg");
-  if (!svg) return;
-  const presenting = root.classList.contains("rk-presenting");
-  const grid = getComputedStyle(frame).display === "grid";
-  // each shape of the step view in turn (the default first): the one that shows the most of
-  // the step's new part wins, then the one that shows it largest; the default stays while it
-  // fits at the floor
-  const names = pane.rkShapes ? Object.keys(pane.rkShapes) : [null];
-  let best = null;
-  for (const name of real ? [svg.dataset.rkShape ?? null] : names) {
-    if (name !== null) svg = useShape(pane, name);
-    const got = trySvg(frame, pane, svg, presenting, grid, real);
-    if (!got) continue;
-    if (!best || got.share > best.share + 0.005 ||
-        (got.share > best.share - 0.005 && got.use > best.use + 0.005)) best = {...got, name};
-    if (got.scale >= got.floor - 0.001 && name === names[0]) break;
-  }
-  if (!best) return;
-  if (best.name !== null) svg = useShape(pane, best.name);
-  frame.classList.toggle("rk-wide", best.wide);
-  frame.classList.toggle("rk-wider", Boolean(best.wider));
-  placeControls(root);
-  const narr = presenting && !frame.classList.contains("rk-long") &&
-    frame.querySelector(":scope > .rk-text > .rk-narration");
-  if (narr) narr.style.fontSize = best.least ? `${PRESENT_WORDS_PX}px` : "";
-  if (presenting && best.wide) { // the words' column is narrower: what has no room goes
-    const text = frame.querySelector(":scope > .rk-text");
-    for (const e of text ? spareLines(text) : []) {
-      if (text.scrollHeight > text.clientHeight + 1) e.hidden = true;
-    }
-  }
-  svg.style.width = `${best.w0 * best.use}px`;
-  svg.style.height = `${best.h0 * best.use}px`;
-}
-
-// one drawing in the pane: the scale that fits its new part (`scale`, uncapped), whether the
-// frame gives the diagram more room for it (`wide`), the scale to draw it at (`use`) and the
-// share of the new part the pane then shows (`share`: 1 when it fits)
-function trySvg(frame, pane, svg, presenting, grid, real) {
-  const w0 = parseFloat(svg.getAttribute("width")), h0 = parseFloat(svg.getAttribute("height"));
-  if (!(w0 > 0 && h0 > 0)) return null;
-  let small = 0; // the smallest text of the new part, in drawing units (1 unit = 1 px at 1:1)
-  for (const t of pane.querySelectorAll(".rk-new text")) {
-    const size = parseFloat(t.getAttribute("font-size"));
-    if (size > 0 && t.textContent.trim() && (!small || size < small)) small = size;
-  }
-  const floor = (presenting ? PRESENT_FLOOR_PX : FLOOR_PX) / (small || FLOOR_PX);
-  const cap = Math.max(floor, presenting ? 2 : 1.25);
-  const apply = (s) => {
-    svg.style.width = `${w0 * s}px`;
-    svg.style.height = `${h0 * s}px`;
-  };
-  const root = frame.closest(".rk-stepper");
-  const cols = (wide, wider) => { // the frame's columns, the control row over its words
-    frame.classList.toggle("rk-wide", wide);
-    frame.classList.toggle("rk-wider", wider);
-    placeControls(root);
-  };
-  cols(false, false);
-  if (real) return {scale: 1, floor, wide: false, use: 1, share: 1, w0, h0};
-  let share = 1;
-  const best = () => { // the scale that fits the new part in the pane as it is now
-    const r = svg.getBoundingClientRect(), box = newBox(pane);
-    if (!box || !r.width) return cap;
-    const now = r.width / w0;
-    const bw = (box.right - box.left) / now, bh = (box.bottom - box.top) / now;
-    const pw = pane.clientWidth - 2 * PAD, ph = pane.clientHeight - 2 * PAD;
-    share = Math.min(1, pw / (bw * floor)) * Math.min(1, ph / (bh * floor)); // at the floor
-    return Math.min(pw / bw, ph / bh);
-  };
-  apply(floor);
-  let s = best(), wide = false, wider = false, least = false;
-  if (s < floor && grid) {
-    cols(true, false); // more room for the diagram, the text column narrower
-    // (on Present's slide: a quarter of it, when the words fit there, at their least size)
-    const fits = presenting ? slideFits(frame) : narrationFits(frame);
-    if (fits) {
-      s = best();
-      wide = true;
-      least = fits === "least";
-      // a narrow walkthrough (JupyterLab beside its file browser): four fifths, when three
-      // quarters show under 95 % of the step, four fifths show more of it (a step too tall
-      // for the pane keeps its words' column) and the narration still shows whole in the
-      // last fifth
-      if (share < 0.95 && !presenting && isNarrow(root)) {
-        const was = {s, share};
-        cols(true, true);
-        if (narrationFits(frame)) {
-          s = best();
-          wider = share > was.share + 0.005;
-          if (!wider) ({s, share} = was);
-        }
-      }
-    }
-    cols(false, false); // (not at the cost of the step's own words)
-  }
-  return {scale: s, floor, wide, wider, least, use: Math.max(floor, Math.min(cap, s)), share,
-    w0, h0};
-}
-
-// the diagram pane scrolls to what the step added: centred, or its top-left when larger;
-// the margin around it (`PAD`) shrinks, to nothing, where it would hide part of it
-function showNew(root, real) {
-  fitScale(root, real);
-  const pane = root.querySelector(".rk-frame .rk-diagram");
-  if (!pane) return;
-  const asked = root.querySelector(".rk-frame .rk-why");
-  const box_ = asked && pane.querySelector(`.rkbox-${CSS.escape(asked.dataset.box)}`);
-  if (box_) { // a "why" is open: its box stays in view
-    box_.scrollIntoView({block: "nearest", inline: "nearest"});
-    return;
-  }
-  const box = newBox(pane);
-  if (!box) return;
-  const r = pane.getBoundingClientRect(); // the pane's inside (its scroll bars left out)
-  const p = {left: r.left + pane.clientLeft, top: r.top + pane.clientTop};
-  p.right = p.left + pane.clientWidth;
-  p.bottom = p.top + pane.clientHeight;
-  const w = box.right - box.left, h = box.bottom - box.top;
-  const padX = Math.max(0, Math.min(PAD, (pane.clientWidth - w) / 2));
-  const padY = Math.max(0, Math.min(PAD, (pane.clientHeight - h) / 2));
-  const dy = (h <= pane.clientHeight - 2 * padY) ?
-    (box.top + box.bottom - p.top - p.bottom) / 2 : box.top - p.top - padY;
-  let dx = 0; // sideways, as little as shows it all (the drawing reads from its left edge)
-  if (w > pane.clientWidth - 2 * padX || box.left < p.left) dx = box.left - p.left - padX;
-  else if (box.right > p.right - padX) dx = box.right - p.right + padX;
-  pane.scrollBy(dx, dy);
-}
-
-// The step view in another shape (issue 28: `rulekit.display.flow.STEP_SHAPES`, the frame's
-// `view.shapes`): the same boxes, arrows and words laid out narrower or shorter ("brief",
-// "stacked": a fan-out's replaced events one box each, for a step no other shape fits).
-// The pane shows one at a time; the focus stays on the same box (where the shape draws it).
-function useShape(pane, name) {
-  const now = pane.querySelector(":scope > svg");
-  const shapes = pane.rkShapes;
-  if (!now || !shapes || now.dataset.rkShape === name || !(name in shapes)) return now;
-  let svg = shapes[name];
-  if (typeof svg === "string") {
-    const t = document.createElement("template");
-    t.innerHTML = svg;
-    svg = t.content.querySelector("svg");
-    if (!svg) return now;
-    svg.dataset.rkShape = name;
-    for (const a of ["aria-describedby", "aria-label"]) {
-      if (now.hasAttribute(a)) svg.setAttribute(a, now.getAttribute(a));
-    }
-    askable(svg, pane.rkWhy);
-    shapes[name] = svg;
-  }
-  // the box that has the focus, else the one Tab reaches, is the same box in the new shape
-  const focused = now.contains(document.activeElement) && boxName(document.activeElement);
-  const stop = now.querySelector(".rk-box[tabindex='0']");
-  const keep = focused || (stop && boxName(stop));
-  const same = keep && svg.querySelector(`.rkbox-${CSS.escape(keep)}`);
-  if (same) for (const b of svg.querySelectorAll(".rk-box")) {
-    b.setAttribute("tabindex", b === same ? "0" : "-1");
-  }
-  now.replaceWith(svg);
-  if (focused && same) same.focus({preventScroll: true});
-  if (pane.rkLegends) { // the legend of the shapes this one draws
-    const words = pane.rkLegends[name] ?? pane.rkLegends[""];
-    if (pane.rkLegendBox.dataset.rkShape !== name) {
-      pane.rkLegendBox.innerHTML = words; // (the kit's own markup: `legend_strip`)
-      pane.rkLegendBox.dataset.rkShape = name;
-    }
-  }
-  return svg;
 }
 
 // the walkthroughs drawn in this document, in any host (one module per widget in a kernel
@@ -830,11 +213,14 @@ const shownSteppers = () => {
   rk.steppers = rk.steppers || new Set();
   return rk.steppers;
 };
-// Full screen, one element at a time. Leaving it is asynchronous: a request made before an
-// exit has finished (Escape, then Present on the next walkthrough at once) is undone by that
-// exit, so a request waits for the exit (the reader's key press or click still counts for it).
+// Full screen, one element at a time, asked of the element's own root (the document, or the
+// shadow root a host such as marimo draws it in: there the document's full-screen element is
+// the host). Leaving is asynchronous: a request made before an exit has finished (Escape,
+// then Present on the next walkthrough at once) is undone by that exit, so a request waits for
+// the exit (the reader's key press or click still counts for it).
+const isFull = (el) => el.getRootNode().fullscreenElement === el;
 const leaveFullScreen = (el) => {
-  if (document.fullscreenElement !== el) return;
+  if (!isFull(el)) return;
   const rk = (globalThis.rulekit = globalThis.rulekit || {});
   const leaving = document.exitFullscreen().catch(() => {}).then(() => {
     if (rk.leaving === leaving) rk.leaving = null;
@@ -843,7 +229,7 @@ const leaveFullScreen = (el) => {
 };
 const enterFullScreen = (el, still) => { // still(): whether it is still wanted
   const ask = () => {
-    if (still() && el.requestFullscreen && document.fullscreenElement !== el) {
+    if (still() && el.requestFullscreen && !isFull(el)) {
       el.requestFullscreen().catch(() => { /* the fixed layout does it */ });
     }
   };
@@ -852,6 +238,8 @@ const enterFullScreen = (el, still) => { // still(): whether it is still wanted
 };
 const HINT = "→ / Space / PgDn: next · ← / PgUp: back · Home / End · Esc: back to the page";
 const ADDRESS = /^#([a-z0-9][a-z0-9-]*)(?:\/(\d+))?$/; // #<walkthrough>/<step>
+// one column (stepper.css): the words, then the picture, then the board
+const FLOW = "(max-width: 899px), (max-height: 499px)";
 
 function render({model, el: host}) {
   const frames = model.get("frames") || [];
@@ -965,7 +353,8 @@ function render({model, el: host}) {
   const titleLine = el("p", {class: "rk-title-text", text: `Walkthrough: ${title}`});
   const titleBox = el("div", {class: "rk-title"}, titleLine);
   const hint = el("p", {class: "rk-hint", "aria-hidden": "true", text: HINT});
-  root.append(titleBox, controls, box, live);
+  // (the grid that places them, inside the walkthrough: its width is the container query's)
+  root.append(el("div", {class: "rk-layout"}, titleBox, controls, box), live);
 
   function stepLink(k) {
     if (inPage) return `${location.href.split("#")[0]}#${slug}/${k}`;
@@ -1000,86 +389,11 @@ function render({model, el: host}) {
       "last step · Esc: back to the page" : "←: back to the last step · Esc: back to the page"}));
     return {card, then};
   }
-  function fitSlide() { // Present: a long text (the set-up's) gets a wider column, then
-    // smaller type until it fits its pane (a short narration keeps its large size)
-    if (!root.classList.contains("rk-presenting")) return;
-    const narr = box.querySelector(".rk-narration");
-    const text = narr && narr.closest(".rk-text");
-    if (!text) return;
-    narr.style.fontSize = "";
-    // the legend (moved under the words) takes what room is left: it never makes the words
-    // smaller or the diagram narrower, and goes when there is none
-    const legend = text.querySelector(":scope > .rk-legend-box");
-    if (legend) legend.hidden = true;
-    const over = () => text.scrollHeight > text.clientHeight + 1;
-    // the walkthrough's name goes before the words take half the slide (a third, then half;
-    // with the name, then without)
-    for (const [long, noName] of [[false, false], [false, true], [true, false], [true, true]]) {
-      text.parentElement.classList.toggle("rk-long", long); // half the width, not a third
-      titleLine.hidden = noName;
-      if (!over()) break;
-    }
-    let px = parseFloat(getComputedStyle(narr).fontSize);
-    while (over() && px > 20) {
-      px -= 2;
-      narr.style.fontSize = `${px}px`;
-    }
-    if (legend) {
-      legend.hidden = false;
-      if (over()) legend.hidden = true;
-    }
-  }
-  // The legend's place: above the diagram's pane; on Present's slide at the foot of the
-  // words, and in a narrow walkthrough (JupyterLab beside its file browser: the frame's
-  // columns half and half) under the narration, the diagram's tools ("The whole story",
-  // 1:1) under it, so the pane has the figure's whole height.
-  function placeLegend() {
-    const legend = box.querySelector(".rk-legend-box");
-    const text = box.querySelector(".rk-frame > .rk-text");
-    const head = box.querySelector(".rk-figure-head");
-    if (!legend || !text || !head) return;
-    const narration = text.querySelector(":scope > .rk-narration");
-    const tools = box.querySelector(".rk-figure-tools");
-    const presenting = root.classList.contains("rk-presenting");
-    const narrow = narration && narrowColumns(root, text.parentElement);
-    if (tools && !narrow && tools.parentElement !== head) { // back in the figure's head
-      if (legend.parentElement === head) legend.before(tools);
-      else head.append(tools);
-    }
-    if (presenting) {
-      if (legend.parentElement !== text || legend.nextElementSibling) text.append(legend);
-    } else if (narrow) {
-      if (legend.previousElementSibling !== narration) narration.after(legend);
-      if (tools && legend.nextElementSibling !== tools) legend.after(tools);
-    } else if (legend.parentElement === text) { // back above the pane, after the tools
-      if (tools) tools.after(legend);
-      else head.after(legend);
-    }
-  }
-  // Present's slide head: "Step k / n" and the walkthrough's name head the words' column,
-  // so the diagram's column has the slide's whole height (not a row of the slide's own); on
-  // the end card and in the page, "Step k / n" is back in the control row (the name shows
-  // only on the slide)
-  function placeHead() {
-    const text = box.querySelector(".rk-frame > .rk-text");
-    if (root.classList.contains("rk-presenting") && text) {
-      if (text.firstElementChild !== titleBox) text.prepend(titleBox);
-      if (titleBox.firstElementChild !== status) titleBox.prepend(status);
-    } else {
-      titleLine.hidden = false; // (the end card's head: the name, whatever the slide left out)
-      if (root.firstElementChild !== titleBox) root.prepend(titleBox);
-      if (status.parentElement !== controls) back.after(status);
-    }
-  }
   function draw(again) { // again: the same step drawn anew (a toggle, Present)
     if ((shown === step && !again) || !frames.length) return;
     const moved = shown !== step;
     shown = step;
     box.replaceChildren(frameOf(data, frames[step], idBase, whole, ctx));
-    placeHead();
-    placeLegend();
-    placeControls(root);
-    fitSlide();
     const figure = box.querySelector(".rk-figure");
     if (figure && figure.rkWhy) {
       wireBoxes(figure, figure.rkWhy, idBase, (words) => { live.textContent = words; });
@@ -1096,13 +410,12 @@ function render({model, el: host}) {
     if (announced && moved) live.textContent = say + (frames[step].announce || "");
     say = "";
     announced = true; // not on first render: only on a change
-    requestAnimationFrame(() => showNew(root, real));
+    requestAnimationFrame(() => fit(root, real));
   }
   function showEnd() {
     ending = true;
     const {card, then} = endCard();
     box.replaceChildren(card);
-    placeHead();
     status.textContent = "End";
     live.textContent = `End of ${title}. ` + (then ? `Next: ${then.title}. Right arrow: the ` +
       "next walkthrough." : "This was the last walkthrough on this page.") +
@@ -1168,7 +481,7 @@ function render({model, el: host}) {
         }, 300);
       }
     }
-    requestAnimationFrame(() => showNew(root, real));
+    requestAnimationFrame(() => fit(root, real));
   }
   function onward() { // from the end card to the next walkthrough, presenting there (its
     // full-screen request waits for this one's exit: enterFullScreen)
@@ -1206,7 +519,7 @@ function render({model, el: host}) {
     if (!zoom) return;
     real = !real;
     zoom.setAttribute("aria-pressed", real ? "true" : "false");
-    showNew(root, real);
+    fit(root, real);
   });
   on(box, "click", (ev) => { // "The whole story" toggle: kept from step to step
     if (!ev.target.closest(".rk-whole")) return;
@@ -1232,7 +545,7 @@ function render({model, el: host}) {
   // request was granted (another walkthrough's exit still being delivered) leaves the slide
   let full = false;
   on(root, "fullscreenchange", () => {
-    if (document.fullscreenElement === root) {
+    if (isFull(root)) {
       full = true;
     } else if (full) {
       full = false;
@@ -1331,10 +644,7 @@ function render({model, el: host}) {
       waiting = true;
       requestAnimationFrame(() => {
         waiting = false;
-        placeLegend();
-        placeControls(root);
-        fitSlide();
-        showNew(root, real);
+        fit(root, real);
       });
     });
     watch.observe(root);

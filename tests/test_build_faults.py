@@ -1,11 +1,11 @@
-"""Reliability round 3, the lesson site (docs/reviews: reliability-3 D3, D8, D9, D10, D15, I5, I6).
+"""The lesson site's build under faults and hostile input:
 
-- D3: JSON in a page's `<script>` blocks can't end the block or hide the rest of the page;
-- D8: one build per site at a time (a lock); a killed build's workers and kernels die with it;
-- D9: pages are written whole; a recorded page that was damaged is rewritten, not refused;
-- D10: a cell has a time limit (`--timeout`), says it is still running, and fails by name;
-- D15: titles keep the `_`, `*` and backticks that aren't emphasis;
-- I5/I6: a page over budget is named; a newline in a notebook's name can't break its link.
+- JSON in a page's `<script>` blocks can't end the block or hide the rest of the page;
+- one build per site at a time (a lock); a killed build's workers and kernels die with it;
+- pages are written whole; a recorded page that was damaged is rewritten, not refused;
+- a cell has a time limit (`--timeout`), says it is still running, and fails by name;
+- titles keep the `_`, `*` and backticks that aren't emphasis;
+- a page over budget is named; a newline in a notebook's name can't break its link.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ JSON_TYPES = ("application/json", "application/vnd.jupyter.widget-state+json",
               "application/vnd.jupyter.widget-view+json")
 
 
-# ---------------------------------------------------------------- D3: JSON inside <script>
+# ---------------------------------------------------------------- JSON inside <script>
 
 def spec_script_end(page: str, start: int) -> int:
     """Where the HTML tokenizer (WHATWG "script data" states, with their escaped and
@@ -116,7 +116,7 @@ class _Counter(HTMLParser):
 
 
 def test_the_checker_sees_the_old_breakout() -> None:
-    """The tokenizer model above catches D3 as nbconvert's own filter left it (`/` only)."""
+    """The tokenizer model above catches the old breakout as nbconvert's own filter left it (`/` only)."""
     old = "<script type=\"application/json\">" + json.dumps({"t": "<!--<script>"}).replace(
         "/", "\\/") + "</script><p>rest of the page</p></script>"
     start = old.index(">") + 1
@@ -191,7 +191,7 @@ def test_the_inlined_page_scripts_neither_close_their_tag_nor_open_a_comment() -
         assert "<!--" not in text
 
 
-# ---------------------------------------------------------------- D15: plain titles
+# ---------------------------------------------------------------- plain titles
 
 @pytest.mark.parametrize(("markdown", "plain"), [
     ("pay_with and mana_abilities, 2*3 = 6", "pay_with and mana_abilities, 2*3 = 6"),
@@ -211,7 +211,7 @@ def test_titles_keep_marks_that_are_not_emphasis(markdown: str, plain: str) -> N
     assert f">{escape(plain)}</a>" in render_index(report, [])
 
 
-# ---------------------------------------------------------------- I6, I5: links and budget
+# ---------------------------------------------------------------- links and budget
 
 class _Links(HTMLParser):
     def __init__(self) -> None:
@@ -245,7 +245,7 @@ def test_a_page_over_budget_is_named_with_its_size() -> None:
     assert "1 MB" in warning
 
 
-# ---------------------------------------------------------------- D9: whole pages
+# ---------------------------------------------------------------- whole pages
 
 def test_write_atomic_replaces_whole_or_not_at_all(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
@@ -323,7 +323,7 @@ def test_malformed_site_pages_in_the_cache_make_it_untrusted(tmp_path: Path) -> 
         assert not Cache.load(cache.folder, out).trusted
 
 
-# ---------------------------------------------------------------- D8: one build at a time
+# ---------------------------------------------------------------- one build at a time
 
 _HOLD = """
 import sys, time
@@ -382,7 +382,7 @@ def test_a_lock_file_naming_a_dead_pid_is_taken_over(tmp_path: Path) -> None:
         lock.release()
 
 
-# ---------------------------------------------------------------- D10: time limits
+# ---------------------------------------------------------------- time limits
 
 def test_a_timed_out_cell_is_named_with_its_limit() -> None:
     from nbclient.exceptions import CellTimeoutError
@@ -506,7 +506,7 @@ def test_kill_9_of_the_build_takes_its_workers_and_kernels_with_it(tmp_path: Pat
                    echo=lambda _line: None)
     assert report.ok and [Path(r.page).name for r in report.built] == ["01_wait.html"]
     assert not list(out.glob(f".*{TMP_SUFFIX}"))
-    # D9: a page cut short and an emptied index (as an old build's kill left them) are rebuilt
+    # a page cut short and an emptied index (as an old build's kill left them) are rebuilt
     page = out / "01_wait.html"
     page.write_bytes(page.read_bytes()[:100])
     (out / "index.html").write_text("")

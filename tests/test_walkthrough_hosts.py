@@ -1,0 +1,119 @@
+"""A walkthrough in the hosts around it, in Debian's Chromium: a host that draws its widgets
+in a shadow DOM (marimo's anywidget does) and the exported page without a sandbox.
+
+- in a shadow root, Present goes full screen and Escape leaves it (the module asks the
+  walkthrough's own root node for its full-screen element: the document's is the host), and
+  leaving full screen the browser's way leaves Present;
+- the board of a walkthrough's frame has the board's style sheet wherever it shows: in the
+  shadow root (the widget's own `_css`, all marimo gives it) and on a lesson page with no
+  sandbox (lesson 0).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tests.helpers import unavailable
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("walkthrough-hosts")]
+
+# a page that renders the stepper module inside a shadow root, as marimo does: the widget's
+# style sheet inside it, nothing of the page's
+SHADOW_PAGE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Shadow</title>
+</head><body><main><div id="host"></div></main>
+<script type="module">{module}</script>
+<script type="module">
+const traits = JSON.parse(document.getElementById("traits").textContent);
+const model = {{get: (k) => traits[k], set: (k, v) => {{ traits[k] = v; }}, save_changes() {{}},
+  on() {{}}, off() {{}}, send() {{}}, widget_manager: {{}}}};
+const shadow = document.getElementById("host").attachShadow({{mode: "open"}});
+const style = document.createElement("style");
+style.textContent = JSON.parse(document.getElementById("css").textContent);
+const out = document.createElement("div");
+shadow.append(style, out);
+globalThis.rulekit.views.stepper.render({{model, el: out}});
+</script><script type="application/json" id="traits">{traits}</script>
+<script type="application/json" id="css">{css}</script></body></html>"""
+
+BOARD_STYLED = """(root) => {
+  const board = root.querySelector('.rk-board');
+  const card = board && board.querySelector('.rk-card');
+  return !!card && getComputedStyle(board).borderTopLeftRadius === '6px' &&
+    getComputedStyle(card).display !== 'inline' && card.getBoundingClientRect().width < 200;
+}"""
+
+
+@pytest.fixture()
+def shadow_page(browser, tmp_path):
+    if shutil.which("dot") is None:
+        unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
+    from rulekit.display.front import css_text, page_module
+    from rulekit.display.widgets import Stepper
+    from rulekit.export.lesson import script_json
+
+    stepper = Stepper("r14_exert_borrowed_creature")
+    traits = {k: getattr(stepper, k) for k in ("frames", "svg", "uid", "title", "step", "slug",
+                                               "about", "board_parts", "legends")}
+    path = tmp_path / "shadow.html"
+    path.write_text(SHADOW_PAGE.format(module=page_module("stepper"),
+                                       traits=script_json(json.dumps(traits)),
+                                       css=script_json(json.dumps(css_text("stepper")))),
+                    "utf-8")
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.locator("#host .rk-stepper").wait_for()  # (Playwright's locators pierce it)
+    yield page
+    assert errors == []
+    page.close()
+
+
+def test_present_in_a_shadow_root_enters_and_leaves_full_screen(shadow_page) -> None:
+    page = shadow_page
+    stepper = page.locator("#host .rk-stepper")
+    state = """() => {
+      const shadow = document.getElementById('host').shadowRoot;
+      const root = shadow.querySelector('.rk-stepper');
+      return {presenting: root.classList.contains('rk-presenting'),
+              document: document.fullscreenElement ? document.fullscreenElement.id : null,
+              shadow: shadow.fullscreenElement === root};
+    }"""
+    stepper.locator(".rk-present").click()
+    page.wait_for_function("() => !!document.fullscreenElement", timeout=5000)
+    assert page.evaluate(state) == {"presenting": True, "document": "host", "shadow": True}
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Escape")  # the walkthrough's key: it leaves full screen too
+    page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
+    assert page.evaluate(state) == {"presenting": False, "document": None, "shadow": False}
+    # and leaving full screen the browser's way leaves Present
+    stepper.locator(".rk-present").click()
+    page.wait_for_function("() => !!document.fullscreenElement", timeout=5000)
+    page.evaluate("() => document.exitFullscreen()")
+    page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
+    page.wait_for_timeout(200)
+    assert page.evaluate(state)["presenting"] is False
+
+
+def test_a_frames_board_is_styled_in_a_shadow_root(shadow_page) -> None:
+    page = shadow_page
+    assert page.locator("#host .rk-stepper").evaluate(BOARD_STYLED)
+
+
+@pytest.mark.notebook
+def test_a_frames_board_is_styled_on_a_page_without_a_sandbox(lesson_site, browser) -> None:
+    """Lesson 0 shows a walkthrough (with its board) and no sandbox."""
+    from rulekit.export.browser import open_page
+
+    site, _ = lesson_site
+    path = site / "00_start_here.html"
+    html = path.read_text("utf-8")
+    assert 'data-rk-view="stepper"' in html and 'data-rk-view="sandbox"' not in html
+    visit = open_page(browser, path, site, viewport=(1280, 720))
+    try:
+        assert visit.page.locator(".rk-stepper").first.evaluate(BOARD_STYLED)
+    finally:
+        visit.page.close()
