@@ -223,7 +223,7 @@ def test_lesson_6_slagstone_refinery():
 
 
 def test_lesson_7_token_copies():
-    b = Board(sandbox("07_token_copies_and_reflexive_triggers",
+    b = Board(sandbox("07_token_copies",
                       "the token is a plain 2/2 with haste, no counters and no Equipment",
                       "Alice gets a Food", "**Target, or tap/sacrifice for a cost**",
                       "the token enters tapped and attacking"))
@@ -253,7 +253,7 @@ def test_lesson_8_exert():
                       "Resolve its trigger: it is a 4/4 with lifelink",
                       "watch it stay tapped through Alice's next untap step",
                       "Click **Reset** and **Go to declare attackers** again",
-                      "(refused, CR 701.43a)", "(refused, CR 508.1g)"))
+                      "(refused, CR 701.43d)", "(refused, CR 508.1g)"))
     initiate = b.id("Glory-Bound Initiate")
     b.done("combat")
     b.done("attack", attackers=[initiate], exert=[initiate])
@@ -264,7 +264,7 @@ def test_lesson_8_exert():
     assert b.model.game.active == "Alice" and b.row(initiate)["tapped"] == "yes"
     b.done("reset")
     b.done("combat")
-    b.refused("attack", "701.43a", attackers=[b.id("Grizzly Bears")],
+    b.refused("attack", "701.43d", attackers=[b.id("Grizzly Bears")],
               exert=[b.id("Grizzly Bears")])
     b.refused("attack", "508.1g", attackers=[b.id("Sandstorm Crasher")], exert=[initiate])
 
