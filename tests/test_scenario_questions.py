@@ -368,3 +368,21 @@ choices = [["G"], { value = ["G", "G"], because = "Wild Growth adds one" }]
 
     assert any("question: its answer is not on screen before it" in line
                for line in failure_lines(loads(said), play(loads(said))))
+
+
+@pytest.mark.parametrize("about, value, because, words", [
+    ("refused", "allowed", "", "Yes"), ("refused", "302.6", "it arrived this turn",
+                                        "No: it arrived this turn"),
+    ("tapped", True, "", "Yes"), ("sick", False, "it has haste", "No: it has haste"),
+    ("pool", ["G", "C (powerstone)"], "", "{G}{C} (powerstone)"), ("pool", [], "", "Nothing"),
+    ("counters", {"+1/+1": 3}, "X was 2", "3 +1/+1 counters: X was 2"),
+    ("counters", {}, "", "No counters"), ("could_produce", ["G", "B"], "", "{G} or {B}"),
+    ("could_produce", [], "", "Nothing"), ("step", "declare_attackers", "",
+                                           "Declare attackers step"),
+    ("triggered", 4, "itself and three more", "4: itself and three more"),
+    ("pt", "2/2", "", "2/2"),
+])
+def test_a_choice_reads_as_its_value_then_its_reason(about, value, because, words) -> None:
+    from rulekit.scenario.wording import choice_label
+
+    assert choice_label(about, value, because) == words

@@ -65,7 +65,7 @@ _STOP = frozenset({"the", "of", "a", "an", "and", "to", "in", "on", "s"})
 
 def value_words(value: Any) -> str:
     """A value as a student reads it: a pool as mana symbols ("{G}{G}", "nothing"), counters
-    as "3 +1/+1", "none" for no counters, a number or text as it is."""
+    as "3 +1/+1 counters" ("no counters"), a number or text as it is."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
@@ -74,8 +74,9 @@ def value_words(value: Any) -> str:
         if all(isinstance(v, str) and re.fullmatch(r"[WUBRGCS](?: .*)?", v) for v in value):
             return "".join(_mana(v) for v in value)
         return ", ".join(value_words(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{n} {k}" for k, n in value.items()) if value else "none"
+    if isinstance(value, dict):  # counters
+        return ", ".join(f"{n} {k} counter{'s' if n != 1 else ''}" for k, n in value.items()) \
+            if value else "no counters"
     return str(value)
 
 
@@ -102,6 +103,8 @@ def choice_label(about: str, value: Any, because: str = "") -> str:
         head = "Yes" if yes else "No"
     elif about == "step" and value in STEP_WORDS:
         head = STEP_WORDS[value][:1].upper() + STEP_WORDS[value][1:]
+    elif about == "could_produce" and isinstance(value, list):  # types, not an amount
+        head = " or ".join("{" + str(v) + "}" for v in value) or "Nothing"
     else:
         head = value_words(value)
         head = head[:1].upper() + head[1:]
