@@ -34,7 +34,7 @@ LESSON_RULINGS = {
     "04_x_in_enters_abilities": {"R06"},
     "05_powerstone_tokens": {"R09", "R10", "R12"},
     "06_slagstone_refinery": {"R11"},
-    "07_token_copies_and_reflexive_triggers": {"R13", "R15", "R18"},
+    "07_token_copies": {"R13", "R15", "R18"},
     "08_exert": {"R14", "R16", "R17", "R19"},
 }
 # widget state + outputs of one executed notebook: what its HTML page embeds (the rest of the
