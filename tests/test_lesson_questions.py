@@ -203,3 +203,30 @@ def test_r14_a_borrowed_exerted_creature_untaps_in_its_owners_untap_step():
     q = asked("08_exert", "r14_exert_borrowed_creature", "tapped.initiate")
     assert "still tapped" in q.ask and q.answer is False
     assert q.answer_label.startswith("No") and "701.43a" in q.rules
+
+
+def test_every_shipped_question_is_tied_to_its_fact_and_hides_its_answer():
+    """Over every shipped question (in a lesson or not): its yes/no words match the fact's
+    polarity (Yes exactly when the engine's value is true or "allowed"), its words fit the fact
+    (`rulekit.scenario.wording`: checked at load, so every shipped file loads), and its answer
+    is not on screen before it."""
+    from rulekit.scenario import shipped
+    from rulekit.scenario.wording import YES_NO
+
+    seen = 0
+    for path in shipped():
+        for r in play(load(path)):
+            q = r.question
+            if q is None:
+                continue
+            seen += 1
+            key = q.about.partition(".")[0]
+            if key in YES_NO:
+                values = [c["value"] if isinstance(c, dict) and "value" in c else c
+                          for c in q.choices]
+                for value, label in zip(values, q.labels):
+                    assert label.startswith("Yes") == (value is True or value == "allowed"), \
+                        (path.name, r.number, label)
+            hidden = [c for c in r.checks if c.description.startswith("question:")]
+            assert len(hidden) == 1 and hidden[0].ok, (path.name, r.number, hidden)
+    assert seen >= 40
