@@ -477,11 +477,11 @@ def test_r17_diagram_gives_the_refusals_real_reason():
 
 @pytest.mark.ruling("R19")
 def test_r19_diagram_shows_the_untapped_original_beside_its_copy():
-    for words in (_step_words("r19_exert_copy_values", 6), _committed_words("R19")):
+    for words in (_step_words("r19_exert_copy_values", 3), _committed_words("R19")):
         text = _joined(words)
-        assert ("Original Grizzly Bears (#3): 6/4, untapped, not attacking, 2 +1/+1 counters, "
+        assert ("Original Grizzly Bears (#2): 6/4, untapped, not attacking, 2 +1/+1 counters, "
                 "Bonesplitter attached") in text
-        assert "Copy Grizzly Bears (#18): 2/2, tapped, attacking, no counters, nothing attached" \
+        assert "Copy Grizzly Bears (#11): 2/2, tapped, attacking, no counters, nothing attached" \
             in text
 
 

@@ -181,7 +181,7 @@ def test_r18_the_copy_of_a_kiki_jiki_token_is_not_sacrificed_at_end_of_turn():
 
 
 def test_r19_a_copy_of_a_crewed_vehicle_is_not_a_creature_nor_attacking():
-    q = asked("08_exert", "r19_exert_copy_values", "types.copter_token")
+    q = asked("08_exert", "r19_token_of_a_crewed_vehicle", "types.copter_token")
     assert q.answer == ["Artifact"]
     game = Game()
     crasher = game.add("Sandstorm Crasher")
