@@ -36,11 +36,17 @@ SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 VIEWS = [*(f"{w}x{h}" for w, h in SIZES), "present", "390x844"]
 # a view's least text size in the step's new part, CSS px
 FLOOR_PX = {"present": 18.0, "390x844": 12.0}
-# The 95 % rule: the share of the steps after set-up that show at least 95 % of what they
-# added, text at least FLOOR_PX (16 px by default). A guard, not a target (`make bench`
-# prints the figures; docs/classroom.md says which steps miss it and why): a drop fails.
-RULE_95 = {"1280x720": 1.0, "1366x768": 1.0, "1920x1080": 1.0, "present": 0.97,
-           "390x844": 0.75}
+# The 95 % rule: every step after set-up shows at least 95 % of what it added, its text at
+# least FLOOR_PX (16 px by default), in every view. A guard, not a target (`make bench` prints
+# the figures). The steps that miss it are named here, by view, with the share measured: any
+# other step that misses fails, and so does a named one that shows less. Why they miss
+# (docs/classroom.md, "The 95 % rule"):
+# - lesson 6's Shatterstorm, in both walkthroughs (its one engine action destroys every
+#   artifact at once, the Refinery triggers for four of them, a token ceases to exist): its
+#   focus box is larger than Present's pane at 18 px text in every layout of `LAYOUTS`.
+RULE_95_MISSES: dict[str, dict[tuple[str, str, int], float]] = {
+    "present": {("06_slagstone_refinery", "refinery-leaves-together", 2): 0.89,
+                ("06_slagstone_refinery", "refinery-rest-in-peace", 2): 0.90}}
 
 
 def _pages(site: Path) -> list[Path]:
@@ -106,7 +112,7 @@ _MEASURED: dict[str, dict[str, object]] = {}
 
 def _views(opened, where: str) -> dict[str, object]:
     """Every step of every walkthrough of every lesson page in one view (`VIEWS`), measured
-    once per test session: {"steps": [(page, walkthrough, StepView) after set-up],
+    once per test session: {"steps": [(page, walkthrough's slug, StepView) after set-up],
     "errors": console errors, "left": walkthroughs that left Present by themselves}. A
     screenshot of each page's first walkthrough at its last step."""
     from rulekit.export.checks import step_views
@@ -124,6 +130,7 @@ def _views(opened, where: str) -> dict[str, object]:
         _at(visit, has, size)
         for i in range(visit.page.locator(".rk-stepper").count()):
             stepper = visit.page.locator(".rk-stepper").nth(i)
+            slug = stepper.get_attribute("data-rk-slug")
             if present:
                 got = _presented(visit, stepper)
                 if got is None:
@@ -132,7 +139,7 @@ def _views(opened, where: str) -> dict[str, object]:
             else:
                 stepper.evaluate("(e) => e.scrollIntoView({block: 'start'})")
                 got = step_views(stepper, picture=phone)
-            steps += [(page.stem, i, s) for s in got[1:]]
+            steps += [(page.stem, slug, s) for s in got[1:]]
             if i == 0:
                 visit.page.screenshot(path=str(out / f"{page.stem}-last.png"))
             if present:
@@ -150,8 +157,8 @@ def test_every_step_fits_one_screen(opened, where) -> None:
     got = _views(opened, where)
     assert got["errors"] == [] and got["left"] == [], (got["errors"], got["left"])
     steps = got["steps"]
-    misfits = [f"{page} walkthrough {i} step {s.step}: {', '.join(s.why)}"
-               for page, i, s in steps if not s.together]
+    misfits = [f"{page} {slug} step {s.step}: {', '.join(s.why)}"
+               for page, slug, s in steps if not s.together]
     assert len(steps) > 50, "every walkthrough of every page was stepped"
     assert misfits == [], f"{len(misfits)} of {len(steps)} steps don't fit:\n" + "\n".join(misfits)
 
@@ -161,16 +168,18 @@ def test_the_95_percent_rule(opened, where) -> None:
     got = _views(opened, where)
     floor_px = FLOOR_PX.get(where, 16.0)
     steps = got["steps"]
-    small = [f"{page} walkthrough {i} step {s.step}: {s.text_px:.1f} px"
-             for page, i, s in steps if s.text_px < floor_px - 0.05]
-    misses = [f"{page} walkthrough {i} step {s.step}: {s.share:.0%} ({s.note})"
-              for page, i, s in steps if not s.ok(floor_px)]
+    small = [f"{page} {slug} step {s.step}: {s.text_px:.1f} px"
+             for page, slug, s in steps if s.text_px < floor_px - 0.05]
+    known = RULE_95_MISSES.get(where, {})
+    misses = {(page, slug, s.step): s for page, slug, s in steps if not s.ok(floor_px)}
+    worse = [f"{page} {slug} step {k}: {s.share:.0%} ({s.note})"
+             for (page, slug, k), s in misses.items()
+             if s.share < known.get((page, slug, k), 0.95) - 1e-6]
     assert len(steps) > 50, "every walkthrough of every page was stepped"
     assert small == [], f"text under {floor_px} px:\n" + "\n".join(small)
-    fraction = (len(steps) - len(misses)) / len(steps)
-    print(f"95 % rule at {where}: {len(steps) - len(misses)}/{len(steps)} steps ({fraction:.2f})")
-    assert fraction >= RULE_95[where], (
-        f"{len(misses)} of {len(steps)} steps miss the 95 % rule:\n" + "\n".join(misses))
+    print(f"95 % rule at {where}: {len(steps) - len(misses)}/{len(steps)} steps")
+    assert worse == [], (f"{len(misses)} of {len(steps)} steps miss the 95 % rule, these not "
+                         "as RULE_95_MISSES allows:\n" + "\n".join(worse))
 
 
 def test_a_phone_reads_words_picture_board_under_a_sticky_bar(opened) -> None:
@@ -194,10 +203,12 @@ def test_a_phone_reads_words_picture_board_under_a_sticky_bar(opened) -> None:
             continue
         stepper = visit.page.locator(".rk-stepper").first
         stepper.locator(".rk-next").click()
-        stepper.locator(".rk-diagram").evaluate("(e) => e.scrollIntoView({block: 'start'})")
+        stepper.locator(".rk-diagram:visible").evaluate(
+            "(e) => e.scrollIntoView({block: 'start'})")
         visit.page.wait_for_timeout(100)
         seen = stepper.evaluate("""(r) => {
-          const top = (s) => r.querySelector(s).getBoundingClientRect().top;
+          const top = (s) => Array.from(r.querySelectorAll(s)).find(
+            (e) => e.getClientRects().length).getBoundingClientRect().top;
           const bar = r.querySelector('.rk-controls').getBoundingClientRect();
           const shown = (e) => e.getClientRects().length > 0;
           return {order: top('.rk-narration') < top('.rk-diagram') &&
@@ -216,6 +227,38 @@ def test_a_phone_reads_words_picture_board_under_a_sticky_bar(opened) -> None:
             order.append(f"{page.name}: {seen}")
     assert wide == [], wide
     assert order == [], order
+
+
+def test_a_walkthrough_as_narrow_as_a_phone_shows_the_picture_laid_out_for_it(opened) -> None:
+    """A step whose picture is too wide for a phone carries a second picture laid out for a
+    phone's pane (`rk-phone`): at 390x844 the page shows it and its legend, and not the
+    first; at 1280x720 the first and not it. One picture shows, and the zoom is its."""
+    from rulekit.export.checks import goto_step
+
+    shown_js = """(r) => Array.from(r.querySelectorAll(
+        '.rk-frame :is(.rk-diagram, .rk-legend-box)')).filter(
+        (e) => e.getClientRects().length > 0).map((e) => e.className)"""
+
+    def first_with_a_phones_picture():
+        for visit, has in opened.values():
+            _at(visit, has, (390, 844))
+            steppers = visit.page.locator(".rk-stepper")
+            for i in range(steppers.count() if has else 0):
+                for k in range(steppers.nth(i).locator(".rk-controls .rk-steps button").count()):
+                    goto_step(steppers.nth(i), k)
+                    if steppers.nth(i).locator(".rk-frame .rk-diagram.rk-phone").count():
+                        return visit, steppers.nth(i), k
+        raise AssertionError("no step ships a phone's picture")
+
+    visit, stepper, k = first_with_a_phones_picture()
+    phone = stepper.evaluate(shown_js)
+    assert phone == ["rk-legend-box rk-phone", "rk-diagram rk-phone"], phone
+    widths = stepper.evaluate("(r) => ['.rk-phone', ':not(.rk-phone)'].map((s) => "
+                              "r.querySelector(`.rk-diagram${s} > svg`).style.width)")
+    assert widths[0].endswith("px") and widths[1] == "", widths  # the one shown is fitted
+    _at(visit, True, (1280, 720))
+    goto_step(stepper, k)
+    assert stepper.evaluate(shown_js) == ["rk-legend-box", "rk-diagram"]
 
 
 def test_axe_finds_no_critical_serious_or_moderate_violation(opened) -> None:

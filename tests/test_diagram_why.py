@@ -21,6 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "why"
 SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 
+# the picture shown at a desktop size (a step may have a phone's picture too, hidden there)
+PANE = ".rk-frame .rk-diagram:not(.rk-phone)"
+
 
 def _page_html(scenario: str) -> str:
     from rulekit.display.frames import StepFrames
@@ -85,9 +88,9 @@ def _box(page) -> str:
 
 def test_the_diagram_is_one_tab_stop_and_the_arrows_walk_its_boxes(why_page) -> None:
     page = why_page
-    boxes = page.locator(".rk-frame .rk-diagram .rk-box")
+    boxes = page.locator(f"{PANE} .rk-box")
     assert boxes.count() > 5
-    assert page.locator(".rk-frame .rk-diagram .rk-box[tabindex='0']").count() == 1  # roving
+    assert page.locator(f"{PANE} .rk-box[tabindex='0']").count() == 1  # roving
     page.locator(".rk-figure-tools .rk-zoom").focus()
     page.keyboard.press("Tab")
     first = _focused(page)
@@ -123,7 +126,7 @@ def test_the_diagram_is_one_tab_stop_and_the_arrows_walk_its_boxes(why_page) -> 
 
 def test_enter_opens_why_and_escape_returns_to_the_box(why_page) -> None:
     page = why_page
-    target = page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n30")  # {G}{G}: replaced
+    target = page.locator(f"{PANE} .rk-box.rkbox-n30")  # {G}{G}: replaced
     target.focus()
     assert "Alice adds {G}{G} from Forest" in _focused(page)["name"]
     page.keyboard.press("Enter")
@@ -164,7 +167,7 @@ def test_presenting_the_diagram_keys_stay_the_diagrams(why_page) -> None:
     page.locator(".rk-present").click()
     page.wait_for_timeout(200)
     step = page.locator(".rk-frame").get_attribute("data-step")
-    page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n26").focus()
+    page.locator(f"{PANE} .rk-box.rkbox-n26").focus()
     page.keyboard.press("ArrowRight")
     assert page.locator(".rk-frame").get_attribute("data-step") == step
     assert _box(page) != "rkbox-n26"
@@ -207,11 +210,11 @@ def test_a_narrow_layouts_one_box_walks_its_arrows_and_answers_before_and_after(
     try:
         page.locator(".rk-steps button").nth(2).click()
         page.wait_for_timeout(300)
-        assert page.locator(".rk-frame .rk-diagram .rkbox-p37").count() == 0  # one box
-        legend = page.locator(".rk-frame .rk-legend-box")
+        assert page.locator(f"{PANE} .rkbox-p37").count() == 0  # one box
+        legend = page.locator(".rk-frame .rk-legend-box:not(.rk-phone)")
         assert legend.locator("[data-role='replacement']").count() == 1
         assert legend.locator("[data-role='proposed']").count() == 0
-        page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n36").focus()  # resolves
+        page.locator(f"{PANE} .rk-box.rkbox-n36").focus()  # resolves
         seen = []
         for _ in range(4):  # its effects, in turn: each replaced event is one box
             page.keyboard.press("ArrowDown")
@@ -221,12 +224,12 @@ def test_a_narrow_layouts_one_box_walks_its_arrows_and_answers_before_and_after(
         assert "rkbox-n37" in seen and not [b for b in seen if b[6] in "pr"], seen
         causes = []  # two arrows lead into the resolution: Up, and Up again, reach both
         for _ in range(2):
-            page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n36").focus()
+            page.locator(f"{PANE} .rk-box.rkbox-n36").focus()
             page.keyboard.press("ArrowUp")
             causes.append(_box(page))
         assert sorted(causes) == ["rkbox-n35", "rkbox-sum_s1"], causes  # (the action)
         assert "Cause 2 of 2" in page.locator(".rk-announce").inner_text()
-        page.locator(".rk-frame .rk-diagram .rk-box.rkbox-n37").focus()
+        page.locator(f"{PANE} .rk-box.rkbox-n37").focus()
         assert "Slagstone Refinery (#2) is destroyed" in _focused(page)["name"]
         page.keyboard.press("Enter")
         text = page.locator(".rk-frame .rk-why").inner_text()

@@ -311,10 +311,13 @@ def test_the_crossing_check_sees_an_edge_through_a_box_and_a_title():
 
 @pytest.mark.slow
 def test_no_edge_crosses_a_box_a_title_or_a_label():
-    """In every shipped scenario's whole diagram (what `diagrams/` holds) and in every step
-    view, in each of its layouts, no edge's line runs through a box other than its own two, a
-    cluster's title or another edge's label (SVG geometry)."""
-    from rulekit.display.flow import LAYOUTS, scenario_diagram, step_diagram
+    """In every shipped scenario's whole diagram (what `diagrams/` holds) and in every step's
+    pictures as a walkthrough ships them (`frames.step_view`: its layout for every pane, and a
+    phone's where it has one), no edge's line runs through a box other than its own two, a
+    cluster's title or another edge's label (SVG geometry). The layouts no step ships are
+    candidates only; a change that makes a step ship another layout is checked here then."""
+    from rulekit.display.flow import scenario_diagram
+    from rulekit.display.frames import step_view
     from rulekit.scenario import load
 
     found = []
@@ -322,9 +325,9 @@ def test_no_edge_crosses_a_box_a_title_or_a_label():
         sc = load(path)
         found += [f"{path.stem}: {c}" for c in _crossings(scenario_diagram(sc))]
         for k in range(len(sc.steps) + 1):
-            for layout in LAYOUTS if k else LAYOUTS[:1]:
-                found += [f"{path.stem} step {k} ({layout}): {c}"
-                          for c in _crossings(step_diagram(sc, k, layout=layout))]
+            for n, (view, _svg) in enumerate(step_view(sc, k, f"step {k}")):
+                found += [f"{path.stem} step {k}{' (phone)' if n else ''}: {c}"
+                          for c in _crossings(view)]
     assert found == []
 
 
@@ -345,7 +348,8 @@ def test_every_layout_of_a_step_view_draws_the_same_boxes_arrows_and_words():
             other = step_diagram(sc, k, layout=layout)
             assert other.titles == default.titles, (name, k, layout)
             sources.add(other.source)
-        assert len(sources) > len(LAYOUTS) // 2, (name, k)  # laid out differently
+        # laid out differently (`beside` changes only a step with a lone leaf)
+        assert len(sources) > len(LAYOUTS) // 4, (name, k)
 
 
 def test_a_packed_layout_puts_a_wrapped_sibling_under_the_column_that_ends_highest():
@@ -562,6 +566,26 @@ def test_a_step_view_says_a_replacements_result_once_and_puts_a_lone_leaf_beside
     result = _node_at(rip, "Slagstone Refinery (#2) is")
     trigger = _node_at(rip, "trigger for itself")
     assert trigger[1] > result[3]
+
+
+def test_a_layout_without_beside_puts_a_lone_leaf_under_its_cause():
+    """`StepLayout.beside` False (the layouts a phone's pane may need): the lone leaf that
+    sits beside its cause by default goes under it, a column narrower (Wild Growth's trigger
+    and its {G}, R05), and a narrow layout's copy note is in short lines (R13's copy)."""
+    from rulekit.display.flow import StepLayout, step_diagram
+    from rulekit.scenario import load, shipped_dir
+
+    sc = load(shipped_dir() / "r05_replacement_modifies_production.toml")
+    view = step_diagram(sc, 1, layout=StepLayout(beside=False)).svg()
+    trigger, mana = (_node_at(view, w) for w in ("Wild Growth triggers", "from Wild"))
+    assert mana[1] > trigger[3]  # under it
+    copy = load(shipped_dir() / "r13_token_copy_enters.toml")
+    width = {}
+    for narrow in (False, True):
+        svg = step_diagram(copy, 2, layout=StepLayout(narrow=narrow, beside=False)).svg()
+        note = _node_at(svg, "Original Gilded Goose")
+        width[narrow] = note[2] - note[0]
+    assert width[True] < width[False]
 
 
 def test_a_narrow_layout_draws_a_fan_outs_replaced_events_one_box_each():

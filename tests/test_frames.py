@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from html import unescape
@@ -148,6 +149,32 @@ def test_every_frame_draws_its_step_view_and_keeps_the_whole_story(r13) -> None:
             if "legend" in f.get(key, {})]
     assert len(set(strips)) == len(strips) and set(used) == set(range(len(strips)))
     assert len(strips) < len(used)
+
+
+def test_a_step_too_wide_for_a_phone_ships_a_second_picture_laid_out_for_it(r13) -> None:
+    """A frame's picture serves every pane it can (`PANES`); where it shows less than 95 % of
+    what the step added in a phone's pane, the frame ships a second picture (`phone`) laid
+    out for that pane, the same step marked new, with its own focus box and legend, and
+    "why" answers the boxes of both."""
+    from rulekit.display.frames import _BOX, PHONE_PANE
+    from rulekit.display.svg import box_fit
+
+    data = r13.data()
+    phones = 0
+    for f in data["frames"]:
+        k, view = f["step"], f["view"]
+        phone = view.get("phone")
+        if phone is None:
+            assert box_fit(view["focus"], PHONE_PANE) >= 0.95, k
+            continue
+        phones += 1
+        assert box_fit(view["focus"], PHONE_PANE) < 0.95 <= box_fit(phone["focus"], PHONE_PANE)
+        svg = unescape(phone["svg"])
+        assert f"rk-s{k} rk-new" in svg and svg != unescape(view["svg"]), k
+        assert "rk-legend" in data["legends"][phone["legend"]]
+        events = {n for a, b in _BOX.findall(svg) if re.fullmatch(r"[npr]\d+(_\d+)?", n := a or b)}
+        assert events and events <= set(view["why"]["texts"]), k  # each event's box answers
+    assert 0 < phones < len(data["frames"])
 
 
 def test_a_question_is_on_the_frame_before_its_step_with_the_engines_answer(r13) -> None:

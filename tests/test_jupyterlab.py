@@ -389,8 +389,8 @@ def _open_and_run(page, base: str, token: str, lesson: Path, walkthroughs: int) 
 
 def _views(page) -> dict[str, object]:
     """Every step of every walkthrough of the open lesson, each walkthrough scrolled to the top
-    of the notebook panel, in one pass (`rulekit.export.checks.step_views`): by "walkthrough
-    i step k", its `StepView` (on screen together with its controls and narration; the 95 %
+    of the notebook panel, in one pass (`rulekit.export.checks.step_views`): by "<its slug>
+    step k", its `StepView` (on screen together with its controls and narration; the 95 %
     rule, in the notebook panel's view)."""
     from rulekit.export.checks import SCROLL_JS, step_views
 
@@ -401,21 +401,35 @@ def _views(page) -> dict[str, object]:
         # the notebook settle around the walkthrough before stepping it
         steppers.nth(i).evaluate(SCROLL_JS)
         page.wait_for_timeout(250)
+        slug = steppers.nth(i).get_attribute("data-rk-slug")
         for s in step_views(steppers.nth(i)):
-            out[f"walkthrough {i} step {s.step}"] = s
+            out[f"{slug} step {s.step}"] = s
     return out
 
 
 # The 95 % rule in JupyterLab beside its file browser, the smallest pane of the desktop views
-# (rulekit.display.frames.PANES), a guard (a drop fails): at each size, at most this many of
-# a lesson's steps after set-up miss it, none showing under this share of what it added
-# (docs/classroom.md says which steps miss it and why: lesson 6's Shatterstorm, twice)
-RULE_95_LAB = (2, 0.8)
+# (rulekit.display.frames.PANES): every step after set-up shows at least 95 % of what it
+# added, at each size. A guard, not a target: the steps that miss it are named here, by
+# lesson and size, with the share measured; any other step that misses fails, and so does a
+# named one that shows less. Why they miss (docs/classroom.md, "The 95 % rule"):
+# - lesson 6's Shatterstorm, in both walkthroughs (one engine action destroys every artifact
+#   at once, the Refinery triggers for four of them, a token ceases to exist): its focus box
+#   is larger than JupyterLab's pane in every layout of `LAYOUTS`;
+# - lesson 7's copy compared with its original (Kiki-Jiki's copy of Metallic Mimic, the
+#   replacement effect that makes it a Goblin, the note comparing the two): the same at
+#   1280x720.
+RULE_95_LAB_MISSES: dict[tuple[str, str], dict[str, float]] = {
+    ("06_slagstone_refinery", "1280x720"): {"refinery-leaves-together step 2": 0.85,
+                                            "refinery-rest-in-peace step 2": 0.85},
+    ("06_slagstone_refinery", "1366x768"): {"refinery-leaves-together step 2": 0.94,
+                                            "refinery-rest-in-peace step 2": 0.94},
+    ("07_token_copies_and_reflexive_triggers", "1280x720"): {"token-copy-enters step 5": 0.90},
+}
 
 
 def _record_rule95(stem: str, sizes: dict[str, dict[str, object]]) -> None:
     """Each step's share and text size at each size, as JSON in
-    test-artifacts/jupyterlab/<lesson>-rule95.json ({"1280x720": {"walkthrough 0 step 1":
+    test-artifacts/jupyterlab/<lesson>-rule95.json ({"1280x720": {"<slug> step 1":
     {...}}, ...}: the figures docs/classroom.md quotes)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"{stem}-rule95.json").write_text(json.dumps(
@@ -545,7 +559,7 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
       every walkthrough shows its controls, its narration and what it added to the diagram
       together once the walkthrough is scrolled into view, its diagram text at least 16 px;
       at each of the three sizes the 95 % rule (the notebook panel's view) is measured, a
-      guard (`RULE_95_LAB`: each step's figures by size in
+      guard (`RULE_95_LAB_MISSES`: each step's figures by size in
       test-artifacts/jupyterlab/<lesson>-rule95.json); at 1366x768, axe-core finds no
       critical or serious violation in the notebook's outputs (JupyterLab's own interface
       is not ours) with every walkthrough at step 0, then at its last step; every diagram
@@ -663,12 +677,12 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
               {k: round(x.share, 2) for k, x in shares.items()})  # type: ignore[attr-defined]
     assert set(rule95) == {f"{w}x{h}" for w, h in SIZES}, f"the 95 % rule at {sorted(rule95)}"
     for size, shares in rule95.items():
-        misses = {k: x for k, x in shares.items() if not x.ok()}  # type: ignore[attr-defined]
-        most, least = RULE_95_LAB
-        assert len(misses) <= most and all(x.share >= least for x in misses.values()), (  # type: ignore[attr-defined]
-            f"{lesson.stem} at {size}: {len(misses)} of {len(shares)} steps miss the 95 % "
-            "rule:\n" + "\n".join(f"{k}: {x.share:.0%} ({x.note})"  # type: ignore[attr-defined]
-                                  for k, x in misses.items()))
+        known = RULE_95_LAB_MISSES.get((lesson.stem, size), {})
+        worse = {k: x for k, x in shares.items() if not x.ok()  # type: ignore[attr-defined]
+                 and x.share < known.get(k, 0.95) - 1e-6}  # type: ignore[attr-defined]
+        said = [f"{k}: {x.share:.0%} ({x.note})" for k, x in worse.items()]  # type: ignore[attr-defined]
+        assert worse == {}, (f"{lesson.stem} at {size}: steps that miss the 95 % rule, not as "
+                             "RULE_95_LAB_MISSES allows:\n" + "\n".join(said))
     # every step of every walkthrough at three sizes and in presentation mode
     assert steps >= 4 * (walkthroughs + 1), f"only {steps} steps were checked"
     assert misfits == [], f"{len(misfits)} of {steps} steps don't fit:\n" + "\n".join(misfits)

@@ -48,9 +48,9 @@ if TYPE_CHECKING:
     from rulekit.game import Game
     from rulekit.scenario import Scenario, StepResult
 
-__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "HALF_PANE", "PANES", "StepFrames",
-           "announcement", "describe_step", "inline_svg", "page_slug", "resolve_scenario",
-           "single_quotes", "step_view"]
+__all__ = ["DIAGRAM_BUDGET", "FONT", "FRAME_CSS", "HALF_PANE", "PANES", "PHONE_PANE",
+           "StepFrames", "announcement", "describe_step", "inline_svg", "page_slug",
+           "resolve_scenario", "single_quotes", "step_view"]
 
 FONT = "'DejaVu Sans', Arial, Helvetica, sans-serif"
 
@@ -277,19 +277,20 @@ def _fig_of_html(html: str) -> dict[str, Any]:
 _BOX = re.compile(r"\brkbox&#45;([A-Za-z0-9_]+)|\brkbox-([A-Za-z0-9_]+)")
 
 
-def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
-    """"Ask the diagram why" for the boxes one drawing draws (`rulekit.display.flow.why`), each
+def _why_data(game: Game, drawings: list[tuple[Any, str]]) -> dict[str, Any]:
+    """"Ask the diagram why" for the boxes a step's drawings draw (`rulekit.display.flow.why`;
+    `drawings`: its (view, SVG) pairs, one picture or two, `step_view`), each
     fact once: `texts` (box name -> its words: the drawn boxes and every cause in their
     chains), `causes` (box -> [the box it came of, how]: a box's chain back to the player's
     action is these links followed), `rules` (box -> the rule numbers it cites), `cited`
     (number -> [title, summary], the kit's own), `when` (box -> the action that let it happen,
     where that is not its chain's end), `replaced` (event id -> `before`, `after` and the
     `effects` that changed it: the boxes `p<id>`, `r<id>_<i>`, `n<id>`) and `arrows` ([tail,
-    head] box pairs: the drawing's arrows, which the keyboard walks)."""
+    head] box pairs: the drawings' arrows, which the keyboard walks in the picture shown)."""
     from rulekit.display.flow import why
 
     answers = why(game)
-    names = list(dict.fromkeys(a or b for a, b in _BOX.findall(svg)))
+    names = list(dict.fromkeys(a or b for _view, svg in drawings for a, b in _BOX.findall(svg)))
     texts: dict[str, str] = {}
     causes: dict[str, list[str]] = {}
     rules: dict[str, list[str]] = {}
@@ -325,24 +326,28 @@ def _why_data(game: Game, view: Any, svg: str) -> dict[str, Any]:
                     {"effect": x["effect"], "outcome": x["outcome"], "rules": cite(x["rules"])}
                     for x in rep["effects"]]})
     return {"texts": texts, "causes": causes, "rules": rules, "cited": cited, "when": when,
-            "replaced": replaced, "arrows": _arrows(view, svg)}
+            "replaced": replaced,
+            "arrows": [list(a) for a in dict.fromkeys(
+                a for view, svg in drawings for a in _arrows(view, svg))]}
 
 
-def _arrows(view: Any, svg: str) -> list[list[str]]:
-    """A drawing's arrows between the boxes it draws, as [tail, head] box names."""
+def _arrows(view: Any, svg: str) -> list[tuple[str, str]]:
+    """A drawing's arrows between the boxes it draws, as (tail, head) box names."""
     drawn = {a or b for a, b in _BOX.findall(svg)}
-    pairs = [key.split("->", 1) for key in view.titles if "->" in key]
-    return [a for a in pairs if a[0] in drawn and a[1] in drawn]
+    pairs = [tuple(key.split("->", 1)) for key in view.titles if "->" in key]
+    return [(a, b) for a, b in pairs if a in drawn and b in drawn]
 
 
-# The panes a step's one picture serves, in drawing units (1 unit is 1 CSS px at the scale
-# that draws the picture's text at its least size: 16 px on a page, 18 px in Present, 12 px
-# on a phone), in the order they decide: JupyterLab's at 1280x720 beside its file browser
-# (the smallest of the desktop panes: the pages' at 1280x720 and larger hold it), Present's
-# at 1280x720, and a phone's at 390x844 (as wide as the screen, as tall as it under the bar).
+# The panes a step's picture serves, in drawing units (1 unit is 1 CSS px at the scale that
+# draws the picture's text at its least size: 16 px on a page, 18 px in Present, 12 px on a
+# phone), in the order they decide: JupyterLab's at 1280x720 beside its file browser (the
+# smallest of the desktop panes: the pages' at 1280x720 and larger hold it), Present's at
+# 1280x720, and a phone's at 390x844 (as wide as the screen, as tall as it under the bar).
 # Measured in the browser (tests/test_classroom.py and tests/test_jupyterlab.py check every
 # step in the views themselves).
 PANES = ((690.0, 598.0), (720.0, 620.0), (507.0, 1040.0))
+# the phone's pane: a step whose picture misses it ships a second picture for it
+PHONE_PANE = PANES[-1]
 # JupyterLab's pane with the words in half the walkthrough (the smallest half): a picture
 # that fits it leaves the words half of every view (its `half`; stepper.css)
 HALF_PANE = (440.0, 598.0)
@@ -355,29 +360,48 @@ def _fits_half(focus: tuple[float, float, float, float] | None) -> bool:
     return box_fit(focus, HALF_PANE) >= 0.95
 
 
-def step_view(scenario: Any, k: int, label: str) -> tuple[Any, str]:
+def step_view(scenario: Any, k: int, label: str) -> list[tuple[Any, str]]:
     """Step k's view (`rulekit.display.flow.step_diagram`) and its inline SVG, what the step
     added marked `rk-new`, in the one layout (`LAYOUTS`) that serves the `PANES` best: the
     first that shows 95 % of what the step added in every pane; else the one that shows most
     in JupyterLab's pane, then in Present's, then on a phone (a share of 95 % counts as whole).
-    The picture is the same in every view; each view only scales it (docs/classroom.md)."""
+    When that picture shows less than 95 % of it on a phone, a second picture follows: the
+    same search judged against the phone's pane alone (`PHONE_PANE`: its width binds), which
+    a walkthrough as narrow as a phone shows instead (stepper.css). Each view only scales the
+    picture it shows (docs/classroom.md)."""
     from rulekit.display.flow import LAYOUTS, step_diagram
     from rulekit.display.svg import box_fit, new_box
 
-    best: tuple[list[float], Any, str] | None = None
-    for layout in LAYOUTS:
-        view = step_diagram(scenario, k, layout=layout)
-        svg = _diagram_svg(view, new={f"s{k}"}, label=label)
-        if not svg.startswith("<svg"):  # no Graphviz: its note, whatever the layout
-            return view, svg
-        box = new_box(svg)
-        shares = [min(box_fit(box, pane), 0.95) for pane in PANES]
-        if best is None or shares > best[0]:
-            best = (shares, view, svg)
-        if min(shares) >= 0.95:
-            break
-    assert best is not None
-    return best[1], best[2]
+    drawn: list[tuple[Any, str, Any]] = []  # LAYOUTS' drawings, made as the search asks
+
+    def drawing(i: int) -> tuple[Any, str, Any]:
+        while len(drawn) <= i:
+            view = step_diagram(scenario, k, layout=LAYOUTS[len(drawn)])
+            svg = _diagram_svg(view, new={f"s{k}"}, label=label)
+            drawn.append((view, svg, new_box(svg)))
+        return drawn[i]
+
+    def search(panes: tuple[tuple[float, float], ...]) -> tuple[list[float], int]:
+        best: tuple[list[float], int] | None = None
+        for i in range(len(LAYOUTS)):
+            box = drawing(i)[2]
+            shares = [min(box_fit(box, pane), 0.95) for pane in panes]
+            if best is None or shares > best[0]:
+                best = (shares, i)
+            if min(shares) >= 0.95:
+                break
+        assert best is not None
+        return best
+
+    if not drawing(0)[1].startswith("<svg"):  # no Graphviz: its note, whatever the layout
+        return [drawing(0)[:2]]
+    shares, first = search(PANES)
+    pictures = [drawing(first)[:2]]
+    if shares[-1] < 0.95:
+        phone = search((PHONE_PANE,))[1]
+        if phone != first:
+            pictures.append(drawing(phone)[:2])
+    return pictures
 
 
 # ------------------------------------------------------------------ the frames
@@ -585,8 +609,10 @@ class StepFrames:
         `view` (the step view: that step in full, earlier ones folded, in one layout,
         `step_view`; its title, `svg` or `empty` note, `focus` (the box of what the step
         added, in the SVG's viewBox: what the page zooms to), `half` (whether that box fits
-        `HALF_PANE`: the words may have half the width), `legend` HTML and `why`, "ask the
-        diagram why" for its boxes: `_why_data`), `diagram` ("the whole story" so far: its
+        `HALF_PANE`: the words may have half the width), `legend` HTML, `phone` (only where
+        that picture misses a phone's pane: a second picture for it, its `svg`, `focus` and
+        `legend`) and `why`, "ask the diagram why" for the boxes of both: `_why_data`),
+        `diagram` ("the whole story" so far: its
         title, `focus` and `half`, and either the groups of `svg` it shows, what is `new`, its cropped
         size, or its own `svg`, or an `empty` note), `question` (the next step's question, None without: `ask`, `labels`,
         `correct`, `answer`, `answer_label`, `rules`, `rule_texts`, `step`), `notes` (the
@@ -690,7 +716,8 @@ class StepFrames:
         """Frame k's step view (`step_view`: that step at full scale, every earlier step
         folded to one box, in the layout that serves the panes best), its SVG with the step's
         group marked `rk-new` and its `focus` (what the step added, in the SVG's viewBox), and
-        the legend of the shapes it uses (`legend_strip`)."""
+        the legend of the shapes it uses (`legend_strip`); the same of its phone's picture, if
+        it has one."""
         from rulekit.display.flow import legend_strip
 
         if self.diagram_mode == "none":
@@ -700,11 +727,16 @@ class StepFrames:
         title = (f"Event and trigger diagram of {what}" if k == 0 else
                  f"Event and trigger diagram of {what} (earlier steps folded)")
         label = f"Event and trigger diagram of {sc.title}: {what}, earlier steps folded"
-        view, svg = step_view(sc, k, label)
+        pictures = step_view(sc, k, label)
+        view, svg = pictures[0]
         fig = _fig_of_html(_figure(title, svg))
         out = {**fig, "title": title, "label": label, "legend": legend_strip(view)}
         if fig.get("svg"):
-            out["why"] = _why_data(self.results[k].game, view, fig["svg"])
+            if len(pictures) > 1:  # a phone's picture of the step (`step_view`)
+                phone = _fig_of_html(_figure(title, pictures[1][1]))
+                out["phone"] = {"svg": phone["svg"], "focus": phone["focus"],
+                                "legend": legend_strip(pictures[1][0])}
+            out["why"] = _why_data(self.results[k].game, pictures)
         return out
 
     def frame_document(self, k: int) -> str:
@@ -801,16 +833,14 @@ def _pool() -> tuple[list[str], Callable[[str], int]]:
 
 def _share_legends(frames: list[dict[str, Any]]) -> list[str]:
     """Every frame's legend strips kept once for the walkthrough: the `legend` of a frame's
-    `view` and `diagram` become numbers in the returned
+    `view` (and its `phone` picture) and `diagram` become numbers in the returned
     list (a walkthrough's frames draw the same few shapes, so most strips repeat; the module
     looks them up, `rulekit/display/front/stepper.js`)."""
     shared, ref = _pool()
     for frame in frames:
-        for key in ("view", "diagram"):
-            fig = frame.get(key)
-            if not isinstance(fig, dict):
-                continue
-            if isinstance(fig.get("legend"), str):
+        view = frame.get("view")
+        for fig in (view, frame.get("diagram"), view.get("phone") if view else None):
+            if isinstance(fig, dict) and isinstance(fig.get("legend"), str):
                 fig["legend"] = ref(fig["legend"])
     return shared
 

@@ -196,7 +196,9 @@ DIAGRAMS = ".rk-stepper .rk-frame .rk-diagram svg[role]"  # an img, or a group o
 
 def diagram_descriptions(page: Any, selector: str = DIAGRAMS) -> list[str]:
     """Chromium's computed accessible description of every element matching `selector` (by
-    default every diagram shown), in page order: what a screen reader offers with it."""
+    default every diagram shown), in page order: what a screen reader offers with it. An
+    element the accessibility tree leaves out (one not shown: a step's phone picture on a
+    wider screen) is left out."""
     cdp = page.context.new_cdp_session(page)
     try:
         cdp.send("Accessibility.enable")
@@ -206,6 +208,8 @@ def diagram_descriptions(page: Any, selector: str = DIAGRAMS) -> list[str]:
                                                       "selector": selector})["nodeIds"]:
             found = cdp.send("Accessibility.getPartialAXTree",
                              {"nodeId": node, "fetchRelatives": False})["nodes"]
+            if found and found[0].get("ignored"):
+                continue
             out.append(str(((found[0].get("description") or {}) if found else {})
                            .get("value", "")))
         return out
@@ -222,7 +226,9 @@ SHARE_JS = """(root) => {
       (f) => f.getClientRects().length > 0);
   const out = {step: frame ? Number(frame.dataset.step) : -1, share: 0, text: 0, why: ''};
   if (!frame) { out.why = 'no frame shown'; return out; }
-  const pane = frame.querySelector('.rk-diagram');
+  // (the pane shown: a step with a phone's picture has two, the page shows one)
+  const pane = Array.from(frame.querySelectorAll('.rk-diagram')).find(
+      (p) => p.getClientRects().length > 0);
   const fresh = pane ? Array.from(pane.querySelectorAll('.rk-new')).filter(
       (e) => e.getClientRects().length > 0) : [];
   if (!fresh.length) {  // a step that adds no diagram ("No diagram: refused") shows its note
@@ -279,7 +285,8 @@ STEPS_JS = f"""async (root, picture) => {{
       if (f && f.dataset.step === String(k)) break;
     }}
     await tick(); await tick();
-    const pane = root.querySelector('.rk-frame .rk-diagram');
+    const pane = Array.from(root.querySelectorAll('.rk-frame .rk-diagram')).find(
+        (p) => p.getClientRects().length > 0);
     if (picture && pane) {{ pane.scrollIntoView({{block: 'start'}}); await tick(); }}
     else if (!root.classList.contains('rk-presenting')) await scroll(root);
     out.push({{...share(root), fit: fit(root)}});

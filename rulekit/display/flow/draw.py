@@ -297,10 +297,10 @@ class Drawer:
 
     def arrange(self) -> None:
         """A step view's layout hints: each replaced event's boxes on one rank, and a lone
-        leaf on its cause's (`layout.leaf_beside`); siblings beyond the first `layout.row`
+        leaf on its cause's (`layout.beside`); siblings beyond the first `layout.row`
         each below the sibling that many before it and all it caused, or (`layout.pack`)
         below the column that ends highest (`_pack`)."""
-        for row in self.in_row + (self._beside() if self.layout.leaf_beside else []):
+        for row in self.in_row + (self._beside() if self.layout.beside else []):
             with self.graph.subgraph() as r:
                 r.attr(rank="same")
                 for name in row:
@@ -633,7 +633,8 @@ class Drawer:
             # board has them once this step is done
             side = f"cmp{e.id}"
             self.node(c, Node(side, "note",
-                              [w for line in compared for w in wrap_lines(line, WRAP + 10)],
+                              [w for line in compared
+                               for w in wrap_lines(line, self.wrap_at.get("compare", WRAP + 10))],
                               ("707.2",), "\n".join(compared)))
             self.edge(name, side, "compare")
         self.resolves_link(c, e, name)

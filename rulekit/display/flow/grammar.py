@@ -61,22 +61,25 @@ IN_ROW = 2  # a step view's replaced event: its chain's boxes this many a row (o
 
 @dataclass(frozen=True)
 class StepLayout:
-    """How a step view lays its step out, by three parameters: `row` siblings a row (more wrap
-    to the ranks below, each under the sibling `row` before it and all it caused), `narrow`
-    and `title_above`. A wide layout puts a replaced event's chain two boxes a row (one with
-    fewer than three siblings a row) and wraps the widening shapes' words at `WIDE_WORDS`; a
-    narrow one puts every box of a chain under the one before, wraps every box's words at
-    `NARROW_WORDS`, draws each event of a fan-out of replaced events in one box (the
-    replacement effect's, saying what happened; the event as first proposed and each effect
-    are in the box's "why") and puts a wrapped sibling under the column that ends highest
-    (`Drawer._pack`). The step's title goes beside its first box, or above it. A lone leaf
-    sits beside its cause. `LAYOUTS` are the ones a walkthrough tries for each step
-    (`rulekit.display.frames.step_view`): the same boxes, arrows and words (a narrow one's
-    fan-outs aside), laid out wider or narrower, shorter or taller."""
+    """How a step view lays its step out, by four parameters: `row` siblings a row (more wrap
+    to the ranks below, each under the sibling `row` before it and all it caused), `narrow`,
+    `title_above` and `beside`. A wide layout puts a replaced event's chain two boxes a row
+    (one with fewer than three siblings a row) and wraps the widening shapes' words at
+    `WIDE_WORDS`; a narrow one puts every box of a chain under the one before, wraps every
+    box's words at `NARROW_WORDS` (a copy's note comparing it with its original too), draws
+    each event of a fan-out of replaced events in one box (the replacement effect's, saying
+    what happened; the event as first proposed and each effect are in the box's "why") and
+    puts a wrapped sibling under the column that ends highest (`Drawer._pack`). The step's
+    title goes beside its first box, or above it. With `beside`, a lone leaf (the only
+    child of an only child: a trigger's one effect, a copy's note) sits beside its cause, a
+    row fewer; without, under it, a column narrower. `LAYOUTS` are the ones a walkthrough
+    tries for each step (`rulekit.display.frames.step_view`): the same boxes, arrows and
+    words (a narrow one's fan-outs aside), laid out wider or narrower, shorter or taller."""
 
     row: int = ROW
     narrow: bool = False
     title_above: bool = False
+    beside: bool = True
 
     @property
     def in_row(self) -> int:
@@ -86,10 +89,6 @@ class StepLayout:
     @property
     def title_beside(self) -> bool:
         return not self.title_above
-
-    @property
-    def leaf_beside(self) -> bool:
-        return True
 
     @property
     def brief(self) -> bool:
@@ -106,15 +105,17 @@ class StepLayout:
 
 
 # a wide layout's widening shapes (a hexagon, a house, an octagon, an arrow) in longer lines
-# (shorter boxes); a narrow layout's every box in short lines (narrower boxes)
+# (shorter boxes); a narrow layout's every box in short lines (narrower boxes; "compare": a
+# copy's note comparing it with its original, else `flow_words.WRAP` + 10)
 WIDE_WORDS = (("trigger", 26), ("sba", 26), ("cost", 24), ("resolve", 26))
-NARROW_WORDS = (("trigger", 18), ("sba", 18), ("cost", 16), ("resolve", 18),
+NARROW_WORDS = (("compare", 22), ("trigger", 18), ("sba", 18), ("cost", 16), ("resolve", 18),
                 ("replacement", 18), ("event", 20), ("turn", 22), ("proposed", 20),
                 ("mana", 20), ("action", 22), ("stack", 20))
 # the layouts a step is tried in, in this order (the first is the default): three, two or one
-# sibling a row; each wide, then narrow; each with its title beside, then above
-LAYOUTS = tuple(StepLayout(row, narrow, above) for row in (ROW, 2, 1) for narrow in (False, True)
-                for above in (False, True))
+# sibling a row; each wide, then narrow; each with its title beside, then above; all of them
+# with a lone leaf beside its cause, then all of them with it under its cause
+LAYOUTS = tuple(StepLayout(row, narrow, above, beside) for beside in (True, False)
+                for row in (ROW, 2, 1) for narrow in (False, True) for above in (False, True))
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
 # a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}

@@ -20,13 +20,27 @@ function groupOf(node) {
   return {group, uses};
 }
 
+function svgOf(markup) {
+  const t = document.createElement("template");
+  t.innerHTML = markup;
+  return t.content.querySelector("svg");
+}
+
+// a picture's scrolling pane: its boxes the Tab stop when they answer "why", else the pane
+function paneOf(svg, focus, title, describedBy, why, phone) {
+  svg.setAttribute("aria-describedby", describedBy);
+  const pane = el("div", {class: phone ? "rk-diagram rk-phone" : "rk-diagram", tabindex: 0,
+    role: "group", "aria-label": `${title} (scrolls)`}, svg);
+  if (askable(svg, why)) pane.removeAttribute("tabindex"); // its boxes are the Tab stop
+  pane.rkFocus = focus; // what the step added: [x0, y0, x1, y1] in the SVG's viewBox
+  return pane;
+}
+
 function diagramOf(data, fig, describedBy, why) {
   // the frame's SVG: cut from the walkthrough's one drawing ("so far"), or its own
   let svg = null;
   if (fig.show && data.svg) {
-    const t = document.createElement("template");
-    t.innerHTML = data.svg;
-    svg = t.content.querySelector("svg");
+    svg = svgOf(data.svg);
     const show = new Set(fig.show), fresh = new Set(fig.new || []);
     const graph = svg && svg.querySelector(":scope > g");
     for (const node of graph ? Array.from(graph.children) : []) {
@@ -41,21 +55,20 @@ function diagramOf(data, fig, describedBy, why) {
       if (fig.label) svg.setAttribute("aria-label", fig.label);
     }
   } else if (fig.svg) {
-    const t = document.createElement("template");
-    t.innerHTML = fig.svg;
-    svg = t.content.querySelector("svg");
+    svg = svgOf(fig.svg);
   }
-  const title = el("p", {class: "rk-figure-title", text: fig.title || "Event and trigger diagram"});
+  const name = fig.title || "Event and trigger diagram";
+  const title = el("p", {class: "rk-figure-title", text: name});
   if (!svg) {
     return el("div", {class: "rk-figure"}, title,
       el("p", {class: "rk-empty rk-new", text: fig.empty || "No diagram."}));
   }
-  svg.setAttribute("aria-describedby", describedBy);
-  const pane = el("div", {class: "rk-diagram", tabindex: 0, role: "group",
-    "aria-label": `${fig.title || "Event and trigger diagram"} (scrolls)`}, svg);
-  if (askable(svg, why)) pane.removeAttribute("tabindex"); // its boxes are the Tab stop
-  pane.rkFocus = fig.focus; // what the step added: [x0, y0, x1, y1] in the SVG's viewBox
-  return el("div", {class: "rk-figure"}, title, pane);
+  const figure = el("div", {class: "rk-figure"}, title,
+    paneOf(svg, fig.focus, name, describedBy, why, false));
+  // a step too wide for a phone has a second picture for it: stepper.css shows one of them
+  const phone = fig.phone && fig.phone.svg && svgOf(fig.phone.svg);
+  if (phone) figure.append(paneOf(phone, fig.phone.focus, name, describedBy, why, true));
+  return figure;
 }
 
 // ---------------------------------------------------------------- ask the diagram why
@@ -190,10 +203,19 @@ function whyPanel(why, name, node, idBase) {
   return panel;
 }
 
-// the keyboard and the clicks of one figure's boxes; `say` speaks in the live region
+// the keyboard and the clicks of one figure's boxes, each picture's apart (a step with a
+// phone's picture has two panes, one shown); `say` speaks in the live region
 function wireBoxes(figure, why, idBase, say) {
-  const pane = figure.querySelector(".rk-diagram");
-  if (!pane || !pane.querySelector(".rk-box")) return;
+  for (const pane of figure.querySelectorAll(".rk-diagram")) {
+    wirePane(figure, pane, why, idBase, say);
+  }
+}
+
+function wirePane(figure, pane, why, idBase, say) {
+  if (!pane.querySelector(".rk-box")) return;
+  // its "why" panel goes right after it
+  const panelOf = () => (pane.nextElementSibling && pane.nextElementSibling.classList
+    .contains("rk-why") ? pane.nextElementSibling : null);
   const boxes = Array.from(pane.querySelectorAll(":scope > svg .rk-box"));
   const byName = new Map(boxes.map((b) => [boxName(b), b]));
   const arrows = (why.arrows || []).filter(([t, h]) => byName.has(t) && byName.has(h));
@@ -207,7 +229,7 @@ function wireBoxes(figure, why, idBase, say) {
     b.focus();
   };
   const close = (back) => {
-    const open = figure.querySelector(".rk-why");
+    const open = panelOf();
     if (!open) return false;
     const b = byName.get(open.dataset.box);
     open.remove();
@@ -222,21 +244,22 @@ function wireBoxes(figure, why, idBase, say) {
     b.scrollIntoView({block: "nearest", inline: "nearest"}); // the pane is shorter now
   };
   figure.addEventListener("click", (ev) => {
-    if (ev.target.closest(".rk-why-close")) { close(true); return; }
+    const shut = ev.target.closest(".rk-why-close");
+    if (shut) { if (shut.closest(".rk-why") === panelOf()) close(true); return; }
     const b = ev.target.closest && ev.target.closest(".rk-box");
     if (b && pane.contains(b)) { moveTo(b); open(b); }
   });
   figure.addEventListener("keydown", (ev) => {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const inPanel = ev.target.closest && ev.target.closest(".rk-why");
-    if (ev.key === "Escape" && (inPanel || figure.querySelector(".rk-why"))) {
+    if (ev.key === "Escape" && panelOf() && (!inPanel || inPanel === panelOf())) {
       close(true);
       ev.preventDefault();
       ev.stopPropagation();
       return;
     }
     const b = ev.target.closest && ev.target.closest(".rk-box");
-    if (!b || inPanel) return;
+    if (!b || !pane.contains(b) || inPanel) return;
     const name = boxName(b);
     let to = null;
     if (ev.key === "Enter" || ev.key === " ") {
@@ -316,9 +339,10 @@ function figureOf(data, f, described, whole) {
   }
   figure.prepend(head);
   // a legend strip: its markup, or its number in the walkthrough's `legends` (each once)
-  const words = typeof fig.legend === "number" ? ((data.legends || [])[fig.legend] || "") :
-    (fig.legend || "");
+  const legend = (x) => typeof x === "number" ? ((data.legends || [])[x] || "") : (x || "");
+  const words = legend(fig.legend), phone = fig.phone ? legend(fig.phone.legend) : "";
   if (words) head.append(html("div", {class: "rk-legend-box"}, words));
+  if (phone) head.append(html("div", {class: "rk-legend-box rk-phone"}, phone));
   // the tools and the legend say what the pane is; its title stays for screen readers
   if (head.querySelector(".rk-figure-tools")) head.firstChild.classList.add("rk-sr-only");
   return figure;
@@ -347,10 +371,13 @@ function whyUpTo(data, k) {
 // Zoom to the step: the picture scaled so that its focus box (what the step added) fills the
 // pane, its text never under the view's least size nor the picture over its largest zoom
 // (stepper.css: `--rk-text-px` 16 on a page, 18 in Present, 12 in one column; `--rk-zoom`;
-// `--rk-fit: width` where the pane grows with the picture), then scrolled to the box: centred,
-// or from its top left when larger. `real`: the picture at 1:1 (the "1:1" toggle).
+// `--rk-fit: width` where the pane grows with the picture, up to its `max-height`), then
+// scrolled to the box: centred, or from its top left when larger. `real`: the picture at 1:1
+// (the "1:1" toggle).
 function fit(root, real) {
-  const pane = root.querySelector(".rk-frame .rk-diagram");
+  // (the pane stepper.css shows: a step with a phone's picture has two, one hidden)
+  const pane = Array.from(root.querySelectorAll(".rk-frame .rk-diagram"))
+    .find((p) => p.getClientRects().length > 0);
   const svg = pane && pane.querySelector(":scope > svg");
   if (!svg) return;
   const w0 = parseFloat(svg.getAttribute("width")), h0 = parseFloat(svg.getAttribute("height"));
@@ -358,8 +385,10 @@ function fit(root, real) {
   const least = (parseFloat(css.getPropertyValue("--rk-text-px")) || TEXT_PT) / TEXT_PT;
   const most = Math.max(least, parseFloat(css.getPropertyValue("--rk-zoom")) || 1.25);
   const [x0, y0, x1, y1] = pane.rkFocus || [0, 0, w0, h0];
+  // (a pane that grows with the picture: as tall as its largest height, at most)
   const byWidth = css.getPropertyValue("--rk-fit").trim() === "width";
-  const pw = pane.clientWidth, ph = byWidth ? Infinity : pane.clientHeight;
+  const pw = pane.clientWidth, ph = byWidth ? parseFloat(css.maxHeight) || Infinity :
+    pane.clientHeight;
   const s = real ? 1 : Math.max(least, Math.min(most, (pw - 2 * PAD) / (x1 - x0 || 1),
     (ph - 2 * PAD) / (y1 - y0 || 1)));
   svg.style.width = `${w0 * s}px`;
