@@ -423,7 +423,7 @@ RULE_95_LAB_MISSES: dict[tuple[str, str], dict[str, float]] = {
                                             "refinery-rest-in-peace step 2": 0.85},
     ("06_slagstone_refinery", "1366x768"): {"refinery-leaves-together step 2": 0.94,
                                             "refinery-rest-in-peace step 2": 0.94},
-    ("07_token_copies_and_reflexive_triggers", "1280x720"): {"token-copy-enters step 5": 0.90},
+    ("07_token_copies", "1280x720"): {"token-copy-enters step 5": 0.90},
 }
 
 
