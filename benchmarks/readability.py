@@ -1,5 +1,7 @@
-"""Readability of the lessons' prose (issue 29): per lesson, the longest prose sentence in words
-and a Flesch-Kincaid grade. Goal: no prose sentence over 30 words, grade <= 8 in every lesson.
+"""Readability of the lessons' prose: per lesson, the longest prose sentence in words and a
+Flesch-Kincaid grade; and the longest sentence a walkthrough puts on a slide (its set-up, each
+step's narration, each question and its why: `narration_figures`). Goal: no prose or narration
+sentence over 30 words, grade <= 8 in every lesson.
 
 What counts as prose: the text of the notebooks' markdown cells, the "Predict" questions and
 their answers included, without
@@ -163,6 +165,48 @@ def lesson_figures(path: Path) -> Figures:
     return Figures(path.stem, tuple(sentences), len(words(longest)), longest, grade(sentences))
 
 
+@dataclass(frozen=True)
+class Narration:
+    """The longest sentence the shipped walkthroughs show: its words, where, and the text."""
+
+    longest_words: int
+    where: str
+    longest: str
+
+    @property
+    def met(self) -> bool:
+        return self.longest_words <= MAX_WORDS
+
+
+def walkthrough_texts() -> list[tuple[str, str]]:
+    """(where, text) of every text a shipped walkthrough shows a class: its set-up words, each
+    step's narration, each question's words and its why ("r07_paying_tap step 3: question")."""
+    sys.path.insert(0, str(ROOT))
+    from rulekit.scenario import load, shipped
+
+    out = []
+    for path in shipped():
+        sc = load(path)
+        out.append((f"{path.stem} set-up", sc.intro))
+        for k, step in enumerate(sc.steps, start=1):
+            out.append((f"{path.stem} step {k}", step["narration"]))
+            if "question" in step:
+                out.append((f"{path.stem} step {k}: question", step["question"]["ask"]))
+                out.append((f"{path.stem} step {k}: why", step["question"]["why"]))
+    return out
+
+
+def narration_figures() -> Narration:
+    """The longest sentence of `walkthrough_texts`, measured as lesson prose is."""
+    best = Narration(0, "", "")
+    for where, text in walkthrough_texts():
+        for sentence in prose_sentences(text):
+            n = len(words(sentence))
+            if n > best.longest_words:
+                best = Narration(n, where, sentence)
+    return best
+
+
 def all_figures(notebooks: Path = NOTEBOOKS) -> list[Figures]:
     """Every notebook's figures ("Start here" and the lessons), in file order."""
     return [lesson_figures(p) for p in sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))]
@@ -191,6 +235,14 @@ def table(figures: list[Figures]) -> str:
     return "\n".join(lines)
 
 
+def narration_line(n: Narration) -> str:
+    """The walkthroughs' figure as `make bench` prints it under the lessons'."""
+    start = n.longest if len(n.longest) <= 60 else n.longest[:57] + "..."
+    return (f"walkthroughs: longest sentence {n.longest_words} words ({n.where}), "
+            f"{'met' if n.met else 'NOT met'}: {start}")
+
+
 if __name__ == "__main__":
     found = all_figures(Path(sys.argv[1]) if len(sys.argv) > 1 else NOTEBOOKS)
     print(table(found))
+    print(narration_line(narration_figures()))

@@ -117,6 +117,8 @@ TABLE = [
      "benchmarks/readability.py says what counts as prose)"),
     ("read_grade_max", "<= 8", lambda v, r: v <= readability.MAX_GRADE,
      "the highest Flesch-Kincaid grade of a lesson's prose (syllables by Pyphen)"),
+    ("read_narration_words", "<= 30", lambda v, r: v <= readability.MAX_WORDS,
+     "the longest sentence a walkthrough shows (set-up, narration, question, why), words"),
     ("suite_check_s", "< 60", lambda v, r: v < 60,
      "the pytest phase of `make check` (the fast tier, every core), s"),
     ("suite_full_s", "<= 420", lambda v, r: v <= 420,
@@ -282,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     read = readability.summary(lessons_read)
     results["read_longest_words"] = read.pop("longest_words")
     results["read_grade_max"] = read.pop("grade_max")
+    narration = readability.narration_figures()
+    results["read_narration_words"] = narration.longest_words
+    read["narration"] = {"where": narration.where, "longest": narration.longest}
     raw["readability"] = read
     print("suite: make check's pytest" + ("" if args.no_full_suite else
                                           ", then make test's") + " ...", flush=True)
@@ -325,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {size / 1024:7.0f} KB  {gz / 1024:6.0f} KB gzipped  {name}")
     print("\nreadability, per lesson:")
     print(readability.table(lessons_read))
+    print(readability.narration_line(narration))
     print(f"\nraw timings: {HERE / 'raw.json'}; figures: {HERE / 'results.json'} "
           f"({raw['seconds']} s)")
     return 0

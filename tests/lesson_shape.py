@@ -5,13 +5,13 @@ A lesson `NN_name.ipynb` (NN >= 01), in this order:
 
 1. a markdown cell `# Lesson N: Title` (N is the file's number);
 2. a code cell importing `rulekit.display.lesson` and calling `lesson.rulings_box("Rxx", ...)`;
-3. one `## ... (Rxx)` section per ruling in that box, and no other ruling sections;
-4. walkthroughs: a markdown cell `### Walkthrough: ...` each followed by a code cell
-   `Stepper("<shipped scenario>")`;
-5. `## Predict, then reveal`, with <details> questions;
-6. `## Sandbox: try it yourself` (saying the sandbox needs a running kernel), then a code cell
+3. chapters: one `## ... (Rxx)` section per ruling in that box, and no other ruling sections,
+   each followed by its walkthroughs (a markdown cell `### Walkthrough: ...`, then a code cell
+   `Stepper("<shipped scenario>")`) before the next chapter: the ruling, its walkthrough, the
+   walkthrough's checked questions;
+4. `## Sandbox: try it yourself` (saying the sandbox needs a running kernel), then a code cell
    whose last line makes the `Sandbox(...)`;
-7. `## Summary` as the last cell.
+5. `## Summary` as the last cell.
 
 Only the structure is checked, never the wording: the prose is the teacher's.
 """
@@ -24,7 +24,7 @@ from pathlib import Path
 import nbformat
 
 from rulekit.repo.outline import outline
-from rulekit.scenario import shipped_dir
+from rulekit.scenario import load, shipped_dir
 
 STEM = re.compile(r"^(\d\d)_[a-z0-9_]+$")
 RULING = re.compile(r"\bR(?:0[1-9]|1[0-9])\b")
@@ -90,10 +90,23 @@ def shape_problems(nb: nbformat.NotebookNode, stem: str) -> list[str]:
             problems.append(f"cell {i} (walkthrough) is not followed by a Stepper(\"...\") cell")
         elif not (shipped_dir() / f"{call.group(1)}.toml").is_file():
             problems.append(f"Stepper({call.group(1)!r}): no such shipped scenario")
-
-    predict = heading_at("## Predict, then reveal")
-    if len(predict) != 1 or "<details>" not in cells[predict[0]].source:
-        problems.append("one '## Predict, then reveal' cell with <details> questions")
+    starts = sorted(sections.values())
+    ruling_at = {at: rid for rid, at in sections.items()}
+    for k, at in enumerate(starts):  # each chapter: its ruling, then its own walkthroughs
+        end = starts[k + 1] if k + 1 < len(starts) else len(cells)
+        own = [i for i in walkthroughs if at < i < end]
+        if not own:
+            problems.append(f"the chapter at cell {at} has no walkthrough before the next "
+                            "chapter")
+        for i in own:
+            call = STEPPER.match(cells[i + 1].source.strip()) if i + 1 < len(cells) else None
+            path = shipped_dir() / f"{call.group(1)}.toml" if call else None
+            if path is not None and path.is_file() and ruling_at[at] not in load(path).rulings:
+                problems.append(f"Stepper({call.group(1)!r}) in the {ruling_at[at]} chapter "
+                                f"doesn't teach {ruling_at[at]}")
+    if any(c.cell_type == "markdown" and "<details>" in c.source for c in cells):
+        problems.append("a <details> question: a lesson's questions are its walkthroughs' "
+                        "checked questions")
     sandbox = heading_at(SANDBOX_HEADING)
     if len(sandbox) != 1 or "needs a running kernel" not in cells[sandbox[0]].source:
         problems.append(f"one '{SANDBOX_HEADING}' cell saying it needs a running kernel")
@@ -108,9 +121,8 @@ def shape_problems(nb: nbformat.NotebookNode, stem: str) -> list[str]:
         problems.append("the last cell is not '## Summary'")
 
     # the order of the parts
-    order = [("rulings box", [code_at[0]]), ("ruling sections", sorted(sections.values())),
-             ("walkthroughs", walkthroughs), ("predict", predict), ("sandbox", sandbox),
-             ("summary", [len(cells) - 1])]
+    order = [("rulings box", [code_at[0]]), ("chapters", starts + walkthroughs),
+             ("sandbox", sandbox), ("summary", [len(cells) - 1])]
     seen = [(name, at) for name, at in order if at]
     for (a, at_a), (b, at_b) in zip(seen, seen[1:]):
         if max(at_a) >= min(at_b):

@@ -76,7 +76,7 @@ def test_lesson_one_says_why_before_the_click():
 
 
 def test_to_json_carries_the_menus_as_plain_data():
-    model = everything("07_token_copies_and_reflexive_triggers")
+    model = everything("07_token_copies")
     data = model_json(model)
     assert {"fields", "tables", "last", "log", "card_actions"} <= set(data)
     menus = json.loads(json.dumps(data["card_actions"]))

@@ -43,10 +43,14 @@ FLOOR_PX = {"present": 18.0, "390x844": 12.0}
 # (docs/classroom.md, "The 95 % rule"):
 # - lesson 6's Shatterstorm, in both walkthroughs (its one engine action destroys every
 #   artifact at once, the Refinery triggers for four of them, a token ceases to exist): its
-#   focus box is larger than Present's pane at 18 px text in every layout of `LAYOUTS`.
+#   focus box is larger than Present's pane at 18 px text in every layout of `LAYOUTS`;
+# - lesson 2's Springleaf Drum under Mana Reflection (one mana ability: two costs paid, the
+#   mana as first proposed, the replacement, the mana made): a chain taller than Present's
+#   pane in every layout.
 RULE_95_MISSES: dict[str, dict[tuple[str, str, int], float]] = {
     "present": {("06_slagstone_refinery", "refinery-leaves-together", 2): 0.89,
-                ("06_slagstone_refinery", "refinery-rest-in-peace", 2): 0.90}}
+                ("06_slagstone_refinery", "refinery-rest-in-peace", 2): 0.90,
+                ("02_mana_abilities_and_could_produce", "drum-taps-a-creature", 1): 0.92}}
 
 
 def _pages(site: Path) -> list[Path]:

@@ -46,8 +46,9 @@ def test_only_a_creature_being_declared_can_be_exerted_and_nothing_changes():
     with pytest.raises(RulesError, match="only as it is declared") as err:
         game.declare_attackers([bears], exert=[initiate])
     assert err.value.rule == "508.1g" and "701.43d" in str(err.value)
-    with pytest.raises(RulesError, match="no ability that lets it be exerted"):
+    with pytest.raises(RulesError, match="no ability that lets it be exerted") as err:
         game.declare_attackers([bears], exert=[bears])
+    assert err.value.rule == "701.43d"  # exert "as it attacks" is the creature's own option
     assert game.snapshot_json() == before
 
 

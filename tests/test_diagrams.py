@@ -695,7 +695,7 @@ def test_a_box_says_a_chosen_target_once_and_keeps_every_choice_it_does_not_name
     creature type, chosen again) stays in the box."""
     from rulekit.display.flow import step_diagram
 
-    dot = parse(step_diagram(_scenario("r17_exert_only_when_declared.toml"), 2).source)
+    dot = parse(step_diagram(_scenario("r17_exert_only_when_declared.toml"), 1).source)
     [box] = dot.find("'when you do' ability targets Glory-Bound Initiate (#2)")
     assert "chose" not in dot.label(box) and dot.label(box).count("Glory-Bound") == 1
     assert "Alice chose target: Glory-Bound Initiate (#2)" in dot.nodes[box]["tooltip"]

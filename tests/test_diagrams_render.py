@@ -230,9 +230,9 @@ def test_shipped_scenarios_draw_at_lesson_scale():
     assert len(chosen) == 19
     for rid, path in sorted(chosen.items()):
         graph = scenario_diagram(load(path), title=rid)
-        # (42: R14's walkthrough tells the end of the turn in two steps since issue 28, one
-        # box and one title more)
-        assert graph.node_count <= 42, (rid, path.name, graph.node_count)
+        # (64: R16's walkthrough follows two exerted Initiates through three untap steps, one
+        # tapped before its next untap step and one after it, side by side)
+        assert graph.node_count <= 64, (rid, path.name, graph.node_count)
 
 
 def test_shipped_r05_diagram_renders():
@@ -472,7 +472,7 @@ def test_r15_diagram_shows_the_copy_of_a_copy_is_what_that_copied():
 
 @pytest.mark.ruling("R17")
 def test_r17_diagram_gives_the_refusals_real_reason():
-    for words in (_step_words("r17_exert_only_when_declared", 4), _committed_words("R17")):
+    for words in (_step_words("r17_exert_only_when_declared", 3), _committed_words("R17")):
         text = _joined(words)
         assert "was put onto the battlefield attacking and was never declared as an attacker" \
             in text

@@ -1,7 +1,8 @@
-"""Questions in an exported page (issue 29), in Debian's Chromium: one lesson built into a
-temporary site, two questions answered by keyboard (one right, one wrong), the feedback and
-the deciding rule shown, the answers kept in localStorage over a reload and never shown as
-the answer on Present's projected view before the student answers there."""
+"""Questions in an exported page, in Debian's Chromium: one lesson built into a temporary site,
+three questions answered by keyboard (one right, one wrong and then right on its one retry,
+one wrong twice), the feedback, the why and the deciding rules shown only once the answer is
+final (the step's other rules folded), the answers kept in localStorage over a reload and never
+shown as the answer on Present's projected view before the student answers there."""
 
 from __future__ import annotations
 
@@ -39,29 +40,103 @@ def _questions(page) -> list[tuple[int, dict]]:
     return out
 
 
-def _answer(page, stepper, q: dict, right: bool) -> str:
-    """Answer `q` by keyboard on the frame before its step; returns what was answered."""
-    from rulekit.export.checks import goto_step
-
-    goto_step(stepper, q["step"] - 1)
-    form = stepper.locator(".rk-question")
-    assert form.count() == 1 and q["ask"] in form.locator("legend").inner_text()
+def _choose(page, form, q: dict, pick: int, tried: int | None = None) -> str:
+    """Choose `pick` by keyboard in `form` (the choice `tried` is disabled: a retry) and press
+    Enter; returns the words chosen."""
     if q["labels"]:
-        pick = q["correct"] if right else (q["correct"] + 1) % len(q["labels"])
-        form.locator("input[type=radio]").first.focus()
+        radios = form.locator("input[type=radio]:not([disabled])")
+        radios.first.focus()
         page.keyboard.press("Space")
-        for _ in range(pick):
+        open_ = [i for i in range(len(q["labels"])) if i != tried]
+        for _ in range(open_.index(pick)):
             page.keyboard.press("ArrowDown")
         page.keyboard.press("Enter")
         return q["labels"][pick]
-    said = q["answer_label"] if right else "no such answer"
+    said = q["answer_label"] if pick == q["correct"] else "no such answer"
     form.locator("input[type=text]").focus()
+    page.keyboard.press("Control+A")
     page.keyboard.type(said)
     page.keyboard.press("Enter")
     return said
 
 
-def test_questions_by_keyboard_feedback_rule_and_storage(browser, one_lesson) -> None:
+def _wrong(q: dict, n: int = 1) -> int:
+    """The n-th wrong choice of `q`."""
+    return [i for i in range(len(q["labels"])) if i != q["correct"]][(n - 1) % (
+        len(q["labels"]) - 1)]
+
+
+def answer_three_ways(page, stepper_of, asked: list[tuple[int, dict]], shots: Path,
+                      prefix: str = "") -> list[str]:
+    """In the walkthroughs `stepper_of(i)` gives, by keyboard: the first question answered
+    right; the second wrong, then right on its retry; the third wrong twice. After each, what
+    the walkthrough shows and says: the step (or, after one wrong answer, the question still,
+    with Try again and no answer); the answer, the why and the deciding rules once final, the
+    other rules folded. What went wrong, if anything (a page and JupyterLab share it)."""
+    from rulekit.export.checks import goto_step
+
+    wrong: list[str] = []
+    plans = [("right", [True]), ("retried", [False, True]), ("wrong twice", [False, False])]
+    for (i, q), (name, tries) in zip(asked, plans):
+        stepper = stepper_of(i)
+        where = f"walkthrough {i} question {q['step']} ({name})"
+        goto_step(stepper, q["step"] - 1)
+        form = stepper.locator(".rk-question")
+        if form.count() != 1 or q["ask"] not in form.locator("legend").inner_text():
+            wrong.append(f"{where}: the question is not on the frame before its step")
+            continue
+        said, tried = "", None
+        for n, right in enumerate(tries, start=1):
+            pick = q["correct"] if right else _wrong(q, n)
+            if n == 2:  # the retry, by keyboard: Try again has the focus
+                retry = stepper.locator(".rk-retry")
+                if retry.count() != 1 or not retry.evaluate("(b) => b === document.activeElement"):
+                    wrong.append(f"{where}: Try again is missing or not focused")
+                    break
+                page.keyboard.press("Enter")
+                page.wait_for_timeout(100)
+            said = _choose(page, stepper.locator(".rk-question"), q, pick, tried)
+            tried = pick
+            page.wait_for_timeout(250)
+            live = stepper.locator(".rk-announce").inner_text()
+            step_now = stepper.locator(".rk-frame").get_attribute("data-step")
+            if n == 1 and not right:  # not final: the question stays, the answer unsaid
+                box = stepper.locator(".rk-question .rk-q-feedback")
+                words = box.inner_text() if box.count() == 1 else ""
+                if step_now != str(q["step"] - 1):
+                    wrong.append(f"{where}: a first wrong answer moved on to the step")
+                if "Not this time" not in words or q["answer_label"] in words or "CR " in words:
+                    wrong.append(f"{where}: the first wrong answer's feedback says {words!r:.200}")
+                if "Try again" not in live:
+                    wrong.append(f"{where}: the live region says {live!r:.120}")
+                page.screenshot(path=str(shots / f"{prefix}{name}-first.png"))
+                continue
+            if step_now != str(q["step"]):
+                wrong.append(f"{where}: did not move on to the step")
+                break
+            box = stepper.locator(".rk-q-feedback")
+            words = box.inner_text() if box.count() == 1 else ""
+            kind = "rk-q-right" if right else "rk-q-wrong"
+            if box.count() != 1 or kind not in (box.get_attribute("class") or ""):
+                wrong.append(f"{where}: no {kind} feedback")
+            if q["answer_label"] not in words or not (right or said in words):
+                wrong.append(f"{where}: the feedback says {words!r:.200}")
+            if q["why"] not in words:
+                wrong.append(f"{where}: no why in the feedback")
+            wrong += [f"{where}: no CR {r['number']}" for r in q["rule_texts"]
+                      if f"CR {r['number']}" not in words or r["summary"] not in words]
+            others = box.locator("details.rk-q-others")
+            if q.get("other_rule_texts") and (others.count() != 1
+                                              or others.get_attribute("open") is not None):
+                wrong.append(f"{where}: the other rules are not folded")
+            if not live.startswith("Right" if right else "Not this time"):
+                wrong.append(f"{where}: the live region says {live!r:.120}")
+            page.screenshot(path=str(shots / f"{prefix}{name}.png"))
+    return wrong
+
+
+def test_questions_right_wrong_and_retried_by_keyboard_kept_and_not_presented(
+        browser, one_lesson) -> None:
     from rulekit.export.browser import open_page
     from rulekit.export.checks import goto_step
 
@@ -69,39 +144,23 @@ def test_questions_by_keyboard_feedback_rule_and_storage(browser, one_lesson) ->
     visit = open_page(browser, one_lesson, one_lesson.parent, viewport=(1366, 768))
     page = visit.page
     try:
-        asked = _questions(page)
-        assert len(asked) >= 2, asked
-        (i1, q1), (i2, q2) = asked[0], asked[1]
+        asked = [(i, q) for i, q in _questions(page) if q["labels"]][:3]
+        assert len(asked) == 3, asked
         steppers = page.locator(".rk-stepper")
-        for (i, q), right in (((i1, q1), True), ((i2, q2), False)):
-            stepper = steppers.nth(i)
-            said = _answer(page, stepper, q, right)
-            page.wait_for_timeout(200)
-            # it moved on to the step, and says right or wrong, the engine's answer, the rule
-            assert stepper.locator(".rk-frame").get_attribute("data-step") == str(q["step"])
-            box = stepper.locator(".rk-q-feedback")
-            assert box.count() == 1
-            assert "rk-q-right" in box.get_attribute("class") if right else \
-                "rk-q-wrong" in box.get_attribute("class")
-            words = box.inner_text()
-            assert q["answer_label"] in words and (right or said in words)
-            for r in q["rule_texts"]:
-                assert f"CR {r['number']}" in words and r["summary"] in words
-            live = stepper.locator(".rk-announce").inner_text()
-            assert live.startswith("Right" if right else "Not this time")
-            page.screenshot(path=str(ARTIFACTS / f"answered_{'right' if right else 'wrong'}.png"))
+        assert answer_three_ways(page, steppers.nth, asked, ARTIFACTS, "page-") == []
         kept = page.evaluate("() => Object.keys(localStorage).filter((k) => "
                              "k.startsWith('rulekit:answer:'))")
-        assert len(kept) == 2, kept
+        assert len(kept) == 3, kept
 
         page.reload()
         page.locator(".rk-stepper").first.wait_for(state="visible")
-        for (i, q), right in (((i1, q1), True), ((i2, q2), False)):
+        for (i, q), right in zip(asked, (True, True, False)):
             stepper = page.locator(".rk-stepper").nth(i)
             goto_step(stepper, q["step"] - 1)
             form = stepper.locator(".rk-question")
             assert form.locator("button.rk-check").is_disabled()
             assert form.locator(".rk-q-right" if right else ".rk-q-wrong").count() == 1
+            assert form.locator(".rk-retry").count() == 0  # final: no more tries
             # Present: the projected view never shows a stored answer
             stepper.locator(".rk-present").click()
             page.wait_for_timeout(200)
@@ -112,7 +171,6 @@ def test_questions_by_keyboard_feedback_rule_and_storage(browser, one_lesson) ->
         assert not visit.console_errors and not visit.outside
     finally:
         page.close()
-
 
 
 def test_speaker_notes_show_for_the_teacher_and_never_while_presenting(browser,

@@ -38,6 +38,11 @@ def test_no_generator_overwrites_the_notebooks():
     (lambda nb: setattr(next(c for c in nb.cells if 'Stepper("' in c.source), "source",
                         'Stepper("no_such_walkthrough")'), "no such shipped scenario"),
     (lambda nb: setattr(nb.cells[-2], "source", "game = None"), "Sandbox"),
+    (lambda nb: nb.cells.insert(3, nbformat.v4.new_markdown_cell(
+        "## Predict\n\n<details><summary>Q?</summary>A</details>")), "<details> question"),
+    (lambda nb: nb.cells.pop(next(i for i, c in enumerate(nb.cells)
+                                  if c.source.startswith("### Walkthrough")) + 1),
+     "is not followed by a Stepper"),
 ])
 def test_a_departure_from_the_shape_is_named(damage, problem):
     path = LESSONS[0]

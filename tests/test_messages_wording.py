@@ -31,7 +31,7 @@ def test_a_failed_no_events_says_what_happened():
     text = R05.replace("triggered.wild = 1", 'triggered.wild = 1\nno_events = ["mana_added"]', 1)
     scenario = loads(text, name="s.toml")
     lines = failure_lines(scenario, play(scenario))
-    assert lines == ['s.toml:53: step 1: no_events: expected none of ["mana_added"] to happen, '
+    assert lines == ['s.toml:59: step 1: no_events: expected none of ["mana_added"] to happen, '
                      'but ["mana_added"] did']
 
 

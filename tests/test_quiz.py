@@ -98,8 +98,11 @@ narration = "<img src=x> taps the Forest & more"
 do = "tap_for_mana"
 object = "forest"
 [step.question]
-ask = "What will the pool hold? </script><script>alert(1)</script>"
+ask = "</script><script>alert(1)</script> What will Alice's pool hold?"
 about = "pool.Alice"
+rule = "106.4"
+why = "<i>The</i> Forest adds {G} </script>."
+choices = [{ value = ["G"], because = "<u>one</u> {G}" }, []]
 '''
 
 
@@ -115,6 +118,7 @@ def test_the_quiz_page_escapes_everything_and_links_each_lesson() -> None:
     body = page.split("</style>", 2)[-1]
     # no markup from the scenario or the title: the quiz's data is \u003c-escaped JSON
     assert "<b>x</b>" not in page and "<img src=x>" not in page
+    assert "<i>The</i>" not in page and "<u>one</u>" not in page
     assert page.count("</script>") == 3  # the module, the host, the quiz's data
     assert "alert(1)" in page and "<script>alert" not in page
     assert "Lesson &lt;2&gt; &amp; more" in body and "Zzz without" not in body

@@ -22,63 +22,63 @@ pytestmark = pytest.mark.usefixtures("dot")  # see conftest.py
 
 # ------------------------------------------------------------------ Stepper
 @pytest.fixture(scope="module")
-def r07() -> Stepper:
-    return Stepper("r07_paying_tap")
+def r08() -> Stepper:
+    return Stepper("r08_paying_untap")  # small enough for "so far" diagrams
 
 
-def test_one_frame_per_step_plus_setup(r07):
-    scenario = load(shipped_dir() / "r07_paying_tap.toml")
-    assert len(r07) == len(scenario.steps) + 1 == len(r07.frames) == len(r07.frame_html)
-    assert [f["step"] for f in r07.frames] == list(range(len(r07)))
-    assert r07.frames[0]["label"] == "Set-up (step 0)"
-    assert [f["narration"] for f in r07.frames[1:]] == [r.narration for r in r07.results[1:]]
-    assert [f["announce"] for f in r07.frames] == r07.announcements
+def test_one_frame_per_step_plus_setup(r08):
+    scenario = load(shipped_dir() / "r08_paying_untap.toml")
+    assert len(r08) == len(scenario.steps) + 1 == len(r08.frames) == len(r08.frame_html)
+    assert [f["step"] for f in r08.frames] == list(range(len(r08)))
+    assert r08.frames[0]["label"] == "Set-up (step 0)"
+    assert [f["narration"] for f in r08.frames[1:]] == [r.narration for r in r08.results[1:]]
+    assert [f["announce"] for f in r08.frames] == r08.announcements
 
 
-def test_the_stepper_is_an_anywidget_with_plain_data_traits(r07):
+def test_the_stepper_is_an_anywidget_with_plain_data_traits(r08):
     import json
 
     import anywidget
 
     from rulekit.display.front import css_text, module_text
 
-    assert isinstance(r07, anywidget.AnyWidget) and r07.widget is r07
-    assert r07._esm == module_text("stepper") and r07._css == css_text("stepper")
-    assert "export default" in r07._esm and "eval(" not in r07._esm
-    synced = {name for name in r07.trait_names(sync=True) if not name.startswith("_")}
+    assert isinstance(r08, anywidget.AnyWidget) and r08.widget is r08
+    assert r08._esm == module_text("stepper") and r08._css == css_text("stepper")
+    assert "export default" in r08._esm and "eval(" not in r08._esm
+    synced = {name for name in r08.trait_names(sync=True) if not name.startswith("_")}
     assert {"frames", "svg", "uid", "title", "step", "rk_view"} <= synced
-    assert r07.step == 0 and r07.rk_view == "stepper" and r07.title == r07.scenario.title
-    json.dumps([r07.frames, r07.svg])  # plain data: JSON as it is
+    assert r08.step == 0 and r08.rk_view == "stepper" and r08.title == r08.scenario.title
+    json.dumps([r08.frames, r08.svg])  # plain data: JSON as it is
     # "so far": one drawing, each frame the groups it shows and what it adds
-    assert r07.svg.startswith("<svg") and set(groups_of(r07.svg)) >= {"s0", "s6"}
-    for k, f in enumerate(r07.frames):
+    assert r08.svg.startswith("<svg") and set(groups_of(r08.svg)) >= {"s0", "s3"}
+    for k, f in enumerate(r08.frames):
         assert f["diagram"]["show"] == [f"s{j}" for j in range(k + 1)]
         assert f["diagram"]["new"] == [f"s{k}"]
-    refused = r07.frames[1]
-    assert refused["refused"] and "Refused" in r07.frame_html[1]
+    refused = r08.frames[1]
+    assert refused["refused"] and "Refused" in r08.frame_html[1]
     board = refused["tables"][0]
     assert board["caption"] == "Board" and board["columns"][:2] == ["id", "card"]
-    assert any(row["card"] == "Llanowar Elves" for row in board["rows"])
-    bundle = r07._repr_mimebundle_()
+    assert any(row["card"] == "Pili-Pala" for row in board["rows"])
+    bundle = r08._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert "application/vnd.jupyter.widget-view+json" in data
 
 
-def test_frames_show_narration_tables_checks_and_inline_svg(r07):
-    scenario = r07.scenario
-    setup = r07.frame_html[0]
+def test_frames_show_narration_tables_checks_and_inline_svg(r08):
+    scenario = r08.scenario
+    setup = r08.frame_html[0]
     assert html_text(scenario.title) in setup
     assert "<svg" in setup and "Board" in setup
     for k, step in enumerate(scenario.steps, start=1):
-        html = r07.frame_html[k]
+        html = r08.frame_html[k]
         assert html_text(step["narration"]) in html
         assert "<svg" in html and "<?xml" not in html and "<!DOCTYPE" not in html
         assert "Players: life and mana pools" in html
-        assert "The engine agrees" in html  # every expectation of r07 holds
-    refused = r07.frame_html[1]  # the sick Elves can't tap
-    assert "Refused" in refused and "302.6" in refused
-    assert r07.diagram_mode == "so far"
-    assert "Event and trigger diagram up to step 3" in r07.frame_html[3]
+        assert "The engine agrees" in html  # every expectation of r08 holds
+    refused = r08.frame_html[1]  # the untapped Pili-Pala can't pay {Q}
+    assert "Refused" in refused and "107.6" in refused
+    assert r08.diagram_mode == "so far"
+    assert "Event and trigger diagram up to step 3" in r08.frame_html[3]
 
 
 _GROUP_G = re.compile(r"<g class='(?:node|cluster|edge) rk-(s\d+)'>.*?</g>")
@@ -89,16 +89,16 @@ def _svg(frame: str) -> str:
     return frame[frame.index("<svg"):frame.index("</svg>") + 6]
 
 
-def test_so_far_frames_are_one_layout_revealed_step_by_step(r07):
+def test_so_far_frames_are_one_layout_revealed_step_by_step(r08):
     """One drawing of the whole walkthrough: frame k shows the set-up and steps 1..k, each
     element exactly where the last frame draws it, the picture cropped below step k."""
-    svgs = [_svg(f) for f in r07.frame_html]
+    svgs = [_svg(f) for f in r08.frame_html]
     last = svgs[-1]
     for k, svg in enumerate(svgs):
         assert groups_of(svg) == [f"s{j}" for j in range(k + 1)]
         for m in _GROUP_G.finditer(svg):  # same element, same place, in every frame
             assert m.group(0) in last
-        assert f"aria-label='Event and trigger diagram of {html_text(r07.scenario.title)}, " \
+        assert f"aria-label='Event and trigger diagram of {html_text(r08.scenario.title)}, " \
             f"up to {'the set-up' if k == 0 else f'step {k}'}'" in svg
     heights = [float(_HEIGHT.search(svg).group(1)) for svg in svgs]
     assert heights == sorted(heights) and heights[0] < heights[-1] / 3
@@ -132,17 +132,17 @@ def test_a_walkthrough_that_takes_actions_back_is_drawn_frame_by_frame():
     assert groups_of(undone) == ["s0", "s1", "s2"]
 
 
-def test_reveal_keeps_everything_when_nothing_is_hidden_and_escapes_the_label(r07):
-    whole = _svg(r07.frame_html[-1])
+def test_reveal_keeps_everything_when_nothing_is_hidden_and_escapes_the_label(r08):
+    whole = _svg(r08.frame_html[-1])
     assert reveal(whole, set(groups_of(whole))) == whole
     relabelled = reveal(whole, {"s0"}, label="<b>Step & go</b>")
     assert "aria-label='&lt;b&gt;Step &amp; go&lt;/b&gt;'" in relabelled
 
 
 def test_failed_expectations_are_listed():
-    text = (shipped_dir() / "r07_paying_tap.toml").read_text("utf-8")
-    wrong = text.replace('pool.Alice = ["G"]\ntapped.elves = true', 'pool.Alice = ["R"]\n'
-                         'tapped.elves = true', 1)
+    text = (shipped_dir() / "r08_paying_untap.toml").read_text("utf-8")
+    wrong = text.replace('tapped.pili_new = true\npool.Alice = ["R", "C", "C"]',
+                         'tapped.pili_new = true\npool.Alice = ["R"]', 1)
     assert wrong != text
     stepper = Stepper(loads(wrong, name="wrong.toml"), diagram=False)
     last = stepper.frame_html[-1]

@@ -100,18 +100,30 @@ def create(title: str, rulings: list[str] | tuple[str, ...] = (), *,
         if "template-only" in tags:
             i += 1
         elif "per-ruling" in tags:
+            chapter = _run(source.cells, i, "per-ruling")  # a ruling, then its walkthroughs
+            i += len(chapter)
+            placed: list[str] = []
             for rid in ids:
                 r = known[rid]
-                cells.append(_copy(cell, values | {
-                    "ruling_id": rid, "ruling_topic": markdown_text(r.topic),
-                    "ruling_plain": r.plain, "ruling_rules": ", ".join(r.rules)}))
-            i += 1
+                mine = [(stem, t) for stem, t in _scenarios_for((rid,)) if stem not in placed]
+                placed += [stem for stem, _ in mine]
+                ruling = values | {"ruling_id": rid, "ruling_topic": markdown_text(r.topic),
+                                   "ruling_plain": r.plain, "ruling_rules": ", ".join(r.rules)}
+                j = 0
+                while j < len(chapter):
+                    if "per-walkthrough" not in chapter[j].metadata.get("tags", []):
+                        cells.append(_copy(chapter[j], ruling))
+                        j += 1
+                        continue
+                    group = _run(chapter, j, "per-walkthrough")
+                    j += len(group)
+                    for stem, stitle in mine:
+                        cells += [_copy(c, ruling | {"scenario": stem,
+                                                     "scenario_title": markdown_text(stitle)})
+                                  for c in group]
         elif "per-walkthrough" in tags:
-            group = []  # the run of consecutive per-walkthrough cells, repeated together
-            while i < len(source.cells) and "per-walkthrough" in \
-                    source.cells[i].metadata.get("tags", []):
-                group.append(source.cells[i])
-                i += 1
+            group = _run(source.cells, i, "per-walkthrough")
+            i += len(group)
             for stem, stitle in scenarios:
                 cells += [_copy(c, values | {"scenario": stem,
                                              "scenario_title": markdown_text(stitle)})
@@ -126,6 +138,14 @@ def create(title: str, rulings: list[str] | tuple[str, ...] = (), *,
     with open(path, "x", encoding="utf-8") as f:  # never overwrite a lesson
         f.write(nbformat.writes(nb) + "\n")
     return NewLesson(path, number, ids, tuple(s for s, _ in scenarios))
+
+
+def _run(cells: list[nbformat.NotebookNode], i: int, tag: str) -> list[nbformat.NotebookNode]:
+    """The consecutive cells from `cells[i]` on that carry `tag` (repeated together)."""
+    out: list[nbformat.NotebookNode] = []
+    while i + len(out) < len(cells) and tag in cells[i + len(out)].metadata.get("tags", []):
+        out.append(cells[i + len(out)])
+    return out
 
 
 def _copy(cell: nbformat.NotebookNode, values: dict[str, str]) -> nbformat.NotebookNode:

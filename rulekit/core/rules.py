@@ -41,3 +41,11 @@ def explain(number: str) -> str:
     """`CR 302.6 — Summoning sickness: ...` for tooltips and tables."""
     r = rule(number)
     return f"CR {r.number} — {r.title}: {r.summary}"
+
+
+def rule_texts(numbers: list[str] | tuple[str, ...]) -> list[dict[str, str]]:
+    """`[{"number", "title", "summary"}]` for each of `numbers`, as a page shows them with a
+    question's answer (a number the kit doesn't list keeps empty words)."""
+    known = all_rules()
+    return [{"number": n, "title": known[n].title if n in known else "",
+             "summary": known[n].summary if n in known else ""} for n in numbers]

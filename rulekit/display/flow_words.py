@@ -121,7 +121,15 @@ def choices(model: Context, eid: int, words: str = "") -> tuple[list[str], list[
         if isinstance(answer, int) and not isinstance(answer, bool) and \
                 answer in game.state.objects:
             answer = game.describe(answer)
-        text = f"{d.player or 'the game'} chose {d.key.replace('_', ' ')}: {answer}"
+        who = d.player or "the game"
+        if isinstance(answer, bool) and d.key in ("pay", "may"):  # "Alice chose to pay"
+            text = f"{who} chose {'' if answer else 'not '}to {'pay' if d.key == 'pay' else 'do it'}"
+        elif isinstance(answer, bool):
+            text = f"{who} chose {d.key.replace('_', ' ')}: {'yes' if answer else 'no'}"
+        elif d.key == "pay_with":
+            text = f"{who} chose to pay with {answer}"
+        else:
+            text = f"{who} chose {d.key.replace('_', ' ')}: {answer}"
         said.append(text + ("" if d.given else " (the default)"))
         if d.given and not _named_in(str(answer), words):
             given.append(f"({text})")

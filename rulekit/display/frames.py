@@ -157,7 +157,7 @@ def announcement(scenario: Scenario, result: StepResult, k: int, last: int) -> s
     """What a screen reader says when the walkthrough shows step k: where, the narration,
     what happened."""
     if k == 0:
-        text = " ".join((scenario.description.strip() or "The board before the first step.")
+        text = " ".join((scenario.intro.strip() or "The board before the first step.")
                         .split())
         return f"Set-up, step 0 of {last}. {text}"
     parts = [f"Step {k} of {last}.", result.narration.strip()]
@@ -559,7 +559,7 @@ class StepFrames:
                  f"<style>{FRAME_CSS}</style><div class='rk-text'>"]
         if k == 0:
             parts.append("<p class='rk-stepno'>Set-up (step 0)</p>")
-            text = " ".join((sc.description.strip() or "The board before the first step.")
+            text = " ".join((sc.intro.strip() or "The board before the first step.")
                             .split())
             parts.append(f"<p class='rk-narration'>{html_text(text)}</p>")
             if sc.pending:
@@ -648,7 +648,7 @@ class StepFrames:
 
         if k == 0:
             label = "Set-up (step 0)"
-            narration = " ".join((sc.description.strip() or "The board before the first step.")
+            narration = " ".join((sc.intro.strip() or "The board before the first step.")
                                  .split())
         else:
             label, narration = f"Step {k} of {self.last}", result.narration
@@ -662,8 +662,9 @@ class StepFrames:
             from rulekit.core.events import EventKind
 
             evs = [e for e in result.events if e.kind is not EventKind.PRIORITY]
-            events = {"title": "Events in this step", "open": len(evs) <= 8,
-                      **events_table(evs).to_json()}
+            rows = events_table(evs, fold_time=True)
+            events = {"title": "Events in this step", "open": len(rows.rows) <= 8,
+                      **rows.to_json()}
         # the board, as its parts (each card's HTML, and the markup between the cards):
         # `data()` keeps each distinct part once for the walkthrough (`board_parts`) and
         # each frame a list of references, which the module joins (docs/classroom.md)
@@ -686,18 +687,18 @@ class StepFrames:
 
     def _question_data(self, k: int) -> dict[str, Any] | None:
         """Step k's question (`StepResult.question`), for the frame before it: what is asked,
-        the choices in words, the engine's answer (computed now, so checking needs no kernel)
-        and the deciding rules with the kit's summaries (`rulekit/data/rules.toml`)."""
-        from rulekit.core.rules import all_rules
+        the choices in words, the engine's answer (computed now, so checking needs no kernel),
+        its one-line why, the deciding rules (`rule_texts`) and the other rules the step's
+        events cite (`other_rule_texts`, folded under them), with the kit's summaries
+        (`rulekit/data/rules.toml`)."""
+        from rulekit.core.rules import rule_texts
 
         if k > self.last or self.results[k].question is None:
             return None
         q = self.results[k].question
         assert q is not None
-        known = all_rules()
-        rules = [{"number": n, "title": known[n].title if n in known else "",
-                  "summary": known[n].summary if n in known else ""} for n in q.rules]
-        return {**q.to_json(), "step": k, "rule_texts": rules}
+        return {**q.to_json(), "step": k, "rule_texts": rule_texts(q.rules),
+                "other_rule_texts": rule_texts(q.other_rules)}
 
     def _whole_data(self, k: int) -> dict[str, Any]:
         """Frame k's "whole story": the diagram of every step so far (`_fig_data`) and the

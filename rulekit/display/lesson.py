@@ -4,6 +4,9 @@
   scenarios and diagrams — generated from `rulekit.repo.coverage.coverage()`, never typed
   (the same table as the site's index: `rulekit.display.coverage_table`);
 - `rulings_box(*ids)`: the rulings a lesson covers, in our own words, with CR numbers;
+- `show_glossary()`: the words every lesson leans on (`rulekit/data/glossary.toml`), each an
+  entry a lesson's `<dfn>` links to (`#glossary-<id>`);
+- `show_legend()`: what the diagrams' shapes mean, from the legend the diagrams draw;
 
 Links in the rulings table point at notebooks (`.ipynb`) and at `../diagrams/`; an HTML export can
 set `RULEKIT_LESSON_EXT=html` and `RULEKIT_DIAGRAMS_URL=<prefix>` while executing the notebooks
@@ -19,8 +22,8 @@ from urllib.parse import quote
 from rulekit.display.escape import html_text
 from rulekit.scenario.model import skip_slow_optional_imports
 
-__all__ = ["HTML", "lessons", "rulings_box", "rulings_table_html", "show_lessons",
-           "show_rulings_table"]
+__all__ = ["HTML", "glossary_html", "lessons", "rulings_box", "rulings_table_html",
+           "show_glossary", "show_legend", "show_lessons", "show_rulings_table"]
 
 skip_slow_optional_imports()  # a lesson kernel only needs rulekit (see the docstring)
 
@@ -117,3 +120,45 @@ def show_lessons(root: Path | None = None) -> HTML:
 def show_rulings_table(root: Path | None = None) -> HTML:
     """`rulings_table_html()` for display in a notebook (the last expression of a cell)."""
     return HTML(rulings_table_html(root))
+
+
+def glossary_html() -> str:
+    """The glossary as a definition list: each word a `<dt>` whose id a lesson's `<dfn>` links
+    to (`Term.anchor`), its meaning and the rules it rests on in the `<dd>`."""
+    from rulekit.core.glossary import glossary
+
+    items = "".join(
+        f"<dt id='{html_text(t.anchor)}' style='font-weight:bold;margin-top:8px'>"
+        f"<dfn>{html_text(t.word)}</dfn></dt><dd style='margin:2px 0 0 20px'>"
+        f"{html_text(t.means)} <span style='color:#333'>"
+        f"({' · '.join(html_text('CR ' + n).replace(' ', '&nbsp;') for n in t.rules)})</span>"
+        "</dd>" for t in glossary())
+    return (f"<div class='rk-glossary' style='{_BOX}'><p style='font-weight:bold;"
+            f"font-size:20px;margin:0'>Words the lessons use</p><dl style='margin:4px 0'>"
+            f"{items}</dl></div>")
+
+
+def show_glossary() -> HTML:
+    """`glossary_html()` for display in a notebook (Start here)."""
+    return HTML(glossary_html())
+
+
+def show_legend() -> HTML:
+    """What the diagrams' shapes mean, from the roles the diagrams draw with
+    (`rulekit.display.flow.grammar.ROLES`): each shape's swatch, its name and its meaning,
+    never typed apart from the drawings."""
+    from rulekit.display.flow.grammar import ROLES, SHAPE_WORDS
+    from rulekit.display.flow.legend import swatch
+
+    cell = f"{_CELL};border:1px solid #555;vertical-align:middle"
+    rows = [(swatch(k), SHAPE_WORDS.get(k, r.shape), r.legend) for k, r in ROLES.items()]
+    rows.append((swatch("fold"), "double outline", "Many events of the same shape, drawn once"))
+    body = "".join(f"<tr><td style='{cell}'>{svg}</td><td style='{cell}'>{html_text(shape)}"
+                   f"</td><td style='{cell}'>{html_text(meaning)}</td></tr>"
+                   for svg, shape, meaning in rows)
+    return HTML(f"<table class='rk-shapes' style='{_BOX};border-collapse:collapse'>"
+                "<caption style='text-align:left;font-weight:bold;font-size:20px'>"
+                "What the diagrams' shapes mean</caption><thead><tr>"
+                f"<th scope='col' style='{cell}'>shape</th><th scope='col' style='{cell}'>name"
+                f"</th><th scope='col' style='{cell}'>meaning</th></tr></thead>"
+                f"<tbody>{body}</tbody></table>")

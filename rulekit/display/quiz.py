@@ -1,4 +1,4 @@
-"""A class quiz (issue 29): a lesson's predict questions, one a screen, for a projector.
+"""A class quiz: a lesson's checked questions, one a screen, for a projector.
 
 The questions are the walkthroughs' own: each frame of a stepper's data (`StepFrames.data()`,
 the traits a `Stepper` syncs and an exported page embeds) carries the question of the step after
@@ -21,10 +21,12 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rulekit.core.rules import rule_texts
+
 __all__ = ["quiz_questions", "step_link"]
 
 # what a quiz screen takes from a frame's `question` (rulekit.display.frames, `_question_data`)
-_FIELDS = ("ask", "labels", "correct", "answer_label", "rule_texts", "step")
+_FIELDS = ("ask", "labels", "correct", "answer_label", "rule_texts", "why", "step")
 
 
 def step_link(page: str, slug: str, step: int) -> str:
@@ -44,8 +46,9 @@ def quiz_questions(walkthroughs: Iterable[Mapping[str, Any]], *,
                    page: str | None = None) -> list[dict[str, Any]]:
     """Every question of `walkthroughs` (each a stepper's data: `title`, `uid`, `slug`, `frames`), in
     order, as the quiz module (rulekit/display/front/quiz.js) reads them: the question's own
-    fields (`ask`, `labels`, `correct`, `answer_label`, `rule_texts`, `step`), with
-    `walkthrough` (its title), `uid`, `slug`, `situation` (the narration of the frame it is asked on),
+    fields (`ask`, `labels`, `correct`, `answer_label`, `rule_texts`: the deciding rules,
+    `why`, `step`), with `other_rule_texts` (the other rules the step's events cite, folded on
+    reveal), `walkthrough` (its title), `uid`, `slug`, `situation` (the narration of the frame it is asked on),
     `label` (the step's, e.g. "Step 2 of 5") and `href` (the step in its walkthrough on `page`;
     "" when `page` is None: no page to link to)."""
     out: list[dict[str, Any]] = []
@@ -59,6 +62,7 @@ def quiz_questions(walkthroughs: Iterable[Mapping[str, Any]], *,
             step = int(q["step"])
             after = frames[step] if 0 <= step < len(frames) else {}
             item = {f: q[f] for f in _FIELDS if f in q}
+            item["other_rule_texts"] = rule_texts(list(q.get("other_rules") or []))
             item.update(walkthrough=title, uid=uid, slug=slug,
                         situation=str(frame.get("narration", "")),
                         label=str(after.get("label", f"Step {step}")),

@@ -199,11 +199,56 @@ CAUSE_WORDS = {
 }
 
 
-def events_table(evs: list[Event]) -> Table:
+TIME_RUN = 3
+"""Consecutive events of time passing (steps and turns beginning, no attackers, the turn's
+draw) that `events_table(fold_time=True)` tells as one row."""
+
+
+def time_passing(e: Event) -> bool:
+    """Whether `e` is only the turn structure moving on: a turn or step beginning, a declare
+    attackers step with no attackers, the draw step's draw (as a diagram's "Time passes" box
+    tells them)."""
+    from rulekit.core.events import Cause
+    from rulekit.core.payloads import Declared, Drew, StepBegan, TurnBegan, ZoneChanged
+
+    d = e.payload
+    return isinstance(d, (TurnBegan, StepBegan, Drew)) or (
+        isinstance(d, Declared) and d.declared == "attackers" and d.count == 0) or (
+        isinstance(d, ZoneChanged) and e.cause is Cause.TURN and d.reason == "draw")
+
+
+def _time_runs(evs: list[Event]) -> list[Event | list[Event]]:
+    """`evs` with each run of at least `TIME_RUN` consecutive time-passing events as a list."""
+    out: list[Event | list[Event]] = []
+    run: list[Event] = []
+    for e in [*evs, None]:
+        if e is not None and time_passing(e):
+            run.append(e)
+            continue
+        out += [run] if len(run) >= TIME_RUN else run
+        run = []
+        if e is not None:
+            out.append(e)
+    return out
+
+
+def events_table(evs: list[Event], *, fold_time: bool = False) -> Table:
     """Events as rows: id, what happened (replacement effects that changed it in brackets),
-    what caused it (and the parent event's id), and the CR numbers."""
-    rows = []
-    for e in evs:
+    what caused it (and the parent event's id), and the CR numbers. With `fold_time`, a run of
+    steps and turns beginning is one row: "Time passes: end step → ... → turn 4 (Bob) → ...",
+    its ids as a range."""
+    from rulekit.objects.narrator import time_passes_text
+
+    rows: list[dict[str, object]] = []
+    items: list[Event | list[Event]] = _time_runs(evs) if fold_time else list(evs)
+    for item in items:
+        if isinstance(item, list):
+            rules = sorted({r for e in item for r in e.rules})
+            rows.append({"id": f"{item[0].id}–{item[-1].id}", "what": time_passes_text(item),
+                         "caused by": "turn-based actions",
+                         "rules": ", ".join(f"CR {r}" for r in rules)})
+            continue
+        e = item
         cause = CAUSE_WORDS.get(e.cause.value, e.cause.value)
         if e.parent is not None:
             cause += f" (from #{e.parent})"

@@ -51,7 +51,7 @@ def check_attackers(game: RulesContext, attackers: list[int], exert: list[int]) 
         option = can_exert(game, obj)
         if option is None:
             raise RulesError(f"{game.describe(obj)} has no ability that lets it be exerted",
-                             rule="701.43a")
+                             rule="701.43d")
         if getattr(option, "once_per_turn", False) and obj.exerted_turn == state.turn:
             raise RulesError(f"{game.describe(obj)} has already been exerted this turn, so its "
                              "ability doesn't let it be exerted again", rule="701.43")

@@ -169,7 +169,7 @@ def check_cost(game: RulesContext, player: str, source: GameObject, cost: Cost, 
     if cost.tap_other:
         plan.tap_other = _pick(game, player, tap_other, "an untapped creature you control",
                                lambda o: game.chars(o).is_a("Creature") and not o.tapped,
-                               rule="602.2b")
+                               rule="602.2b", none="untapped creature to tap")
     if cost.sacrifice_self:
         plan.sacrifice.append(source)
     if cost.sacrifice:
@@ -177,7 +177,7 @@ def check_cost(game: RulesContext, player: str, source: GameObject, cost: Cost, 
         plan.sacrifice.append(_pick(
             game, player, sacrifice, f"a {kind} you control",
             lambda o: kind in game.chars(o).subtypes or kind in game.chars(o).types,
-            rule="602.2b"))
+            rule="602.2b", none=f"{kind} to sacrifice"))
     if cost.remove_counters:
         counter, n = cost.remove_counters
         amount = (x or 0) if n == "X" else int(n)
@@ -201,7 +201,9 @@ def plan_mana_later(game: RulesContext, plan: CostPlan) -> None:
 
 
 def _pick(game: RulesContext, player: str, wanted: int | None, text: str, ok: object,
-          rule: str) -> GameObject:
+          rule: str, none: str) -> GameObject:
+    """The permanent paying part of a cost: `wanted`, if it is `text`, else the first that is;
+    refused naming what is missing ("Alice has no Food to sacrifice": `none`)."""
     candidates = [o for o in game.permanents(player) if ok(o)]  # type: ignore[operator]
     if wanted is not None:
         match = [o for o in candidates if o.id == wanted]
@@ -209,8 +211,7 @@ def _pick(game: RulesContext, player: str, wanted: int | None, text: str, ok: ob
             raise RulesError(f"{target_text(game, wanted)} is not {text}", rule=rule)
         return match[0]
     if not candidates:
-        raise RulesError(f"{player} has no {text.removeprefix('a ').removeprefix('an ')} to "
-                         "pay the cost with", rule=rule)
+        raise RulesError(f"{player} has no {none}", rule=rule)
     return candidates[0]
 
 

@@ -158,6 +158,30 @@ def untab_prose(page: str) -> str:
     return _TAB_STOP.sub(r"\1", page)
 
 
+_NOTEBOOK_LINK = re.compile(r'href="(\d\d_[A-Za-z0-9_]+)\.ipynb(#[^"]*)?"')
+_GLOSSARY_LINK = re.compile(r'href="(\d\d_[A-Za-z0-9_]+\.html)#glossary-([a-z0-9-]+)"')
+
+
+def lesson_links(page: str) -> str:
+    """`page` with its links to other lesson notebooks (`02_x.ipynb#y`, written in a lesson's
+    markdown so they work in JupyterLab) pointing at their pages (`02_x.html#y`), and each link
+    to a glossary entry titled with its meaning (`rulekit/data/glossary.toml`): a pointer
+    shows the definition without leaving the lesson.
+
+    >>> lesson_links('<a href="00_start_here.ipynb#glossary-token">token</a>')[:92]
+    '<a href="00_start_here.html#glossary-token" title="A permanent that is not a card: an effect'
+    """
+    from html import escape
+
+    from rulekit.core.glossary import glossary
+
+    means = {t.id: t.means for t in glossary()}
+    page = _NOTEBOOK_LINK.sub(lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', page)
+    return _GLOSSARY_LINK.sub(
+        lambda m: m.group(0) + (f' title="{escape(means[m.group(2)])}"'
+                                if m.group(2) in means else ""), page)
+
+
 def lab_css_files() -> list[Path]:
     """nbconvert's JupyterLab style sheets the lab template would paste into every page (found
     where nbconvert finds its templates, without importing nbconvert: about a second)."""
@@ -309,7 +333,7 @@ def run(job: Job) -> Result:
                                         for label, url in job.launch],
                      "rulekit_lab_css": list(job.lab_css)}
         page, _ = exporter(job.widget_renderer_url).from_notebook_node(nb, resources=resources)
-        page = secure(untab_prose(page))
+        page = secure(untab_prose(lesson_links(page)))
     except Exception as exc:  # reported with the notebook and the cell
         return Result(job.notebook, job.page, False, time.perf_counter() - start,
                       error=_describe(exc, rel, nb, current["index"], job.timeout))

@@ -27,7 +27,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["QUESTIONS_HEADING", "STATE_MIME", "VIEW_MIME", "VIEWS", "contents", "to_views",
+__all__ = ["STATE_MIME", "VIEW_MIME", "VIEWS", "contents", "to_views",
            "view_html", "view_id", "view_names", "view_traits"]
 
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
@@ -127,22 +127,13 @@ _VIEW = re.compile(r'<div class="rk-view" data-rk-view="([a-z]+)" id="([a-z0-9-]
                    r'<script type="application/json">(.*?)</script>', re.S)
 
 
-# the lessons' questions (their "Predict, then reveal" section: notebooks/templates/lesson.ipynb)
-QUESTIONS_HEADING = "Predict, then reveal"
-
-
 def contents(nb: Any) -> list[tuple[str, str]]:
-    """The page's contents list (after `to_views`): (id, label) of each view and of the
-    lesson's questions in page order, a walkthrough labelled with its title, a sandbox
-    "Sandbox", the questions "Questions" (the lesson template's skip links: every view's
-    controls a few Tabs from the top of the page; on a wide screen, a panel in view)."""
-    from rulekit.repo.outline import outline
-
+    """The page's contents list (after `to_views`): (id, label) of each view in page order, a
+    walkthrough (where the lesson's questions are) labelled with its title, a sandbox
+    "Sandbox" (the lesson template's skip links: every view's controls a few Tabs from the top
+    of the page; on a wide screen, a panel in view)."""
     found: list[tuple[str, str]] = []
     for cell in nb.get("cells", []):
-        if cell.get("cell_type") == "markdown":
-            found += [(h.anchor, "Questions") for h in outline({"cells": [cell]}).headings
-                      if h.level == 2 and h.text == QUESTIONS_HEADING]
         for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
             html = out.get("data", {}).get("text/html", "")
             for name, ident, data in _VIEW.findall(html if isinstance(html, str) else

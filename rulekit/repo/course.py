@@ -4,10 +4,11 @@ after it and about how many minutes it takes; used by the site's index and teach
 - **The goal** is the lesson author's words, kept with the lesson: the notebook's metadata
   `rulekit.goal` ("Tell whether a permanent can pay {T} or {Q} ..."). A notebook without one
   has none (the index then shows its title only).
-- **The minutes** are an estimate derived from the notebook, never typed in: its prose read at
-  `WORDS_A_MINUTE`, `STEP_MINUTES` for each step of each walkthrough (the scenario's steps),
-  `QUESTION_MINUTES` for each predict question and `SANDBOX_MINUTES` for a sandbox, rounded up
-  to 5 minutes. A lesson that grows a walkthrough grows its estimate.
+- **The minutes** are an estimate derived from the notebook, never typed in: its prose (without
+  its markup) read at `WORDS_A_MINUTE`, `STEP_MINUTES` for each step of each walkthrough (the scenario's steps),
+  `QUESTION_MINUTES` for each question (each checked question of its walkthroughs, each
+  `<details>` one of its prose) and `SANDBOX_MINUTES` for a sandbox, rounded up to 5 minutes. A
+  lesson that grows a walkthrough grows its estimate.
 
 >>> nb = {"metadata": {"rulekit": {"goal": "Read a stack."}}, "cells": [
 ...     {"cell_type": "markdown", "source": "word " * 240},
@@ -38,6 +39,7 @@ SANDBOX_MINUTES = 5.0  # the "Things to try"
 
 _STEPPER = re.compile(r"""Stepper\(\s*["']([a-z0-9_]+)["']""")
 _WORD = re.compile(r"[A-Za-z0-9{}]+")
+_TAG = re.compile(r"<[^>\n]+>")  # markup (a <dfn> link, <details>) is not read
 
 
 @dataclass(frozen=True)
@@ -52,17 +54,20 @@ def _source(cell: Mapping[str, Any]) -> str:
 
 
 @functools.cache
-def _steps(name: str) -> int:
-    """The number of `[[step]]` tables of shipped scenario `name` (0 if it can't be read: an
-    estimate, and a broken scenario is the build's to report). Read as TOML, not played."""
+def _steps(name: str) -> tuple[int, int]:
+    """The number of `[[step]]` tables of shipped scenario `name`, and of its questions ((0, 0)
+    if it can't be read: an estimate, and a broken scenario is the build's to report). Read as
+    TOML, not played."""
     from rulekit.scenario import shipped_dir
 
     try:
         data = tomllib.loads((shipped_dir() / f"{name}.toml").read_text("utf-8"))
     except (OSError, ValueError):
-        return 0
+        return 0, 0
     steps = data.get("step")
-    return len(steps) if isinstance(steps, list) else 0
+    if not isinstance(steps, list):
+        return 0, 0
+    return len(steps), sum(isinstance(s, dict) and "question" in s for s in steps)
 
 
 def course_entry(nb: Mapping[str, Any]) -> CourseEntry:
@@ -76,10 +81,13 @@ def course_entry(nb: Mapping[str, Any]) -> CourseEntry:
     for cell in nb.get("cells", []):
         text = _source(cell)
         if cell.get("cell_type") == "markdown":
-            words += len(_WORD.findall(text))
+            words += len(_WORD.findall(_TAG.sub(" ", text)))
             questions += text.count("<summary>")
         elif cell.get("cell_type") == "code":
-            steps += sum(_steps(name) for name in _STEPPER.findall(text))
+            for name in _STEPPER.findall(text):
+                n, asked = _steps(name)
+                steps += n
+                questions += asked
             sandbox = sandbox or "Sandbox(" in text
     raw = (words / WORDS_A_MINUTE + steps * STEP_MINUTES + questions * QUESTION_MINUTES
            + (SANDBOX_MINUTES if sandbox else 0))

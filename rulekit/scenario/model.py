@@ -56,7 +56,7 @@ MAX_COUNTERS = 10_000
 """Counters on all permanents together after any step."""
 
 # canonical key order when writing a scenario back
-TOP_ORDER = ("title", "ruling", "status", "description", "setup", "step")
+TOP_ORDER = ("title", "ruling", "status", "intro", "description", "setup", "step")
 SETUP_ORDER = ("players", "life", "turn", "active", "step", "pool", "hand", "graveyard", "exile",
                "library", "permanent")
 PERMANENT_ORDER = ("card", "name", "controller", "owner", "tapped", "sick", "token", "counters",
@@ -98,6 +98,24 @@ def choice_schema(about: str) -> dict[str, Any]:
         value = value["additionalProperties"]
     return {"$defs": full["$defs"], "allOf": [value], "maxItems": MAX_CHOICE_ITEMS,
             "maxProperties": MAX_CHOICE_ITEMS}
+
+
+def is_reasoned(choice: Any) -> bool:
+    """Whether a question's choice is written `{ value = ..., because = "..." }`."""
+    return isinstance(choice, dict) and "value" in choice
+
+
+def split_choice(choice: Any) -> tuple[Any, str]:
+    """A question's choice as (its value, its reason: "" without)."""
+    if is_reasoned(choice):
+        return choice["value"], choice.get("because", "")
+    return choice, ""
+
+
+def question_rules(q: dict[str, Any]) -> list[str]:
+    """The rules a question names as deciding its answer (its `rule`: one, or a list)."""
+    rule = q.get("rule", [])
+    return [str(r) for r in (rule if isinstance(rule, list) else [rule])]
 
 
 # expectation tables whose keys name an object (a label, or a card name on the battlefield)
@@ -142,7 +160,14 @@ class Scenario:
 
     @property
     def description(self) -> str:
+        """What the walkthrough shows, said after it (Present's end card, `rulekit run`)."""
         return self.spec.get("description", "")
+
+    @property
+    def intro(self) -> str:
+        """What the set-up (step 0) says: the board and the puzzle, never the answer, which a
+        question after it asks; `description` when the file has no `intro`."""
+        return self.spec.get("intro") or self.description
 
     @property
     def status(self) -> str | None:
@@ -440,6 +465,7 @@ class _Validator:
         self.players = list(setup.get("players", DEFAULT_PLAYERS))
         self.labels: dict[str, str] = {}  # label -> card name
         self.permanent_labels: set[str] = set()
+        self.tokens: set[str] = set()  # labels of tokens: set up as tokens, or made in a step
 
     def fail(self, path: Path_, message: str) -> None:
         raise ScenarioError(f"{_at(where(path))}{message}", path=self.name,
@@ -534,6 +560,8 @@ class _Validator:
             if "name" in perm:
                 self.new_label(at + ("name",), perm["name"], real)
                 self.permanent_labels.add(perm["name"])
+                if perm.get("token"):
+                    self.tokens.add(perm["name"])
         for i, perm in enumerate(perms):
             host = perm.get("attached_to")
             if host is None:
@@ -588,21 +616,37 @@ class _Validator:
         for label, card_name in step.get("labels", {}).items():
             self.new_label(at + ("labels", label),
                            label, self.card(at + ("labels", label), card_name))
+            self.tokens.add(label)
         if "expect" in step:
             self.expect(at + ("expect",), step["expect"])
         if "question" in step:
-            self.question(at + ("question",), step["question"])
+            self.question(at + ("question",), step["question"], step)
 
-    def question(self, at: Path_, q: dict[str, Any]) -> None:
-        """`about` names something the engine can answer; the references in it exist; `rule`
-        is one the kit lists (`rulekit/data/rules.toml`)."""
-        if "rule" in q:
-            self.listed_rule(at + ("rule",), str(q["rule"]))
+    def question(self, at: Path_, q: dict[str, Any], step: dict[str, Any]) -> None:
+        """`about` names something the engine can answer; the references in it exist; each
+        deciding `rule` is one the kit lists (`rulekit/data/rules.toml`); the `why` is one
+        sentence; the words fit the fact (`rulekit.scenario.wording`)."""
+        from rulekit.scenario.wording import YES_NO, question_problem, why_problem
+
+        for i, number in enumerate(question_rules(q)):
+            self.listed_rule(at + (("rule", i) if isinstance(q["rule"], list) else ("rule",)),
+                             number)
+        problem = why_problem(str(q["why"]))
+        if problem:
+            self.fail(at + ("why",), problem)
         about = str(q["about"])
-        if about == QUESTION_REFUSED:
-            self.choices(at + ("choices",), about, q.get("choices", ()))
-            return
         key, _, sub = about.partition(".")
+        if about != QUESTION_REFUSED:
+            self._about(at, key, sub)
+        if key in YES_NO and not q.get("choices"):
+            self.fail(at + ("about",), f"a question about {key!r} is answered yes or no: give "
+                      "its choices (each a value, or { value = ..., because = \"...\" })")
+        self.choices(at + ("choices",), key, q.get("choices", ()))
+        problem = question_problem(str(q["ask"]), key, self._subjects(key, sub, step))
+        if problem:
+            self.fail(at + ("ask",), problem)
+
+    def _about(self, at: Path_, key: str, sub: str) -> None:
         if key not in QUESTION_ABOUT:
             close = difflib.get_close_matches(key, [*QUESTION_ABOUT, QUESTION_REFUSED], n=1,
                                               cutoff=0.5)
@@ -620,7 +664,34 @@ class _Validator:
             self.player(at + ("about",), sub)
         elif key in ("count", "tokens"):
             self.card(at + ("about",), sub)
-        self.choices(at + ("choices",), key, q.get("choices", ()))
+
+    def _subjects(self, key: str, sub: str, step: dict[str, Any]) -> list[str]:
+        """What a question about `key`.`sub` must name: the object's card name (and "token",
+        "copy" for a token), the player, the card; for "refused", what the step's action
+        names (any one of them)."""
+        if key in ("life", "pool", "spent"):
+            return [sub]
+        if key in ("count", "tokens"):
+            return [self.card(("step",), sub)]
+        refs: list[str] = []
+        if key in OBJECT_KEYED:
+            refs = [sub]
+        elif key == QUESTION_REFUSED:
+            for k in ("object", "card", "tap", "sacrifice"):
+                if isinstance(step.get(k), str):
+                    refs.append(step[k])
+            for k in ("attackers", "exert", "objects", "targets"):
+                refs += [v for v in step.get(k, []) if isinstance(v, str)]
+            refs += [x for pair in step.get("blocks", {}).items() for x in pair]
+        names: list[str] = []
+        for ref in refs:
+            if ref in self.players:
+                names.append(ref)
+                continue
+            names.append(self.labels.get(ref) or self.card(("step",), ref))
+            if ref in self.tokens:
+                names += ["token", "copy"]
+        return names
 
     def listed_rule(self, at: Path_, number: str) -> None:
         """A rule a question shows with its answer: one the kit lists, with its words."""
@@ -638,16 +709,41 @@ class _Validator:
 
     def choices(self, at: Path_, about: str, choices: list[Any]) -> None:
         """Each choice written as the expectation `about` names is written (`choice_schema`),
-        and short enough to read on a button. Needs jsonschema, as the schema check does."""
+        short enough to read on a button, alone or as `{ value = ..., because = "..." }`; no
+        two read the same (`wording.choice_label`). The schema check needs jsonschema, as the
+        file's does."""
+        from rulekit.scenario.wording import choice_label
+
+        seen: dict[str, int] = {}
+        validator: Any = None
         try:
             import jsonschema
+
+            validator = jsonschema.Draft202012Validator(choice_schema(about))
         except ImportError:
-            return
-        validator = jsonschema.Draft202012Validator(choice_schema(about))
+            pass
         for i, choice in enumerate(choices):
-            errors = sorted(validator.iter_errors(choice), key=lambda e: len(e.absolute_path))
-            if errors:
-                self.fail(at + (i, *errors[-1].absolute_path), _schema_message(errors[-1], ()))
+            value, because = split_choice(choice)
+            if is_reasoned(choice):
+                extra = sorted(set(choice) - {"value", "because"})
+                if extra:
+                    self.fail(at + (i, extra[0]), f"a choice takes value and because, not "
+                              f"{extra[0]!r}")
+                if "because" in choice and (not isinstance(because, str)
+                                            or not 0 < len(because.strip()) <= 120):
+                    self.fail(at + (i, "because"), "because is the choice's reason in words "
+                              "(1 to 120 characters)")
+            if validator is not None:
+                errors = sorted(validator.iter_errors(value), key=lambda e: len(e.absolute_path))
+                if errors:
+                    where_ = (i, "value") if is_reasoned(choice) else (i,)
+                    self.fail(at + where_ + tuple(errors[-1].absolute_path),
+                              _schema_message(errors[-1], ()))
+            label = choice_label(about, value, because)
+            if label in seen:
+                self.fail(at + (i,), f"choices {seen[label] + 1} and {i + 1} both read "
+                          f"{label!r}: give each its reason (because = \"...\")")
+            seen[label] = i
 
     def expect(self, at: Path_, exp: dict[str, Any]) -> None:
         from rulekit.core.events import EventKind

@@ -23,7 +23,13 @@ from rulekit.engine import arguments
 from rulekit.engine.actions import ACTIONS
 from rulekit.engine.arguments import ACTION_ARGS
 from rulekit.objects.state import GameObject, Step, Zone
-from rulekit.scenario.model import CHARACTERISTIC_LISTS, QUESTION_REFUSED, capped
+from rulekit.scenario.model import (
+    CHARACTERISTIC_LISTS,
+    QUESTION_REFUSED,
+    capped,
+    question_rules,
+    split_choice,
+)
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -55,9 +61,10 @@ class Check:
 class Question:
     """A step's question, answered by the engine: what is asked (`ask`), about what (`about`,
     the TOML's words), the choices offered as written (`choices`, empty for a typed number or
-    word) with their words (`labels`), the engine's own answer (`answer`, in the expectation's
-    notation), which choice it is (`correct`, None without choices) and the rules that decided
-    it (the refusal's rule, or the rules the step's events cite)."""
+    word) with their words (`labels`: "Yes", "No: it arrived this turn", "4"), the engine's own
+    answer (`answer`, in the expectation's notation), which choice it is (`correct`, None
+    without choices), the rules that decide it (`rules`: the question's `rule`), the other
+    rules the step's events cite (`other_rules`) and the one-line reason (`why`)."""
 
     ask: str
     about: str
@@ -66,12 +73,23 @@ class Question:
     answer: Any
     correct: int | None
     rules: tuple[str, ...]
+    why: str = ""
+    other_rules: tuple[str, ...] = ()
+
+    @property
+    def answer_label(self) -> str:
+        """The answer in words: the right choice's label, else the value's words."""
+        if self.correct is not None:
+            return self.labels[self.correct]
+        return answer_words(self.answer)
 
     def to_json(self) -> dict[str, Any]:
-        return {"ask": self.ask, "about": self.about, "choices": list(self.choices),
+        return {"ask": self.ask, "about": self.about,
+                "choices": [split_choice(c)[0] for c in self.choices],
                 "labels": list(self.labels), "answer": self.answer,
-                "answer_label": answer_words(self.answer), "correct": self.correct,
-                "rules": list(self.rules)}
+                "answer_label": self.answer_label, "correct": self.correct,
+                "rules": list(self.rules), "other_rules": list(self.other_rules),
+                "why": self.why}
 
 
 def answer_words(value: Any) -> str:
@@ -261,7 +279,7 @@ class _Runner:
             self._setup(("setup", "pool", player), "set_pool", player=player,
                         mana=[notation_parts(m) for m in mana])
         return StepResult(
-            number=0, narration=sc.description or sc.title, action={"do": "set-up"},
+            number=0, narration=sc.intro or sc.title, action={"do": "set-up"},
             events=list(game.log), snapshot=game.snapshot(), labels=self._label_ids(),
             line=sc.line("setup"), actions=list(game.actions),
             init=(tuple(self.players), self.base_life))
@@ -365,26 +383,32 @@ class _Runner:
         """The engine's answer to the step's question; with choices, exactly one of them must
         be it (else the file is unusable: a question whose right answer isn't offered, or is
         offered twice, teaches nothing)."""
+        from rulekit.scenario.wording import choice_label
+
         about = str(q["about"])
         choices = tuple(q.get("choices", ()))
+        values = [split_choice(c)[0] for c in choices]
+        key = about.partition(".")[0]
         if about == QUESTION_REFUSED:
             answer: Any = error.rule if error is not None and error.rule else \
                 ("refused" if error is not None else "allowed")
-            fits = [str(c) == answer for c in choices]
+            fits = [str(c) == answer for c in values]
         else:
             key, _, sub = about.partition(".")
             answer = self._actual(key, sub or None, None, events, at + ("about",))
-            fits = [self._compare(about, key, c, answer, at).ok for c in choices]
+            fits = [self._compare(about, key, c, answer, at).ok for c in values]
         if choices and fits.count(True) != 1:
             said = answer_words(answer)
             self.fail(at + ("choices",), f"none of the choices is what the engine does ({said})"
                       if not any(fits) else f"more than one choice is right ({said})")
+        deciding = tuple(question_rules(q))
         cited = [error.rule] if error is not None and error.rule else \
             sorted({rule for e in events for rule in e.rules})
-        if "rule" in q:  # the one the lesson points at (any the kit lists, checked on load)
-            cited = [q["rule"]]
-        return Question(str(q["ask"]), about, choices, tuple(answer_words(c) for c in choices),
-                        jsonable(answer), fits.index(True) if choices else None, tuple(cited))
+        labels = tuple(choice_label(key, *split_choice(c)) for c in choices)
+        return Question(str(q["ask"]), about, choices, labels, jsonable(answer),
+                        fits.index(True) if choices else None, deciding,
+                        why=str(q.get("why", "")),
+                        other_rules=tuple(r for r in cited if r not in deciding))
 
     def _labels_ahead(self, step: dict[str, Any], at: tuple[Any, ...]) -> dict[str, int]:
         """Labels this step gives to objects it creates, used by its own decisions (the token
@@ -832,6 +856,8 @@ def _play(scenario: Scenario) -> list[StepResult]:
             # the steps played before it: their failed expectations are reported too
             err.played = list(results)  # type: ignore[attr-defined]
             raise
+        if results[-1].question is not None:
+            results[-1].checks.append(_hidden_answer(scenario, results))
     return results
 
 
@@ -849,6 +875,28 @@ def expectations_on(game: Game, expect: dict[str, Any], events: list[Event], *,
     runner.game = game
     runner.labels = dict(labels)
     return runner._expect(expect, events, path)
+
+
+def _hidden_answer(scenario: Scenario, results: list[StepResult]) -> Check:
+    """The last result's question against what is on screen before it is asked
+    (`wording.answer_on_screen`): the set-up's words, every earlier step's narration and the
+    refusal of the step it is asked after. The words of the question itself are not counted:
+    they set the scene."""
+    from rulekit.scenario.wording import answer_on_screen
+
+    result = results[-1]
+    q = result.question
+    assert q is not None
+    k = result.number
+    shown = [("the set-up", scenario.intro)]
+    shown += [(f"step {r.number}'s narration", r.narration) for r in results[1:k]]
+    if k > 1 and results[k - 1].error is not None:
+        shown.append((f"step {k - 1}'s refusal", str(results[k - 1].error)))
+    label = q.labels[q.correct] if q.correct is not None else None
+    found = answer_on_screen(q.rules, label, shown)
+    return Check("question: its answer is not on screen before it", "hidden",
+                 "; ".join(found) if found else "hidden", not found,
+                 scenario.line("step", k - 1, "question"))
 
 
 def played_before(err: ScenarioError) -> list[StepResult]:

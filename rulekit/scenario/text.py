@@ -8,7 +8,7 @@ from typing import Any
 from rulekit.core.errors import ScenarioError
 from rulekit.core.events import Event
 from rulekit.scenario.model import Scenario, one_line, shorten
-from rulekit.scenario.runner import Check, StepResult, jsonable, played_before
+from rulekit.scenario.runner import Check, Question, StepResult, jsonable, played_before
 
 # -------------------------------------------------------------------------- text
 
@@ -118,6 +118,15 @@ def unusable_lines(scenario: Scenario, err: ScenarioError) -> list[str]:
     return [*failure_lines(scenario, played_before(err)), str(err)]
 
 
+def question_lines(q: Question) -> list[str]:
+    """A step's question as `run` prints it: the words, each choice (the engine's marked `*`),
+    then the answer with its deciding rules and why."""
+    out = [f"  asked before this step: {q.ask}"]
+    out += [f"    {'*' if i == q.correct else '-'} {label}" for i, label in enumerate(q.labels)]
+    out.append(f"  answer: {q.answer_label} (CR {', '.join(q.rules)}). {q.why}")
+    return out
+
+
 def render(scenario: Scenario, results: list[StepResult]) -> str:
     """The walkthrough as text: each step's narration, events, board and checks. It ends with
     the count of failed expectations; their `file:line:` messages are `failure_lines` (the CLI
@@ -135,6 +144,8 @@ def render(scenario: Scenario, results: list[StepResult]) -> str:
             out += board_lines(r.snapshot, r.labels)
             continue
         out.append(f"Step {r.number}: {action_text(r)}")
+        if r.question is not None:
+            out += question_lines(r.question)
         out += ["  " + ln for ln in r.narration.strip().splitlines()]
         if r.error is not None:
             out.append(f"  refused, as expected: {r.error}")

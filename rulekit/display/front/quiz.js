@@ -1,14 +1,15 @@
-/* rulekit: the class quiz (issue 29) as an anywidget front-end module (AFM).
+/* rulekit: the class quiz as an anywidget front-end module (AFM).
 
-   A lesson's predict questions, one a screen, large enough for a projector. The same module in
+   A lesson's checked questions, one a screen, large enough for a projector. The same module in
    every host: a kernel (`Quiz` in rulekit/display/quiz_widget.py) and an exported page
    (rulekit/display/front/host.js; the site's quiz.html). Traits: `title`, `questions`
    (rulekit.display.quiz.quiz_questions: the walkthroughs' own questions, with the engine's
    answer recorded at build time), `index` (the question shown: set here and saved) and
    `linked` (the walkthroughs a kernel can turn to a step: uids).
 
-   Nothing of the answer is in the document before "Reveal": the answer, the deciding rule and
-   the link back to the step are made on reveal. Keys, with the focus anywhere in the quiz:
+   Nothing of the answer is in the document before "Reveal": the answer, its one-line why, the
+   deciding rules (the step's other rules folded under them) and the link back to the step are
+   made on reveal. Keys, with the focus anywhere in the quiz:
    Right / PageDown next, Left / PageUp back, Home / End first / last, Enter reveal (or hide).
    A live region says each new question and the revealed answer. No document-wide listener,
    nothing read from another widget's markup, every field set as text; no eval. */
@@ -33,14 +34,23 @@ function ruleWords(r) {
   return `CR ${r.number}${r.title ? ` (${r.title})` : ""}`;
 }
 
+function ruleLine(r, cls) {
+  return el("p", {class: cls}, el("b", {text: ruleWords(r)}), r.summary ? `: ${r.summary}` : "");
+}
+
 function answerOf(q, linked, onShow) {
-  // the revealed part of question k: the engine's answer, the rule, the way back to the step
+  // the revealed part of question k: the engine's answer and why, the deciding rules (the
+  // step's other rules folded), the way back to the step
   const box = el("div", {class: "rk-quiz-answer"},
     el("p", {class: "rk-quiz-verdict"}, "The engine says: ",
       el("b", {class: "rk-quiz-right", text: q.answer_label})));
-  for (const r of q.rule_texts || []) {
-    box.append(el("p", {class: "rk-quiz-rule"}, el("b", {text: ruleWords(r)}),
-      r.summary ? `: ${r.summary}` : ""));
+  if (q.why) box.append(el("p", {class: "rk-quiz-why", text: q.why}));
+  for (const r of q.rule_texts || []) box.append(ruleLine(r, "rk-quiz-rule"));
+  const others = q.other_rule_texts || [];
+  if (others.length) {
+    box.append(el("details", {class: "rk-quiz-others"},
+      el("summary", {text: `Other rules in this step (${others.length})`}),
+      ...others.map((r) => ruleLine(r, "rk-quiz-rule"))));
   }
   if (q.href) {
     const a = el("a", {class: "rk-quiz-step", href: q.href,
@@ -143,7 +153,8 @@ function render({model, el: host}) {
     const q = questions[index];
     const rules = (q.rule_texts || []).map((r) => `${ruleWords(r)}${r.summary ? `: ${r.summary}` :
       ""}`).join(" ");
-    draw(revealed ? `The engine says: ${q.answer_label}. ${rules}` : "Answer hidden.");
+    draw(revealed ? `The engine says: ${q.answer_label}. ${q.why || ""} ${rules}` :
+      "Answer hidden.");
   }
   function show(q) {
     model.send({show: q.uid, step: q.step});

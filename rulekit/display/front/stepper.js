@@ -62,47 +62,92 @@ function rightAnswer(q, value, choice) {
   return typeof q.answer === "number" && Number.isFinite(n) && n === q.answer;
 }
 
-function feedbackWords(q, a) {
-  const rules = (q.rule_texts || []).map((r) => `CR ${r.number}${r.title ? ` (${r.title})` : ""}` +
-    `${r.summary ? `: ${r.summary}` : ""}`).join(" ");
-  return (a.right ? `Right: ${q.answer_label}.` :
-    `Not this time: you said ${a.value}; the engine says ${q.answer_label}.`) +
-    (rules ? ` The rule: ${rules}` : "");
+// a question is answered once, or, after a wrong answer, tried again once (`tries`): the
+// answer, its one-line why and the deciding rules show when it is final (right, or wrong
+// twice); the other rules the step's events cite are folded under them
+const finalAnswer = (a) => !!a && (a.right || (a.tries || 1) >= 2);
+
+function ruleName(r) {
+  return `CR ${r.number}${r.title ? ` (${r.title})` : ""}`;
 }
 
-function feedbackOf(q, a) {
+function feedbackWords(q, a) {
+  if (!finalAnswer(a)) return `Not this time: you said ${a.value}. Try again, once.`;
+  const rules = (q.rule_texts || []).map((r) => ruleName(r) + (r.summary ? `: ${r.summary}` :
+    "")).join(" ");
+  return (a.right ? `Right: ${q.answer_label}.` :
+    `Not this time: you said ${a.value}; the engine says ${q.answer_label}.`) +
+    (q.why ? ` ${q.why}` : "") + (rules ? ` The rule: ${rules}` : "");
+}
+
+function ruleLine(r) {
+  return el("p", {class: "rk-q-rule"}, el("b", {text: ruleName(r)}),
+    r.summary ? `: ${r.summary}` : "");
+}
+
+function feedbackOf(q, a, final) { // final: show the answer whatever (the step is shown)
+  const done = final || finalAnswer(a);
   const box = el("div", {class: `rk-q-feedback ${a.right ? "rk-q-right" : "rk-q-wrong"}`},
     el("p", {class: a.right ? "rk-ok" : "rk-bad", text: a.right ?
       `✓ Right: ${q.answer_label}.` : `✗ Not this time: you said ${a.value}.`}));
+  if (!done) {
+    box.append(el("p", {class: "rk-q-again", text: "Think about which rule decides it, " +
+      "then try once more."}));
+    return box;
+  }
   if (!a.right) box.append(el("p", {}, "The engine says: ", el("b", {text: q.answer_label})));
-  for (const r of q.rule_texts || []) {
-    box.append(el("p", {class: "rk-q-rule"},
-      el("b", {text: `CR ${r.number}${r.title ? ` (${r.title})` : ""}`}),
-      r.summary ? `: ${r.summary}` : ""));
+  if (q.why) box.append(el("p", {class: "rk-q-why", text: q.why}));
+  for (const r of q.rule_texts || []) box.append(ruleLine(r));
+  const others = q.other_rule_texts || [];
+  if (others.length) {
+    box.append(el("details", {class: "rk-q-others"},
+      el("summary", {text: `Other rules in this step (${others.length})`}),
+      ...others.map(ruleLine)));
   }
   return box;
 }
 
 function questionOf(q, a, idBase, onCheck) {
   const name = `${idBase}-q-${q.step}`;
-  const done = !!a;
+  const done = finalAnswer(a);
+  const again = !!a && !done; // wrong once: "Try again" opens one more go
   const legend = el("legend", {}, el("b", {text: `Predict step ${q.step}: `}), q.ask);
   const set = el("fieldset", {}, legend);
   const labels = q.labels || [];
+  const inputs = [];
   if (labels.length) {
-    labels.forEach((label, i) => set.append(el("label", {class: "rk-q-choice"},
-      el("input", {type: "radio", name, value: i, checked: done && a.choice === i,
-        disabled: done}), ` ${label}`)));
+    labels.forEach((label, i) => {
+      const input = el("input", {type: "radio", name, value: i,
+        checked: !!a && a.choice === i && !again, disabled: !!a});
+      inputs.push(input);
+      set.append(el("label", {class: a && a.choice === i && !a.right ?
+        "rk-q-choice rk-q-tried" : "rk-q-choice"}, input, ` ${label}`));
+    });
   } else {
-    set.append(el("label", {class: "rk-q-choice"}, "Your answer ",
-      el("input", {type: "text", name, class: "rk-q-text", autocomplete: "off", disabled: done,
-        value: done ? a.value : null})));
+    const input = el("input", {type: "text", name, class: "rk-q-text", autocomplete: "off",
+      disabled: !!a, value: done ? a.value : null});
+    inputs.push(input);
+    set.append(el("label", {class: "rk-q-choice"}, "Your answer ", input));
   }
   const hint = el("p", {class: "rk-q-hint"});
-  set.append(el("button", {type: "submit", class: "rk-button rk-check", text: "Check",
-    disabled: done}), hint);
+  const check = el("button", {type: "submit", class: "rk-button rk-check", text: "Check",
+    disabled: !!a});
+  set.append(check, hint);
   const form = el("form", {class: "rk-question", "data-step": q.step}, set);
-  if (done) form.append(feedbackOf(q, a));
+  if (a) form.append(feedbackOf(q, a));
+  if (again) {
+    const retry = el("button", {type: "button", class: "rk-button rk-retry", text: "Try again"});
+    form.append(retry);
+    retry.addEventListener("click", () => { // the other choices (or the box) open once more
+      inputs.forEach((input, i) => { input.disabled = labels.length && i === a.choice; });
+      check.disabled = false;
+      retry.remove();
+      const feedback = form.querySelector(".rk-q-feedback");
+      if (feedback) feedback.remove();
+      const first = inputs.find((input) => !input.disabled);
+      if (first) first.focus();
+    });
+  }
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     let value = "", choice = null;
@@ -116,7 +161,7 @@ function questionOf(q, a, idBase, onCheck) {
       hint.textContent = labels.length ? "Choose an answer first." : "Type an answer first.";
       return;
     }
-    onCheck(q, {value, choice, right: rightAnswer(q, value, choice)});
+    onCheck(q, {value, choice, right: rightAnswer(q, value, choice), tries: again ? 2 : 1});
   });
   return form;
 }
@@ -148,9 +193,10 @@ function frameOf(data, f, idBase, whole, ctx) {
   }
   if (f.checks) {
     const c = f.checks;
-    if (c.ok) {
-      text.append(el("p", {class: "rk-ok", text: `✓ The engine agrees: ${c.count === 1 ? "the" :
-        "all"} ${c.count} expectation${c.count === 1 ? "" : "s"} of this step held.`}));
+    if (c.ok) { // for a teacher who asks (the notes shown: N or their toggle), not a student
+      text.append(el("p", {class: "rk-ok rk-for-teacher", text: `✓ The engine agrees: ` +
+        `${c.count === 1 ? "the" : "all"} ${c.count} expectation${c.count === 1 ? "" : "s"} ` +
+        "of this step held."}));
     } else {
       text.append(el("div", {class: "rk-bad"},
         `✗ ${c.failures.length} of ${c.count} expectations did not hold:`,
@@ -160,8 +206,8 @@ function frameOf(data, f, idBase, whole, ctx) {
   }
   const asked = ctx && f.step > 0 ? ctx.question(f.step) : null; // this step's prediction
   const said = asked ? ctx.answer(f.step) : null;
-  if (said) {
-    const box = feedbackOf(asked, said);
+  if (said) { // the step is on screen: the answer is no secret any more
+    const box = feedbackOf(asked, said, true);
     box.prepend(el("p", {class: "rk-q-asked"}, el("b", {text: "Your prediction: "}), asked.ask));
     text.append(box);
   }
@@ -236,7 +282,8 @@ const enterFullScreen = (el, still) => { // still(): whether it is still wanted
   const leaving = (globalThis.rulekit || {}).leaving;
   if (leaving) leaving.then(ask); else ask();
 };
-const HINT = "→ / Space / PgDn: next · ← / PgUp: back · Home / End · Esc: back to the page";
+const HINT = "→ / Space / PgDn: next · ← / PgUp: back · Home / End · C: the board · " +
+  "B: blank screen · Esc: back to the page";
 const ADDRESS = /^#([a-z0-9][a-z0-9-]*)(?:\/(\d+))?$/; // #<walkthrough>/<step>
 // one column (stepper.css): the words, then the picture, then the board
 const FLOW = "(max-width: 899px), (max-height: 499px)";
@@ -285,10 +332,17 @@ function render({model, el: host}) {
       answers.set(q.step, {...a, fresh: true});
       try {
         window.localStorage.setItem(storeKey(q.step), JSON.stringify(
-          {value: a.value, choice: a.choice, right: a.right}));
+          {value: a.value, choice: a.choice, right: a.right, tries: a.tries}));
       } catch (e) { /* kept for this session only */ }
-      say = feedbackWords(q, a) + " ";
       announced = true;
+      if (!finalAnswer(a)) { // wrong once: stay on the question, its Try again in reach
+        draw(true);
+        live.textContent = feedbackWords(q, a);
+        const retry = box.querySelector(".rk-retry");
+        (retry || root).focus();
+        return;
+      }
+      say = feedbackWords(q, a) + " ";
       if (q.step === step) draw(true); else go(q.step);
       root.focus();
     },
@@ -460,6 +514,7 @@ function render({model, el: host}) {
     root.classList.toggle("rk-presenting", want);
     takeKeys(want);
     present.setAttribute("aria-pressed", want ? "true" : "false");
+    if (!want) root.classList.remove("rk-blank", "rk-board-strip");
     if (ending) ending = false;
     draw(true); // stored answers and notes: not on the projected view
     if (want) {
@@ -490,7 +545,30 @@ function render({model, el: host}) {
     presenting(false, true);
     then.enter();
   }
-  const me = {root, title, enter: () => { go(0); presenting(true); }};
+  function previousStepper() { // the walkthrough before this one in the document, if drawn
+    const before = Array.from(shownSteppers()).filter((s) => s.root !== root &&
+      s.root.isConnected &&
+      (root.compareDocumentPosition(s.root) & Node.DOCUMENT_POSITION_PRECEDING));
+    before.sort((a, b) => (a.root.compareDocumentPosition(b.root) &
+      Node.DOCUMENT_POSITION_FOLLOWING) ? -1 : 1);
+    return before[before.length - 1] || null;
+  }
+  function backward() { // Left at the set-up: the walkthrough before, at its last step
+    const then = previousStepper();
+    if (!then) {
+      live.textContent = "This is the first walkthrough on this page.";
+      return;
+    }
+    presenting(false, true);
+    then.enter(true);
+  }
+  function blank(want) { // a black screen while the class talks (B or .; any key ends it)
+    if (root.classList.contains("rk-blank") === want) return;
+    root.classList.toggle("rk-blank", want);
+    live.textContent = want ? "The screen is blank. Press any key to come back." :
+      "The slide is back.";
+  }
+  const me = {root, title, enter: (atEnd) => { go(atEnd ? last : 0); presenting(true); }};
   shownSteppers().add(me);
   cleanups.push(() => shownSteppers().delete(me));
 
@@ -528,8 +606,12 @@ function render({model, el: host}) {
     const again = box.querySelector(".rk-whole");
     if (again) again.focus();
   });
+  const teacher = (open) => { // the notes, and the engine's own checks, for a teacher
+    notesOpen = open;
+    root.classList.toggle("rk-teacher", open);
+  };
   on(box, "toggle", (ev) => { // the notes stay open (or closed) from step to step
-    if (ev.target.classList && ev.target.classList.contains("rk-notes")) notesOpen = ev.target.open;
+    if (ev.target.classList && ev.target.classList.contains("rk-notes")) teacher(ev.target.open);
   }, true);
   on(speed, "change", () => { if (timer !== null) { stopPlaying(); startPlaying(); } });
   on(more, "keydown", (ev) => { // Escape closes More, back on its button
@@ -569,7 +651,7 @@ function render({model, el: host}) {
     if (on_ && t && t.closest && t.closest(".rk-stepper") && !root.contains(t)) return;
     if (on_ && t && t.closest && t.closest(".rk-frame button")) return; // Check, The whole story
     if ((ev.key === "n" || ev.key === "N") && !on_) { // the teacher's notes, never presented
-      notesOpen = !notesOpen;
+      teacher(!notesOpen);
       for (const d of box.querySelectorAll(".rk-notes")) {
         d.open = notesOpen;
         if (notesOpen) d.scrollIntoView({block: "nearest"}); // the end of the step's text
@@ -577,9 +659,35 @@ function render({model, el: host}) {
       ev.preventDefault();
       return;
     }
+    if (on_ && root.classList.contains("rk-blank") && ev.key !== "Escape") { // any key
+      // brings the slide back, and does nothing else
+      blank(false);
+      ev.preventDefault();
+      ev.stopPropagation();
+      return;
+    }
+    if (on_ && (ev.key === "b" || ev.key === "B" || ev.key === ".")) { // a blank screen
+      blank(true);
+      ev.preventDefault();
+      ev.stopPropagation();
+      return;
+    }
+    if (on_ && (ev.key === "c" || ev.key === "C")) { // the board, as a strip under the slide
+      const shown = root.classList.toggle("rk-board-strip");
+      live.textContent = shown ? "The board is shown. C hides it." : "The board is hidden.";
+      ev.preventDefault();
+      ev.stopPropagation();
+      return;
+    }
     let to = null;
     const forward = ev.key === "ArrowRight" || ev.key === "PageDown" ||
       (ev.key === " " && (on_ || t === root));
+    if (on_ && step === 0 && !ending && (ev.key === "ArrowLeft" || ev.key === "PageUp")) {
+      ev.preventDefault(); // before the set-up: the walkthrough before, at its last step
+      ev.stopPropagation();
+      backward();
+      return;
+    }
     if (on_ && forward && (ending || step === last)) { // the end card, then the next one
       ev.preventDefault();
       ev.stopPropagation();
@@ -597,6 +705,7 @@ function render({model, el: host}) {
     else if (ev.key === "Home") to = 0;
     else if (ev.key === "End") to = last;
     else if (ev.key === "Escape" && on_) {
+      blank(false);
       presenting(false);
       ev.preventDefault();
       ev.stopPropagation();
