@@ -12,8 +12,8 @@ frame), which `rulekit.display.widgets.Stepper` hands to its front-end module
 (`rulekit/display/front/stepper.js`); `frame_html` stays for standalone frame documents.
 
 >>> frames = StepFrames("r07_paying_tap.toml")
->>> len(frames)                                     # the set-up and six steps
-7
+>>> len(frames)                                     # the set-up and eight steps
+9
 >>> "class='rk-narration'" in frames.frame_html[1]
 True
 """

@@ -14,8 +14,8 @@ exert, make a token copy, destroy several permanents at once, pass priority, res
 next turn, undo. An illegal move is refused with its rule and changes nothing.
 
 >>> from rulekit.display.widgets import Stepper, Sandbox
->>> len(Stepper("r07_paying_tap.toml").frames)               # the set-up and six steps
-7
+>>> len(Stepper("r07_paying_tap.toml").frames)               # the set-up and eight steps
+9
 >>> sandbox = Sandbox("r07_paying_tap.toml")                 # a live game from its set-up
 >>> sandbox.game.state.turn > 0
 True
