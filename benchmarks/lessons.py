@@ -319,7 +319,15 @@ def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
     cell after the lesson's "Sandbox" heading, run with `Sandbox` swapped for the model (as
     tests/test_things_to_try.py builds them, with what the lesson offers), by notebook
     stem."""
+    from rulekit import Game
+    from rulekit.display.frames import resolve_scenario
     from rulekit.sandbox import SandboxModel
+    from rulekit.scenario import game_at
+
+    def model(game: Any, **offers: Any) -> SandboxModel:
+        # `Sandbox(game)` or `Sandbox("scenario")`: a fresh game at that scenario's set-up
+        start = game if isinstance(game, Game) else game_at(resolve_scenario(game), 0)
+        return SandboxModel(start, **offers)
 
     out: dict[str, Any] = {}
     for path in lesson_paths(notebooks):
@@ -331,7 +339,7 @@ def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
             continue
         made: list[Any] = []
         exec(cells[at + 1].source, {  # noqa: S102
-            "Sandbox": lambda game, made=made, **offers: made.append(SandboxModel(game, **offers))})
+            "Sandbox": lambda game, made=made, **offers: made.append(model(game, **offers))})
         if made:
             out[path.stem] = made[0]
     return out

@@ -5,13 +5,10 @@ shipped walkthrough (played by the real engine, read-only)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from rulekit.scenario import play
-
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
+from tests.lesson_shape import lesson_notebooks
 
 
 def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
@@ -19,7 +16,9 @@ def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
     what the lesson's sandbox offers), for each lesson with a sandbox."""
     import nbformat
 
-    for path in sorted(NOTEBOOKS.glob("0*.ipynb")):
+    from tests.test_things_to_try import starting_game
+
+    for path in lesson_notebooks():
         nb = nbformat.read(path, as_version=4)
         for cell in nb.cells:
             if cell.cell_type == "code" and cell.source.rstrip().splitlines()[-1:] and \
@@ -27,7 +26,7 @@ def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
                 made: list[tuple[Any, dict[str, Any]]] = []
 
                 def catch(game: Any, made: list[Any] = made, **offers: Any) -> None:
-                    made.append((game, offers))
+                    made.append((starting_game(game), offers))
 
                 exec(cell.source, {"Sandbox": catch})  # noqa: S102
                 yield path.stem, made[0][0], made[0][1]

@@ -7,14 +7,14 @@ changes its answer fails here and asks for the test to follow."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import nbformat
+import pytest
 
 from rulekit import Game, Step
 from tests.helpers import cast_from_hand, end_the_turn, pool
+from tests.lesson_shape import NOTEBOOKS, lesson_stems
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 QUESTION = re.compile(r"<details>\s*<summary><b>Predict:</b>(.*?)</summary>(.*?)</details>", re.S)
 
 
@@ -33,11 +33,13 @@ def answer(stem: str, *question_words: str) -> str:
     return found[0]
 
 
-def test_every_lesson_has_two_to_six_questions_each_with_an_answer():
-    for path in sorted(NOTEBOOKS.glob("0[1-9]_*.ipynb")):
-        found = questions(path.stem)
-        assert 2 <= len(found) <= 6, path.stem
-        assert all(q.endswith("?") and a.startswith("**") for q, a in found), path.stem
+@pytest.mark.parametrize("stem", lesson_stems())
+def test_every_lesson_has_two_to_six_questions_each_with_an_answer(stem):
+    found = questions(stem)
+    assert 2 <= len(found) <= 6, f"{stem}: {len(found)} predict questions"
+    for q, a in found:
+        assert q.endswith("?"), f"{stem}: a question ends with '?': {q!r}"
+        assert a.startswith("**"), f"{stem}: an answer starts with its words in bold: {a!r}"
 
 
 def test_lesson_1_asks_nothing_about_tapping_for_mana_before_lesson_2_defines_it():
