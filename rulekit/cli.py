@@ -59,7 +59,13 @@ def _parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new-lesson", help="start the next numbered lesson notebook from "
                          "notebooks/templates/lesson.ipynb")
     new.add_argument("title")
-    new.add_argument("--rulings", default="", help="the rulings it teaches: R05,R06")
+    new.add_argument("--scenario", action="extend", nargs="+", default=[], metavar="FILE",
+                     help="its walkthroughs, in order (scenarios in rulekit/scenarios/); the "
+                     "sandbox starts from the first one's set-up")
+    new.add_argument("--goal", default="", help='what a student will be able to do after it '
+                     '(the index: "You will be able to ...")')
+    new.add_argument("--rulings", default="", help="the rulings it teaches: R05,R06 (default: "
+                     "the scenarios'; alone: the shipped walkthroughs no other lesson shows)")
     new.add_argument("--notebooks", default="notebooks", help="lesson folder (notebooks)")
     return p
 
@@ -298,16 +304,19 @@ def _new_lesson(args: argparse.Namespace) -> int:
 
     try:
         made = create(args.title, args.rulings.replace(" ", ",").split(","),
-                      notebooks=Path(args.notebooks))
+                      scenarios=args.scenario, goal=args.goal, notebooks=Path(args.notebooks))
     except UsageError as err:
-        print(f"rulekit new-lesson: {err}", file=sys.stderr)
+        _say(f"rulekit new-lesson: {err}", err=True)
         return BAD
     except FileExistsError as err:
         print(f"rulekit new-lesson: {err.filename} exists already", file=sys.stderr)
         return BAD
-    print(f"wrote {made.path}: lesson {made.number} on {', '.join(made.rulings)}, "
-          f"walkthroughs {', '.join(made.scenarios)}")
-    print("next: edit it in JupyterLab (make lab), then make lessons and make test")
+    _say(f"wrote {made.path}: lesson {made.number} on {', '.join(made.rulings)}\n"
+         f"  walkthroughs: {', '.join(made.scenarios)}\n"
+         f"  sandbox: from {made.scenarios[0]}'s set-up, offering {', '.join(made.actions)}\n"
+         f"  goal: You will be able to {made.goal[:1].lower()}{made.goal[1:]}\n"
+         f"next: write the lesson in JupyterLab (make lab); make check; make lessons "
+         f"(site/{made.path.stem}.html); git add {made.path}")
     return OK
 
 
