@@ -55,9 +55,9 @@ choices = [["G"], ["G", "G"], []]
 '''))
     q = play(sc)[1].question
     assert q is not None and q.answer == ["G", "G"] and q.correct == 1
-    assert q.labels == ("G", "G, G", "nothing")
+    assert q.labels == ("{G}", "{G}, {G}", "nothing")  # mana as every view shows it
     assert "605.1b" in q.rules and "106.12" in q.rules  # every rule the step's events cite
-    assert q.to_json()["answer_label"] == "G, G"
+    assert q.to_json()["answer_label"] == "{G}, {G}"
 
 
 def test_a_refusal_question_is_answered_by_the_rule_that_refused() -> None:

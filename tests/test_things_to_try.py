@@ -198,7 +198,7 @@ def test_lesson_5_powerstone_tokens():
     b.done("tap", permanent=b.id("Mountain"))
     b.done("tap", permanent=b.id("Powerstone", tapped="no"))
     b.done("tap", permanent=b.id("Powerstone", tapped="no"))
-    assert b.pool() == "{R} and {C}{C} (can't be spent to cast a nonartifact spell)"
+    assert b.pool() == "{R} and {C}{C} (not for nonartifact spells)"
     terror = b.id("Tolarian Terror")
     b.done("cast", hand_card=b.hand("Shock"), target=terror)
     assert b.stack()[0] == "Tolarian Terror: Ward {2}" and b.pool().startswith("{C}{C}")

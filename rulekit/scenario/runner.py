@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.core.errors import RulesError, ScenarioError, UsageError
 from rulekit.core.events import Event, EventKind
-from rulekit.core.mana import ManaType, notation_parts, sort_notation, unit_notation
+from rulekit.core.mana import (
+    ManaType,
+    notation_parts,
+    notation_shown,
+    sort_notation,
+    unit_notation,
+)
 from rulekit.core.payloads import ManaSpent
 from rulekit.engine import arguments
 from rulekit.engine.actions import ACTIONS
@@ -70,18 +76,21 @@ class Question:
     def to_json(self) -> dict[str, Any]:
         return {"ask": self.ask, "about": self.about, "choices": list(self.choices),
                 "labels": list(self.labels), "answer": self.answer,
-                "answer_label": answer_words(self.answer), "correct": self.correct,
+                "answer_label": answer_words(self.answer, self.about), "correct": self.correct,
                 "rules": list(self.rules)}
 
 
-def answer_words(value: Any) -> str:
-    """An answer as a student reads it: `["G", "C (powerstone)"]` -> "G, C (powerstone)",
+def answer_words(value: Any, about: str = "") -> str:
+    """An answer as a student reads it: mana (`about` a pool or what was spent) in the notation
+    every view shows, `["G", "C (powerstone)"]` -> "{G}, {C} (not for nonartifact spells)";
     `[]` -> "nothing", `{"+1/+1": 3}` -> "+1/+1 x3", `True` -> "yes", "302.6" -> "refused
     (CR 302.6)", "allowed" -> "allowed"."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return ", ".join(answer_words(v) for v in value) if value else "nothing"
+        return ", ".join(answer_words(v, about) for v in value) if value else "nothing"
+    if isinstance(value, str) and about.startswith(("pool.", "spent.")):
+        return notation_shown(value)
     if isinstance(value, dict):
         return ", ".join(f"{k} x{v}" for k, v in value.items()) if value else "none"
     if isinstance(value, str) and re.fullmatch(r"[0-9]{3}(\.[0-9]+[a-z]?)?", value):
@@ -376,14 +385,15 @@ class _Runner:
             answer = self._actual(key, sub or None, None, events, at + ("about",))
             fits = [self._compare(about, key, c, answer, at).ok for c in choices]
         if choices and fits.count(True) != 1:
-            said = answer_words(answer)
+            said = answer_words(answer)  # as the file writes it
             self.fail(at + ("choices",), f"none of the choices is what the engine does ({said})"
                       if not any(fits) else f"more than one choice is right ({said})")
         cited = [error.rule] if error is not None and error.rule else \
             sorted({rule for e in events for rule in e.rules})
         if "rule" in q:  # the one the lesson points at (any the kit lists, checked on load)
             cited = [q["rule"]]
-        return Question(str(q["ask"]), about, choices, tuple(answer_words(c) for c in choices),
+        return Question(str(q["ask"]), about, choices,
+                        tuple(answer_words(c, about) for c in choices),
                         jsonable(answer), fits.index(True) if choices else None, tuple(cited))
 
     def _labels_ahead(self, step: dict[str, Any], at: tuple[Any, ...]) -> dict[str, int]:
