@@ -335,6 +335,10 @@ class _Runner:
                 if expected_error is None:
                     hint = f'expect_error = {{ rule = "{err.rule}" }}' if err.rule else \
                         f'expect_error = {{ contains = "{err.reason[:40]}" }}'
+                    if "x" not in step and "value for X" in err.reason:  # X left out
+                        self.fail(at + ("do",), f"the action was refused: {err}. Give the "
+                                  f"value of X with x = 1 (or the X you mean) in this step; if "
+                                  f"the refusal is the point of the step, add {hint}")
                     self.fail(at + ("do",), f"the action was refused: {err}. If that is the "
                               f"point of the step, add {hint}")
                 error = err
