@@ -192,9 +192,46 @@ def test_a_failure_names_the_notebook_and_the_cell(tmp_path: Path, capsys) -> No
     assert main(["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1",
                  "--cache", str(tmp_path / "cache"), "--sandbox", "off"]) == 1
     err = capsys.readouterr().err
-    assert re.search(r"FAILED \S*03_broken\.ipynb: cell 2 \(`# a comment`\): NameError: "
+    assert re.search(r"FAILED \S*03_broken\.ipynb: cell 3 \(`# a comment`\): NameError: "
                      r"name 'undefined_name' is not defined", err), err
     assert not (tmp_path / "site" / "03_broken.html").exists()
+
+
+def test_a_failed_build_keeps_the_last_good_page_and_its_index_entry(tmp_path: Path,
+                                                                     capsys) -> None:
+    """A typo in a walkthrough's name, ten minutes before class: the build fails naming the
+    lesson, the cell (as JupyterLab counts) and the name it meant, and the lesson's last good
+    page and its line in the index stay as they were."""
+    from tests.helpers import write_notebook
+
+    nbs = tmp_path / "notebooks"
+    imports = "from rulekit.display.widgets import Stepper"
+    path = write_notebook(nbs, "09_powerstone", "Lesson 9: Powerstone mana", imports,
+                          'Stepper("r12_powerstone_mana_uses")')
+    args = ["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1",
+            "--cache", str(tmp_path / "cache"), "--sandbox", "off"]
+    assert main(args) == 0
+    page, index = tmp_path / "site" / "09_powerstone.html", tmp_path / "site" / "index.html"
+    good = page.read_bytes()
+    assert b"rk-view" in good and b'href="09_powerstone.html"' in index.read_bytes()
+    capsys.readouterr()
+    path.write_text(path.read_text("utf-8").replace("mana_uses", "mana_use"), "utf-8")
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"FAILED \S*09_powerstone\.ipynb: cell 3 \(`Stepper\(\"r12_powerstone_mana_use"
+                     r"\"\)`\): FileNotFoundError: no scenario file 'r12_powerstone_mana_use' "
+                     r"\(neither a path nor a shipped scenario\); did you mean "
+                     r"'r12_powerstone_mana_uses'\?", err), err
+    assert f"{page} stays as the last good build made it, and so does its line in the index" \
+        in err
+    assert page.read_bytes() == good
+    assert '<a href="09_powerstone.html">Lesson 9: Powerstone mana</a>' in index.read_text("utf-8")
+    # fixed: built again (the kept entry's key is the good notebook's, not this one's)
+    path.write_text(path.read_text("utf-8").replace("mana_use", "mana_uses"), "utf-8")
+    path.write_text(path.read_text("utf-8").replace("Powerstone mana", "Powerstone's mana"),
+                    "utf-8")
+    assert main(args) == 0
+    assert "Powerstone&#x27;s mana" in index.read_text("utf-8") and page.read_bytes() != good
 
 
 def test_without_npm_the_build_says_so_and_uses_the_cdn(tmp_path: Path, monkeypatch) -> None:

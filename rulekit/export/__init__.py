@@ -25,7 +25,9 @@ coverage table R01-R19; `site/cards.html` the card catalog; `site/quiz.html` the
   npm the pages keep the sandbox's picture and the build says why (`--sandbox auto|on|off`).
 - **Executed notebooks** are kept in the cache too (`executed/<lesson>.ipynb`,
   `executed_notebook`): the tests check them instead of running every lesson a second time.
-- **Failures** name the notebook and the cell (index and first line); the build exits 1.
+- **Failures** name the notebook and the cell (counted from 1, as JupyterLab counts, and its
+  first line) and say why; the build exits 1. A lesson that fails keeps its last good page and
+  its line in the index (both as the cache recorded them), and the build says so.
 - **Time:** a cell may run `--timeout` seconds (600); one running long says so every 30 s.
 - **One build per site:** a build holds `.rulekit-build.lock` in `--out` (its pid, under a
   `flock`; deleted when it is done) and `build.lock` in its cache folder; a second build into
@@ -82,6 +84,7 @@ class BuildReport:
     out: Path
     built: list[Result] = field(default_factory=list)  # executed this run (ok or not)
     cached: list[str] = field(default_factory=list)  # notebook stems not rebuilt
+    kept: list[str] = field(default_factory=list)  # failed this run: the last good page stays
     lessons: list[dict[str, object]] = field(default_factory=list)  # index entries, in order
     offline: bool = True
     widgets_note: str = ""
@@ -210,6 +213,10 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     report.seconds = time.perf_counter() - started
     for failure in report.failures:
         echo(f"FAILED {failure.error}")
+        stem = Path(failure.notebook).stem
+        if stem in report.kept:
+            echo(f"  {out / (stem + '.html')} stays as the last good build made it, and so does "
+                 "its line in the index: fix the notebook and build again")
     built_ok = sum(r.ok for r in report.built)
     echo(f"rulekit.export: {built_ok} built, {len(report.cached)} unchanged, "
          f"{len(report.failures)} failed in {report.seconds:.1f} s -> {out}/index.html")
@@ -314,8 +321,12 @@ def _run(plan: _Plan, out: Path, cache: Cache, total: int, *, jobs: int | None,
                  f"({result.size / 1024:.0f} KB)")
             for w in result.warnings:
                 echo(f"  warning: {w}")
-        else:  # the last build's page of this lesson is out of date: it goes (if ours)
-            if cache.page_is_ours(stem) or is_ours(Path(result.page)):
+        else:  # the last good page and its index entry stay, as the cache recorded them
+            old = cache.lessons.get(stem)
+            if old is not None and cache.page_is_ours(stem):
+                entries[stem] = old
+                report.kept.append(stem)
+            elif is_ours(Path(result.page)):  # a page of ours the cache has no record of
                 Path(result.page).unlink()
             echo(f"[{done}/{total}] {stem}... FAILED after {result.seconds:.1f} s")
         cache.lessons = entries
