@@ -234,6 +234,49 @@ def test_a_failed_build_keeps_the_last_good_page_and_its_index_entry(tmp_path: P
     assert "Powerstone&#x27;s mana" in index.read_text("utf-8") and page.read_bytes() != good
 
 
+def test_a_scenario_change_rebuilds_only_the_lessons_that_read_it(tmp_path: Path) -> None:
+    """The lessons' pages depend on the scenarios their kernels read: editing one rebuilds the
+    lessons that read it, adding one rebuilds none but a lesson that lists the scenarios (the
+    start page's coverage table). Built by `python -m rulekit.export` from a copy of the
+    package, whose scenarios the test may change."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.helpers import write_notebook
+
+    pkg = tmp_path / "pkg"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rulekit", pkg / "rulekit",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    scenarios = pkg / "rulekit" / "scenarios"
+    nbs = tmp_path / "notebooks"
+    imports = "from rulekit.display.widgets import Stepper"
+    write_notebook(nbs, "01_tap", "Tap", imports, 'Stepper("r07_paying_tap")')
+    write_notebook(nbs, "02_untap", "Untap", imports, 'Stepper("r08_paying_untap")')
+    write_notebook(nbs, "03_all", "All", "from rulekit.display import lesson",
+                   "lesson.show_rulings_table()")
+    env = {**os.environ, "PYTHONPATH": str(pkg)}
+
+    def build_lines() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "rulekit.export", "--notebooks", str(nbs), "--out",
+             str(tmp_path / "site"), "--cache", str(tmp_path / "cache"), "--jobs", "1",
+             "--widgets", "cdn", "--sandbox", "off"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return sorted(line.split("] ", 1)[1].split("...")[0].split(" unchanged")[0]
+                      for line in done.stderr.splitlines()
+                      if line.startswith("[") and "unchanged" not in line)
+
+    assert build_lines() == ["01_tap", "02_untap", "03_all"]
+    assert build_lines() == []
+    untap = scenarios / "r08_paying_untap.toml"
+    untap.write_text(untap.read_text("utf-8") + "\n# edited\n", "utf-8")
+    assert build_lines() == ["02_untap", "03_all"]  # the table read every scenario
+    (scenarios / "r99_new.toml").write_bytes((scenarios / "r07_paying_tap.toml").read_bytes())
+    assert build_lines() == ["03_all"]  # the new file is in its list of scenarios
+
+
 def test_without_npm_the_build_says_so_and_uses_the_cdn(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("RULEKIT_CACHE", str(tmp_path / "empty-cache"))
     monkeypatch.setattr(assets.shutil, "which", lambda _name: None)

@@ -30,6 +30,8 @@ from typing import Any
 from rulekit.display.svg import strip_prolog
 from rulekit.export.csp import secure
 from rulekit.export.ownership import write_atomic
+from rulekit.scenario.reads import READS_ENV
+from rulekit.scenario.reads import read as read_scenarios
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 TEMPLATE = "lesson"
@@ -67,6 +69,8 @@ class Result:
     title: str = ""
     rulings: list[str] = field(default_factory=list)  # the ruling ids its headings name
     size: int = 0
+    scenarios: list[str] = field(default_factory=list)  # the scenario files its kernel read
+    listed: bool = False  # its kernel listed the scenarios folder
     error: str = ""
     warnings: list[str] = field(default_factory=list)
     heaviest: str = ""  # the cell with the most output, in words (`heaviest_output`)
@@ -267,6 +271,10 @@ def run(job: Job) -> Result:
         log = Path(job.log or os.devnull)
         if job.log:
             log.parent.mkdir(parents=True, exist_ok=True)
+        # the scenarios the kernel reads (rulekit.scenario.reads): its page depends on them
+        reads = Path(job.log).with_name(f"{path.stem}.scenarios") if job.log else None
+        if reads is not None:
+            reads.unlink(missing_ok=True)
         with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
             try:
                 if has_code(nb):
@@ -274,7 +282,8 @@ def run(job: Job) -> Result:
                     # exported pages, and diagrams at the site's copy of diagrams/ (see
                     # rulekit.display.lesson)
                     os.environ.update(KERNEL_ENV)
-                    client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+                    env = {**os.environ, READS_ENV: str(reads)} if reads else dict(os.environ)
+                    client.execute(stdout=kernel_log, stderr=subprocess.STDOUT, env=env)
                 # else: nothing to run, no kernel to start (a page of text only)
             finally:
                 watch.close()
@@ -319,9 +328,10 @@ def run(job: Job) -> Result:
         warnings.append(f"{rel}: its Jupyter widgets (ipywidgets) work in JupyterLab, not in the "
                         "page: their widget manager needs eval, which the pages' security "
                         "policy does not allow (docs/classroom.md)")
+    scenarios, listed = read_scenarios(reads) if reads is not None else ([], False)
     return Result(job.notebook, job.page, True, time.perf_counter() - start, title=title,
                   rulings=list(found.rulings), size=len(page.encode("utf-8")),
-                  warnings=warnings, heaviest=heaviest)
+                  warnings=warnings, heaviest=heaviest, scenarios=scenarios, listed=listed)
 
 
 def _shown(path: Path) -> str:

@@ -32,12 +32,17 @@ from rulekit.scenario.model import (
     loads,
     schema,
 )
+from rulekit.scenario.reads import READS_ENV, record
 from rulekit.scenario.runner import Check, StepResult, game_at, play
 
 
 def shipped_dir() -> Path:
     """The folder of the scenarios shipped with the kit (`rulekit/scenarios/`)."""
     return Path(str(resources.files("rulekit").joinpath("scenarios")))
+
+
+if os.environ.get(READS_ENV):  # a lesson build's kernel (rulekit.scenario.reads)
+    record(os.environ[READS_ENV], shipped_dir())
 
 
 def shipped() -> list[Path]:
