@@ -28,6 +28,12 @@ def _say(text: str, *, err: bool = False) -> None:
     print(terminal_text(text), file=sys.stderr if err else sys.stdout)
 
 
+def _say_now(text: str) -> None:
+    """`_say`, flushed: a line a watching command must show at once, even into a pipe."""
+    _say(text)
+    sys.stdout.flush()
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # usage errors: exit 2 with one clear line
         self.print_usage(sys.stderr)
@@ -43,6 +49,14 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="one JSON document (see docs)")
     check = sub.add_parser("check", help="run scenarios; ends with 'N passed, M failed'")
     check.add_argument("paths", nargs="*", help="files or folders (default: shipped scenarios)")
+    preview = sub.add_parser("preview", help="a scenario as a lesson page (walkthrough, "
+                             "board, diagram, questions, notes) in seconds, without a kernel")
+    preview.add_argument("file")
+    preview.add_argument("--out", default=None, metavar="DIR",
+                         help="where the page goes (default: build/preview)")
+    preview.add_argument("--open", action="store_true", help="open it in the web browser")
+    preview.add_argument("--watch", action="store_true",
+                         help="write it again each time the file is saved (Ctrl-C stops)")
     diagram = sub.add_parser("diagram", help="event and trigger flow of a scenario")
     diagram.add_argument("file")
     diagram.add_argument("--step", type=int, default=None, help="up to step K (default: all)")
@@ -84,7 +98,8 @@ def main(argv: Sequence[str] | None = None, *, standalone: bool = False) -> int:
         _skip_slow_optional_imports()
     try:
         return {"run": _run, "check": _check, "diagram": _diagram, "diagrams": _diagrams,
-                "coverage": _coverage, "new-lesson": _new_lesson, "cards": _cards}[args.command](args)
+                "coverage": _coverage, "new-lesson": _new_lesson, "cards": _cards,
+                "preview": _preview}[args.command](args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return BAD
@@ -126,6 +141,39 @@ def _run(args: argparse.Namespace) -> int:
             for line in failure_lines(scenario, results):
                 _say(line, err=True)
     return OK if ok else FAILED
+
+
+# ------------------------------------------------------------------ preview
+def _preview(args: argparse.Namespace) -> int:
+    import webbrowser
+
+    from rulekit.authoring.preview import DEFAULT_OUT, watch, write
+    from rulekit.display.svg import GraphvizMissing
+
+    path, out = Path(args.file), Path(args.out) if args.out else DEFAULT_OUT
+    try:
+        made = write(path, out)
+    except ScenarioError as err:
+        _say(str(err), err=True)
+        return BAD
+    except GraphvizMissing as err:
+        print(f"rulekit: {err}", file=sys.stderr)
+        return BAD
+    except OSError as err:
+        print(f"rulekit: can't write {err.filename or out}: {err.strerror or err}",
+              file=sys.stderr)
+        return BAD
+    _say_now(f"wrote {made.page}: {made.title} ({made.steps} steps, {made.questions} "
+             f"question(s)) in {made.seconds:.1f} s")
+    if args.open:
+        webbrowser.open(made.page.resolve().as_uri())
+    if args.watch:
+        print(f"watching {path}: each save writes the page again (Ctrl-C stops)", flush=True)
+        try:
+            watch(path, out, _say_now)
+        except KeyboardInterrupt:
+            return OK
+    return OK
 
 
 # ------------------------------------------------------------------ check

@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import authoring  # noqa: E402
 import engine  # noqa: E402
 import lessons  # noqa: E402
 import readability  # noqa: E402
@@ -28,7 +29,7 @@ ISSUE_KEYS = ["p1_refinery_ratio_10k_1k", "p2_could_produce_ms", "p3_build_ratio
               "p6_pyodide_floor_s", "p6_ready_after_view_s", "p6_click_ms", "p6_assets_mb",
               "p7_fuzz_actions_per_s", "p7_reflection_64_ms", "p8_verdicts_ms",
               "p8_verdicts_page_ms", "p9_steps_fully_visible", "p9_narrow", "p9_present",
-              "p9_phone", "read_longest_words",
+              "p9_phone", "p10_preview_s", "read_longest_words",
               "read_grade_max", "suite_check_s", "suite_full_s"]
 
 
@@ -157,6 +158,15 @@ def test_every_engine_and_sandbox_benchmark_runs_once_at_its_smallest_size():
     p8 = lessons.verdicts_ms(runs=1)
     assert p8["ms"] > 0 and p8["verdicts"] > 10
     assert len(p8["per_lesson_ms"]) == len(lesson_notebooks())
+
+
+@pytest.mark.slow  # starts a Python process that runs Graphviz
+def test_the_preview_benchmark_times_the_longest_scenario():
+    got = authoring.preview_s(runs=1)
+    assert got["s"] > 0 and len(got["cpu_s"]) == 1 and got["page_kb"] > 50  # type: ignore[arg-type]
+    steps = {p.name: p.read_text("utf-8").count("[[step]]") for p in
+             (ROOT / "rulekit" / "scenarios").glob("*.toml")}
+    assert steps[str(got["scenario"])] == max(steps.values())
 
 
 @pytest.mark.slow  # starts a pytest process

@@ -139,7 +139,7 @@ def question_lines(result: StepResult) -> list[str]:
     letters = "ABCDEF"
     out += [f"    {letters[i]}. {label}" for i, label in enumerate(q.labels)]
     which = f"{letters[q.correct]}. " if q.correct is not None else ""
-    rules = f" (CR {', '.join(q.rules)})" if q.rules else ""
+    rules = f" (CR {', '.join(q.rules)})" if q.rules and q.about != "refused" else ""
     out.append(f"    the engine's answer: {which}{answer_words(q.answer, q.about)}{rules}")
     return out
 
