@@ -10,7 +10,7 @@ the quiz can't say anything the walkthrough's frames don't.
 >>> from rulekit.display.frames import StepFrames
 >>> data = StepFrames("r05_replacement_modifies_production", diagram=False).data()
 >>> [q["answer_label"] for q in quiz_questions([data], page="lesson.html")]
-['G, G, G']
+['{G}, {G}, {G}']
 >>> quiz_questions([data], page="lesson.html")[0]["href"] == f"lesson.html#{data['slug']}/1"
 True
 """

@@ -1,7 +1,7 @@
 """Scenarios as data: walkthroughs a teacher writes in TOML, validated, played on the engine.
 
->>> from rulekit.scenario import game_at, load, play, shipped
->>> sc = load(shipped()[0])                      # r01_undefined_mana.toml: plain data
+>>> from rulekit.scenario import game_at, load, play, shipped_dir
+>>> sc = load(shipped_dir() / "r01_undefined_mana.toml")   # plain data
 >>> sc.title
 'Mana of an undefined type is no mana'
 >>> results = play(sc)                           # results[0] = set-up, results[k] = step k
