@@ -364,7 +364,8 @@ def _new_lesson(args: argparse.Namespace) -> int:
          f"  sandbox: from {made.scenarios[0]}'s set-up, offering {', '.join(made.actions)}\n"
          f"  goal: You will be able to {made.goal[:1].lower()}{made.goal[1:]}\n"
          f"next: write the lesson in JupyterLab (make lab); make check; make lessons "
-         f"(site/{made.path.stem}.html); git add {made.path}")
+         f"(site/{made.path.stem}.html); git add {made.path} "
+         + " ".join(f"rulekit/scenarios/{s}.toml" for s in made.scenarios))
     return OK
 
 

@@ -72,8 +72,8 @@ def test_a_lesson_from_a_scenario_has_its_walkthroughs_sandbox_and_goal(notebook
     assert nb.cells[-2].source == \
         'Sandbox("r12_powerstone_mana_uses", actions=["abilities", "cast"])'
     # the goal, where the index reads it
-    assert nb.metadata["rulekit"]["goal"] == GOAL
-    assert read_course_entry(path).goal == GOAL  # type: ignore[union-attr]
+    assert nb.metadata["rulekit"]["goal"] == GOAL + "."  # a sentence, as in the index
+    assert read_course_entry(path).goal == GOAL + "."  # type: ignore[union-attr]
     assert nb.cells[0].source.startswith(f"# Lesson {number}: Ward &amp; \\*X\\*: what\\-if")
     assert all(c.get("outputs", []) == [] for c in nb.cells)
     assert "Things to try" not in "".join(c.source for c in nb.cells)

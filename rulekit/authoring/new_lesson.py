@@ -196,6 +196,8 @@ def create(title: str, rulings: list[str] | tuple[str, ...] = (), *,
     if len(goal) > GOAL_LIMIT:
         raise UsageError("goal", f"{len(goal)} characters; at most {GOAL_LIMIT} (one line of "
                          "the index)")
+    if goal[-1] not in ".!?":  # a sentence in the index, as the other goals are
+        goal += "."
     known = all_rulings()
     ids = tuple(dict.fromkeys(r.strip().upper() for r in rulings if r.strip()))
     for rid in ids:
