@@ -71,8 +71,9 @@ def test_a_broken_file_is_one_line_exit_2_and_no_page(tmp_path):
 
 
 def test_watch_writes_again_on_save_and_keeps_the_last_good_page(tmp_path):
-    path = tmp_path / "mine.toml"
-    path.write_text(SCENARIO.read_text("utf-8"), "utf-8")
+    path = tmp_path / "mine.toml"  # a short one: three pages are written
+    path.write_text((shipped_dir() / "r05_replacement_modifies_production.toml").read_text(
+        "utf-8"), "utf-8")
     out = tmp_path / "out"
     first = write(path, out)
     said: list[str] = []
@@ -86,13 +87,13 @@ def test_watch_writes_again_on_save_and_keeps_the_last_good_page(tmp_path):
         runner.join(60)
         assert not runner.is_alive()
 
-    edit_then_watch(path.read_text("utf-8").replace("A token copy's enter abilities work",
-                                                    "Token copies, edited"))
+    edit_then_watch(path.read_text("utf-8").replace(
+        "Mana Reflection changes the land's mana, not Wild Growth's", "Reflections, edited"))
     assert said[-1].startswith(f"rewrote {first.page} in ") and "reload the page" in said[-1]
     good = first.page.read_text("utf-8")
-    assert stepper_data(good)["title"] == "Token copies, edited"
-    edit_then_watch(path.read_text("utf-8").replace('"Gilded Goose"', '"Gilded Gose"'))
-    assert "did you mean 'Gilded Goose'?" in said[-1] and "the last good page stays" in said[-1]
+    assert stepper_data(good)["title"] == "Reflections, edited"
+    edit_then_watch(path.read_text("utf-8").replace('card = "Forest"', 'card = "Forst"'))
+    assert "did you mean 'Forest'?" in said[-1] and "the last good page stays" in said[-1]
     assert first.page.read_text("utf-8") == good
 
 
