@@ -91,6 +91,10 @@ def test_builds_every_page_and_the_index(built) -> None:
     assert [e["title"] for e in report.lessons] == ["Start here", "Tapping a Forest"]
     assert any(re.fullmatch(r"\[[12]/2\] 01_tap\.\.\. \d+\.\d s \(\d+ KB\)", ln) for ln in lines)
     assert "2 built, 0 unchanged, 0 failed" in lines[-1]
+    # a lesson page links the index at its top and the next lesson at its end
+    start = (site / "00_start.html").read_text("utf-8")
+    assert '<a href="index.html">← All lessons</a>' in start
+    assert '<a href="01_tap.html" rel="next">Tapping a Forest →</a>' in start
 
 
 def test_the_executed_notebooks_are_kept_in_the_cache_not_the_site(built) -> None:

@@ -102,7 +102,7 @@ def page_html(path: Path) -> tuple[str, Scenario, list[Any]]:
     resources = {"metadata": {"name": nb.metadata["title"]}, "rulekit_css": css,
                  "rulekit_views": views_resources({"stepper"}), "rulekit_cdn_note": "",
                  "rulekit_quiz": "", "rulekit_contents": contents(nb), "rulekit_next": None,
-                 "rulekit_home": False,  # no index: a preview is a page on its own
+                 "rulekit_standalone": True,  # no index: a preview is a page on its own
                  "rulekit_lab_css": []}
     # no widget manager, no require.js: the walkthrough is the page host's own view
     page, _ = exporter("").from_notebook_node(nb, resources=resources)
