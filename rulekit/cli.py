@@ -147,10 +147,11 @@ def _run(args: argparse.Namespace) -> int:
 def _preview(args: argparse.Namespace) -> int:
     import webbrowser
 
-    from rulekit.authoring.preview import DEFAULT_OUT, watch, write
+    from rulekit.authoring.preview import DEFAULT_OUT, stamp, watch, write
     from rulekit.display.svg import GraphvizMissing
 
     path, out = Path(args.file), Path(args.out) if args.out else DEFAULT_OUT
+    read = stamp(path)  # a save while the first page is made is watched for too
     try:
         made = write(path, out)
     except ScenarioError as err:
@@ -170,7 +171,7 @@ def _preview(args: argparse.Namespace) -> int:
     if args.watch:
         print(f"watching {path}: each save writes the page again (Ctrl-C stops)", flush=True)
         try:
-            watch(path, out, _say_now)
+            watch(path, out, _say_now, since=read)
         except KeyboardInterrupt:
             return OK
     return OK

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import signal
 import stat
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.authoring.preview import watch, write
+from rulekit.authoring.preview import stamp, watch, write
 from rulekit.export.csp import policy_of
 from rulekit.scenario import shipped_dir
 from tests.helpers import rulekit_cli
@@ -80,7 +81,7 @@ def test_watch_writes_again_on_save_and_keeps_the_last_good_page(tmp_path):
 
     def edit_then_watch(text: str) -> None:
         runner = threading.Thread(target=watch, args=(path, out, said.append), kwargs={
-            "once": True})
+            "since": stamp(path), "once": True})
         runner.start()
         time.sleep(0.5)
         path.write_text(text, "utf-8")
@@ -109,17 +110,22 @@ def test_the_command_opens_the_page_and_watches_until_interrupted(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "rulekit", "preview", str(path), "--out",
                              str(tmp_path / "out"), "--open", "--watch"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    assert proc.stdout is not None
+    threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout], daemon=True).start()
+
+    def next_line() -> str:
+        return lines.get(timeout=120)
+
     try:
-        assert proc.stdout is not None
-        lines = [proc.stdout.readline(), proc.stdout.readline()]
-        assert lines[0].startswith("wrote ") and lines[1].startswith(f"watching {path}")
+        assert next_line().startswith("wrote ") and next_line().startswith(f"watching {path}")
         page = tmp_path / "out" / "mine.html"
         deadline = time.monotonic() + 30
         while not opened.is_file() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert opened.read_text().strip() == page.resolve().as_uri()
         path.write_text(path.read_text("utf-8") + "\n# saved again\n", "utf-8")
-        assert proc.stdout.readline().startswith(f"rewrote {page} in ")
+        assert next_line().startswith(f"rewrote {page} in ")
     finally:
         proc.send_signal(signal.SIGINT)
         code = proc.wait(60)

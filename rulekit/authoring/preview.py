@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulekit.scenario import Scenario
 
-__all__ = ["DEFAULT_OUT", "Preview", "page_html", "watch", "write"]
+__all__ = ["DEFAULT_OUT", "Preview", "page_html", "stamp", "watch", "write"]
 
 DEFAULT_OUT = Path("build") / "preview"
 POLL_S = 0.3  # how often --watch looks at the file
@@ -128,23 +128,27 @@ def write(path: Path, out: Path = DEFAULT_OUT) -> Preview:
                    sum(r.question is not None for r in results), time.perf_counter() - started)
 
 
-def watch(path: Path, out: Path, say: Callable[[str], None], *, once: bool = False) -> None:
-    """Write the preview again each time `path` changes (its modification time or size), until
-    interrupted; a failed write says why and keeps the last good page. `once`: return after
+def stamp(path: Path) -> tuple[int, int] | None:
+    """What tells a saved file from the one read before: its modification time and size."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def watch(path: Path, out: Path, say: Callable[[str], None], *,
+          since: tuple[int, int] | None = None, once: bool = False) -> None:
+    """Write the preview again each time `path` changes (`stamp`), until interrupted; a failed
+    write says why and keeps the last good page. `since`: the file's stamp when the page was
+    last written (default: now), so a save made meanwhile is not missed. `once`: return after
     the first rewrite (tests)."""
     from rulekit.core.errors import ScenarioError
 
-    def stamp() -> tuple[int, int] | None:
-        try:
-            st = path.stat()
-        except OSError:
-            return None
-        return st.st_mtime_ns, st.st_size
-
-    seen = stamp()
+    seen = since if since is not None else stamp(path)
     while True:
         time.sleep(POLL_S)
-        now = stamp()
+        now = stamp(path)
         if now == seen or now is None:
             continue
         seen = now
