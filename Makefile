@@ -3,7 +3,8 @@
 #                   (make lessons REPO_URL=https://github.com/ORG/REPO: each page offers Binder)
 #   make lite       optional: a JupyterLite site of the lessons in site/lite (edit and run them
 #                   in a browser, no install; served over HTTP), and the pages link to it
-#   make new-lesson TITLE="..." RULINGS=R05,R06   start the next lesson from the template
+#   make new-lesson TITLE="..." SCENARIO=FILE GOAL="..."   start the next lesson from the template
+#                   (RULINGS=R05,R06 instead of, or as well as, SCENARIO: docs/teaching.md)
 #   make lab        JupyterLab on the notebooks (saves widget state; outputs never committed)
 #   make check      the fast tier, after every edit: ruff + mypy + the tests that start no browser,
 #                   kernel or server and aren't slow (under a minute of pytest on 2 cores)
@@ -157,9 +158,12 @@ fuzz: $(STAMP_DEPS)
 lab: $(STAMP_DEPS) sysdeps-dot
 	$(BIN)/python -m rulekit.lab $(LAB_ARGS)
 
+# the words go to the command through the environment (make exports variables set on its
+# command line), never pasted into the shell line: a title with a quote stays a title
 new-lesson: $(STAMP_DEPS)
-	@test -n "$(TITLE)" || { echo 'usage: make new-lesson TITLE="Lesson title" RULINGS=R05,R06'; exit 2; }
-	$(BIN)/python -m rulekit new-lesson "$(TITLE)" --rulings "$(RULINGS)"
+	@test -n "$$TITLE" || { echo 'usage: make new-lesson TITLE="Lesson title" SCENARIO=FILE GOAL="what a student will be able to do"'; exit 2; }
+	$(BIN)/python -m rulekit new-lesson "$$TITLE" --rulings "$$RULINGS" --goal "$$GOAL" \
+	  $(if $(SCENARIO),--scenario $$SCENARIO)
 
 # Pin every package of a fresh venv with .[test] installed (rulekit itself excluded).
 lock:

@@ -209,7 +209,8 @@ def narration_figures() -> Narration:
 
 def all_figures(notebooks: Path = NOTEBOOKS) -> list[Figures]:
     """Every notebook's figures ("Start here" and the lessons), in file order."""
-    return [lesson_figures(p) for p in sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))]
+    numbered = [p for p in notebooks.glob("*.ipynb") if re.match(r"\d+_", p.name)]
+    return [lesson_figures(p) for p in sorted(numbered, key=lambda p: int(p.name.split("_")[0]))]
 
 
 def summary(figures: list[Figures]) -> dict[str, object]:

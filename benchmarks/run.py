@@ -1,5 +1,5 @@
 """`make bench`: every benchmark, printed as a table; `benchmarks/results.json` gets the figures
-of the table (p1..p7) and, under "goals" and "met", each goal and whether it was met;
+of the table and, under "goals" and "met", each goal and whether it was met;
 `benchmarks/raw.json` the raw timings behind them, the machine and the date (both files are
 ignored by git).
 
@@ -27,6 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import authoring  # noqa: E402
 import engine  # noqa: E402
 import lessons  # noqa: E402
 import lite  # noqa: E402
@@ -112,6 +113,9 @@ TABLE = [
      "the JupyterLite site of the lessons (make lite: Pyodide, the kernel's wheels, the app), MB"),
     ("p11_lite_first_output_s", "-", None,
      "JupyterLite: opening lesson 1 (HTTP, fresh profile) to the first output of Run All, s"),
+    ("p10_preview_s", "<= 3", lambda v, r: v <= 3,
+     "a scenario as a page: `python -m rulekit preview` of the longest shipped scenario, a new "
+     "process from start to page written, s (CPU seconds in raw.json)"),
     ("read_longest_words", "<= 30", lambda v, r: v <= readability.MAX_WORDS,
      "the longest prose sentence of any lesson, words (per lesson below; "
      "benchmarks/readability.py says what counts as prose)"),
@@ -279,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     p8 = lessons.verdicts_ms(max(runs, 7))
     results["p8_verdicts_ms"] = p8.pop("ms")
     raw["p8"] = p8
+    print("p10: a scenario as a page (python -m rulekit preview) ...", flush=True)
+    p10 = authoring.preview_s(runs=max(runs, 5))
+    results["p10_preview_s"] = p10.pop("s")
+    raw["p10"] = p10
     print("readability: the lessons' prose ...", flush=True)
     lessons_read = readability.all_figures()
     read = readability.summary(lessons_read)

@@ -29,6 +29,12 @@ def _say(text: str, *, err: bool = False) -> None:
     print(terminal_text(text), file=sys.stderr if err else sys.stdout)
 
 
+def _say_now(text: str) -> None:
+    """`_say`, flushed: a line a watching command must show at once, even into a pipe."""
+    _say(text)
+    sys.stdout.flush()
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # usage errors: exit 2 with one clear line
         self.print_usage(sys.stderr)
@@ -44,6 +50,14 @@ def _parser(prog: str = "python -m rulekit") -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="one JSON document (see docs)")
     check = sub.add_parser("check", help="run scenarios; ends with 'N passed, M failed'")
     check.add_argument("paths", nargs="*", help="files or folders (default: shipped scenarios)")
+    preview = sub.add_parser("preview", help="a scenario as a lesson page (walkthrough, "
+                             "board, diagram, questions, notes) in seconds, without a kernel")
+    preview.add_argument("file")
+    preview.add_argument("--out", default=None, metavar="DIR",
+                         help="where the page goes (default: build/preview)")
+    preview.add_argument("--open", action="store_true", help="open it in the web browser")
+    preview.add_argument("--watch", action="store_true",
+                         help="write it again each time the file is saved (Ctrl-C stops)")
     diagram = sub.add_parser("diagram", help="event and trigger flow of a scenario")
     diagram.add_argument("file")
     diagram.add_argument("--step", type=int, default=None, help="up to step K (default: all)")
@@ -64,7 +78,13 @@ def _parser(prog: str = "python -m rulekit") -> argparse.ArgumentParser:
     new = sub.add_parser("new-lesson", help="start the next numbered lesson notebook from "
                          "notebooks/templates/lesson.ipynb")
     new.add_argument("title")
-    new.add_argument("--rulings", default="", help="the rulings it teaches: R05,R06")
+    new.add_argument("--scenario", action="extend", nargs="+", default=[], metavar="FILE",
+                     help="its walkthroughs, in order (scenarios in rulekit/scenarios/); the "
+                     "sandbox starts from the first one's set-up")
+    new.add_argument("--goal", default="", help='what a student will be able to do after it '
+                     '(the index: "You will be able to ...")')
+    new.add_argument("--rulings", default="", help="the rulings it teaches: R05,R06 (default: "
+                     "the scenarios'; alone: the shipped walkthroughs no other lesson shows)")
     new.add_argument("--notebooks", default="notebooks", help="lesson folder (notebooks)")
     lessons = sub.add_parser("lessons", help="copy the lesson notebooks into a folder (a lesson "
                              "already there is kept)")
@@ -98,7 +118,8 @@ def main(argv: Sequence[str] | None = None, *, standalone: bool = False,
     try:
         return {"run": _run, "check": _check, "diagram": _diagram, "diagrams": _diagrams,
                 "coverage": _coverage, "new-lesson": _new_lesson, "cards": _cards,
-                "lessons": _lessons, "lab": _lab, "challenges": _challenges}[args.command](args)
+                "lessons": _lessons, "lab": _lab, "challenges": _challenges,
+                "preview": _preview}[args.command](args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return BAD
@@ -145,6 +166,40 @@ def _run(args: argparse.Namespace) -> int:
             for line in failure_lines(scenario, results):
                 _say(line, err=True)
     return OK if ok else FAILED
+
+
+# ------------------------------------------------------------------ preview
+def _preview(args: argparse.Namespace) -> int:
+    import webbrowser
+
+    from rulekit.authoring.preview import DEFAULT_OUT, stamp, watch, write
+    from rulekit.display.svg import GraphvizMissing
+
+    path, out = Path(args.file), Path(args.out) if args.out else DEFAULT_OUT
+    read = stamp(path)  # a save while the first page is made is watched for too
+    try:
+        made = write(path, out)
+    except ScenarioError as err:
+        _say(str(err), err=True)
+        return BAD
+    except GraphvizMissing as err:
+        print(f"rulekit: {err}", file=sys.stderr)
+        return BAD
+    except OSError as err:
+        print(f"rulekit: can't write {err.filename or out}: {err.strerror or err}",
+              file=sys.stderr)
+        return BAD
+    _say_now(f"wrote {made.page}: {made.title} ({made.steps} steps, {made.questions} "
+             f"question(s)) in {made.seconds:.1f} s")
+    if args.open:
+        webbrowser.open(made.page.resolve().as_uri())
+    if args.watch:
+        print(f"watching {path}: each save writes the page again (Ctrl-C stops)", flush=True)
+        try:
+            watch(path, out, _say_now, since=read)
+        except KeyboardInterrupt:
+            return OK
+    return OK
 
 
 # ------------------------------------------------------------------ check
@@ -323,16 +378,20 @@ def _new_lesson(args: argparse.Namespace) -> int:
 
     try:
         made = create(args.title, args.rulings.replace(" ", ",").split(","),
-                      notebooks=Path(args.notebooks))
+                      scenarios=args.scenario, goal=args.goal, notebooks=Path(args.notebooks))
     except UsageError as err:
-        print(f"rulekit new-lesson: {err}", file=sys.stderr)
+        _say(f"rulekit new-lesson: {err}", err=True)
         return BAD
     except FileExistsError as err:
         print(f"rulekit new-lesson: {err.filename} exists already", file=sys.stderr)
         return BAD
-    print(f"wrote {made.path}: lesson {made.number} on {', '.join(made.rulings)}, "
-          f"walkthroughs {', '.join(made.scenarios)}")
-    print("next: edit it in JupyterLab (make lab), then make lessons and make test")
+    _say(f"wrote {made.path}: lesson {made.number} on {', '.join(made.rulings)}\n"
+         f"  walkthroughs: {', '.join(made.scenarios)}\n"
+         f"  sandbox: from {made.scenarios[0]}'s set-up, offering {', '.join(made.actions)}\n"
+         f"  goal: You will be able to {made.goal[:1].lower()}{made.goal[1:]}\n"
+         f"next: write the lesson in JupyterLab (make lab); make check; make lessons "
+         f"(site/{made.path.stem}.html); git add {made.path} "
+         + " ".join(f"rulekit/scenarios/{s}.toml" for s in made.scenarios))
     return OK
 
 

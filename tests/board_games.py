@@ -4,25 +4,22 @@ every shipped walkthrough (played by the real engine, read-only)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from rulekit.scenario import play
-
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
+from tests.lesson_shape import NOTEBOOKS, lesson_notebooks
 
 
 def sandbox_name(stem: str) -> str | None:
-    """The lesson sandbox lesson `stem`'s notebook cell starts (`Sandbox("NAME")`), if any."""
-    import re
-
+    """The lesson sandbox (or scenario) lesson `stem`'s notebook cell starts
+    (`Sandbox("NAME")`), if any."""
     import nbformat
 
     nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)
     for cell in nb.cells:
-        found = re.fullmatch(r'Sandbox\("([^"]+)"\)', cell.source.strip()) \
+        found = re.fullmatch(r'Sandbox\("([^"]+)"(?:, actions=.*)?\)', cell.source.strip()) \
             if cell.cell_type == "code" else None
         if found:
             return found.group(1)
@@ -31,18 +28,27 @@ def sandbox_name(stem: str) -> str | None:
 
 def sandbox(stem: str) -> Any:
     """The `SandboxModel` lesson `stem`'s sandbox cell makes (its board, what it offers, its
-    challenges), without a kernel: a lesson sandbox file, or a scenario's set-up."""
+    challenges), without a kernel: a lesson sandbox file, or a scenario's set-up with the kinds
+    of action the cell offers (a new lesson's, `Sandbox("scenario", actions=[...])`)."""
+    import json
+
+    import nbformat
+
     from rulekit.sandbox import SandboxModel, lessons
 
     name = sandbox_name(stem)
     assert name is not None, f"{stem} has no sandbox cell"
     try:
         return lessons.load(lessons.find(name)).model()
-    except FileNotFoundError:  # a scenario's set-up (a new lesson's template)
+    except FileNotFoundError:
         from rulekit.display.frames import resolve_scenario
         from rulekit.scenario import game_at
 
-        return SandboxModel(game_at(resolve_scenario(name), 0))
+        nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)
+        offers = [re.search(r"actions=(\[.*?\])", c.source) for c in nb.cells
+                  if c.cell_type == "code" and c.source.strip().startswith("Sandbox(")]
+        actions = json.loads(offers[0].group(1)) if offers and offers[0] else None
+        return SandboxModel(game_at(resolve_scenario(name), 0), actions=actions)
 
 
 def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
@@ -50,14 +56,15 @@ def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
     `actions` and `cards`), for each lesson with a sandbox."""
     from rulekit.sandbox import lessons
 
-    for path in sorted(NOTEBOOKS.glob("0*.ipynb")):
+    for path in lesson_notebooks():
         name = sandbox_name(path.stem)
         if name is None:
             continue
         try:
             lesson = lessons.load(lessons.find(name))
-        except FileNotFoundError:  # a scenario's set-up: every kind offered
-            yield path.stem, sandbox(path.stem).game, {}
+        except FileNotFoundError:  # a scenario's set-up
+            model = sandbox(path.stem)
+            yield path.stem, model.game, {"actions": list(model.actions)}
             continue
         offers = {k: v for k, v in (("actions", lesson.offers), ("cards", lesson.cards))
                   if v is not None}

@@ -1,7 +1,8 @@
 """The shape every lesson notebook shares (what tools/make_notebooks.py used to guarantee, now
 that the notebooks themselves are the lesson source and a teacher edits them in JupyterLab).
 
-A lesson `NN_name.ipynb` (NN >= 01), in this order:
+A lesson `N_name.ipynb` (N >= 1, written with at least two digits: `09_`, `10_`, `123_`), in
+this order:
 
 1. a markdown cell `# Lesson N: Title` (N is the file's number);
 2. a code cell importing `rulekit.display.lesson` and calling `lesson.rulings_box("Rxx", ...)`;
@@ -18,6 +19,7 @@ Only the structure is checked, never the wording: the prose is the teacher's.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -26,7 +28,7 @@ import nbformat
 from rulekit.repo.outline import outline
 from rulekit.scenario import load, shipped_dir
 
-STEM = re.compile(r"^(\d\d)_[a-z0-9_]+$")
+STEM = re.compile(r"^(\d{2,})_[a-z0-9_]+$")
 RULING = re.compile(r"\bR(?:0[1-9]|1[0-9])\b")
 BOX = re.compile(r"lesson\.rulings_box\(([^)]*)\)")
 STEPPER = re.compile(r"""^Stepper\(["']([a-z0-9_]+)["']\)$""")
@@ -87,11 +89,13 @@ def shape_problems(nb: nbformat.NotebookNode, stem: str) -> list[str]:
         call = STEPPER.match(nxt.source.strip()) if nxt is not None \
             and nxt.cell_type == "code" else None
         if call is None:
-            problems.append(f"cell {i} (walkthrough) is not followed by a Stepper(\"...\") cell")
+            problems.append(f"cell {i + 1} (walkthrough) is not followed by a Stepper(\"...\") cell")
         elif not (shipped_dir() / f"{call.group(1)}.toml").is_file():
             problems.append(f"Stepper({call.group(1)!r}): no such shipped scenario")
-    starts = sorted(sections.values())
-    ruling_at = {at: rid for rid, at in sections.items()}
+    starts = sorted(set(sections.values()))
+    ruling_at: dict[int, list[str]] = {}  # a chapter's heading may name several rulings
+    for rid, at in sections.items():
+        ruling_at.setdefault(at, []).append(rid)
     for k, at in enumerate(starts):  # each chapter: its ruling, then its own walkthroughs
         end = starts[k + 1] if k + 1 < len(starts) else len(cells)
         own = [i for i in walkthroughs if at < i < end]
@@ -101,9 +105,11 @@ def shape_problems(nb: nbformat.NotebookNode, stem: str) -> list[str]:
         for i in own:
             call = STEPPER.match(cells[i + 1].source.strip()) if i + 1 < len(cells) else None
             path = shipped_dir() / f"{call.group(1)}.toml" if call else None
-            if path is not None and path.is_file() and ruling_at[at] not in load(path).rulings:
-                problems.append(f"Stepper({call.group(1)!r}) in the {ruling_at[at]} chapter "
-                                f"doesn't teach {ruling_at[at]}")
+            if path is not None and path.is_file() \
+                    and not set(ruling_at[at]) & set(load(path).rulings):
+                named = ", ".join(ruling_at[at])
+                problems.append(f"Stepper({call.group(1)!r}) in the {named} chapter "
+                                f"doesn't teach {named}")
     if any(c.cell_type == "markdown" and "<details>" in c.source for c in cells):
         problems.append("a <details> question: a lesson's questions are its walkthroughs' "
                         "checked questions")
@@ -130,6 +136,29 @@ def shape_problems(nb: nbformat.NotebookNode, stem: str) -> list[str]:
     return problems
 
 
-def lesson_notebooks(folder: Path) -> list[Path]:
-    """The lessons in `folder` (every `NN_*.ipynb` but `00_start_here`)."""
-    return sorted(p for p in folder.glob("*.ipynb") if not p.stem.startswith("00_"))
+NOTEBOOKS = Path(os.environ.get("RULEKIT_TEST_NOTEBOOKS")
+                 or Path(__file__).resolve().parent.parent / "notebooks")
+"""The lesson folder every lesson test checks: `notebooks/`, or the folder named by
+`RULEKIT_TEST_NOTEBOOKS` (the new-lesson test runs the lesson checks on a temporary copy)."""
+
+
+def number(path: Path) -> int | None:
+    """A notebook's number (`09_x` -> 9, `123_x` -> 123); None for a name without one."""
+    m = re.match(r"(\d+)_", path.stem)
+    return int(m.group(1)) if m else None
+
+
+def numbered_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
+    """Every numbered notebook of `folder` ("Start here" and the lessons), by number."""
+    found = [p for p in folder.glob("*.ipynb") if number(p) is not None]
+    return sorted(found, key=lambda p: (number(p), p.name))
+
+
+def lesson_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
+    """The lessons in `folder`: every numbered notebook but number 0 ("Start here"), whatever
+    its number."""
+    return [p for p in numbered_notebooks(folder) if number(p) != 0]
+
+
+def lesson_stems(folder: Path = NOTEBOOKS) -> list[str]:
+    return [p.stem for p in lesson_notebooks(folder)]

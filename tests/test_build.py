@@ -91,6 +91,10 @@ def test_builds_every_page_and_the_index(built) -> None:
     assert [e["title"] for e in report.lessons] == ["Start here", "Tapping a Forest"]
     assert any(re.fullmatch(r"\[[12]/2\] 01_tap\.\.\. \d+\.\d s \(\d+ KB\)", ln) for ln in lines)
     assert "2 built, 0 unchanged, 0 failed" in lines[-1]
+    # a lesson page links the index at its top and the next lesson at its end
+    start = (site / "00_start.html").read_text("utf-8")
+    assert '<a href="index.html">← All lessons</a>' in start
+    assert '<a href="01_tap.html" rel="next">Tapping a Forest →</a>' in start
 
 
 def test_the_executed_notebooks_are_kept_in_the_cache_not_the_site(built) -> None:
@@ -192,9 +196,89 @@ def test_a_failure_names_the_notebook_and_the_cell(tmp_path: Path, capsys) -> No
     assert main(["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1",
                  "--cache", str(tmp_path / "cache"), "--sandbox", "off"]) == 1
     err = capsys.readouterr().err
-    assert re.search(r"FAILED \S*03_broken\.ipynb: cell 2 \(`# a comment`\): NameError: "
+    assert re.search(r"FAILED \S*03_broken\.ipynb: cell 3 \(`# a comment`\): NameError: "
                      r"name 'undefined_name' is not defined", err), err
     assert not (tmp_path / "site" / "03_broken.html").exists()
+
+
+def test_a_failed_build_keeps_the_last_good_page_and_its_index_entry(tmp_path: Path,
+                                                                     capsys) -> None:
+    """A typo in a walkthrough's name, ten minutes before class: the build fails naming the
+    lesson, the cell (as JupyterLab counts) and the name it meant, and the lesson's last good
+    page and its line in the index stay as they were."""
+    from tests.helpers import write_notebook
+
+    nbs = tmp_path / "notebooks"
+    imports = "from rulekit.display.widgets import Stepper"
+    path = write_notebook(nbs, "09_powerstone", "Lesson 9: Powerstone mana", imports,
+                          'Stepper("r12_powerstone_mana_uses")')
+    args = ["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1",
+            "--cache", str(tmp_path / "cache"), "--sandbox", "off"]
+    assert main(args) == 0
+    page, index = tmp_path / "site" / "09_powerstone.html", tmp_path / "site" / "index.html"
+    good = page.read_bytes()
+    assert b"rk-view" in good and b'href="09_powerstone.html"' in index.read_bytes()
+    capsys.readouterr()
+    path.write_text(path.read_text("utf-8").replace("mana_uses", "mana_use"), "utf-8")
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert re.search(r"FAILED \S*09_powerstone\.ipynb: cell 3 \(`Stepper\(\"r12_powerstone_mana_use"
+                     r"\"\)`\): FileNotFoundError: no scenario file 'r12_powerstone_mana_use' "
+                     r"\(neither a path nor a shipped scenario\); did you mean "
+                     r"'r12_powerstone_mana_uses'\?", err), err
+    assert f"{page} stays as the last good build made it, and so does its line in the index" \
+        in err
+    assert page.read_bytes() == good
+    assert '<a href="09_powerstone.html">Lesson 9: Powerstone mana</a>' in index.read_text("utf-8")
+    # fixed: built again (the kept entry's key is the good notebook's, not this one's)
+    path.write_text(path.read_text("utf-8").replace("mana_use", "mana_uses"), "utf-8")
+    path.write_text(path.read_text("utf-8").replace("Powerstone mana", "Powerstone's mana"),
+                    "utf-8")
+    assert main(args) == 0
+    assert "Powerstone&#x27;s mana" in index.read_text("utf-8") and page.read_bytes() != good
+
+
+def test_a_scenario_change_rebuilds_only_the_lessons_that_read_it(tmp_path: Path) -> None:
+    """The lessons' pages depend on the scenarios their kernels read: editing one rebuilds the
+    lessons that read it, adding one rebuilds none but a lesson that lists the scenarios (the
+    start page's coverage table). Built by `python -m rulekit.export` from a copy of the
+    package, whose scenarios the test may change."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.helpers import write_notebook
+
+    pkg = tmp_path / "pkg"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rulekit", pkg / "rulekit",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    scenarios = pkg / "rulekit" / "scenarios"
+    nbs = tmp_path / "notebooks"
+    imports = "from rulekit.display.widgets import Stepper"
+    write_notebook(nbs, "01_tap", "Tap", imports, 'Stepper("r07_paying_tap")')
+    write_notebook(nbs, "02_untap", "Untap", imports, 'Stepper("r08_paying_untap")')
+    write_notebook(nbs, "03_all", "All", "from rulekit.display import lesson",
+                   "lesson.show_rulings_table()")
+    env = {**os.environ, "PYTHONPATH": str(pkg)}
+
+    def build_lines() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "rulekit.export", "--notebooks", str(nbs), "--out",
+             str(tmp_path / "site"), "--cache", str(tmp_path / "cache"), "--jobs", "1",
+             "--widgets", "cdn", "--sandbox", "off"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return sorted(line.split("] ", 1)[1].split("...")[0].split(" unchanged")[0]
+                      for line in done.stderr.splitlines()
+                      if line.startswith("[") and "unchanged" not in line)
+
+    assert build_lines() == ["01_tap", "02_untap", "03_all"]
+    assert build_lines() == []
+    untap = scenarios / "r08_paying_untap.toml"
+    untap.write_text(untap.read_text("utf-8") + "\n# edited\n", "utf-8")
+    assert build_lines() == ["02_untap", "03_all"]  # the table read every scenario
+    (scenarios / "r99_new.toml").write_bytes((scenarios / "r07_paying_tap.toml").read_bytes())
+    assert build_lines() == ["03_all"]  # the new file is in its list of scenarios
 
 
 def test_without_npm_the_build_says_so_and_uses_the_cdn(tmp_path: Path, monkeypatch) -> None:

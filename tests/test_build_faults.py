@@ -392,7 +392,7 @@ def test_a_timed_out_cell_is_named_with_its_limit() -> None:
     exc = CellTimeoutError.error_from_timeout_and_cell("Cell execution timed out", 42,
                                                        nb.cells[1])
     message = _describe(exc, "notebooks/09_loop.ipynb", nb, 1, 42)
-    assert message.startswith("notebooks/09_loop.ipynb: cell 1 (`while True:`): "
+    assert message.startswith("notebooks/09_loop.ipynb: cell 2 (`while True:`): "
                               "did not finish within 42 s")
     assert "--timeout" in message and "---" not in message and "CellTimeoutError" not in message
 
@@ -407,7 +407,7 @@ def test_a_long_cell_says_it_is_still_running() -> None:
     time.sleep(0.4)
     watch.close()
     assert seen >= 2 and len(said) == seen  # every 0.2 s while it ran, then nothing
-    assert re.fullmatch(r"lesson 09_loop: cell 3 \(`while True:`\) still running "
+    assert re.fullmatch(r"lesson 09_loop: cell 4 \(`while True:`\) still running "
                         r"\(0 s of 600 s\)", said[0])
 
 
@@ -437,10 +437,10 @@ def test_an_endless_cell_fails_by_name_after_its_timeout(tmp_path: Path,
                    cache_dir=tmp_path / "cache", timeout=3, progress=1,
                    echo=lambda _line: None)
     assert [f.error for f in report.failures] == [
-        "%s: cell 2 (`while True:`): did not finish within 3 s (the limit per cell; raise it "
+        "%s: cell 3 (`while True:`): did not finish within 3 s (the limit per cell; raise it "
         "with --timeout SECONDS)" % (nbs / "09_loop.ipynb")]
     err = capfd.readouterr().err
-    assert re.search(r"lesson 09_loop: cell 2 \(`while True:`\) still running \([12] s of 3 s\)",
+    assert re.search(r"lesson 09_loop: cell 3 \(`while True:`\) still running \([12] s of 3 s\)",
                      err), err
 
 

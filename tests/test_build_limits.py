@@ -35,8 +35,8 @@ def executed(*outputs: str) -> nbformat.NotebookNode:
 def test_a_cell_over_the_output_limit_fails_its_lesson_by_name():
     nb = executed("small\n", "x" * (MAX_CELL_OUTPUT + 1), "y" * 1000)
     words, error = heaviest_output(nb, "notebooks/93_big.ipynb")
-    assert words == "cell 2 (`print(part_1)`), 10.0 MB of output"
-    assert error == ("notebooks/93_big.ipynb: cell 2 (`print(part_1)`): its output is 10.0 MB, "
+    assert words == "cell 3 (`print(part_1)`), 10.0 MB of output"
+    assert error == ("notebooks/93_big.ipynb: cell 3 (`print(part_1)`): its output is 10.0 MB, "
                      "over the 10 MB a lesson page may carry (the page holds all of it): print "
                      "less, or clear that output")
     assert [i for i, _ in output_sizes(nb)] == [2, 3, 1]
@@ -55,7 +55,7 @@ def test_a_page_over_budget_names_the_cell_with_the_most_output():
     words, _ = heaviest_output(executed("x" * 3 * 1024 * 1024), "n.ipynb")
     warning = budget_warning("93_big", 3 * 1024 * 1024 + 5, heaviest=words)
     assert warning == ("lesson 93_big: the page is 3.0 MB, over the 1 MB page budget (most of "
-                       "it: cell 1 (`print(part_0)`), 3.0 MB of output): it loads slowly in a "
+                       "it: cell 2 (`print(part_0)`), 3.0 MB of output): it loads slowly in a "
                        "classroom")
     assert budget_warning("small", 1000, heaviest=words) is None
 
@@ -115,6 +115,6 @@ def test_a_lesson_printing_more_than_a_page_carries_fails_by_name(tmp_path, caps
                  str(tmp_path / "cache"), "--widgets", "cdn", "--sandbox", "off"])
     err = capsys.readouterr().err
     assert code == 1
-    assert f"93_big.ipynb: cell 1 (`print('x' * {MAX_CELL_OUTPUT + 1024})`): its output is 10.0 " \
+    assert f"93_big.ipynb: cell 2 (`print('x' * {MAX_CELL_OUTPUT + 1024})`): its output is 10.0 " \
            "MB, over the 10 MB a lesson page may carry" in err
     assert not (tmp_path / "site" / "93_big.html").exists()

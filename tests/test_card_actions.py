@@ -14,9 +14,10 @@ from rulekit.objects.state import Zone
 from rulekit.sandbox import SandboxModel
 from rulekit.sandbox.view import model_json
 from rulekit.scenario import loads, play
-from tests.board_games import NOTEBOOKS, completed, sandbox
+from tests.board_games import completed, sandbox
+from tests.lesson_shape import lesson_stems
 
-LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("0[1-9]_*.ipynb"))
+LESSONS = lesson_stems()
 
 
 def everything(stem: str) -> SandboxModel:

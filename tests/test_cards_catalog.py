@@ -36,7 +36,7 @@ def test_json_lists_the_whole_catalog_with_uses():
     assert "01_tapping_and_summoning_sickness" in forest["lessons"]
     walker = by["Hangarback Walker"]
     assert walker["mana_cost"] == "{X}{X}" and walker["power_toughness"] == "0/0"
-    assert walker["scenarios"][0] == "r06_x_in_enters"
+    assert "r06_x_in_enters" in walker["scenarios"]
     assert "04_x_in_enters_abilities" in walker["lessons"]
     assert by["Powerstone"]["token"] is True
 

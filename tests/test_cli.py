@@ -69,6 +69,55 @@ def test_run_json_follows_the_documented_schema():
     assert {"mana_added", "triggered", "note"} <= kinds
 
 
+QUESTION = """title = "A question and notes"
+ruling = ["R07"]
+
+[setup]
+turn = 2
+step = "main1"
+
+[[setup.permanent]]
+card = "Forest"
+name = "forest"
+
+[[step]]
+narration = "Alice taps the Forest."
+do = "tap_for_mana"
+object = "forest"
+notes = "Ask the room first: one {G}, not two."
+
+[step.question]
+ask = "What will Alice's pool hold?"
+about = "pool.Alice"
+choices = [["G", "G"], ["G"], []]
+rule = "106.4"
+why = "A Forest adds one {G}."
+"""
+
+
+def test_run_shows_each_question_with_its_choices_the_engines_answer_and_the_notes(tmp_path):
+    path = tmp_path / "q.toml"
+    path.write_text(QUESTION, "utf-8")
+    done = cli("run", str(path))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    at = lines.index("  question (asked before the step): What will Alice's pool hold?")
+    assert lines[at + 1:at + 5] == ["    A. {G}{G}", "    B. {G}", "    C. Nothing",
+                                    "    the engine's answer: B. {G} (CR 106.4). A Forest adds "
+                                    "one {G}."]
+    assert lines[at + 5:at + 8] == ["  Alice taps the Forest.",
+                                    "  notes (for the teacher, never shown to the class):",
+                                    "    Ask the room first: one {G}, not two."]
+    doc = json.loads(cli("run", "--json", str(path)).stdout)
+    jsonschema.validate(doc, OUTPUT_SCHEMA)
+    step = doc["steps"][1]
+    assert step["notes"] == "Ask the room first: one {G}, not two."
+    assert step["question"]["ask"] == "What will Alice's pool hold?"
+    assert step["question"]["labels"] == ["{G}{G}", "{G}", "Nothing"]
+    assert step["question"]["correct"] == 1 and step["question"]["rules"] == ["106.4"]
+    assert doc["steps"][0]["question"] is None and doc["steps"][0]["notes"] == ""
+
+
 def test_run_json_of_a_failing_and_a_bad_file_follows_the_schema():
     failing = cli("run", "--json", str(CORPUS / "failed_expectation.toml"))
     assert failing.returncode == 1

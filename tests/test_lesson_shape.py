@@ -8,16 +8,29 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.lesson_shape import lesson_notebooks, shape_problems
+from tests.lesson_shape import (
+    NOTEBOOKS,
+    lesson_notebooks,
+    number,
+    numbered_notebooks,
+    shape_problems,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSONS = lesson_notebooks(ROOT / "notebooks")
+LESSONS = lesson_notebooks()
 
 
 def test_the_lessons_are_numbered_in_order():
-    numbers = [int(p.stem[:2]) for p in sorted((ROOT / "notebooks").glob("*.ipynb"))]
-    assert numbers == list(range(len(numbers))), numbers
+    assert [number(p) for p in numbered_notebooks()] == list(range(len(numbered_notebooks())))
+    assert sorted(NOTEBOOKS.glob("*.ipynb")) == sorted(numbered_notebooks()), \
+        "every notebook of the lessons folder is numbered: NN_name.ipynb"
     assert len(LESSONS) >= 8
+
+
+def test_a_lesson_is_checked_whatever_its_number(tmp_path):
+    for name in ("00_start_here", "01_a", "09_b", "10_c", "123_d", "notes", "x_10"):
+        (tmp_path / f"{name}.ipynb").write_text("{}")
+    assert [p.stem for p in lesson_notebooks(tmp_path)] == ["01_a", "09_b", "10_c", "123_d"]
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
@@ -45,7 +58,7 @@ def test_no_generator_overwrites_the_notebooks():
      "is not followed by a Stepper"),
 ])
 def test_a_departure_from_the_shape_is_named(damage, problem):
-    path = LESSONS[0]
+    path = ROOT / "notebooks" / "01_tapping_and_summoning_sickness.ipynb"
     nb = nbformat.read(path, as_version=4)
     damage(nb)
     problems = shape_problems(nb, path.stem)

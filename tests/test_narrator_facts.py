@@ -18,7 +18,7 @@ from rulekit.core import payloads as p
 from rulekit.core.characteristics import AbilityKind
 from rulekit.core.events import LOG_FORMAT
 from rulekit.objects import narrator
-from rulekit.scenario import load, play, shipped
+from rulekit.scenario import load, play, shipped, shipped_dir
 from tests.helpers import cast_from_hand
 
 EXPLAINING = (EventKind.NOTE, EventKind.CHOICE)
@@ -84,8 +84,9 @@ def test_every_note_choice_and_payment_in_a_scenario_is_facts(path):
 
 
 def test_the_reasons_the_lessons_and_ward_give():
-    said = [d for name, game in (("r01", play(load(shipped()[0]))[-1].game),
-                                 ("ward unpaid", _ward_unpaid()), ("ward paid", _ward_paid()))
+    r01 = play(load(shipped_dir() / "r01_undefined_mana.toml"))[-1].game
+    said = [d for name, game in (("r01", r01), ("ward unpaid", _ward_unpaid()),
+                                 ("ward paid", _ward_paid()))
             for d in _explained(name, game)]
     reasons = {d.reason for d in said if isinstance(d, (p.Note, p.Choice))}
     assert {p.Reason.UNDEFINED_MANA, p.Reason.NO_MANA, p.Reason.DOESNT_PAY} <= reasons

@@ -1,22 +1,30 @@
 """A new lesson in minutes: `python -m rulekit new-lesson` starts the next numbered notebook from
-the template (notebooks/templates/lesson.ipynb) with the shared lesson shape, and the real site
-build picks it up. Everything happens in a temporary copy of notebooks/."""
+the template (notebooks/templates/lesson.ipynb) with the shared lesson shape, its walkthroughs,
+a sandbox from the first one's set-up and its goal, and it passes the lesson checks of
+`make check` as it is. Everything happens in a temporary copy of notebooks/."""
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from rulekit.authoring.new_lesson import create, next_number, slug
+from rulekit.authoring.new_lesson import create, next_number, sandbox_actions, slug
+from rulekit.core.errors import UsageError
 from rulekit.export import build
+from rulekit.repo.course import read_course_entry
+from rulekit.scenario import load, shipped_dir
 from tests.helpers import rulekit_cli
 from tests.lesson_shape import shape_problems
 
 ROOT = Path(__file__).resolve().parent.parent
+GOAL = "Tell which spells a Powerstone's mana can pay for"
 
 
 @pytest.fixture()
@@ -44,46 +52,71 @@ def test_the_template_is_not_a_lesson():
                    for e in entries)
 
 
-@pytest.mark.notebook
-def test_a_new_lesson_has_the_lesson_shape_and_the_site_build_picks_it_up(notebooks, tmp_path):
+def test_a_lesson_from_a_scenario_has_its_walkthroughs_sandbox_and_goal(notebooks):
     number = next_number(notebooks)
-    done = new_lesson(notebooks, "Ward & *X*: what-if", "--rulings", "R06")
+    done = new_lesson(notebooks, "Ward & *X*: what-if", "--scenario", "r12_powerstone_mana_uses",
+                      "rulekit/scenarios/r10_powerstone_token.toml", "--goal", f"  {GOAL} ")
     assert done.returncode == 0, done.stderr
     path = notebooks / f"{number:02d}_ward_x_what_if.ipynb"
-    assert f"wrote {path}" in done.stdout
+    assert f"wrote {path}" in done.stdout and "sandbox: from r12_powerstone_mana_uses" in \
+        done.stdout
     nb = nbformat.read(path, as_version=4)
     assert shape_problems(nb, path.stem) == []
-    assert 'lesson.rulings_box("R06")' in nb.cells[1].source
+    # the rulings are the scenarios' own, in order; one section each
+    assert 'lesson.rulings_box("R12", "R10")' in nb.cells[1].source
     assert [c.source for c in nb.cells if c.source.startswith("Stepper(")] == \
-        ['Stepper("r06_x_in_enters")']
+        ['Stepper("r12_powerstone_mana_uses")', 'Stepper("r10_powerstone_token")']
+    # the sandbox: the first walkthrough's set-up, offering what its steps do
+    actions = sandbox_actions(load(shipped_dir() / "r12_powerstone_mana_uses.toml"))
+    assert actions == ("abilities", "cast")
+    assert nb.cells[-2].source == \
+        'Sandbox("r12_powerstone_mana_uses", actions=["abilities", "cast"])'
+    # the goal, where the index reads it
+    assert nb.metadata["rulekit"]["goal"] == GOAL + "."  # a sentence, as in the index
+    assert read_course_entry(path).goal == GOAL + "."  # type: ignore[union-attr]
     assert nb.cells[0].source.startswith(f"# Lesson {number}: Ward &amp; \\*X\\*: what\\-if")
     assert all(c.get("outputs", []) == [] for c in nb.cells)
+    assert "Things to try" not in "".join(c.source for c in nb.cells)
 
-    # the real build of the folder (the other lessons set aside to keep it short)
-    for other in notebooks.glob("*.ipynb"):
-        if other != path:
-            other.unlink()
-    report = build(notebooks, tmp_path / "site", jobs=1, echo=lambda _line: None)
-    assert report.ok, [f.error for f in report.failures]
-    assert [e["title"] for e in report.lessons] == [f"Lesson {number}: Ward & *X*: what-if"]
-    page = (tmp_path / "site" / f"{path.stem}.html").read_text("utf-8")
-    assert "rk-stepper" in page and "rk-rulings" in page
-    index = (tmp_path / "site" / "index.html").read_text("utf-8")
-    assert f'href="{path.stem}.html"' in index and "Ward &amp; *X*: what-if" in index
+
+def test_rulings_alone_leave_out_the_walkthroughs_other_lessons_show(tmp_path):
+    folder = tmp_path / "notebooks"
+    (folder / "templates").mkdir(parents=True)
+    shutil.copy(ROOT / "notebooks" / "templates" / "lesson.ipynb", folder / "templates")
+    first = create("Reflections", ["R05", "R12"], goal=GOAL, notebooks=folder)
+    assert first.scenarios == ("r05_replacement_modifies_production", "r12_powerstone_mana_uses")
+    second = create("More", ["R05", "R12", "R10"], goal=GOAL, notebooks=folder)
+    assert second.scenarios == ("r10_powerstone_token",)  # not the first lesson's
+    assert second.rulings == ("R10",)  # R05 and R12 are the first lesson's chapters
+    nb = nbformat.read(second.path, as_version=4)
+    assert nb.cells[-2].source.startswith('Sandbox("r10_powerstone_token", ')
+    with pytest.raises(UsageError, match=r"every shipped walkthrough about R05 is in another "
+                       r"lesson already: r05_replacement_modifies_production \(lesson 01_"):
+        create("Again", ["R05"], goal=GOAL, notebooks=folder)
+    assert sorted(p.name for p in folder.glob("*.ipynb")) == ["01_reflections.ipynb",
+                                                             "02_more.ipynb"]
 
 
 def test_numbers_follow_the_last_lesson_and_never_overwrite(notebooks):
-    first = create("Second try", ["R07"], notebooks=notebooks)
-    second = create("Second try", ["R07"], notebooks=notebooks)
+    first = create("Second try", scenarios=["r07_paying_tap"], goal=GOAL, notebooks=notebooks)
+    second = create("Second try", scenarios=["r07_paying_tap"], goal=GOAL, notebooks=notebooks)
     assert second.number == first.number + 1 and second.path != first.path
-    assert first.scenarios == ("r07_paying_tap",)
+    assert first.scenarios == ("r07_paying_tap",) and first.rulings == ("R07",)
     assert slug("  Éxert: the *reprise*! ") == "xert_the_reprise"
+    (notebooks / "123_far_on.ipynb").write_text("{}")
+    assert next_number(notebooks) == 124
 
 
 @pytest.mark.parametrize("args, message", [
-    (["Title"], "--rulings R05,R06"),
-    (["Title", "--rulings", "R33"], "no ruling 'R33'"),
-    (["  ", "--rulings", "R05"], "a lesson needs a title"),
+    (["Title", "--goal", "x"], "--scenario FILE"),
+    (["Title", "--scenario", "r07_paying_tap"], '--goal "'),
+    (["Title", "--rulings", "R33", "--goal", "x"], "no ruling 'R33' (the kit knows R01 to R"),
+    (["  ", "--rulings", "R05", "--goal", "x"], "a lesson needs a title"),
+    (["Title", "--scenario", "r07_paying_tab", "--goal", "x"], "did you mean 'r07_paying_tap'?"),
+    (["Title", "--scenario", "r07_paying_tap", "--rulings", "R05", "--goal", "x"],
+     "is about R07, none of the lesson's rulings (R05)"),
+    (["Title", "--scenario", "tests/bad_scenarios/unknown_card.toml", "--goal", "x"],
+     "is not in rulekit/scenarios/"),
 ])
 def test_a_bad_request_is_one_line_and_exit_2(notebooks, args, message):
     before = sorted(notebooks.glob("*.ipynb"))
@@ -91,3 +124,51 @@ def test_a_bad_request_is_one_line_and_exit_2(notebooks, args, message):
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert sorted(notebooks.glob("*.ipynb")) == before
+
+
+def lesson_check_modules() -> list[str]:
+    """The test modules that check every lesson notebook: those listing the lessons through
+    `tests/lesson_shape.py` (directly, or through the sandbox harnesses built on it)."""
+    uses = re.compile(r"from tests\.(lesson_shape|board_games) import")
+    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").glob("test_*.py")
+                  if uses.search(p.read_text("utf-8")) and p.name != Path(__file__).name)
+
+
+def test_a_new_lesson_passes_the_lesson_checks_as_it_is(notebooks):
+    """What `make check` runs on a lesson, run on a new one in a copy of notebooks/: every
+    fast-tier test of the modules that check each lesson, for this lesson."""
+    made = create("Powerstone mana", scenarios=["r12_powerstone_mana_uses"], goal=GOAL,
+                  notebooks=notebooks)
+    stem = made.path.stem
+    modules = lesson_check_modules()
+    assert "tests/test_lesson_shape.py" in modules and "tests/test_card_actions.py" in modules
+    env = {**os.environ, "RULEKIT_TEST_NOTEBOOKS": str(notebooks), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", "-rA",
+         "-m", "not browser and not notebook and not lab and not slow", "-k", stem, *modules],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    passed = {line.split("::")[1].split("[")[0] for line in done.stdout.splitlines()
+              if line.startswith("PASSED ") and f"[{stem}" in line}
+    assert {"test_lesson_has_the_shared_shape", "test_each_lesson_sandbox_offers_what_it_is_about",
+            "test_every_lesson_says_what_you_will_be_able_to_do_and_how_long_it_takes",
+            "test_committed_without_outputs_with_the_python3_kernel", "test_lesson_structure",
+            "test_every_lesson_is_in_plain_words"} <= passed, done.stdout[-3000:]
+
+
+@pytest.mark.notebook
+def test_the_site_build_picks_a_new_lesson_up(notebooks, tmp_path):
+    made = create("Ward & *X*: what-if", scenarios=["r06_x_in_enters"], goal=GOAL,
+                  notebooks=notebooks)
+    path = made.path
+    for other in notebooks.glob("*.ipynb"):  # the other lessons set aside to keep it short
+        if other != path:
+            other.unlink()
+    report = build(notebooks, tmp_path / "site", jobs=1, echo=lambda _line: None)
+    assert report.ok, [f.error for f in report.failures]
+    assert [e["title"] for e in report.lessons] == [f"Lesson {made.number}: Ward & *X*: what-if"]
+    page = (tmp_path / "site" / f"{path.stem}.html").read_text("utf-8")
+    assert "rk-stepper" in page and "rk-rulings" in page
+    index = (tmp_path / "site" / "index.html").read_text("utf-8")
+    assert f'href="{path.stem}.html"' in index and "Ward &amp; *X*: what-if" in index
+    assert "You will be able to tell which spells a Powerstone&#x27;s mana" in index

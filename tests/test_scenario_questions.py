@@ -374,7 +374,7 @@ choices = [["G"], { value = ["G", "G"], because = "Wild Growth adds one" }]
     ("refused", "allowed", "", "Yes"), ("refused", "302.6", "it arrived this turn",
                                         "No: it arrived this turn"),
     ("tapped", True, "", "Yes"), ("sick", False, "it has haste", "No: it has haste"),
-    ("pool", ["G", "C (powerstone)"], "", "{G}{C} (powerstone)"), ("pool", [], "", "Nothing"),
+    ("pool", ["G", "C (powerstone)"], "", "{G} and {C} (not for nonartifact spells)"), ("pool", [], "", "Nothing"),
     ("counters", {"+1/+1": 3}, "X was 2", "3 +1/+1 counters: X was 2"),
     ("counters", {}, "", "No counters"), ("could_produce", ["G", "B"], "", "{G} or {B}"),
     ("could_produce", [], "", "Nothing"), ("step", "declare_attackers", "",

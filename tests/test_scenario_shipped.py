@@ -27,8 +27,9 @@ def test_shipped_scenario_passes(path):
 def test_shipped_scenario_is_a_teachable_story(path):
     """Rulings named, 2-10 steps with narration, at least one expectation per scenario."""
     sc = load(path)
-    assert sc.rulings and sc.description.strip()
-    assert 2 <= len(sc.steps) <= 10
+    assert sc.rulings, f"{path.name}: name the rulings it teaches (ruling = [\"R05\"])"
+    assert sc.description.strip(), f"{path.name}: say what it shows in a description"
+    assert 2 <= len(sc.steps) <= 10, f"{path.name}: {len(sc.steps)} steps; a walkthrough has 2 to 10"
     assert all(s["narration"].strip() for s in sc.steps)
     assert sum(bool(s.get("expect") or s.get("expect_error")) for s in sc.steps) >= 1
 
@@ -63,7 +64,10 @@ def test_nobody_draws_from_an_empty_library(path):
     """Walkthroughs give each player a library, so no lesson on tapping or exert shows a
     player who would have lost the game (CR 121.4, 704.5b)."""
     sc = load(path)
-    assert sc.spec["setup"].get("library", {}).keys() >= set(sc.players)
+    missing = set(sc.players) - set(sc.spec["setup"].get("library", {}))
+    assert not missing, (f"{path.name}: give {' and '.join(sorted(missing))} a library in "
+                         "[setup.library] (a player who must draw from an empty library loses "
+                         "the game, CR 121.4, 704.5b)")
     empty = [(r.number, e.text) for r in play(sc) for e in r.events
              if e.kind.value == "drew" and getattr(e.payload, "empty", None)]
     assert empty == []

@@ -90,7 +90,7 @@ def test_pools_name_restrictions_in_words_and_turn():
     df = pools(game)
     assert list(df.columns) == ["player", "life", "mana pool", "turn"]
     alice = df.set_index("player").loc["Alice"]
-    assert alice["mana pool"] == "{G} and {C} (can't be spent to cast a nonartifact spell)"
+    assert alice["mana pool"] == "{G} and {C} (not for nonartifact spells)"
     assert alice["life"] == 20
     assert "active player" in alice["turn"] and "has priority" in alice["turn"]
     assert df.set_index("player").loc["Bob", "mana pool"] == "no mana"

@@ -60,8 +60,10 @@ def _amount_text(symbol: str, n: int) -> str:
     return symbol * n if n <= 8 else f"{n:,} x {symbol}"
 
 
-def pool_text(mana: Mana | ManaPool) -> str:
-    """`{G}{G} and {C} (can't be spent to cast a nonartifact spell)`; "no mana" if empty."""
+def pool_text(mana: Mana | ManaPool, *, words: bool = False) -> str:
+    """`{G}{G} and {C} (can't be spent to cast a nonartifact spell)`: the mana in a sentence,
+    each restriction and rider in its full words; "no mana" if empty. `words=True`: the notation
+    every view shows instead (`shown`)."""
     groups: dict[tuple[ManaType, Restriction | None, Rider | None], int] = {}
     for u, n in mana.parts:
         key = (u.type, u.restriction, u.rider)
@@ -69,9 +71,17 @@ def pool_text(mana: Mana | ManaPool) -> str:
     parts = []
     for (t, r, d), n in sorted(groups.items(), key=lambda kv: (
             kv[0][1] is not None, kv[0][2] is not None, _ORDER[kv[0][0]])):
-        notes = [x.text for x in (r, d) if x is not None]
+        notes = [x.words if words else x.text for x in (r, d) if x is not None]
         parts.append(_amount_text(t.symbol, n) + (f" ({'; '.join(notes)})" if notes else ""))
     return " and ".join(parts) if parts else "no mana"
+
+
+def shown(mana: Mana | ManaPool) -> str:
+    """The one notation for mana in every view (`run`, the pages' tables, board and questions):
+    its symbols, and after a group with a restriction or a rider (CR 106.6) their few words in
+    parentheses: `{G}{G} and {C}{C} (not for nonartifact spells)`, `{R} (gives haste)`; "no
+    mana" if empty. Scenario files write the same mana `"C (powerstone)"`, `"R +haste"`."""
+    return pool_text(mana, words=True)
 
 
 def spent_text(mana: Mana) -> str:
@@ -97,6 +107,13 @@ class Restriction:
     key: str
     text: str
     creature_type: str = ""
+
+    @property
+    def words(self) -> str:
+        """The restriction in the few words every view shows next to the mana (`shown`)."""
+        if self.key == "powerstone":
+            return "not for nonartifact spells"
+        return f"only {self.creature_type} spells"
 
     @property
     def made_by(self) -> str:
@@ -126,6 +143,11 @@ class Rider:
 
     key: str  # "haste" | "uncounterable"
     text: str
+
+    @property
+    def words(self) -> str:
+        """The rider in the few words every view shows next to the mana (`shown`)."""
+        return {"haste": "gives haste"}.get(self.key, "can't be countered")
 
 
 HASTE_RIDER = Rider("haste", "a creature spell it is spent on gains haste until end of turn")
@@ -159,6 +181,9 @@ class ManaUnit:
             out["restriction"] = self.restriction.text
         if self.rider:
             out["rider"] = self.rider.text
+        if self.restriction or self.rider:  # as every view shows it (`shown`)
+            out["words"] = "; ".join(x.words for x in (self.restriction, self.rider)
+                                     if x is not None)
         return out
 
 
@@ -424,6 +449,38 @@ def notation_parts(text: str) -> dict[str, str]:
         if creature:
             out["creature_type"] = creature
     return out
+
+
+def _notation_unit(text: str) -> tuple[ManaUnit, int] | None:
+    """`"2 x C (powerstone)"` -> (that unit, 2); None for text that isn't mana notation."""
+    m = re.fullmatch(r"(?:([0-9][0-9,]*) x )?([WUBRGC])(?: \(([a-z]+)(?::([^)]*))?\))?"
+                     r"((?: \+[a-z]+)*)", text)
+    if m is None:
+        return None
+    count, kind, key, creature, riders = m.groups()
+    try:
+        restriction = restriction_named(key, creature or "Human")
+    except ValueError:
+        return None
+    found = [{"haste": HASTE_RIDER, "uncounterable": UNCOUNTERABLE}.get(r)
+             for r in riders.split(" +")[1:]]
+    if None in found:
+        return None
+    unit = ManaUnit(ManaType(kind), restriction=restriction,
+                    rider=found[0] if found else None)
+    return unit, int(count.replace(",", "")) if count else 1
+
+
+def notation_shown(text: str | Iterable[str]) -> str:
+    """Mana in scenario notation as every view shows it (`shown`): `"C (powerstone)"` ->
+    `"{C} (not for nonartifact spells)"`, `"R +haste"` -> `"{R} (gives haste)"`, `"2 x G"` ->
+    `"{G}{G}"`, a pool's list `["G", "C (powerstone)"]` -> `"{G} and {C} (not for nonartifact
+    spells)"`; text that isn't mana notation is returned as it is (a list: its items joined)."""
+    items = [text] if isinstance(text, str) else list(text)
+    units = [_notation_unit(t) for t in items]
+    if not all(units):
+        return ", ".join(items)
+    return shown(Mana(tuple(u for u in units if u is not None)))
 
 
 def sort_notation(items: Iterable[str]) -> list[str]:

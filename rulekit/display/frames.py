@@ -121,7 +121,13 @@ def resolve_scenario(ref: Scenario | str | os.PathLike[str]) -> Scenario:
     candidate = shipped_dir() / name
     if candidate.is_file():
         return load(candidate)
-    raise FileNotFoundError(f"no scenario file {text!r} (neither a path nor a shipped scenario)")
+    from difflib import get_close_matches
+
+    close = get_close_matches(Path(name).stem, [p.stem for p in shipped_dir().glob("*.toml")],
+                              n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise FileNotFoundError(f"no scenario file {text!r} (neither a path nor a shipped "
+                            f"scenario){hint}")
 
 def diagram_html(graph: Any, *, label: str) -> str:
     """A diagram as inline SVG in its `rk-diagram` box (or the reason it can't be drawn)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rulekit.core.mana import pool_text
+from rulekit.core.mana import shown
 
 if TYPE_CHECKING:
     from rulekit.core.events import Event
@@ -147,7 +147,7 @@ def board_table(game: Game) -> Table:
 
 
 def pools_table(game: Game) -> Table:
-    """One row per player (seat order): player, life, mana pool (restrictions in words), and
+    """One row per player (seat order): player, life, mana pool (`rulekit.core.mana.shown`), and
     whose turn it is / who has priority."""
     state = game.state
     rows = []
@@ -165,7 +165,7 @@ def pools_table(game: Game) -> Table:
                              "gets priority)")
         elif name == state.priority:
             notes.append("has priority")
-        rows.append({"player": name, "life": player.life, "mana pool": pool_text(player.pool),
+        rows.append({"player": name, "life": player.life, "mana pool": shown(player.pool),
                      "turn": ", ".join(notes)})
     return Table(("player", "life", "mana pool", "turn"), tuple(rows))
 

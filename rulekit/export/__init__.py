@@ -11,10 +11,12 @@ coverage table R01-R19; `site/cards.html` the card catalog; `site/quiz.html` the
   several notebooks in turn, so Python and nbconvert start once per worker and a kernel start is
   the cost per notebook. The longest lessons (by their last build) go first.
 - **Cache:** `lessons.json` keeps, per lesson, a key hashing the notebook, every
-  file of the `rulekit` package (engine, scenarios, templates, this build), other files in the
-  notebooks folder, the widget mode and the versions of nbconvert, nbclient, ipywidgets,
-  ipykernel and Graphviz, and the sha256 of the page it wrote. A lesson whose key and page are
-  unchanged is not rebuilt. The cache and the kernel logs live outside the site, in the
+  file of the `rulekit` package but the scenarios (engine, templates, this build), other files
+  in the notebooks folder, the widget mode and the versions of nbconvert, nbclient, ipywidgets,
+  ipykernel and Graphviz; the scenarios its kernel read (`rulekit.scenario.reads`) with a hash
+  of their bytes (and of the folder's list of names, when the lesson listed it); and the
+  sha256 of the page it wrote. A lesson whose keys and page are unchanged is not rebuilt: a
+  new or edited scenario rebuilds only the lessons that read it. The cache and the kernel logs live outside the site, in the
   checkout's `build/lessons/` (see `ownership`), so copying `site/` publishes only the site.
 - **Files:** the build overwrites and deletes only what it wrote itself (see `ownership`); an
   unusable `--out` is one line and exit 2, with nothing changed.
@@ -25,7 +27,9 @@ coverage table R01-R19; `site/cards.html` the card catalog; `site/quiz.html` the
   npm the pages keep the sandbox's picture and the build says why (`--sandbox auto|on|off`).
 - **Executed notebooks** are kept in the cache too (`executed/<lesson>.ipynb`,
   `executed_notebook`): the tests check them instead of running every lesson a second time.
-- **Failures** name the notebook and the cell (index and first line); the build exits 1.
+- **Failures** name the notebook and the cell (counted from 1, as JupyterLab counts, and its
+  first line) and say why; the build exits 1. A lesson that fails keeps its last good page and
+  its line in the index (both as the cache recorded them), and the build says so.
 - **Time:** a cell may run `--timeout` seconds (600); one running long says so every 30 s.
 - **One build per site:** a build holds `.rulekit-build.lock` in `--out` (its pid, under a
   `flock`; deleted when it is done) and `build.lock` in its cache folder; a second build into
@@ -84,6 +88,7 @@ class BuildReport:
     out: Path
     built: list[Result] = field(default_factory=list)  # executed this run (ok or not)
     cached: list[str] = field(default_factory=list)  # notebook stems not rebuilt
+    kept: list[str] = field(default_factory=list)  # failed this run: the last good page stays
     lessons: list[dict[str, object]] = field(default_factory=list)  # index entries, in order
     offline: bool = True
     widgets_note: str = ""
@@ -127,21 +132,51 @@ def _versions() -> str:
     return ";".join(parts)
 
 
-def _hash_tree(h: hashlib._Hash, root: Path, *, skip_suffixes: tuple[str, ...] = ()) -> None:
+def _hash_tree(h: hashlib._Hash, root: Path, *, skip_suffixes: tuple[str, ...] = (),
+               skip: Path | None = None) -> None:
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
         if not path.is_file() or "__pycache__" in path.parts or ".ipynb_checkpoints" in path.parts \
-                or path.suffix in (".pyc", *skip_suffixes):
+                or path.suffix in (".pyc", *skip_suffixes) \
+                or (skip is not None and path.parent == skip and path.suffix == ".toml"):
             continue
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
 
 
 def cache_key_base(notebooks_dir: Path, widgets_key: str) -> str:
-    """What every lesson's key shares: package sources, notebook-folder files, versions."""
+    """What every lesson's key shares: package sources (the scenarios are each lesson's own:
+    `scenarios_key`), notebook-folder files, versions."""
+    from rulekit.scenario import shipped_dir
+
     h = hashlib.sha256(f"format={CACHE_FORMAT};{widgets_key};{_versions()}".encode())
-    _hash_tree(h, PACKAGE_DIR)
+    _hash_tree(h, PACKAGE_DIR, skip=shipped_dir())
     _hash_tree(h, notebooks_dir, skip_suffixes=(".ipynb",))
     return h.hexdigest()
+
+
+def scenarios_key(files: Sequence[str], listed: bool) -> str:
+    """The hash of the scenarios a lesson's kernel read (`files`, names in the scenarios
+    folder) as they are now, and of the folder's list of names when it `listed` it."""
+    from rulekit.scenario import shipped_dir
+
+    folder = shipped_dir()
+    h = hashlib.sha256()
+    if listed:
+        h.update("\0".join(p.name for p in sorted(folder.glob("*.toml"))).encode() + b"\1")
+    for name in sorted(files):
+        path = folder / name
+        data = path.read_bytes() if path.is_file() else b"(missing)"
+        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def _scenarios_unchanged(entry: dict[str, object]) -> bool:
+    """Whether the scenarios the lesson of cache `entry` read are as they were then."""
+    used = entry.get("scenarios")
+    if not isinstance(used, dict) or not isinstance(used.get("files"), list):
+        return False  # an entry from before the build recorded them
+    files = [str(f) for f in used["files"]]
+    return used.get("key") == scenarios_key(files, bool(used.get("listed")))
 
 
 def _key(base: str, notebook: Path) -> str:
@@ -214,6 +249,10 @@ def _build(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list
     report.seconds = time.perf_counter() - started
     for failure in report.failures:
         echo(f"FAILED {failure.error}")
+        stem = Path(failure.notebook).stem
+        if stem in report.kept:
+            echo(f"  {out / (stem + '.html')} stays as the last good build made it, and so does "
+                 "its line in the index: fix the notebook and build again")
     built_ok = sum(r.ok for r in report.built)
     echo(f"rulekit.export: {built_ok} built, {len(report.cached)} unchanged, "
          f"{len(report.failures)} failed in {report.seconds:.1f} s -> {out}/index.html")
@@ -263,7 +302,8 @@ def _plan(paths: list[Path], nb_dir: Path, out: Path, cache: Cache, stems: list[
         # (a page links to the next lesson: its key holds that lesson's page and title)
         key = _key(base + repr(following.get(path.stem)), path)
         old = cache.lessons.get(path.stem)
-        if not force and old and old.get("key") == key and cache.page_is_ours(path.stem) \
+        if not force and old and old.get("key") == key and _scenarios_unchanged(old) \
+                and cache.page_is_ours(path.stem) \
                 and (cache.executed / f"{path.stem}.ipynb").is_file():
             entries[path.stem] = old
             report.cached.append(path.stem)
@@ -313,16 +353,23 @@ def _run(plan: _Plan, out: Path, cache: Cache, total: int, *, jobs: int | None,
             over = budget_warning(stem, result.size, heaviest=result.heaviest)
             if over:
                 result.warnings.append(over)
+            used = {"files": result.scenarios, "listed": result.listed,
+                    "key": scenarios_key(result.scenarios, result.listed)}
             entries[stem] = {"key": keys[result.notebook], "title": result.title,
                              "rulings": result.rulings, "seconds": round(result.seconds, 2),
+                             "scenarios": used,
                              "page": f"{stem}.html", **page_record(Path(result.page)),
                              "notebook": str(Path(result.notebook).resolve())}
             echo(f"[{done}/{total}] {stem}... {result.seconds:.1f} s "
                  f"({result.size / 1024:.0f} KB)")
             for w in result.warnings:
                 echo(f"  warning: {w}")
-        else:  # the last build's page of this lesson is out of date: it goes (if ours)
-            if cache.page_is_ours(stem) or is_ours(Path(result.page)):
+        else:  # the last good page and its index entry stay, as the cache recorded them
+            old = cache.lessons.get(stem)
+            if old is not None and cache.page_is_ours(stem):
+                entries[stem] = old
+                report.kept.append(stem)
+            elif is_ours(Path(result.page)):  # a page of ours the cache has no record of
                 Path(result.page).unlink()
             echo(f"[{done}/{total}] {stem}... FAILED after {result.seconds:.1f} s")
         cache.lessons = entries

@@ -30,6 +30,8 @@ from typing import Any
 from rulekit.display.svg import strip_prolog
 from rulekit.export.csp import secure
 from rulekit.export.ownership import write_atomic
+from rulekit.scenario.reads import READS_ENV
+from rulekit.scenario.reads import read as read_scenarios
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 TEMPLATE = "lesson"
@@ -68,9 +70,17 @@ class Result:
     title: str = ""
     rulings: list[str] = field(default_factory=list)  # the ruling ids its headings name
     size: int = 0
+    scenarios: list[str] = field(default_factory=list)  # the scenario files its kernel read
+    listed: bool = False  # its kernel listed the scenarios folder
     error: str = ""
     warnings: list[str] = field(default_factory=list)
     heaviest: str = ""  # the cell with the most output, in words (`heaviest_output`)
+
+
+def cell_named(index: int, source: str) -> str:
+    """A cell as a message names it: counted from 1, as JupyterLab counts them (its first cell
+    is cell 1), with its first line: ``cell 7 (`Stepper("r05_x")`)``."""
+    return f"cell {index + 1} (`{first_line(source)}`)"
 
 
 def first_line(source: str) -> str:
@@ -200,7 +210,7 @@ def _stderr_warnings(nb: object, rel: str) -> list[str]:
         for o in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
             if o.get("output_type") == "stream" and o.get("name") == "stderr":
                 text = first_line(str(o.get("text", "")))
-                out.append(f"{rel}: cell {i} (`{first_line(cell.source)}`) wrote to stderr: "
+                out.append(f"{rel}: {cell_named(i, cell.source)} wrote to stderr: "
                            f"{text}")
     return out
 
@@ -226,7 +236,7 @@ def heaviest_output(nb: Any, rel: str, limit: int = MAX_CELL_OUTPUT) -> tuple[st
         return "", ""
     index, size = sizes[0]
     cell = nb.cells[index]
-    where = f"cell {index} (`{first_line(cell.source)}`)"
+    where = cell_named(index, cell.source)
     words = f"{where}, {size / 1024 / 1024:.1f} MB of output"
     if size <= limit:
         return words, ""
@@ -286,6 +296,10 @@ def run(job: Job) -> Result:
         log = Path(job.log or os.devnull)
         if job.log:
             log.parent.mkdir(parents=True, exist_ok=True)
+        # the scenarios the kernel reads (rulekit.scenario.reads): its page depends on them
+        reads = Path(job.log).with_name(f"{path.stem}.scenarios") if job.log else None
+        if reads is not None:
+            reads.unlink(missing_ok=True)
         with open(log, "wb") as kernel_log:  # the kernel's own stderr (start-up chatter)
             try:
                 if has_code(nb):
@@ -293,7 +307,8 @@ def run(job: Job) -> Result:
                     # exported pages, and diagrams at the site's copy of diagrams/ (see
                     # rulekit.display.lesson)
                     os.environ.update(KERNEL_ENV)
-                    client.execute(stdout=kernel_log, stderr=subprocess.STDOUT)
+                    env = {**os.environ, READS_ENV: str(reads)} if reads else dict(os.environ)
+                    client.execute(stdout=kernel_log, stderr=subprocess.STDOUT, env=env)
                 # else: nothing to run, no kernel to start (a page of text only)
             finally:
                 watch.close()
@@ -301,9 +316,8 @@ def run(job: Job) -> Result:
         if too_much:  # before the page (and its copies in memory) is made
             return Result(job.notebook, job.page, False, time.perf_counter() - start,
                           error=too_much)
-        if job.executed:  # every cell ran: the outputs as the page shows them
-            Path(job.executed).parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(Path(job.executed), nbformat.writes(nb))
+        # every cell ran: the outputs as the page shows them (kept once the page is written)
+        executed = nbformat.writes(nb) if job.executed else ""
         from rulekit.export.live import page_status
         from rulekit.export.views import contents, to_views, view_names
 
@@ -338,14 +352,18 @@ def run(job: Job) -> Result:
         return Result(job.notebook, job.page, False, time.perf_counter() - start,
                       error=_describe(exc, rel, nb, current["index"], job.timeout))
     write_atomic(Path(job.page), page)
+    if executed:
+        Path(job.executed).parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(Path(job.executed), executed)
     warnings = _stderr_warnings(nb, rel)
     if nb.metadata.get("widgets"):  # widget outputs that are none of the kit's views
         warnings.append(f"{rel}: its Jupyter widgets (ipywidgets) work in JupyterLab, not in the "
                         "page: their widget manager needs eval, which the pages' security "
                         "policy does not allow (docs/classroom.md)")
+    scenarios, listed = read_scenarios(reads) if reads is not None else ([], False)
     return Result(job.notebook, job.page, True, time.perf_counter() - start, title=title,
                   rulings=list(found.rulings), size=len(page.encode("utf-8")),
-                  warnings=warnings, heaviest=heaviest)
+                  warnings=warnings, heaviest=heaviest, scenarios=scenarios, listed=listed)
 
 
 def _shown(path: Path) -> str:
@@ -363,7 +381,7 @@ def _describe(exc: Exception, rel: str, nb: object, index: int,
 
     cells = getattr(nb, "cells", None)
     if cells is not None and 0 <= index < len(cells):
-        where = f"cell {index} (`{first_line(cells[index].source)}`)"
+        where = cell_named(index, cells[index].source)
     elif nb is None:
         where = "can't be read"
     else:
@@ -401,7 +419,7 @@ class CellWatch:
 
     def start(self, index: int, source: str) -> None:
         with self._lock:
-            self._cell = (index, first_line(source), time.monotonic())
+            self._cell = (index, source, time.monotonic())
             self._next = self.interval
         if self._thread is None and self.interval > 0:
             self._thread = threading.Thread(target=self._run, daemon=True,
@@ -422,12 +440,12 @@ class CellWatch:
             with self._lock:
                 if self._cell is None:
                     continue
-                index, first, since = self._cell
+                index, source, since = self._cell
                 elapsed = time.monotonic() - since
                 if elapsed < self._next:
                     continue
                 self._next += self.interval
-            self.say(f"lesson {self.lesson}: cell {index} (`{first}`) still running "
+            self.say(f"lesson {self.lesson}: {cell_named(index, source)} still running "
                      f"({elapsed:.0f} s of {_seconds(self.limit)} s)")
 
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from rulekit.core import payloads as p
 from rulekit.core.characteristics import AbilityKind
 from rulekit.core.events import Event, EventKind
-from rulekit.core.mana import Mana, pool_text, spent_text
+from rulekit.core.mana import Mana, pool_text, shown, spent_text
 from rulekit.objects.state import StackItem, Step
 
 
@@ -712,7 +712,7 @@ def setup_lines(events: Iterable[Event], limit: int = 8) -> list[str]:
         elif e.kind is EventKind.STEP_BEGAN:
             other.append(e.text)
         elif isinstance(d, p.ManaAdded) and d.setup:
-            other.append(f"{d.player}'s mana pool: {pool_text(d.mana)}")
+            other.append(f"{d.player}'s mana pool: {shown(d.mana)}")  # as the board shows it
         elif isinstance(d, p.Action) and d.action not in ("add", "set_turn", "set_pool"):
             other.append(e.text.removeprefix("Set-up: "))
     lines: list[str] = []

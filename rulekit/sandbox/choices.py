@@ -241,7 +241,11 @@ def choices_for(model: Any, control: str, values: Mapping[str, Any]) -> list[dic
             continue
         entry = question(decision, purposes.get(i))
         options = []
-        for label, answer in _candidates(decision.key, boards):
+        # a decision with no list of answers to try here (which mana pays: `pay_with`) offers
+        # the answer the engine chose by default
+        candidates = _candidates(decision.key, boards) or (
+            [(str(entry["default"]), entry["default"])] if entry["default"] is not None else [])
+        for label, answer in candidates:
             tried = _with_choice(values, decision.key, answer)
             _, _, error = asked(game, partial(act, tried), board=False)
             options.append(_option(label, answer, error, tried, game.state.players,

@@ -1,7 +1,7 @@
 """Scenarios as data: walkthroughs a teacher writes in TOML, validated, played on the engine.
 
->>> from rulekit.scenario import game_at, load, play, shipped
->>> sc = load(shipped()[0])                      # r01_undefined_mana.toml: plain data
+>>> from rulekit.scenario import game_at, load, play, shipped_dir
+>>> sc = load(shipped_dir() / "r01_undefined_mana.toml")   # plain data
 >>> sc.title
 'Mana of an undefined type is no mana'
 >>> results = play(sc)                           # results[0] = set-up, results[k] = step k
@@ -32,12 +32,17 @@ from rulekit.scenario.model import (
     loads,
     schema,
 )
+from rulekit.scenario.reads import READS_ENV, record
 from rulekit.scenario.runner import Check, StepResult, game_at, play
 
 
 def shipped_dir() -> Path:
     """The folder of the scenarios shipped with the kit (`rulekit/scenarios/`)."""
     return Path(str(resources.files("rulekit").joinpath("scenarios")))
+
+
+if os.environ.get(READS_ENV):  # a lesson build's kernel (rulekit.scenario.reads)
+    record(os.environ[READS_ENV], shipped_dir())
 
 
 def shipped() -> list[Path]:

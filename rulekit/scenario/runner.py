@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.core.errors import RulesError, ScenarioError, UsageError
 from rulekit.core.events import Event, EventKind
-from rulekit.core.mana import ManaType, notation_parts, sort_notation, unit_notation
+from rulekit.core.mana import (
+    ManaType,
+    notation_parts,
+    notation_shown,
+    sort_notation,
+    unit_notation,
+)
 from rulekit.core.payloads import ManaSpent
 from rulekit.engine import arguments
 from rulekit.engine.actions import ACTIONS
@@ -81,7 +87,7 @@ class Question:
         """The answer in words: the right choice's label, else the value's words."""
         if self.correct is not None:
             return self.labels[self.correct]
-        return answer_words(self.answer)
+        return answer_words(self.answer, self.about)
 
     def to_json(self) -> dict[str, Any]:
         return {"ask": self.ask, "about": self.about,
@@ -92,14 +98,19 @@ class Question:
                 "why": self.why}
 
 
-def answer_words(value: Any) -> str:
-    """An answer as a student reads it: `["G", "C (powerstone)"]` -> "G, C (powerstone)",
+def answer_words(value: Any, about: str = "") -> str:
+    """An answer as a student reads it: mana (`about` a pool or what was spent) in the notation
+    every view shows, `["G", "C (powerstone)"]` -> "{G} and {C} (not for nonartifact spells)";
     `[]` -> "nothing", `{"+1/+1": 3}` -> "+1/+1 x3", `True` -> "yes", "302.6" -> "refused
     (CR 302.6)", "allowed" -> "allowed"."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, list) and value and about.startswith(("pool.", "spent.")):
+        return notation_shown(value)
     if isinstance(value, list):
-        return ", ".join(answer_words(v) for v in value) if value else "nothing"
+        return ", ".join(answer_words(v, about) for v in value) if value else "nothing"
+    if isinstance(value, str) and about.startswith(("pool.", "spent.")):
+        return notation_shown(value)
     if isinstance(value, dict):
         return ", ".join(f"{k} x{v}" for k, v in value.items()) if value else "none"
     if isinstance(value, str) and re.fullmatch(r"[0-9]{3}(\.[0-9]+[a-z]?)?", value):
@@ -344,6 +355,10 @@ class _Runner:
                 if expected_error is None:
                     hint = f'expect_error = {{ rule = "{err.rule}" }}' if err.rule else \
                         f'expect_error = {{ contains = "{err.reason[:40]}" }}'
+                    if "x" not in step and "value for X" in err.reason:  # X left out
+                        self.fail(at + ("do",), f"the action was refused: {err}. Give the "
+                                  f"value of X with x = 1 (or the X you mean) in this step; if "
+                                  f"the refusal is the point of the step, add {hint}")
                     self.fail(at + ("do",), f"the action was refused: {err}. If that is the "
                               f"point of the step, add {hint}")
                 error = err
@@ -398,7 +413,7 @@ class _Runner:
             answer = self._actual(key, sub or None, None, events, at + ("about",))
             fits = [self._compare(about, key, c, answer, at).ok for c in values]
         if choices and fits.count(True) != 1:
-            said = answer_words(answer)
+            said = answer_words(answer)  # as the file writes it
             self.fail(at + ("choices",), f"none of the choices is what the engine does ({said})"
                       if not any(fits) else f"more than one choice is right ({said})")
         deciding = tuple(question_rules(q))

@@ -47,7 +47,7 @@ def board_lines(snapshot: dict[str, Any], labels: dict[str, int],
     out = []
     for player in snapshot["players"]:
         name = player["name"]
-        pool = "".join(_unit(u) for u in player["pool"]) or "empty"
+        pool = pool_line(player["pool"])
         perms = []
         for o in snapshot["objects"]:
             if o["zone"] != "battlefield" or o["controller"] != name:
@@ -78,10 +78,21 @@ def board_lines(snapshot: dict[str, Any], labels: dict[str, int],
     return out
 
 
-def _unit(u: dict[str, Any]) -> str:
-    one = "{" + u["type"] + "}" + ("*" if u.get("restriction") else "")
-    n = u.get("n", 1)
-    return one * n if n <= 8 else f"{n:,} x {one}"
+def pool_line(units: list[dict[str, Any]]) -> str:
+    """A snapshot's pool in the notation every view shows (`rulekit.core.mana.shown`): plain
+    mana first, in WUBRGC order, then each restricted or ridden group with its words:
+    `{G}{G}{R} and {C}{C} (not for nonartifact spells)`; "empty" if empty."""
+    order = "WUBRGC"
+    groups: dict[tuple[str, str], int] = {}
+    for u in units:
+        key = (str(u.get("words", "")), str(u["type"]))
+        groups[key] = groups.get(key, 0) + int(u.get("n", 1))
+    parts = []
+    for (words, kind), n in sorted(groups.items(), key=lambda kv: (
+            kv[0][0] != "", kv[0][0], order.find(kv[0][1]))):
+        one = "{" + kind + "}"
+        parts.append((one * n if n <= 8 else f"{n:,} x {one}") + (f" ({words})" if words else ""))
+    return " and ".join(parts) or "empty"
 
 
 def _failed(c: Check, limit: int | None = None) -> str:
@@ -119,11 +130,15 @@ def unusable_lines(scenario: Scenario, err: ScenarioError) -> list[str]:
 
 
 def question_lines(q: Question) -> list[str]:
-    """A step's question as `run` prints it: the words, each choice (the engine's marked `*`),
-    then the answer with its deciding rules and why."""
-    out = [f"  asked before this step: {q.ask}"]
-    out += [f"    {'*' if i == q.correct else '-'} {label}" for i, label in enumerate(q.labels)]
-    out.append(f"  answer: {q.answer_label} (CR {', '.join(q.rules)}). {q.why}")
+    """A step's question as the class sees it before the step (its choices, lettered), then
+    the engine's answer with the rules that decide it and why."""
+    out = [f"  question (asked before the step): {q.ask}"]
+    letters = "ABCDEFGH"
+    out += [f"    {letters[i]}. {label}" for i, label in enumerate(q.labels)]
+    which = f"{letters[q.correct]}. " if q.correct is not None else ""
+    rules = f" (CR {', '.join(q.rules)})" if q.rules else ""
+    why = f" {q.why}" if q.why else ""
+    out.append(f"    the engine's answer: {which}{q.answer_label}{rules}.{why}")
     return out
 
 
@@ -147,6 +162,9 @@ def render(scenario: Scenario, results: list[StepResult]) -> str:
         if r.question is not None:
             out += question_lines(r.question)
         out += ["  " + ln for ln in r.narration.strip().splitlines()]
+        if r.notes.strip():
+            out.append("  notes (for the teacher, never shown to the class):")
+            out += ["    " + ln for ln in r.notes.strip().splitlines()]
         if r.error is not None:
             out.append(f"  refused, as expected: {r.error}")
         if r.events:
@@ -182,6 +200,8 @@ def to_json(scenario: Scenario, results: list[StepResult]) -> dict[str, Any]:
             "state": jsonable(r.snapshot),
             "labels": dict(r.labels),
             "checks": [jsonable(c.to_json()) for c in r.checks],
+            "question": None if r.question is None else jsonable(r.question.to_json()),
+            "notes": r.notes,
             "ok": r.ok,
         })
     return {

@@ -72,7 +72,10 @@ def value_words(value: Any) -> str:
         if not value:
             return "nothing"
         if all(isinstance(v, str) and re.fullmatch(r"[WUBRGCS](?: .*)?", v) for v in value):
-            return "".join(_mana(v) for v in value)
+            from rulekit.core.mana import notation_shown
+
+            said = notation_shown(value)  # the one notation of every view
+            return said if said != ", ".join(value) else "".join(_mana(v) for v in value)
         return ", ".join(value_words(v) for v in value)
     if isinstance(value, dict):  # counters
         return ", ".join(f"{n} {k} counter{'s' if n != 1 else ''}" for k, n in value.items()) \

@@ -212,16 +212,13 @@ def _mana(pool: Any) -> list[dict[str, Any]]:
     for (kind, restriction, rider), n in sorted(groups.items(), key=lambda kv: (
             kv[0][1] is not None, kv[0][2] is not None, order[kv[0][0]])):
         notes = [x.text for x in (restriction, rider) if x is not None]
-        mark, caption = None, ""
+        mark = None
         if restriction is not None:
-            if restriction.key == "powerstone":
-                mark, caption = "artifact", "not for nonartifact spells"
-            else:
-                mark, caption = "type", f"only {restriction.creature_type} spells"
-        if rider is not None and rider.key == "haste":
-            mark, caption = mark or "haste", (caption + ", " if caption else "") + "gives haste"
-        elif rider is not None:
-            mark, caption = mark or "type", (caption + ", " if caption else "") + "can't be countered"
+            mark = "artifact" if restriction.key == "powerstone" else "type"
+        if rider is not None:
+            mark = mark or ("haste" if rider.key == "haste" else "type")
+        # the same words as every other view of mana (rulekit.core.mana.shown)
+        caption = "; ".join(x.words for x in (restriction, rider) if x is not None)
         made_by = restriction.made_by if restriction is not None else ""
         words = f"{n} {kind.word}" + (f" from {made_by}" if made_by else "")
         out.append({"type": kind.value, "n": n, "mark": mark, "caption": caption,
