@@ -317,18 +317,22 @@ async def _execute(url: str, token: str, code: str, timeout: float = 180) -> str
 
 
 def _sandbox_cell(lesson: Path) -> tuple[str, str]:
-    """(set-up code, name of its game) of the lesson's sandbox cell: the code cell that ends by
-    showing `Sandbox(name)`, without that last line (the widget needs a front-end; the test
-    clicks through the sandbox's model, `rulekit.sandbox.SandboxModel`, which the widget
-    renders)."""
+    """(set-up code, an expression for its sandbox's model) of the lesson's sandbox cell: the
+    code cell that ends by showing `Sandbox(...)`, without that last line (the widget needs a
+    front-end; the test clicks through the sandbox's model, `rulekit.sandbox.SandboxModel`,
+    which the widget renders). `Sandbox("NAME")` names a lesson sandbox file."""
     nb = json.loads(lesson.read_text("utf-8"))
     for cell in nb["cells"]:
         source = "".join(cell["source"]).rstrip()
         *setup, last = source.splitlines() or [""]
+        named = re.fullmatch(r'Sandbox\("([\w.-]+)"\)', last.strip())
+        if cell["cell_type"] == "code" and named:
+            setup.append("from rulekit.sandbox import lessons as _lessons")
+            return "\n".join(setup), f"_lessons.load(_lessons.find({named.group(1)!r})).model()"
         found = re.fullmatch(r"Sandbox\((\w+)(?:, .*)?\)", last.strip())
         if cell["cell_type"] == "code" and found:
-            return "\n".join(setup), found.group(1)
-    raise AssertionError(f"{lesson.name} has no cell ending with Sandbox(game)")
+            return "\n".join(setup), f"_SandboxModel({found.group(1)})"
+    raise AssertionError(f"{lesson.name} has no cell ending with Sandbox(...)")
 
 
 CLICK = """
@@ -336,7 +340,7 @@ import json as _json, os as _os
 import rulekit as _rulekit
 from ipykernel.connect import get_connection_file as _connection_file
 from rulekit.sandbox import SandboxModel as _SandboxModel
-_model = _SandboxModel({game})
+_model = {model}
 for _label, _id in _model.fields({{}})["permanent"].options:  # tap the first that can
     _outcome = _model.click("tap", {{"permanent": _id}})
     if _outcome.ok:
@@ -419,7 +423,7 @@ def test_three_students_on_one_hub(hub: Hub) -> None:
             == lessons
     lesson = next(name for name in lessons if "Sandbox(" in (ROOT / "notebooks" / name)
                   .read_text("utf-8"))
-    setup, game = _sandbox_cell(ROOT / "notebooks" / lesson)
+    setup, model = _sandbox_cell(ROOT / "notebooks" / lesson)
     path = f"{FOLDER}/{lesson}"
 
     # nobody's token opens another's server
@@ -428,7 +432,7 @@ def test_three_students_on_one_hub(hub: Hub) -> None:
 
     # each runs the lesson's sandbox set-up and a click in their own kernel, all at once
     def click(student: Student) -> dict:
-        printed = student.run(path, setup + "\n" + CLICK.format(game=game))
+        printed = student.run(path, setup + "\n" + CLICK.format(model=model))
         return json.loads(printed.rsplit("RESULT ", 1)[1])
 
     with ThreadPoolExecutor(len(students)) as pool:
