@@ -164,8 +164,8 @@ LOG_FORMAT = 2
 """The version of the log's JSON (`EventLog.dumps`). 2: notes and choices carry a `reason` key
 (`payloads.Reason`) and names as data instead of their English (`says`), mana spent its
 `purpose` as data (`payloads.Spending`), stack events their `ability_kind`, a skipped untap,
-a lost game and state-based actions their reasons as data, an action the fields of its kind; 1 (unversioned): a
-bare list of events."""
+a lost game and state-based actions their reasons as data, an action the fields of its kind;
+1 (unversioned): a bare list of events. `rulekit.core.log_json.read_log` reads both."""
 
 
 class EventLog:
