@@ -14,7 +14,7 @@ import pytest
 
 from rulekit import Game
 from rulekit.display import log_diagram, scenario_diagram
-from rulekit.display.diagrams import build_all
+from rulekit.display.flow.diagrams import build_all
 from rulekit.scenario import by_ruling, game_at, shipped
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -249,7 +249,7 @@ def test_step_views_show_what_each_step_added_at_projector_size():
     added is at least 16 px at the page's one scale, and the share of steps whose new part
     fits a 690x560 pane (1280x720) is at least the figure measured when this was written
     (58 of 88; the so-far diagrams managed 52 of 88 with 14 px text). Goal: all of them."""
-    from rulekit.display.diagrams import step_view_fit
+    from rulekit.display.flow.diagrams import step_view_fit
 
     found = step_view_fit()
     assert len(found) >= 85

@@ -45,8 +45,8 @@ __all__ = [
 ]
 
 
-def build_all(out_dir, *, scenarios=None):  # see rulekit.display.diagrams
-    """Write `Rxx.dot` and `Rxx.svg` for every ruling (see `rulekit.display.diagrams`)."""
-    from rulekit.display.diagrams import build_all as _build_all
+def build_all(out_dir, *, scenarios=None):  # see rulekit.display.flow.diagrams
+    """Write `Rxx.dot` and `Rxx.svg` for every ruling (see `rulekit.display.flow.diagrams`)."""
+    from rulekit.display.flow.diagrams import build_all as _build_all
 
     return _build_all(out_dir, scenarios=scenarios)
