@@ -223,11 +223,11 @@ def test_rules_modules_see_the_game_only_through_its_narrow_interface():
 # `rulekit/display/` ("quiz/widget", "board"); a package whose modules sit on different tiers
 # lists each of them.
 VIEW_TIERS: list[set[str]] = [
-    {"escape", "rows", "reveal", "coverage_table", "board", "quiz"},
+    {"escape", "rows", "walkthrough/reveal", "coverage_table", "board", "quiz"},
     {"svg"},
     {"flow"},
-    {"frames", "front"},  # front: the browser modules' text
-    {"tables", "widgets", "quiz_widget", "lesson"},
+    {"walkthrough/frames", "front"},  # front: the browser modules' text
+    {"tables", "widgets", "walkthrough/widget", "quiz_widget", "lesson"},
 ]
 FRONT_ENDS = VIEW_TIERS[-1]
 # Pyodide's own modules (its runtime, like the standard library: nothing to install), imported
@@ -295,9 +295,9 @@ def test_views_import_only_their_tier_and_below_and_only_front_ends_need_package
 
 # views that run without ipywidgets (a browser's Pyodide, an export, a school's own page): the
 # step frames, the plain tables, the sandbox's HTML, escaping and revealing a drawing
-NO_WIDGETS = {"display/frames.py", "display/rows.py", "display/escape.py", "display/reveal.py",
-              "sandbox/model.py", "sandbox/page.py", "sandbox/view.py", "sandbox/choices.py",
-              "sandbox/menus.py"}
+NO_WIDGETS = {"display/walkthrough/frames.py", "display/walkthrough/reveal.py", "display/rows.py",
+              "display/escape.py", "sandbox/model.py", "sandbox/page.py", "sandbox/view.py",
+              "sandbox/choices.py", "sandbox/menus.py"}
 
 
 def test_pure_views_never_import_ipywidgets():
@@ -309,7 +309,8 @@ def test_pure_views_never_import_ipywidgets():
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             wrong += [f"{name} imports {n}" for n in names
                       if n.split(".")[0] == "ipywidgets"
-                      or n in ("rulekit.display.widgets", "rulekit.display.lesson")]
+                      or n in ("rulekit.display.widgets", "rulekit.display.walkthrough.widget",
+                               "rulekit.display.lesson")]
     assert wrong == []
 
 

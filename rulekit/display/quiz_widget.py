@@ -21,9 +21,9 @@ from typing import Any
 import anywidget
 import traitlets
 
-from rulekit.display.frames import StepFrames
 from rulekit.display.front import css_text, module_text
 from rulekit.display.quiz import quiz_questions
+from rulekit.display.walkthrough.frames import StepFrames
 
 __all__ = ["Quiz"]
 

@@ -73,7 +73,7 @@ class StepLayout:
     title goes beside its first box, or above it. With `beside`, a lone leaf (the only
     child of an only child: a trigger's one effect, a copy's note) sits beside its cause, a
     row fewer; without, under it, a column narrower. `LAYOUTS` are the ones a walkthrough
-    tries for each step (`rulekit.display.frames.step_view`): the same boxes, arrows and
+    tries for each step (`rulekit.display.walkthrough.frames.step_view`): the same boxes, arrows and
     words (a narrow one's fan-outs aside), laid out wider or narrower, shorter or taller."""
 
     row: int = ROW
@@ -258,5 +258,5 @@ def did_not_happen(event: Event) -> bool:
 def group_class(key: str) -> str:
     """The SVG class of everything drawn for one group: its cluster, its nodes and the edges
     leading into them. Scenario steps are "rk-s0" (the set-up), "rk-s1", ...; actions "rk-a<n>".
-    `rulekit.display.reveal` uses them to show a drawing one group at a time."""
+    `rulekit.display.walkthrough.reveal` uses them to show a drawing one group at a time."""
     return f"rk-{key}"

@@ -1,24 +1,13 @@
-"""ipywidgets for the lessons: a `Stepper` through a shipped scenario and a live `Sandbox`.
+"""The walkthrough's widget: a `Stepper` through a shipped scenario.
 
-Both are thin: the content is built elsewhere, without ipywidgets.
+An anywidget widget, and thin: the frames are `rulekit.display.walkthrough.frames.StepFrames`
+(every step as plain data, computed up front from the real engine run; frame 0 = the set-up),
+drawn by one ES module (`rulekit/display/front/stepper.js`: controls, keyboard, Present, live
+region). Stepping needs no Python, so it works in JupyterLab, Notebook 7 and an exported page
+alike. Notebooks import it from `rulekit.display.widgets`.
 
-**Stepper** — an anywidget widget: the frames are `rulekit.display.frames.StepFrames` (every
-step as plain data, computed up front from the real engine run; frame 0 = the set-up), drawn by
-one ES module (`rulekit/display/front/stepper.js`: controls, keyboard, Present, live region).
-Stepping needs no Python, so it works in JupyterLab, Notebook 7 and an exported page alike.
-
-**Sandbox** — an anywidget over the pure model `rulekit.sandbox.SandboxModel`, in its own
-module (`rulekit.sandbox.widget`, re-exported here): the sandbox module's buttons drive
-a live `Game` (they need a kernel): tap for mana, activate an ability, declare attackers with
-exert, make a token copy, destroy several permanents at once, pass priority, resolve, next step,
-next turn, undo. An illegal move is refused with its rule and changes nothing.
-
->>> from rulekit.display.widgets import Stepper, Sandbox
 >>> len(Stepper("r07_paying_tap.toml").frames)               # the set-up and eight steps
 9
->>> sandbox = Sandbox("r07_paying_tap.toml")                 # a live game from its set-up
->>> sandbox.game.state.turn > 0
-True
 """
 
 from __future__ import annotations
@@ -32,19 +21,13 @@ import anywidget
 import traitlets
 
 from rulekit.core.errors import UsageError
-from rulekit.display.frames import (
-    DIAGRAM_BUDGET,
-    FONT,
-    StepFrames,
-)
 from rulekit.display.front import css_text, module_text
-from rulekit.display.quiz_widget import Quiz
-from rulekit.sandbox.widget import SANDBOX_MIME, Sandbox
+from rulekit.display.walkthrough.frames import DIAGRAM_BUDGET, FONT, StepFrames
 
 if TYPE_CHECKING:
     from rulekit.scenario import Scenario
 
-__all__ = ["SANDBOX_MIME", "WIDGET_CSS", "Quiz", "Sandbox", "Stepper", "site_page"]
+__all__ = ["WIDGET_CSS", "Stepper", "site_page"]
 
 # Bigger controls for projectors (ipywidgets reads these CSS variables), and the walkthrough's
 # layout: on a screen at least 900 px wide and 500 px high a walkthrough is one screen tall,
