@@ -223,11 +223,11 @@ def test_rules_modules_see_the_game_only_through_its_narrow_interface():
 # `rulekit/display/` ("quiz/widget", "board"); a package whose modules sit on different tiers
 # lists each of them.
 VIEW_TIERS: list[set[str]] = [
-    {"escape", "rows", "walkthrough/reveal", "coverage_table", "board", "quiz"},
+    {"escape", "rows", "walkthrough/reveal", "coverage_table", "board", "quiz/questions"},
     {"svg"},
     {"flow"},
     {"walkthrough/frames", "front"},  # front: the browser modules' text
-    {"tables", "widgets", "walkthrough/widget", "quiz_widget", "lesson"},
+    {"tables", "widgets", "walkthrough/widget", "quiz/widget", "lesson"},
 ]
 FRONT_ENDS = VIEW_TIERS[-1]
 # Pyodide's own modules (its runtime, like the standard library: nothing to install), imported

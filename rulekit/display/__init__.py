@@ -29,7 +29,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(flow, name)
     if name == "Quiz":  # the class quiz widget (anywidget: imported only when asked for)
-        from rulekit.display.quiz_widget import Quiz
+        from rulekit.display.quiz.widget import Quiz
 
         return Quiz
     if name in _FROM_SVG:

@@ -5,7 +5,7 @@ Sandbox` (and `Quiz`).
   kernel (`rulekit.display.walkthrough.widget`);
 - `Sandbox`: a live game (it needs a kernel): the sandbox module's buttons drive a `Game`, an
   illegal move is refused with its rule and changes nothing (`rulekit.sandbox.widget`);
-- `Quiz`: the class quiz, a lesson's checked questions one a screen (`rulekit.display.quiz_widget`).
+- `Quiz`: the class quiz, a lesson's checked questions one a screen (`rulekit.display.quiz.widget`).
 
 >>> from rulekit.display.widgets import Stepper, Sandbox
 >>> sandbox = Sandbox("r07_paying_tap.toml")                 # a live game from its set-up
@@ -13,7 +13,7 @@ Sandbox` (and `Quiz`).
 True
 """
 
-from rulekit.display.quiz_widget import Quiz
+from rulekit.display.quiz.widget import Quiz
 from rulekit.display.walkthrough.widget import Stepper
 from rulekit.sandbox.widget import Sandbox
 
