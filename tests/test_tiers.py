@@ -223,11 +223,11 @@ def test_rules_modules_see_the_game_only_through_its_narrow_interface():
 # `rulekit/display/` ("quiz/widget", "board"); a package whose modules sit on different tiers
 # lists each of them.
 VIEW_TIERS: list[set[str]] = [
-    {"escape", "rows", "walkthrough/reveal", "coverage_table", "board", "quiz/questions"},
+    {"escape", "tables/rows", "tables/coverage", "walkthrough/reveal", "board", "quiz/questions"},
     {"svg"},
     {"flow"},
     {"walkthrough/frames", "front"},  # front: the browser modules' text
-    {"tables", "widgets", "walkthrough/widget", "quiz/widget", "lesson"},
+    {"tables/dataframes", "walkthrough/widget", "quiz/widget", "widgets", "lesson"},
 ]
 FRONT_ENDS = VIEW_TIERS[-1]
 # Pyodide's own modules (its runtime, like the standard library: nothing to install), imported
@@ -295,9 +295,9 @@ def test_views_import_only_their_tier_and_below_and_only_front_ends_need_package
 
 # views that run without ipywidgets (a browser's Pyodide, an export, a school's own page): the
 # step frames, the plain tables, the sandbox's HTML, escaping and revealing a drawing
-NO_WIDGETS = {"display/walkthrough/frames.py", "display/walkthrough/reveal.py", "display/rows.py",
-              "display/escape.py", "sandbox/model.py", "sandbox/page.py", "sandbox/view.py",
-              "sandbox/choices.py", "sandbox/menus.py"}
+NO_WIDGETS = {"display/walkthrough/frames.py", "display/walkthrough/reveal.py",
+              "display/tables/rows.py", "display/escape.py", "sandbox/model.py", "sandbox/page.py",
+              "sandbox/view.py", "sandbox/choices.py", "sandbox/menus.py"}
 
 
 def test_pure_views_never_import_ipywidgets():

@@ -22,7 +22,7 @@ _FROM_SVG = ("INSTALL_MESSAGE", "GraphvizMissing", "render_svg")
 
 def __getattr__(name: str) -> Any:
     """The diagram names, imported on first use (`rulekit.display.flow` builds the DOT text,
-    `rulekit.display.svg` runs Graphviz): `rulekit.display.rows` and the sandbox model stay
+    `rulekit.display.svg` runs Graphviz): `rulekit.display.tables.rows` and the sandbox model stay
     light to import (they run in a browser, CR-faithful and stdlib-only)."""
     if name in _FROM_FLOW:
         from rulekit.display import flow

@@ -68,8 +68,8 @@ LICENSES = "LICENSES.txt"
 # kit's JupyterLab and course tools, never used in a page)
 _SKIP_DIRS = {"export", "templates", "scenarios", "sandboxes", "lab", "repo", "__pycache__"}
 _SKIP_FILES = {"display/widgets.py", "display/walkthrough/widget.py", "sandbox/widget.py",
-               "display/tables.py", "display/lesson.py", "display/walkthrough/reveal.py",
-               "display/flow/diagrams.py", "display/coverage_table.py",
+               "display/tables/dataframes.py", "display/tables/coverage.py", "display/lesson.py",
+               "display/walkthrough/reveal.py", "display/flow/diagrams.py",
                "authoring/cards.py", "authoring/new_lesson.py", "cli.py", "__main__.py",
                "core/rulings.py", "data/rulings.toml"}
 _ENGINE_SUFFIXES = (".py", ".toml", ".json")

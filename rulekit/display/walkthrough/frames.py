@@ -27,14 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulekit.display.escape import html_text
-from rulekit.display.rows import (
-    TABLE_CSS_TEXT,
-    board_table,
-    events_table,
-    pools_table,
-    stack_table,
-    table_html,
-)
 from rulekit.display.svg import (
     GraphvizMissing,
     focus_box,
@@ -43,6 +35,14 @@ from rulekit.display.svg import (
     single_quotes,
 )
 from rulekit.display.svg import compact as _compact
+from rulekit.display.tables.rows import (
+    TABLE_CSS_TEXT,
+    board_table,
+    events_table,
+    pools_table,
+    stack_table,
+    table_html,
+)
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -644,7 +644,7 @@ class StepFrames:
         return _fig_of_html(self._diagram_html[k])
 
     def _frame_data(self, k: int) -> dict[str, Any]:
-        from rulekit.display.rows import Table
+        from rulekit.display.tables.rows import Table
 
         sc, result = self.scenario, self.results[k]
         game = result.game
