@@ -310,7 +310,7 @@ def _diagrams(args: argparse.Namespace) -> int:
         print(f"rulekit: --out {args.out} is a file, not a folder: name a folder for the "
               "diagrams (e.g. diagrams); nothing was changed", file=sys.stderr)
         return BAD
-    from rulekit.display.diagrams import build_all
+    from rulekit.display.flow.diagrams import build_all
     from rulekit.display.svg import GraphvizMissing
 
     try:

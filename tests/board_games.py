@@ -41,7 +41,7 @@ def sandbox(stem: str) -> Any:
     try:
         return lessons.load(lessons.find(name)).model()
     except FileNotFoundError:
-        from rulekit.display.frames import resolve_scenario
+        from rulekit.display.walkthrough.frames import resolve_scenario
         from rulekit.scenario import game_at
 
         nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)
@@ -79,7 +79,7 @@ def lesson_sandbox_games() -> Iterator[tuple[str, Any]]:
 
 def walkthrough_last_steps() -> Iterator[tuple[str, Any, Any]]:
     """(scenario stem, its last step's result, the game after it), for each shipped walkthrough."""
-    from rulekit.display.frames import resolve_scenario
+    from rulekit.display.walkthrough.frames import resolve_scenario
     from rulekit.scenario import shipped_dir
 
     for path in sorted(shipped_dir().glob("*.toml")):

@@ -53,7 +53,7 @@ def test_one_rule_for_the_scenario_of_a_ruling():
     """The diagram of R05 (`diagrams/R05.dot`, what `make diagrams` writes), `Stepper("R05")`
     and the lessons show the same scenario: each ruling's committed diagram carries the title
     of the scenario that `Stepper(ruling)` plays, and no other scenario's."""
-    from rulekit.display.frames import resolve_scenario
+    from rulekit.display.walkthrough.frames import resolve_scenario
     from rulekit.scenario import by_ruling
 
     root = Path(__file__).resolve().parent.parent

@@ -249,7 +249,7 @@ def test_auras_and_equipment_sit_beside_their_host():
 
 
 def test_tokens_and_copies_are_marked():
-    from rulekit.display.frames import resolve_scenario
+    from rulekit.display.walkthrough.frames import resolve_scenario
 
     result = play(resolve_scenario("r15_copy_of_a_copy"))[-1]
     game = result.game
@@ -272,7 +272,7 @@ def test_tokens_and_copies_are_marked():
 
 
 def test_exerted_and_attacking():
-    from rulekit.display.frames import resolve_scenario
+    from rulekit.display.walkthrough.frames import resolve_scenario
 
     results = play(resolve_scenario("r14_exert_borrowed_creature"))
     attacking = next(r for r in results if any(o.get("attacking")
@@ -416,7 +416,7 @@ def test_hostile_names_are_text():
 
 
 def test_the_board_is_deterministic():
-    from rulekit.display.frames import resolve_scenario
+    from rulekit.display.walkthrough.frames import resolve_scenario
 
     first = play(resolve_scenario("r13_token_copy_enters"))[-1]
     again = play(resolve_scenario("r13_token_copy_enters"))[-1]

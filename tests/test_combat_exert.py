@@ -224,7 +224,7 @@ def test_each_players_exert_waits_for_that_players_next_untap_step():
 
 
 def test_the_board_table_lists_every_player_an_exert_waits_for():
-    from rulekit.display.tables import board
+    from rulekit.display.tables.dataframes import board
 
     game = Game()
     initiate = game.add("Glory-Bound Initiate")

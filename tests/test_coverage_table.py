@@ -1,4 +1,4 @@
-"""The rulings coverage table (`rulekit.display.coverage_table`): one set of rows and one
+"""The rulings coverage table (`rulekit.display.tables.coverage`): one set of rows and one
 renderer for the start-here notebook and the site's index, which differ only in their link
 targets and in where the table's style comes from."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 from rulekit.core.rulings import Ruling
-from rulekit.display.coverage_table import COLUMNS, Link, Targets, rows, table_html
 from rulekit.display.escape import clean
+from rulekit.display.tables.coverage import COLUMNS, Link, Targets, rows, table_html
 from rulekit.repo.coverage import Coverage, Section
 from rulekit.repo.outline import Heading
 

@@ -26,8 +26,8 @@ PANE = ".rk-frame .rk-diagram:not(.rk-phone)"
 
 
 def _page_html(scenario: str) -> str:
-    from rulekit.display.frames import StepFrames
     from rulekit.display.front import css_text, module_text, page_module
+    from rulekit.display.walkthrough.frames import StepFrames
     from rulekit.export.views import view_html
 
     data = StepFrames(scenario).data()

@@ -14,7 +14,7 @@ import pytest
 
 from rulekit import Game
 from rulekit.display import log_diagram, scenario_diagram
-from rulekit.display.diagrams import build_all
+from rulekit.display.flow.diagrams import build_all
 from rulekit.scenario import by_ruling, game_at, shipped
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -64,8 +64,9 @@ def test_svg_titles_are_sentences_for_screen_readers():
 def test_every_element_carries_its_group_so_frames_can_show_steps_so_far():
     """Each cluster, node and edge of a scenario diagram has its step's class ("rk-s2"); an
     edge has the class of the event it leads to, so a spell cast in one step and resolving in
-    a later one shows its "resolves" edge from the later step on (`rulekit.display.reveal`)."""
-    from rulekit.display.reveal import groups_of
+    a later one shows its "resolves" edge from the later step on
+    (`rulekit.display.walkthrough.reveal`)."""
+    from rulekit.display.walkthrough.reveal import groups_of
     from rulekit.scenario import load, shipped_dir
 
     scenario = load(shipped_dir() / "r10_powerstone_token.toml")
@@ -249,7 +250,7 @@ def test_step_views_show_what_each_step_added_at_projector_size():
     added is at least 16 px at the page's one scale, and the share of steps whose new part
     fits a 690x560 pane (1280x720) is at least the figure measured when this was written
     (58 of 88; the so-far diagrams managed 52 of 88 with 14 px text). Goal: all of them."""
-    from rulekit.display.diagrams import step_view_fit
+    from rulekit.display.flow.diagrams import step_view_fit
 
     found = step_view_fit()
     assert len(found) >= 85
@@ -317,7 +318,7 @@ def test_no_edge_crosses_a_box_a_title_or_a_label():
     cluster's title or another edge's label (SVG geometry). The layouts no step ships are
     candidates only; a change that makes a step ship another layout is checked here then."""
     from rulekit.display.flow import scenario_diagram
-    from rulekit.display.frames import step_view
+    from rulekit.display.walkthrough.frames import step_view
     from rulekit.scenario import load
 
     found = []
@@ -396,8 +397,8 @@ def test_a_step_ships_one_picture_in_the_layout_that_serves_the_panes_best():
     most in JupyterLab's pane, then in Present's, then on a phone. A small step keeps the
     default layout; lesson 2's tapping of Calciform Pools does not fit a phone in it."""
     from rulekit.display.flow import LAYOUTS, step_diagram
-    from rulekit.display.frames import PANES, StepFrames, _diagram_svg
     from rulekit.display.svg import box_fit, focus_box, new_box
+    from rulekit.display.walkthrough.frames import PANES, StepFrames, _diagram_svg
     from rulekit.scenario import load, shipped_dir
 
     def shares(svg: str) -> list[float]:

@@ -223,7 +223,7 @@ def test_the_class_quiz_one_question_a_screen_by_keyboard_reveal_link_and_axe(
     questions; one a screen; nothing of the answer in the page before Reveal; Right / Left /
     Enter; the reveal shows the engine's answer, the rule and a link that opens the lesson
     page's walkthrough at that step; axe finds nothing at 1280x720, 1920x1080 and 390x844."""
-    from rulekit.display.quiz import quiz_questions
+    from rulekit.display.quiz.questions import quiz_questions
     from rulekit.export.browser import open_page
     from rulekit.export.quiz import anchor
 

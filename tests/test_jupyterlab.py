@@ -374,7 +374,7 @@ def _views(page) -> dict[str, object]:
 
 
 # The 95 % rule in JupyterLab beside its file browser, the smallest pane of the desktop views
-# (rulekit.display.frames.PANES): every step after set-up shows at least 95 % of what it
+# (rulekit.display.walkthrough.frames.PANES): every step after set-up shows at least 95 % of what it
 # added, at each size. A guard, not a target: the steps that miss it are named here, by
 # lesson and size, with the share measured; any other step that misses fails, and so does a
 # named one that shows less. Why they miss (docs/classroom.md, "The 95 % rule"):
@@ -473,7 +473,7 @@ QUESTION_LESSONS = ("02_",)
 def _kernel_questions(lesson: Path) -> list[tuple[int, dict]]:
     """(walkthrough index, question) of a lesson's walkthroughs, in order: the frames its
     `Stepper("name")` cells show, made here from the same scenarios."""
-    from rulekit.display.frames import StepFrames
+    from rulekit.display.walkthrough.frames import StepFrames
 
     nb = json.loads(lesson.read_text("utf-8"))
     code = "\n".join("".join(c.get("source", "")) for c in nb.get("cells", [])

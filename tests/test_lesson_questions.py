@@ -13,8 +13,8 @@ import nbformat
 import pytest
 
 from rulekit import Game, Step
-from rulekit.display.frames import StepFrames
-from rulekit.display.quiz import quiz_questions
+from rulekit.display.quiz.questions import quiz_questions
+from rulekit.display.walkthrough.frames import StepFrames
 from rulekit.repo.course import read_course_entry
 from rulekit.scenario import load, play, shipped_dir
 from rulekit.scenario.runner import Question

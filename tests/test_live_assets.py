@@ -46,7 +46,7 @@ def test_the_engine_zip_is_all_the_page_needs(tmp_path):
     assert "rulekit/cards/catalog.toml" in names
     assert not [n for n in names if n.startswith(("rulekit/export/", "rulekit/scenarios/",
                                                   "rulekit/lab/", "rulekit/repo/"))
-                or n == "rulekit/display/widgets.py"]
+                or n in ("rulekit/display/widgets.py", "rulekit/display/walkthrough/widget.py")]
     # "Save as walkthrough" checks its text with the scenario format; the board is drawn there
     assert {"rulekit/scenario/model.py", "rulekit/display/board/render.py"} <= set(names)
     zipfile.ZipFile(io.BytesIO(data)).extractall(tmp_path / "engine")
@@ -187,9 +187,9 @@ def test_the_page_has_the_sandbox_back_end_only_with_the_runtime(with_runtime):
 def test_the_sandbox_widget_carries_its_starting_position():
     """Next to the widget, the sandbox cell's output holds the board it started from as data;
     replayed (as the page does), it is the same board, fields and log."""
-    from rulekit.display.widgets import SANDBOX_MIME, Sandbox
     from rulekit.game import Game
     from rulekit.sandbox import SandboxModel
+    from rulekit.sandbox.widget import SANDBOX_MIME, Sandbox
 
     game = Game(["Alice", "Bob"])
     game.set_turn(turn=4, active="Alice", step="main1")

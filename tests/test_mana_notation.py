@@ -12,7 +12,7 @@ import pytest
 
 from rulekit.core.mana import notation_shown
 from rulekit.display.board.data import board_data
-from rulekit.display.rows import pools_table
+from rulekit.display.tables.rows import pools_table
 from rulekit.scenario import loads, play
 from tests.helpers import rulekit_cli
 

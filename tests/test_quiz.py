@@ -10,9 +10,9 @@ from html import unescape
 
 import pytest
 
-from rulekit.display.frames import StepFrames
 from rulekit.display.front import css_text, module_text, page_module
-from rulekit.display.quiz import quiz_questions
+from rulekit.display.quiz.questions import quiz_questions
+from rulekit.display.walkthrough.frames import StepFrames
 from rulekit.display.widgets import Quiz, Stepper
 from rulekit.export.quiz import anchor, lesson_questions, render
 from rulekit.export.views import VIEWS, view_html, view_traits

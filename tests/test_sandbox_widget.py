@@ -11,9 +11,9 @@ import pytest
 
 from rulekit import Game
 from rulekit.display.front import css_text, module_text
-from rulekit.display.widgets import SANDBOX_MIME, Sandbox
 from rulekit.sandbox import SandboxModel
 from rulekit.sandbox.view import sandbox_state
+from rulekit.sandbox.widget import SANDBOX_MIME, Sandbox
 
 
 def comm_message(content: dict[str, Any]) -> dict[str, Any]:

@@ -650,7 +650,7 @@ def test_a_token_made_in_a_step_can_be_named_by_that_steps_decisions():
 
 # ---------------------------------------------------------------- speaker notes (issue 28)
 def test_speaker_notes_are_read_kept_and_never_in_the_narration_or_a_frame(tmp_path):
-    from rulekit.display.frames import StepFrames
+    from rulekit.display.walkthrough.frames import StepFrames
     from rulekit.scenario import dumps, load, loads, shipped_dir
 
     sc = load(shipped_dir() / "r19_exert_copy_values.toml")

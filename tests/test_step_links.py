@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from rulekit.core.errors import UsageError
-from rulekit.display.frames import page_slug
-from rulekit.display.widgets import Stepper, site_page
+from rulekit.display.walkthrough.frames import page_slug
+from rulekit.display.walkthrough.widget import Stepper, site_page
 from rulekit.export.lesson import untab_prose
 from rulekit.export.views import STATE_MIME, VIEW_MIME, contents, to_views
 

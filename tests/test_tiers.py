@@ -219,24 +219,37 @@ def test_rules_modules_see_the_game_only_through_its_narrow_interface():
 # plain data at the bottom, then SVG text (Graphviz's `dot` run as a program), then the flow
 # model's DOT text, then what a view shows and writes, then the front-ends. Each display module
 # imports display modules of its own tier or below only; only the front-ends import
-# third-party packages (pandas, ipywidgets).
+# third-party packages (pandas, ipywidgets). An entry is a module or a whole package under
+# `rulekit/display/` ("quiz/widget", "board"); a package whose modules sit on different tiers
+# lists each of them.
 VIEW_TIERS: list[set[str]] = [
-    {"escape", "flow_words", "rows", "reveal", "coverage_table", "board", "quiz"},
+    {"escape", "tables/rows", "tables/coverage", "walkthrough/reveal", "board", "quiz/questions"},
     {"svg"},
     {"flow"},
-    {"diagrams", "frames", "front"},  # front: the browser modules' text
-    {"tables", "widgets", "quiz_widget", "lesson"},
+    {"walkthrough/frames", "front"},  # front: the browser modules' text
+    {"tables/dataframes", "walkthrough/widget", "quiz/widget", "widgets", "lesson"},
 ]
 FRONT_ENDS = VIEW_TIERS[-1]
 # Pyodide's own modules (its runtime, like the standard library: nothing to install), imported
 # only when running there (svg.py draws with Viz.js in a JupyterLite kernel)
 PYODIDE_RUNTIME = {"js", "pyodide", "pyodide_js"}
 DISPLAY = PACKAGE / "display"
+_ENTRIES = set().union(*VIEW_TIERS)
 
 
-def _view_of(path: Path) -> str:
-    rel = path.relative_to(DISPLAY).parts
-    return rel[0] if len(rel) > 1 else path.stem
+def _view_of(parts: list[str] | tuple[str, ...]) -> str | None:
+    """The `VIEW_TIERS` entry of a module named by its parts under `rulekit.display` (the
+    module's own entry or its package's), or None (`rulekit.display` itself, a package whose
+    modules have entries of their own)."""
+    parts = [p for p in parts if p != "__init__"]
+    for n in range(len(parts), 0, -1):
+        if "/".join(parts[:n]) in _ENTRIES:
+            return "/".join(parts[:n])
+    return None
+
+
+def _file_view(path: Path) -> str | None:
+    return _view_of(path.relative_to(DISPLAY).with_suffix("").parts)
 
 
 def _all_imports(path: Path) -> set[str]:
@@ -252,8 +265,10 @@ def _all_imports(path: Path) -> set[str]:
 
 
 def test_every_view_module_has_a_tier():
-    views = {_view_of(p) for p in DISPLAY.rglob("*.py")} - {"__init__"}
-    assert views == set().union(*VIEW_TIERS)
+    paths = sorted(DISPLAY.rglob("*.py"))
+    assert [p.relative_to(DISPLAY).as_posix() for p in paths
+            if _file_view(p) is None and p.name != "__init__.py"] == []
+    assert {_file_view(p) for p in paths} - {None} == _ENTRIES
 
 
 def test_views_import_only_their_tier_and_below_and_only_front_ends_need_packages():
@@ -262,13 +277,14 @@ def test_views_import_only_their_tier_and_below_and_only_front_ends_need_package
     tier = {m: n for n, views in enumerate(VIEW_TIERS) for m in views}
     wrong = []
     for path in sorted(DISPLAY.rglob("*.py")):
-        if path.name == "__init__.py" and path.parent == DISPLAY:
+        mine = _file_view(path)
+        if mine is None:  # a package's face: its modules are checked
             continue
-        mine = _view_of(path)
         for name in _all_imports(path):
             parts = name.split(".")
-            if parts[:2] == ["rulekit", "display"] and len(parts) > 2 and parts[2] in tier:
-                if tier[parts[2]] > tier[mine]:
+            if parts[:2] == ["rulekit", "display"]:
+                theirs = _view_of(parts[2:])
+                if theirs is not None and tier[theirs] > tier[mine]:
                     wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
             elif parts[0] != "rulekit" and parts[0] not in sys.stdlib_module_names \
                     and parts[0] not in PYODIDE_RUNTIME and mine not in FRONT_ENDS:
@@ -279,9 +295,9 @@ def test_views_import_only_their_tier_and_below_and_only_front_ends_need_package
 
 # views that run without ipywidgets (a browser's Pyodide, an export, a school's own page): the
 # step frames, the plain tables, the sandbox's HTML, escaping and revealing a drawing
-NO_WIDGETS = {"display/frames.py", "display/rows.py", "display/escape.py", "display/reveal.py",
-              "sandbox/model.py", "sandbox/page.py", "sandbox/view.py", "sandbox/choices.py",
-              "sandbox/menus.py"}
+NO_WIDGETS = {"display/walkthrough/frames.py", "display/walkthrough/reveal.py",
+              "display/tables/rows.py", "display/escape.py", "sandbox/model.py", "sandbox/page.py",
+              "sandbox/view.py", "sandbox/choices.py", "sandbox/menus.py"}
 
 
 def test_pure_views_never_import_ipywidgets():
@@ -293,7 +309,8 @@ def test_pure_views_never_import_ipywidgets():
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             wrong += [f"{name} imports {n}" for n in names
                       if n.split(".")[0] == "ipywidgets"
-                      or n in ("rulekit.display.widgets", "rulekit.display.lesson")]
+                      or n in ("rulekit.display.widgets", "rulekit.display.walkthrough.widget",
+                               "rulekit.display.lesson")]
     assert wrong == []
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rulekit import EventKind, Game, RulesError, Step, UsageError, Zone
-from rulekit.display.rows import pools_table
+from rulekit.display.tables.rows import pools_table
 from tests.helpers import events, mana
 
 

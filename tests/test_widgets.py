@@ -11,9 +11,9 @@ import pytest
 
 from rulekit import Game
 from rulekit.display.escape import html_text
-from rulekit.display.frames import resolve_scenario
-from rulekit.display.reveal import groups_of, reveal
 from rulekit.display.svg import inline_svg
+from rulekit.display.walkthrough.frames import resolve_scenario
+from rulekit.display.walkthrough.reveal import groups_of, reveal
 from rulekit.display.widgets import Sandbox, Stepper
 from rulekit.scenario import load, loads, shipped_dir
 

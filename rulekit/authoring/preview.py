@@ -69,7 +69,7 @@ def page_html(path: Path) -> tuple[str, Scenario, list[Any]]:
     Raises `ScenarioError` for a file that can't be used."""
     import nbformat
 
-    from rulekit.display.frames import StepFrames
+    from rulekit.display.walkthrough.frames import StepFrames
     from rulekit.export.csp import secure
     from rulekit.export.lesson import TEMPLATE, TEMPLATES, exporter, untab_prose, views_resources
     from rulekit.export.views import VIEWS, contents, view_html

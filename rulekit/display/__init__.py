@@ -22,14 +22,14 @@ _FROM_SVG = ("INSTALL_MESSAGE", "GraphvizMissing", "render_svg")
 
 def __getattr__(name: str) -> Any:
     """The diagram names, imported on first use (`rulekit.display.flow` builds the DOT text,
-    `rulekit.display.svg` runs Graphviz): `rulekit.display.rows` and the sandbox model stay
+    `rulekit.display.svg` runs Graphviz): `rulekit.display.tables.rows` and the sandbox model stay
     light to import (they run in a browser, CR-faithful and stdlib-only)."""
     if name in _FROM_FLOW:
         from rulekit.display import flow
 
         return getattr(flow, name)
     if name == "Quiz":  # the class quiz widget (anywidget: imported only when asked for)
-        from rulekit.display.quiz_widget import Quiz
+        from rulekit.display.quiz.widget import Quiz
 
         return Quiz
     if name in _FROM_SVG:
@@ -45,8 +45,8 @@ __all__ = [
 ]
 
 
-def build_all(out_dir, *, scenarios=None):  # see rulekit.display.diagrams
-    """Write `Rxx.dot` and `Rxx.svg` for every ruling (see `rulekit.display.diagrams`)."""
-    from rulekit.display.diagrams import build_all as _build_all
+def build_all(out_dir, *, scenarios=None):  # see rulekit.display.flow.diagrams
+    """Write `Rxx.dot` and `Rxx.svg` for every ruling (see `rulekit.display.flow.diagrams`)."""
+    from rulekit.display.flow.diagrams import build_all as _build_all
 
     return _build_all(out_dir, scenarios=scenarios)

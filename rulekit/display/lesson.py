@@ -2,7 +2,7 @@
 
 - `show_rulings_table()`: the rulings R01-R19 with links to their lessons, their tests,
   scenarios and diagrams — generated from `rulekit.repo.coverage.coverage()`, never typed
-  (the same table as the site's index: `rulekit.display.coverage_table`);
+  (the same table as the site's index: `rulekit.display.tables.coverage`);
 - `rulings_box(*ids)`: the rulings a lesson covers, in our own words, with CR numbers;
 - `show_glossary()`: the words every lesson leans on (`rulekit/data/glossary.toml`), each an
   entry a lesson's `<dfn>` links to (`#glossary-<id>`);
@@ -67,7 +67,7 @@ def rulings_box(*ids: str) -> HTML:
                 f"font-size:20px'>Rulings in this lesson</caption><tbody>{rows}</tbody></table>")
 
 
-# inline: a notebook's output is reached by no style sheet (see rulekit.display.coverage_table)
+# inline: a notebook's output is reached by no style sheet (see rulekit.display.tables.coverage)
 _TABLE_STYLE = {
     "table": f"{_BOX};border-collapse:collapse",
     "caption": "text-align:left;font-weight:bold;font-size:20px;padding:4px 0",
@@ -80,10 +80,10 @@ _TABLE_STYLE = {
 
 
 def rulings_table_html(root: Path | None = None) -> str:
-    """The coverage table (`rulekit.display.coverage_table`) for a notebook: links to the
+    """The coverage table (`rulekit.display.tables.coverage`) for a notebook: links to the
     lessons' `.ipynb` sections and to `../diagrams/` (or where `RULEKIT_LESSON_EXT` and
     `RULEKIT_DIAGRAMS_URL` say, when the site build executes the notebook)."""
-    from rulekit.display.coverage_table import Targets, rows, table_html
+    from rulekit.display.tables.coverage import Targets, rows, table_html
     from rulekit.repo.coverage import coverage
 
     targets = Targets(lesson_ext=os.environ.get("RULEKIT_LESSON_EXT", "ipynb"),

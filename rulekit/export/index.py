@@ -2,7 +2,7 @@
 line per lesson on what you will be able to do after it and about how long it takes
 (`rulekit.repo.course`); and `site/teachers.html`, for teachers: planning, projecting with
 Present, printing, and the rulings coverage table (R01-R19 -> lessons, walkthroughs, tests,
-diagrams; `rulekit.display.coverage_table`, the same table as the `00_start_here` lesson's).
+diagrams; `rulekit.display.tables.coverage`, the same table as the `00_start_here` lesson's).
 Every piece of text is HTML-escaped."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from rulekit.display.coverage_table import Targets, rows, table_html
+from rulekit.display.tables.coverage import Targets, rows, table_html
 from rulekit.export.csp import secure
 from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 from rulekit.repo.course import CourseEntry, read_course_entry

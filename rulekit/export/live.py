@@ -67,8 +67,9 @@ LICENSES = "LICENSES.txt"
 # (rulekit/scenario stays: "Save as walkthrough" checks its text with it; lab and repo are the
 # kit's JupyterLab and course tools, never used in a page)
 _SKIP_DIRS = {"export", "templates", "scenarios", "sandboxes", "lab", "repo", "__pycache__"}
-_SKIP_FILES = {"display/widgets.py", "sandbox/widget.py", "display/tables.py", "display/lesson.py",
-               "display/reveal.py", "display/diagrams.py", "display/coverage_table.py",
+_SKIP_FILES = {"display/widgets.py", "display/walkthrough/widget.py", "sandbox/widget.py",
+               "display/tables/dataframes.py", "display/tables/coverage.py", "display/lesson.py",
+               "display/walkthrough/reveal.py", "display/flow/diagrams.py",
                "authoring/cards.py", "authoring/new_lesson.py", "cli.py", "__main__.py",
                "core/rulings.py", "data/rulings.toml"}
 _ENGINE_SUFFIXES = (".py", ".toml", ".json")

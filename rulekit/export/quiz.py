@@ -4,10 +4,11 @@ questions (`quiz.html#quiz-<lesson>` opens that lesson's quiz).
 
 The questions are read from each lesson's walkthrough data as its page embeds it (the executed
 notebook's widget state, turned into the page's views by `rulekit.export.views.to_views`):
-`rulekit.display.quiz.quiz_questions`, no second source. Each one links back to its step in
-the lesson page (`<lesson>.html#<slug>/<k>`, the one step-address scheme, opened there by the walkthrough). The
-quiz is drawn by the quiz module (`rulekit/display/front/quiz.js`) through the same host as
-the lesson pages. Every piece of text is HTML-escaped; the views' JSON is `\\u003c`-escaped.
+`rulekit.display.quiz.questions.quiz_questions`, no second source. Each one links back to its step
+in the lesson page (`<lesson>.html#<slug>/<k>`, the one step-address scheme, opened there by the
+walkthrough). The quiz is drawn by the quiz module (`rulekit/display/front/quiz.js`) through the
+same host as the lesson pages. Every piece of text is HTML-escaped; the views' JSON is
+`\\u003c`-escaped.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from rulekit.display.quiz import quiz_questions
+from rulekit.display.quiz.questions import quiz_questions
 from rulekit.export.csp import secure
 from rulekit.export.ownership import GENERATOR_TAG, write_atomic
 from rulekit.export.views import to_views, view_html, view_traits

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.core.events import EventKind
 from rulekit.display.escape import html_text
-from rulekit.display.rows import (
+from rulekit.display.tables.rows import (
     Table,
     board_table,
     events_table,

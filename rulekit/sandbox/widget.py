@@ -80,7 +80,7 @@ class Sandbox(anywidget.AnyWidget):
                  history: int = 3, title: str | None = None,
                  actions: Iterable[str] | None = None,
                  cards: Iterable[str] | None = None) -> None:
-        from rulekit.display.frames import resolve_scenario
+        from rulekit.display.walkthrough.frames import resolve_scenario
         from rulekit.game import Game
         from rulekit.sandbox.model import SandboxModel
         from rulekit.sandbox.view import sandbox_state

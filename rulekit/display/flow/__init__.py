@@ -20,7 +20,9 @@ The package is cut by what each part produces:
 - `digraph`: the small DOT writer underneath;
 - `legend`: the legend as a small HTML strip for a page to show outside the diagram;
 - `why`: "ask the diagram why" as data: each box's causes, rules and before/after;
-- the words about events come from `rulekit.display.flow_words`.
+- `words`: the diagram's own words (notes on steps, choices, rule tooltips, wrapping); what
+  events say is the narrator's (`rulekit.objects.narrator`);
+- `diagrams`: the committed `diagrams/Rxx.dot` and `.svg`, one per ruling (`build_all`).
 
 >>> from rulekit import Game
 >>> game = Game(["Alice", "Bob"])

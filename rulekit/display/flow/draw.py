@@ -44,7 +44,7 @@ from rulekit.display.flow.grammar import (
     role_of,
 )
 from rulekit.display.flow.model import Group, Model
-from rulekit.display.flow_words import (
+from rulekit.display.flow.words import (
     OBJ_NO,
     OUTCOME_WORDS,
     WRAP,

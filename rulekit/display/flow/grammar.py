@@ -73,7 +73,7 @@ class StepLayout:
     title goes beside its first box, or above it. With `beside`, a lone leaf (the only
     child of an only child: a trigger's one effect, a copy's note) sits beside its cause, a
     row fewer; without, under it, a column narrower. `LAYOUTS` are the ones a walkthrough
-    tries for each step (`rulekit.display.frames.step_view`): the same boxes, arrows and
+    tries for each step (`rulekit.display.walkthrough.frames.step_view`): the same boxes, arrows and
     words (a narrow one's fan-outs aside), laid out wider or narrower, shorter or taller."""
 
     row: int = ROW
@@ -100,13 +100,13 @@ class StepLayout:
 
     @property
     def wrap_at(self) -> dict[str, int]:
-        """Characters a line, by role (the others: `flow_words.WRAP`)."""
+        """Characters a line, by role (the others: `words.WRAP`)."""
         return {**WRAP_AT, **dict(NARROW_WORDS if self.narrow else WIDE_WORDS)}
 
 
 # a wide layout's widening shapes (a hexagon, a house, an octagon, an arrow) in longer lines
 # (shorter boxes); a narrow layout's every box in short lines (narrower boxes; "compare": a
-# copy's note comparing it with its original, else `flow_words.WRAP` + 10)
+# copy's note comparing it with its original, else `words.WRAP` + 10)
 WIDE_WORDS = (("trigger", 26), ("sba", 26), ("cost", 24), ("resolve", 26))
 NARROW_WORDS = (("compare", 22), ("trigger", 18), ("sba", 18), ("cost", 16), ("resolve", 18),
                 ("replacement", 18), ("event", 20), ("turn", 22), ("proposed", 20),
@@ -117,7 +117,7 @@ NARROW_WORDS = (("compare", 22), ("trigger", 18), ("sba", 18), ("cost", 16), ("r
 LAYOUTS = tuple(StepLayout(row, narrow, above, beside) for beside in (True, False)
                 for row in (ROW, 2, 1) for narrow in (False, True) for above in (False, True))
 # characters a line in the boxes whose shapes Graphviz widens around their text (a hexagon,
-# a house, an octagon, an arrow), so they grow down, not sideways; other boxes: flow_words.WRAP
+# a house, an octagon, an arrow), so they grow down, not sideways; other boxes: words.WRAP
 WRAP_AT = {"cost": 20, "trigger": 20, "sba": 20, "resolve": 22, "replacement": 20}
 
 
@@ -258,5 +258,5 @@ def did_not_happen(event: Event) -> bool:
 def group_class(key: str) -> str:
     """The SVG class of everything drawn for one group: its cluster, its nodes and the edges
     leading into them. Scenario steps are "rk-s0" (the set-up), "rk-s1", ...; actions "rk-a<n>".
-    `rulekit.display.reveal` uses them to show a drawing one group at a time."""
+    `rulekit.display.walkthrough.reveal` uses them to show a drawing one group at a time."""
     return f"rk-{key}"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rulekit.core.events import Cause, Event, EventKind, EventLog
 from rulekit.core.payloads import Action, Declared, Drew, ZoneChanged, shape, stack_item
 from rulekit.display.flow.grammar import BOOKKEEPING, FOLD_AT, KEEP, RESOLVING
-from rulekit.display.flow_words import (
+from rulekit.display.flow.words import (
     empty_step_note,
     step_get,
     step_label,

@@ -26,7 +26,7 @@ from typing import Any
 from rulekit.core.events import Event, EventKind, EventLog
 from rulekit.core.payloads import stack_item
 from rulekit.display.flow.grammar import relation_of
-from rulekit.display.flow_words import after_text, proposed_text
+from rulekit.display.flow.words import after_text, proposed_text
 
 __all__ = ["why"]
 

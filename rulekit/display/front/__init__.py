@@ -4,7 +4,7 @@ page's own small AFM host (`host.js`). Plain ES2020, no dependency; a module may
 as several files, joined in order (`PARTS`: the walkthrough's picture, `diagram.js`, and the
 walkthrough, `stepper.js`).
 
-- `module_text("stepper")`: the walkthrough (`rulekit.display.widgets.Stepper`);
+- `module_text("stepper")`: the walkthrough (`rulekit.display.walkthrough.widget.Stepper`);
 - `module_text("sandbox")`: the sandbox (`rulekit.sandbox.widget.Sandbox` in a kernel);
 - `module_text("host")`: the exported page's host (docs/classroom.md, "the page contract");
 - `script_text("sandbox_backend")`: the sandbox's back-end in a page (`rulekit.backends.sandbox`,
@@ -87,10 +87,10 @@ def _uncommented(text: str) -> str:
 def css_parts(name: str) -> tuple[str, ...]:
     """The style sheets view `name` needs, in order, without their comments and indentation
     (every view's widget carries its sheet in the notebook's saved state): the frame style it
-    builds on (`rulekit.display.frames.FRAME_CSS`, with the tables'), the legend strip's, the
-    board's (a walkthrough's frames and the sandbox both show one) and its own."""
+    builds on (`rulekit.display.walkthrough.frames.FRAME_CSS`, with the tables'), the legend
+    strip's, the board's (a walkthrough's frames and the sandbox both show one) and its own."""
     from rulekit.display.flow import LEGEND_CSS
-    from rulekit.display.frames import FRAME_CSS
+    from rulekit.display.walkthrough.frames import FRAME_CSS
 
     own = _read(f"{name}.css")
     if "</style" in own.lower():

@@ -3,8 +3,8 @@
 
    A frame's figure: its SVG (the step view, or the whole story cut from the walkthrough's one
    drawing), its legend and tools, each box a button that answers "why", and `fit`: the one
-   picture, laid out in Python for every pane (rulekit.display.frames, `step_view`), scaled to
-   its pane and scrolled to its focus box (what the step added). Nothing here measures the
+   picture, laid out in Python for every pane (rulekit.display.walkthrough.frames, `step_view`),
+   scaled to its pane and scrolled to its focus box (what the step added). Nothing here measures the
    picture in more than one size or moves an element: where things go is stepper.css's. */
 
 const TEXT_PT = 16; // the drawings' smallest text (rulekit.display.flow.grammar.TEXT_PT)
@@ -77,7 +77,7 @@ function diagramOf(data, fig, describedBy, why) {
 // an effect, Left/Up: to its cause), Enter or a click opens the "why" panel under the pane
 // (the box's chain of causes back to the player's action, its rules with the kit's summaries,
 // a replaced event before and after), Escape closes it and gives the focus back to the box.
-// The answers come with the frame (`view.why`, rulekit.display.frames._why_data).
+// The answers come with the frame (`view.why`, rulekit.display.walkthrough.frames._why_data).
 const boxName = (node) => {
   for (const c of node.classList) if (c.startsWith("rkbox-")) return c.slice(6);
   return null;

@@ -1,10 +1,10 @@
 /* rulekit: the class quiz as an anywidget front-end module (AFM).
 
    A lesson's checked questions, one a screen, large enough for a projector. The same module in
-   every host: a kernel (`Quiz` in rulekit/display/quiz_widget.py) and an exported page
+   every host: a kernel (`Quiz` in rulekit/display/quiz/widget.py) and an exported page
    (rulekit/display/front/host.js; the site's quiz.html). Traits: `title`, `questions`
-   (rulekit.display.quiz.quiz_questions: the walkthroughs' own questions, with the engine's
-   answer recorded at build time), `index` (the question shown: set here and saved) and
+   (rulekit.display.quiz.questions.quiz_questions: the walkthroughs' own questions, with the
+   engine's answer recorded at build time), `index` (the question shown: set here and saved) and
    `linked` (the walkthroughs a kernel can turn to a step: uids).
 
    Nothing of the answer is in the document before "Reveal": the answer, its one-line why, the

@@ -1,13 +1,13 @@
 /* rulekit: a walkthrough (the stepper) as an anywidget front-end module (AFM).
 
    One ES module, used by every host: JupyterLab and Notebook 7 (anywidget, `Stepper` in
-   rulekit/display/widgets.py), and an exported lesson page (rulekit/display/front/host.js).
-   The model's traits (`StepFrames.data()`): `frames` (one plain-data frame per step), `svg`
-   (the one drawing "so far" frames are cut from, or ""), `uid` (the prefix of its ids),
-   `title`, `step` (the step shown; set here and saved, so the kernel knows it), `slug` (its
-   name in a page's address, `#<slug>/<step>`), `about` (Present's end card) and `link_base`
-   (a kernel host's link to the exported page). A model with `rk_page` (host.js) is an exported
-   page's: its address follows the step (history.replaceState). Stepping needs no kernel.
+   rulekit/display/walkthrough/widget.py), and an exported lesson page
+   (rulekit/display/front/host.js). The model's traits (`StepFrames.data()`): `frames` (one
+   plain-data frame per step), `svg` (the one drawing "so far" frames are cut from, or ""), `uid`
+   (the prefix of its ids), `title`, `step` (the step shown; set here and saved, so the kernel knows
+   it), `slug` (its name in a page's address, `#<slug>/<step>`), `about` (Present's end card) and
+   `link_base` (a kernel host's link to the exported page). A model with `rk_page` (host.js) is an
+   exported page's: its address follows the step (history.replaceState). Stepping needs no kernel.
 
    The picture (figure, "why", `fit`) is diagram.js's, joined before this file into one
    module. Where things go is stepper.css's (a grid, its container query, Present, one
@@ -48,8 +48,8 @@ function html(tag, attrs, markup) { // markup generated and escaped in Python
   return e;
 }
 
-// the drawing's groups (rulekit.display.reveal: "rk-s0" the set-up, "rk-s1" step 1, ...;
-// legend entries "rk-uses-<group>"), read from an element's classes
+// the drawing's groups (rulekit.display.walkthrough.reveal: "rk-s0" the set-up, "rk-s1" step 1,
+// ...; legend entries "rk-uses-<group>"), read from an element's classes
 const squash = (x) => String(x).trim().toLowerCase().replace(/[\s{}]+/g, "");
 
 function rightAnswer(q, value, choice) {
@@ -167,7 +167,7 @@ function questionOf(q, a, idBase, onCheck) {
 }
 
 // a frame's board: HTML, or the numbers of its parts in the walkthrough's `board_parts`
-// (each distinct card's HTML once per walkthrough: rulekit.display.frames), joined here
+// (each distinct card's HTML once per walkthrough: rulekit.display.walkthrough.frames), joined here
 function boardOf(data, f) {
   if (!f.board) return "";
   if (typeof f.board === "string") return f.board;

@@ -1,5 +1,5 @@
-"""The class quiz in a kernel (issue 29): an anywidget over `rulekit.display.quiz`, drawn by
-the quiz module (`rulekit/display/front/quiz.js`), the same one an exported page uses.
+"""The class quiz in a kernel (issue 29): an anywidget over `rulekit.display.quiz.questions`, drawn
+by the quiz module (`rulekit/display/front/quiz.js`), the same one an exported page uses.
 
 `Quiz(*walkthroughs)`: each a `Stepper` the notebook shows (its synced frames are the
 questions' source, and "Show this step" turns that walkthrough to the step) or anything a
@@ -21,9 +21,9 @@ from typing import Any
 import anywidget
 import traitlets
 
-from rulekit.display.frames import StepFrames
 from rulekit.display.front import css_text, module_text
-from rulekit.display.quiz import quiz_questions
+from rulekit.display.quiz.questions import quiz_questions
+from rulekit.display.walkthrough.frames import StepFrames
 
 __all__ = ["Quiz"]
 

@@ -1,8 +1,9 @@
 """The game's tables as plain data (standard library only): board, players, stack, events.
 
-Every view shows the same tables: pandas DataFrames in a notebook (`rulekit.display.tables`),
-HTML in walkthrough frames and in the sandbox, JSON in the browser sandbox. They are all built
-from the `Table`s made here, so a column is named and filled in one place.
+Every view shows the same tables: pandas DataFrames in a notebook
+(`rulekit.display.tables.dataframes`), HTML in walkthrough frames and in the sandbox, JSON in the
+browser sandbox. They are all built from the `Table`s made here, so a column is named and filled
+in one place.
 
 >>> from rulekit import Game
 >>> game = Game(["Alice", "Bob"])

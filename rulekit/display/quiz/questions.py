@@ -7,7 +7,7 @@ them, in order, and adds where each one sits: which walkthrough, the situation i
 (the narration of the frame before the step) and a link back to that step. No second source:
 the quiz can't say anything the walkthrough's frames don't.
 
->>> from rulekit.display.frames import StepFrames
+>>> from rulekit.display.walkthrough.frames import StepFrames
 >>> data = StepFrames("r05_replacement_modifies_production", diagram=False).data()
 >>> [q["answer_label"] for q in quiz_questions([data], page="lesson.html")]
 ["{G}{G}{G}: only the Forest's own {G} is doubled"]
@@ -25,7 +25,8 @@ from rulekit.core.rules import rule_texts
 
 __all__ = ["quiz_questions", "step_link"]
 
-# what a quiz screen takes from a frame's `question` (rulekit.display.frames, `_question_data`)
+# what a quiz screen takes from a frame's `question` (rulekit.display.walkthrough.frames,
+# `_question_data`)
 _FIELDS = ("ask", "labels", "correct", "answer_label", "rule_texts", "why", "step")
 
 

@@ -6,9 +6,9 @@ produce").
 expectations held, a text description of what the step adds to the diagram, the board, mana
 pools, stack and the step's events as tables, and the event and trigger diagram so far as
 inline SVG (the scenario is drawn once and each frame reveals the steps up to it, so nothing
-moves as you step: see `rulekit.display.reveal`), and what a screen reader says at each step.
-`StepFrames.data()` gives the same as plain data (tables as rows, one drawing shared by every
-frame), which `rulekit.display.widgets.Stepper` hands to its front-end module
+moves as you step: see `rulekit.display.walkthrough.reveal`), and what a screen reader says at each
+step. `StepFrames.data()` gives the same as plain data (tables as rows, one drawing shared by every
+frame), which `rulekit.display.walkthrough.widget.Stepper` hands to its front-end module
 (`rulekit/display/front/stepper.js`); `frame_html` stays for standalone frame documents.
 
 >>> frames = StepFrames("r07_paying_tap.toml")
@@ -27,14 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulekit.display.escape import html_text
-from rulekit.display.rows import (
-    TABLE_CSS_TEXT,
-    board_table,
-    events_table,
-    pools_table,
-    stack_table,
-    table_html,
-)
 from rulekit.display.svg import (
     GraphvizMissing,
     focus_box,
@@ -43,6 +35,14 @@ from rulekit.display.svg import (
     single_quotes,
 )
 from rulekit.display.svg import compact as _compact
+from rulekit.display.tables.rows import (
+    TABLE_CSS_TEXT,
+    board_table,
+    events_table,
+    pools_table,
+    stack_table,
+    table_html,
+)
 
 if TYPE_CHECKING:
     from rulekit.game import Game
@@ -140,7 +140,7 @@ def diagram_html(graph: Any, *, label: str) -> str:
 
 def _diagram_svg(graph: Any, *, new: set[str] | None, label: str) -> str:
     """The inline SVG of `graph`, what group(s) `new` added marked `rk-new` (None: all)."""
-    from rulekit.display.reveal import mark_new
+    from rulekit.display.walkthrough.reveal import mark_new
 
     try:
         svg = render_svg(graph)
@@ -256,7 +256,7 @@ _ATTR = re.compile(r"""\s(width|height|viewBox)=(["'])(.*?)\2""")
 
 def _svg_size(svg: str) -> dict[str, str]:
     """The width, height and viewBox of an SVG's root element (a frame cut from a drawing
-    crops its height: `rulekit.display.reveal`)."""
+    crops its height: `rulekit.display.walkthrough.reveal`)."""
     tag = _SVG_OPEN.search(svg)
     return {m.group(1): m.group(3) for m in _ATTR.finditer(tag.group(0))} if tag else {}
 
@@ -497,10 +497,10 @@ class StepFrames:
 
     def _diagrams_so_far(self) -> list[str]:
         """Frame k: the diagram of every step up to k. The whole scenario is drawn once and
-        each frame shows its first k + 1 groups (`rulekit.display.reveal`), so nothing moves
-        between frames; a scenario that takes actions back (undo) is drawn frame by frame."""
+        each frame shows its first k + 1 groups (`rulekit.display.walkthrough.reveal`), so nothing
+        moves between frames; a scenario that takes actions back (undo) is drawn frame by frame."""
         from rulekit.display.flow import scenario_diagram
-        from rulekit.display.reveal import reveal
+        from rulekit.display.walkthrough.reveal import reveal
 
         sc = self.scenario
         if not _only_grows(self.results):
@@ -510,7 +510,7 @@ class StepFrames:
         except GraphvizMissing as err:
             self._figs = [{"empty": str(err)}] * len(self.results)
             return [f"<p class='rk-empty'>{html_text(err)}</p>"] * len(self.results)
-        from rulekit.display.reveal import mark_new
+        from rulekit.display.walkthrough.reveal import mark_new
 
         out = []
         self._whole, self._figs = whole, []
@@ -644,7 +644,7 @@ class StepFrames:
         return _fig_of_html(self._diagram_html[k])
 
     def _frame_data(self, k: int) -> dict[str, Any]:
-        from rulekit.display.rows import Table
+        from rulekit.display.tables.rows import Table
 
         sc, result = self.scenario, self.results[k]
         game = result.game

@@ -7,7 +7,7 @@ renders up front); `styled(df)` gives the same look as a `Styler`, for further s
 notebook. Both escape every cell, so player and card names such as ``<script>`` show as text.
 
 >>> from rulekit import Game
->>> from rulekit.display.tables import board, pools
+>>> from rulekit.display.tables.dataframes import board, pools
 >>> game = Game(["Alice", "Bob"])
 >>> forest = game.add("Forest")
 >>> game.tap_for_mana(forest)
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from rulekit.display.rows import (
+from rulekit.display.tables.rows import (
     BOARD_COLUMNS,
     TABLE_CSS,
     TABLE_CSS_TEXT,
@@ -56,7 +56,7 @@ def _frame(table: Table) -> pd.DataFrame:
 
 
 def board(game: Game) -> pd.DataFrame:
-    """One row per permanent on the battlefield (see `rulekit.display.rows.board_table`)."""
+    """One row per permanent on the battlefield (see `rulekit.display.tables.rows.board_table`)."""
     return _frame(board_table(game))
 
 
