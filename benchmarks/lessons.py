@@ -315,11 +315,8 @@ SANDBOX_HEADING = "## Sandbox: try it yourself"  # as tests/lesson_shape.py
 
 
 def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
-    """Each lesson's sandbox as the pure model (`rulekit.sandbox.SandboxModel`): the sandbox
-    file its "Sandbox" code cell names (`Sandbox("NAME")`, `rulekit.sandbox.lessons`), with
-    what the lesson offers, by notebook stem."""
-    import re
-
+    """Each lesson's sandbox as the pure model (`rulekit.sandbox.SandboxModel`), as its
+    "Sandbox" code cell makes it (`rulekit.sandbox.lessons.cell_model`), by notebook stem."""
     from rulekit.sandbox import lessons
 
     out: dict[str, Any] = {}
@@ -330,9 +327,9 @@ def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
                    and c.source.lstrip().startswith(SANDBOX_HEADING)), None)
         if at is None or at + 1 >= len(cells):
             continue
-        named = re.fullmatch(r'Sandbox\("([^"]+)"\)', cells[at + 1].source.strip())
-        if named:
-            out[path.stem] = lessons.load(lessons.find(named.group(1))).model()
+        model = lessons.cell_model(cells[at + 1].source)
+        if model is not None:
+            out[path.stem] = model
     return out
 
 

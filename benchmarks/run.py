@@ -61,9 +61,9 @@ TABLE = [
      "rebuild the site of as many empty notebooks after editing one of them, s"),
     ("p4_click_ratio", "<= 2", lambda v, r: v <= 2,
      "one sandbox click (engine + tables + diagram) / one dot render of that diagram"),
-    ("p5_page_kb", "<= 1024", lambda v, r: v <= 1024,
-     "largest lesson page without the shared _static/ assets, KB (a guard: the build's page "
-     "budget; each page below)"),
+    ("p5_page_kb", "-", None,
+     "largest lesson page without the shared _static/ assets, KB (a guard, not a target: "
+     "each page below)"),
     ("p5_page_gz_kb", "-", None,
      "the same page gzipped (what a web server sends), KB"),
     ("p5_static_kb", "<= 1024", lambda v, r: v <= 1024,

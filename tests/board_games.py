@@ -12,63 +12,46 @@ from rulekit.scenario import play
 from tests.lesson_shape import NOTEBOOKS, lesson_notebooks
 
 
-def sandbox_name(stem: str) -> str | None:
-    """The lesson sandbox (or scenario) lesson `stem`'s notebook cell starts
-    (`Sandbox("NAME")`), if any."""
+def sandbox_cell(stem: str) -> str | None:
+    """The source of lesson `stem`'s sandbox cell (its last line `Sandbox(...)`), if any."""
     import nbformat
 
     nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)
     for cell in nb.cells:
-        found = re.fullmatch(r'Sandbox\("([^"]+)"(?:, actions=.*)?\)', cell.source.strip()) \
-            if cell.cell_type == "code" else None
-        if found:
-            return found.group(1)
+        if cell.cell_type == "code" and re.match(r"Sandbox\(", cell.source.strip()):
+            return cell.source
     return None
+
+
+def sandbox_name(stem: str) -> str | None:
+    """The name lesson `stem`'s sandbox cell starts from (`Sandbox("NAME", ...)`), if any."""
+    source = sandbox_cell(stem)
+    found = re.search(r'Sandbox\("([^"]+)"', source) if source else None
+    return found.group(1) if found else None
 
 
 def sandbox(stem: str) -> Any:
     """The `SandboxModel` lesson `stem`'s sandbox cell makes (its board, what it offers, its
-    challenges), without a kernel: a lesson sandbox file, or a scenario's set-up with the kinds
-    of action the cell offers (a new lesson's, `Sandbox("scenario", actions=[...])`)."""
-    import json
+    challenges), without a kernel (`rulekit.sandbox.lessons.cell_model`)."""
+    from rulekit.sandbox.lessons import cell_model
 
-    import nbformat
-
-    from rulekit.sandbox import SandboxModel, lessons
-
-    name = sandbox_name(stem)
-    assert name is not None, f"{stem} has no sandbox cell"
-    try:
-        return lessons.load(lessons.find(name)).model()
-    except FileNotFoundError:
-        from rulekit.display.walkthrough.frames import resolve_scenario
-        from rulekit.scenario import game_at
-
-        nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)
-        offers = [re.search(r"actions=(\[.*?\])", c.source) for c in nb.cells
-                  if c.cell_type == "code" and c.source.strip().startswith("Sandbox(")]
-        actions = json.loads(offers[0].group(1)) if offers and offers[0] else None
-        return SandboxModel(game_at(resolve_scenario(name), 0), actions=actions)
+    source = sandbox_cell(stem)
+    assert source is not None, f"{stem} has no sandbox cell"
+    model = cell_model(source)
+    assert model is not None, f"{stem}'s sandbox cell is not Sandbox(\"NAME\"): {source!r}"
+    return model
 
 
 def lesson_sandboxes() -> Iterator[tuple[str, Any, dict[str, Any]]]:
     """(lesson stem, the game its sandbox starts on, what it offers as `SandboxModel`'s
     `actions` and `cards`), for each lesson with a sandbox."""
-    from rulekit.sandbox import lessons
-
     for path in lesson_notebooks():
-        name = sandbox_name(path.stem)
-        if name is None:
+        if sandbox_cell(path.stem) is None:
             continue
-        try:
-            lesson = lessons.load(lessons.find(name))
-        except FileNotFoundError:  # a scenario's set-up
-            model = sandbox(path.stem)
-            yield path.stem, model.game, {"actions": list(model.actions)}
-            continue
-        offers = {k: v for k, v in (("actions", lesson.offers), ("cards", lesson.cards))
+        model = sandbox(path.stem)
+        offers = {k: v for k, v in (("actions", list(model.actions)), ("cards", model.cards))
                   if v is not None}
-        yield path.stem, lesson.model().game, offers
+        yield path.stem, model.game, offers
 
 
 def lesson_sandbox_games() -> Iterator[tuple[str, Any]]:

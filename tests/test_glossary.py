@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.core.glossary import START_HERE, glossary, term
+from rulekit.core.glossary import START_HERE, glossary, term, word_pattern
 from rulekit.core.rules import all_rules
 from rulekit.display.lesson import glossary_html
 from tests.lesson_shape import SANDBOX_HEADING, lesson_notebooks
@@ -22,15 +22,6 @@ REQUIRED = ("permanent", "the stack", "priority", "trigger", "token", "mana pool
 DFN = re.compile(r'<dfn><a href="00_start_here\.ipynb#glossary-([a-z0-9-]+)">([^<]+)</a></dfn>')
 QUOTED = re.compile(r'"[^"]*"')
 TAG = re.compile(r"<[^>]*>")
-
-
-def word_pattern(word: str) -> re.Pattern[str]:
-    """A glossary word as a lesson may write it: any case, "the" optional, the last word
-    inflected ("mana abilities", "triggers", "tokens")."""
-    *head, last = word.removeprefix("the ").split()
-    last = re.escape(last[:-1]) + "(?:y|ies)" if last.endswith("y") else \
-        re.escape(last) + r"(?:s|es|ed|ing)?"
-    return re.compile(r"\b" + r"\s+".join([*map(re.escape, head), last]) + r"\b", re.I)
 
 
 def lesson_prose(path: Path) -> str:

@@ -13,6 +13,7 @@ import nbformat
 import pytest
 
 from rulekit import Game, Step
+from rulekit.authoring.new_lesson import MIN_QUESTIONS
 from rulekit.display.quiz.questions import quiz_questions
 from rulekit.display.walkthrough.frames import StepFrames
 from rulekit.repo.course import read_course_entry
@@ -53,7 +54,7 @@ def asked(stem: str, scenario: str, about: str) -> Question:
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
 def test_every_lesson_has_at_least_three_checked_questions_all_in_its_quiz(path):
     found = questions(path.stem)
-    assert len(found) >= 3, [q.ask for _, _, q in found]
+    assert len(found) >= MIN_QUESTIONS, [q.ask for _, _, q in found]
     data = [StepFrames(name, diagram=False).data() for name in walkthroughs(path.stem)]
     quiz = quiz_questions(data, page=f"{path.stem}.html")
     assert [q["ask"] for q in quiz] == [q.ask for _, _, q in found]

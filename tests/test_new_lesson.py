@@ -85,9 +85,9 @@ def test_rulings_alone_leave_out_the_walkthroughs_other_lessons_show(tmp_path):
     shutil.copy(ROOT / "notebooks" / "templates" / "lesson.ipynb", folder / "templates")
     first = create("Reflections", ["R05", "R12"], goal=GOAL, notebooks=folder)
     assert first.scenarios == ("r05_replacement_modifies_production", "r12_powerstone_mana_uses")
-    second = create("More", ["R05", "R12", "R10"], goal=GOAL, notebooks=folder)
-    assert second.scenarios == ("r10_powerstone_token",)  # not the first lesson's
-    assert second.rulings == ("R10",)  # R05 and R12 are the first lesson's chapters
+    second = create("More", ["R05", "R12", "R10", "R07"], goal=GOAL, notebooks=folder)
+    assert second.scenarios == ("r10_powerstone_token", "r07_paying_tap")  # not the first's
+    assert second.rulings == ("R10", "R07")  # R05 and R12 are the first lesson's chapters
     nb = nbformat.read(second.path, as_version=4)
     assert nb.cells[-2].source.startswith('Sandbox("r10_powerstone_token", ')
     with pytest.raises(UsageError, match=r"every shipped walkthrough about R05 is in another "
@@ -95,6 +95,15 @@ def test_rulings_alone_leave_out_the_walkthroughs_other_lessons_show(tmp_path):
         create("Again", ["R05"], goal=GOAL, notebooks=folder)
     assert sorted(p.name for p in folder.glob("*.ipynb")) == ["01_reflections.ipynb",
                                                              "02_more.ipynb"]
+
+
+def test_a_lesson_asks_at_least_three_questions(notebooks):
+    before = sorted(notebooks.glob("*.ipynb"))
+    with pytest.raises(UsageError, match=r"walkthroughs ask 2 question\(s\); a lesson asks at "
+                       r"least 3: add a \[step.question\]"):
+        create("Powerstone mana", scenarios=["r12_powerstone_mana_uses"], goal=GOAL,
+               notebooks=notebooks)
+    assert sorted(notebooks.glob("*.ipynb")) == before
 
 
 def test_numbers_follow_the_last_lesson_and_never_overwrite(notebooks):
@@ -137,7 +146,8 @@ def lesson_check_modules() -> list[str]:
 def test_a_new_lesson_passes_the_lesson_checks_as_it_is(notebooks):
     """What `make check` runs on a lesson, run on a new one in a copy of notebooks/: every
     fast-tier test of the modules that check each lesson, for this lesson."""
-    made = create("Powerstone mana", scenarios=["r12_powerstone_mana_uses"], goal=GOAL,
+    made = create("Powerstone mana", scenarios=["r12_powerstone_mana_uses",
+                                                "r10_powerstone_token"], goal=GOAL,
                   notebooks=notebooks)
     stem = made.path.stem
     modules = lesson_check_modules()

@@ -19,6 +19,7 @@ import nbformat
 import pytest
 
 from rulekit.core.rulings import all_rulings
+from rulekit.export import PAGE_BUDGET
 from rulekit.repo.coverage import lessons_by_ruling
 from rulekit.repo.outline import outline
 from rulekit.scenario import load, shipped_dir
@@ -38,12 +39,8 @@ LESSON_RULINGS = {
     "07_token_copies": {"R13", "R15", "R18"},
     "08_exert": {"R14", "R16", "R17", "R19"},
 }
-# widget state + outputs of one executed notebook: what its HTML page embeds (the rest of the
-# 1 MB page budget is the markdown and the page template; the exported page itself is
-# measured as p5_page_kb)
-# the pages' 1 MB budget (lesson 7: 1,028,028 bytes on 2026-12-04, its four walkthroughs'
-# modules without their comment lines and indentation; 1,051,878 with the comments, over it)
-PAGE_BUDGET = 1_048_576
+# widget state + outputs of one executed notebook, what its HTML page embeds, within the
+# build's page budget (`rulekit.export.PAGE_BUDGET`: a guard against accidental weight)
 # the scenario a walkthrough or a sandbox starts from: `Stepper("r05_x")`, `Sandbox("mine")`
 SCENARIO_REF = re.compile(r"""\b(?:Stepper|Sandbox)\(\s*["']([a-z0-9_]+?)(?:\.toml)?["']""")
 ID = re.compile(r"\bR(0[1-9]|1[0-9])\b")

@@ -28,7 +28,11 @@ from rulekit.display.escape import markdown_text
 if TYPE_CHECKING:
     from rulekit.scenario import Scenario
 
-__all__ = ["NewLesson", "create", "lesson_number", "next_number", "sandbox_actions", "slug"]
+MIN_QUESTIONS = 3
+"""The checked questions a lesson asks at least (its walkthroughs' `[step.question]`s)."""
+
+__all__ = ["MIN_QUESTIONS", "NewLesson", "create", "lesson_number", "next_number",
+           "sandbox_actions", "slug"]
 
 TEMPLATE = Path("templates") / "lesson.ipynb"  # inside the notebooks folder
 GOAL_LIMIT = 200  # characters: one line of the index
@@ -227,6 +231,11 @@ def create(title: str, rulings: list[str] | tuple[str, ...] = (), *,
         raise UsageError("scenario", "name the lesson's walkthrough: --scenario FILE (a "
                          "scenario in rulekit/scenarios/), or its rulings: --rulings R05,R06")
     chosen = walks
+    asked = sum("question" in step for sc in chosen for step in sc.steps)
+    if asked < MIN_QUESTIONS:
+        raise UsageError("scenario", f"the lesson's walkthroughs ask {asked} question(s); a "
+                         f"lesson asks at least {MIN_QUESTIONS}: add a [step.question] where a "
+                         "step decides something (docs/scenarios.md), or another --scenario")
     stems = [Path(sc.path).stem for sc in chosen]
     actions = sandbox_actions(chosen[0])
     template = template or notebooks / TEMPLATE
@@ -279,6 +288,7 @@ def create(title: str, rulings: list[str] | tuple[str, ...] = (), *,
         else:
             cells.append(_copy(cell, values))
             i += 1
+    _mark_glossary(cells)
     for n, cell in enumerate(cells):
         cell["id"] = f"{number:02d}-{n:02d}"
     metadata = nbformat.from_dict(dict(source.metadata))
@@ -288,6 +298,22 @@ def create(title: str, rulings: list[str] | tuple[str, ...] = (), *,
     with open(path, "x", encoding="utf-8") as f:  # never overwrite a lesson
         f.write(nbformat.writes(nb) + "\n")
     return NewLesson(path, number, ids, tuple(stems), actions, goal)
+
+
+def _mark_glossary(cells: list[nbformat.NotebookNode]) -> None:
+    """Mark the first use of each glossary word in the lesson's own words (its Markdown before
+    the sandbox) with `<dfn>`, as every lesson does (`rulekit.core.glossary`)."""
+    from rulekit.core.glossary import mark_first_uses
+
+    prose = []
+    for cell in cells:
+        if cell.cell_type != "markdown":
+            continue
+        if cell.source.lstrip().startswith("## Sandbox"):
+            break
+        prose.append(cell)
+    for cell, text in zip(prose, mark_first_uses([c.source for c in prose])):
+        cell.source = text
 
 
 def _teaches(stem: str, scenario: Scenario, rid: str) -> bool:

@@ -17,6 +17,7 @@ every reference solution.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -30,8 +31,8 @@ if TYPE_CHECKING:
     from rulekit.sandbox.model import Outcome, SandboxModel
     from rulekit.scenario.source import LineMap
 
-__all__ = ["LessonSandbox", "Played", "clicks", "find", "load", "play", "play_click",
-           "sandbox_schema", "shipped", "shipped_dir"]
+__all__ = ["LessonSandbox", "Played", "cell_model", "clicks", "find", "load", "play",
+           "play_click", "sandbox_schema", "shipped", "shipped_dir"]
 
 BAR = ("undo", "pass", "resolve", "step", "turn")
 """The time bar's buttons a click can name (`{ bar = "resolve" }`)."""
@@ -61,6 +62,35 @@ def find(name: str | os.PathLike[str]) -> Path:
         return candidate
     raise FileNotFoundError(f"no lesson sandbox {text!r} (neither a file nor one of "
                             f"{', '.join(p.stem for p in shipped())})")
+
+
+_CELL = re.compile(r'Sandbox\("([^"\\]+)"(?:,\s*actions=(\[[^\]]*\]))?\)')
+
+
+def cell_model(source: str) -> SandboxModel | None:
+    """The model a lesson's sandbox cell shows, read without running the cell: its last line
+    `Sandbox("NAME")` (a lesson sandbox file, `find`) or `Sandbox("scenario", actions=[...])`
+    (a scenario's set-up, as `new-lesson` writes it); None for any other cell."""
+    import json
+
+    lines = source.strip().splitlines()
+    m = _CELL.fullmatch(lines[-1].strip()) if lines else None
+    if m is None:
+        return None
+    name, actions = m.groups()
+    try:
+        path = find(name)
+    except FileNotFoundError:
+        from rulekit.sandbox.model import SandboxModel
+        from rulekit.scenario import game_at
+        from rulekit.scenario import load as load_scenario
+        from rulekit.scenario import shipped_dir as scenarios
+
+        scenario = Path(name) if Path(name).is_file() else \
+            scenarios() / (name if name.endswith(".toml") else f"{name}.toml")
+        offered = json.loads(actions) if actions else None
+        return SandboxModel(game_at(load_scenario(scenario), 0), actions=offered)
+    return load(path).model()
 
 
 @cache
