@@ -54,7 +54,7 @@ def test_images_and_widget_views_count_as_output():
 def test_a_page_over_budget_names_the_cell_with_the_most_output():
     words, _ = heaviest_output(executed("x" * 3 * 1024 * 1024), "n.ipynb")
     warning = budget_warning("93_big", 3 * 1024 * 1024 + 5, heaviest=words)
-    assert warning == ("lesson 93_big: the page is 3.0 MB, over the 1 MB page budget (most of "
+    assert warning == ("lesson 93_big: the page is 3.0 MB, over the 1.5 MB page budget (most of "
                        "it: cell 2 (`print(part_0)`), 3.0 MB of output): it loads slowly in a "
                        "classroom")
     assert budget_warning("small", 1000, heaviest=words) is None

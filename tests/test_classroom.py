@@ -33,7 +33,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.xdist_group
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "classroom"
 SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
-VIEWS = [*(f"{w}x{h}" for w, h in SIZES), "present", "390x844"]
+# "narrow": a window whose walkthrough is as large as JupyterLab's notebook panel at 1280x720
+# with its file browser open (the picture's pane `rulekit.display.walkthrough.frames.PANES[0]`,
+# which tests/test_jupyterlab.py measures in JupyterLab itself): every step's fit in
+# JupyterLab is checked here, on the built pages
+NARROW = (978, 600)
+VIEWS = [*(f"{w}x{h}" for w, h in SIZES), "present", "narrow", "390x844"]
 # a view's least text size in the step's new part, CSS px
 FLOOR_PX = {"present": 18.0, "390x844": 12.0}
 # The 95 % rule: every step after set-up shows at least 95 % of what it added, its text at
@@ -124,7 +129,8 @@ def _views(opened, where: str) -> dict[str, object]:
     if where in _MEASURED:
         return _MEASURED[where]
     present, phone = where == "present", where == "390x844"
-    size = (1280, 720) if present else tuple(int(x) for x in where.split("x"))
+    size = (1280, 720) if present else NARROW if where == "narrow" else \
+        tuple(int(x) for x in where.split("x"))
     out = ARTIFACTS / where
     out.mkdir(parents=True, exist_ok=True)
     steps, errors, left = [], [], []
@@ -154,7 +160,7 @@ def _views(opened, where: str) -> dict[str, object]:
     return _MEASURED[where]
 
 
-@pytest.mark.parametrize("where", VIEWS[:4])
+@pytest.mark.parametrize("where", VIEWS[:5])
 def test_every_step_fits_one_screen(opened, where) -> None:
     """Controls (on a slide, "Step k / n"), narration and what the step added are on screen
     together at every step."""

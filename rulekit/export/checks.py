@@ -307,6 +307,7 @@ class StepView:
     together: bool = True
     why: list[str] = field(default_factory=list)
     note: str = ""
+    pane: tuple[int, int] | None = None  # the picture's pane, CSS px (width, height)
 
     def ok(self, min_px: float = 16.0, min_share: float = 0.95) -> bool:
         """The 95 % rule: at least `min_share` of it on screen, its text at least `min_px`."""
@@ -323,5 +324,6 @@ def step_views(stepper: Any, *, picture: bool = False) -> list[StepView]:
                      list(g["fit"]["why"]),
                      g.get("why") or (f"{g['size'][0]}x{g['size'][1]} in a "
                                       f"{g['pane'][0]}x{g['pane'][1]} pane"
-                                      if g.get("size") else ""))
+                                      if g.get("size") else ""),
+                     (round(g["pane"][0]), round(g["pane"][1])) if g.get("pane") else None)
             for g in got]
