@@ -104,7 +104,7 @@ TABLE = [
      ">= 16 px (every lesson page), fraction"),
     ("p9_narrow", "1.0", lambda v, r: v >= 1.0,
      "the same in a walkthrough as large as JupyterLab's beside its file browser at 1280x720 "
-     "(910x600 px: a 978x600 window), fraction"),
+     "(a 987x600 window: its picture pane 690x598, as in JupyterLab), fraction"),
     ("p9_present", "1.0", lambda v, r: v >= 1.0,
      "the same in Present at 1280x720, text >= 18 px, fraction"),
     ("p9_phone", "1.0", lambda v, r: v >= 1.0,

@@ -1,4 +1,4 @@
-"""Seeded fuzzing of the Game API against the error contract (issue 13, "Keep it honest").
+"""Seeded fuzzing of the Game API against the error contract ("Keep it honest").
 
 Each sequence sets up a random board from the whole catalog (`rulekit.cards.catalog()`), then
 plays random calls of every public action (`rulekit.engine.actions.ACTIONS`, through the `Game`

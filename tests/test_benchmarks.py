@@ -261,7 +261,7 @@ def test_readability_runs_on_the_shipped_lessons():
 
 @pytest.mark.parametrize("path", numbered_notebooks(), ids=lambda p: p.stem)
 def test_every_lesson_is_in_plain_words(path):
-    """The plain-words goal (issue 29), held by every lesson: a rewrite that misses it fails."""
+    """The plain-words goal, held by every lesson: a rewrite that misses it fails."""
     f = readability.lesson_figures(path)
     assert f.met, (f"{f.stem}: over {readability.MAX_WORDS} words or grade "
                    f"{readability.MAX_GRADE}: {f.longest_words} words, grade {f.grade:.1f}; "

@@ -1,4 +1,4 @@
-"""The board view (issue 27, `rulekit.display.board`): every catalog card drawn on a board, what
+"""The board view (`rulekit.display.board`): every catalog card drawn on a board, what
 each card's accessible name and classes say (tapped, sick, counters, attachments, copies,
 exert, a borrowed creature), restricted and rider mana told apart, the stack, hidden hands,
 escaping, determinism, and what a walkthrough step marks as changed. The HTML is read back with

@@ -1,4 +1,4 @@
-"""The board in Chromium (issue 27): the board of every lesson sandbox's set-up and of every
+"""The board in Chromium: the board of every lesson sandbox's set-up and of every
 shipped walkthrough's last step, each on a standalone page with the board's style sheet,
 screenshotted at 1366x768, 1920x1080 and 390x844 into test-artifacts/board/ (ignored by git);
 no sideways scroll on the phone, axe-core finds no critical or serious violation, tapped cards

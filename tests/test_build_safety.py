@@ -1,4 +1,4 @@
-"""The lesson build overwrites and deletes only what it wrote itself (issue 13).
+"""The lesson build overwrites and deletes only what it wrote itself.
 
 Hostile or stale cache entries are ignored, a user's own files in `--out` survive, a build of
 another notebooks folder leaves the first folder's pages alone, the cache and kernel logs stay out

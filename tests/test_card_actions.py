@@ -1,4 +1,4 @@
-"""Per-card verdicts before the click (issue 27): `SandboxModel.card_actions()` lists what each
+"""Per-card verdicts before the click: `SandboxModel.card_actions()` lists what each
 card offers now, each legal or not with the rule and the reason, and each verdict is what
 clicking it does."""
 

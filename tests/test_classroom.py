@@ -37,7 +37,7 @@ SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 # with its file browser open (the picture's pane `rulekit.display.walkthrough.frames.PANES[0]`,
 # which tests/test_jupyterlab.py measures in JupyterLab itself): every step's fit in
 # JupyterLab is checked here, on the built pages
-NARROW = (978, 600)
+NARROW = (987, 600)
 VIEWS = [*(f"{w}x{h}" for w, h in SIZES), "present", "narrow", "390x844"]
 # a view's least text size in the step's new part, CSS px
 FLOOR_PX = {"present": 18.0, "390x844": 12.0}
@@ -48,14 +48,22 @@ FLOOR_PX = {"present": 18.0, "390x844": 12.0}
 # (docs/classroom.md, "The 95 % rule"):
 # - lesson 6's Shatterstorm, in both walkthroughs (its one engine action destroys every
 #   artifact at once, the Refinery triggers for four of them, a token ceases to exist): its
-#   focus box is larger than Present's pane at 18 px text in every layout of `LAYOUTS`;
+#   focus box is larger than Present's pane at 18 px text, and JupyterLab's, in every layout
+#   of `LAYOUTS`;
 # - lesson 2's Springleaf Drum under Mana Reflection (one mana ability: two costs paid, the
 #   mana as first proposed, the replacement, the mana made): a chain taller than Present's
-#   pane in every layout.
+#   and JupyterLab's panes in every layout;
+# - lesson 7's copy compared with its original (Kiki-Jiki's ability, Metallic Mimic's
+#   replacement, the note comparing copy and original): six boxes tall with the note beside,
+#   at JupyterLab's size.
 RULE_95_MISSES: dict[str, dict[tuple[str, str, int], float]] = {
     "present": {("06_slagstone_refinery", "refinery-leaves-together", 2): 0.89,
                 ("06_slagstone_refinery", "refinery-rest-in-peace", 2): 0.90,
-                ("02_mana_abilities_and_could_produce", "drum-taps-a-creature", 1): 0.91}}
+                ("02_mana_abilities_and_could_produce", "drum-taps-a-creature", 1): 0.91},
+    "narrow": {("06_slagstone_refinery", "refinery-leaves-together", 2): 0.83,
+               ("06_slagstone_refinery", "refinery-rest-in-peace", 2): 0.83,
+               ("02_mana_abilities_and_could_produce", "drum-taps-a-creature", 1): 0.88,
+               ("07_token_copies", "token-copy-enters", 5): 0.89}}
 
 
 def _pages(site: Path) -> list[Path]:
@@ -187,6 +195,12 @@ def test_the_95_percent_rule(opened, where) -> None:
              if s.share < known.get((page, slug, k), 0.95) - 1e-6]
     assert len(steps) > 50, "every walkthrough of every page was stepped"
     assert small == [], f"text under {floor_px} px:\n" + "\n".join(small)
+    if where == "narrow":  # JupyterLab's picture pane (the widest: others sit beside words)
+        from rulekit.display.walkthrough.frames import PANES
+
+        widest = max((s.pane for _, _, s in steps if s.pane), default=None)
+        assert widest and abs(widest[0] - PANES[0][0]) <= 3 and \
+            abs(widest[1] - PANES[0][1]) <= 3, widest
     print(f"95 % rule at {where}: {len(steps) - len(misses)}/{len(steps)} steps")
     assert worse == [], (f"{len(misses)} of {len(steps)} steps miss the 95 % rule, these not "
                          "as RULE_95_MISSES allows:\n" + "\n".join(worse))

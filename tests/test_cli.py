@@ -195,7 +195,7 @@ def test_coverage_lists_every_ruling():
     assert table.returncode == 0 and table.stdout.startswith("R01 ")
 
 
-# ------------------------------------------------------------------ files (issue 13)
+# ------------------------------------------------------------------ files
 def test_diagrams_out_an_existing_file_is_one_line_exit_2_and_changes_nothing(tmp_path):
     target = tmp_path / "notes.txt"
     target.write_text("keep me")

@@ -1,4 +1,4 @@
-"""The site's way in (issue 29): the index as a course, the teachers' page, a readable cards page.
+"""The site's way in: the index as a course, the teachers' page, a readable cards page.
 
 The fast tests render the pages from a build report of the shipped lessons (their notebooks are
 read for the goals and minutes, `rulekit.repo.course`); the browser test opens the built site at

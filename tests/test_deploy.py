@@ -1,4 +1,4 @@
-"""The class recipes (issue 29, docs/teaching.md), checked without starting anything: the shipped
+"""The class recipes (docs/teaching.md), checked without starting anything: the shipped
 JupyterHub config loads as JupyterHub loads it and picks how the lessons reach students; its
 pre-spawn hook gives a student every lesson once and never overwrites their work; the Binder
 (repo2docker) files install the kit's notebook extra at the suite's pins with Graphviz; and the

@@ -582,7 +582,7 @@ def _plain(label: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(text)).strip()
 
 
-# ---------------------------------------------------------------- classroom (issue 16)
+# ---------------------------------------------------------------- classroom
 def _scenario(name: str):
     from rulekit.scenario import load, shipped_dir
 
@@ -738,7 +738,7 @@ def test_watery_graves_life_payment_is_its_own_box_under_the_land_entering():
     assert any(h == paid for _t, h, _a in dot.visible_edges())
 
 
-# ---------------------------------------------------------------- the legend strip (issue 28)
+# ---------------------------------------------------------------- the legend strip
 def test_the_legend_strip_lists_only_the_shapes_on_screen():
     from rulekit.display.flow import legend_strip, step_diagram
 

@@ -243,7 +243,7 @@ def test_shipped_r05_diagram_renders():
     assert "Mana Reflection modified the event" in " ".join(titles(svg)["node"])
 
 
-# ---------------------------------------------------------------- step views (issue 28)
+# ---------------------------------------------------------------- step views
 @pytest.mark.slow
 def test_step_views_show_what_each_step_added_at_projector_size():
     """Every step of every shipped walkthrough, drawn as its step view: the text of what it
@@ -420,7 +420,7 @@ def test_a_step_ships_one_picture_in_the_layout_that_serves_the_panes_best():
             assert min(shares(every[0])) < 0.95 and best != 0
 
 
-# ---------------------------------------------------------------- each ruling's point (issue 28)
+# ---------------------------------------------------------------- each ruling's point
 def _svg_text(svg: str) -> str:
     """The words an SVG drawing shows (its <text>s), entities decoded, one line each."""
     root = ET.fromstring(svg)
@@ -490,7 +490,7 @@ def test_r19_diagram_shows_the_untapped_original_beside_its_copy():
             in text
 
 
-# ---------------------------------------------------------------- ask the diagram why (issue 28)
+# ---------------------------------------------------------------- ask the diagram why
 def test_why_gives_each_box_its_causes_its_rules_and_a_replacements_before_and_after():
     from rulekit.display.flow import step_diagram, why
     from rulekit.display.svg import shapes

@@ -1,6 +1,6 @@
 """The flow model's DOT writer (`rulekit.display.flow.digraph`) writes what the `graphviz` Python
 package writes for the same calls, byte for byte: the committed diagrams did not change when the
-flow model stopped importing that package (issue 15), and any text a scenario can put in a label,
+flow model stopped importing that package, and any text a scenario can put in a label,
 tooltip or name is quoted the same way."""
 
 from __future__ import annotations

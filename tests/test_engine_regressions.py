@@ -1,4 +1,4 @@
-"""Engine bugs found by trying the kit as a careless or hostile user would (issue 13): each one
+"""Engine bugs found by trying the kit as a careless or hostile user would: each one
 stuck a game, crashed the log or ran out of memory. One test per bug, through the public API."""
 
 import json

@@ -124,7 +124,7 @@ def test_unknown_action_is_a_usage_error():
         Game().perform("advanse")
 
 
-# The cases a careless user hit (issue 13), through the public methods.
+# The cases a careless user hit, through the public methods.
 USAGE = {
     "advance to a step that doesn't exist": lambda g, o: g.advance("nope"),
     "set_turn to a step that doesn't exist": lambda g, o: g.set_turn(step="zzz"),

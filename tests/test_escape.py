@@ -107,7 +107,7 @@ def test_hostile_text_through_dot_gives_well_formed_svg():
 @pytest.mark.parametrize("text", ["word " * 4000, "&" * 20_000, "🂡\"<\n" * 6000])
 def test_text_longer_than_graphviz_takes_is_cut_and_drawn(text):
     """Graphviz refuses a quoted string over 16,384 bytes ("longer than 16384?"): long text is
-    cut, says so, and dot draws it (issue 13: a 16 KB narration could not be drawn)."""
+    cut, says so, and dot draws it (a 16 KB narration could not be drawn)."""
     tooltip, label = dot_text(text), dot_html(text)
     assert len(tooltip.encode()) < 16_384 and len(label.encode()) < 16_384
     assert tooltip.endswith("more characters cut)") and label.endswith("more characters cut)")

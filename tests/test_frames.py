@@ -1,4 +1,4 @@
-"""A walkthrough's step frames are plain HTML built without ipywidgets (issue 15: views cut by
+"""A walkthrough's step frames are plain HTML built without ipywidgets (views cut by
 what they produce): `rulekit.display.walkthrough.frames` imports and builds every frame in a Python
 where ipywidgets can't be imported, and the `Stepper` widget shows exactly those frames."""
 

@@ -219,7 +219,7 @@ def _axe(page) -> list:
 
 def test_the_class_quiz_one_question_a_screen_by_keyboard_reveal_link_and_axe(
         browser, one_lesson) -> None:
-    """site/quiz.html (issue 29): lesson 2's questions are the lesson page's own walkthrough
+    """site/quiz.html: lesson 2's questions are the lesson page's own walkthrough
     questions; one a screen; nothing of the answer in the page before Reveal; Right / Left /
     Enter; the reveal shows the engine's answer, the rule and a link that opens the lesson
     page's walkthrough at that step; axe finds nothing at 1280x720, 1920x1080 and 390x844."""

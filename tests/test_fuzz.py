@@ -1,4 +1,4 @@
-"""A bounded, seeded fuzz run in the suite (issue 13, "Keep it honest"): random legal, illegal
+"""A bounded, seeded fuzz run in the suite ("Keep it honest"): random legal, illegal
 and malformed calls over the whole catalog and every public action must keep the error
 contract. `make fuzz` runs the long version (10,000 sequences) and prints the summary table."""
 

@@ -1,4 +1,4 @@
-"""A class on JupyterHub (issue 29, docs/teaching.md): a real JupyterHub from PyPI with
+"""A class on JupyterHub (docs/teaching.md): a real JupyterHub from PyPI with
 configurable-http-proxy from npm (the bootstrap's pinned copy in .cache/node), started from the
 shipped example `deploy/jupyterhub/jupyterhub_config.py` with only the log-in and the spawner
 swapped for throw-away ones: a shared password, and a local process per student with a home

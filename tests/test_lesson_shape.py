@@ -39,7 +39,7 @@ def test_lesson_has_the_shared_shape(path):
 
 
 def test_no_generator_overwrites_the_notebooks():
-    """The notebooks are the only source of the lesson text (issue 18)."""
+    """The notebooks are the only source of the lesson text."""
     assert not (ROOT / "tools" / "make_notebooks.py").exists()
 
 

@@ -1,4 +1,4 @@
-"""What the build ships for the live sandbox (issue 17), without a browser: the engine zip is
+"""What the build ships for the live sandbox, without a browser: the engine zip is
 everything the page needs (it runs from its own unpacked files with no site-packages), the
 npm packages are refused unless they are the pinned ones, a build without npm keeps the picture
 and says why, and the lesson template adds the live box only when the runtime is there."""

@@ -150,7 +150,7 @@ class Mirror:
 
 
 def _message_under(live: Any, control: str) -> None:
-    """The outcome of a click shows right under the button clicked (issue 16): with the button
+    """The outcome of a click shows right under the button clicked: with the button
     in view at 1366x768, the message's first lines are in view too, no more than a line below."""
     page = live.visit.page
     size = page.viewport_size

@@ -1,4 +1,4 @@
-"""`make clean` deletes only what the build made inside the checkout (issue 13): no variable from
+"""`make clean` deletes only what the build made inside the checkout: no variable from
 the environment (or the command line) can point a delete elsewhere, and JupyterLab's
 `.ipynb_checkpoints/` (a user's backups) stay. Runs the real Makefile with GNU make in a copy."""
 

@@ -1,6 +1,6 @@
 """The lesson notebooks: committed without outputs, thin, one section per ruling; executed
 headless with nbclient on this virtualenv's Python, with no error and no warning a user would
-see, and small enough for an offline HTML page (issue 8: <= 1 MB per page).
+see, and small enough for an offline HTML page (<= 1 MB per page).
 
 A notebook whose walkthroughs are still marked `status = "pending-engine"` is expected to fail
 (xfail, not strict): when it passes, the summary shows XPASS and the scenario's status line
@@ -28,7 +28,7 @@ from tests.lesson_shape import numbered_notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = numbered_notebooks(NOTEBOOK_DIR)
-# the rulings each lesson teaches (issue 7)
+# the rulings each lesson teaches
 LESSON_RULINGS = {
     "01_tapping_and_summoning_sickness": {"R07", "R08"},
     "02_mana_abilities_and_could_produce": {"R01", "R02", "R03"},

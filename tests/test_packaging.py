@@ -1,4 +1,4 @@
-"""The engine installs and runs on the standard library alone (issue 15): `pip install rulekit`
+"""The engine installs and runs on the standard library alone: `pip install rulekit`
 pulls in nothing, and with no third-party package importable (`python -S`: no site-packages)
 the engine plays every shipped scenario, prints its log as text, and drives the sandbox model
 (what the in-browser sandbox runs)."""
@@ -82,7 +82,7 @@ print(len(sizes), "diagrams,", sum(sizes), "bytes of DOT")
 
 
 def test_the_flow_model_draws_every_shipped_scenario_with_no_third_party_package(tmp_path):
-    """`rulekit.display.flow` writes DOT with the standard library alone (issue 15: the
+    """`rulekit.display.flow` writes DOT with the standard library alone (the
     browser sandbox draws its diagram from it); SVG needs only Graphviz's `dot` program."""
     run = subprocess.run([sys.executable, "-S", "-c", FLOW_SCRIPT.format(root=str(ROOT))],
                          capture_output=True, text=True, cwd=tmp_path, timeout=120)

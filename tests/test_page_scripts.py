@@ -1,4 +1,4 @@
-"""No injected scripts (issue 26), on the site built once per session (`lesson_site`):
+"""No injected scripts, on the site built once per session (`lesson_site`):
 
 - every exported page and every executed lesson notebook's outputs (as the build's kernel left
   them, widget state and all) carry no inline event handler (`onerror=`, `onload=`, any

@@ -1,4 +1,4 @@
-"""Typed events (issue 15): every event kind has a frozen payload type and the narrator's words
+"""Typed events: every event kind has a frozen payload type and the narrator's words
 for it; the log keeps no live engine object; views read fields, never event prose."""
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def _views() -> list[Path]:
 
 def test_views_read_fields_never_event_prose():
     """No event `.data` mapping anywhere, and no regex or substring test on an event's text
-    in the views (the done-when of issue 15)."""
+    in the views."""
     wrong = []
     for path in sorted((ROOT / "rulekit").rglob("*.py")):
         text = path.read_text("utf-8")
@@ -137,7 +137,7 @@ def test_views_read_fields_never_event_prose():
 
 
 def test_a_zone_change_says_one_thing_each_and_the_log_cannot_tell_the_variants_apart():
-    """ZoneChanged's variants (issue 23): set-up, entering the battlefield, a plain move. Each
+    """ZoneChanged's variants: set-up, entering the battlefield, a plain move. Each
     has its own fields; all are logged as `zone_changed` with the fields they hold."""
     game = _played()
     moves = [e for e in game.log if e.kind is EventKind.ZONE_CHANGED]

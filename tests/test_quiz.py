@@ -1,4 +1,4 @@
-"""The class quiz's data (issue 29): the walkthroughs' own questions, gathered in order with
+"""The class quiz's data: the walkthroughs' own questions, gathered in order with
 where each one sits (no second source), in the kernel's `Quiz` widget and the site's quiz
 page; everything escaped. The page itself is driven in Chromium by tests/test_frames_browser.py."""
 

@@ -1,4 +1,4 @@
-"""The sandbox's board and card menus as the kernel widget sends them (issue 27), through the
+"""The sandbox's board and card menus as the kernel widget sends them, through the
 widget's custom-message path (no browser, no kernel): the state carries the board's HTML (cards
 as `rk-card` with their ids, what the last click changed outlined, no "Full text" toggles) and
 every card's actions with verdicts; a card action's click, a decision's picker (`ask`) and

@@ -122,7 +122,7 @@ def test_nothing_is_half_applied_when_a_later_step_is_illegal(capsys):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
 
 
-# ------------------------------------------------------------------ message length (issue 13)
+# ------------------------------------------------------------------ message length
 def _run_one_line(path: Path, capsys) -> str:
     code = main(["run", str(path)])
     out, err = capsys.readouterr()
@@ -169,7 +169,7 @@ def test_capped_keeps_short_errors_and_cuts_long_ones():
     assert long.line == 3 and long.path == "f.toml"
 
 
-# ------------------------------------------------------------------ error output (issue 18)
+# ------------------------------------------------------------------ error output
 def test_an_unknown_card_message_keeps_its_closing_quote(capsys):
     assert main(["run", str(CORPUS / "unknown_card_no_suggestion.toml")]) == 2
     err = capsys.readouterr().err.strip()
@@ -188,7 +188,7 @@ def test_each_failed_expectation_is_reported_once_in_line_order(capsys, monkeypa
     assert len(set(messages)) == len(messages) == 4  # once each, stdout and stderr together
 
 
-# ------------------------------------------------------------------ hostile scenarios (issue 25)
+# ------------------------------------------------------------------ hostile scenarios
 def test_a_newline_in_the_file_name_does_not_split_the_message(tmp_path, capsys):
     path = tmp_path / "two\nlines\u200b.toml"
     path.write_text((CORPUS / "illegal_action.toml").read_text("utf-8"), "utf-8")

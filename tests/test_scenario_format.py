@@ -309,7 +309,7 @@ def test_any_text_survives_the_round_trip():
     check()
 
 
-# ------------------------------------------------- what a teacher writes (issue 24)
+# ------------------------------------------------- what a teacher writes
 LABELLED_MANA = '''
 title = "Labels, not object ids"
 
@@ -648,7 +648,7 @@ def test_a_token_made_in_a_step_can_be_named_by_that_steps_decisions():
     assert results[2].snapshot == game_at(sc, 2).snapshot()
 
 
-# ---------------------------------------------------------------- speaker notes (issue 28)
+# ---------------------------------------------------------------- speaker notes
 def test_speaker_notes_are_read_kept_and_never_in_the_narration_or_a_frame(tmp_path):
     from rulekit.display.walkthrough.frames import StepFrames
     from rulekit.scenario import dumps, load, loads, shipped_dir

@@ -1,4 +1,4 @@
-"""Links to a walkthrough's step (issue 28), without a browser: each walkthrough's slug (its
+"""Links to a walkthrough's step, without a browser: each walkthrough's slug (its
 name in a page's address, `#<slug>/<step>`), the exported page's address a kernel host's
 "Copy a link to this step" gives (`Stepper.step_link`, `site_page`), the page's contents list
 and ids (`rulekit.export.views`), and the prose taken out of the Tab order."""

@@ -107,7 +107,7 @@ def test_the_fifteen_minute_path_runs_as_written(tmp_path):
             stem = made.group(1)
 
     ran = outputs["python3 -m rulekit run rulekit/scenarios/powerstone_mana.toml"]
-    assert "question (asked before the step): Alice has {G} and a Powerstone {C}." in ran
+    assert "question (asked before the step): Alice has {G} and a Powerstone {C} left." in ran
     assert re.search(r"all \d+ expectation\(s\) hold", ran)
     preview = (kit / "build" / "preview" / "powerstone_mana.html").read_text("utf-8")
     assert '"title":"Powerstone mana, step by step"' in preview
@@ -123,7 +123,7 @@ def test_the_fifteen_minute_path_runs_as_written(tmp_path):
     data = json.loads(view.group(1))
     assert data["title"] == "Powerstone mana, step by step"
     assert any(f["question"] and f["question"]["ask"].startswith("Alice has {G} and a "
-               "Powerstone {C}.") for f in data["frames"])
+               "Powerstone {C} left.") for f in data["frames"])
     index = (kit / "site" / "index.html").read_text("utf-8")
     assert "You will be able to tell which spells and abilities Powerstone mana can pay for" \
         in index

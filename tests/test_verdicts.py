@@ -1,4 +1,4 @@
-"""`Game.check`, `Game.what_if`, `Game.offers` and `Game.legal_actions` (issue 27): the verdict of
+"""`Game.check`, `Game.what_if`, `Game.offers` and `Game.legal_actions`: the verdict of
 an action before it is taken, with the rule that forbids it, changing nothing."""
 
 from __future__ import annotations

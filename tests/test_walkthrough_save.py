@@ -1,4 +1,4 @@
-"""Save as walkthrough (issue 27): a sandbox session as scenario TOML that
+"""Save as walkthrough: a sandbox session as scenario TOML that
 `python -m rulekit run` passes unchanged, objects named by labels, for every lesson's sandbox
 after a scripted session of a few clicks."""
 

@@ -2,7 +2,7 @@
 its Oracle text and links to the lessons that use it, by their titles. Linked from the index; all
 text escaped.
 
-Readable at every width (issue 29): names and types break only between words; on a phone each
+Readable at every width: names and types break only between words; on a phone each
 card is a block of its own, not a table row. A filter box (plain JavaScript in the page, no
 kernel, no network) keeps the cards whose name, type, text or lessons hold every word typed;
 without JavaScript the box stays hidden and the whole list shows.

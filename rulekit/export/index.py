@@ -1,4 +1,4 @@
-"""`site/index.html`, the lessons as a course (issue 29): where to start, a suggested order, one
+"""`site/index.html`, the lessons as a course: where to start, a suggested order, one
 line per lesson on what you will be able to do after it and about how long it takes
 (`rulekit.repo.course`); and `site/teachers.html`, for teachers: planning, projecting with
 Present, printing, and the rulings coverage table (R01-R19 -> lessons, walkthroughs, tests,

@@ -156,7 +156,7 @@ _TAB_STOP = re.compile(r'(<div class="(?:jp-Cell-inputWrapper|[^"]*\bjp-OutputAr
 
 
 def untab_prose(page: str) -> str:
-    """`page` with the prose out of the Tab order (issue 28): no `tabindex="0"` on the cells'
+    """`page` with the prose out of the Tab order: no `tabindex="0"` on the cells'
     input and output wrappers, so Tab goes from control to control (the walkthroughs' own
     scrolling panes stay focusable).
 

@@ -1,4 +1,4 @@
-"""What the lesson build may overwrite and delete (issue 13): only what it wrote itself.
+"""What the lesson build may overwrite and delete: only what it wrote itself.
 
 - **The cache** (`lessons.json`, kernel logs) lives outside the published folder: in the
   checkout's `build/lessons/<out name>-<hash of out's path>/` (removed by `make clean`), or, for a

@@ -1,4 +1,4 @@
-"""`site/quiz.html`, the class quiz (issue 29): every lesson's predict questions, one a screen,
+"""`site/quiz.html`, the class quiz: every lesson's predict questions, one a screen,
 for a teacher to project. Linked from the teachers' page and from each lesson page with
 questions (`quiz.html#quiz-<lesson>` opens that lesson's quiz).
 

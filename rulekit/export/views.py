@@ -1,4 +1,4 @@
-"""The exported page's views (issue 26): each rulekit anywidget output of an executed notebook
+"""The exported page's views: each rulekit anywidget output of an executed notebook
 (a `Stepper`; once it is one, the sandbox) becomes the page contract's `rk-view` markup, its
 traits taken from the notebook's saved widget state (nbclient `store_widget_state=True`): the
 frames the kernel made, not a second derivation. The page's host (`rulekit/display/front/

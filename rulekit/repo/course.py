@@ -1,4 +1,4 @@
-"""The lessons as a course (issue 29): for each notebook, what a student will be able to do
+"""The lessons as a course: for each notebook, what a student will be able to do
 after it and about how many minutes it takes; used by the site's index and teachers' page.
 
 - **The goal** is the lesson author's words, kept with the lesson: the notebook's metadata

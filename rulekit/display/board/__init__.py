@@ -1,4 +1,4 @@
-"""The board view (issue 27): a game drawn as a table players know, one pure function of it.
+"""The board view: a game drawn as a table players know, one pure function of it.
 
 Standard library only, plain data to static HTML with inline SVG mana symbols (no script):
 

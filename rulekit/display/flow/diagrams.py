@@ -75,8 +75,8 @@ def step_view_fit(scenarios: Iterable[Any] | None = None, *,
                   pane: tuple[float, float] = PANE) -> dict[tuple[str, int], tuple[float, float]]:
     """For every step after the set-up of every scenario (the shipped ones by default): the
     share of what the step added that a `pane` (CSS px, at the page's one scale) shows at
-    once in its step view (`flow.step_diagram`), and the smallest text size in it. The rule
-    of issue 28: a step fits when the share is at least 0.95 and the text at least 16 px."""
+    once in its step view (`flow.step_diagram`), and the smallest text size in it. The 95 %
+    rule: a step fits when the share is at least 0.95 and the text at least 16 px."""
     from rulekit.display.flow import step_diagram
     from rulekit.scenario import load, shipped
 

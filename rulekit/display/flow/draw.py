@@ -131,7 +131,7 @@ def draw(model: Model, groups: list[Group], roots: dict[int, Event],
     wraps a fan-out of more than `ROW` siblings into rows, draws each step of the turn below
     everything the step before it caused, puts the step's title beside its
     first box and each box's CR numbers on its last line of words where they fit, and puts
-    boxes closer together, so a step fits a projector's pane (issue 28: the steps were too
+    boxes closer together, so a step fits a projector's pane (the steps were too
     tall, rarely too wide). `layout` (a step view): how many siblings a row, and wide or
     narrow (`StepLayout`). A step view also
     leaves "→ what it made of the event" out of a replacement effect's box when the box

@@ -1,5 +1,5 @@
 """The legend as a strip of small HTML, outside the scrolling diagram: one swatch and its words
-for each shape the shown part of a diagram uses, and nothing else (issue 28: the legend inside
+for each shape the shown part of a diagram uses, and nothing else (the legend inside
 the SVG scrolled away at nearly every step, and the set-up's held one item in a third of the
 pane). Standard library only; a page (the stepper's front-end) puts it above the diagram pane.
 

@@ -1,4 +1,4 @@
-/* rulekit: the exported lesson page's own anywidget host (issue 26; docs/classroom.md, "the
+/* rulekit: the exported lesson page's own anywidget host (docs/classroom.md, "the
    page contract"). No widget manager, no kernel, no eval.
 
    The page holds, for each view, `<div class="rk-view" data-rk-view="NAME">` with its traits in

@@ -1,4 +1,4 @@
-"""The class quiz in a kernel (issue 29): an anywidget over `rulekit.display.quiz.questions`, drawn
+"""The class quiz in a kernel: an anywidget over `rulekit.display.quiz.questions`, drawn
 by the quiz module (`rulekit/display/front/quiz.js`), the same one an exported page uses.
 
 `Quiz(*walkthroughs)`: each a `Stepper` the notebook shows (its synced frames are the
