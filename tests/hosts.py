@@ -52,3 +52,40 @@ def run_all_cells(page: Any, idle: Callable[[], None]) -> None:
                 return
             page.wait_for_timeout(250)
     raise AssertionError("Run > Run All Cells started no cell (three tries)")
+
+
+def present_and_back(page: Any, stepper: Any, step: Callable[[], int], pause_ms: int,
+                     shot: Any) -> None:
+    """A walkthrough's Present button (`stepper`, at step 2): full screen, the arrow key steps
+    it, Escape comes back at the same step. `step()` reads the step shown; a screenshot of the
+    slide goes to `shot`."""
+    stepper.locator(".rk-present").click()
+    page.wait_for_timeout(pause_ms)
+    box = stepper.bounding_box()
+    assert box and box["x"] <= 0.5 and box["y"] <= 0.5 and box["width"] >= 1365 \
+        and box["height"] >= 767, f"not full screen: {box}"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(pause_ms // 2)
+    assert step() == 3
+    page.screenshot(path=str(shot))
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(pause_ms)
+    assert "rk-presenting" not in (stepper.get_attribute("class") or "")
+    assert step() == 3, "Escape did not come back at the same step"
+
+
+def tap_a_forest(page: Any, sandbox: Any, timeout_ms: int) -> Any:
+    """Lesson 1's sandbox (`sandbox`, ready): an untapped Forest tapped through "All
+    controls", answered by its engine (a kernel, or the page's); the message locator."""
+    sandbox.locator("details.rk-all-controls > summary").click()
+    select = sandbox.locator("[data-field='permanent']")
+    forest = [v for v, label in select.locator("option").evaluate_all(
+        "os => os.map((o) => [o.value, o.textContent])")
+        if "Forest" in label and "tapped" not in label]
+    assert forest, "no untapped Forest in lesson 1's sandbox"
+    select.select_option(value=forest[0])
+    done = sandbox.get_attribute("data-done") or "0"
+    sandbox.locator("button[data-control='tap']").click()
+    page.wait_for_function("([el, n]) => (el.dataset.done || '0') !== n",
+                           arg=[sandbox.element_handle(), done], timeout=timeout_ms)
+    return sandbox.locator(".rk-message").first

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import unavailable
-from tests.hosts import only_from, run_all_cells
+from tests.hosts import only_from, run_all_cells, tap_a_forest
 
 pytestmark = [pytest.mark.lite, pytest.mark.browser, pytest.mark.slow]
 
@@ -120,18 +120,7 @@ def test_a_lesson_opens_runs_steps_and_plays_offline(lite_site: Path, browser) -
             sandbox.wait_for(state="attached", timeout=600_000)
             sandbox.scroll_into_view_if_needed()
             assert sandbox.get_attribute("data-state") == "ready"
-            sandbox.locator("details.rk-all-controls > summary").click()
-            select = sandbox.locator("[data-field='permanent']")
-            forest = [v for v, label in select.locator("option").evaluate_all(
-                "os => os.map((o) => [o.value, o.textContent])")
-                if "Forest" in label and "tapped" not in label]
-            assert forest, "no untapped Forest in lesson 1's sandbox"
-            select.select_option(value=forest[0])
-            done = sandbox.get_attribute("data-done") or "0"
-            sandbox.locator("button[data-control='tap']").click()
-            page.wait_for_function("([el, n]) => (el.dataset.done || '0') !== n",
-                                   arg=[sandbox.element_handle(), done], timeout=60_000)
-            said = sandbox.locator(".rk-message").first.inner_text()
+            said = tap_a_forest(page, sandbox, 60_000).inner_text()
             assert "taps Forest" in said and "Forest made" in said, said  # the narrator's words
             page.screenshot(path=str(ARTIFACTS / "sandbox.png"))
             print(f"lite: first walkthrough {first_s:.1f} s after opening")

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import unavailable
-from tests.hosts import free_port, only_from
+from tests.hosts import free_port, only_from, present_and_back, tap_a_forest
 
 pytestmark = [pytest.mark.marimo, pytest.mark.browser, pytest.mark.lab]
 
@@ -122,19 +122,7 @@ def test_a_lesson_in_marimo_steps_presents_and_plays(marimo_lesson, browser) -> 
         assert "Step 2" in live.inner_text()
         page.screenshot(path=str(ARTIFACTS / "stepped.png"))
         # Present: full screen, the keyboard steps it, Escape comes back at the same step
-        stepper.locator(".rk-present").click()
-        page.wait_for_timeout(600)
-        box = stepper.bounding_box()
-        assert box and box["x"] <= 0.5 and box["y"] <= 0.5 and box["width"] >= 1365 \
-            and box["height"] >= 767, f"not full screen: {box}"
-        page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(300)
-        assert step() == 3
-        page.screenshot(path=str(ARTIFACTS / "present.png"))
-        page.keyboard.press("Escape")
-        page.wait_for_timeout(600)
-        assert "rk-presenting" not in (stepper.get_attribute("class") or "")
-        assert step() == 3, "Escape did not come back at the same step"
+        present_and_back(page, stepper, step, 600, ARTIFACTS / "present.png")
         assert page.evaluate("() => document.fullscreenElement === null"), \
             "the page is still full screen after Present ended"
         # the sandbox plays: its click goes to SandboxModel in marimo's kernel
@@ -142,18 +130,7 @@ def test_a_lesson_in_marimo_steps_presents_and_plays(marimo_lesson, browser) -> 
         sandbox.scroll_into_view_if_needed()
         sandbox.wait_for(state="visible", timeout=60_000)
         assert sandbox.get_attribute("data-state") == "ready"
-        sandbox.locator("details.rk-all-controls > summary").click()
-        select = sandbox.locator("[data-field='permanent']")
-        forest = [v for v, label in select.locator("option").evaluate_all(
-            "os => os.map((o) => [o.value, o.textContent])")
-            if "Forest" in label and "tapped" not in label]
-        assert forest, "no untapped Forest in lesson 1's sandbox"
-        select.select_option(value=forest[0])
-        done = sandbox.get_attribute("data-done") or "0"
-        sandbox.locator("button[data-control='tap']").click()
-        page.wait_for_function("([el, n]) => (el.dataset.done || '0') !== n",
-                               arg=[sandbox.element_handle(), done], timeout=30_000)
-        said = sandbox.locator(".rk-message").first.inner_text()
+        said = tap_a_forest(page, sandbox, 30_000).inner_text()
         assert "taps Forest" in said and "Forest made" in said, said  # the narrator's words
         sandbox.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "sandbox.png"))

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import clean_clone
-from tests.hosts import free_port, only_from, run_all_cells
+from tests.hosts import free_port, only_from, present_and_back, run_all_cells, tap_a_forest
 from tests.kernel_sandbox import kernel_sandbox
 from tests.sandbox_ui import WORDS_JS
 
@@ -159,37 +159,14 @@ def test_notebook7_runs_steps_presents_and_saves_clean(notebook7, browser) -> No
         assert live.get_attribute("aria-live") == "polite" and "Step 2" in live.inner_text()
         page.screenshot(path=str(ARTIFACTS / "stepped.png"))
         # Present: full screen, the keyboard steps it, Escape comes back at the same step
-        stepper.locator(".rk-present").click()
-        page.wait_for_timeout(500)
-        box = stepper.bounding_box()
-        assert box and box["x"] <= 0.5 and box["y"] <= 0.5 and box["width"] >= 1365 \
-            and box["height"] >= 767, f"not full screen: {box}"
-        page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(200)
-        assert step() == 3
-        page.screenshot(path=str(ARTIFACTS / "present.png"))
-        page.keyboard.press("Escape")
-        page.wait_for_timeout(400)
-        assert "rk-presenting" not in (stepper.get_attribute("class") or "")
-        assert step() == 3, "Escape did not come back at the same step"
+        present_and_back(page, stepper, step, 500, ARTIFACTS / "present.png")
         # this host too: every card's verdicts, and every challenge solved by clicking
         assert kernel_sandbox(page, Path(LESSON).stem, ARTIFACTS) == []
         # the sandbox plays: its click goes to SandboxModel in this lesson's kernel
         sandbox = page.locator(".jp-NotebookPanel .rk-sandbox").first
         sandbox.scroll_into_view_if_needed()
         assert sandbox.get_attribute("data-state") == "ready"  # a kernel: ready at once
-        sandbox.locator("details.rk-all-controls > summary").click()
-        select = sandbox.locator("[data-field='permanent']")
-        forest = [v for v, label in select.locator("option").evaluate_all(
-            "os => os.map((o) => [o.value, o.textContent])")
-            if "Forest" in label and "tapped" not in label]
-        assert forest, "no untapped Forest in lesson 1's sandbox"
-        select.select_option(value=forest[0])
-        done = sandbox.get_attribute("data-done") or "0"
-        sandbox.locator("button[data-control='tap']").click()
-        page.wait_for_function("([el, n]) => (el.dataset.done || '0') !== n",
-                               arg=[sandbox.element_handle(), done], timeout=15_000)
-        said = sandbox.locator(".rk-message").first.evaluate(WORDS_JS)
+        said = tap_a_forest(page, sandbox, 15_000).evaluate(WORDS_JS)
         assert "taps Forest" in said and "Alice's pool: {G}" in said, said
         # save: outputs and widget state beside the notebook, the notebook as committed
         state = lesson.parent / STATE_DIR / f"{lesson.stem}{SUFFIX}"
