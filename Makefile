@@ -1,5 +1,5 @@
 # rulekit: every target bootstraps what it needs, and a second run does no install work.
-#   make lessons    build the lesson site (python -m rulekit.export --out site)
+#   make lessons    build the lesson site (python -m mtg_rulekit.export --out site)
 #                   (make lessons REPO_URL=https://github.com/ORG/REPO: each page offers Binder)
 #   make lite       optional: a JupyterLite site of the lessons in site/lite (edit and run them
 #                   in a browser, no install; served over HTTP), and the pages link to it
@@ -16,7 +16,7 @@
 #                   table (extra args: make fuzz FUZZ_ARGS='--sequences 500 --seed 3')
 #   make lint       ruff check + mypy (strict on the engine's tiers; see [tool.mypy] in pyproject)
 #                   + vulture (dead code, at a confidence with no false positives on this tree)
-#                   + ESLint over rulekit/**/*.js (pinned: tools/eslint)
+#                   + ESLint over mtg_rulekit/**/*.js (pinned: tools/eslint)
 #   make lock       re-pin constraints.txt after changing dependencies in pyproject.toml
 #   make clean      remove what the build made in this checkout (distclean: the .venv too);
 #                   every path it deletes is written below, none comes from a variable
@@ -39,7 +39,7 @@ FAST := not browser and not notebook and not lab and not slow
 WORKERS ?= auto
 LAB_ARGS ?=
 FUZZ_ARGS ?=
-LINT_PATHS = $(wildcard rulekit tests benchmarks)
+LINT_PATHS = $(wildcard mtg_rulekit tests benchmarks)
 SYSDEPS := bash tools/ensure-system-deps
 # configurable-http-proxy for the JupyterHub class test (tests/test_jupyterhub.py): npm installs
 # it, pinned with every dependency (tools/configurable-http-proxy/package-lock.json), in this
@@ -61,14 +61,14 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
 # Re-install when the dependencies or the pins change, or once the rulekit package first appears
-# (an editable install made before rulekit/__init__.py existed maps no package); then define the
+# (an editable install made before mtg_rulekit/__init__.py existed maps no package); then define the
 # nbstripout git filter (.gitattributes) so notebook outputs never reach a commit, and give the
 # virtualenv's JupyterLab the lessons' settings (no news pop-up, docs/hosts.md).
-$(STAMP_DEPS): pyproject.toml constraints.txt $(wildcard rulekit/__init__.py) | $(BIN)/python
+$(STAMP_DEPS): pyproject.toml constraints.txt $(wildcard mtg_rulekit/__init__.py) | $(BIN)/python
 	$(BIN)/pip install --disable-pip-version-check -c constraints.txt -e '.[test]'
-	$(BIN)/python -m rulekit.lab.gitfilter
+	$(BIN)/python -m mtg_rulekit.lab.gitfilter
 	@# the settings a wheel installs for JupyterLab (setup.py); an editable install skips them
-	install -D -m 644 rulekit/lab/settings/overrides.d/mtg-rulekit.json \
+	install -D -m 644 mtg_rulekit/lab/settings/overrides.d/mtg-rulekit.json \
 	  $(VENV)/share/jupyter/lab/settings/overrides.d/mtg-rulekit.json
 	@touch $@
 
@@ -112,8 +112,8 @@ define LINT
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/mypy
 	$(BIN)/vulture $(LINT_PATHS) --min-confidence 80
-	@if [ -f $(STAMP_ESLINT) ]; then echo "eslint 'rulekit/**/*.js'"; \
-	  $(ESLINT_DIR)/node_modules/.bin/eslint --config $(ESLINT_DIR)/eslint.config.mjs 'rulekit/**/*.js'; \
+	@if [ -f $(STAMP_ESLINT) ]; then echo "eslint 'mtg_rulekit/**/*.js'"; \
+	  $(ESLINT_DIR)/node_modules/.bin/eslint --config $(ESLINT_DIR)/eslint.config.mjs 'mtg_rulekit/**/*.js'; \
 	else echo "make: ESLint skipped (not installed)"; fi
 endef
 
@@ -135,17 +135,17 @@ test: $(STAMP_DEPS) $(STAMP_ESLINT) sysdeps-dot sysdeps-chromium $(STAMP_PROXY)
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 lessons: $(STAMP_DEPS) sysdeps-dot
-	$(BIN)/python -m rulekit.export --out $(SITE) $(if $(REPO_URL),--repo '$(REPO_URL)')
+	$(BIN)/python -m mtg_rulekit.export --out $(SITE) $(if $(REPO_URL),--repo '$(REPO_URL)')
 
-# The JupyterLite site (rulekit/export/lite.py: Pyodide and Viz.js from npm, the kernel's wheels
+# The JupyterLite site (mtg_rulekit/export/lite.py: Pyodide and Viz.js from npm, the kernel's wheels
 # from PyPI, pinned and cached; rulekit's own wheel), then the pages again, now linking to it.
 lite: $(STAMP_DEPS) sysdeps-dot
 	@$(SYSDEPS) node
-	$(BIN)/python -m rulekit.export.lite --out $(SITE)/lite
-	$(BIN)/python -m rulekit.export --out $(SITE) $(if $(REPO_URL),--repo '$(REPO_URL)')
+	$(BIN)/python -m mtg_rulekit.export.lite --out $(SITE)/lite
+	$(BIN)/python -m mtg_rulekit.export --out $(SITE) $(if $(REPO_URL),--repo '$(REPO_URL)')
 
 diagrams: $(STAMP_DEPS) sysdeps-dot
-	$(BIN)/python -m rulekit diagrams --out diagrams
+	$(BIN)/python -m mtg_rulekit diagrams --out diagrams
 
 bench: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 	$(BIN)/python benchmarks/run.py
@@ -154,15 +154,15 @@ bench: $(STAMP_DEPS) sysdeps-dot sysdeps-chromium
 fuzz: $(STAMP_DEPS)
 	$(BIN)/python tests/fuzz.py --sequences 10000 $(FUZZ_ARGS)
 
-# JupyterLab on 127.0.0.1 that saves widget state in the notebooks (see rulekit/lab/__init__.py).
+# JupyterLab on 127.0.0.1 that saves widget state in the notebooks (see mtg_rulekit/lab/__init__.py).
 lab: $(STAMP_DEPS) sysdeps-dot
-	$(BIN)/python -m rulekit.lab $(LAB_ARGS)
+	$(BIN)/python -m mtg_rulekit.lab $(LAB_ARGS)
 
 # the words go to the command through the environment (make exports variables set on its
 # command line), never pasted into the shell line: a title with a quote stays a title
 new-lesson: $(STAMP_DEPS)
 	@test -n "$$TITLE" || { echo 'usage: make new-lesson TITLE="Lesson title" SCENARIO=FILE GOAL="what a student will be able to do"'; exit 2; }
-	$(BIN)/python -m rulekit new-lesson "$$TITLE" --rulings "$$RULINGS" --goal "$$GOAL" \
+	$(BIN)/python -m mtg_rulekit new-lesson "$$TITLE" --rulings "$$RULINGS" --goal "$$GOAL" \
 	  $(if $(SCENARIO),--scenario $$SCENARIO)
 
 # Pin every package of a fresh venv with .[test] installed (rulekit itself excluded).
@@ -170,7 +170,7 @@ lock:
 	rm -rf ./.venv-lock
 	$(PY) -m venv ./.venv-lock
 	./.venv-lock/bin/pip install --disable-pip-version-check -e '.[test]'
-	./.venv-lock/bin/pip freeze --exclude-editable | grep -iv '^rulekit' > constraints.txt
+	./.venv-lock/bin/pip freeze --exclude-editable | grep -iv '^mtg-rulekit' > constraints.txt
 	rm -rf ./.venv-lock
 	@echo "constraints.txt re-pinned; the next make re-installs .venv from it"
 

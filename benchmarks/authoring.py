@@ -1,4 +1,4 @@
-"""Authoring benchmarks: p10 (a scenario as a page with `python -m rulekit preview`, as a teacher
+"""Authoring benchmarks: p10 (a scenario as a page with `python -m mtg_rulekit preview`, as a teacher
 runs it: a new Python process, from its start to the page written)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def longest_scenario() -> Path:
     """The shipped scenario with the most steps (then by name): the preview that takes longest."""
     import tomllib
 
-    from rulekit.scenario import shipped
+    from mtg_rulekit.scenario import shipped
 
     def steps(path: Path) -> int:
         return len(tomllib.loads(path.read_text("utf-8")).get("step", []))
@@ -28,7 +28,7 @@ def longest_scenario() -> Path:
 
 
 def preview_s(runs: int = 5, scenario: Path | None = None) -> dict[str, object]:
-    """p10: `python -m rulekit preview FILE --out DIR` for the longest shipped scenario, wall
+    """p10: `python -m mtg_rulekit preview FILE --out DIR` for the longest shipped scenario, wall
     seconds from the process's start to its exit (median of `runs`), with the CPU seconds of
     the process and its children (Graphviz) beside them: what the load of others leaves out."""
     path = scenario or longest_scenario()
@@ -38,7 +38,7 @@ def preview_s(runs: int = 5, scenario: Path | None = None) -> dict[str, object]:
         for _ in range(runs):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "rulekit", "preview", str(path),
+            done = subprocess.run([sys.executable, "-m", "mtg_rulekit", "preview", str(path),
                                    "--out", out], cwd=ROOT, env=env, capture_output=True,
                                   text=True, timeout=300)
             wall.append(time.perf_counter() - start)

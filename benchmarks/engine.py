@@ -8,7 +8,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from rulekit import Game
+from mtg_rulekit import Game
 
 
 def median_seconds(fn: Callable[[], object], runs: int = 5) -> tuple[float, list[float]]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import nbformat
 
-from rulekit.export import build, lesson_paths
+from mtg_rulekit.export import build, lesson_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -174,9 +174,9 @@ def click_ratio(runs: int = 7) -> dict[str, object]:
     """p4: one sandbox action as the kernel handles it (the Sandbox widget's "Tap for mana":
     engine action, tables, diagram re-render) / one `dot` render of the diagram it draws.
     Measured in this process on the widget objects (no Jupyter messaging), alternating."""
-    from rulekit.display.flow import log_diagram
-    from rulekit.display.svg import render_svg
-    from rulekit.display.widgets import Sandbox
+    from mtg_rulekit.display.flow import log_diagram
+    from mtg_rulekit.display.svg import render_svg
+    from mtg_rulekit.display.widgets import Sandbox
 
     sandbox = Sandbox("r05_replacement_modifies_production")
     game = sandbox.game
@@ -233,7 +233,7 @@ def page_figures(site: Path, loads: int = 5, browser: Any = None) -> dict[str, o
     with everything outside the site blocked: time until its stepper and first diagram
     show, and requests outside the site. `browser`: a running Playwright browser to use
     (default: one of its own)."""
-    from rulekit.export.browser import chromium, open_page
+    from mtg_rulekit.export.browser import chromium, open_page
 
     if browser is None:
         with chromium() as own:
@@ -274,10 +274,10 @@ def rule_95(site: Path, where: str = "1280x720", browser: Any = None,
     the step added to the diagram (`.rk-new`) inside the diagram pane and the window, its
     text at least the view's least size; each walkthrough scrolled to the top of the window
     (on a phone: its picture scrolled into view) or presented, and stepped with its own keys
-    (`rulekit.export.checks.step_views`). Also the steps that miss it, with their share.
+    (`mtg_rulekit.export.checks.step_views`). Also the steps that miss it, with their share.
     `pages`: which of the site's pages (a glob; every lesson page by default)."""
-    from rulekit.export.browser import chromium, open_page
-    from rulekit.export.checks import step_views
+    from mtg_rulekit.export.browser import chromium, open_page
+    from mtg_rulekit.export.checks import step_views
 
     if browser is None:
         with chromium() as own:
@@ -315,9 +315,9 @@ SANDBOX_HEADING = "## Sandbox: try it yourself"  # as tests/lesson_shape.py
 
 
 def lesson_sandboxes(notebooks: Path = NOTEBOOKS) -> dict[str, Any]:
-    """Each lesson's sandbox as the pure model (`rulekit.sandbox.SandboxModel`), as its
-    "Sandbox" code cell makes it (`rulekit.sandbox.lessons.cell_model`), by notebook stem."""
-    from rulekit.sandbox import lessons
+    """Each lesson's sandbox as the pure model (`mtg_rulekit.sandbox.SandboxModel`), as its
+    "Sandbox" code cell makes it (`mtg_rulekit.sandbox.lessons.cell_model`), by notebook stem."""
+    from mtg_rulekit.sandbox import lessons
 
     out: dict[str, Any] = {}
     for path in lesson_paths(notebooks):

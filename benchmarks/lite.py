@@ -1,4 +1,4 @@
-"""p11: the JupyterLite site of the lessons (`make lite`, rulekit/export/lite.py): its size on disk
+"""p11: the JupyterLite site of the lessons (`make lite`, mtg_rulekit/export/lite.py): its size on disk
 and the time from opening lesson 1 in headless Chromium (served over HTTP on 127.0.0.1, every
 other request blocked, a fresh browser profile) to the first output of Run All Cells.
 
@@ -22,7 +22,7 @@ TIMEOUT_MS = 600_000
 def first_output_s(site: Path) -> dict[str, object]:
     """Open the lesson, Run All Cells once the kernel is idle: seconds from opening to the
     notebook shown, to the first output and to the first walkthrough; requests outside."""
-    from rulekit.export.browser import chromium, serve
+    from mtg_rulekit.export.browser import chromium, serve
 
     with chromium() as browser, serve(site) as base:
         context = browser.new_context(viewport={"width": 1366, "height": 768},
@@ -54,7 +54,7 @@ def first_output_s(site: Path) -> dict[str, object]:
 
 def lite_figures(work: Path) -> dict[str, object]:
     """Build the site in `work` and measure it; {"note": why} when it can't be built."""
-    from rulekit.export.lite import build_lite, size_mb
+    from mtg_rulekit.export.lite import build_lite, size_mb
 
     try:
         site = build_lite(work / "lite", ROOT / "notebooks", work=work / "build",

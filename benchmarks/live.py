@@ -32,7 +32,7 @@ PAGE = "03_*.html"
 IN_VIEW_S = 10.0
 FLOOR_PAGE = "_rk_pyodide_floor.html"  # written next to the lessons for the run, then removed
 
-# the part of the page back-end's start that is Pyodide's alone (rulekit/display/front/
+# the part of the page back-end's start that is Pyodide's alone (mtg_rulekit/display/front/
 # sandbox_backend.js and sandbox_worker.js): the same script files, a worker from a blob, the
 # bytes answered from memory, the unmodified modules imported from blobs, loadPyodide
 FLOOR_WORKER = """
@@ -110,7 +110,7 @@ def _floor_page(site: Path, page: Path) -> Path:
 
 
 def _floor_s(browser: Any, site: Path, floor: Path) -> float:
-    from rulekit.export.browser import open_page
+    from mtg_rulekit.export.browser import open_page
 
     visit = open_page(browser, floor, site, stepper=False)
     try:
@@ -151,8 +151,8 @@ def live_figures(site: Path, starts: int = 5, clicks: int = 10, views: int = 3,
     load), p6_first_click_ms (median of the fresh loads' first clicks), p6_click_ms (median of
     `clicks` clicks: tap a land, then undo, alternating), p6_assets_mb (site/_static/sandbox/).
     In `browser` (a Playwright Browser), else a Chromium of its own."""
-    from rulekit.export import live
-    from rulekit.export.browser import Live, chromium, open_page
+    from mtg_rulekit.export import live
+    from mtg_rulekit.export.browser import Live, chromium, open_page
 
     folder = site / "_static" / live.STATIC_SUBDIR
     page = live_page(site)
@@ -225,7 +225,7 @@ def page_verdicts_ms(site: Path, stem: str, runs: int = 7,
     """p8_verdicts_page_ms: every card's verdicts (`SandboxModel.card_actions()`) of lesson
     `stem`'s live sandbox, computed in the page's Pyodide (`rulekit.backends.sandbox.verdicts`),
     ms, median of `runs` after one warm-up."""
-    from rulekit.export.browser import Live, chromium, open_page
+    from mtg_rulekit.export.browser import Live, chromium, open_page
 
     pages = sorted(site.glob(f"{stem}.html"))
     if not pages:

@@ -182,7 +182,7 @@ def walkthrough_texts() -> list[tuple[str, str]]:
     """(where, text) of every text a shipped walkthrough shows a class: its set-up words, each
     step's narration, each question's words and its why ("r07_paying_tap step 3: question")."""
     sys.path.insert(0, str(ROOT))
-    from rulekit.scenario import load, shipped
+    from mtg_rulekit.scenario import load, shipped
 
     out = []
     for path in shipped():

@@ -35,7 +35,7 @@ import live  # noqa: E402
 import readability  # noqa: E402
 import suite  # noqa: E402
 
-from rulekit.export import PAGE_BUDGET  # noqa: E402
+from mtg_rulekit.export import PAGE_BUDGET  # noqa: E402
 
 PAGE_BUDGET_KB = PAGE_BUDGET // 1024
 
@@ -114,7 +114,7 @@ TABLE = [
     ("p11_lite_first_output_s", "-", None,
      "JupyterLite: opening lesson 1 (HTTP, fresh profile) to the first output of Run All, s"),
     ("p10_preview_s", "<= 3", lambda v, r: v <= 3,
-     "a scenario as a page: `python -m rulekit preview` of the longest shipped scenario, a new "
+     "a scenario as a page: `python -m mtg_rulekit preview` of the longest shipped scenario, a new "
      "process from start to page written, s (CPU seconds in raw.json)"),
     ("read_longest_words", "<= 30", lambda v, r: v <= readability.MAX_WORDS,
      "the longest prose sentence of any lesson, words (per lesson below; "
@@ -283,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     p8 = lessons.verdicts_ms(max(runs, 7))
     results["p8_verdicts_ms"] = p8.pop("ms")
     raw["p8"] = p8
-    print("p10: a scenario as a page (python -m rulekit preview) ...", flush=True)
+    print("p10: a scenario as a page (python -m mtg_rulekit preview) ...", flush=True)
     p10 = authoring.preview_s(runs=max(runs, 5))
     results["p10_preview_s"] = p10.pop("s")
     raw["p10"] = p10

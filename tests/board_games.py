@@ -1,5 +1,5 @@
 """Games to draw boards of (for the board's tests): every lesson sandbox's set-up (the sandbox
-file its notebook cell names, `rulekit/sandboxes/`: no kernel, no widgets) and the last step of
+file its notebook cell names, `mtg_rulekit/sandboxes/`: no kernel, no widgets) and the last step of
 every shipped walkthrough (played by the real engine, read-only)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from rulekit.scenario import play
+from mtg_rulekit.scenario import play
 from tests.lesson_shape import NOTEBOOKS, lesson_notebooks
 
 
@@ -32,8 +32,8 @@ def sandbox_name(stem: str) -> str | None:
 
 def sandbox(stem: str) -> Any:
     """The `SandboxModel` lesson `stem`'s sandbox cell makes (its board, what it offers, its
-    challenges), without a kernel (`rulekit.sandbox.lessons.cell_model`)."""
-    from rulekit.sandbox.lessons import cell_model
+    challenges), without a kernel (`mtg_rulekit.sandbox.lessons.cell_model`)."""
+    from mtg_rulekit.sandbox.lessons import cell_model
 
     source = sandbox_cell(stem)
     assert source is not None, f"{stem} has no sandbox cell"
@@ -62,8 +62,8 @@ def lesson_sandbox_games() -> Iterator[tuple[str, Any]]:
 
 def walkthrough_last_steps() -> Iterator[tuple[str, Any, Any]]:
     """(scenario stem, its last step's result, the game after it), for each shipped walkthrough."""
-    from rulekit.display.walkthrough.frames import resolve_scenario
-    from rulekit.scenario import shipped_dir
+    from mtg_rulekit.display.walkthrough.frames import resolve_scenario
+    from mtg_rulekit.scenario import shipped_dir
 
     for path in sorted(shipped_dir().glob("*.toml")):
         results = play(resolve_scenario(path))

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # the suite exists to run rulekit, as the CLI and the lesson build do: jsonschema's "iri"
 # format (unused by the scenario schema) would build a parser grammar in every worker
-from rulekit.scenario.model import skip_slow_optional_imports  # noqa: E402
+from mtg_rulekit.scenario.model import skip_slow_optional_imports  # noqa: E402
 
 skip_slow_optional_imports()
 TIERS = ("browser", "notebook", "lab")
@@ -51,11 +51,11 @@ def _tier_of_command(argv: object) -> str | None:
     modules = {words[i + 1] for i, w in enumerate(words[:-1]) if w == "-m"}
     if "chromium" in text or "playwright" in text:
         return "browser"
-    if modules & {"rulekit.lab", "jupyterlab", "notebook", "jupyterhub", "jupyter_server"} \
+    if modules & {"mtg_rulekit.lab", "jupyterlab", "notebook", "jupyterhub", "jupyter_server"} \
             or any(Path(w).name in {"jupyter-lab", "jupyter-notebook", "jupyterhub",
                                     "configurable-http-proxy"} for w in words):
         return "lab"
-    if "ipykernel_launcher" in text or modules & {"ipykernel", "rulekit.export", "nbconvert"}:
+    if "ipykernel_launcher" in text or modules & {"ipykernel", "mtg_rulekit.export", "nbconvert"}:
         return "notebook"
     return None
 
@@ -80,10 +80,10 @@ sys.addaudithook(_audit)
 
 def _watch_the_build() -> None:
     """The lesson build runs its kernels in worker processes started by multiprocessing, which
-    raises no audit event: note a call of `rulekit.export.build` itself."""
+    raises no audit event: note a call of `mtg_rulekit.export.build` itself."""
     import functools
 
-    import rulekit.export as export
+    import mtg_rulekit.export as export
 
     build = export.build
 
@@ -198,7 +198,7 @@ def browser(chromium_path: str):
     """One headless Chromium (Playwright, Debian's binary) for the whole session (per worker
     under pytest-xdist): Playwright's sync API allows one running instance per thread, so every
     browser test of a process shares it."""
-    from rulekit.export.browser import chromium
+    from mtg_rulekit.export.browser import chromium
 
     with chromium(chromium_path) as b:
         yield b
@@ -247,7 +247,7 @@ def lesson_site(venv_kernel: str):
     on this virtualenv's kernel (`venv_kernel`) with the lesson build's cache (site/, gitignored; RULEKIT_TEST_SITE overrides it;
     RULEKIT_TEST_NOTEBOOKS points at another folder of notebooks). Under pytest-xdist the first
     worker builds it and the others, waiting on a lock, find it fresh in the cache."""
-    from rulekit.export import build, lesson_paths
+    from mtg_rulekit.export import build, lesson_paths
 
     notebooks = Path(os.environ.get("RULEKIT_TEST_NOTEBOOKS", ROOT / "notebooks"))
     assert notebooks.is_dir() and lesson_paths(notebooks), f"no lesson notebooks in {notebooks}"

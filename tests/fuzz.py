@@ -1,8 +1,8 @@
 """Seeded fuzzing of the Game API against the error contract ("Keep it honest").
 
-Each sequence sets up a random board from the whole catalog (`rulekit.cards.catalog()`), then
-plays random calls of every public action (`rulekit.engine.actions.ACTIONS`, through the `Game`
-methods), with decisions (`rulekit.core.decisions.DECISIONS`), mixing likely-legal calls, illegal
+Each sequence sets up a random board from the whole catalog (`mtg_rulekit.cards.catalog()`), then
+plays random calls of every public action (`mtg_rulekit.engine.actions.ACTIONS`, through the `Game`
+methods), with decisions (`mtg_rulekit.core.decisions.DECISIONS`), mixing likely-legal calls, illegal
 ones and malformed arguments. After every call it checks the contract:
 
 - only `RulesError` or `UsageError` may escape (anything else is a finding);
@@ -45,13 +45,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rulekit import Game, RulesError, ScenarioError, Step, UsageError, Zone
-from rulekit.cards import catalog
-from rulekit.core.decisions import DECISIONS, OBJECT_DECISIONS
-from rulekit.engine.commit import COMMITS
-from rulekit.engine.targets import candidates
-from rulekit.objects.abilities import Activated, ManaAbility, SpellAbility
-from rulekit.objects.state import GameObject
+from mtg_rulekit import Game, RulesError, ScenarioError, Step, UsageError, Zone
+from mtg_rulekit.cards import catalog
+from mtg_rulekit.core.decisions import DECISIONS, OBJECT_DECISIONS
+from mtg_rulekit.engine.commit import COMMITS
+from mtg_rulekit.engine.targets import candidates
+from mtg_rulekit.objects.abilities import Activated, ManaAbility, SpellAbility
+from mtg_rulekit.objects.state import GameObject
 
 CARDS: list[str] = sorted(catalog())
 STEPS = [s.value for s in Step]
@@ -661,7 +661,7 @@ class Fuzzer:
     def widget(self) -> Any:
         """The kernel's `Sandbox` widget on this game (made at its first message)."""
         if self.sandbox is None:
-            from rulekit.sandbox.widget import Sandbox
+            from mtg_rulekit.sandbox.widget import Sandbox
 
             self.sandbox = Sandbox(self.game)
         return self.sandbox
@@ -669,7 +669,7 @@ class Fuzzer:
     def _widget(self) -> Call:
         """A message as the sandbox module sends it, often well-formed (a card's menu entry,
         the form's values), often not (junk values, deep nesting, unknown controls)."""
-        from rulekit.sandbox import CONTROLS, FIELDS, MENU_CONTROLS
+        from mtg_rulekit.sandbox import CONTROLS, FIELDS, MENU_CONTROLS
 
         rng, widget = self.more, self.widget()
         ids = [*self.game.state.objects, self.game.state.next_id + 1]
@@ -727,12 +727,12 @@ class Fuzzer:
 def _where(exc: BaseException) -> str:
     """The innermost frame inside rulekit (or the last one): where a finding happened."""
     frames = traceback.extract_tb(exc.__traceback__)
-    inside = [f for f in frames if "/rulekit/" in f.filename.replace("\\", "/")]
+    inside = [f for f in frames if "/mtg_rulekit/" in f.filename.replace("\\", "/")]
     frame = (inside or frames)[-1] if (inside or frames) else None
     if frame is None:
         return "?"
     path = frame.filename.replace("\\", "/")
-    short = path[path.rindex("/rulekit/") + 1:] if "/rulekit/" in path else Path(path).name
+    short = path[path.rindex("/mtg_rulekit/") + 1:] if "/mtg_rulekit/" in path else Path(path).name
     return f"{short}:{frame.lineno} ({frame.name})"
 
 
@@ -960,7 +960,7 @@ class Checker:
 
 
 # ------------------------------------------------------------------ hostile scenario files
-SCENARIOS = Path(__file__).resolve().parent.parent / "rulekit" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent.parent / "mtg_rulekit" / "scenarios"
 HOSTILE_LITERALS = [
     "0x" + "f" * 5000, "0o" + "7" * 5000, "0b" + "1" * 20_000, "0x10", "0o7", "0b11", "0xG",
     "-0x1", "9" * 5000, "1e999", "inf", "nan", "-0.0", "1_000_000_000_000_000",
@@ -1003,7 +1003,7 @@ def hostile_scenario(rng: random.Random) -> tuple[str, str]:
 def check_scenario(rng: random.Random, stats: Stats, seed: int, sequence: int) -> None:
     """Load and play a hostile scenario: it plays, or one `ScenarioError` says why in one line,
     never blaming rulekit; anything else is a finding."""
-    from rulekit.scenario import loads, play
+    from mtg_rulekit.scenario import loads, play
 
     where, text = hostile_scenario(rng)
     try:

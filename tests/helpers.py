@@ -12,7 +12,7 @@ from typing import NoReturn
 
 import pytest
 
-from rulekit import EventKind, Game
+from mtg_rulekit import EventKind, Game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,17 +57,17 @@ def types(found) -> list[str]:
 
 def rulekit_cli(*args: str, cwd: Path | None = None,
                 process: bool = False) -> subprocess.CompletedProcess[str]:
-    """`python -m rulekit ARGS` as a user runs it: its exit code, stdout and stderr.
+    """`python -m mtg_rulekit ARGS` as a user runs it: its exit code, stdout and stderr.
 
-    In this process by default (`rulekit.cli.main(argv)` with the output captured: the same
+    In this process by default (`mtg_rulekit.cli.main(argv)` with the output captured: the same
     code and text in milliseconds instead of a Python start); `process=True` runs the real
-    `python -m rulekit`, for the tests of what only a process shows (no traceback on a usage
+    `python -m mtg_rulekit`, for the tests of what only a process shows (no traceback on a usage
     error, the exit code the shell sees)."""
-    argv = [sys.executable, "-m", "rulekit", *args]
+    argv = [sys.executable, "-m", "mtg_rulekit", *args]
     where = cwd or ROOT
     if process:
         return subprocess.run(argv, cwd=where, text=True, capture_output=True, timeout=120)
-    from rulekit.cli import main
+    from mtg_rulekit.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err), chdir(where):
@@ -115,7 +115,7 @@ def clean_clone(dest: Path) -> Path:
     nbstripout filter installed and a clean `git status`, for a server's tests to dirty."""
     import subprocess
 
-    from rulekit.lab import gitfilter
+    from mtg_rulekit.lab import gitfilter
 
     root = Path(__file__).resolve().parent.parent
     clone = dest / "clone"

@@ -1,5 +1,5 @@
 """The lesson's sandbox in a kernel host (JupyterLab, Notebook 7): the one sandbox module
-(rulekit/display/front/sandbox.js) answered by the lesson's kernel, played as a student plays
+(mtg_rulekit/display/front/sandbox.js) answered by the lesson's kernel, played as a student plays
 it, by clicking on the board (`tests/sandbox_ui.py`): every card's menu shows the engine's
 verdicts; every challenge is solved by its reference solution after its mistake showed the
 hint (targets picked on the board, the time bar passing and resolving); Z undoes and Space
@@ -48,8 +48,8 @@ def _menus(page: Any, sandbox: Any, truth: Any) -> list[str]:
 def _challenges(page: Any, sandbox: Any, stem: str) -> tuple[int, list[str]]:
     """Every challenge: its mistake shows the hint, its solution solves it (✓ and its rule),
     the kernel's board the mirror's after each; then Z and Space work."""
-    from rulekit.sandbox import lessons
-    from rulekit.sandbox.view import board_html
+    from mtg_rulekit.sandbox import lessons
+    from mtg_rulekit.sandbox.view import board_html
     from tests.board_games import sandbox as lesson_model
     from tests.board_games import sandbox_name
     from tests.sandbox_ui import SandboxUI

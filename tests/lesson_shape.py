@@ -5,7 +5,7 @@ A lesson `N_name.ipynb` (N >= 1, written with at least two digits: `09_`, `10_`,
 this order:
 
 1. a markdown cell `# Lesson N: Title` (N is the file's number);
-2. a code cell importing `rulekit.display.lesson` and calling `lesson.rulings_box("Rxx", ...)`;
+2. a code cell importing `mtg_rulekit.display.lesson` and calling `lesson.rulings_box("Rxx", ...)`;
 3. chapters: one `## ... (Rxx)` section per ruling in that box, and no other ruling sections,
    each followed by its walkthroughs (a markdown cell `### Walkthrough: ...`, then a code cell
    `Stepper("<shipped scenario>")`) before the next chapter: the ruling, its walkthrough, the
@@ -25,8 +25,8 @@ from pathlib import Path
 
 import nbformat
 
-from rulekit.repo.outline import outline
-from rulekit.scenario import load, shipped_dir
+from mtg_rulekit.repo.outline import outline
+from mtg_rulekit.scenario import load, shipped_dir
 
 STEM = re.compile(r"^(\d{2,})_[a-z0-9_]+$")
 RULING = re.compile(r"\bR(?:0[1-9]|1[0-9])\b")
@@ -63,8 +63,8 @@ def shape_problems(nb: nbformat.NotebookNode, stem: str) -> list[str]:
         return [*problems, "no code cell"]
     first = cells[code_at[0]].source
     box = BOX.search(first)
-    if "from rulekit.display import lesson" not in first or not box:
-        problems.append("the first code cell imports rulekit.display.lesson and calls "
+    if "from mtg_rulekit.display import lesson" not in first or not box:
+        problems.append("the first code cell imports mtg_rulekit.display.lesson and calls "
                         "lesson.rulings_box(...)")
     else:
         box_ids = RULING.findall(box.group(1))

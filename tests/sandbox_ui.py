@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rulekit.sandbox import lessons
+from mtg_rulekit.sandbox import lessons
 
 __all__ = ["SandboxUI", "WORDS_JS"]
 
@@ -93,7 +93,7 @@ class SandboxUI:
         self.wait(before)
 
     def play(self, click: dict[str, Any], labels: dict[str, int]) -> Any:
-        """One click of a challenge's list (`rulekit.sandbox.lessons.play_click`), on the
+        """One click of a challenge's list (`mtg_rulekit.sandbox.lessons.play_click`), on the
         mirror, then on the board; the mirror's outcome."""
         ids = {ref: lessons._named(self.mirror, labels, ref)
                for ref in [click.get("card"), click.get("target"), *click.get("targets", []),

@@ -1,4 +1,4 @@
-"""Each action is declared once (rulekit.engine.arguments.ACTION_ARGS); the Game's methods, the
+"""Each action is declared once (mtg_rulekit.engine.arguments.ACTION_ARGS); the Game's methods, the
 scenario format's actions (ACTION_KEYS, schema.json) and the argument names agree with it."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from rulekit import Game
-from rulekit.engine.arguments import ACTION_ARGS
-from rulekit.scenario import ACTION_KEYS
-from rulekit.scenario.model import schema
+from mtg_rulekit import Game
+from mtg_rulekit.engine.arguments import ACTION_ARGS
+from mtg_rulekit.scenario import ACTION_KEYS
+from mtg_rulekit.scenario.model import schema
 
 # a Game method's parameter -> the action argument it fills
 RENAMED = {"obj": "object", "objs": "objects", "card_name": "card", "to": "to"}
@@ -53,8 +53,8 @@ def test_one_rule_for_the_scenario_of_a_ruling():
     """The diagram of R05 (`diagrams/R05.dot`, what `make diagrams` writes), `Stepper("R05")`
     and the lessons show the same scenario: each ruling's committed diagram carries the title
     of the scenario that `Stepper(ruling)` plays, and no other scenario's."""
-    from rulekit.display.walkthrough.frames import resolve_scenario
-    from rulekit.scenario import by_ruling
+    from mtg_rulekit.display.walkthrough.frames import resolve_scenario
+    from mtg_rulekit.scenario import by_ruling
 
     root = Path(__file__).resolve().parent.parent
     chosen = by_ruling()

@@ -11,13 +11,13 @@ import math
 
 import pytest
 
-from rulekit import Game, RulesError, UsageError
-from rulekit import game as rk_game
-from rulekit.core.decisions import DECISIONS, LARGEST, NAMING_DECISIONS
-from rulekit.core.errors import ChoiceNeeded
-from rulekit.engine import actions as rk_actions
-from rulekit.sandbox import SandboxModel, choices
-from rulekit.sandbox import page as sandbox_page
+from mtg_rulekit import Game, RulesError, UsageError
+from mtg_rulekit import game as rk_game
+from mtg_rulekit.core.decisions import DECISIONS, LARGEST, NAMING_DECISIONS
+from mtg_rulekit.core.errors import ChoiceNeeded
+from mtg_rulekit.engine import actions as rk_actions
+from mtg_rulekit.sandbox import SandboxModel, choices
+from mtg_rulekit.sandbox import page as sandbox_page
 
 FEATHER = "Angel's Feather"
 

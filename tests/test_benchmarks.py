@@ -80,7 +80,7 @@ def test_p3_floor_cells_are_the_lessons_imports_and_run(tmp_path):
         assert len(nb.cells) == 1 and nb.metadata.kernelspec.name == "python3"
         cells[path.name] = nb.cells[0].source
         assert all(line.startswith(("import ", "from ")) for line in cells[path.name].splitlines())
-    assert "from rulekit.display import lesson" in cells["01_tapping_and_summoning_sickness.ipynb"]
+    assert "from mtg_rulekit.display import lesson" in cells["01_tapping_and_summoning_sickness.ipynb"]
     for name, (what, cell) in lessons.floors().items():
         assert what, name
         for source in [cell] if cell is not None else sorted(set(cells.values())):
@@ -167,7 +167,7 @@ def test_the_preview_benchmark_times_the_longest_scenario():
     got = authoring.preview_s(runs=1)
     assert got["s"] > 0 and len(got["cpu_s"]) == 1 and got["page_kb"] > 50  # type: ignore[arg-type]
     steps = {p.name: p.read_text("utf-8").count("[[step]]") for p in
-             (ROOT / "rulekit" / "scenarios").glob("*.toml")}
+             (ROOT / "mtg_rulekit" / "scenarios").glob("*.toml")}
     assert steps[str(got["scenario"])] == max(steps.values())
 
 

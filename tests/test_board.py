@@ -1,4 +1,4 @@
-"""The board view (`rulekit.display.board`): every catalog card drawn on a board, what
+"""The board view (`mtg_rulekit.display.board`): every catalog card drawn on a board, what
 each card's accessible name and classes say (tapped, sick, counters, attachments, copies,
 exert, a borrowed creature), restricted and rider mana told apart, the stack, hidden hands,
 escaping, determinism, and what a walkthrough step marks as changed. The HTML is read back with
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from rulekit import Game
-from rulekit.cards import catalog
-from rulekit.display.board import (
+from mtg_rulekit import Game
+from mtg_rulekit.cards import catalog
+from mtg_rulekit.display.board import (
     board_css,
     board_data,
     board_document,
@@ -23,8 +23,8 @@ from rulekit.display.board import (
     board_html,
     step_changes,
 )
-from rulekit.display.board.mana_symbols import FILLS, contrast, symbol_svg, text_html
-from rulekit.scenario import play
+from mtg_rulekit.display.board.mana_symbols import FILLS, contrast, symbol_svg, text_html
+from mtg_rulekit.scenario import play
 
 VOID = {"br", "img", "input", "meta", "link", "hr", "circle", "path", "rect"}
 
@@ -249,7 +249,7 @@ def test_auras_and_equipment_sit_beside_their_host():
 
 
 def test_tokens_and_copies_are_marked():
-    from rulekit.display.walkthrough.frames import resolve_scenario
+    from mtg_rulekit.display.walkthrough.frames import resolve_scenario
 
     result = play(resolve_scenario("r15_copy_of_a_copy"))[-1]
     game = result.game
@@ -272,7 +272,7 @@ def test_tokens_and_copies_are_marked():
 
 
 def test_exerted_and_attacking():
-    from rulekit.display.walkthrough.frames import resolve_scenario
+    from mtg_rulekit.display.walkthrough.frames import resolve_scenario
 
     results = play(resolve_scenario("r14_exert_borrowed_creature"))
     attacking = next(r for r in results if any(o.get("attacking")
@@ -416,7 +416,7 @@ def test_hostile_names_are_text():
 
 
 def test_the_board_is_deterministic():
-    from rulekit.display.walkthrough.frames import resolve_scenario
+    from mtg_rulekit.display.walkthrough.frames import resolve_scenario
 
     first = play(resolve_scenario("r13_token_copy_enters"))[-1]
     again = play(resolve_scenario("r13_token_copy_enters"))[-1]
@@ -451,8 +451,8 @@ def test_symbols_in_text_are_said_in_words():
 BARE = """
 import json, sys
 sys.path.insert(0, {root!r})
-from rulekit import Game
-from rulekit.display.board import board_css, board_data, board_html
+from mtg_rulekit import Game
+from mtg_rulekit.display.board import board_css, board_data, board_html
 game = Game(["Alice", "Bob"])
 forest = game.add("Forest")
 game.tap_for_mana(forest)
@@ -460,7 +460,7 @@ html = board_html(game, changed={{forest.id}})
 json.dumps(board_data(game))
 assert "rk-board" in html and ".rk-board" in board_css()
 third = sorted({{m.split(".")[0] for m in sys.modules}} - set(sys.stdlib_module_names)
-               - {{"rulekit", "__main__"}})
+               - {{"mtg_rulekit", "__main__"}})
 assert not third, third
 print("ok")
 """

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.display.board import board_document, board_for_step, board_html, step_changes
-from rulekit.export.browser import full_page_shot
+from mtg_rulekit.display.board import board_document, board_for_step, board_html, step_changes
+from mtg_rulekit.export.browser import full_page_shot
 from tests.board_games import lesson_sandbox_games, walkthrough_last_steps
 
 pytestmark = pytest.mark.browser
@@ -116,7 +116,7 @@ def test_tapped_cards_are_turned_and_nothing_overlaps(browser, pages) -> None:
 
 
 def test_axe_focus_and_target_size(browser, pages) -> None:
-    from rulekit.export.checks import axe
+    from mtg_rulekit.export.checks import axe
 
     for width, height in ((1366, 768), (390, 844)):
         page, _ = _open(browser, pages["all-boards"], width, height)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.export import lesson_paths
-from rulekit.export.browser import full_page_shot
+from mtg_rulekit.export import lesson_paths
+from mtg_rulekit.export.browser import full_page_shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]  # the pages of the built site
 
@@ -42,7 +42,7 @@ def _page(site: Path, report, stem: str) -> Path:
 
 @pytest.mark.parametrize("stem", LESSONS or ["(none)"])
 def test_lesson_page_works_offline_and_steps(lesson_site, browser, stem: str) -> None:
-    from rulekit.export.browser import STEPPER_ANY, open_page
+    from mtg_rulekit.export.browser import STEPPER_ANY, open_page
 
     site, report = lesson_site
     path = _page(site, report, stem)
@@ -67,7 +67,7 @@ def test_lesson_page_works_offline_and_steps(lesson_site, browser, stem: str) ->
 
 
 def test_index_page_links_every_lesson_offline(lesson_site, browser) -> None:
-    from rulekit.export.browser import open_page
+    from mtg_rulekit.export.browser import open_page
 
     site, report = lesson_site
     visit = open_page(browser, site / "index.html", site, stepper=False)
@@ -130,8 +130,8 @@ def test_the_rulings_box_fits_a_phone_in_jupyterlab(browser) -> None:
     JupyterLab at 390x844 with its side bar closed: a wider box made the output scroll
     sideways, which axe-core reports (scrollable-region-focusable: the keyboard cannot scroll
     it). Every ruling, each in a box of its own, in the same fonts as the notebook."""
-    from rulekit.core.rulings import all_rulings
-    from rulekit.display.lesson import rulings_box
+    from mtg_rulekit.core.rulings import all_rulings
+    from mtg_rulekit.display.lesson import rulings_box
 
     page = browser.new_page(viewport={"width": 390, "height": 844})
     try:

@@ -1,4 +1,4 @@
-"""The lesson build (`python -m rulekit.export`): pages, offline assets, cache, failures, index.
+"""The lesson build (`python -m mtg_rulekit.export`): pages, offline assets, cache, failures, index.
 
 These build small notebooks of their own in a temporary folder (the same widget pattern as the
 lessons: a Stack of HTML frames jslinked to Play / IntSlider / BoundedIntText / ToggleButtons,
@@ -15,16 +15,16 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.display.svg import strip_prolog
-from rulekit.export import assets, build, main
-from rulekit.export.index import render, render_teachers
-from rulekit.export.lesson import first_line
+from mtg_rulekit.display.svg import strip_prolog
+from mtg_rulekit.export import assets, build, main
+from mtg_rulekit.export.index import render, render_teachers
+from mtg_rulekit.export.lesson import first_line
 
 pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("build")]  # one `built` site
 
 STEPPER = '''import ipywidgets as widgets
-from rulekit import Game
-from rulekit.display import log_diagram
+from mtg_rulekit import Game
+from mtg_rulekit.display import log_diagram
 game = Game(["Alice", "Bob"])
 forest = game.add("Forest")
 frames = [widgets.HTML("<p class='rk-narration'>Set-up</p>" + log_diagram(game).svg())]
@@ -100,7 +100,7 @@ def test_builds_every_page_and_the_index(built) -> None:
 def test_the_executed_notebooks_are_kept_in_the_cache_not_the_site(built) -> None:
     """What the notebook tests read instead of executing every lesson again: each lesson as
     the build ran it, outputs included, in the cache folder (never published with the site)."""
-    from rulekit.export import executed_notebook
+    from mtg_rulekit.export import executed_notebook
 
     root, _, _ = built
     copy = executed_notebook(root / "site", "00_start", cache_dir=root / "cache")
@@ -116,7 +116,7 @@ def test_the_executed_notebooks_are_kept_in_the_cache_not_the_site(built) -> Non
 
 def test_kernels_talk_over_ipc_without_the_unencrypted_tcp_warning(built) -> None:
     """ipykernel warns "running over TCP without encryption" unless the kernel manager picks
-    another transport; the build's kernels use IPC sockets (rulekit.lab.kernels)."""
+    another transport; the build's kernels use IPC sockets (mtg_rulekit.lab.kernels)."""
     root, _, lines = built
     logs = sorted((root / "cache" / "logs").glob("*.kernel.log"))
     assert [p.name for p in logs] == ["00_start.kernel.log", "01_tap.kernel.log"]
@@ -209,7 +209,7 @@ def test_a_failed_build_keeps_the_last_good_page_and_its_index_entry(tmp_path: P
     from tests.helpers import write_notebook
 
     nbs = tmp_path / "notebooks"
-    imports = "from rulekit.display.widgets import Stepper"
+    imports = "from mtg_rulekit.display.widgets import Stepper"
     path = write_notebook(nbs, "09_powerstone", "Lesson 9: Powerstone mana", imports,
                           'Stepper("r12_powerstone_mana_uses")')
     args = ["--notebooks", str(nbs), "--out", str(tmp_path / "site"), "--jobs", "1",
@@ -241,7 +241,7 @@ def test_a_failed_build_keeps_the_last_good_page_and_its_index_entry(tmp_path: P
 def test_a_scenario_change_rebuilds_only_the_lessons_that_read_it(tmp_path: Path) -> None:
     """The lessons' pages depend on the scenarios their kernels read: editing one rebuilds the
     lessons that read it, adding one rebuilds none but a lesson that lists the scenarios (the
-    start page's coverage table). Built by `python -m rulekit.export` from a copy of the
+    start page's coverage table). Built by `python -m mtg_rulekit.export` from a copy of the
     package, whose scenarios the test may change."""
     import os
     import subprocess
@@ -250,20 +250,20 @@ def test_a_scenario_change_rebuilds_only_the_lessons_that_read_it(tmp_path: Path
     from tests.helpers import write_notebook
 
     pkg = tmp_path / "pkg"
-    shutil.copytree(Path(__file__).resolve().parent.parent / "rulekit", pkg / "rulekit",
+    shutil.copytree(Path(__file__).resolve().parent.parent / "mtg_rulekit", pkg / "mtg_rulekit",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    scenarios = pkg / "rulekit" / "scenarios"
+    scenarios = pkg / "mtg_rulekit" / "scenarios"
     nbs = tmp_path / "notebooks"
-    imports = "from rulekit.display.widgets import Stepper"
+    imports = "from mtg_rulekit.display.widgets import Stepper"
     write_notebook(nbs, "01_tap", "Tap", imports, 'Stepper("r07_paying_tap")')
     write_notebook(nbs, "02_untap", "Untap", imports, 'Stepper("r08_paying_untap")')
-    write_notebook(nbs, "03_all", "All", "from rulekit.display import lesson",
+    write_notebook(nbs, "03_all", "All", "from mtg_rulekit.display import lesson",
                    "lesson.show_rulings_table()")
     env = {**os.environ, "PYTHONPATH": str(pkg)}
 
     def build_lines() -> list[str]:
         done = subprocess.run(
-            [sys.executable, "-m", "rulekit.export", "--notebooks", str(nbs), "--out",
+            [sys.executable, "-m", "mtg_rulekit.export", "--notebooks", str(nbs), "--out",
              str(tmp_path / "site"), "--cache", str(tmp_path / "cache"), "--jobs", "1",
              "--widgets", "cdn", "--sandbox", "off"],
             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
@@ -327,10 +327,10 @@ def test_the_pinned_bundle_verifies(tmp_path: Path) -> None:
 
 
 def test_index_escapes_every_text() -> None:
-    from rulekit.core.rulings import Ruling
-    from rulekit.export import BuildReport
-    from rulekit.repo.coverage import Coverage, Section
-    from rulekit.repo.outline import Heading
+    from mtg_rulekit.core.rulings import Ruling
+    from mtg_rulekit.export import BuildReport
+    from mtg_rulekit.repo.coverage import Coverage, Section
+    from mtg_rulekit.repo.outline import Heading
 
     hostile = '<script>alert("x")</script>'
     report = BuildReport(out=Path("."), widgets_note=hostile)
@@ -354,8 +354,8 @@ def test_small_helpers() -> None:
 def test_jupyter_widgets_say_they_run_in_jupyterlab(built, browser) -> None:
     """ipywidgets outputs (not the kit's views) don't run under the page's security policy:
     their widget manager compiles its schemas with `new Function`, and the policy allows no
-    eval (rulekit.export.csp). Each says so where it would be, and the build said so."""
-    from rulekit.export.browser import open_page
+    eval (mtg_rulekit.export.csp). Each says so where it would be, and the build said so."""
+    from mtg_rulekit.export.browser import open_page
 
     root, _, lines = built
     assert any("01_tap" in ln and "Jupyter widgets" in ln and "eval" in ln for ln in lines)

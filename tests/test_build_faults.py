@@ -24,11 +24,11 @@ from urllib.parse import unquote
 import nbformat
 import pytest
 
-from rulekit.export import PAGE_BUDGET, BuildReport, budget_warning, build, main
-from rulekit.export.cards import render as render_cards
-from rulekit.export.index import render as render_index
-from rulekit.export.lesson import CellWatch, _describe, child_pids, exporter, script_json
-from rulekit.export.ownership import (
+from mtg_rulekit.export import PAGE_BUDGET, BuildReport, budget_warning, build, main
+from mtg_rulekit.export.cards import render as render_cards
+from mtg_rulekit.export.index import render as render_index
+from mtg_rulekit.export.lesson import CellWatch, _describe, child_pids, exporter, script_json
+from mtg_rulekit.export.ownership import (
     TMP_SUFFIX,
     BuildLock,
     Cache,
@@ -39,7 +39,7 @@ from rulekit.export.ownership import (
     remove_stale_temporaries,
     write_atomic,
 )
-from rulekit.repo.outline import outline
+from mtg_rulekit.repo.outline import outline
 from tests.helpers import write_notebook
 
 BREAKOUTS = ("<!--<script>", "</script>", "<script>", "-->", "</SCRIPT >", "<!-- x <script> -->",
@@ -134,8 +134,8 @@ def test_script_json_round_trips_and_has_no_markup(text: str) -> None:
 def _hostile_notebook(text: str) -> nbformat.NotebookNode:
     """A page's every kind of JSON embedding, each holding `text`: a widget that isn't ours
     (its view and its state, for nbconvert's html-manager) and a walkthrough's `rk-view` data
-    (`rulekit.export.views.view_html`, what the build writes for a Stepper)."""
-    from rulekit.export.views import view_html
+    (`mtg_rulekit.export.views.view_html`, what the build writes for a Stepper)."""
+    from mtg_rulekit.export.views import view_html
 
     nb = nbformat.v4.new_notebook()
     nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
@@ -157,7 +157,7 @@ def _hostile_notebook(text: str) -> nbformat.NotebookNode:
 def test_every_json_embedding_in_a_page_survives_breakouts(text: str) -> None:
     """Widget state, widget view, a walkthrough's view data and the live sandbox's config: each
     parses back to what went in, and the page has exactly the scripts and comments it should."""
-    from rulekit.export.lesson import views_resources
+    from mtg_rulekit.export.lesson import views_resources
 
     nb = _hostile_notebook(text)
     resources = {"rulekit_css": "", "rulekit_cdn_note": "", "rulekit_lab_css": [],
@@ -183,7 +183,7 @@ def test_every_json_embedding_in_a_page_survives_breakouts(text: str) -> None:
 
 
 def test_the_inlined_page_scripts_neither_close_their_tag_nor_open_a_comment() -> None:
-    from rulekit.display.front import module_text, page_module, script_text
+    from mtg_rulekit.display.front import module_text, page_module, script_text
 
     for text in (module_text("host"), page_module("stepper"), page_module("sandbox"),
                  script_text("sandbox_backend")):
@@ -224,7 +224,7 @@ class _Links(HTMLParser):
 
 @pytest.mark.parametrize("stem", ["01_two\nlines", "02_tab\there", "03_#hash?q", '04_"q"<b>'])
 def test_index_and_cards_links_survive_odd_notebook_names(stem: str) -> None:
-    from rulekit.authoring.cards import CardEntry
+    from mtg_rulekit.authoring.cards import CardEntry
 
     report = BuildReport(out=Path("site"), lessons=[{"stem": stem, "title": "T"}])
     card = CardEntry(name="Forest", mana_cost="", type_line="Basic Land - Forest",
@@ -304,12 +304,12 @@ def test_an_unrecorded_page_or_other_content_is_still_refused(tmp_path: Path) ->
     (out / "02_y.html").write_text("someone's own page")
     (out / "cards.html").write_text("someone's own cards")
     for stems in (["01_x", "02_y"], ["01_x"]):
-        with pytest.raises(OutError, match="was not written by rulekit.export"):
+        with pytest.raises(OutError, match="was not written by mtg_rulekit.export"):
             check_out(out, stems, cache, tmp_path / "notebooks")
     (out / "cards.html").unlink()
     for mine in ("the teacher rewrote it", "<!DOCTYPE html>\n<html>\n<head><title>Mine"):
         (out / "01_x.html").write_text(mine)  # a recorded name, but not what the build wrote
-        with pytest.raises(OutError, match="01_x.html was not written by rulekit.export"):
+        with pytest.raises(OutError, match="01_x.html was not written by mtg_rulekit.export"):
             check_out(out, ["01_x"], cache, tmp_path / "notebooks")
 
 
@@ -328,7 +328,7 @@ def test_malformed_site_pages_in_the_cache_make_it_untrusted(tmp_path: Path) -> 
 _HOLD = """
 import sys, time
 from pathlib import Path
-from rulekit.export.ownership import BuildLock
+from mtg_rulekit.export.ownership import BuildLock
 lock = BuildLock(Path(sys.argv[1]), Path(sys.argv[2]))
 lock.acquire()
 print("held", flush=True)
@@ -474,7 +474,7 @@ def test_kill_9_of_the_build_takes_its_workers_and_kernels_with_it(tmp_path: Pat
               f"pathlib.Path({str(flag)!r}).write_text('yes')\n"
               f"while pathlib.Path({str(flag)!r}).exists():\n    time.sleep(0.1)")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    first = subprocess.Popen([sys.executable, "-m", "rulekit.export", "--notebooks", str(nbs),
+    first = subprocess.Popen([sys.executable, "-m", "mtg_rulekit.export", "--notebooks", str(nbs),
                               "--out", str(out), "--cache", str(cache), "--widgets", "cdn",
                               "--sandbox", "off", "-j", "1"], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -519,7 +519,7 @@ def test_kill_9_of_the_build_takes_its_workers_and_kernels_with_it(tmp_path: Pat
 _HOLD_OUT = """
 import sys, time
 from pathlib import Path
-from rulekit.export.ownership import BuildLock
+from mtg_rulekit.export.ownership import BuildLock
 lock = BuildLock.for_out(Path(sys.argv[1]))
 lock.acquire()
 print("held", flush=True)
@@ -531,7 +531,7 @@ time.sleep(60)
 def test_two_builds_into_one_out_with_different_caches_refuse_each_other(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The lock lives in --out too: a second build with its own --cache still refuses."""
-    from rulekit.export.ownership import OUT_LOCK
+    from mtg_rulekit.export.ownership import OUT_LOCK
 
     out = tmp_path / "site"
     build([], out, widgets="cdn", sandbox="off", cache_dir=tmp_path / "a",
@@ -563,7 +563,7 @@ def test_two_builds_into_one_out_with_different_caches_refuse_each_other(
 
 
 def test_the_out_lock_never_follows_a_symlink(tmp_path: Path) -> None:
-    from rulekit.export.ownership import OUT_LOCK
+    from mtg_rulekit.export.ownership import OUT_LOCK
 
     out, target = tmp_path / "site", tmp_path / "precious.txt"
     out.mkdir()

@@ -14,9 +14,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-import rulekit.export as export
-from rulekit.export import budget_warning, main, write_error
-from rulekit.export.lesson import MAX_CELL_OUTPUT, heaviest_output, output_sizes
+import mtg_rulekit.export as export
+from mtg_rulekit.export import budget_warning, main, write_error
+from mtg_rulekit.export.lesson import MAX_CELL_OUTPUT, heaviest_output, output_sizes
 from tests.helpers import write_notebook
 
 FULL = Path("/dev/full")  # every write to it fails with ENOSPC: a full disk, for real
@@ -94,7 +94,7 @@ def test_a_full_out_names_the_file_being_written_not_its_source(tmp_path, monkey
         nbs.mkdir()
         assert main(["--notebooks", str(nbs), "--out", str(out)]) == 2
     line = capsys.readouterr().err.strip().splitlines()[-1]
-    assert line == f"rulekit.export: can't write {target}: No space left on device"
+    assert line == f"mtg_rulekit.export: can't write {target}: No space left on device"
 
 
 @pytest.mark.skipif(not FULL.exists(), reason="no /dev/full here")

@@ -14,8 +14,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.export import build, main
-from rulekit.export.ownership import (
+from mtg_rulekit.export import build, main
+from mtg_rulekit.export.ownership import (
     CACHE_FORMAT,
     GENERATOR_TAG,
     OutError,
@@ -23,7 +23,7 @@ from rulekit.export.ownership import (
     is_ours,
     sha256_file,
 )
-from rulekit.repo.coverage import repo_root
+from mtg_rulekit.repo.coverage import repo_root
 from tests.helpers import write_notebook
 
 pytestmark = pytest.mark.notebook
@@ -137,7 +137,7 @@ def test_a_users_index_html_is_refused_before_anything_is_written(tmp_path: Path
     code = main(["--notebooks", str(nbs), "--out", str(out), "--cache", str(tmp_path / "c")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1
-    assert err[0] == (f"rulekit.export: --out {out} holds files rulekit.export did not write: "
+    assert err[0] == (f"mtg_rulekit.export: --out {out} holds files mtg_rulekit.export did not write: "
                       "pick a new or empty folder for the site (e.g. site)")
     assert _tree(out) == before and sorted(os.listdir(out)) == ["index.html"]
 
@@ -153,8 +153,8 @@ def test_a_lesson_would_overwrite_a_users_page_in_a_rulekit_site(tmp_path: Path,
     code = main(["--notebooks", str(nbs), "--out", str(out), "--cache", str(cache)])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
-    assert err[0].startswith(f"rulekit.export: {out}/02_mine.html was not written by "
-                             "rulekit.export")
+    assert err[0].startswith(f"mtg_rulekit.export: {out}/02_mine.html was not written by "
+                             "mtg_rulekit.export")
     assert _tree(out) == before
 
 
@@ -184,7 +184,7 @@ def test_an_unusable_out_is_one_line_exit_2_and_nothing_changes(tmp_path: Path, 
                  "--cache", str(tmp_path / "cache")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
-    assert err[0].startswith(f"rulekit.export: {expected}"), err
+    assert err[0].startswith(f"mtg_rulekit.export: {expected}"), err
     assert sorted(os.listdir(watched)) == before
     if case == "existing file":
         assert out.read_text() == "keep me"
@@ -199,7 +199,7 @@ def test_a_users_own_cards_page_is_never_overwritten(tmp_path: Path) -> None:
     _build(nbs, out, cache)
     assert GENERATOR_TAG in (out / "cards.html").read_text("utf-8")
     (out / "cards.html").write_text("the teacher's own card list")
-    with pytest.raises(OutError, match="cards.html was not written by rulekit.export"):
+    with pytest.raises(OutError, match="cards.html was not written by mtg_rulekit.export"):
         build(nbs, out, jobs=1, widgets="cdn", cache_dir=cache, echo=lambda _l: None)
     assert (out / "cards.html").read_text() == "the teacher's own card list"
 
@@ -207,7 +207,7 @@ def test_a_users_own_cards_page_is_never_overwritten(tmp_path: Path) -> None:
 def test_a_lesson_of_text_only_starts_no_kernel(tmp_path: Path) -> None:
     """Nothing to run, no kernel: its page is built from the notebook as it is (a kernel would
     have written its `language_info` into the executed copy, as it does for a lesson with code)."""
-    from rulekit.export import executed_notebook
+    from mtg_rulekit.export import executed_notebook
 
     nbs, out, cache = tmp_path / "notebooks", tmp_path / "site", tmp_path / "cache"
     _lesson(nbs, "01_text", "Text")

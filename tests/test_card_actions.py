@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from rulekit import Game
-from rulekit.authoring.walkthrough import walkthrough
-from rulekit.objects.state import Zone
-from rulekit.sandbox import SandboxModel
-from rulekit.sandbox.view import model_json
-from rulekit.scenario import loads, play
+from mtg_rulekit import Game
+from mtg_rulekit.authoring.walkthrough import walkthrough
+from mtg_rulekit.objects.state import Zone
+from mtg_rulekit.sandbox import SandboxModel
+from mtg_rulekit.sandbox.view import model_json
+from mtg_rulekit.scenario import loads, play
 from tests.board_games import completed, sandbox
 from tests.lesson_shape import lesson_stems
 
@@ -155,7 +155,7 @@ def test_free_play_adds_cards_sets_the_step_and_restarts():
 def test_free_play_through_the_page_api():
     import json
 
-    from rulekit.sandbox import page as sandbox_page
+    from mtg_rulekit.sandbox import page as sandbox_page
 
     model = everything("08_exert")
     view = json.loads(sandbox_page.start(json.dumps(model.position())))
@@ -206,7 +206,7 @@ def test_mana_flares_mana_is_a_picker_of_the_types_the_land_made():
 
 
 def test_choices_through_the_page_api():
-    from rulekit.sandbox import page as sandbox_page
+    from mtg_rulekit.sandbox import page as sandbox_page
 
     game = Game(["Alice", "Bob"])
     forest = game.add("Forest", player="Alice")
@@ -250,7 +250,7 @@ def test_a_lesson_picks_the_kinds_of_action_its_sandbox_offers():
     # the form shows only the controls offered; a control not offered is refused, unchanged
     state = model.to_json()
     assert state["offers"] == ["mana"]
-    from rulekit.sandbox.view import layout
+    from mtg_rulekit.sandbox.view import layout
 
     names = [n for _, group in layout(model)["groups"] for n in group]
     assert "tap" in names and "destroy" not in names and "attack" not in names
@@ -276,7 +276,7 @@ def test_a_lesson_picks_the_cards_free_play_finds():
 
 
 def test_offers_are_checked():
-    from rulekit.core.errors import UsageError
+    from mtg_rulekit.core.errors import UsageError
 
     game = Game(["Alice", "Bob"])
     with pytest.raises(UsageError, match="not a kind of action"):
@@ -289,7 +289,7 @@ def test_offers_are_checked():
 def test_each_lesson_sandbox_offers_what_it_is_about(stem):
     """Each lesson declares its sandbox's kinds of action (no lesson offers everything), and
     every kind it declares is on some card's menu or in the form."""
-    from rulekit.sandbox import ACTION_KINDS, CONTROL_KINDS
+    from mtg_rulekit.sandbox import ACTION_KINDS, CONTROL_KINDS
 
     model = sandbox(stem)
     assert model.actions != tuple(ACTION_KINDS), f"{stem} offers every kind of action"
@@ -309,7 +309,7 @@ def test_search_says_did_you_mean():
 
 
 def test_search_and_offers_through_the_page_api():
-    from rulekit.sandbox import page as sandbox_page
+    from mtg_rulekit.sandbox import page as sandbox_page
 
     game = Game(["Alice", "Bob"])
     game.add("Forest", player="Alice")

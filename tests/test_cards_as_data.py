@@ -1,5 +1,5 @@
 """A card made only of simple abilities is one catalog entry: its Oracle text declares its
-abilities (rulekit.cards.oracle), so adding a mana creature needs no code (docs/engine.md)."""
+abilities (mtg_rulekit.cards.oracle), so adding a mana creature needs no code (docs/engine.md)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import tomllib
 
 import pytest
 
-from rulekit import Game, RulesError
-from rulekit.cards import card_from_entry, catalog
-from rulekit.cards.oracle import read_simple
+from mtg_rulekit import Game, RulesError
+from mtg_rulekit.cards import card_from_entry, catalog
+from mtg_rulekit.cards.oracle import read_simple
 
 ELVISH_MYSTIC = tomllib.loads('''
 [[card]]

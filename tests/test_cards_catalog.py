@@ -1,4 +1,4 @@
-"""`python -m rulekit cards [--json] [NAME]` and the site's cards page: the catalog an author
+"""`python -m mtg_rulekit cards [--json] [NAME]` and the site's cards page: the catalog an author
 writes scenarios from, with where each card is already used."""
 
 from __future__ import annotations
@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.authoring.cards import CardEntry, entries, find
-from rulekit.cards import catalog
-from rulekit.export.cards import render
-from rulekit.scenario import shipped
+from mtg_rulekit.authoring.cards import CardEntry, entries, find
+from mtg_rulekit.cards import catalog
+from mtg_rulekit.export.cards import render
+from mtg_rulekit.scenario import shipped
 from tests.helpers import rulekit_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def cards(*args: str, process: bool = False) -> subprocess.CompletedProcess[str]:
-    """`python -m rulekit cards ARGS` (in this process unless `process`; see helpers)."""
+    """`python -m mtg_rulekit cards ARGS` (in this process unless `process`; see helpers)."""
     return rulekit_cli("cards", *args, process=process)
 
 

@@ -1,5 +1,5 @@
 """Challenges the engine checks (lichess Practice style): every lesson sandbox's challenges,
-declared as data with the sandbox (`rulekit/sandboxes/`), are solved by their reference
+declared as data with the sandbox (`mtg_rulekit/sandboxes/`), are solved by their reference
 solutions clicked on the board, answer their mistake with the hint, start on their own boards,
 don't give their answer away, and are the same in the kernel's widget and in the page."""
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rulekit import ScenarioError
-from rulekit.sandbox import lessons
-from rulekit.sandbox.widget import Sandbox
+from mtg_rulekit import ScenarioError
+from mtg_rulekit.sandbox import lessons
+from mtg_rulekit.sandbox.widget import Sandbox
 from tests.board_games import NOTEBOOKS, sandbox_name
 from tests.helpers import rulekit_cli
 
@@ -100,7 +100,7 @@ def test_each_challenge_starts_and_starts_again_on_its_own_board():
 
 
 def test_the_kernel_and_the_page_check_a_challenge_alike():
-    from rulekit.sandbox import page
+    from mtg_rulekit.sandbox import page
 
     stem = "03_tapped_for_mana_triggers_and_replacements"
     kernel = Sandbox(stem)

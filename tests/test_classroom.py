@@ -2,7 +2,7 @@
 built once per session (`lesson_site`, see conftest.py), through the page contract of
 docs/classroom.md (rk-stepper, rk-controls, rk-narration, rk-new). One pass per page and
 view (`_views`) steps every walkthrough with its own keys and measures every step once
-(`rulekit.export.checks.step_views`); the tests read those measurements:
+(`mtg_rulekit.export.checks.step_views`); the tests read those measurements:
 
 - one step, one screen: at 1280x720, 1366x768 and 1920x1080 and in Present, every step of
   every walkthrough shows its controls, its narration and what it added to the diagram
@@ -11,7 +11,7 @@ view (`_views`) steps every walkthrough with its own keys and measures every ste
   16 px (18 in Present, 12 on a phone, where the picture is scrolled into view under the
   walkthrough's sticky bar);
 - a phone (390x844): no page scrolls sideways; the bar stays at the top; events are folded;
-- axe-core (pinned, `rulekit.export.axe`): no critical, serious or moderate violation on any
+- axe-core (pinned, `mtg_rulekit.export.axe`): no critical, serious or moderate violation on any
   page, at step 0 and at the last step of every walkthrough; each diagram's aria-describedby
   names its "Describe this step" text;
 - the keyboard: the first walkthrough's controls within 4 Tabs of its section's heading;
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "classroom"
 SIZES = [(1280, 720), (1366, 768), (1920, 1080)]
 # "narrow": a window whose walkthrough is as large as JupyterLab's notebook panel at 1280x720
-# with its file browser open (the picture's pane `rulekit.display.walkthrough.frames.PANES[0]`,
+# with its file browser open (the picture's pane `mtg_rulekit.display.walkthrough.frames.PANES[0]`,
 # which tests/test_jupyterlab.py measures in JupyterLab itself): every step's fit in
 # JupyterLab is checked here, on the built pages
 NARROW = (987, 600)
@@ -71,7 +71,7 @@ def _pages(site: Path) -> list[Path]:
 
 
 def _open(browser, site: Path, page: Path, size: tuple[int, int]):
-    from rulekit.export.browser import open_page
+    from mtg_rulekit.export.browser import open_page
 
     stepper = "rk-stepper" in page.read_text("utf-8")
     return open_page(browser, page, site, stepper=stepper, viewport=size), stepper
@@ -92,7 +92,7 @@ def opened(lesson_site, browser):
 
 def _at(visit, has: bool, size: tuple[int, int]) -> None:
     """The page at `size`, every walkthrough at step 0, scrolled to the top."""
-    from rulekit.export.checks import goto_step
+    from mtg_rulekit.export.checks import goto_step
 
     visit.page.set_viewport_size({"width": size[0], "height": size[1]})
     for i in range(visit.page.locator(".rk-stepper").count() if has else 0):
@@ -107,7 +107,7 @@ def _presented(visit, stepper) -> list | None:
     was stepped, twice. Only an exit from full screen leaves it that way (Escape, or the
     browser's own way), and Chromium under load has once left a walkthrough's full screen by
     itself just after the one before it left: it is presented and measured again, once."""
-    from rulekit.export.checks import step_views
+    from mtg_rulekit.export.checks import step_views
 
     for _ in range(2):
         if "rk-presenting" not in (stepper.get_attribute("class") or ""):
@@ -132,7 +132,7 @@ def _views(opened, where: str) -> dict[str, object]:
     once per test session: {"steps": [(page, walkthrough's slug, StepView) after set-up],
     "errors": console errors, "left": walkthroughs that left Present by themselves}. A
     screenshot of each page's first walkthrough at its last step."""
-    from rulekit.export.checks import step_views
+    from mtg_rulekit.export.checks import step_views
 
     if where in _MEASURED:
         return _MEASURED[where]
@@ -196,7 +196,7 @@ def test_the_95_percent_rule(opened, where) -> None:
     assert len(steps) > 50, "every walkthrough of every page was stepped"
     assert small == [], f"text under {floor_px} px:\n" + "\n".join(small)
     if where == "narrow":  # JupyterLab's picture pane (the widest: others sit beside words)
-        from rulekit.display.walkthrough.frames import PANES
+        from mtg_rulekit.display.walkthrough.frames import PANES
 
         widest = max((s.pane for _, _, s in steps if s.pane), default=None)
         assert widest and abs(widest[0] - PANES[0][0]) <= 3 and \
@@ -257,7 +257,7 @@ def test_a_walkthrough_as_narrow_as_a_phone_shows_the_picture_laid_out_for_it(op
     """A step whose picture is too wide for a phone carries a second picture laid out for a
     phone's pane (`rk-phone`): at 390x844 the page shows it and its legend, and not the
     first; at 1280x720 the first and not it. One picture shows, and the zoom is its."""
-    from rulekit.export.checks import goto_step
+    from mtg_rulekit.export.checks import goto_step
 
     shown_js = """(r) => Array.from(r.querySelectorAll(
         '.rk-frame :is(.rk-diagram, .rk-legend-box)')).filter(
@@ -289,7 +289,7 @@ def test_axe_finds_no_critical_serious_or_moderate_violation(opened) -> None:
     """... (moderate too: each walkthrough's board a landmark named after its walkthrough,
     headings in order) and every diagram is linked to its text description
     (aria-describedby)."""
-    from rulekit.export.checks import SERIOUS, axe, goto_step, undescribed
+    from mtg_rulekit.export.checks import SERIOUS, axe, goto_step, undescribed
 
     impacts = (*SERIOUS, "moderate")
 
@@ -332,7 +332,7 @@ def _first_lesson(site: Path) -> Path:
 
 
 def test_keyboard_reaches_the_controls_and_steps(lesson_site, browser) -> None:
-    from rulekit.export.checks import diagram_descriptions
+    from mtg_rulekit.export.checks import diagram_descriptions
 
     site, _ = lesson_site
     visit, _has = _open(browser, site, _first_lesson(site), (1366, 768))

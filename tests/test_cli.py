@@ -1,7 +1,7 @@
-"""`python -m rulekit`: run, check, diagram(s) and coverage, as a user runs them. Most tests call
+"""`python -m mtg_rulekit`: run, check, diagram(s) and coverage, as a user runs them. Most tests call
 the CLI in this process (`helpers.rulekit_cli`: the same exit code and output); the ones that
 check what only a process shows (no traceback, the exit code, terminal escapes) start
-`python -m rulekit`."""
+`python -m mtg_rulekit`."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from rulekit.scenario import shipped
+from mtg_rulekit.scenario import shipped
 from tests.helpers import rulekit_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "bad_scenarios"
 OUTPUT_SCHEMA = json.loads(
-    (ROOT / "rulekit" / "scenario" / "run_output.schema.json").read_text("utf-8"))
+    (ROOT / "mtg_rulekit" / "scenario" / "run_output.schema.json").read_text("utf-8"))
 
 
 def cli(*args: str, cwd: Path = ROOT, process: bool = False) -> subprocess.CompletedProcess[str]:
@@ -226,7 +226,7 @@ def test_run_an_empty_path_says_what_it_looked_for():
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
         "no scenario file named '' (the path is empty): give the path of a .toml scenario, e.g. "
-        "rulekit/scenarios/r01_undefined_mana.toml"]
+        "mtg_rulekit/scenarios/r01_undefined_mana.toml"]
 
 
 def test_run_shows_control_characters_as_escapes_never_raw(tmp_path):
@@ -254,7 +254,7 @@ def test_run_shows_control_characters_as_escapes_never_raw(tmp_path):
 
 def test_a_graph_dot_refuses_is_not_blamed_on_a_missing_graphviz(tmp_path, monkeypatch, capsys):
     """Graphviz ran and refused the graph: say what it said, not "install Graphviz"."""
-    from rulekit.cli import main
+    from mtg_rulekit.cli import main
 
     fake = tmp_path / "bin"
     fake.mkdir()

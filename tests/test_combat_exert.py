@@ -3,7 +3,7 @@ blockers, Vehicles and crew, blockers, trample, lifelink, an additional combat p
 
 import pytest
 
-from rulekit import Cause, EventKind, Game, RulesError, Step
+from mtg_rulekit import Cause, EventKind, Game, RulesError, Step
 from tests.helpers import cast_from_hand, end_the_turn, events, mana
 
 R14 = pytest.mark.ruling("R14")
@@ -224,7 +224,7 @@ def test_each_players_exert_waits_for_that_players_next_untap_step():
 
 
 def test_the_board_table_lists_every_player_an_exert_waits_for():
-    from rulekit.display.tables.dataframes import board
+    from mtg_rulekit.display.tables.dataframes import board
 
     game = Game()
     initiate = game.add("Glory-Bound Initiate")

@@ -3,8 +3,8 @@
 
 import pytest
 
-from rulekit import Cause, EventKind, Game, RulesError, Step, Zone
-from rulekit.core import payloads as p
+from mtg_rulekit import Cause, EventKind, Game, RulesError, Step, Zone
+from mtg_rulekit.core import payloads as p
 from tests.helpers import cast_from_hand, end_the_turn, events, mana
 
 R12 = pytest.mark.ruling("R12")

@@ -3,7 +3,7 @@ Counterpart with flashback, Stolen Identity, Double Major copying a creature spe
 
 import pytest
 
-from rulekit import Cause, EventKind, Game, RulesError, Step, Zone
+from mtg_rulekit import Cause, EventKind, Game, RulesError, Step, Zone
 from tests.helpers import cast_from_hand, mana
 
 R13 = pytest.mark.ruling("R13")

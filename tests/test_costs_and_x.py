@@ -2,7 +2,7 @@
 
 import pytest
 
-from rulekit import Cause, EventKind, Game, RulesError, Zone
+from mtg_rulekit import Cause, EventKind, Game, RulesError, Zone
 from tests.helpers import pool
 
 R06 = pytest.mark.ruling("R06")

@@ -1,7 +1,7 @@
 """The site's way in: the index as a course, the teachers' page, a readable cards page.
 
 The fast tests render the pages from a build report of the shipped lessons (their notebooks are
-read for the goals and minutes, `rulekit.repo.course`); the browser test opens the built site at
+read for the goals and minutes, `mtg_rulekit.repo.course`); the browser test opens the built site at
 a laptop's and a phone's size, saves screenshots (`test-artifacts/course/`), runs axe-core and
 uses the cards page's filter box."""
 
@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.authoring.cards import CardEntry
-from rulekit.core.rulings import Ruling
-from rulekit.export import BuildReport
-from rulekit.export.cards import SCENARIOS_SHOWN
-from rulekit.export.cards import render as render_cards
-from rulekit.export.index import TEACHERS, render, render_teachers
-from rulekit.repo.course import course_entry, read_course_entry
-from rulekit.repo.coverage import Coverage, Section
-from rulekit.repo.outline import Heading, read_outline
+from mtg_rulekit.authoring.cards import CardEntry
+from mtg_rulekit.core.rulings import Ruling
+from mtg_rulekit.export import BuildReport
+from mtg_rulekit.export.cards import SCENARIOS_SHOWN
+from mtg_rulekit.export.cards import render as render_cards
+from mtg_rulekit.export.index import TEACHERS, render, render_teachers
+from mtg_rulekit.repo.course import course_entry, read_course_entry
+from mtg_rulekit.repo.coverage import Coverage, Section
+from mtg_rulekit.repo.outline import Heading, read_outline
 from tests.lesson_shape import lesson_notebooks, number, numbered_notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,8 +127,8 @@ def test_the_cards_page_names_lessons_by_title_and_filters_without_a_kernel():
 @pytest.mark.browser
 @pytest.mark.notebook  # the built site
 def test_course_pages_at_a_laptops_and_a_phones_size(lesson_site, browser):
-    from rulekit.export.browser import open_page
-    from rulekit.export.checks import axe
+    from mtg_rulekit.export.browser import open_page
+    from mtg_rulekit.export.checks import axe
 
     site, _ = lesson_site
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -177,7 +177,7 @@ def test_a_lesson_ends_on_the_next_and_its_contents_stay_in_view_on_a_wide_scree
     contents (its walkthroughs, its questions and its sandbox) are a panel beside the page
     that stays in view as the page scrolls, outside the lesson's own column; at 1366x768
     they sit at the top of the page."""
-    from rulekit.export.browser import open_page
+    from mtg_rulekit.export.browser import open_page
 
     site, _ = lesson_site
     pages = sorted(p for p in site.glob("*.html") if number(p) is not None)

@@ -1,4 +1,4 @@
-"""The rulings coverage table (`rulekit.display.tables.coverage`): one set of rows and one
+"""The rulings coverage table (`mtg_rulekit.display.tables.coverage`): one set of rows and one
 renderer for the start-here notebook and the site's index, which differ only in their link
 targets and in where the table's style comes from."""
 
@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from rulekit.core.rulings import Ruling
-from rulekit.display.escape import clean
-from rulekit.display.tables.coverage import COLUMNS, Link, Targets, rows, table_html
-from rulekit.repo.coverage import Coverage, Section
-from rulekit.repo.outline import Heading
+from mtg_rulekit.core.rulings import Ruling
+from mtg_rulekit.display.escape import clean
+from mtg_rulekit.display.tables.coverage import COLUMNS, Link, Targets, rows, table_html
+from mtg_rulekit.repo.coverage import Coverage, Section
+from mtg_rulekit.repo.outline import Heading
 
 HOSTILE = ['<script>alert("x")</script>', "it's & <b>bold</b>", "\" onmouseover='x'",
            "back\\slash # *star* {T}", "ünïcödé ✓ \u202eevil", "&amp; &lt;i&gt;"]
@@ -22,7 +22,7 @@ def _coverage(text: str = "Tapping") -> list[Coverage]:
                  tests=["tests/test_a.py::test_one", "tests/test_a.py::test_two"],
                  lessons=[Section("notebooks/03_mana.ipynb", "Lesson 3: Mana",
                                   Heading(2, '"Tapped *for* mana" (R04)'))],
-                 diagrams=["diagrams/R04-a b.svg"], scenarios=["rulekit/scenarios/r04_x.toml"]),
+                 diagrams=["diagrams/R04-a b.svg"], scenarios=["mtg_rulekit/scenarios/r04_x.toml"]),
         Coverage(Ruling("R05", "Replacements", text, ("614.1",), "")),
     ]
 

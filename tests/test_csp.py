@@ -1,4 +1,4 @@
-"""The Content-Security-Policy every exported page carries (`rulekit.export.csp`): style
+"""The Content-Security-Policy every exported page carries (`mtg_rulekit.export.csp`): style
 attributes turned into classes, each inline script and style named by its hash, the policy first
 in the head; the site's own pages (index, teachers, cards, quiz) rendered with it; and, in
 Chromium from file:// and over HTTP, that it does what it says: the page's own scripts, styles
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.export.csp import META, policy_of, secure, sha256
+from mtg_rulekit.export.csp import META, policy_of, secure, sha256
 
 
 def _page(head: str = "", body: str = "") -> str:
@@ -118,11 +118,11 @@ def _inline_blocks(page: str) -> tuple[list[str], list[str]]:
 
 
 def _site_pages() -> dict[str, str]:
-    from rulekit.authoring.cards import entries
-    from rulekit.export import BuildReport
-    from rulekit.export.cards import render as cards
-    from rulekit.export.index import render, render_teachers
-    from rulekit.export.quiz import render as quiz
+    from mtg_rulekit.authoring.cards import entries
+    from mtg_rulekit.export import BuildReport
+    from mtg_rulekit.export.cards import render as cards
+    from mtg_rulekit.export.index import render, render_teachers
+    from mtg_rulekit.export.quiz import render as quiz
 
     report = BuildReport(out=Path("."))
     report.lessons = [{"stem": "01_x", "title": "One", "rulings": ["R01"]}]
@@ -179,7 +179,7 @@ CHECK = """() => new Promise((done) => setTimeout(async () => {
 def test_in_chromium_it_lets_the_page_run_and_nothing_else(browser, tmp_path, how) -> None:
     from contextlib import nullcontext
 
-    from rulekit.export.browser import open_page, serve
+    from mtg_rulekit.export.browser import open_page, serve
 
     (tmp_path / "page.html").write_text(secure(_page(
         head="<style>#late{color:rgb(0, 128, 0)}</style>",
@@ -200,7 +200,7 @@ def test_only_a_page_with_the_live_sandbox_allows_its_worker():
     """The live sandbox's engine runs in a worker started from a blob, importing its modules
     from blobs: its page (with `#rk-live-config`) allows `blob:` workers and scripts; any
     other page allows no worker and no blob."""
-    from rulekit.export.csp import policy_of, secure
+    from mtg_rulekit.export.csp import policy_of, secure
 
     plain = secure('<html><head><meta charset="utf-8"></head><body><p>x</p></body></html>')
     live = secure('<html><head><meta charset="utf-8"></head><body><script type="application/'

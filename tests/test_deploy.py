@@ -247,7 +247,7 @@ def test_binder_installs_the_notebook_extra_at_the_suites_pins_with_graphviz() -
     assert minimum and int(version.group(2)) >= int(minimum.group(1))
     post = BINDER / "postBuild"
     assert os.access(post, os.X_OK)
-    for path in re.findall(r"\brulekit/[\w/.-]+", post.read_text("utf-8")):
+    for path in re.findall(r"\bmtg_rulekit/[\w/.-]+", post.read_text("utf-8")):
         assert (ROOT / path).is_file(), path
 
 

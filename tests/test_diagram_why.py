@@ -26,9 +26,9 @@ PANE = ".rk-frame .rk-diagram:not(.rk-phone)"
 
 
 def _page_html(scenario: str) -> str:
-    from rulekit.display.front import css_text, module_text, page_module
-    from rulekit.display.walkthrough.frames import StepFrames
-    from rulekit.export.views import view_html
+    from mtg_rulekit.display.front import css_text, module_text, page_module
+    from mtg_rulekit.display.walkthrough.frames import StepFrames
+    from mtg_rulekit.export.views import view_html
 
     data = StepFrames(scenario).data()
     traits = {"frames": data["frames"], "svg": data["svg"], "uid": data["uid"],
@@ -148,7 +148,7 @@ def test_enter_opens_why_and_escape_returns_to_the_box(why_page) -> None:
         page.wait_for_timeout(150)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"why-open-{size[0]}x{size[1]}.png"))
-    from rulekit.export.checks import axe
+    from mtg_rulekit.export.checks import axe
 
     assert axe(page, within=".rk-stepper") == {}
     page.keyboard.press("Escape")
@@ -203,7 +203,7 @@ def test_a_narrow_layouts_one_box_walks_its_arrows_and_answers_before_and_after(
     before and after Rest in Peace."""
     if shutil.which("dot") is None:
         unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
-    from rulekit.scenario import shipped_dir
+    from mtg_rulekit.scenario import shipped_dir
 
     page, errors = _open_scenario(
         browser, tmp_path, str(shipped_dir() / "r11_refinery_rest_in_peace.toml"), (1280, 720))

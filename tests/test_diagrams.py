@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from rulekit import EventKind, Game
-from rulekit.display.flow import FOLD_AT, RELATIONS, ROLES, log_diagram, scenario_diagram
-from rulekit.scenario import Scenario, game_at, loads
+from mtg_rulekit import EventKind, Game
+from mtg_rulekit.display.flow import FOLD_AT, RELATIONS, ROLES, log_diagram, scenario_diagram
+from mtg_rulekit.scenario import Scenario, game_at, loads
 
 OKABE_ITO = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
 NEUTRAL = {"#FFFFFF", "#DDDDDD"}
@@ -147,7 +147,7 @@ def test_every_role_has_its_own_shape_and_a_color_blind_safe_color():
 def test_new_this_step_has_a_color_of_its_own_and_focus_another():
     """Issue 28: vermillion meant a cost, a replacement effect, "new this step" and focus.
     Now no box is vermillion or orange, and the focus ring is neither."""
-    from rulekit.display.flow.grammar import FOCUS_COLOR, NEW_COLOR
+    from mtg_rulekit.display.flow.grammar import FOCUS_COLOR, NEW_COLOR
 
     fills = {r.fill.upper() for r in ROLES.values()} | {r.font.upper() for r in ROLES.values()}
     assert NEW_COLOR.upper() == "#D55E00"
@@ -158,9 +158,9 @@ def test_new_this_step_has_a_color_of_its_own_and_focus_another():
 
 
 def test_core_import_pulls_in_no_display_library():
-    code = ("import sys; from rulekit import Game; g = Game(); f = g.add('Forest'); "
+    code = ("import sys; from mtg_rulekit import Game; g = Game(); f = g.add('Forest'); "
             "g.tap_for_mana(f); "
-            "print(sorted(m for m in ('graphviz', 'pandas', 'ipywidgets', 'rulekit.display') "
+            "print(sorted(m for m in ('graphviz', 'pandas', 'ipywidgets', 'mtg_rulekit.display') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
@@ -421,7 +421,7 @@ def test_same_log_same_dot_bytes_and_replay_too():
 
 
 def test_same_dot_bytes_whatever_the_hash_seed():
-    code = ("import hashlib; from rulekit import Game; from rulekit.display import log_diagram; "
+    code = ("import hashlib; from mtg_rulekit import Game; from mtg_rulekit.display import log_diagram; "
             "g = Game(['Alice', 'Bob']); c = g.add('City of Brass'); f = g.add('Forest'); "
             "g.add('Mana Reflection'); g.add('Contamination'); "
             "g.destroy([g.add('Powerstone') for _ in range(6)]); "
@@ -540,7 +540,7 @@ def test_boxes_name_abilities_as_players_say_them():
 def test_no_box_holds_a_whole_oracle_paragraph():
     """No box of any shipped walkthrough quotes an ability's text of more than 12 words: the
     Oracle text of every card used is looked for in every label."""
-    from rulekit.cards import catalog
+    from mtg_rulekit.cards import catalog
 
     texts = {text.strip() for card in catalog().values()
              for text in card.oracle.split("\n") + [a.text for a in card.printed.abilities]
@@ -563,7 +563,7 @@ def test_hostile_narration_is_escaped():
 
 
 def test_shipped_r05_scenario_diagram():
-    from rulekit.scenario import by_ruling, load, shipped
+    from mtg_rulekit.scenario import by_ruling, load, shipped
 
     scenario = load(by_ruling(shipped())["R05"])
     graph = scenario_diagram(scenario)
@@ -584,13 +584,13 @@ def _plain(label: str) -> str:
 
 # ---------------------------------------------------------------- classroom
 def _scenario(name: str):
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.scenario import load, shipped_dir
 
     return load(shipped_dir() / name)
 
 
 def _shipped():
-    from rulekit.scenario import load, shipped
+    from mtg_rulekit.scenario import load, shipped
 
     return [load(p) for p in shipped()]
 
@@ -624,7 +624,7 @@ def test_every_stack_object_has_its_own_arrow_to_its_resolution():
 
 
 def test_lesson_6_refinery_triggers_each_resolve_visibly():
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.scenario import load, shipped_dir
 
     dot = parse(scenario_diagram(load(shipped_dir() / "r11_refinery_leaves_together.toml"))
                 .source)
@@ -645,7 +645,7 @@ def test_a_step_view_folds_the_refinerys_repeats_and_names_each_one():
     double-outlined box that says who the others are and what each caused (R11: the Refinery
     sees each artifact that dies with it), so the step fits a projector's pane; the whole
     story still draws all four triggers (above)."""
-    from rulekit.display.flow import step_diagram
+    from mtg_rulekit.display.flow import step_diagram
 
     sc = _scenario("r11_refinery_leaves_together.toml")
     dot = parse(step_diagram(sc, 2).source)
@@ -673,7 +673,7 @@ def test_a_step_view_folds_same_kind_leaves_and_names_what_differs():
     under them fold too, whatever each says: lesson 8's end of the turn (R14) draws one
     "Effect ends" in full and one box that names the other three; the whole story draws all
     four (a fold of a step view only)."""
-    from rulekit.display.flow import scenario_diagram, step_diagram
+    from mtg_rulekit.display.flow import scenario_diagram, step_diagram
 
     sc = _scenario("r14_exert_borrowed_creature.toml")
     k = len(sc.steps)  # the end of the turn: cleanup, Bob's untap step
@@ -693,7 +693,7 @@ def test_a_box_says_a_chosen_target_once_and_keeps_every_choice_it_does_not_name
     targets Glory-Bound Initiate (#2)", not again as "(Alice chose target: ...)"), and who
     chose it stays in the tooltip; a choice the box does not name (R13: the token copy's
     creature type, chosen again) stays in the box."""
-    from rulekit.display.flow import step_diagram
+    from mtg_rulekit.display.flow import step_diagram
 
     dot = parse(step_diagram(_scenario("r17_exert_only_when_declared.toml"), 1).source)
     [box] = dot.find("'when you do' ability targets Glory-Bound Initiate (#2)")
@@ -704,7 +704,7 @@ def test_a_box_says_a_chosen_target_once_and_keeps_every_choice_it_does_not_name
 
 
 def test_a_refused_steps_note_says_which_action_and_why():
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.scenario import load, shipped_dir
 
     dot = parse(scenario_diagram(load(shipped_dir() / "r07_paying_tap.toml")).source)
     note = dot.label(dot.members["cluster_s1"][0])
@@ -715,7 +715,7 @@ def test_a_refused_steps_note_says_which_action_and_why():
 def test_r06_replacement_boxes_show_the_counters_each_effect_leaves():
     """Audit N10: the two replacement boxes differ, and show the ruling's numbers: Hangarback
     Walker enters with 2 +1/+1 counters, then 3 with Hardened Scales (CR 614.1c, 107.3m)."""
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.scenario import load, shipped_dir
 
     dot = parse(scenario_diagram(load(shipped_dir() / "r06_x_in_enters.toml")).source)
     two = dot.find("battlefield (2 +1/+1 counters)")
@@ -740,7 +740,7 @@ def test_watery_graves_life_payment_is_its_own_box_under_the_land_entering():
 
 # ---------------------------------------------------------------- the legend strip
 def test_the_legend_strip_lists_only_the_shapes_on_screen():
-    from rulekit.display.flow import legend_strip, step_diagram
+    from mtg_rulekit.display.flow import legend_strip, step_diagram
 
     sc = _scenario("r05_replacement_modifies_production.toml")
     whole = scenario_diagram(sc)

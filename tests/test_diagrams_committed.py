@@ -31,7 +31,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert list(DIAGRAMS.glob("*.svg")), "diagrams/ has no .svg: run `make diagrams`"
     if shutil.which("dot") is None:  # under CI a skip would hide a stale diagram: it fails
         unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
-    from rulekit.display.flow.diagrams import build_all
+    from mtg_rulekit.display.flow.diagrams import build_all
 
     out = tmp_path_factory.mktemp("diagrams")
     build_all(out, echo=lambda _: None)

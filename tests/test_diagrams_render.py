@@ -12,10 +12,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from rulekit import Game
-from rulekit.display import log_diagram, scenario_diagram
-from rulekit.display.flow.diagrams import build_all
-from rulekit.scenario import by_ruling, game_at, shipped
+from mtg_rulekit import Game
+from mtg_rulekit.display import log_diagram, scenario_diagram
+from mtg_rulekit.display.flow.diagrams import build_all
+from mtg_rulekit.scenario import by_ruling, game_at, shipped
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -65,9 +65,9 @@ def test_every_element_carries_its_group_so_frames_can_show_steps_so_far():
     """Each cluster, node and edge of a scenario diagram has its step's class ("rk-s2"); an
     edge has the class of the event it leads to, so a spell cast in one step and resolving in
     a later one shows its "resolves" edge from the later step on
-    (`rulekit.display.walkthrough.reveal`)."""
-    from rulekit.display.walkthrough.reveal import groups_of
-    from rulekit.scenario import load, shipped_dir
+    (`mtg_rulekit.display.walkthrough.reveal`)."""
+    from mtg_rulekit.display.walkthrough.reveal import groups_of
+    from mtg_rulekit.scenario import load, shipped_dir
 
     scenario = load(shipped_dir() / "r10_powerstone_token.toml")
     graph = scenario_diagram(scenario)
@@ -129,8 +129,8 @@ def test_missing_dot_gives_one_clear_message(tmp_path):
     """PATH without Graphviz: rendering raises GraphvizMissing, Jupyter shows the message as
     text, and build_all stops before writing anything."""
     code = textwrap.dedent(f"""
-        from rulekit import Game
-        from rulekit.display import GraphvizMissing, log_diagram, build_all
+        from mtg_rulekit import Game
+        from mtg_rulekit.display import GraphvizMissing, log_diagram, build_all
         game = Game(["Alice", "Bob"])
         game.tap_for_mana(game.add("Forest"))
         try:
@@ -225,7 +225,7 @@ def test_choose_prefers_the_rulings_own_file(tmp_path):
 
 
 def test_shipped_scenarios_draw_at_lesson_scale():
-    from rulekit.scenario import load
+    from mtg_rulekit.scenario import load
 
     chosen = by_ruling(shipped())
     assert len(chosen) == 19
@@ -237,7 +237,7 @@ def test_shipped_scenarios_draw_at_lesson_scale():
 
 
 def test_shipped_r05_diagram_renders():
-    from rulekit.scenario import load
+    from mtg_rulekit.scenario import load
 
     svg = scenario_diagram(load(by_ruling(shipped())["R05"])).svg()
     assert "Mana Reflection modified the event" in " ".join(titles(svg)["node"])
@@ -250,7 +250,7 @@ def test_step_views_show_what_each_step_added_at_projector_size():
     added is at least 16 px at the page's one scale, and the share of steps whose new part
     fits a 690x560 pane (1280x720) is at least the figure measured when this was written
     (58 of 88; the so-far diagrams managed 52 of 88 with 14 px text). Goal: all of them."""
-    from rulekit.display.flow.diagrams import step_view_fit
+    from mtg_rulekit.display.flow.diagrams import step_view_fit
 
     found = step_view_fit()
     assert len(found) >= 85
@@ -260,9 +260,9 @@ def test_step_views_show_what_each_step_added_at_projector_size():
 
 
 def test_a_step_view_draws_its_step_whole_and_each_earlier_step_as_one_box():
-    from rulekit.display.flow import scenario_diagram, step_diagram
-    from rulekit.display.svg import pane_fit, shapes
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.display.flow import scenario_diagram, step_diagram
+    from mtg_rulekit.display.svg import pane_fit, shapes
+    from mtg_rulekit.scenario import load, shipped_dir
 
     sc = load(shipped_dir() / "r13_token_copy_enters.toml")
     whole = scenario_diagram(sc).source
@@ -285,7 +285,7 @@ def test_a_step_view_draws_its_step_whole_and_each_earlier_step_as_one_box():
 
 
 def _crossings(graph) -> list[str]:
-    from rulekit.display.svg import crossings, run_dot
+    from mtg_rulekit.display.svg import crossings, run_dot
 
     return crossings(run_dot(graph.source))  # Graphviz's own titles: "tail->head", names
 
@@ -293,7 +293,7 @@ def _crossings(graph) -> list[str]:
 def test_the_crossing_check_sees_an_edge_through_a_box_and_a_title():
     """The geometry check itself: an edge forced straight through a box and a cluster's
     label is found (so the test below can fail)."""
-    from rulekit.display.flow.digraph import Digraph
+    from mtg_rulekit.display.flow.digraph import Digraph
 
     g = Digraph("t")
     g.attr(rankdir="TB", splines="line")
@@ -317,9 +317,9 @@ def test_no_edge_crosses_a_box_a_title_or_a_label():
     phone's where it has one), no edge's line runs through a box other than its own two, a
     cluster's title or another edge's label (SVG geometry). The layouts no step ships are
     candidates only; a change that makes a step ship another layout is checked here then."""
-    from rulekit.display.flow import scenario_diagram
-    from rulekit.display.walkthrough.frames import step_view
-    from rulekit.scenario import load
+    from mtg_rulekit.display.flow import scenario_diagram
+    from mtg_rulekit.display.walkthrough.frames import step_view
+    from mtg_rulekit.scenario import load
 
     found = []
     for path in shipped():
@@ -337,8 +337,8 @@ def test_every_layout_of_a_step_view_draws_the_same_boxes_arrows_and_words():
     boxes, arrows and words (every title the SVG reads out), a narrow layout's fan-outs of
     replaced events aside (`test_a_narrow_layout_draws_a_fan_outs_replaced_events_one_box_each`),
     so "why" and the keyboard walk are the same whichever a step ships in."""
-    from rulekit.display.flow import LAYOUTS, step_diagram
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.display.flow import LAYOUTS, step_diagram
+    from mtg_rulekit.scenario import load, shipped_dir
 
     for name, k in [("r03_only_tap_abilities", 2), ("r13_token_copy_enters", 5),
                     ("r05_replacement_modifies_production", 1)]:
@@ -362,9 +362,9 @@ def test_a_packed_layout_puts_a_wrapped_sibling_under_the_column_that_ends_highe
     Refinery's trigger (n44), not under it, and the step is a row shorter."""
     from dataclasses import dataclass
 
-    from rulekit.display.flow import StepLayout, step_diagram
-    from rulekit.display.svg import new_box, run_dot, shapes
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.display.flow import StepLayout, step_diagram
+    from mtg_rulekit.display.svg import new_box, run_dot, shapes
+    from mtg_rulekit.scenario import load, shipped_dir
 
     @dataclass(frozen=True)
     class Unpacked(StepLayout):
@@ -396,10 +396,10 @@ def test_a_step_ships_one_picture_in_the_layout_that_serves_the_panes_best():
     in every pane (`PANES`: JupyterLab's, Present's, a phone's); else the one that shows the
     most in JupyterLab's pane, then in Present's, then on a phone. A small step keeps the
     default layout; lesson 2's tapping of Calciform Pools does not fit a phone in it."""
-    from rulekit.display.flow import LAYOUTS, step_diagram
-    from rulekit.display.svg import box_fit, focus_box, new_box
-    from rulekit.display.walkthrough.frames import PANES, StepFrames, _diagram_svg
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.display.flow import LAYOUTS, step_diagram
+    from mtg_rulekit.display.svg import box_fit, focus_box, new_box
+    from mtg_rulekit.display.walkthrough.frames import PANES, StepFrames, _diagram_svg
+    from mtg_rulekit.scenario import load, shipped_dir
 
     def shares(svg: str) -> list[float]:
         return [min(box_fit(new_box(svg), pane), 0.95) for pane in PANES]
@@ -428,8 +428,8 @@ def _svg_text(svg: str) -> str:
 
 
 def _step_words(name: str, step: int) -> str:
-    from rulekit.display.flow import step_diagram
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.display.flow import step_diagram
+    from mtg_rulekit.scenario import load, shipped_dir
 
     return _svg_text(step_diagram(load(shipped_dir() / f"{name}.toml"), step).svg())
 
@@ -492,9 +492,9 @@ def test_r19_diagram_shows_the_untapped_original_beside_its_copy():
 
 # ---------------------------------------------------------------- ask the diagram why
 def test_why_gives_each_box_its_causes_its_rules_and_a_replacements_before_and_after():
-    from rulekit.display.flow import step_diagram, why
-    from rulekit.display.svg import shapes
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.display.flow import step_diagram, why
+    from mtg_rulekit.display.svg import shapes
+    from mtg_rulekit.scenario import load, shipped_dir
 
     sc = load(shipped_dir() / "r11_refinery_leaves_together.toml")
     game = game_at(sc, 3)
@@ -532,7 +532,7 @@ def test_why_gives_each_box_its_causes_its_rules_and_a_replacements_before_and_a
 
 def _boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
     """Each box of an SVG drawing: its words (one string) and its outline (points)."""
-    from rulekit.display.svg import shapes
+    from mtg_rulekit.display.svg import shapes
 
     return [(" ".join(t.text for t in s.texts), s.outline) for s in shapes(svg)
             if s.kind == "node" and s.outline]
@@ -553,8 +553,8 @@ def test_a_step_view_says_a_replacements_result_once_and_puts_a_lone_leaf_beside
     an only child sits beside its cause, a row fewer (Wild Growth's trigger and its {G}),
     but not in a fan-out of more than two (the Refinery's trigger under Rest in Peace: a
     branch growing sideways would widen the whole row)."""
-    from rulekit.display.flow import scenario_diagram, step_diagram
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.display.flow import scenario_diagram, step_diagram
+    from mtg_rulekit.scenario import load, shipped_dir
 
     sc = load(shipped_dir() / "r05_replacement_modifies_production.toml")
     view = step_diagram(sc, 1).svg()
@@ -573,8 +573,8 @@ def test_a_layout_without_beside_puts_a_lone_leaf_under_its_cause():
     """`StepLayout.beside` False (the layouts a phone's pane may need): the lone leaf that
     sits beside its cause by default goes under it, a column narrower (Wild Growth's trigger
     and its {G}, R05), and a narrow layout's copy note is in short lines (R13's copy)."""
-    from rulekit.display.flow import StepLayout, step_diagram
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.display.flow import StepLayout, step_diagram
+    from mtg_rulekit.scenario import load, shipped_dir
 
     sc = load(shipped_dir() / "r05_replacement_modifies_production.toml")
     view = step_diagram(sc, 1, layout=StepLayout(beside=False)).svg()
@@ -596,8 +596,8 @@ def test_a_narrow_layout_draws_a_fan_outs_replaced_events_one_box_each():
     is destroyed, and is exiled instead of going to the graveyard"), citing the event's
     rules and the effect's; the event as first proposed is in its tooltip and its "why"
     (before and after). A lone replaced event keeps its chain (Mana Reflection, R05)."""
-    from rulekit.display.flow import StepLayout, step_diagram
-    from rulekit.scenario import load, shipped_dir
+    from mtg_rulekit.display.flow import StepLayout, step_diagram
+    from mtg_rulekit.scenario import load, shipped_dir
 
     narrow = StepLayout(narrow=True)
     sc = load(shipped_dir() / "r11_refinery_rest_in_peace.toml")

@@ -1,4 +1,4 @@
-"""The flow model's DOT writer (`rulekit.display.flow.digraph`) writes what the `graphviz` Python
+"""The flow model's DOT writer (`mtg_rulekit.display.flow.digraph`) writes what the `graphviz` Python
 package writes for the same calls, byte for byte: the committed diagrams did not change when the
 flow model stopped importing that package, and any text a scenario can put in a label,
 tooltip or name is quoted the same way."""
@@ -11,7 +11,7 @@ import graphviz
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulekit.display.flow.digraph import Digraph, quote
+from mtg_rulekit.display.flow.digraph import Digraph, quote
 
 # names, numbers, keywords, HTML-like strings, quotes and backslashes, newlines, any unicode
 TEXT = st.one_of(

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = "mtg-rulekit"
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "rulekit", "notebooks")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "mtg_rulekit", "notebooks")
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_distribution_name_is_not_pypis_unrelated_rulekit():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
     assert project["name"] == DIST
-    assert project["scripts"] == {"rulekit": "rulekit.cli:console"}
+    assert project["scripts"] == {"rulekit": "mtg_rulekit.cli:console"}
     # the extras name the distribution itself, not PyPI's rulekit
     assert all("rulekit[" not in req or req.startswith(f"{DIST}[")
                for reqs in project["optional-dependencies"].values() for req in reqs)
@@ -68,15 +68,15 @@ def test_the_wheel_carries_lessons_scenarios_data_javascript_and_settings(wheel:
     names = zipfile.ZipFile(wheel).namelist()
     lessons = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     assert sorted(n.rsplit("/", 1)[1] for n in names
-                  if n.startswith("rulekit/lessons/") and n.count("/") == 2) == lessons
-    assert "rulekit/lessons/templates/lesson.ipynb" in names
-    scenarios = {p.name for p in (ROOT / "rulekit" / "scenarios").glob("*.toml")}
-    assert {n.rsplit("/", 1)[1] for n in names if n.startswith("rulekit/scenarios/")} \
+                  if n.startswith("mtg_rulekit/lessons/") and n.count("/") == 2) == lessons
+    assert "mtg_rulekit/lessons/templates/lesson.ipynb" in names
+    scenarios = {p.name for p in (ROOT / "mtg_rulekit" / "scenarios").glob("*.toml")}
+    assert {n.rsplit("/", 1)[1] for n in names if n.startswith("mtg_rulekit/scenarios/")} \
         >= scenarios
-    for needed in ("rulekit/data/rules.toml", "rulekit/data/rulings.toml",
-                   "rulekit/cards/catalog.toml", "rulekit/display/front/stepper.js",
-                   "rulekit/display/front/sandbox.js", "rulekit/display/front/board.css",
-                   "rulekit/lab/settings/overrides.json"):
+    for needed in ("mtg_rulekit/data/rules.toml", "mtg_rulekit/data/rulings.toml",
+                   "mtg_rulekit/cards/catalog.toml", "mtg_rulekit/display/front/stepper.js",
+                   "mtg_rulekit/display/front/sandbox.js", "mtg_rulekit/display/front/board.css",
+                   "mtg_rulekit/lab/settings/overrides.json"):
         assert needed in names, needed
     settings = ("mtg_rulekit-0.1.0.data/data/share/jupyter/lab/settings/overrides.d/"
                 "mtg-rulekit.json")
@@ -90,7 +90,7 @@ def test_the_wheel_carries_lessons_scenarios_data_javascript_and_settings(wheel:
     assert meta["Description-Content-Type"] == "text/markdown"
     assert "notebook" in meta.get_all("Provides-Extra")
     entry = zipfile.ZipFile(wheel).read("mtg_rulekit-0.1.0.dist-info/entry_points.txt")
-    assert b"rulekit = rulekit.cli:console" in entry
+    assert b"rulekit = mtg_rulekit.cli:console" in entry
 
 
 def test_a_fresh_virtualenv_installs_it_copies_the_lessons_and_plays_a_scenario(
@@ -120,7 +120,7 @@ def test_a_fresh_virtualenv_installs_it_copies_the_lessons_and_plays_a_scenario(
     assert again.returncode == 0 and "already there, kept" in again.stdout
     # the installed package, not this checkout: run from elsewhere, with no PYTHONPATH
     where = subprocess.run([str(bin_dir / "python"), "-c",
-                            "import rulekit; print(rulekit.__file__)"],
+                            "import mtg_rulekit; print(mtg_rulekit.__file__)"],
                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
     assert Path(where.stdout.strip()).is_relative_to(env_dir), where
     scenario = Path(where.stdout.strip()).parent / "scenarios" / "r07_paying_tap.toml"

@@ -3,7 +3,7 @@ stuck a game, crashed the log or ran out of memory. One test per bug, through th
 
 import json
 
-from rulekit import EventKind, Game, Step
+from mtg_rulekit import EventKind, Game, Step
 
 
 def test_two_state_based_actions_on_one_object_move_it_once():

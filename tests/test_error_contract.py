@@ -1,7 +1,7 @@
 """The error contract (docs/engine.md, "Errors: who is to blame"): every public method either
 acts or raises RulesError (the rules forbid it) or UsageError (a malformed call), and a refusal
 leaves the game exactly as it was. Bad arguments are generated for every argument of every
-action in rulekit.engine.arguments.ACTION_ARGS."""
+action in mtg_rulekit.engine.arguments.ACTION_ARGS."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from rulekit import Game, RulesError, Step, UsageError
-from rulekit.core.decisions import DECISIONS
-from rulekit.engine.arguments import ACTION_ARGS
+from mtg_rulekit import Game, RulesError, Step, UsageError
+from mtg_rulekit.core.decisions import DECISIONS
+from mtg_rulekit.engine.arguments import ACTION_ARGS
 
 BAD_VALUES: list[Any] = [True, 1.5, "zzz", -7, 10 ** 9, [], {}, [None], {"a": None}, b"x",
                          ("#",), "\u001b[2J", "x" * 10_000]

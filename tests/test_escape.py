@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from rulekit.display.escape import (
+from mtg_rulekit.display.escape import (
     BACKSLASH_STANDIN,
     clean,
     dot_html,

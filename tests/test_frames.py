@@ -1,5 +1,5 @@
 """A walkthrough's step frames are plain HTML built without ipywidgets (views cut by
-what they produce): `rulekit.display.walkthrough.frames` imports and builds every frame in a Python
+what they produce): `mtg_rulekit.display.walkthrough.frames` imports and builds every frame in a Python
 where ipywidgets can't be imported, and the `Stepper` widget shows exactly those frames."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.display.walkthrough.frames import StepFrames
-from rulekit.display.widgets import Stepper
-from rulekit.scenario import load, shipped_dir
+from mtg_rulekit.display.walkthrough.frames import StepFrames
+from mtg_rulekit.display.widgets import Stepper
+from mtg_rulekit.scenario import load, shipped_dir
 
 pytestmark = pytest.mark.usefixtures("dot")  # see conftest.py
 
@@ -34,7 +34,7 @@ except ImportError:
     pass
 else:
     raise SystemExit("ipywidgets was importable: the test would prove nothing")
-from rulekit.display.walkthrough.frames import StepFrames
+from mtg_rulekit.display.walkthrough.frames import StepFrames
 frames = StepFrames("r07_paying_tap")
 print(json.dumps({
     # (ids are unique per process: the same scenario shown twice gets "-2"; not compared)
@@ -112,7 +112,7 @@ def test_every_frame_has_its_tables_and_its_board_as_shared_parts(r13) -> None:
     `board` lists its parts in the walkthrough's `board_parts` (each distinct part once);
     joined, they are `board_for_step` of that step's game with what the step changed, named
     after the walkthrough."""
-    from rulekit.display.board import board_for_step, step_changes
+    from mtg_rulekit.display.board import board_for_step, step_changes
 
     data = r13.data()
     parts = data["board_parts"]
@@ -156,8 +156,8 @@ def test_a_step_too_wide_for_a_phone_ships_a_second_picture_laid_out_for_it(r13)
     what the step added in a phone's pane, the frame ships a second picture (`phone`) laid
     out for that pane, the same step marked new, with its own focus box and legend, and
     "why" answers the boxes of both."""
-    from rulekit.display.svg import box_fit
-    from rulekit.display.walkthrough.frames import _BOX, PHONE_PANE
+    from mtg_rulekit.display.svg import box_fit
+    from mtg_rulekit.display.walkthrough.frames import _BOX, PHONE_PANE
 
     data = r13.data()
     phones = 0

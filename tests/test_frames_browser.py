@@ -20,7 +20,7 @@ ARTIFACTS = ROOT / "test-artifacts" / "frames"
 
 @pytest.fixture(scope="module")
 def one_lesson(venv_kernel, tmp_path_factory) -> Path:
-    from rulekit.export import build
+    from mtg_rulekit.export import build
 
     site = tmp_path_factory.mktemp("frames-site")
     report = build([ROOT / "notebooks" / LESSON], site, jobs=1, sandbox="off",
@@ -73,7 +73,7 @@ def answer_three_ways(page, stepper_of, asked: list[tuple[int, dict]], shots: Pa
     the walkthrough shows and says: the step (or, after one wrong answer, the question still,
     with Try again and no answer); the answer, the why and the deciding rules once final, the
     other rules folded. What went wrong, if anything (a page and JupyterLab share it)."""
-    from rulekit.export.checks import goto_step
+    from mtg_rulekit.export.checks import goto_step
 
     wrong: list[str] = []
     plans = [("right", [True]), ("retried", [False, True]), ("wrong twice", [False, False])]
@@ -137,8 +137,8 @@ def answer_three_ways(page, stepper_of, asked: list[tuple[int, dict]], shots: Pa
 
 def test_questions_right_wrong_and_retried_by_keyboard_kept_and_not_presented(
         browser, one_lesson) -> None:
-    from rulekit.export.browser import open_page
-    from rulekit.export.checks import goto_step
+    from mtg_rulekit.export.browser import open_page
+    from mtg_rulekit.export.checks import goto_step
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     visit = open_page(browser, one_lesson, one_lesson.parent, viewport=(1366, 768))
@@ -177,8 +177,8 @@ def test_speaker_notes_show_for_the_teacher_and_never_while_presenting(browser,
                                                                        one_lesson) -> None:
     """A step's notes (lesson 2: Wastes and Mana Flare) behind their toggle and the N key in
     the page; while presenting they are not on the projected slide."""
-    from rulekit.export.browser import open_page
-    from rulekit.export.checks import goto_step
+    from mtg_rulekit.export.browser import open_page
+    from mtg_rulekit.export.checks import goto_step
 
     visit = open_page(browser, one_lesson, one_lesson.parent, viewport=(1366, 768))
     page = visit.page
@@ -209,7 +209,7 @@ def test_speaker_notes_show_for_the_teacher_and_never_while_presenting(browser,
 
 
 def _axe(page) -> list:
-    from rulekit.export.axe import axe_source
+    from mtg_rulekit.export.axe import axe_source
 
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.evaluate(axe_source())  # (the page's security policy refuses an added <script>)
@@ -223,9 +223,9 @@ def test_the_class_quiz_one_question_a_screen_by_keyboard_reveal_link_and_axe(
     questions; one a screen; nothing of the answer in the page before Reveal; Right / Left /
     Enter; the reveal shows the engine's answer, the rule and a link that opens the lesson
     page's walkthrough at that step; axe finds nothing at 1280x720, 1920x1080 and 390x844."""
-    from rulekit.display.quiz.questions import quiz_questions
-    from rulekit.export.browser import open_page
-    from rulekit.export.quiz import anchor
+    from mtg_rulekit.display.quiz.questions import quiz_questions
+    from mtg_rulekit.export.browser import open_page
+    from mtg_rulekit.export.quiz import anchor
 
     site, stem = one_lesson.parent, one_lesson.stem
     assert f'href="quiz.html#{anchor(stem)}"' in one_lesson.read_text("utf-8")

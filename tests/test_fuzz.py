@@ -7,10 +7,10 @@ from __future__ import annotations
 import fuzz
 import pytest
 
-from rulekit import Game, RulesError
-from rulekit.core.decisions import DECISIONS
-from rulekit.core.events import EventLog
-from rulekit.engine.actions import ACTIONS
+from mtg_rulekit import Game, RulesError
+from mtg_rulekit.core.decisions import DECISIONS
+from mtg_rulekit.core.events import EventLog
+from mtg_rulekit.engine.actions import ACTIONS
 
 pytestmark = pytest.mark.xdist_group("fuzz")  # its module fixture is built once
 
@@ -124,7 +124,7 @@ def test_the_fuzzer_tries_the_input_classes_review_3_found_missing():
     import math
     import random
 
-    from rulekit.objects.state import GameObject
+    from mtg_rulekit.objects.state import GameObject
 
     assert any(isinstance(j, str) and not j.isascii() and j.lstrip("#").isnumeric()
                for j in fuzz.JUNK)
@@ -183,7 +183,7 @@ def test_an_interrupted_call_that_leaves_a_trace_is_a_finding(monkeypatch):
 
 
 def test_a_widget_message_that_escapes_its_handler_is_a_finding(monkeypatch):
-    from rulekit.sandbox.widget import Sandbox
+    from mtg_rulekit.sandbox.widget import Sandbox
 
     game = Game()
     game.add("Forest")

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from rulekit import Cause, EventKind, Game, RulesError, Step, UsageError
-from rulekit.core.events import LOG_FORMAT
+from mtg_rulekit import Cause, EventKind, Game, RulesError, Step, UsageError
+from mtg_rulekit.core.events import LOG_FORMAT
 from tests.helpers import mana, pool
 
 
@@ -117,7 +117,7 @@ def test_a_trigger_in_the_untap_step_waits_for_the_upkeep(monkeypatch):
     triggers on untapping, so the test gives City of Brass's trigger the untap event."""
     from dataclasses import replace
 
-    from rulekit.cards import catalog
+    from mtg_rulekit.cards import catalog
 
     city = catalog()["City of Brass"]
     trigger = replace(city.printed.abilities[0], on=frozenset({EventKind.UNTAPPED}))
@@ -226,7 +226,7 @@ def test_mana_vault_that_left_is_judged_as_it_last_existed():
 
 def test_every_catalog_card_does_all_its_oracle_text_says():
     """Each Oracle paragraph (reminder text aside) is the text of the card's abilities."""
-    from rulekit.cards import catalog
+    from mtg_rulekit.cards import catalog
 
     assert {name: c.unmodelled() for name, c in catalog().items() if c.unmodelled()} == {}
 
@@ -234,8 +234,8 @@ def test_every_catalog_card_does_all_its_oracle_text_says():
 def test_add_refuses_a_card_whose_text_isnt_fully_modelled(monkeypatch):
     from dataclasses import replace
 
-    from rulekit.cards import catalog
-    from rulekit.core.errors import UsageError
+    from mtg_rulekit.cards import catalog
+    from mtg_rulekit.core.errors import UsageError
 
     arena = catalog()["Arena of Glory"]
     cut = replace(arena, printed=arena.printed.evolve(abilities=arena.printed.abilities[:2]))
@@ -353,7 +353,7 @@ def test_legend_rule_refuses_keeping_something_else():
 def test_every_ability_says_only_what_its_card_says():
     """The converse: each ability's text is a passage of its card's Oracle text (the card's
     words are written once, in the catalog; a behaviour can't claim a clause the card lacks)."""
-    from rulekit.cards import catalog
+    from mtg_rulekit.cards import catalog
 
     claimed = {name: [a.text for a in c.printed.abilities if a.text and a.text not in c.oracle]
                for name, c in catalog().items()}

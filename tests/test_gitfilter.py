@@ -1,4 +1,4 @@
-"""Notebook outputs never reach a commit: the nbstripout clean filter (`rulekit.lab.gitfilter`, set
+"""Notebook outputs never reach a commit: the nbstripout clean filter (`mtg_rulekit.lab.gitfilter`, set
 up by the bootstrap) turns a lesson as JupyterLab saves it, run and with its widget state, back
 into the committed notebook, byte for byte; so `git status` stays clean after a lesson is used."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.lab import gitfilter
+from mtg_rulekit.lab import gitfilter
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -118,7 +118,7 @@ def test_jupyterlab_saves_a_lesson_as_committed_and_reopens_it_with_its_outputs(
                                                                               monkeypatch):
     """`make lab`'s contents manager: Save writes the committed bytes (git status clean with no
     `git add`), and opening the lesson gives back what was saved, widget state included."""
-    from rulekit.lab.contents import LessonContentsManager
+    from mtg_rulekit.lab.contents import LessonContentsManager
 
     committed = NOTEBOOKS[-1].read_text("utf-8")
     repo = tmp_path / "repo"

@@ -1,4 +1,4 @@
-"""The words every lesson leans on are defined once (`rulekit/data/glossary.toml`), shown in
+"""The words every lesson leans on are defined once (`mtg_rulekit/data/glossary.toml`), shown in
 Start here, and marked with `<dfn>` where each lesson first uses them, linking to the entry; a
 lesson page's glossary links point at the Start here page, titled with the meaning."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.core.glossary import START_HERE, glossary, term, word_pattern
-from rulekit.core.rules import all_rules
-from rulekit.display.lesson import glossary_html
+from mtg_rulekit.core.glossary import START_HERE, glossary, term, word_pattern
+from mtg_rulekit.core.rules import all_rules
+from mtg_rulekit.display.lesson import glossary_html
 from tests.lesson_shape import SANDBOX_HEADING, lesson_notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +87,7 @@ def test_no_lesson_text_says_etb():
     """"ETB" is jargon no lesson defines: the lessons, walkthroughs, rulings and rule summaries
     say "enters" instead."""
     texts = [p.read_text("utf-8") for p in (ROOT / "notebooks").glob("*.ipynb")]
-    texts += [p.read_text("utf-8") for p in (ROOT / "rulekit" / "scenarios").glob("*.toml")]
-    texts += [(ROOT / "rulekit" / "data" / f).read_text("utf-8")
+    texts += [p.read_text("utf-8") for p in (ROOT / "mtg_rulekit" / "scenarios").glob("*.toml")]
+    texts += [(ROOT / "mtg_rulekit" / "data" / f).read_text("utf-8")
               for f in ("rulings.toml", "rules.toml", "glossary.toml")]
     assert not [t for t in texts if re.search(r"\bETBs?\b", t)]

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from rulekit import Game, RulesError, UnknownCard, UsageError
-from rulekit.engine.arguments import ACTION_ARGS
-from rulekit.sandbox import SandboxModel
-from rulekit.sandbox import page as sandbox_page
+from mtg_rulekit import Game, RulesError, UnknownCard, UsageError
+from mtg_rulekit.engine.arguments import ACTION_ARGS
+from mtg_rulekit.sandbox import SandboxModel
+from mtg_rulekit.sandbox import page as sandbox_page
 
 
 def deep(kind: type = list, depth: int = 100_000) -> Any:

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-import rulekit
-from rulekit import Game, RulesError
-from rulekit import game as rk_game
-from rulekit.engine.commit import COMMITS
-from rulekit.sandbox import SandboxModel
+import mtg_rulekit
+from mtg_rulekit import Game, RulesError
+from mtg_rulekit import game as rk_game
+from mtg_rulekit.engine.commit import COMMITS
+from mtg_rulekit.sandbox import SandboxModel
 
-PACKAGE = str(Path(rulekit.__file__).parent)
+PACKAGE = str(Path(mtg_rulekit.__file__).parent)
 
 
 def state_of(game: Game) -> tuple[Any, ...]:

@@ -26,7 +26,7 @@ def _eslint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_shipped_javascript_passes_eslint() -> None:
-    run = _eslint("rulekit/**/*.js", cwd=ROOT)
+    run = _eslint("mtg_rulekit/**/*.js", cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
 
 
@@ -36,8 +36,8 @@ def test_the_shipped_javascript_passes_eslint() -> None:
     ("export default { render() { return undefinedName; } };\n", "no-undef"),
 ])
 def test_eslint_fails_on_a_defect_in_a_module(tmp_path: Path, source: str, rule: str) -> None:
-    module = tmp_path / "rulekit" / "display" / "front" / "broken.js"
+    module = tmp_path / "mtg_rulekit" / "display" / "front" / "broken.js"
     module.parent.mkdir(parents=True)
     module.write_text(source, encoding="utf-8")
-    run = _eslint("rulekit/**/*.js", cwd=tmp_path)
+    run = _eslint("mtg_rulekit/**/*.js", cwd=tmp_path)
     assert run.returncode == 1 and rule in run.stdout, run.stdout + run.stderr

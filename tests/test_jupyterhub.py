@@ -319,7 +319,7 @@ async def _execute(url: str, token: str, code: str, timeout: float = 180) -> str
 def _sandbox_cell(lesson: Path) -> tuple[str, str]:
     """(set-up code, an expression for its sandbox's model) of the lesson's sandbox cell: the
     code cell that ends by showing `Sandbox(...)`, without that last line (the widget needs a
-    front-end; the test clicks through the sandbox's model, `rulekit.sandbox.SandboxModel`,
+    front-end; the test clicks through the sandbox's model, `mtg_rulekit.sandbox.SandboxModel`,
     which the widget renders). `Sandbox("NAME")` names a lesson sandbox file."""
     nb = json.loads(lesson.read_text("utf-8"))
     for cell in nb["cells"]:
@@ -327,7 +327,7 @@ def _sandbox_cell(lesson: Path) -> tuple[str, str]:
         *setup, last = source.splitlines() or [""]
         named = re.fullmatch(r'Sandbox\("([\w.-]+)"\)', last.strip())
         if cell["cell_type"] == "code" and named:
-            setup.append("from rulekit.sandbox import lessons as _lessons")
+            setup.append("from mtg_rulekit.sandbox import lessons as _lessons")
             return "\n".join(setup), f"_lessons.load(_lessons.find({named.group(1)!r})).model()"
         found = re.fullmatch(r"Sandbox\((\w+)(?:, .*)?\)", last.strip())
         if cell["cell_type"] == "code" and found:
@@ -337,9 +337,9 @@ def _sandbox_cell(lesson: Path) -> tuple[str, str]:
 
 CLICK = """
 import json as _json, os as _os
-import rulekit as _rulekit
+import mtg_rulekit as _rulekit
 from ipykernel.connect import get_connection_file as _connection_file
-from rulekit.sandbox import SandboxModel as _SandboxModel
+from mtg_rulekit.sandbox import SandboxModel as _SandboxModel
 _model = {model}
 for _label, _id in _model.fields({{}})["permanent"].options:  # tap the first that can
     _outcome = _model.click("tap", {{"permanent": _id}})

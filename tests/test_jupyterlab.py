@@ -1,5 +1,5 @@
 """A lesson in real JupyterLab in Debian's Chromium, started the way `make lab` starts it
-(`rulekit.lab.command`) on 127.0.0.1 with a random token: open a lesson that has a sandbox,
+(`mtg_rulekit.lab.command`) on 127.0.0.1 with a random token: open a lesson that has a sandbox,
 Run > Run All Cells, tap a permanent for mana with the sandbox's button and see the board table
 change; save, close the lesson, shut its kernel down, reopen it: the walkthroughs show from the
 saved widget state; and `git status` of the notebooks is still clean. And the classroom view
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.display.walkthrough.frames import PANES
+from mtg_rulekit.display.walkthrough.frames import PANES
 from tests.helpers import clean_clone
 from tests.hosts import free_port, only_from, run_all_cells
 from tests.kernel_sandbox import kernel_sandbox
@@ -76,7 +76,7 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory):
     """(base URL, token, notebooks folder, clone): one JupyterLab server on a clone for this
     session's tests (under pytest-xdist: this worker's), shut down at the end (its kernels
     with it)."""
-    from rulekit import lab
+    from mtg_rulekit import lab
 
     tmp_path = tmp_path_factory.mktemp("lab")
     clone = clean_clone(tmp_path)
@@ -241,7 +241,7 @@ def test_run_all_tap_save_reopen_and_git_stays_clean(jupyterlab, browser) -> Non
 
 def _save(page, notebook: Path) -> Path:
     """Save with Ctrl+S, as a user would; the file where the outputs and widget state went."""
-    from rulekit.lab.contents import STATE_DIR, SUFFIX
+    from mtg_rulekit.lab.contents import STATE_DIR, SUFFIX
 
     state = notebook.parent / STATE_DIR / f"{notebook.stem}{SUFFIX}"
     page.locator(".jp-NotebookPanel .jp-Cell").first.click()
@@ -264,7 +264,7 @@ def _kernel_idle(page) -> None:
 def _tap_something(page, sandbox, board, before: str) -> str | None:
     """Choose each untapped permanent in turn and press "Tap for mana" (typing a mana type
     when the game asks for one) until one taps; the card name of the one that did (or None).
-    The sandbox is the one sandbox module (rulekit/display/front/sandbox.js), its clicks
+    The sandbox is the one sandbox module (mtg_rulekit/display/front/sandbox.js), its clicks
     answered by the kernel (the widget's custom messages)."""
     select = sandbox.locator("[data-field='permanent']")
     mana = sandbox.locator("[data-field='mana']")
@@ -301,7 +301,7 @@ def _card_name(label: str) -> str:
 
 
 def _is_land(name: str) -> bool:
-    from rulekit.cards import card
+    from mtg_rulekit.cards import card
 
     try:
         return card(name).printed.is_a("Land")
@@ -360,10 +360,10 @@ def _open_and_run(page, base: str, token: str, lesson: Path, walkthroughs: int) 
 
 def _views(page) -> dict[str, object]:
     """Every step of every walkthrough of the open lesson, each walkthrough scrolled to the top
-    of the notebook panel, in one pass (`rulekit.export.checks.step_views`): by "<its slug>
+    of the notebook panel, in one pass (`mtg_rulekit.export.checks.step_views`): by "<its slug>
     step k", its `StepView` (on screen together with its controls and narration; the 95 %
     rule, in the notebook panel's view)."""
-    from rulekit.export.checks import SCROLL_JS, step_views
+    from mtg_rulekit.export.checks import SCROLL_JS, step_views
 
     steppers = page.locator(".jp-NotebookPanel .rk-stepper")
     out: dict[str, object] = {}
@@ -379,7 +379,7 @@ def _views(page) -> dict[str, object]:
 
 
 # The 95 % rule in JupyterLab beside its file browser, the smallest pane of the desktop views
-# (rulekit.display.walkthrough.frames.PANES): every step after set-up shows at least 95 % of what it
+# (mtg_rulekit.display.walkthrough.frames.PANES): every step after set-up shows at least 95 % of what it
 # added, at each size. A guard, not a target: the steps that miss it are named here, by
 # lesson and size, with the share measured; any other step that misses fails, and so does a
 # named one that shows less. Why they miss (docs/classroom.md, "The 95 % rule"):
@@ -410,7 +410,7 @@ def _record_rule95(stem: str, sizes: dict[str, dict[str, object]]) -> None:
 
 
 def _all_to(page, last: bool) -> None:
-    from rulekit.export.checks import goto_step
+    from mtg_rulekit.export.checks import goto_step
 
     steppers = page.locator(".jp-NotebookPanel .rk-stepper")
     for i in range(steppers.count()):
@@ -420,7 +420,7 @@ def _all_to(page, last: bool) -> None:
 
 def _shoot(page, path: Path) -> None:
     """The first walkthrough scrolled into view, as the class sees it."""
-    from rulekit.export.checks import SCROLL_JS
+    from mtg_rulekit.export.checks import SCROLL_JS
 
     page.locator(".jp-NotebookPanel .rk-stepper").first.evaluate(SCROLL_JS)
     page.wait_for_timeout(200)
@@ -431,7 +431,7 @@ def _present(page) -> list[str]:
     """The first walkthrough's Present button, in JupyterLab: it fills the screen, the keyboard
     steps it (Home, then Right to the last step) and every step fits; Escape leaves. What went
     wrong, if anything."""
-    from rulekit.export.checks import FIT_JS, SCROLL_JS
+    from mtg_rulekit.export.checks import FIT_JS, SCROLL_JS
 
     stepper = page.locator(".jp-NotebookPanel .rk-stepper").first
     stepper.evaluate(SCROLL_JS)
@@ -478,7 +478,7 @@ QUESTION_LESSONS = ("02_",)
 def _kernel_questions(lesson: Path) -> list[tuple[int, dict]]:
     """(walkthrough index, question) of a lesson's walkthroughs, in order: the frames its
     `Stepper("name")` cells show, made here from the same scenarios."""
-    from rulekit.display.walkthrough.frames import StepFrames
+    from mtg_rulekit.display.walkthrough.frames import StepFrames
 
     nb = json.loads(lesson.read_text("utf-8"))
     code = "\n".join("".join(c.get("source", "")) for c in nb.get("cells", [])
@@ -495,7 +495,7 @@ def _answer_right_wrong_and_retried(page, lesson: Path) -> list[str]:
     (tests/test_frames_browser.py `answer_three_ways`): a question right, one wrong then right
     on its retry, one wrong twice, from the frames the kernel made (no kernel round trip
     needed to check). What went wrong, if anything."""
-    from rulekit.export.checks import SCROLL_JS
+    from mtg_rulekit.export.checks import SCROLL_JS
     from tests.test_frames_browser import answer_three_ways
 
     asked = [(i, q) for i, q in _kernel_questions(lesson) if q["labels"]][:3]
@@ -552,7 +552,7 @@ def test_classroom_view_in_jupyterlab(lab_server, browser, lesson: Path,
 
     Screenshots: test-artifacts/jupyterlab/<lesson>-<size>.png (the first walkthrough),
     <lesson>-sandbox-challenges.png."""
-    from rulekit.export.checks import SCROLL_JS, axe, diagram_descriptions, undescribed
+    from mtg_rulekit.export.checks import SCROLL_JS, axe, diagram_descriptions, undescribed
 
     base, token, folder, _clone = lab_server
     lesson = folder / lesson.name  # the server's clone of it

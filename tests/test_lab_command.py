@@ -1,4 +1,4 @@
-"""`make lab` (`python -m rulekit.lab`): the options it gives JupyterLab. (It is run for real,
+"""`make lab` (`python -m mtg_rulekit.lab`): the options it gives JupyterLab. (It is run for real,
 with these options, by tests/test_jupyterlab.py.)"""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulekit import lab
+from mtg_rulekit import lab
 
 
 def test_lab_saves_widget_state_from_its_own_settings_folder():

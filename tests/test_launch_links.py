@@ -12,9 +12,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.export import build, main
-from rulekit.export.launch import binder_url, links
-from rulekit.repo.lessons import RUN_HINT
+from mtg_rulekit.export import build, main
+from mtg_rulekit.export.launch import binder_url, links
+from mtg_rulekit.repo.lessons import RUN_HINT
 from tests.helpers import write_notebook
 
 pytestmark = pytest.mark.notebook

@@ -12,13 +12,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit import Game, Step
-from rulekit.authoring.new_lesson import MIN_QUESTIONS
-from rulekit.display.quiz.questions import quiz_questions
-from rulekit.display.walkthrough.frames import StepFrames
-from rulekit.repo.course import read_course_entry
-from rulekit.scenario import load, play, shipped_dir
-from rulekit.scenario.runner import Question
+from mtg_rulekit import Game, Step
+from mtg_rulekit.authoring.new_lesson import MIN_QUESTIONS
+from mtg_rulekit.display.quiz.questions import quiz_questions
+from mtg_rulekit.display.walkthrough.frames import StepFrames
+from mtg_rulekit.repo.course import read_course_entry
+from mtg_rulekit.scenario import load, play, shipped_dir
+from mtg_rulekit.scenario.runner import Question
 from tests.helpers import cast_from_hand, end_the_turn, pool
 from tests.lesson_shape import lesson_notebooks
 
@@ -209,10 +209,10 @@ def test_r14_a_borrowed_exerted_creature_untaps_in_its_owners_untap_step():
 def test_every_shipped_question_is_tied_to_its_fact_and_hides_its_answer():
     """Over every shipped question (in a lesson or not): its yes/no words match the fact's
     polarity (Yes exactly when the engine's value is true or "allowed"), its words fit the fact
-    (`rulekit.scenario.wording`: checked at load, so every shipped file loads), and its answer
+    (`mtg_rulekit.scenario.wording`: checked at load, so every shipped file loads), and its answer
     is not on screen before it."""
-    from rulekit.scenario import shipped
-    from rulekit.scenario.wording import YES_NO
+    from mtg_rulekit.scenario import shipped
+    from mtg_rulekit.scenario.wording import YES_NO
 
     seen = 0
     for path in shipped():

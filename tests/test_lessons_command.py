@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rulekit import cli
-from rulekit.repo.lessons import copy_out, has_lessons, shipped
+from mtg_rulekit import cli
+from mtg_rulekit.repo.lessons import copy_out, has_lessons, shipped
 from tests.helpers import rulekit_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_shipped_lessons_are_the_checkouts_notebooks():
     assert shipped() == ROOT / "notebooks"
-    assert has_lessons(shipped()) and not has_lessons(ROOT / "rulekit")
+    assert has_lessons(shipped()) and not has_lessons(ROOT / "mtg_rulekit")
 
 
 def test_lessons_copies_every_lesson_and_the_template_then_keeps_a_teachers_edit(tmp_path):
@@ -54,7 +54,7 @@ def test_the_environments_settings_turn_off_the_news_as_make_lab_does():
     """setup.py installs `overrides.d/mtg-rulekit.json` into the environment's JupyterLab
     settings (read by JupyterLab and Notebook 7 however they are started): the same news
     settings as `make lab`'s own folder."""
-    settings = ROOT / "rulekit" / "lab" / "settings"
+    settings = ROOT / "mtg_rulekit" / "lab" / "settings"
     shipped_d = json.loads((settings / "overrides.d" / "mtg-rulekit.json").read_text("utf-8"))
     make_lab = json.loads((settings / "overrides.json").read_text("utf-8"))
     key = "@jupyterlab/apputils-extension:notification"
@@ -65,7 +65,7 @@ def test_the_environments_settings_turn_off_the_news_as_make_lab_does():
 def test_every_lesson_says_at_its_top_how_to_run_it():
     """Opened as committed (no outputs), a lesson shows no walkthrough until it runs: its first
     cell ends with the kit's one hint (a new lesson gets it from the template)."""
-    from rulekit.repo.lessons import RUN_HINT
+    from mtg_rulekit.repo.lessons import RUN_HINT
 
     paths = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     assert paths
@@ -81,7 +81,7 @@ def test_every_lesson_says_at_its_top_how_to_run_it():
 
 
 def test_the_exported_page_leaves_the_hint_out():
-    from rulekit.repo.lessons import RUN_HINT, drop_run_hint
+    from mtg_rulekit.repo.lessons import RUN_HINT, drop_run_hint
 
     assert drop_run_hint("# Lesson 1: X\n\nIntro.\n\n" + RUN_HINT) == "# Lesson 1: X\n\nIntro."
     assert drop_run_hint("# Lesson 1: X") == "# Lesson 1: X"

@@ -1,4 +1,4 @@
-"""The JupyterLite site of the lessons (`make lite`, rulekit/export/lite.py): built from the pinned
+"""The JupyterLite site of the lessons (`make lite`, mtg_rulekit/export/lite.py): built from the pinned
 registry packages, served over HTTP on 127.0.0.1 with every other request blocked, a lesson
 opens in Debian's Chromium ready to run: Run All Cells draws its walkthroughs (the diagrams by
 Viz.js in the Pyodide kernel, with the same titles as Graphviz's), Next steps one, and a tap in
@@ -32,7 +32,7 @@ def lite_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     if importlib.util.find_spec("jupyterlite_core") is None:
         unavailable("jupyterlite-core is not installed (the lite extra)")
-    from rulekit.export.lite import build_lite, size_mb
+    from mtg_rulekit.export.lite import build_lite, size_mb
 
     tmp = tmp_path_factory.mktemp("lite")
     try:
@@ -58,7 +58,7 @@ def test_the_site_preloads_every_package_and_fetches_nothing_outside(lite_site: 
     for entry in lock["packages"].values():
         assert (lite_site / "static" / "pyodide" / entry["file_name"]).is_file()
         assert set(entry["depends"]) <= set(lock["packages"]), entry["name"]
-    assert lock["packages"]["mtg-rulekit"]["imports"] == ["rulekit"]
+    assert lock["packages"]["mtg-rulekit"]["imports"] == ["mtg_rulekit"]
     assert (lite_site / "static" / "pyodide" / "viz.js").is_file()
     lessons = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     assert sorted(p.name for p in (lite_site / "files").glob("*.ipynb")) == lessons
@@ -70,7 +70,7 @@ def test_the_site_preloads_every_package_and_fetches_nothing_outside(lite_site: 
 
 @pytest.mark.timeout(900)
 def test_a_lesson_opens_runs_steps_and_plays_offline(lite_site: Path, browser) -> None:
-    from rulekit.export.browser import serve
+    from mtg_rulekit.export.browser import serve
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with serve(lite_site) as base:

@@ -16,16 +16,16 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.export import live
+from mtg_rulekit.export import live
 
 SCRIPT = """
 import json, sys
 sys.path.insert(0, {root!r})
-import rulekit
-assert rulekit.__file__.startswith({root!r})
-from rulekit.sandbox import page as sandbox_page
-from rulekit.game import Game
-from rulekit.sandbox import SandboxModel
+import mtg_rulekit
+assert mtg_rulekit.__file__.startswith({root!r})
+from mtg_rulekit.sandbox import page as sandbox_page
+from mtg_rulekit.game import Game
+from mtg_rulekit.sandbox import SandboxModel
 game = Game(["Alice", "Bob"])
 game.set_turn(turn=3, active="Alice", step="main1")
 forest = game.add("Forest", player="Alice")
@@ -41,14 +41,14 @@ def test_the_engine_zip_is_all_the_page_needs(tmp_path):
     data = live.engine_zip()
     assert data == live.engine_zip()  # deterministic: the same checkout, the same bytes
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    assert "rulekit/sandbox/page.py" in names
-    assert not [n for n in names if not n.startswith("rulekit/")]  # the standard library suffices
-    assert "rulekit/cards/catalog.toml" in names
-    assert not [n for n in names if n.startswith(("rulekit/export/", "rulekit/scenarios/",
-                                                  "rulekit/lab/", "rulekit/repo/"))
-                or n in ("rulekit/display/widgets.py", "rulekit/display/walkthrough/widget.py")]
+    assert "mtg_rulekit/sandbox/page.py" in names
+    assert not [n for n in names if not n.startswith("mtg_rulekit/")]  # the standard library suffices
+    assert "mtg_rulekit/cards/catalog.toml" in names
+    assert not [n for n in names if n.startswith(("mtg_rulekit/export/", "mtg_rulekit/scenarios/",
+                                                  "mtg_rulekit/lab/", "mtg_rulekit/repo/"))
+                or n in ("mtg_rulekit/display/widgets.py", "mtg_rulekit/display/walkthrough/widget.py")]
     # "Save as walkthrough" checks its text with the scenario format; the board is drawn there
-    assert {"rulekit/scenario/model.py", "rulekit/display/board/render.py"} <= set(names)
+    assert {"mtg_rulekit/scenario/model.py", "mtg_rulekit/display/board/render.py"} <= set(names)
     zipfile.ZipFile(io.BytesIO(data)).extractall(tmp_path / "engine")
     root = str(tmp_path / "engine")
     run = subprocess.run([sys.executable, "-S", "-c", SCRIPT.format(root=root)],
@@ -85,7 +85,7 @@ def test_the_runtime_holds_pyodide_and_viz_unmodified():
     import gzip
     import tarfile
 
-    from rulekit.export.assets import cache_dir
+    from mtg_rulekit.export.assets import cache_dir
 
     folder = cache_dir() / f"live-sandbox-{live.PYODIDE[1]}-{live.VIZ[1]}-f{live.FORMAT}"
     tarballs = cache_dir() / "npm"
@@ -142,8 +142,8 @@ def test_without_npm_the_build_says_why_and_ships_no_runtime(tmp_path, monkeypat
 def _sandbox_notebook() -> nbformat.NotebookNode:
     """A notebook whose one output is a Sandbox, executed with its widget state stored (as the
     build's nbclient does), the title hostile."""
-    from rulekit import Game
-    from rulekit.display.widgets import Sandbox
+    from mtg_rulekit import Game
+    from mtg_rulekit.display.widgets import Sandbox
 
     sandbox = Sandbox(Game(["Alice", "Bob"]), title="</script><b>x")
     nb = nbformat.v4.new_notebook()
@@ -162,8 +162,8 @@ def _sandbox_notebook() -> nbformat.NotebookNode:
 
 @pytest.mark.parametrize("with_runtime", [False, True])
 def test_the_page_has_the_sandbox_back_end_only_with_the_runtime(with_runtime):
-    from rulekit.export.lesson import exporter, views_resources
-    from rulekit.export.views import to_views, view_names
+    from mtg_rulekit.export.lesson import exporter, views_resources
+    from mtg_rulekit.export.views import to_views, view_names
 
     live_config = {"config": {"base": "_static/sandbox/", "scripts": ["a.js"], "mb": 11}}
     live_page = live_config if with_runtime else None
@@ -187,9 +187,9 @@ def test_the_page_has_the_sandbox_back_end_only_with_the_runtime(with_runtime):
 def test_the_sandbox_widget_carries_its_starting_position():
     """Next to the widget, the sandbox cell's output holds the board it started from as data;
     replayed (as the page does), it is the same board, fields and log."""
-    from rulekit.game import Game
-    from rulekit.sandbox import SandboxModel
-    from rulekit.sandbox.widget import SANDBOX_MIME, Sandbox
+    from mtg_rulekit.game import Game
+    from mtg_rulekit.sandbox import SandboxModel
+    from mtg_rulekit.sandbox.widget import SANDBOX_MIME, Sandbox
 
     game = Game(["Alice", "Bob"])
     game.set_turn(turn=4, active="Alice", step="main1")
@@ -209,8 +209,8 @@ def test_the_sandbox_widget_carries_its_starting_position():
 
 
 def test_a_position_that_is_not_json_data_is_left_out():
-    from rulekit.game import Game
-    from rulekit.sandbox import SandboxModel
+    from mtg_rulekit.game import Game
+    from mtg_rulekit.sandbox import SandboxModel
 
     model = SandboxModel(Game(["Alice", "Bob"]))
     model.game.actions.append(("add", {"card": object()}))  # not JSON data

@@ -1,5 +1,5 @@
 """The live sandbox of exported lesson pages, in Debian's Chromium with every request outside
-the site blocked: the one sandbox module (rulekit/display/front/sandbox.js) rendered by the
+the site blocked: the one sandbox module (mtg_rulekit/display/front/sandbox.js) rendered by the
 page's host, its clicks going to the page's back-end (the engine in Pyodide, in a Web Worker).
 From file:// and from a local http.server on 127.0.0.1, a reader starts it, taps a land and sees
 the pool change, is refused an illegal move with its CR number, exerts an attacker and sees it
@@ -24,10 +24,10 @@ from typing import Any
 
 import pytest
 
-from rulekit.export.browser import LIVE
-from rulekit.export.checks import axe
-from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
-from rulekit.sandbox.view import model_json, sandbox_state
+from mtg_rulekit.export.browser import LIVE
+from mtg_rulekit.export.checks import axe
+from mtg_rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
+from mtg_rulekit.sandbox.view import model_json, sandbox_state
 from tests.helpers import unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]  # the pages of the built site
@@ -80,7 +80,7 @@ def live_site(lesson_site):
 
 @contextmanager
 def _visit(browser, site: Path, path: Path, how: str, **kwargs: Any):
-    from rulekit.export.browser import open_page, serve
+    from mtg_rulekit.export.browser import open_page, serve
 
     if how == "http":
         with serve(site) as url:
@@ -110,7 +110,7 @@ class Mirror:
     """The page's live sandbox and the same model in CPython, clicked with the same inputs."""
 
     def __init__(self, live: Any) -> None:
-        from rulekit.sandbox.challenges import attach
+        from mtg_rulekit.sandbox.challenges import attach
 
         self.live = live
         position = live.position()
@@ -257,7 +257,7 @@ CASES = [(p, "file") for p in TAP_LESSONS + EXERT_LESSONS] + [
 
 @pytest.mark.parametrize("prefix, how", CASES, ids=[f"{p}-{h}" for p, h in CASES])
 def test_the_live_sandbox_plays_in_the_page(live_site, browser, prefix: str, how: str) -> None:
-    from rulekit.export.browser import Live
+    from mtg_rulekit.export.browser import Live
 
     site, report = live_site
     path = _page(site, report, prefix)
@@ -289,7 +289,7 @@ def test_the_live_sandbox_plays_in_the_page(live_site, browser, prefix: str, how
 def test_the_page_and_the_kernel_give_the_same_json(live_site, browser) -> None:
     """Lesson 3's board (replacement effects, Mana Reflection, Mana Flare): the same clicks
     through the model in CPython and in the page give the same model_json() after every click."""
-    from rulekit.export.browser import Live
+    from mtg_rulekit.export.browser import Live
 
     site, report = live_site
     with _visit(browser, site, _page(site, report, "03"), "file") as visit:
@@ -375,7 +375,7 @@ def test_a_load_failure_says_so(live_site, browser) -> None:
 def test_it_loads_while_in_view_so_start_is_instant(live_site, browser) -> None:
     """Preloading: scrolled into view, the sandbox loads its engine without a click (and stays
     inactive); then Start makes it ready at once."""
-    from rulekit.export.browser import Live
+    from mtg_rulekit.export.browser import Live
 
     site, report = live_site
     with _visit(browser, site, _page(site, report, "03"), "file") as visit:
@@ -402,7 +402,7 @@ def test_it_loads_while_in_view_so_start_is_instant(live_site, browser) -> None:
 def test_hovering_or_focusing_start_loads_it(live_site, browser, how: str) -> None:
     """Hovering or focusing Start starts loading, before any click (here with no
     IntersectionObserver, so coming into view can't be what started it)."""
-    from rulekit.export.browser import Live
+    from mtg_rulekit.export.browser import Live
 
     site, report = live_site
     with _visit(browser, site, _page(site, report, "01"), "file",
@@ -427,11 +427,11 @@ document.addEventListener('securitypolicyviolation', (e) =>
 
 @pytest.mark.parametrize("how", ["file", "http"])
 def test_the_live_sandbox_plays_under_the_pages_own_policy(live_site, browser, how) -> None:
-    """The page's own Content-Security-Policy (rulekit.export.csp: WebAssembly but no eval, no
+    """The page's own Content-Security-Policy (mtg_rulekit.export.csp: WebAssembly but no eval, no
     inline script or style but its own by hash) enforced: the sandbox starts, clicks and draws
     its diagram, and the browser reports no violation."""
-    from rulekit.export.browser import Live
-    from rulekit.export.csp import policy_of
+    from mtg_rulekit.export.browser import Live
+    from mtg_rulekit.export.csp import policy_of
 
     site, report = live_site
     path = _page(site, report, "03")

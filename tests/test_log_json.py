@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from rulekit import Game
-from rulekit.core import payloads as p
-from rulekit.core.errors import UsageError
-from rulekit.core.log_json import read_log
-from rulekit.objects import narrator
-from rulekit.scenario import dumps, loads, play
+from mtg_rulekit import Game
+from mtg_rulekit.core import payloads as p
+from mtg_rulekit.core.errors import UsageError
+from mtg_rulekit.core.log_json import read_log
+from mtg_rulekit.objects import narrator
+from mtg_rulekit.scenario import dumps, loads, play
 
 FORMAT_1 = Path(__file__).parent / "data" / "log_format_1"
 OLD_LOGS = sorted(FORMAT_1.glob("*.json"))

@@ -20,12 +20,12 @@ def _checkout(tmp_path: Path) -> Path:
     repo.mkdir()
     shutil.copy(ROOT / "Makefile", repo / "Makefile")
     for made in ("site/index.html", "build/export/site/lessons.json", "dist/x.whl",
-                 ".pytest_cache/v", "rulekit/__pycache__/a.pyc", "benchmarks/results.json",
+                 ".pytest_cache/v", "mtg_rulekit/__pycache__/a.pyc", "benchmarks/results.json",
                  "test-artifacts/shot.png"):
         (repo / made).parent.mkdir(parents=True, exist_ok=True)
         (repo / made).write_text("made by the build")
     for kept in ("notebooks/.ipynb_checkpoints/01-checkpoint.ipynb", "notebooks/01.ipynb",
-                 "rulekit/game.py", ".venv/lib/__pycache__/x.pyc"):
+                 "mtg_rulekit/game.py", ".venv/lib/__pycache__/x.pyc"):
         (repo / kept).parent.mkdir(parents=True, exist_ok=True)
         (repo / kept).write_text("the user's")
     return repo
@@ -53,11 +53,11 @@ def test_clean_deletes_nothing_a_variable_names(tmp_path: Path, how: str) -> Non
     done = subprocess.run(args, cwd=repo, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert (victim / "thesis.txt").read_text() == "years of work"
-    for made in ("site", "build", "dist", ".pytest_cache", "rulekit/__pycache__",
+    for made in ("site", "build", "dist", ".pytest_cache", "mtg_rulekit/__pycache__",
                  "benchmarks/results.json", "test-artifacts"):
         assert not (repo / made).exists(), made
     for kept in ("notebooks/.ipynb_checkpoints/01-checkpoint.ipynb", "notebooks/01.ipynb",
-                 "rulekit/game.py", ".venv/lib/__pycache__/x.pyc"):
+                 "mtg_rulekit/game.py", ".venv/lib/__pycache__/x.pyc"):
         assert (repo / kept).is_file(), kept
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rulekit import EventKind, Game, RulesError
+from mtg_rulekit import EventKind, Game, RulesError
 from tests.helpers import last, pool, types
 
 R01 = pytest.mark.ruling("R01")

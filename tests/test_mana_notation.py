@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.core.mana import notation_shown
-from rulekit.display.board.data import board_data
-from rulekit.display.tables.rows import pools_table
-from rulekit.scenario import loads, play
+from mtg_rulekit.core.mana import notation_shown
+from mtg_rulekit.display.board.data import board_data
+from mtg_rulekit.display.tables.rows import pools_table
+from mtg_rulekit.scenario import loads, play
 from tests.helpers import rulekit_cli
 
 ROOT = Path(__file__).resolve().parent.parent

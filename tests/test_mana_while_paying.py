@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit import Game, UsageError
+from mtg_rulekit import Game, UsageError
 from tests.helpers import pool
 
 

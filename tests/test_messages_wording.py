@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from rulekit import Game, RulesError
-from rulekit.scenario import ScenarioError, loads, play
-from rulekit.scenario.text import failure_lines
+from mtg_rulekit import Game, RulesError
+from mtg_rulekit.scenario import ScenarioError, loads, play
+from mtg_rulekit.scenario.text import failure_lines
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "rulekit" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[1] / "mtg_rulekit" / "scenarios"
 R05 = (SCENARIOS / "r05_replacement_modifies_production.toml").read_text("utf-8")
 
 

@@ -13,12 +13,12 @@ import json
 
 import pytest
 
-from rulekit import EventKind, Game
-from rulekit.core import payloads as p
-from rulekit.core.characteristics import AbilityKind
-from rulekit.core.events import LOG_FORMAT
-from rulekit.objects import narrator
-from rulekit.scenario import load, play, shipped, shipped_dir
+from mtg_rulekit import EventKind, Game
+from mtg_rulekit.core import payloads as p
+from mtg_rulekit.core.characteristics import AbilityKind
+from mtg_rulekit.core.events import LOG_FORMAT
+from mtg_rulekit.objects import narrator
+from mtg_rulekit.scenario import load, play, shipped, shipped_dir
 from tests.helpers import cast_from_hand
 
 EXPLAINING = (EventKind.NOTE, EventKind.CHOICE)

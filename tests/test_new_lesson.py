@@ -1,4 +1,4 @@
-"""A new lesson in minutes: `python -m rulekit new-lesson` starts the next numbered notebook from
+"""A new lesson in minutes: `python -m mtg_rulekit new-lesson` starts the next numbered notebook from
 the template (notebooks/templates/lesson.ipynb) with the shared lesson shape, its walkthroughs,
 a sandbox from the first one's set-up and its goal, and it passes the lesson checks of
 `make check` as it is. Everything happens in a temporary copy of notebooks/."""
@@ -15,11 +15,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.authoring.new_lesson import create, next_number, sandbox_actions, slug
-from rulekit.core.errors import UsageError
-from rulekit.export import build
-from rulekit.repo.course import read_course_entry
-from rulekit.scenario import load, shipped_dir
+from mtg_rulekit.authoring.new_lesson import create, next_number, sandbox_actions, slug
+from mtg_rulekit.core.errors import UsageError
+from mtg_rulekit.export import build
+from mtg_rulekit.repo.course import read_course_entry
+from mtg_rulekit.scenario import load, shipped_dir
 from tests.helpers import rulekit_cli
 from tests.lesson_shape import shape_problems
 
@@ -37,13 +37,13 @@ def notebooks(tmp_path: Path) -> Path:
 
 def new_lesson(folder: Path, *args: str, process: bool = False
                ) -> subprocess.CompletedProcess[str]:
-    """`python -m rulekit new-lesson ARGS` (in this process unless `process`; see helpers)."""
+    """`python -m mtg_rulekit new-lesson ARGS` (in this process unless `process`; see helpers)."""
     return rulekit_cli("new-lesson", *args, "--notebooks", str(folder), process=process)
 
 
 def test_the_template_is_not_a_lesson():
-    from rulekit.export import lesson_paths
-    from rulekit.repo.coverage import lessons_by_ruling
+    from mtg_rulekit.export import lesson_paths
+    from mtg_rulekit.repo.coverage import lessons_by_ruling
 
     template = ROOT / "notebooks" / "templates" / "lesson.ipynb"
     assert template.is_file()
@@ -55,7 +55,7 @@ def test_the_template_is_not_a_lesson():
 def test_a_lesson_from_a_scenario_has_its_walkthroughs_sandbox_and_goal(notebooks):
     number = next_number(notebooks)
     done = new_lesson(notebooks, "Ward & *X*: what-if", "--scenario", "r12_powerstone_mana_uses",
-                      "rulekit/scenarios/r10_powerstone_token.toml", "--goal", f"  {GOAL} ")
+                      "mtg_rulekit/scenarios/r10_powerstone_token.toml", "--goal", f"  {GOAL} ")
     assert done.returncode == 0, done.stderr
     path = notebooks / f"{number:02d}_ward_x_what_if.ipynb"
     assert f"wrote {path}" in done.stdout and "sandbox: from r12_powerstone_mana_uses" in \
@@ -125,7 +125,7 @@ def test_numbers_follow_the_last_lesson_and_never_overwrite(notebooks):
     (["Title", "--scenario", "r07_paying_tap", "--rulings", "R05", "--goal", "x"],
      "is about R07, none of the lesson's rulings (R05)"),
     (["Title", "--scenario", "tests/bad_scenarios/unknown_card.toml", "--goal", "x"],
-     "is not in rulekit/scenarios/"),
+     "is not in mtg_rulekit/scenarios/"),
 ])
 def test_a_bad_request_is_one_line_and_exit_2(notebooks, args, message):
     before = sorted(notebooks.glob("*.ipynb"))

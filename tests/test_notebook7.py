@@ -1,12 +1,12 @@
 """A lesson in Notebook 7 (the `notebook` package: the front-end Jupyter's accessibility
-auditors recommend), started like `make lab` starts JupyterLab (`rulekit.lab.command(...,
+auditors recommend), started like `make lab` starts JupyterLab (`mtg_rulekit.lab.command(...,
 app="notebook")`: 127.0.0.1, a random token, the lessons' settings and contents manager), in
 Debian's Chromium: open a lesson, Run All, step a walkthrough with its Next button, Present
 (full screen; Right steps; Escape comes back at the same step), tap a Forest in the sandbox
 (the same module, its click answered by the lesson's kernel), save with
 Ctrl+S, and `git status` of the clone is still clean (the nbstripout filter and the lessons'
 contents manager). The walkthrough is the same ES module as in JupyterLab and in the exported
-pages (rulekit/display/front/stepper.js, through anywidget).
+pages (mtg_rulekit/display/front/stepper.js, through anywidget).
 
 Notebook 7 serves a temporary git clone of this checkout (committed files only), with its own
 config, runtime and workspace folders; every request outside the server is blocked.
@@ -66,7 +66,7 @@ def _git(repo: Path, *args: str) -> str:
 @pytest.fixture(scope="module")
 def notebook7(tmp_path_factory: pytest.TempPathFactory):
     """(base URL, token, notebooks folder, clone): one Notebook 7 server on a clone."""
-    from rulekit import lab
+    from mtg_rulekit import lab
 
     tmp = tmp_path_factory.mktemp("nb7")
     clone = clean_clone(tmp)
@@ -123,7 +123,7 @@ def _kernel_idle(base: str, token: str) -> bool:
 
 @pytest.mark.timeout(900)
 def test_notebook7_runs_steps_presents_and_saves_clean(notebook7, browser) -> None:
-    from rulekit.lab.contents import STATE_DIR, SUFFIX
+    from mtg_rulekit.lab.contents import STATE_DIR, SUFFIX
 
     base, token, folder, clone = notebook7
     lesson = folder / LESSON

@@ -18,11 +18,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulekit.core.rulings import all_rulings
-from rulekit.export import PAGE_BUDGET
-from rulekit.repo.coverage import lessons_by_ruling
-from rulekit.repo.outline import outline
-from rulekit.scenario import load, shipped_dir
+from mtg_rulekit.core.rulings import all_rulings
+from mtg_rulekit.export import PAGE_BUDGET
+from mtg_rulekit.repo.coverage import lessons_by_ruling
+from mtg_rulekit.repo.outline import outline
+from mtg_rulekit.scenario import load, shipped_dir
 from tests.lesson_shape import NOTEBOOKS as NOTEBOOK_DIR
 from tests.lesson_shape import numbered_notebooks
 
@@ -40,7 +40,7 @@ LESSON_RULINGS = {
     "08_exert": {"R14", "R16", "R17", "R19"},
 }
 # widget state + outputs of one executed notebook, what its HTML page embeds, within the
-# build's page budget (`rulekit.export.PAGE_BUDGET`: a guard against accidental weight)
+# build's page budget (`mtg_rulekit.export.PAGE_BUDGET`: a guard against accidental weight)
 # the scenario a walkthrough or a sandbox starts from: `Stepper("r05_x")`, `Sandbox("mine")`
 SCENARIO_REF = re.compile(r"""\b(?:Stepper|Sandbox)\(\s*["']([a-z0-9_]+?)(?:\.toml)?["']""")
 ID = re.compile(r"\bR(0[1-9]|1[0-9])\b")
@@ -64,7 +64,7 @@ def headings(nb: nbformat.NotebookNode) -> list[str]:
 
 def scenarios_used(nb: nbformat.NotebookNode) -> list[str]:
     """The shipped scenarios a lesson's walkthroughs and sandbox start from (a `Sandbox("NAME")`
-    naming a lesson sandbox file in rulekit/sandboxes/ is not one)."""
+    naming a lesson sandbox file in mtg_rulekit/sandboxes/ is not one)."""
     return sorted(name for name in set(SCENARIO_REF.findall(code(nb)))
                   if (shipped_dir() / f"{name}.toml").is_file())
 
@@ -97,7 +97,7 @@ def committed(path: Path) -> nbformat.NotebookNode:
     """`path` as the next commit holds it (git's index: HEAD plus what is staged), not the
     working file, which keeps its outputs once a lesson is run in JupyterLab; the working file
     for a lesson git doesn't have yet (a new one: `git add` strips its outputs, see
-    `rulekit.lab.gitfilter`) and outside a git checkout."""
+    `mtg_rulekit.lab.gitfilter`) and outside a git checkout."""
     import subprocess
 
     if not path.resolve().is_relative_to(ROOT):
@@ -161,9 +161,9 @@ def test_every_ruling_has_a_lesson_section():
 
 def test_rulings_table_links_each_ruling_to_its_lesson_sections():
     """The start-here table links every ruling to its lesson sections (the `.ipynb` and the
-    heading's id: `rulekit.repo.outline` checks that id against nbconvert's)."""
-    from rulekit.display.escape import html_text
-    from rulekit.display.lesson import lessons, rulings_table_html
+    heading's id: `mtg_rulekit.repo.outline` checks that id against nbconvert's)."""
+    from mtg_rulekit.display.escape import html_text
+    from mtg_rulekit.display.lesson import lessons, rulings_table_html
 
     html = rulings_table_html(ROOT)
     for rid, sections in lessons_by_ruling(ROOT).items():
@@ -188,7 +188,7 @@ def executed(lesson_site) -> dict[str, Executed]:
     """Every lesson as the site's build executed it (nbclient, widget state stored, on this
     virtualenv's kernel: `lesson_site` asks for `venv_kernel`), read from the build's cache:
     the lessons are executed once per session, by the build, not a second time here."""
-    from rulekit.export import executed_notebook
+    from mtg_rulekit.export import executed_notebook
 
     site, report = lesson_site
     failed = {Path(r.notebook).stem: r.error for r in report.failures}
@@ -228,7 +228,7 @@ def test_notebook_executes_cleanly(path, executed):
             assert cell.outputs, f"{path.name}: a cell shows nothing: {cell.source[:60]}"
     state = result.nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     steppers = code(result.nb).count("Stepper(")
-    # one anywidget per walkthrough (rulekit/display/front/stepper.js): stepping is in it
+    # one anywidget per walkthrough (mtg_rulekit/display/front/stepper.js): stepping is in it
     views = [m["state"].get("rk_view") for m in state.values() if m["model_name"] == "AnyModel"]
     assert views.count("stepper") == steppers
     outputs = [c.outputs for c in result.nb.cells if c.cell_type == "code"]

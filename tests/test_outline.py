@@ -1,4 +1,4 @@
-"""A notebook's outline (`rulekit.repo.outline`): its title, its headings and the rulings they
+"""A notebook's outline (`mtg_rulekit.repo.outline`): its title, its headings and the rulings they
 name, read once for the coverage table, the lesson lists and the exported pages' titles."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import nbformat
 
-from rulekit.repo.outline import Heading, outline, read_outline
+from mtg_rulekit.repo.outline import Heading, outline, read_outline
 
 md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
 

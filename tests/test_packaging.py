@@ -1,4 +1,4 @@
-"""The engine installs and runs on the standard library alone: `pip install rulekit`
+"""The engine installs and runs on the standard library alone: `pip install mtg-rulekit`
 pulls in nothing, and with no third-party package importable (`python -S`: no site-packages)
 the engine plays every shipped scenario, prints its log as text, and drives the sandbox model
 (what the in-browser sandbox runs)."""
@@ -15,10 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
 import sys
 sys.path.insert(0, {root!r})
-from rulekit import Game
-from rulekit.scenario import load, play, shipped
-from rulekit.scenario.text import render
-from rulekit.sandbox import SandboxModel
+from mtg_rulekit import Game
+from mtg_rulekit.scenario import load, play, shipped
+from mtg_rulekit.scenario.text import render
+from mtg_rulekit.sandbox import SandboxModel
 
 for path in shipped():
     scenario = load(path)
@@ -52,8 +52,8 @@ def test_the_engine_plays_every_shipped_scenario_with_no_third_party_package(tmp
 
 
 def test_the_cli_prints_a_walkthrough_with_no_third_party_package(tmp_path):
-    scenario = ROOT / "rulekit" / "scenarios" / "r07_paying_tap.toml"
-    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from rulekit.cli import main; "
+    scenario = ROOT / "mtg_rulekit" / "scenarios" / "r07_paying_tap.toml"
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from mtg_rulekit.cli import main; "
             f"sys.exit(main(['run', {str(scenario)!r}]))")
     run = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
                          cwd=tmp_path, timeout=120)
@@ -64,9 +64,9 @@ def test_the_cli_prints_a_walkthrough_with_no_third_party_package(tmp_path):
 FLOW_SCRIPT = """
 import sys
 sys.path.insert(0, {root!r})
-from rulekit.display.flow import scenario_diagram
-from rulekit.display.svg import render_svg
-from rulekit.scenario import load, play, shipped
+from mtg_rulekit.display.flow import scenario_diagram
+from mtg_rulekit.display.svg import render_svg
+from mtg_rulekit.scenario import load, play, shipped
 
 sizes = []
 for path in shipped():
@@ -82,9 +82,9 @@ print(len(sizes), "diagrams,", sum(sizes), "bytes of DOT")
 
 
 def test_the_flow_model_draws_every_shipped_scenario_with_no_third_party_package(tmp_path):
-    """`rulekit.display.flow` writes DOT with the standard library alone (the
+    """`mtg_rulekit.display.flow` writes DOT with the standard library alone (the
     browser sandbox draws its diagram from it); SVG needs only Graphviz's `dot` program."""
     run = subprocess.run([sys.executable, "-S", "-c", FLOW_SCRIPT.format(root=str(ROOT))],
                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert run.stdout.startswith(f"{len(list((ROOT / 'rulekit' / 'scenarios').glob('*.toml')))} diagrams")
+    assert run.stdout.startswith(f"{len(list((ROOT / 'mtg_rulekit' / 'scenarios').glob('*.toml')))} diagrams")

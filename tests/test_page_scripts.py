@@ -4,7 +4,7 @@
   them, widget state and all) carry no inline event handler (`onerror=`, `onload=`, any
   `on...=` attribute), no `javascript:` URL, and no `eval(`, `new Function` or `atob(` in a
   script;
-- every page carries its Content-Security-Policy (`rulekit.export.csp`) first in its head: no
+- every page carries its Content-Security-Policy (`mtg_rulekit.export.csp`) first in its head: no
   'unsafe-eval' or 'unsafe-inline', its inline scripts and styles by hash, no `style=""`;
 - the pages work under it, from file:// and over a local `http.server`: every walkthrough renders
   and steps, Present enters and leaves, the class quiz reveals, and the browser reports no
@@ -62,7 +62,7 @@ def test_the_grep_finds_what_it_looks_for() -> None:
 
 
 def test_no_page_and_no_notebook_output_injects_a_script(lesson_site) -> None:
-    from rulekit.export import executed_notebook
+    from mtg_rulekit.export import executed_notebook
 
     site, report = lesson_site
     found = {}
@@ -107,7 +107,7 @@ def _raw_text_removed(html: str) -> str:
 
 
 def test_every_page_carries_its_policy(lesson_site) -> None:
-    from rulekit.export.csp import META, policy_of
+    from mtg_rulekit.export.csp import META, policy_of
 
     site, _ = lesson_site
     pages = _pages(site)
@@ -193,7 +193,7 @@ def test_pages_work_under_their_own_policy(lesson_site, browser, how: str) -> No
     page; each page's own hashes are checked from file://)."""
     from contextlib import nullcontext
 
-    from rulekit.export.browser import open_page, serve
+    from mtg_rulekit.export.browser import open_page, serve
 
     site, _ = lesson_site
     pages = _pages(site)

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from rulekit import Game
-from rulekit.core import payloads
-from rulekit.core.characteristics import AbilityKind
-from rulekit.core.events import EventKind
-from rulekit.engine import commit
-from rulekit.objects import narrator
+from mtg_rulekit import Game
+from mtg_rulekit.core import payloads
+from mtg_rulekit.core.characteristics import AbilityKind
+from mtg_rulekit.core.events import EventKind
+from mtg_rulekit.engine import commit
+from mtg_rulekit.objects import narrator
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENT = r"(?:e|ev|event|root|first|last|logged|made|moved|cast)"  # how the code names events
@@ -46,7 +46,7 @@ def test_a_payload_type_without_words_is_refused():
 
 
 def test_the_completeness_checks_run_as_the_engine_is_imported():
-    """A new event kind without its payload type, words or commit stops `import rulekit`,
+    """A new event kind without its payload type, words or commit stops `import mtg_rulekit`,
     rather than failing the first time such an event is emitted."""
     for module in (payloads, narrator, commit):
         tree = ast.parse(Path(module.__file__).read_text("utf-8"))
@@ -115,15 +115,15 @@ def test_a_resolving_ability_reads_well_aloud(source, ability, kind, said):
 
 def _views() -> list[Path]:
     folders = ["display", "export", "scenario", "repo", "lab", "sandbox"]
-    files = [p for f in folders for p in (ROOT / "rulekit" / f).rglob("*.py")]
-    return [*files, ROOT / "rulekit" / "cli.py"]
+    files = [p for f in folders for p in (ROOT / "mtg_rulekit" / f).rglob("*.py")]
+    return [*files, ROOT / "mtg_rulekit" / "cli.py"]
 
 
 def test_views_read_fields_never_event_prose():
     """No event `.data` mapping anywhere, and no regex or substring test on an event's text
     in the views."""
     wrong = []
-    for path in sorted((ROOT / "rulekit").rglob("*.py")):
+    for path in sorted((ROOT / "mtg_rulekit").rglob("*.py")):
         text = path.read_text("utf-8")
         for m in re.finditer(rf"\b{EVENT}\.data\b", text):
             wrong.append(f"{path.relative_to(ROOT)}: {m.group(0)}")
@@ -165,7 +165,7 @@ def test_a_move_onto_the_battlefield_must_say_how_it_enters():
 def test_a_pool_of_restricted_and_plain_mana_of_one_type_has_a_shape():
     """An event whose mana mixes a restricted {C} (Powerstone) and a plain {C}: its shape (what
     diagrams fold alike) sorts them, with or without a restriction."""
-    from rulekit.display.flow import log_diagram
+    from mtg_rulekit.display.flow import log_diagram
 
     game = Game()
     game.set_pool("Alice", [{"type": "C", "restriction": "powerstone"}, {"type": "C"}])

@@ -2,8 +2,8 @@
 
 import pytest
 
-from rulekit import EventKind, Game, RulesError
-from rulekit.cards import card
+from mtg_rulekit import EventKind, Game, RulesError
+from mtg_rulekit.cards import card
 from tests.helpers import pool
 
 R10 = pytest.mark.ruling("R10")
@@ -153,7 +153,7 @@ def test_restricted_mana_cant_be_chosen_for_what_it_cant_pay():
 
 
 def test_a_malformed_payment_names_the_argument():
-    from rulekit.core.errors import UsageError
+    from mtg_rulekit.core.errors import UsageError
 
     game = Game()
     game.tap_for_mana(game.add("Forest"))

@@ -30,7 +30,7 @@ STATE = """() => Array.from(document.querySelectorAll('.rk-stepper'), (s) => ({
 
 
 def _open(browser, site: Path, name: str = LESSON, size=(1280, 720), server=None, hash=""):
-    from rulekit.export.browser import open_page
+    from mtg_rulekit.export.browser import open_page
 
     visit = open_page(browser, site / name, site, viewport=size, server=server)
     if hash:
@@ -48,7 +48,7 @@ def lesson(lesson_site, browser):
 
 
 def _reset(page, size=(1280, 720)) -> None:
-    from rulekit.export.checks import goto_step
+    from mtg_rulekit.export.checks import goto_step
 
     # no walkthrough left presenting by a test before (its slide would cover the page)
     page.evaluate("""async () => {
@@ -67,7 +67,7 @@ def _reset(page, size=(1280, 720)) -> None:
 
 def _present_at(page, stepper, k: int) -> None:
     """Present walkthrough `stepper` (its slide full screen) at step k."""
-    from rulekit.export.checks import goto_step
+    from mtg_rulekit.export.checks import goto_step
 
     stepper.locator(".rk-present").click()
     page.wait_for_function("() => document.fullscreenElement", timeout=5000)
@@ -76,7 +76,7 @@ def _present_at(page, stepper, k: int) -> None:
 
 
 def test_present_is_a_slide_then_an_end_card_then_the_next_walkthrough(lesson) -> None:
-    from rulekit.export.checks import axe
+    from mtg_rulekit.export.checks import axe
 
     page = lesson.page
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -268,7 +268,7 @@ def test_present_at_once_after_leaving_it_stays_presenting(lesson) -> None:
 
 
 def test_screenshots_and_type_at_each_size(lesson) -> None:
-    from rulekit.export.checks import axe, goto_step
+    from mtg_rulekit.export.checks import axe, goto_step
 
     page = lesson.page
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -358,7 +358,7 @@ def test_the_control_row_is_the_same_in_every_walkthrough(lesson_site, browser, 
 
 @pytest.mark.parametrize("how", ["file", "http"])
 def test_the_step_is_in_the_address(lesson_site, browser, how) -> None:
-    from rulekit.export.browser import serve
+    from mtg_rulekit.export.browser import serve
 
     site, _ = lesson_site
 
@@ -425,9 +425,9 @@ globalThis.rulekit.views.stepper.render({{model, el: document.getElementById("ou
 def test_copy_a_link_in_a_kernel_host(browser, base) -> None:
     """What the module gives in JupyterLab: the exported page's address from `link_base` (the
     kernel's `site_page()`), else from the notebook's own address (`.../08_exert.ipynb`)."""
-    from rulekit.display.front import css_text, page_module
-    from rulekit.display.widgets import Stepper
-    from rulekit.export.lesson import script_json
+    from mtg_rulekit.display.front import css_text, page_module
+    from mtg_rulekit.display.widgets import Stepper
+    from mtg_rulekit.export.lesson import script_json
 
     stepper = Stepper("r14_exert_borrowed_creature")
     stepper.link_base = base
@@ -550,7 +550,7 @@ def test_every_slide_shows_its_whole_text(lesson) -> None:
     """Lesson 7 in Present at 1280x720, every step of every walkthrough: the narration is all
     on the slide; at least 32 px, but for the longer words of the set-up's description
     (beside half the slide) and of a step with its question (28 px: never under 24)."""
-    from rulekit.export.checks import FIT_JS
+    from mtg_rulekit.export.checks import FIT_JS
 
     page = lesson.page
     _reset(page)
@@ -587,7 +587,7 @@ def test_a_slides_picture_is_the_steps_one_picture_and_its_boxes_answer(lesson_s
     scale = "(r) => r.querySelector('.rk-diagram > svg').getScreenCTM().a"
     try:
         stepper = page.locator(".rk-stepper").first
-        from rulekit.export.checks import goto_step
+        from mtg_rulekit.export.checks import goto_step
 
         goto_step(stepper, 2)
         page.wait_for_timeout(200)
@@ -625,7 +625,7 @@ def test_a_slide_shows_a_whole_question_and_its_step_keeps_two_thirds(
     pays {Q}), the question on step 3 under its narration: its choices (reasons, a line each)
     and Check are all on the slide, the narration at least 24 px, and the step's new part
     fits the diagram's two thirds."""
-    from rulekit.export.checks import FIT_JS, goto_step, step_views
+    from mtg_rulekit.export.checks import FIT_JS, goto_step, step_views
 
     site, _ = lesson_site
     visit = _open(browser, site, "01_tapping_and_summoning_sickness.html")

@@ -1,4 +1,4 @@
-"""`python -m rulekit preview FILE`: one scenario as a page in seconds, without a kernel: the
+"""`python -m mtg_rulekit preview FILE`: one scenario as a page in seconds, without a kernel: the
 lesson page's own walkthrough (board, diagram, questions, notes), every question and note
 listed, written whole; `--watch` writes it again on each save and keeps the last good page
 when a save breaks the file; `--open` hands it to the web browser."""
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.authoring.preview import stamp, watch, write
-from rulekit.export.csp import policy_of
-from rulekit.scenario import shipped_dir
+from mtg_rulekit.authoring.preview import stamp, watch, write
+from mtg_rulekit.export.csp import policy_of
+from mtg_rulekit.scenario import shipped_dir
 from tests.helpers import rulekit_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,7 +110,7 @@ def test_the_command_opens_the_page_and_watches_until_interrupted(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text(SCENARIO.read_text("utf-8"), "utf-8")
     env = {**os.environ, "BROWSER": f"{fake} %s", "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "rulekit", "preview", str(path), "--out",
+    proc = subprocess.Popen([sys.executable, "-m", "mtg_rulekit", "preview", str(path), "--out",
                              str(tmp_path / "out"), "--open", "--watch"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()
@@ -140,7 +140,7 @@ def test_the_preview_steps_and_asks_in_a_browser(tmp_path, browser):
     """The page in Chromium at a laptop's, a projector laptop's and a phone's size: the
     walkthrough draws and steps, the question shows on the step before its own, nothing is
     fetched from outside and no error is logged (screenshots: test-artifacts/preview/)."""
-    from rulekit.export.browser import open_page
+    from mtg_rulekit.export.browser import open_page
 
     made = write(SCENARIO, tmp_path)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -10,13 +10,13 @@ from html import unescape
 
 import pytest
 
-from rulekit.display.front import css_text, module_text, page_module
-from rulekit.display.quiz.questions import quiz_questions
-from rulekit.display.walkthrough.frames import StepFrames
-from rulekit.display.widgets import Quiz, Stepper
-from rulekit.export.quiz import anchor, lesson_questions, render
-from rulekit.export.views import VIEWS, view_html, view_traits
-from rulekit.scenario import loads, shipped_dir
+from mtg_rulekit.display.front import css_text, module_text, page_module
+from mtg_rulekit.display.quiz.questions import quiz_questions
+from mtg_rulekit.display.walkthrough.frames import StepFrames
+from mtg_rulekit.display.widgets import Quiz, Stepper
+from mtg_rulekit.export.quiz import anchor, lesson_questions, render
+from mtg_rulekit.export.views import VIEWS, view_html, view_traits
+from mtg_rulekit.scenario import loads, shipped_dir
 
 ASKING = sorted(p.stem for p in shipped_dir().glob("*.toml")
                 if "[step.question]" in p.read_text("utf-8"))
@@ -132,7 +132,7 @@ def test_the_quiz_page_escapes_everything_and_links_each_lesson() -> None:
 
 
 def test_a_quiz_page_without_questions_says_so_and_loads_no_module() -> None:
-    from rulekit.export import index, quiz
+    from mtg_rulekit.export import index, quiz
 
     page = render([("01_a", "A", [])], index.SITE_CSS)
     assert "No lesson has questions yet." in page and "<script" not in page
@@ -142,7 +142,7 @@ def test_a_quiz_page_without_questions_says_so_and_loads_no_module() -> None:
 def test_the_quiz_reads_the_traits_of_a_view_with_its_page_id():
     """A walkthrough's rk-view carries its page id (the address's slug): the quiz still finds
     its traits (a regex that expected no id once left every lesson without its quiz link)."""
-    from rulekit.export.views import view_html, view_traits
+    from mtg_rulekit.export.views import view_html, view_traits
 
     traits = {"uid": "rk-x", "frames": []}
     nb = {"cells": [{"cell_type": "code", "outputs": [

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit import RulesError
+from mtg_rulekit import RulesError
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.core.rules import all_rules, explain, rule
+from mtg_rulekit.core.rules import all_rules, explain, rule
 
-ROOT = Path(__file__).resolve().parents[1] / "rulekit"
+ROOT = Path(__file__).resolve().parents[1] / "mtg_rulekit"
 CITATION = re.compile(r"""["'](\d{3}\.\d+[a-z]?)["']""")
 
 
@@ -27,7 +27,7 @@ def test_engine_cites_rules():
 def test_every_cited_rule_is_listed_with_a_summary():
     known = all_rules()
     missing = {n: where[:2] for n, where in cited_numbers().items() if n not in known}
-    assert not missing, f"cite only rules listed in rulekit/data/rules.toml: {missing}"
+    assert not missing, f"cite only rules listed in mtg_rulekit/data/rules.toml: {missing}"
 
 
 def test_summaries_are_short_and_our_own():

@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from rulekit.export.checks import axe
-from rulekit.sandbox import lessons
-from rulekit.sandbox.challenges import attach
-from rulekit.sandbox.model import SandboxModel
-from rulekit.sandbox.view import board_html
+from mtg_rulekit.export.checks import axe
+from mtg_rulekit.sandbox import lessons
+from mtg_rulekit.sandbox.challenges import attach
+from mtg_rulekit.sandbox.model import SandboxModel
+from mtg_rulekit.sandbox.view import board_html
 from tests.board_games import lesson_sandboxes
 from tests.helpers import unavailable
 from tests.sandbox_ui import WORDS_JS, SandboxUI
@@ -55,7 +55,7 @@ def small_site(lesson_site) -> Path:
 
 
 def _live(browser: Any, site: Path, prefix: str, viewport: tuple[int, int] = (1366, 768)):
-    from rulekit.export.browser import Live, open_page
+    from mtg_rulekit.export.browser import Live, open_page
 
     (path,) = sorted(site.glob(f"{prefix}_*.html"))
     visit = open_page(browser, path, site, viewport=viewport)
@@ -536,7 +536,7 @@ def test_walkthrough_frames_draw_their_board(small_site, browser, width: int,
     """A walkthrough's frames carry their board as shared parts (`board_parts`); the stepper
     joins them: each frame shows its `section.rk-board` (what the step changed outlined) with
     the tables one toggle away, no sideways scroll; a screenshot per size."""
-    from rulekit.export.browser import open_page
+    from mtg_rulekit.export.browser import open_page
 
     (path,) = sorted(small_site.glob("07_*.html"))
     visit = open_page(browser, path, small_site, viewport=(width, height))

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from rulekit import Game
-from rulekit.authoring.walkthrough import walkthrough
-from rulekit.display.board import board_for_sandbox
-from rulekit.display.widgets import Sandbox
+from mtg_rulekit import Game
+from mtg_rulekit.authoring.walkthrough import walkthrough
+from mtg_rulekit.display.board import board_for_sandbox
+from mtg_rulekit.display.widgets import Sandbox
 from tests.test_sandbox_widget import comm_message
 
 

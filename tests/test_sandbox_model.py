@@ -1,4 +1,4 @@
-"""The pure sandbox model (rulekit.sandbox): one declaration of the controls, rendered by the
+"""The pure sandbox model (mtg_rulekit.sandbox): one declaration of the controls, rendered by the
 one sandbox module for the kernel's Sandbox and the page's; clicks are atomic and say what they
 did."""
 
@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from rulekit import Game, Step, UsageError
-from rulekit.display.widgets import Sandbox
-from rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
-from rulekit.sandbox.view import model_json, tables
+from mtg_rulekit import Game, Step, UsageError
+from mtg_rulekit.display.widgets import Sandbox
+from mtg_rulekit.sandbox import CONTROLS, FIELDS, GROUPS, SandboxModel
+from mtg_rulekit.sandbox.view import model_json, tables
 
 
 def test_every_field_and_control_is_laid_out_once():

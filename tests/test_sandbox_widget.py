@@ -1,4 +1,4 @@
-"""The kernel's Sandbox (an anywidget, rulekit.sandbox.widget) without a browser or a
+"""The kernel's Sandbox (an anywidget, mtg_rulekit.sandbox.widget) without a browser or a
 kernel: the sandbox module's custom messages go in through the widget's comm handler, the answer
 is the synced `state`, and what a page needs to render it comes with the output."""
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from rulekit import Game
-from rulekit.display.front import css_text, module_text
-from rulekit.sandbox import SandboxModel
-from rulekit.sandbox.view import sandbox_state
-from rulekit.sandbox.widget import SANDBOX_MIME, Sandbox
+from mtg_rulekit import Game
+from mtg_rulekit.display.front import css_text, module_text
+from mtg_rulekit.sandbox import SandboxModel
+from mtg_rulekit.sandbox.view import sandbox_state
+from mtg_rulekit.sandbox.widget import SANDBOX_MIME, Sandbox
 
 
 def comm_message(content: dict[str, Any]) -> dict[str, Any]:
@@ -77,7 +77,7 @@ def test_messages_the_model_cant_read_are_refused_or_ignored():
 def test_the_widget_state_is_what_a_page_renders():
     """An exported page takes the view's traits from the saved widget state (export.views):
     the sandbox's are JSON data, named as the page contract says."""
-    from rulekit.export.views import VIEWS
+    from mtg_rulekit.export.views import VIEWS
 
     sandbox, forest = forest_sandbox()
     traits = sandbox.get_state()
@@ -118,7 +118,7 @@ HOSTILE_VALUES: list[tuple[str, dict[str, Any], str]] = [
 def test_the_kernel_widget_checks_values_as_the_page_does(control, values, words):
     """One check (`SandboxModel.values`) for both hosts: the widget's messages are refused with
     the page bridge's very words, nothing escapes the handler, the game is unchanged."""
-    from rulekit.sandbox import page as sandbox_page
+    from mtg_rulekit.sandbox import page as sandbox_page
 
     sandbox = bears_sandbox()
     before = sandbox.game.snapshot_json(), sandbox.game.log.dumps()
@@ -171,11 +171,11 @@ def test_a_seq_the_front_end_set_to_text_does_not_break_click():
 
 
 def test_save_as_walkthrough_writes_a_bounded_number_of_files(tmp_path, monkeypatch):
-    from rulekit.sandbox.widget import MAX_SAVED_FILES
+    from mtg_rulekit.sandbox.widget import MAX_SAVED_FILES
 
     monkeypatch.chdir(tmp_path)
     sandbox = bears_sandbox(1)
-    monkeypatch.setattr("rulekit.authoring.walkthrough.walkthrough",
+    monkeypatch.setattr("mtg_rulekit.authoring.walkthrough.walkthrough",
                         lambda model, title: f'title = "{title}"\n')
     for k in range(MAX_SAVED_FILES + 5):
         sandbox._on_msg(sandbox, {"walkthrough": f"Try {k % 3}", "seq": k}, [])

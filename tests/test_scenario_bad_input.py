@@ -2,7 +2,7 @@
 and quick refusal of files that can't be scenarios at all.
 
 The corpus is `tests/bad_scenarios/*.toml`; `expected.json` there says, for each file, the exit
-code of `python -m rulekit run FILE`, the line the message names and a piece of the message.
+code of `python -m mtg_rulekit run FILE`, the line the message names and a piece of the message.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.cli import main
-from rulekit.scenario import ScenarioError, load, loads, play
+from mtg_rulekit.cli import main
+from mtg_rulekit.scenario import ScenarioError, load, loads, play
 
 CORPUS = Path(__file__).parent / "bad_scenarios"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text("utf-8"))
@@ -160,7 +160,7 @@ def test_any_long_message_is_cut_and_says_so(tmp_path, capsys):
 
 
 def test_capped_keeps_short_errors_and_cuts_long_ones():
-    from rulekit.scenario.model import MAX_MESSAGE, capped
+    from mtg_rulekit.scenario.model import MAX_MESSAGE, capped
 
     short = ScenarioError("short", path="f.toml", line=3)
     assert capped(short) is short
@@ -200,7 +200,7 @@ def test_a_newline_in_the_file_name_does_not_split_the_message(tmp_path, capsys)
 
 
 def test_format_characters_in_a_message_are_escaped():
-    from rulekit.scenario.model import one_line
+    from mtg_rulekit.scenario.model import one_line
 
     with pytest.raises(ScenarioError) as info:
         loads((CORPUS / "duplicate_label.toml").read_text("utf-8")
@@ -278,7 +278,7 @@ def test_decision_words_are_not_labels(word):
 def test_what_a_step_builds_is_bounded(monkeypatch):
     """The limits after each step (objects, counters) refuse at the step's line; the real
     limits are 10,000 each, lowered here so the test stays fast."""
-    from rulekit.scenario import model
+    from mtg_rulekit.scenario import model
 
     text = (CORPUS / "counters_in_setup.toml").read_text("utf-8").replace("100000", "3")
     one = text[:text.index("[[setup.permanent]]", text.index("[[setup.permanent]]") + 1)]

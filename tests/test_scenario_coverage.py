@@ -6,9 +6,9 @@ import json
 import textwrap
 from pathlib import Path
 
-from rulekit.core.rulings import all_rulings
-from rulekit.repo.coverage import coverage, diagrams_exist, lessons_by_ruling, lessons_exist
-from rulekit.repo.coverage import tests_by_ruling as find_marked_tests
+from mtg_rulekit.core.rulings import all_rulings
+from mtg_rulekit.repo.coverage import coverage, diagrams_exist, lessons_by_ruling, lessons_exist
+from mtg_rulekit.repo.coverage import tests_by_ruling as find_marked_tests
 
 
 def test_the_kit_lists_r01_to_r19_with_topic_and_rules():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.scenario import ScenarioError, dumps, loads, play
+from mtg_rulekit.scenario import ScenarioError, dumps, loads, play
 
 CHARACTERISTICS = '''
 title = "Characteristics on the stack and on the battlefield"
@@ -176,8 +176,8 @@ def test_who_made_a_decision_is_an_expectation():
 
 
 def test_the_schema_knows_every_decision():
-    from rulekit.core.decisions import DECISIONS
-    from rulekit.scenario.model import schema
+    from mtg_rulekit.core.decisions import DECISIONS
+    from mtg_rulekit.scenario.model import schema
 
     decided = schema()["$defs"]["expect"]["properties"]["decided"]
     assert sorted(decided["propertyNames"]["enum"]) == sorted(DECISIONS)
@@ -187,7 +187,7 @@ def test_every_expectation_name_has_one_reader():
     """The runner reads each expectation through a registry keyed by its name (as `COMMITS`
     is keyed by event kind): the names a scenario may write and the readers are the same set
     ("contents" is read zone by zone)."""
-    from rulekit.scenario.model import EXPECT_ORDER
-    from rulekit.scenario.runner import EXPECTATIONS
+    from mtg_rulekit.scenario.model import EXPECT_ORDER
+    from mtg_rulekit.scenario.runner import EXPECTATIONS
 
     assert set(EXPECTATIONS) == set(EXPECT_ORDER) - {"contents"}

@@ -7,8 +7,8 @@ import json
 import jsonschema
 import pytest
 
-from rulekit import Game, RulesError
-from rulekit.scenario import (
+from mtg_rulekit import Game, RulesError
+from mtg_rulekit.scenario import (
     SCHEMA_PATH,
     Check,
     Scenario,
@@ -650,8 +650,8 @@ def test_a_token_made_in_a_step_can_be_named_by_that_steps_decisions():
 
 # ---------------------------------------------------------------- speaker notes
 def test_speaker_notes_are_read_kept_and_never_in_the_narration_or_a_frame(tmp_path):
-    from rulekit.display.walkthrough.frames import StepFrames
-    from rulekit.scenario import dumps, load, loads, shipped_dir
+    from mtg_rulekit.display.walkthrough.frames import StepFrames
+    from mtg_rulekit.scenario import dumps, load, loads, shipped_dir
 
     sc = load(shipped_dir() / "r19_exert_copy_values.toml")
     results = play(sc)
@@ -667,7 +667,7 @@ def test_speaker_notes_are_read_kept_and_never_in_the_narration_or_a_frame(tmp_p
     text = (shipped_dir() / "r19_exert_copy_values.toml").read_text("utf-8")
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace('notes = "Ask', 'notes = 3\nx = "Ask', 1), "utf-8")
-    from rulekit import ScenarioError
+    from mtg_rulekit import ScenarioError
 
     with pytest.raises(ScenarioError):  # the schema: notes are text
         load(bad)

@@ -2,14 +2,14 @@
 the engine answers. The answer is never written in the file: it is what the engine did, and a
 choice list must hold it exactly once. The question names its deciding rules and a one-line
 why, its choices read as their values ("Yes", "No: ...", "4"), and its words fit the fact it
-reads (`rulekit.scenario.wording`)."""
+reads (`mtg_rulekit.scenario.wording`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rulekit.scenario import ScenarioError, dumps, loads, play
-from rulekit.scenario.runner import answer_words
+from mtg_rulekit.scenario import ScenarioError, dumps, loads, play
+from mtg_rulekit.scenario.runner import answer_words
 
 SETUP = '''
 title = "Questions"
@@ -142,7 +142,7 @@ rule = RULE
         loads(with_rule('"702.26z"'), name="q.toml")
     assert str(err.value).startswith("q.toml:")
     assert "step 1: question.rule: CR 702.26z is not a rule the kit lists " \
-           "(rulekit/data/rules.toml" in str(err.value)
+           "(mtg_rulekit/data/rules.toml" in str(err.value)
     assert "did you mean 702.26" in str(err.value)
     with pytest.raises(ScenarioError, match=r"CR 999\.1 is not a rule the kit lists"):
         loads(with_rule('"999.1"'))
@@ -364,7 +364,7 @@ choices = [["G"], { value = ["G", "G"], because = "Wild Growth adds one" }]
 ''')
     check = play(loads(said))[2].checks[-1]
     assert not check.ok and check.actual == "step 1's narration says 'Wild Growth adds one'"
-    from rulekit.scenario.text import failure_lines
+    from mtg_rulekit.scenario.text import failure_lines
 
     assert any("question: its answer is not on screen before it" in line
                for line in failure_lines(loads(said), play(loads(said))))
@@ -383,6 +383,6 @@ choices = [["G"], { value = ["G", "G"], because = "Wild Growth adds one" }]
     ("pt", "2/2", "", "2/2"),
 ])
 def test_a_choice_reads_as_its_value_then_its_reason(about, value, because, words) -> None:
-    from rulekit.scenario.wording import choice_label
+    from mtg_rulekit.scenario.wording import choice_label
 
     assert choice_label(about, value, because) == words

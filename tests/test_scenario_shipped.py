@@ -1,4 +1,4 @@
-"""Every shipped scenario (rulekit/scenarios/) plays and all its expectations hold, and every
+"""Every shipped scenario (mtg_rulekit/scenarios/) plays and all its expectations hold, and every
 ruling has one (the coverage report reads which rulings a scenario teaches from the file
 itself). Scenarios marked `status = "pending-engine"` must still load and are not played."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.core.rulings import all_rulings
-from rulekit.scenario import game_at, load, play, shipped
-from rulekit.scenario.text import failure_lines
+from mtg_rulekit.core.rulings import all_rulings
+from mtg_rulekit.scenario import game_at, load, play, shipped
+from mtg_rulekit.scenario.text import failure_lines
 
 
 def _play(path):
@@ -35,7 +35,7 @@ def test_shipped_scenario_is_a_teachable_story(path):
 
 
 # the characters of a narration Present's slide shows whole at 32 px in the words' third of a
-# 1280x720 slide (rulekit/display/front/stepper.css)
+# 1280x720 slide (mtg_rulekit/display/front/stepper.css)
 SLIDE_WORDS = 280
 
 

@@ -1,17 +1,17 @@
 """Links to a walkthrough's step, without a browser: each walkthrough's slug (its
 name in a page's address, `#<slug>/<step>`), the exported page's address a kernel host's
 "Copy a link to this step" gives (`Stepper.step_link`, `site_page`), the page's contents list
-and ids (`rulekit.export.views`), and the prose taken out of the Tab order."""
+and ids (`mtg_rulekit.export.views`), and the prose taken out of the Tab order."""
 
 from __future__ import annotations
 
 import pytest
 
-from rulekit.core.errors import UsageError
-from rulekit.display.walkthrough.frames import page_slug
-from rulekit.display.walkthrough.widget import Stepper, site_page
-from rulekit.export.lesson import untab_prose
-from rulekit.export.views import STATE_MIME, VIEW_MIME, contents, to_views
+from mtg_rulekit.core.errors import UsageError
+from mtg_rulekit.display.walkthrough.frames import page_slug
+from mtg_rulekit.display.walkthrough.widget import Stepper, site_page
+from mtg_rulekit.export.lesson import untab_prose
+from mtg_rulekit.export.views import STATE_MIME, VIEW_MIME, contents, to_views
 
 
 @pytest.fixture(scope="module")

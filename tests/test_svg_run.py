@@ -1,4 +1,4 @@
-"""How `rulekit.display.svg` runs Graphviz: a `dot` that is there but can't be run (no
+"""How `mtg_rulekit.display.svg` runs Graphviz: a `dot` that is there but can't be run (no
 processes, as in Pyodide; no permission) is a missing Graphviz, said in plain words, never an
 OSError from deep inside a diagram."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.display import svg
+from mtg_rulekit.display import svg
 
 
 def test_a_dot_that_cant_be_run_is_graphviz_missing(tmp_path, monkeypatch):

@@ -1,4 +1,4 @@
-"""pandas views of a game (`rulekit.display.tables.dataframes`): columns, sorting, words for mana
+"""pandas views of a game (`mtg_rulekit.display.tables.dataframes`): columns, sorting, words for mana
 restrictions, the stack top first, events, and projector-friendly, escaped HTML."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from rulekit import Game
-from rulekit.display.tables.dataframes import (
+from mtg_rulekit import Game
+from mtg_rulekit.display.tables.dataframes import (
     BOARD_COLUMNS,
     board,
     decisions,

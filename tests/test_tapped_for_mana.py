@@ -3,7 +3,7 @@
 
 import pytest
 
-from rulekit import Cause, EventKind, Game, RulesError
+from mtg_rulekit import Cause, EventKind, Game, RulesError
 from tests.helpers import last, pool
 
 R03 = pytest.mark.ruling("R03")

@@ -44,7 +44,7 @@ def path_commands() -> list[str]:
 def test_the_path_is_the_commands_a_teacher_needs():
     commands = path_commands()
     assert [c.split()[0:2] for c in commands] == [
-        ["make", "lessons"], ["cp", "rulekit/scenarios/r12_powerstone_mana_uses.toml"],
+        ["make", "lessons"], ["cp", "mtg_rulekit/scenarios/r12_powerstone_mana_uses.toml"],
         ["python3", "-m"], [".venv/bin/python", "-m"], [".venv/bin/python", "-m"],
         ["make", "check"], ["make", "lessons"], ["git", "add"], ["git", "commit"]]
     assert "--scenario" in commands[4] and "--goal" in commands[4]
@@ -74,7 +74,7 @@ def test_the_fifteen_minute_path_runs_as_written(tmp_path):
 
     commands = path_commands()
     outputs: dict[str, str] = {}
-    assert (kit / "rulekit" / "scenarios" / "r12_powerstone_mana_uses.toml").is_file()
+    assert (kit / "mtg_rulekit" / "scenarios" / "r12_powerstone_mana_uses.toml").is_file()
     stem = ""
     for i, line in enumerate(commands):
         argv = shlex.split(line)
@@ -106,7 +106,7 @@ def test_the_fifteen_minute_path_runs_as_written(tmp_path):
             assert made, done.stdout
             stem = made.group(1)
 
-    ran = outputs["python3 -m rulekit run rulekit/scenarios/powerstone_mana.toml"]
+    ran = outputs["python3 -m mtg_rulekit run mtg_rulekit/scenarios/powerstone_mana.toml"]
     assert "question (asked before the step): Alice has {G} and a Powerstone {C} left." in ran
     assert re.search(r"all \d+ expectation\(s\) hold", ran)
     preview = (kit / "build" / "preview" / "powerstone_mana.html").read_text("utf-8")

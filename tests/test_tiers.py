@@ -10,38 +10,38 @@ import ast
 from functools import cache
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "rulekit"
+PACKAGE = Path(__file__).resolve().parents[1] / "mtg_rulekit"
 LARGEST = 3
 
 # the engine, bottom to top: vocabulary; objects, abilities and effects as data (what the rules
 # see of a game, the narrator); the rules that act; the cards (content); the game
-TIERS = ["rulekit.core", "rulekit.objects", "rulekit.engine", "rulekit.cards", "rulekit.game"]
+TIERS = ["mtg_rulekit.core", "mtg_rulekit.objects", "mtg_rulekit.engine", "mtg_rulekit.cards", "mtg_rulekit.game"]
 # around the engine: the sandbox model and its page, the scenario player, the views, the tools
-AROUND = ["rulekit.sandbox", "rulekit.scenario", "rulekit.display", "rulekit.export", "rulekit.repo", "rulekit.cli",
-          "rulekit.__main__", "rulekit.authoring", "rulekit.lab"]
+AROUND = ["mtg_rulekit.sandbox", "mtg_rulekit.scenario", "mtg_rulekit.display", "mtg_rulekit.export", "mtg_rulekit.repo", "mtg_rulekit.cli",
+          "mtg_rulekit.__main__", "mtg_rulekit.authoring", "mtg_rulekit.lab"]
 
 
 # Jupyter's rich display of a Game or an EventLog draws its diagram: the one place the engine
 # reaches a view, imported lazily inside `_repr_mimebundle_` only (not an engine dependency)
-RICH_DISPLAY = {("rulekit.core.events", "rulekit.display.flow"), ("rulekit.game", "rulekit.display.flow")}
+RICH_DISPLAY = {("mtg_rulekit.core.events", "mtg_rulekit.display.flow"), ("mtg_rulekit.game", "mtg_rulekit.display.flow")}
 
 # The cycles left, each with why (docs/engine.md, "Import cycles left"). A new cycle fails here
 # until it is listed (and documented).
 CYCLES_LEFT = {
     # an event carries a payload; a payload names its kind
-    frozenset({"rulekit.core.events", "rulekit.core.payloads"}),
+    frozenset({"mtg_rulekit.core.events", "mtg_rulekit.core.payloads"}),
     # what the rules see of a game hands out the replacement effects that apply to an event;
     # a replacement effect's callbacks take what the rules see of a game
-    frozenset({"rulekit.objects.context", "rulekit.objects.replacement"}),
+    frozenset({"mtg_rulekit.objects.context", "mtg_rulekit.objects.replacement"}),
     # a static ability makes continuous effects, a continuous effect may grant abilities, and
     # an ability's effect runs on a Resolution, which adds abilities and effects
-    frozenset({"rulekit.objects.abilities", "rulekit.objects.effects", "rulekit.objects.resolution"}),
+    frozenset({"mtg_rulekit.objects.abilities", "mtg_rulekit.objects.effects", "mtg_rulekit.objects.resolution"}),
     # the sandbox's card menus and time bar are typed against its model (type only); the model
     # asks them for its menus and its bar inside a method
-    frozenset({"rulekit.sandbox.model", "rulekit.sandbox.menus", "rulekit.sandbox.bar"}),
+    frozenset({"mtg_rulekit.sandbox.model", "mtg_rulekit.sandbox.menus", "mtg_rulekit.sandbox.bar"}),
     # the site's build writes the card pages and the index; the index is typed against the
     # build's report (type only), the card pages take the index's style sheet
-    frozenset({"rulekit.export", "rulekit.export.cards", "rulekit.export.index"}),
+    frozenset({"mtg_rulekit.export", "mtg_rulekit.export.cards", "mtg_rulekit.export.index"}),
 }
 
 def _name(path: Path) -> str:
@@ -142,12 +142,12 @@ def test_at_run_time_there_is_no_import_cycle():
 
 def test_the_sandbox_model_imports_no_view_and_no_authoring_tool():
     """The sandbox's model, card menus and choices are the game seen as controls: they import
-    the engine only, never a view (`rulekit.display`, the sandbox's own view, widget or page
+    the engine only, never a view (`mtg_rulekit.display`, the sandbox's own view, widget or page
     bridge) or the tools around it, so the same model runs in a kernel and in a page."""
-    model = {"rulekit.sandbox.model", "rulekit.sandbox.menus", "rulekit.sandbox.choices",
-             "rulekit.sandbox.bar", "rulekit.sandbox.said"}
-    views = ("rulekit.display", "rulekit.sandbox.view", "rulekit.sandbox.widget",
-             "rulekit.sandbox.page", "rulekit.authoring", "rulekit.export", "rulekit.scenario")
+    model = {"mtg_rulekit.sandbox.model", "mtg_rulekit.sandbox.menus", "mtg_rulekit.sandbox.choices",
+             "mtg_rulekit.sandbox.bar", "mtg_rulekit.sandbox.said"}
+    views = ("mtg_rulekit.display", "mtg_rulekit.sandbox.view", "mtg_rulekit.sandbox.widget",
+             "mtg_rulekit.sandbox.page", "mtg_rulekit.authoring", "mtg_rulekit.export", "mtg_rulekit.scenario")
     wrong = sorted(f"{m} imports {i}" for m in model for i in _imports(m) if i.startswith(views))
     assert wrong == []
 
@@ -155,7 +155,7 @@ def test_the_sandbox_model_imports_no_view_and_no_authoring_tool():
 def test_the_rules_never_import_the_card_catalog():
     """Only the game (and the tools around the engine) reach the catalog; the rules get a card
     by name from `RulesContext.card`, as XMage's rules reach its CardRepository."""
-    below = TIERS.index("rulekit.cards")
+    below = TIERS.index("mtg_rulekit.cards")
     wrong = sorted(m for m in MODULES if (t := _tier(m)) is not None and t < below
                    and any(_tier(i) == below for i in _imports(m)))
     assert wrong == []
@@ -173,7 +173,7 @@ def _around(module: str) -> bool:
 
 
 def test_every_module_is_in_a_tier_or_around_the_engine():
-    assert sorted(m for m in MODULES if m != "rulekit" and _tier(m) is None
+    assert sorted(m for m in MODULES if m != "mtg_rulekit" and _tier(m) is None
                   and not _around(m)) == []
 
 
@@ -207,10 +207,10 @@ def test_not_even_a_type_annotation_points_up_a_tier():
 
 def test_rules_modules_see_the_game_only_through_its_narrow_interface():
     """Below the game nothing names `Game`, even for type annotations: the rules are typed
-    against `rulekit.objects.context.RulesContext`, so mypy refuses any use of the rest of
+    against `mtg_rulekit.objects.context.RulesContext`, so mypy refuses any use of the rest of
     `Game` (its action methods, undo, snapshots, display) from a rules module."""
-    assert sorted(m for m in MODULES if (t := _tier(m)) is not None and t < TIERS.index("rulekit.game")
-                  and "rulekit.game" in _imports(m)) == []
+    assert sorted(m for m in MODULES if (t := _tier(m)) is not None and t < TIERS.index("mtg_rulekit.game")
+                  and "mtg_rulekit.game" in _imports(m)) == []
 
 
 
@@ -220,7 +220,7 @@ def test_rules_modules_see_the_game_only_through_its_narrow_interface():
 # model's DOT text, then what a view shows and writes, then the front-ends. Each display module
 # imports display modules of its own tier or below only; only the front-ends import
 # third-party packages (pandas, ipywidgets). An entry is a module or a whole package under
-# `rulekit/display/` ("quiz/widget", "board"); a package whose modules sit on different tiers
+# `mtg_rulekit/display/` ("quiz/widget", "board"); a package whose modules sit on different tiers
 # lists each of them.
 VIEW_TIERS: list[set[str]] = [
     {"escape", "tables/rows", "tables/coverage", "walkthrough/reveal", "board", "quiz/questions"},
@@ -238,8 +238,8 @@ _ENTRIES = set().union(*VIEW_TIERS)
 
 
 def _view_of(parts: list[str] | tuple[str, ...]) -> str | None:
-    """The `VIEW_TIERS` entry of a module named by its parts under `rulekit.display` (the
-    module's own entry or its package's), or None (`rulekit.display` itself, a package whose
+    """The `VIEW_TIERS` entry of a module named by its parts under `mtg_rulekit.display` (the
+    module's own entry or its package's), or None (`mtg_rulekit.display` itself, a package whose
     modules have entries of their own)."""
     parts = [p for p in parts if p != "__init__"]
     for n in range(len(parts), 0, -1):
@@ -282,11 +282,11 @@ def test_views_import_only_their_tier_and_below_and_only_front_ends_need_package
             continue
         for name in _all_imports(path):
             parts = name.split(".")
-            if parts[:2] == ["rulekit", "display"]:
+            if parts[:2] == ["mtg_rulekit", "display"]:
                 theirs = _view_of(parts[2:])
                 if theirs is not None and tier[theirs] > tier[mine]:
                     wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
-            elif parts[0] != "rulekit" and parts[0] not in sys.stdlib_module_names \
+            elif parts[0] != "mtg_rulekit" and parts[0] not in sys.stdlib_module_names \
                     and parts[0] not in PYODIDE_RUNTIME and mine not in FRONT_ENDS:
                 wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
     assert wrong == []
@@ -309,16 +309,16 @@ def test_pure_views_never_import_ipywidgets():
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             wrong += [f"{name} imports {n}" for n in names
                       if n.split(".")[0] == "ipywidgets"
-                      or n in ("rulekit.display.widgets", "rulekit.display.walkthrough.widget",
-                               "rulekit.display.lesson")]
+                      or n in ("mtg_rulekit.display.widgets", "mtg_rulekit.display.walkthrough.widget",
+                               "mtg_rulekit.display.lesson")]
     assert wrong == []
 
 
 # The pipeline's own bookkeeping of the state, in one place each (`Game.new_id`,
 # `Game.queue_trigger`, `Game.take_triggers`; the delayed triggers are created by their commit)
 ONE_PLACE = {
-    "new_id": {"rulekit.game", "rulekit.objects.state"},
-    "pending": {"rulekit.game", "rulekit.objects.state"},
+    "new_id": {"mtg_rulekit.game", "mtg_rulekit.objects.state"},
+    "pending": {"mtg_rulekit.game", "mtg_rulekit.objects.state"},
 }
 MUTATORS = {"append", "remove", "pop", "clear", "extend", "insert"}
 
@@ -334,7 +334,7 @@ def _state_changes(name: str) -> set[str]:
             owner = node.value.attr if isinstance(node.value, ast.Attribute) else node.value.id
             if owner != "state":
                 continue
-            if node.attr in ("new_id", "next_id") and name not in ("rulekit.engine.commit",):
+            if node.attr in ("new_id", "next_id") and name not in ("mtg_rulekit.engine.commit",):
                 found.add("new_id")
             if node.attr == "pending":
                 found.add("pending")
@@ -347,7 +347,7 @@ def _state_changes(name: str) -> set[str]:
 
 def test_ids_and_the_trigger_queue_change_in_one_place_each():
     wrong = sorted(f"{m}: {what}" for m in MODULES for what in _state_changes(m)
-                   if m not in ONE_PLACE.get(what, {"rulekit.game", "rulekit.engine.commit"}))
+                   if m not in ONE_PLACE.get(what, {"mtg_rulekit.game", "mtg_rulekit.engine.commit"}))
     assert wrong == []
 
 
@@ -355,5 +355,5 @@ def test_the_state_change_finder_sees_a_stray_change(tmp_path, monkeypatch):
     stray = tmp_path / "stray.py"
     stray.write_text("def f(game):\n    game.state.pending.append(1)\n    game.state.new_id()\n"
                      "    game.state.delayed.remove(2)\n")
-    monkeypatch.setitem(MODULES, "rulekit.stray", stray)
-    assert _state_changes("rulekit.stray") == {"pending", "new_id", "delayed"}
+    monkeypatch.setitem(MODULES, "mtg_rulekit.stray", stray)
+    assert _state_changes("mtg_rulekit.stray") == {"pending", "new_id", "delayed"}

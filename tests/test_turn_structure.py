@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit import EventKind, Game, RulesError, Step, UsageError, Zone
-from rulekit.display.tables.rows import pools_table
+from mtg_rulekit import EventKind, Game, RulesError, Step, UsageError, Zone
+from mtg_rulekit.display.tables.rows import pools_table
 from tests.helpers import events, mana
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import fuzz
 import pytest
 
-from rulekit import Game, RulesError, UsageError
-from rulekit.objects.state import Zone
+from mtg_rulekit import Game, RulesError, UsageError
+from mtg_rulekit.objects.state import Zone
 
 pytestmark = pytest.mark.xdist_group("fuzz")
 
@@ -147,7 +147,7 @@ def test_every_legal_action_of_the_fuzzers_games_is_performed_and_every_other_re
 def _board_with_in_hand(card: str, holder: str) -> Game:
     """A main phase where `holder` holds `card` with mana to spare, and both players control a
     creature, a land and an artifact: what a card in hand may target or pay with."""
-    from rulekit.cards import catalog
+    from mtg_rulekit.cards import catalog
 
     game = Game(["Alice", "Bob"])
     game.set_turn(turn=3, active="Alice", step="main1")
@@ -167,8 +167,8 @@ def test_every_catalog_card_in_a_hand_is_listed_and_judged(holder):
     both players control: `offers`, `legal_actions` and every card's menu are listed without
     an error, and each offer's verdict is what performing it does (Cackling Counterpart in a
     hand with a creature on the board once broke the listing)."""
-    from rulekit.cards import catalog
-    from rulekit.sandbox import SandboxModel
+    from mtg_rulekit.cards import catalog
+    from mtg_rulekit.sandbox import SandboxModel
 
     judged = 0
     for card in sorted(catalog()):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rulekit import Game, RulesError, UsageError
+from mtg_rulekit import Game, RulesError, UsageError
 
 
 def everything(game: Game) -> str:

@@ -50,9 +50,9 @@ BOARD_STYLED = """(root) => {
 def shadow_page(browser, tmp_path):
     if shutil.which("dot") is None:
         unavailable("Graphviz's dot is not installed (sudo apt-get install graphviz)")
-    from rulekit.display.front import css_text, page_module
-    from rulekit.display.widgets import Stepper
-    from rulekit.export.lesson import script_json
+    from mtg_rulekit.display.front import css_text, page_module
+    from mtg_rulekit.display.widgets import Stepper
+    from mtg_rulekit.export.lesson import script_json
 
     stepper = Stepper("r14_exert_borrowed_creature")
     traits = {k: getattr(stepper, k) for k in ("frames", "svg", "uid", "title", "step", "slug",
@@ -106,7 +106,7 @@ def test_a_frames_board_is_styled_in_a_shadow_root(shadow_page) -> None:
 @pytest.mark.notebook
 def test_a_frames_board_is_styled_on_a_page_without_a_sandbox(lesson_site, browser) -> None:
     """Lesson 0 shows a walkthrough (with its board) and no sandbox."""
-    from rulekit.export.browser import open_page
+    from mtg_rulekit.export.browser import open_page
 
     site, _ = lesson_site
     path = site / "00_start_here.html"

@@ -1,5 +1,5 @@
 """Save as walkthrough: a sandbox session as scenario TOML that
-`python -m rulekit run` passes unchanged, objects named by labels, for every lesson's sandbox
+`python -m mtg_rulekit run` passes unchanged, objects named by labels, for every lesson's sandbox
 after a scripted session of a few clicks."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from rulekit import Game, UsageError
-from rulekit.authoring.walkthrough import walkthrough
-from rulekit.sandbox import SandboxModel
-from rulekit.scenario import loads, play
+from mtg_rulekit import Game, UsageError
+from mtg_rulekit.authoring.walkthrough import walkthrough
+from mtg_rulekit.sandbox import SandboxModel
+from mtg_rulekit.scenario import loads, play
 from tests.board_games import completed, sandbox
 from tests.helpers import rulekit_cli
 from tests.lesson_shape import lesson_stems

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.scenario import load, shipped
+from mtg_rulekit.scenario import load, shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))

@@ -9,13 +9,13 @@ from html import unescape
 
 import pytest
 
-from rulekit import Game
-from rulekit.display.escape import html_text
-from rulekit.display.svg import inline_svg
-from rulekit.display.walkthrough.frames import resolve_scenario
-from rulekit.display.walkthrough.reveal import groups_of, reveal
-from rulekit.display.widgets import Sandbox, Stepper
-from rulekit.scenario import load, loads, shipped_dir
+from mtg_rulekit import Game
+from mtg_rulekit.display.escape import html_text
+from mtg_rulekit.display.svg import inline_svg
+from mtg_rulekit.display.walkthrough.frames import resolve_scenario
+from mtg_rulekit.display.walkthrough.reveal import groups_of, reveal
+from mtg_rulekit.display.widgets import Sandbox, Stepper
+from mtg_rulekit.scenario import load, loads, shipped_dir
 
 pytestmark = pytest.mark.usefixtures("dot")  # see conftest.py
 
@@ -40,7 +40,7 @@ def test_the_stepper_is_an_anywidget_with_plain_data_traits(r08):
 
     import anywidget
 
-    from rulekit.display.front import css_text, module_text
+    from mtg_rulekit.display.front import css_text, module_text
 
     assert isinstance(r08, anywidget.AnyWidget) and r08.widget is r08
     assert r08._esm == module_text("stepper") and r08._css == css_text("stepper")
@@ -182,7 +182,7 @@ def test_resolve_scenario_by_name_path_and_ruling():
 def test_inline_svg_is_small_inline_and_labelled():
     game = Game(["Alice", "Bob"])
     game.tap_for_mana(game.add("Forest"))
-    from rulekit.display import log_diagram
+    from mtg_rulekit.display import log_diagram
 
     raw = log_diagram(game).svg()
     svg = inline_svg(raw, label="A <label>")

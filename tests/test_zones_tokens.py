@@ -2,8 +2,8 @@
 
 import pytest
 
-from rulekit import Cause, EventKind, Game, RulesError, Zone
-from rulekit.cards import card
+from mtg_rulekit import Cause, EventKind, Game, RulesError, Zone
+from mtg_rulekit.cards import card
 from tests.helpers import cast_from_hand, mana
 
 R09 = pytest.mark.ruling("R09")

@@ -164,9 +164,9 @@ else:  # the lessons come with the nbgitpuller link the teacher hands out (docs/
     c.Spawner.default_url = "/lab"
 c.Spawner.args = [
     # a saved lesson is written as shipped, its outputs and widget state kept beside it in
-    # .ipynb_checkpoints/ (rulekit/lab/contents.py): reopening it shows the outputs, and an
+    # .ipynb_checkpoints/ (mtg_rulekit/lab/contents.py): reopening it shows the outputs, and an
     # nbgitpuller pull of a newer lesson merges without conflicts over outputs
-    "--ServerApp.contents_manager_class=rulekit.lab.contents.LessonContentsManager",
+    "--ServerApp.contents_manager_class=mtg_rulekit.lab.contents.LessonContentsManager",
     # give memory back: stop a kernel idle for 20 minutes, and the server after an hour
     # without activity (the student's files stay; the next visit starts it again)
     "--MappingKernelManager.cull_idle_timeout=1200",

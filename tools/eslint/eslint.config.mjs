@@ -1,4 +1,4 @@
-// ESLint for rulekit's JavaScript (`make lint`, over rulekit/**/*.js): ESLint's recommended
+// ESLint for rulekit's JavaScript (`make lint`, over mtg_rulekit/**/*.js): ESLint's recommended
 // rules plus strict equality. The anywidget modules are ES modules; the page's sandbox back-end
 // is a classic script (a page opened from file:// can't import modules), and so is the
 // worker the engine runs in (a page opened from file:// can't start a module worker). `make` copies this file
@@ -13,9 +13,9 @@ const rules = {
 };
 
 // A module written as several files joined into one scope (`PARTS` in
-// rulekit/display/front/__init__.py): each file sees the others' top-level names, and a name
+// mtg_rulekit/display/front/__init__.py): each file sees the others' top-level names, and a name
 // it defines that another file uses is not unused.
-const JOINED = [["rulekit/display/front/diagram.js", "rulekit/display/front/stepper.js"]];
+const JOINED = [["mtg_rulekit/display/front/diagram.js", "mtg_rulekit/display/front/stepper.js"]];
 const DECLARED = /^(?:async\s+)?(?:function\*?\s+|(?:const|let|class)\s+)([A-Za-z_$][\w$]*)/gm;
 
 const text = (file) => (existsSync(file) ? readFileSync(file, "utf8") : "");
@@ -37,18 +37,18 @@ const joined = JOINED.flatMap((files) => files.map((file) => {
 export default [
   js.configs.recommended,
   {
-    files: ["rulekit/**/*.js"],
+    files: ["mtg_rulekit/**/*.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
     rules: { ...rules, "no-var": "error", "prefer-const": "error" },
   },
   ...joined,
   {
-    files: ["rulekit/display/front/sandbox_backend.js"],
+    files: ["mtg_rulekit/display/front/sandbox_backend.js"],
     languageOptions: { sourceType: "script" },
     rules: { "no-var": "off" },
   },
   {
-    files: ["rulekit/display/front/sandbox_worker.js"],
+    files: ["mtg_rulekit/display/front/sandbox_worker.js"],
     languageOptions: { sourceType: "script", globals: { ...globals.worker } },
   },
 ];
