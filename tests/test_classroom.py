@@ -168,24 +168,20 @@ def _views(opened, where: str) -> dict[str, object]:
     return _MEASURED[where]
 
 
-@pytest.mark.parametrize("where", VIEWS[:5])
-def test_every_step_fits_one_screen(opened, where) -> None:
-    """Controls (on a slide, "Step k / n"), narration and what the step added are on screen
-    together at every step."""
+@pytest.mark.parametrize("where", VIEWS)
+def test_every_step_fits_and_keeps_the_95_percent_rule(opened, where) -> None:
+    """Each view measured once: controls (on a slide, "Step k / n"), narration and what the
+    step added on screen together at every step (the desktop views and Present; a phone
+    scrolls), and the 95 % rule."""
     got = _views(opened, where)
     assert got["errors"] == [] and got["left"] == [], (got["errors"], got["left"])
-    steps = got["steps"]
-    misfits = [f"{page} {slug} step {s.step}: {', '.join(s.why)}"
-               for page, slug, s in steps if not s.together]
-    assert len(steps) > 50, "every walkthrough of every page was stepped"
-    assert misfits == [], f"{len(misfits)} of {len(steps)} steps don't fit:\n" + "\n".join(misfits)
-
-
-@pytest.mark.parametrize("where", VIEWS)
-def test_the_95_percent_rule(opened, where) -> None:
-    got = _views(opened, where)
     floor_px = FLOOR_PX.get(where, 16.0)
     steps = got["steps"]
+    if where != "390x844":
+        misfits = [f"{page} {slug} step {s.step}: {', '.join(s.why)}"
+                   for page, slug, s in steps if not s.together]
+        assert misfits == [], (f"{len(misfits)} of {len(steps)} steps don't fit:\n"
+                               + "\n".join(misfits))
     small = [f"{page} {slug} step {s.step}: {s.text_px:.1f} px"
              for page, slug, s in steps if s.text_px < floor_px - 0.05]
     known = RULE_95_MISSES.get(where, {})
