@@ -3,7 +3,9 @@ stuck a game, crashed the log or ran out of memory. One test per bug, through th
 
 import json
 
-from mtg_rulekit import EventKind, Game, Step
+import pytest
+
+from mtg_rulekit import EventKind, Game, RulesError, Step
 
 
 def test_two_state_based_actions_on_one_object_move_it_once():
@@ -53,3 +55,19 @@ def test_sixty_four_mana_reflections_make_two_to_the_sixty_four_mana():
     json.loads(game.log.dumps())
     game.undo()
     assert game.pool("Alice").total == 0 and not game.obj(forest.id).tapped
+
+
+def test_sorcery_timing_names_the_rule_of_each_action():
+    """Casting a noninstant spell outside its time is refused by CR 117.1a (not the sorcery
+    rule, 307.1, for a creature), playing a land by 305.1."""
+    g = Game(["Alice", "Bob"])
+    bears = g.add("Grizzly Bears", player="Alice", zone="hand")
+    forest = g.add("Forest", player="Alice", zone="hand")
+    g.set_turn(step=Step.UPKEEP)
+    before = g.log.dumps()
+    with pytest.raises(RulesError) as cast:
+        g.cast(bears)
+    assert cast.value.rule == "117.1a" and g.log.dumps() == before
+    with pytest.raises(RulesError) as play:
+        g.play_land(forest)
+    assert play.value.rule == "305.1"

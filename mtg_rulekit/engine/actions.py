@@ -71,12 +71,15 @@ def _need_priority(game: RulesContext, player: str, what: str) -> None:
                          rule="117.1")
 
 
-def _sorcery_timing(game: RulesContext, player: str, what: str) -> None:
+def _sorcery_timing(game: RulesContext, player: str, what: str, rule: str) -> None:
+    """Sorcery timing: the player's own main phase, the stack empty; `rule` the one that sets
+    it for this action (a land 305.1, a noninstant spell 117.1a, "activate only as a sorcery"
+    602.5d)."""
     state = game.state
     if state.active != player or not state.step.is_main or state.stack:
         raise RulesError(
             f"{player} can {what} only in their own main phase while the stack is empty",
-            rule="307.1" if "cast" in what else "305.1")
+            rule=rule)
 
 
 # ------------------------------------------------------------------ set-up
@@ -208,7 +211,7 @@ def play_land(game: RulesContext, *, object: int) -> None:
     if not chars.is_a("Land"):
         raise RulesError(f"{chars.name} is not a land; cast it instead", rule="305.1")
     _need_priority(game, player, "play a land")
-    _sorcery_timing(game, player, "play a land")
+    _sorcery_timing(game, player, "play a land", "305.1")
     if game.state.players[player].lands_played >= 1:
         raise RulesError(f"{player} has already played a land this turn", rule="305.2")
     root = _root(game, player, rules=("305.1",), said=p.Played, card=chars.name)
@@ -234,7 +237,7 @@ def cast(game: RulesContext, *, object: int, x: int | None = None,
         raise RulesError(f"{chars.name} is a land: lands are played, not cast", rule="305.9")
     _need_priority(game, player, f"cast {chars.name}")
     if not chars.is_a("Instant"):
-        _sorcery_timing(game, player, f"cast {chars.name}")
+        _sorcery_timing(game, player, f"cast {chars.name}", "117.1a")
     cost = flashback if flashback is not None else chars.mana_cost  # CR 702.34a
     if cost.x_count and x is None:
         raise RulesError(f"choose a value for X to cast {chars.name}", rule="601.2b")
@@ -329,7 +332,7 @@ def activate(game: RulesContext, *, object: int, ability: int | None = None, man
     name = game.describe(obj)
     _need_priority(game, player, f"activate {name}'s ability")
     if ab.sorcery_speed:
-        _sorcery_timing(game, player, f"activate {name}'s ability")
+        _sorcery_timing(game, player, f"activate {name}'s ability", "602.5d")
     if ab.condition is not None:
         problem = ab.condition(game, obj)
         if problem:
