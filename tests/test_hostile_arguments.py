@@ -15,25 +15,8 @@ from mtg_rulekit import Game, RulesError, UnknownCard, UsageError
 from mtg_rulekit.engine.arguments import ACTION_ARGS
 from mtg_rulekit.sandbox import SandboxModel
 from mtg_rulekit.sandbox import page as sandbox_page
-
-
-def deep(kind: type = list, depth: int = 100_000) -> Any:
-    """A list (or dict) nested `depth` deep, built without recursion."""
-    top = kind()
-    cur = top
-    for _ in range(depth):
-        new = kind()
-        if kind is list:
-            cur.append(new)
-        else:
-            cur["k"] = new
-        cur = new
-    return top
-
-
-class Unprintable:
-    def __repr__(self) -> str:
-        raise RuntimeError("no repr for you")
+from tests.fuzz import Unprintable
+from tests.fuzz import nested as deep
 
 
 def position() -> Game:

@@ -119,6 +119,28 @@ def test_rules_error_and_usage_error_are_told_apart():
     assert _outcome(UsageError("object", "x"))[:2] == ("UsageError", None)
 
 
+def _judge_offers(game: Game, player: str, where: object) -> list[bool]:
+    """Each of `player`'s offers performed in a what-if: it is in `legal_actions` exactly when
+    performing it succeeds, `check` agrees, and a refusal names the rule `check` gave. Whether
+    each was refused, in order (`where` names the game in a failure)."""
+    legal = game.legal_actions(player)
+    refused = []
+    for offer in game.offers(player):
+        with game.what_if():
+            verdict = game.check(offer.action, **offer.arguments)
+            try:
+                game.perform(offer.action, **offer.arguments)
+                done = None
+            except RulesError as err:
+                done = err
+        assert (offer in legal) is (done is None), (where, offer)
+        assert (verdict is None) is (done is None), (where, offer)
+        if done is not None:
+            assert verdict is not None and verdict.rule == done.rule, (where, offer)
+        refused.append(done is not None)
+    return refused
+
+
 def test_every_legal_action_of_the_fuzzers_games_is_performed_and_every_other_refused():
     """At the end of a few fuzzed games: each offer `legal_actions` keeps is performed, each
     other offer is refused by perform with the rule check gave."""
@@ -126,21 +148,9 @@ def test_every_legal_action_of_the_fuzzers_games_is_performed_and_every_other_re
     for sequence in range(5):
         game = fuzz.run_sequence(13, sequence, 8, fuzz.Stats())
         for player in game.players:
-            legal = game.legal_actions(player)
-            for offer in game.offers(player):
-                with game.what_if():
-                    verdict = game.check(offer.action, **offer.arguments)
-                    try:
-                        game.perform(offer.action, **offer.arguments)
-                        done = None
-                    except RulesError as err:
-                        done = err
-                assert (offer in legal) is (done is None), offer
-                assert (verdict is None) is (done is None), offer
-                if done is not None:
-                    assert verdict is not None and verdict.rule == done.rule, offer
-                    refused += 1
-                tried += 1
+            judged = _judge_offers(game, player, where=sequence)
+            tried += len(judged)
+            refused += sum(judged)
     assert tried > 30 and refused > 3
 
 
@@ -176,19 +186,6 @@ def test_every_catalog_card_in_a_hand_is_listed_and_judged(holder):
         held = next(o for o in game.state.in_zone(Zone.HAND))
         assert any(o.object == held.id for o in game.offers(holder)), card
         for player in game.state.players:
-            legal = game.legal_actions(player)
-            for offer in game.offers(player):
-                with game.what_if():
-                    verdict = game.check(offer.action, **offer.arguments)
-                    try:
-                        game.perform(offer.action, **offer.arguments)
-                        done = None
-                    except RulesError as err:
-                        done = err
-                assert (offer in legal) is (done is None), (card, offer)
-                assert (verdict is None) is (done is None), (card, offer)
-                if done is not None:
-                    assert verdict is not None and verdict.rule == done.rule, (card, offer)
-                judged += 1
+            judged += len(_judge_offers(game, player, where=card))
         assert SandboxModel(game).card_actions()[held.id], card
     assert judged > 5 * len(catalog())
