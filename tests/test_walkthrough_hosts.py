@@ -6,7 +6,10 @@ in a shadow DOM (marimo's anywidget does) and the exported page without a sandbo
   leaving full screen the browser's way leaves Present;
 - the board of a walkthrough's frame has the board's style sheet wherever it shows: in the
   shadow root (the widget's own `_css`, all marimo gives it) and on a lesson page with no
-  sandbox (lesson 0).
+  sandbox (lesson 0);
+- the layout follows the walkthrough's own width, not only the window's: in a column as
+  narrow as marimo's (710 px) on a wide window it is one column, the words over the picture,
+  nothing wider than the column; in a wider column, two.
 """
 
 from __future__ import annotations
@@ -96,6 +99,30 @@ def test_present_in_a_shadow_root_enters_and_leaves_full_screen(shadow_page) -> 
     page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
     page.wait_for_timeout(200)
     assert page.evaluate(state)["presenting"] is False
+
+
+LAYOUT = """(root) => {
+  const layout = root.querySelector('.rk-layout'), text = root.querySelector('.rk-narration');
+  const pane = root.querySelector('.rk-diagram'), w = root.getBoundingClientRect();
+  const t = text.getBoundingClientRect(), p = pane.getBoundingClientRect();
+  return {grid: getComputedStyle(layout).display === 'grid', stacked: p.top >= t.top + 10 &&
+          Math.abs(p.left - t.left) < 20, inside: p.right <= w.right + 1 &&
+          root.scrollWidth <= root.clientWidth + 1};
+}"""
+
+
+@pytest.mark.parametrize("column, columns", [(710, 1), (1100, 2)])
+def test_the_layout_follows_the_walkthroughs_width(shadow_page, column: int,
+                                                   columns: int) -> None:
+    page = shadow_page
+    page.evaluate(f"() => {{ document.getElementById('host').style.width = '{column}px'; }}")
+    stepper = page.locator("#host .rk-stepper")
+    stepper.locator(".rk-next").click()
+    page.wait_for_timeout(200)
+    got = stepper.evaluate(LAYOUT)
+    assert got["grid"] is (columns == 2), got
+    assert got["stacked"] is (columns == 1), got
+    assert got["inside"], got
 
 
 def test_a_frames_board_is_styled_in_a_shadow_root(shadow_page) -> None:

@@ -15,15 +15,19 @@ const rules = {
 // A module written as several files joined into one scope (`PARTS` in
 // mtg_rulekit/display/front/__init__.py): each file sees the others' top-level names, and a name
 // it defines that another file uses is not unused.
-const JOINED = [["mtg_rulekit/display/front/diagram.js", "mtg_rulekit/display/front/stepper.js"]];
+const FRONT = "mtg_rulekit/display/front/";
+const JOINED = [["dom.js", "diagram.js", "question.js", "stepper.js"], ["dom.js", "quiz.js"]]
+  .map((files) => files.map((f) => FRONT + f));
 const DECLARED = /^(?:async\s+)?(?:function\*?\s+|(?:const|let|class)\s+)([A-Za-z_$][\w$]*)/gm;
 
 const text = (file) => (existsSync(file) ? readFileSync(file, "utf8") : "");
 const topLevel = (file) => [...text(file).matchAll(DECLARED)].map((m) => m[1]);
-const uses = (file, name) => new RegExp(`(^|[^\\w$.])${name.replace(/\$/g, "\\$")}\\b`).test(text(file));
+const uses = (file, name) => new RegExp(`(^|\\.\\.\\.|[^\\w$.])${name.replace(/\$/g, "\\$")}\\b`).test(text(file));
 
-const joined = JOINED.flatMap((files) => files.map((file) => {
-  const rest = files.filter((f) => f !== file);
+// a file joined into several modules (dom.js) sees, and serves, the files of each of them
+const joined = [...new Set(JOINED.flat())].map((file) => {
+  const rest = [...new Set(JOINED.filter((files) => files.includes(file)).flat())]
+    .filter((f) => f !== file);
   const others = rest.flatMap(topLevel);
   const shared = topLevel(file).filter((name) => rest.some((f) => uses(f, name)));
   return {
@@ -32,7 +36,7 @@ const joined = JOINED.flatMap((files) => files.map((file) => {
     rules: { "no-unused-vars": ["error", { ...rules["no-unused-vars"][1],
       varsIgnorePattern: shared.length ? `^(${shared.join("|")})$` : "^$" }] },
   };
-}));
+});
 
 export default [
   js.configs.recommended,

@@ -1,7 +1,8 @@
 """The browser code of the views: one anywidget front-end module (AFM: an ES module whose
 default export has `render({model, el})`) per view, with its style sheet, and the exported
 page's own small AFM host (`host.js`). Plain ES2020, no dependency; a module may be written
-as several files, joined in order (`PARTS`: the walkthrough's picture, `diagram.js`, and the
+as several files, joined in order (`PARTS`: the DOM helpers the walkthrough and the quiz
+share, `dom.js`; the walkthrough's picture, `diagram.js`, its questions, `question.js`, and the
 walkthrough, `stepper.js`).
 
 - `module_text("stepper")`: the walkthrough (`mtg_rulekit.display.walkthrough.widget.Stepper`);
@@ -28,7 +29,8 @@ from importlib import resources
 __all__ = ["PARTS", "css_parts", "css_text", "module_text", "page_module", "script_text"]
 
 # the files a module is written in, joined in this order (one module: one scope)
-PARTS = {"stepper": ("diagram.js", "stepper.js")}
+PARTS = {"stepper": ("dom.js", "diagram.js", "question.js", "stepper.js"),
+         "quiz": ("dom.js", "quiz.js")}
 # a view module's last statement, which a page rewrites into its registration
 _EXPORT = re.compile(r"^export default ([^;\n]+);\s*\Z", re.M)
 

@@ -16,27 +16,7 @@
 
 let renders = 0; // quizzes made by this module in this page: unique ids
 
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
-
 const LETTERS = "ABCDEF";
-
-function ruleWords(r) {
-  return `CR ${r.number}${r.title ? ` (${r.title})` : ""}`;
-}
-
-function ruleLine(r, cls) {
-  return el("p", {class: cls}, el("b", {text: ruleWords(r)}), r.summary ? `: ${r.summary}` : "");
-}
 
 function answerOf(q, linked, onShow) {
   // the revealed part of question k: the engine's answer and why, the deciding rules (the
@@ -45,13 +25,7 @@ function answerOf(q, linked, onShow) {
     el("p", {class: "rk-quiz-verdict"}, "The engine says: ",
       el("b", {class: "rk-quiz-right", text: q.answer_label})));
   if (q.why) box.append(el("p", {class: "rk-quiz-why", text: q.why}));
-  for (const r of q.rule_texts || []) box.append(ruleLine(r, "rk-quiz-rule"));
-  const others = q.other_rule_texts || [];
-  if (others.length) {
-    box.append(el("details", {class: "rk-quiz-others"},
-      el("summary", {text: `Other rules in this step (${others.length})`}),
-      ...others.map((r) => ruleLine(r, "rk-quiz-rule"))));
-  }
+  box.append(...rulesOf(q, "rk-quiz"));
   if (q.href) {
     const a = el("a", {class: "rk-quiz-step", href: q.href,
       text: `See it happen: ${q.walkthrough}, ${q.label.toLowerCase()}`});
@@ -151,9 +125,7 @@ function render({model, el: host}) {
     if (!questions.length) return;
     revealed = !revealed;
     const q = questions[index];
-    const rules = (q.rule_texts || []).map((r) => `${ruleWords(r)}${r.summary ? `: ${r.summary}` :
-      ""}`).join(" ");
-    draw(revealed ? `The engine says: ${q.answer_label}. ${q.why || ""} ${rules}` :
+    draw(revealed ? `The engine says: ${q.answer_label}. ${q.why || ""} ${rulesSaid(q)}` :
       "Answer hidden.");
   }
   function show(q) {

@@ -9,26 +9,15 @@
    `link_base` (a kernel host's link to the exported page). A model with `rk_page` (host.js) is an
    exported page's: its address follows the step (history.replaceState). Stepping needs no kernel.
 
-   The picture (figure, "why", `fit`) is diagram.js's, joined before this file into one
-   module. Where things go is stepper.css's (a grid, its container query, Present, one
-   column on a phone): nothing here moves an element by its size. No document-wide listener outlives `render`'s clean-up; nothing here reads another widget's
-   markup; no eval. HTML fields (`describe`, `board`, the SVG) are generated and escaped in
+   The DOM helpers (dom.js), the picture (figure, "why", `fit`: diagram.js) and the questions
+   (question.js) are joined before this file into one module. Where things go is stepper.css's
+   (a grid, its container query, Present, one column on a phone): nothing here moves an
+   element by its size. No document-wide listener outlives `render`'s clean-up; nothing here
+   reads another widget's markup; no eval. HTML fields (`describe`, `board`, the SVG) are generated and escaped in
    Python; every other field is set as text. */
 
 const SPEEDS = [[2000, "2 s"], [4000, "4 s"], [8000, "8 s"]];
 let renders = 0; // views made by this module in this page: unique ids when a model shows twice
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
 
 function tableOf(t) {
   if (!t.rows || !t.rows.length) {
@@ -46,124 +35,6 @@ function html(tag, attrs, markup) { // markup generated and escaped in Python
   const e = el(tag, attrs);
   e.innerHTML = markup;
   return e;
-}
-
-// the drawing's groups (mtg_rulekit.display.walkthrough.reveal: "rk-s0" the set-up, "rk-s1" step 1,
-// ...; legend entries "rk-uses-<group>"), read from an element's classes
-const squash = (x) => String(x).trim().toLowerCase().replace(/[\s{}]+/g, "");
-
-function rightAnswer(q, value, choice) {
-  if ((q.labels || []).length) return choice === q.correct;
-  const said = squash(value);
-  if (!said) return false;
-  const want = [q.answer_label, typeof q.answer === "string" ? q.answer : JSON.stringify(q.answer)];
-  if (want.some((w) => squash(w) === said)) return true;
-  const n = Number(value.trim());
-  return typeof q.answer === "number" && Number.isFinite(n) && n === q.answer;
-}
-
-// a question is answered once, or, after a wrong answer, tried again once (`tries`): the
-// answer, its one-line why and the deciding rules show when it is final (right, or wrong
-// twice); the other rules the step's events cite are folded under them
-const finalAnswer = (a) => !!a && (a.right || (a.tries || 1) >= 2);
-
-function ruleName(r) {
-  return `CR ${r.number}${r.title ? ` (${r.title})` : ""}`;
-}
-
-function feedbackWords(q, a) {
-  if (!finalAnswer(a)) return `Not this time: you said ${a.value}. Try again, once.`;
-  const rules = (q.rule_texts || []).map((r) => ruleName(r) + (r.summary ? `: ${r.summary}` :
-    "")).join(" ");
-  return (a.right ? `Right: ${q.answer_label}.` :
-    `Not this time: you said ${a.value}; the engine says ${q.answer_label}.`) +
-    (q.why ? ` ${q.why}` : "") + (rules ? ` The rule: ${rules}` : "");
-}
-
-function ruleLine(r) {
-  return el("p", {class: "rk-q-rule"}, el("b", {text: ruleName(r)}),
-    r.summary ? `: ${r.summary}` : "");
-}
-
-function feedbackOf(q, a, final) { // final: show the answer whatever (the step is shown)
-  const done = final || finalAnswer(a);
-  const box = el("div", {class: `rk-q-feedback ${a.right ? "rk-q-right" : "rk-q-wrong"}`},
-    el("p", {class: a.right ? "rk-ok" : "rk-bad", text: a.right ?
-      `✓ Right: ${q.answer_label}.` : `✗ Not this time: you said ${a.value}.`}));
-  if (!done) {
-    box.append(el("p", {class: "rk-q-again", text: "Think about which rule decides it, " +
-      "then try once more."}));
-    return box;
-  }
-  if (!a.right) box.append(el("p", {}, "The engine says: ", el("b", {text: q.answer_label})));
-  if (q.why) box.append(el("p", {class: "rk-q-why", text: q.why}));
-  for (const r of q.rule_texts || []) box.append(ruleLine(r));
-  const others = q.other_rule_texts || [];
-  if (others.length) {
-    box.append(el("details", {class: "rk-q-others"},
-      el("summary", {text: `Other rules in this step (${others.length})`}),
-      ...others.map(ruleLine)));
-  }
-  return box;
-}
-
-function questionOf(q, a, idBase, onCheck) {
-  const name = `${idBase}-q-${q.step}`;
-  const done = finalAnswer(a);
-  const again = !!a && !done; // wrong once: "Try again" opens one more go
-  const legend = el("legend", {}, el("b", {text: `Predict step ${q.step}: `}), q.ask);
-  const set = el("fieldset", {}, legend);
-  const labels = q.labels || [];
-  const inputs = [];
-  if (labels.length) {
-    labels.forEach((label, i) => {
-      const input = el("input", {type: "radio", name, value: i,
-        checked: !!a && a.choice === i && !again, disabled: !!a});
-      inputs.push(input);
-      set.append(el("label", {class: a && a.choice === i && !a.right ?
-        "rk-q-choice rk-q-tried" : "rk-q-choice"}, input, ` ${label}`));
-    });
-  } else {
-    const input = el("input", {type: "text", name, class: "rk-q-text", autocomplete: "off",
-      disabled: !!a, value: done ? a.value : null});
-    inputs.push(input);
-    set.append(el("label", {class: "rk-q-choice"}, "Your answer ", input));
-  }
-  const hint = el("p", {class: "rk-q-hint"});
-  const check = el("button", {type: "submit", class: "rk-button rk-check", text: "Check",
-    disabled: !!a});
-  set.append(check, hint);
-  const form = el("form", {class: "rk-question", "data-step": q.step}, set);
-  if (a) form.append(feedbackOf(q, a));
-  if (again) {
-    const retry = el("button", {type: "button", class: "rk-button rk-retry", text: "Try again"});
-    form.append(retry);
-    retry.addEventListener("click", () => { // the other choices (or the box) open once more
-      inputs.forEach((input, i) => { input.disabled = labels.length && i === a.choice; });
-      check.disabled = false;
-      retry.remove();
-      const feedback = form.querySelector(".rk-q-feedback");
-      if (feedback) feedback.remove();
-      const first = inputs.find((input) => !input.disabled);
-      if (first) first.focus();
-    });
-  }
-  form.addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    let value = "", choice = null;
-    if (labels.length) {
-      const picked = form.querySelector("input[type=radio]:checked");
-      if (picked) { choice = Number(picked.value); value = labels[choice]; }
-    } else {
-      value = form.querySelector("input[type=text]").value.trim();
-    }
-    if (!value) {
-      hint.textContent = labels.length ? "Choose an answer first." : "Type an answer first.";
-      return;
-    }
-    onCheck(q, {value, choice, right: rightAnswer(q, value, choice), tries: again ? 2 : 1});
-  });
-  return form;
 }
 
 // a frame's board: HTML, or the numbers of its parts in the walkthrough's `board_parts`
