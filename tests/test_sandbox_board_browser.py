@@ -37,6 +37,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "sandbox-board"
 LESSONS = tuple(stem[:2] for stem, _, _ in lesson_sandboxes())  # every lesson with a sandbox
+# Every card's verdicts clicked in the page: lesson 2 (the most cards, mana abilities) and 8
+# (combat: its cards act in the declare attackers step). The page draws every lesson's verdicts
+# with the same module from the same messages; each lesson's messages are checked card by card
+# in tests/test_sandbox_board_state.py (fast tier), and each lesson's board in a kernel in
+# tests/test_jupyterlab.py (tests/kernel_sandbox.py)
+VERDICT_LESSONS = ("02", "08")
 SIZES = ((1366, 768), (390, 844))
 SANDBOXES = {p.stem[:2]: lessons.load(p) for p in lessons.shipped()}
 FOCUSED = "() => document.activeElement.closest('.rk-card').dataset.id"
@@ -179,10 +185,14 @@ def _every_card(live: Any) -> tuple[int, int]:
     return chosen, refused
 
 
-@pytest.mark.parametrize("prefix", LESSONS)
+def test_the_verdict_lessons_have_sandboxes() -> None:
+    assert set(VERDICT_LESSONS) <= set(LESSONS), (VERDICT_LESSONS, LESSONS)
+
+
+@pytest.mark.parametrize("prefix", VERDICT_LESSONS)
 def test_every_cards_verdicts_are_what_choosing_them_does(small_site, browser,
                                                           prefix: str) -> None:
-    """In every lesson's sandbox (one page per lesson)."""
+    """In the sandbox of the lessons of `VERDICT_LESSONS` (one page per lesson)."""
     visit, live = _live(browser, small_site, prefix)
     try:
         chosen, refused = _every_card(live)

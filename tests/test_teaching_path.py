@@ -5,8 +5,11 @@ page shows the walkthrough and its question, the index the goal), the two files 
 
 What the test can't do as a teacher does, it says: the first `make lessons` (the set-up) is
 skipped, the shared virtualenv (and the tools `make` installs in `.cache/`) being there
-already; `--open --watch` are left off (no browser to open, and watching never ends); `make check` runs its tests (the fast tier, on the copy with the
-new lesson and scenario), not its linters (the path changes no code); before the last
+already; `--open --watch` are left off (no browser to open, and watching never ends); `make
+check` runs the part of its tests a new lesson and scenario can change, on the copy: every
+fast-tier test whose id names the lesson or the scenario, and every fast-tier file that reads
+all the lessons or scenarios (`_lesson_tests`; the rest of the fast tier doesn't read them,
+and runs in the suite itself), not its linters (the path changes no code); before the last
 `make lessons` the other lessons are set aside, so the build is the new lesson's (and "Start
 here"'s, which lists every scenario) and short."""
 
@@ -39,6 +42,17 @@ def path_commands() -> list[str]:
     assert block, "the path's commands are one ```sh block"
     return [line for line in block.group(1).splitlines()
             if line.strip() and not line.lstrip().startswith("#")]
+
+
+# what a test file reads to check every lesson or every scenario (tests/lesson_shape.py,
+# mtg_rulekit.scenario, mtg_rulekit.sandbox.lessons)
+READS_ALL = re.compile(r"lesson_notebooks|shipped\(\)|lesson_paths|lesson_sandboxes")
+
+
+def _lesson_tests(kit: Path) -> list[str]:
+    """The fast tier's test files that read all the lessons or all the scenarios."""
+    return sorted(f"tests/{p.name}" for p in (kit / "tests").glob("test_*.py")
+                  if READS_ALL.search(p.read_text("utf-8")))
 
 
 def test_the_path_is_the_commands_a_teacher_needs():
@@ -77,15 +91,16 @@ def test_the_fifteen_minute_path_runs_as_written(tmp_path):
     commands = path_commands()
     outputs: dict[str, str] = {}
     assert (kit / "mtg_rulekit" / "scenarios" / "r12_powerstone_mana_uses.toml").is_file()
-    stem = ""
+    stem = name = ""  # the new lesson's, the copied scenario's
     for i, line in enumerate(commands):
         argv = shlex.split(line)
         if argv[:2] == ["make", "lessons"] and i == 0:
             continue  # the set-up: the virtualenv is there
-        if argv[:2] == ["make", "check"]:  # its tests, as the Makefile runs them
-            outputs["check"] = run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                                    "-m", FAST, "-n", "2", "--hypothesis-profile=check", "-q",
-                                    "-rA"]).stdout
+        if argv[:2] == ["make", "check"]:  # its tests of lessons and scenarios
+            pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", FAST,
+                      "-n", "2", "--hypothesis-profile=check", "-q", "-rA"]
+            outputs["check"] = run([*pytest, *_lesson_tests(kit)]).stdout + run(
+                [*pytest, "-k", f"{stem} or {name}"]).stdout
             continue
         if argv[:2] == ["make", "lessons"]:
             for lesson in lesson_notebooks(kit / "notebooks"):
@@ -100,6 +115,7 @@ def test_the_fifteen_minute_path_runs_as_written(tmp_path):
         outputs[line] = done.stdout + done.stderr
         if argv[0] == "cp":  # the teacher edits the copy
             scenario = kit / argv[2]
+            name = scenario.stem
             text = scenario.read_text("utf-8")
             scenario.write_text(text.replace('title = "What Powerstone mana can pay for"',
                                              'title = "Powerstone mana, step by step"'), "utf-8")
