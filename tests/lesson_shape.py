@@ -162,3 +162,20 @@ def lesson_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
 
 def lesson_stems(folder: Path = NOTEBOOKS) -> list[str]:
     return [p.stem for p in lesson_notebooks(folder)]
+
+
+# how a test module reads every lesson (through this module, or the sandbox harnesses built on
+# it), and every shipped scenario
+_READS_LESSONS = re.compile(r"from tests\.(lesson_shape|board_games) import")
+_READS_SCENARIOS = re.compile(r"\bshipped\(\)")
+
+
+def lesson_check_modules(root: Path, scenarios: bool = False) -> list[str]:
+    """The test modules under `root`/tests that check every lesson notebook (and, with
+    `scenarios`, those that check every shipped scenario): what a new lesson (and its
+    scenario) can change in `make check`."""
+    def reads(text: str) -> bool:
+        return bool(_READS_LESSONS.search(text) or scenarios and _READS_SCENARIOS.search(text))
+
+    return sorted(p.relative_to(root).as_posix() for p in (root / "tests").glob("test_*.py")
+                  if reads(p.read_text("utf-8")))

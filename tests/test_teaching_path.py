@@ -7,11 +7,11 @@ What the test can't do as a teacher does, it says: the first `make lessons` (the
 skipped, the shared virtualenv (and the tools `make` installs in `.cache/`) being there
 already; `--open --watch` are left off (no browser to open, and watching never ends); `make
 check` runs the part of its tests a new lesson and scenario can change, on the copy: every
-fast-tier test whose id names the lesson or the scenario, and every fast-tier file that reads
-all the lessons or scenarios (`_lesson_tests`; the rest of the fast tier doesn't read them,
-and runs in the suite itself), not its linters (the path changes no code); before the last
-`make lessons` the other lessons are set aside, so the build is the new lesson's (and "Start
-here"'s, which lists every scenario) and short."""
+fast-tier test whose id names the lesson or the scenario, and every fast-tier module that
+reads all the lessons or scenarios (`tests.lesson_shape.lesson_check_modules`; the rest of
+the fast tier reads neither, and runs in the suite itself), not its linters (the path changes
+no code); before the last `make lessons` the other lessons are set aside, so the build is the
+new lesson's (and "Start here"'s, which lists every scenario) and short."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lesson_shape import lesson_notebooks
+from tests.lesson_shape import lesson_check_modules, lesson_notebooks
 
 pytestmark = [pytest.mark.notebook, pytest.mark.slow]
 
@@ -42,17 +42,6 @@ def path_commands() -> list[str]:
     assert block, "the path's commands are one ```sh block"
     return [line for line in block.group(1).splitlines()
             if line.strip() and not line.lstrip().startswith("#")]
-
-
-# what a test file reads to check every lesson or every scenario (tests/lesson_shape.py,
-# mtg_rulekit.scenario, mtg_rulekit.sandbox.lessons)
-READS_ALL = re.compile(r"lesson_notebooks|shipped\(\)|lesson_paths|lesson_sandboxes")
-
-
-def _lesson_tests(kit: Path) -> list[str]:
-    """The fast tier's test files that read all the lessons or all the scenarios."""
-    return sorted(f"tests/{p.name}" for p in (kit / "tests").glob("test_*.py")
-                  if READS_ALL.search(p.read_text("utf-8")))
 
 
 def test_the_path_is_the_commands_a_teacher_needs():
@@ -99,7 +88,8 @@ def test_the_fifteen_minute_path_runs_as_written(tmp_path):
         if argv[:2] == ["make", "check"]:  # its tests of lessons and scenarios
             pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", FAST,
                       "-n", "2", "--hypothesis-profile=check", "-q", "-rA"]
-            outputs["check"] = run([*pytest, *_lesson_tests(kit)]).stdout + run(
+            modules = lesson_check_modules(kit, scenarios=True)
+            outputs["check"] = run([*pytest, *modules]).stdout + run(
                 [*pytest, "-k", f"{stem} or {name}"]).stdout
             continue
         if argv[:2] == ["make", "lessons"]:
