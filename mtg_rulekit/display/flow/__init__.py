@@ -59,7 +59,7 @@ __all__ = [
     "FOLD_AT", "LAYOUTS", "LEGEND_CSS", "RELATIONS", "ROLES", "FlowDiagram", "StepLayout",
     "group_class", "legend_strip",
     "log_diagram", "mimebundle",
-    "relation_of", "scenario_diagram", "step_diagram", "why",
+    "relation_of", "scenario_diagram", "step_diagram", "step_model", "why",
 ]
 
 
@@ -89,8 +89,19 @@ def scenario_diagram(scenario: Any, upto_step: int | None = None, *,
     return draw(*model_of(final.log, game=final, groups=groups), heading)
 
 
+def step_model(scenario: Any, step: int) -> tuple[Any, ...]:
+    """What step `step`'s view draws, whatever its layout: (model, groups, roots, set-up
+    actions), the scenario played once to the step (`step_diagram` draws it in a layout)."""
+    n = len(scenario.steps)
+    if not 0 <= step <= n:
+        raise IndexError(f"step {step} is not in this scenario (0 to {n})")
+    final, groups = scenario_groups(scenario, step)
+    return model_of(final.log, game=final, groups=groups)
+
+
 def step_diagram(scenario: Any, step: int, *, title: str | None = None,
-                 legend: bool = False, layout: StepLayout = LAYOUTS[0]) -> FlowDiagram:
+                 legend: bool = False, layout: StepLayout = LAYOUTS[0],
+                 drawn: tuple[Any, ...] | None = None) -> FlowDiagram:
     """A step view: step `step` of a loaded scenario drawn in full, each earlier step folded
     to one summary box above it (its title and its actions in short words; what it caused
     later points from that box), the set-up one box too. What the step added is everything
@@ -100,12 +111,9 @@ def step_diagram(scenario: Any, step: int, *, title: str | None = None,
     step's heading and `legend_strip(diagram)` outside the scrolling diagram. Step 0 is the
     set-up alone. `layout` is how the step is laid out (`StepLayout`: siblings a row, wide or
     narrow); the boxes, arrows and words are the same in every layout, but for a narrow
-    one's fan-out of replaced events (one box each)."""
-    n = len(scenario.steps)
-    if not 0 <= step <= n:
-        raise IndexError(f"step {step} is not in this scenario (0 to {n})")
-    final, groups = scenario_groups(scenario, step)
-    model, groups, roots, setup = model_of(final.log, game=final, groups=groups)
+    one's fan-out of replaced events (one box each). `drawn`: the step's `step_model`, when
+    it is drawn in several layouts."""
+    model, groups, roots, setup = drawn if drawn is not None else step_model(scenario, step)
     heading = title if title is not None else getattr(scenario, "title", None)
     return draw(model, groups, roots, setup, heading,
                 summarize={g.key for g in groups if g.key != f"s{step}"}, legend=legend,

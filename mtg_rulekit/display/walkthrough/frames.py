@@ -375,14 +375,15 @@ def step_view(scenario: Any, k: int, label: str) -> list[tuple[Any, str]]:
     same search judged against the phone's pane alone (`PHONE_PANE`: its width binds), which
     a walkthrough as narrow as a phone shows instead (stepper.css). Each view only scales the
     picture it shows (docs/classroom.md)."""
-    from mtg_rulekit.display.flow import LAYOUTS, step_diagram
+    from mtg_rulekit.display.flow import LAYOUTS, step_diagram, step_model
     from mtg_rulekit.display.svg import box_fit, new_box
 
     drawn: list[tuple[Any, str, Any]] = []  # LAYOUTS' drawings, made as the search asks
+    what = step_model(scenario, k)  # the step played once, laid out as the search asks
 
     def drawing(i: int) -> tuple[Any, str, Any]:
         while len(drawn) <= i:
-            view = step_diagram(scenario, k, layout=LAYOUTS[len(drawn)])
+            view = step_diagram(scenario, k, layout=LAYOUTS[len(drawn)], drawn=what)
             svg = _diagram_svg(view, new={f"s{k}"}, label=label)
             drawn.append((view, svg, new_box(svg)))
         return drawn[i]
