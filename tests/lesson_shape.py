@@ -170,12 +170,9 @@ _READS_LESSONS = re.compile(r"from tests\.(lesson_shape|board_games) import")
 _READS_SCENARIOS = re.compile(r"\bshipped\(\)")
 
 
-def lesson_check_modules(root: Path, scenarios: bool = False) -> list[str]:
-    """The test modules under `root`/tests that check every lesson notebook (and, with
-    `scenarios`, those that check every shipped scenario): what a new lesson (and its
-    scenario) can change in `make check`."""
-    def reads(text: str) -> bool:
-        return bool(_READS_LESSONS.search(text) or scenarios and _READS_SCENARIOS.search(text))
-
+def lesson_check_modules(root: Path) -> list[str]:
+    """The test modules under `root`/tests that check every lesson notebook or every shipped
+    scenario: what a new lesson and its scenario can change in `make check`."""
     return sorted(p.relative_to(root).as_posix() for p in (root / "tests").glob("test_*.py")
-                  if reads(p.read_text("utf-8")))
+                  if _READS_LESSONS.search(text := p.read_text("utf-8"))
+                  or _READS_SCENARIOS.search(text))

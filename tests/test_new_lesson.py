@@ -5,10 +5,8 @@ a sandbox from the first one's set-up and its goal, and it passes the lesson che
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -20,7 +18,7 @@ from mtg_rulekit.export import build
 from mtg_rulekit.repo.course import read_course_entry
 from mtg_rulekit.scenario import load, shipped_dir
 from tests.helpers import rulekit_cli
-from tests.lesson_shape import lesson_check_modules, shape_problems
+from tests.lesson_shape import shape_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 GOAL = "Tell which spells a Powerstone's mana can pay for"
@@ -132,29 +130,6 @@ def test_a_bad_request_is_one_line_and_exit_2(notebooks, args, message):
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert sorted(notebooks.glob("*.ipynb")) == before
-
-
-def test_a_new_lesson_passes_the_lesson_checks_as_it_is(notebooks):
-    """What `make check` runs on a lesson, run on a new one in a copy of notebooks/: every
-    fast-tier test of the modules that check each lesson, for this lesson."""
-    made = create("Powerstone mana", scenarios=["r12_powerstone_mana_uses",
-                                                "r10_powerstone_token"], goal=GOAL,
-                  notebooks=notebooks)
-    stem = made.path.stem
-    modules = [m for m in lesson_check_modules(ROOT) if not m.endswith("/test_new_lesson.py")]
-    assert "tests/test_lesson_shape.py" in modules and "tests/test_card_actions.py" in modules
-    env = {**os.environ, "RULEKIT_TEST_NOTEBOOKS": str(notebooks), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", "-rA",
-         "-m", "not browser and not notebook and not lab and not slow", "-k", stem, *modules],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    passed = {line.split("::")[1].split("[")[0] for line in done.stdout.splitlines()
-              if line.startswith("PASSED ") and f"[{stem}" in line}
-    assert {"test_lesson_has_the_shared_shape", "test_each_lesson_sandbox_offers_what_it_is_about",
-            "test_every_lesson_says_what_you_will_be_able_to_do_and_how_long_it_takes",
-            "test_committed_without_outputs_with_the_python3_kernel", "test_lesson_structure",
-            "test_every_lesson_is_in_plain_words"} <= passed, done.stdout[-3000:]
 
 
 @pytest.mark.notebook

@@ -105,13 +105,20 @@ LAYOUT = """(root) => {
   const layout = root.querySelector('.rk-layout'), text = root.querySelector('.rk-narration');
   const pane = root.querySelector('.rk-diagram'), w = root.getBoundingClientRect();
   const t = text.getBoundingClientRect(), p = pane.getBoundingClientRect();
+  const tools = Array.from(root.querySelectorAll('.rk-figure-tools .rk-button'))
+    .map((b) => b.getBoundingClientRect());
   return {grid: getComputedStyle(layout).display === 'grid', stacked: p.top >= t.top + 10 &&
           Math.abs(p.left - t.left) < 20, inside: p.right <= w.right + 1 &&
-          root.scrollWidth <= root.clientWidth + 1};
+          root.scrollWidth <= root.clientWidth + 1 && tools.length > 0 &&
+          tools.every((b) => b.left >= w.left - 1 && b.right <= w.right + 1),
+          tools: tools.map((b) => [Math.round(b.left - w.left), Math.round(b.right - w.left)]),
+          words: Math.round(t.right - w.left)};
 }"""
 
 
-@pytest.mark.parametrize("column, columns", [(710, 1), (1100, 2)])
+# marimo's medium column; JupyterLab's notebook beside its file browser at 1280x720 (the
+# words' column about 200 px: its figure tools stay in it); a wide page
+@pytest.mark.parametrize("column, columns", [(710, 1), (910, 2), (1100, 2)])
 def test_the_layout_follows_the_walkthroughs_width(shadow_page, column: int,
                                                    columns: int) -> None:
     page = shadow_page
@@ -123,6 +130,8 @@ def test_the_layout_follows_the_walkthroughs_width(shadow_page, column: int,
     assert got["grid"] is (columns == 2), got
     assert got["stacked"] is (columns == 1), got
     assert got["inside"], got
+    if column == 910:  # "The whole story" and "1:1" in the words' column, beside nothing
+        assert all(right <= got["words"] + 14 for _left, right in got["tools"]), got
 
 
 def test_a_frames_board_is_styled_in_a_shadow_root(shadow_page) -> None:
