@@ -123,6 +123,9 @@ TABLE = [
      "the highest Flesch-Kincaid grade of a lesson's prose (syllables by Pyphen)"),
     ("read_narration_words", "<= 30", lambda v, r: v <= readability.MAX_WORDS,
      "the longest sentence a walkthrough shows (set-up, narration, question, why), words"),
+    ("stepper_js_lines", "<= 700", lambda v, r: v <= 700,
+     "mtg_rulekit/display/front/stepper.js, the walkthrough module's own part (its picture, "
+     "questions and DOM helpers are diagram.js, question.js and dom.js), lines"),
     ("suite_check_s", "< 30", lambda v, r: v < 30,
      "the pytest phase of `make check` (the fast tier, every core), s"),
     ("suite_full_s", "<= 600", lambda v, r: v <= 600,
@@ -296,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     results["read_narration_words"] = narration.longest_words
     read["narration"] = {"where": narration.where, "longest": narration.longest}
     raw["readability"] = read
+    results["stepper_js_lines"] = len((HERE.parent / "mtg_rulekit" / "display" / "front" /
+                                       "stepper.js").read_text("utf-8").splitlines())
     print("suite: make check's pytest" + ("" if args.no_full_suite else
                                           ", then make test's") + " ...", flush=True)
     runs_of_suite = suite.suite_figures(full=not args.no_full_suite)
