@@ -9,7 +9,8 @@ in a shadow DOM (marimo's anywidget does) and the exported page without a sandbo
   sandbox (lesson 0);
 - the layout follows the walkthrough's own width, not only the window's: in a column as
   narrow as marimo's (710 px) on a wide window it is one column, the words over the picture,
-  nothing wider than the column; in a wider column, two.
+  nothing wider than the column, the step's events folded; in a wider column, two, the
+  events open.
 """
 
 from __future__ import annotations
@@ -112,7 +113,9 @@ LAYOUT = """(root) => {
           root.scrollWidth <= root.clientWidth + 1 && tools.length > 0 &&
           tools.every((b) => b.left >= w.left - 1 && b.right <= w.right + 1),
           tools: tools.map((b) => [Math.round(b.left - w.left), Math.round(b.right - w.left)]),
-          words: Math.round(t.right - w.left)};
+          words: Math.round(t.right - w.left),
+          events: Array.from(root.querySelectorAll('.rk-frame details'))
+            .filter((d) => d.querySelector(':scope > summary > h4')).map((d) => d.open)};
 }"""
 
 
@@ -130,6 +133,8 @@ def test_the_layout_follows_the_walkthroughs_width(shadow_page, column: int,
     assert got["grid"] is (columns == 2), got
     assert got["stacked"] is (columns == 1), got
     assert got["inside"], got
+    # the step's events: open beside the picture, folded in one column
+    assert got["events"] == [columns == 2], got
     if column == 910:  # "The whole story" and "1:1" in the words' column, beside nothing
         assert all(right <= got["words"] + 14 for _left, right in got["tools"]), got
 

@@ -105,7 +105,7 @@ function frameOf(data, f, idBase, whole, ctx) {
     const head = el("h4", {class: "rk-inline", text: e.rows.length ?
       `${e.title} (${e.rows.length})` : e.title});
     // (folded in a one-column walkthrough: a phone's reader comes for the picture)
-    const open = e.open && !(window.matchMedia && matchMedia(FLOW).matches);
+    const open = e.open && !(ctx && ctx.oneColumn());
     text.append(e.rows.length ?
       el("details", {open}, el("summary", {}, head), tableOf({...e, caption: ""})) :
       el("div", {}, el("h4", {text: e.title}), el("p", {class: "rk-empty", text: "No events."})));
@@ -156,7 +156,8 @@ const enterFullScreen = (el, still) => { // still(): whether it is still wanted
 const HINT = "→ / Space / PgDn: next · ← / PgUp: back · Home / End · C: the board · " +
   "B: blank screen · Esc: back to the page";
 const ADDRESS = /^#([a-z0-9][a-z0-9-]*)(?:\/(\d+))?$/; // #<walkthrough>/<step>
-// one column (stepper.css): the words, then the picture, then the board
+// one column (stepper.css): the words, then the picture, then the board; the window's part of
+// it, for a walkthrough not yet in the document (its layout's own display says it once it is)
 const FLOW = "(max-width: 899px), (max-height: 499px)";
 
 function render({model, el: host}) {
@@ -218,6 +219,11 @@ function render({model, el: host}) {
       root.focus();
     },
     notes: () => notesOpen,
+    oneColumn: () => { // as stepper.css lays it out: no grid (a narrow window or column)
+      const layout = root.querySelector(":scope > .rk-layout");
+      return layout && layout.isConnected ? getComputedStyle(layout).display !== "grid" :
+        !!(window.matchMedia && matchMedia(FLOW).matches);
+    },
   };
   const handled = new WeakSet(); // a key event is handled once (root and document listeners)
   const cleanups = [];
