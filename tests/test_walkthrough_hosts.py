@@ -93,9 +93,13 @@ def test_present_in_a_shadow_root_enters_and_leaves_full_screen(shadow_page) -> 
     page.keyboard.press("Escape")  # the walkthrough's key: it leaves full screen too
     page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
     assert page.evaluate(state) == {"presenting": False, "document": None, "shadow": False}
-    # and leaving full screen the browser's way leaves Present
+    # and leaving full screen the browser's way leaves Present, once the slide was shown (a
+    # reader can't leave sooner: its "fullscreenchange" comes with the next frame, after
+    # `document.fullscreenElement` is set; an exit before it looks like another's)
     stepper.locator(".rk-present").click()
     page.wait_for_function("() => !!document.fullscreenElement", timeout=5000)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => "
+                  "requestAnimationFrame(done)))")
     page.evaluate("() => document.exitFullscreen()")
     page.wait_for_function("() => !document.fullscreenElement", timeout=5000)
     page.wait_for_timeout(200)
