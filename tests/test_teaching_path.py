@@ -10,8 +10,9 @@ check` runs the part of its tests a new lesson and scenario can change, on the c
 fast-tier modules that read all the lessons or scenarios (`tests.lesson_shape.
 lesson_check_modules`: they hold every test named after a lesson or a scenario,
 `test_every_test_named_after_a_lesson_or_scenario_is_in_those_modules`; the rest of the fast
-tier reads neither, and runs in the suite itself), not its linters (the path changes no code); before the last `make lessons` the other lessons are set aside, so the build is the
-new lesson's (and "Start here"'s, which lists every scenario) and short."""
+tier reads neither, and runs in the suite itself), not its linters (the path changes no
+code); before the last `make lessons` the other lessons are set aside, so the build is the new
+lesson's (and "Start here"'s, which lists every scenario) and short."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@
    (question.js) are joined before this file into one module. Where things go is stepper.css's
    (a grid, its container query, Present, one column on a phone): nothing here moves an
    element by its size. No document-wide listener outlives `render`'s clean-up; nothing here
-   reads another widget's markup; no eval. HTML fields (`describe`, `board`, the SVG) are generated and escaped in
-   Python; every other field is set as text. */
+   reads another widget's markup; no eval. HTML fields (`describe`, `board`, the SVG) are
+   generated and escaped in Python; every other field is set as text. */
 
 const SPEEDS = [[2000, "2 s"], [4000, "4 s"], [8000, "8 s"]];
 let renders = 0; // views made by this module in this page: unique ids when a model shows twice
